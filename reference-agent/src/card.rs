@@ -1,0 +1,162 @@
+//! The public Agent Card (`GET /.well-known/agent-card.json`).
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use crate::fault::Fault;
+use crate::params::INPUT_MODES;
+use crate::{AgentConfig, App};
+
+/// Where the card lives, and the 0.2-era path the `card-only-at-legacy-path` fault uses.
+pub const CARD_PATH: &str = "/.well-known/agent-card.json";
+pub const LEGACY_CARD_PATH: &str = "/.well-known/agent.json";
+
+const CACHE_CONTROL: &str = "public, max-age=300";
+
+/// The serialized card and its entity tag, computed once at startup.
+#[derive(Debug, Clone)]
+pub struct CardDocument {
+    body: String,
+    etag: String,
+}
+
+impl CardDocument {
+    pub fn new(base_url: &str, config: &AgentConfig) -> Self {
+        let body = card_json(base_url, config).to_string();
+        let digest = Sha256::digest(body.as_bytes());
+        let hex = digest.iter().take(8).fold(String::new(), |mut hex, byte| {
+            let _ = write!(hex, "{byte:02x}");
+            hex
+        });
+        CardDocument {
+            body,
+            etag: format!("\"{hex}\""),
+        }
+    }
+
+    fn matches(&self, if_none_match: &str) -> bool {
+        if_none_match
+            .split(',')
+            .map(|tag| tag.trim().trim_start_matches("W/"))
+            .any(|tag| tag == "*" || tag == self.etag)
+    }
+}
+
+fn card_json(base_url: &str, config: &AgentConfig) -> Value {
+    let protocol_version = if config.has(Fault::CardPatchVersion) {
+        "1.0.0"
+    } else {
+        "1.0"
+    };
+    let mut interfaces = vec![json!({
+        "url": format!("{base_url}/a2a/jsonrpc"),
+        "protocolBinding": "JSONRPC",
+        "protocolVersion": protocol_version,
+    })];
+    if config.has(Fault::CardBadInterface) {
+        interfaces.push(json!({"url": "rest", "protocolBinding": "HTTP+JSON"}));
+    }
+    let mut card = json!({
+        "name": "A2A TCK Reference Agent",
+        "description": "A deterministic, scripted A2A 1.0 agent used to validate the a2a-tck \
+                        conformance kit. The prefix of message.messageId selects the scenario.",
+        "supportedInterfaces": interfaces,
+        "provider": {
+            "organization": "A2A TCK",
+            "url": "https://github.com/a2a-tck/a2a-tck",
+        },
+        "version": env!("CARGO_PKG_VERSION"),
+        "capabilities": {
+            "streaming": false,
+            "pushNotifications": false,
+            "extendedAgentCard": false,
+        },
+        "defaultInputModes": INPUT_MODES,
+        "defaultOutputModes": INPUT_MODES,
+        "skills": [{
+            "id": "tck",
+            "name": "TCK scenarios",
+            "description": "Runs the scripted scenario named by the messageId prefix \
+                            (tck-complete-task, tck-input-required, tck-artifact-text, ...).",
+            "tags": ["tck"],
+            "examples": [
+                "messageId tck-complete-task-1: completes the task",
+                "messageId tck-input-required-1: asks for more input",
+                "messageId tck-message-response-1: answers with a direct message",
+            ],
+        }],
+    });
+    if let (true, Some(card)) = (
+        config.has(Fault::CardMissingRequiredField),
+        card.as_object_mut(),
+    ) {
+        card.remove("description");
+    }
+    card
+}
+
+/// Serves the card with caching headers (and answers matching `If-None-Match` with 304).
+pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    let card = &app.card;
+    let json = [(header::CONTENT_TYPE, "application/json")];
+    if app.config.has(Fault::CardNoCacheHeaders) {
+        return (json, card.body.clone()).into_response();
+    }
+    let caching = [
+        (header::CACHE_CONTROL, CACHE_CONTROL),
+        (header::ETAG, card.etag.as_str()),
+    ];
+    let revalidated = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|tags| card.matches(tags));
+    if revalidated {
+        return (StatusCode::NOT_MODIFIED, caching).into_response();
+    }
+    (json, caching, card.body.clone()).into_response()
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn etag_is_quoted_sha256_prefix() {
+        let card = CardDocument::new("http://127.0.0.1:1", &AgentConfig::default());
+        assert_eq!(card.etag.len(), 18);
+        assert!(card.matches(&card.etag));
+        assert!(card.matches(&format!("\"x\", W/{}", card.etag)));
+        assert!(!card.matches("\"x\""));
+        let value: Value = serde_json::from_str(&card.body).unwrap();
+        assert_eq!(
+            value["supportedInterfaces"][0]["url"],
+            "http://127.0.0.1:1/a2a/jsonrpc"
+        );
+    }
+
+    #[test]
+    fn card_faults_change_the_card() {
+        let with = |fault| {
+            let config = AgentConfig::default().with_fault(fault);
+            card_json("http://h", &config)
+        };
+        assert!(with(Fault::CardMissingRequiredField)
+            .get("description")
+            .is_none());
+        assert_eq!(
+            with(Fault::CardPatchVersion)["supportedInterfaces"][0]["protocolVersion"],
+            "1.0.0"
+        );
+        assert_eq!(
+            with(Fault::CardBadInterface)["supportedInterfaces"][1]["url"],
+            "rest"
+        );
+    }
+}

@@ -1,0 +1,168 @@
+//! JSON-RPC errors with A2A `google.rpc.ErrorInfo` / `google.rpc.BadRequest` details.
+
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+use crate::fault::Fault;
+use crate::AgentConfig;
+
+const ERROR_INFO: &str = "type.googleapis.com/google.rpc.ErrorInfo";
+const BAD_REQUEST: &str = "type.googleapis.com/google.rpc.BadRequest";
+const DOMAIN: &str = "a2a-protocol.org";
+
+/// One entry of `google.rpc.BadRequest.fieldViolations`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FieldViolation {
+    pub field: String,
+    pub description: String,
+}
+
+impl FieldViolation {
+    pub fn new(field: impl Into<String>, description: impl Into<String>) -> Self {
+        FieldViolation {
+            field: field.into(),
+            description: description.into(),
+        }
+    }
+}
+
+/// A JSON-RPC error response body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    pub code: i64,
+    pub message: String,
+    /// `ErrorInfo.reason`.
+    pub reason: &'static str,
+    /// `ErrorInfo.metadata`.
+    pub metadata: Vec<(&'static str, String)>,
+    /// `BadRequest.fieldViolations` (only for invalid params).
+    pub violations: Vec<FieldViolation>,
+}
+
+impl RpcError {
+    fn new(code: i64, reason: &'static str, message: impl Into<String>) -> Self {
+        RpcError {
+            code,
+            message: message.into(),
+            reason,
+            metadata: Vec::new(),
+            violations: Vec::new(),
+        }
+    }
+
+    fn with(mut self, key: &'static str, value: impl Into<String>) -> Self {
+        self.metadata.push((key, value.into()));
+        self
+    }
+
+    pub fn parse_error(detail: impl std::fmt::Display) -> Self {
+        Self::new(
+            -32700,
+            "PARSE_ERROR",
+            format!("Invalid JSON payload: {detail}"),
+        )
+    }
+
+    pub fn invalid_request(detail: impl std::fmt::Display) -> Self {
+        Self::new(
+            -32600,
+            "INVALID_REQUEST",
+            format!("Request payload validation error: {detail}"),
+        )
+    }
+
+    pub fn method_not_found(method: &str) -> Self {
+        Self::new(
+            -32601,
+            "METHOD_NOT_FOUND",
+            format!("Method not found: {method}"),
+        )
+        .with("method", method)
+    }
+
+    pub fn invalid_params(violations: Vec<FieldViolation>) -> Self {
+        let mut error = Self::new(-32602, "INVALID_PARAMS", "Invalid parameters");
+        error.violations = violations;
+        error
+    }
+
+    pub fn invalid_param(field: impl Into<String>, description: impl Into<String>) -> Self {
+        Self::invalid_params(vec![FieldViolation::new(field, description)])
+    }
+
+    pub fn internal(detail: impl std::fmt::Display) -> Self {
+        Self::new(
+            -32603,
+            "INTERNAL_ERROR",
+            format!("Internal error: {detail}"),
+        )
+    }
+
+    pub fn task_not_found(task_id: &str) -> Self {
+        Self::new(-32001, "TASK_NOT_FOUND", "Task not found").with("taskId", task_id)
+    }
+
+    pub fn task_not_cancelable(task_id: &str, state: &str) -> Self {
+        Self::new(-32002, "TASK_NOT_CANCELABLE", "Task cannot be canceled")
+            .with("taskId", task_id)
+            .with("state", state)
+    }
+
+    pub fn push_notification_not_supported() -> Self {
+        Self::new(
+            -32003,
+            "PUSH_NOTIFICATION_NOT_SUPPORTED",
+            "Push Notification is not supported",
+        )
+    }
+
+    pub fn unsupported_operation(detail: impl std::fmt::Display) -> Self {
+        Self::new(
+            -32004,
+            "UNSUPPORTED_OPERATION",
+            format!("This operation is not supported: {detail}"),
+        )
+    }
+
+    pub fn content_type_not_supported(media_type: &str) -> Self {
+        Self::new(
+            -32005,
+            "CONTENT_TYPE_NOT_SUPPORTED",
+            "Incompatible content types",
+        )
+        .with("mediaType", media_type)
+    }
+
+    pub fn version_not_supported(requested: &str) -> Self {
+        Self::new(-32009, "VERSION_NOT_SUPPORTED", "Version not supported")
+            .with("requestedVersion", requested)
+            .with("supportedVersions", "1.0")
+    }
+
+    /// The `error` member of the response.
+    pub fn to_json(&self, config: &AgentConfig) -> Value {
+        let mut info = json!({"@type": ERROR_INFO, "reason": self.reason, "domain": DOMAIN});
+        if let (false, Some(info)) = (self.metadata.is_empty(), info.as_object_mut()) {
+            let metadata: Map<String, Value> = (self.metadata.iter())
+                .map(|(key, value)| ((*key).to_owned(), Value::String(value.clone())))
+                .collect();
+            info.insert("metadata".to_owned(), Value::Object(metadata));
+        }
+        let mut details = vec![info];
+        if !self.violations.is_empty() {
+            details.push(json!({"@type": BAD_REQUEST, "fieldViolations": self.violations}));
+        }
+        let mut error = json!({"code": self.code, "message": self.message});
+        let data = if config.has(Fault::OmitErrorInfo) {
+            None
+        } else if config.has(Fault::ErrorDataNotArray) {
+            details.into_iter().next()
+        } else {
+            Some(Value::Array(details))
+        };
+        if let (Some(data), Some(object)) = (data, error.as_object_mut()) {
+            object.insert("data".to_owned(), data);
+        }
+        error
+    }
+}

@@ -1,0 +1,186 @@
+//! Named faults: each one makes the agent break exactly one conformance rule.
+
+use std::fmt;
+use std::str::FromStr;
+
+macro_rules! faults {
+    ($($variant:ident => $name:literal, $description:literal;)+) => {
+        /// A single rule the reference agent can be told to break (`--fault NAME`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Fault {
+            $(#[doc = $description] $variant,)+
+        }
+
+        impl Fault {
+            const ALL: &'static [Fault] = &[$(Fault::$variant,)+];
+
+            /// The kebab-case name used on the command line.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(Fault::$variant => $name,)+
+                }
+            }
+
+            /// One sentence saying which rule the fault breaks.
+            pub fn description(&self) -> &'static str {
+                match self {
+                    $(Fault::$variant => $description,)+
+                }
+            }
+        }
+    };
+}
+
+faults! {
+    CardOnlyAtLegacyPath => "card-only-at-legacy-path",
+        "The Agent Card is missing at /.well-known/agent-card.json and only served at the legacy /.well-known/agent.json.";
+    CardMissingRequiredField => "card-missing-required-field",
+        "The Agent Card omits the required `description` field.";
+    CardBadInterface => "card-bad-interface",
+        "The Agent Card lists an extra interface with a relative URL and no protocolVersion.";
+    CardPatchVersion => "card-patch-version",
+        "The JSON-RPC interface declares protocolVersion \"1.0.0\" instead of the Major.Minor form \"1.0\".";
+    CardNoCacheHeaders => "card-no-cache-headers",
+        "The Agent Card is served without Cache-Control and ETag headers.";
+    SendResultUnwrapped => "send-result-unwrapped",
+        "SendMessage returns the bare Task or Message instead of the {\"task\"}/{\"message\"} wrapper.";
+    BlockingReturnsWorking => "blocking-returns-working",
+        "A blocking SendMessage returns a TASK_STATE_WORKING snapshot instead of the final or interrupted state.";
+    ReuseTaskId => "reuse-task-id",
+        "Every new task gets the same id, task-000001, overwriting the previous task.";
+    OmitContextId => "omit-context-id",
+        "Tasks and Messages carry no contextId when the client did not send one.";
+    ReplaceContextId => "replace-context-id",
+        "A client-provided contextId is ignored and replaced with a generated one.";
+    UnknownTaskIdCreatesTask => "unknown-task-id-creates-task",
+        "A message naming an unknown taskId starts a new task instead of failing with TaskNotFoundError.";
+    TerminalTaskAcceptsMessage => "terminal-task-accepts-message",
+        "A message to a task in a terminal state is accepted instead of failing with UnsupportedOperationError.";
+    FollowUpStartsNewTask => "follow-up-starts-new-task",
+        "A follow-up message to an open task creates a new task instead of continuing it.";
+    FollowUpNewContextId => "follow-up-new-context-id",
+        "A follow-up naming only taskId is given a freshly generated contextId instead of the task's.";
+    AcceptMismatchedContextId => "accept-mismatched-context-id",
+        "A follow-up whose contextId differs from the task's is processed instead of rejected.";
+    OmitStatusState => "omit-status-state",
+        "Task status objects lack the required `state` field.";
+    MessageMissingMessageId => "message-missing-message-id",
+        "Direct Message responses omit the required `messageId` field.";
+    ArtifactMissingId => "artifact-missing-id",
+        "Artifacts omit the required `artifactId` field.";
+    SnakeCaseFields => "snake-case-fields",
+        "Task JSON uses the proto field name `context_id` instead of the ProtoJSON name `contextId`.";
+    LowercaseTaskState => "lowercase-task-state",
+        "Task states are spelled in the 0.3 style (`completed`) instead of TASK_STATE_* enum names.";
+    TimestampWithOffset => "timestamp-with-offset",
+        "Status timestamps end in `+00:00` instead of the `Z` suffix.";
+    EmitKindField => "emit-kind-field",
+        "Tasks and Messages carry a 0.3-style `kind` discriminator field.";
+    GetStaleState => "get-stale-state",
+        "GetTask returns the task as it was at creation (TASK_STATE_SUBMITTED) instead of its current state.";
+    GetUnknownReturnsNull => "get-unknown-returns-null",
+        "GetTask with an unknown id returns a null result instead of TaskNotFoundError.";
+    IgnoreHistoryLength => "ignore-history-length",
+        "historyLength is ignored and the full history is always returned.";
+    CancelReturnsPreviousState => "cancel-returns-previous-state",
+        "CancelTask stores the cancellation but returns the task as it was before.";
+    CancelNotPersisted => "cancel-not-persisted",
+        "CancelTask returns a canceled task but does not store the change.";
+    CancelCompletedTaskSucceeds => "cancel-completed-task-succeeds",
+        "Canceling a task in a terminal state succeeds instead of failing with TaskNotCancelableError.";
+    CancelUnknownReturnsNotCancelable => "cancel-unknown-returns-not-cancelable",
+        "CancelTask with an unknown id fails with TaskNotCancelableError instead of TaskNotFoundError.";
+    ListOmitsNextPageToken => "list-omits-next-page-token",
+        "ListTasks omits `nextPageToken` on the last page instead of sending an empty string.";
+    ListIncludesArtifacts => "list-includes-artifacts",
+        "ListTasks includes artifacts even when includeArtifacts is false or absent.";
+    ListAscending => "list-ascending",
+        "ListTasks sorts tasks oldest first instead of most recently updated first.";
+    ParseErrorAsInvalidRequest => "parse-error-as-invalid-request",
+        "A body that is not JSON gets -32600 instead of the parse error -32700.";
+    IgnoreJsonrpcVersion => "ignore-jsonrpc-version",
+        "A request whose `jsonrpc` member is not \"2.0\" is processed instead of rejected with -32600.";
+    UnknownMethodInvalidRequest => "unknown-method-invalid-request",
+        "An unknown method gets -32600 instead of -32601.";
+    MissingMessageInternalError => "missing-message-internal-error",
+        "SendMessage without `message` gets the internal error -32603 instead of -32602.";
+    WrongResponseId => "wrong-response-id",
+        "The response id is echoed as a string even when the request id was a number.";
+    OmitJsonrpcMember => "omit-jsonrpc-member",
+        "Responses omit the `\"jsonrpc\": \"2.0\"` member.";
+    TextPlainContentType => "text-plain-content-type",
+        "JSON-RPC responses carry Content-Type text/plain instead of application/json.";
+    ErrorDataNotArray => "error-data-not-array",
+        "Error `data` is a single object instead of an array of typed details.";
+    OmitErrorInfo => "omit-error-info",
+        "Error responses carry no `data` and so no google.rpc.ErrorInfo.";
+    IgnoreVersionHeader => "ignore-version-header",
+        "Any A2A-Version header value, or none, is accepted as 1.0.";
+}
+
+impl Fault {
+    /// Every fault, in declaration order.
+    pub fn all() -> &'static [Fault] {
+        Self::ALL
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Returned when parsing a name that is not a known fault.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown fault `{name}`; valid faults: {}", valid_names())]
+pub struct UnknownFault {
+    /// The name that was not recognised.
+    pub name: String,
+}
+
+fn valid_names() -> String {
+    Fault::all()
+        .iter()
+        .map(Fault::name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl FromStr for Fault {
+    type Err = UnknownFault;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Fault::all()
+            .iter()
+            .copied()
+            .find(|fault| fault.name() == s)
+            .ok_or_else(|| UnknownFault { name: s.to_owned() })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn names_round_trip_and_are_unique() {
+        let mut seen = BTreeSet::new();
+        for fault in Fault::all() {
+            assert!(seen.insert(fault.name()), "duplicate name {fault}");
+            assert_eq!(fault.name().parse::<Fault>(), Ok(*fault));
+            assert_eq!(fault.to_string(), fault.name());
+            assert!(fault.description().ends_with('.'));
+        }
+        assert_eq!(Fault::all().len(), 42);
+    }
+
+    #[test]
+    fn unknown_name_lists_valid_names() {
+        let err = "no-such-fault".parse::<Fault>().unwrap_err().to_string();
+        assert!(err.contains("no-such-fault"));
+        assert!(err.contains("omit-error-info"));
+    }
+}

@@ -1,0 +1,89 @@
+//! `a2a-reference-agent`: serve the reference agent until Ctrl-C.
+
+use std::io::{ErrorKind, Write};
+use std::net::{SocketAddr, ToSocketAddrs};
+
+use a2a_reference_agent::{start, AgentConfig, Fault};
+use anyhow::Context;
+use clap::Parser;
+
+/// Deterministic, scripted A2A 1.0 reference agent (JSON-RPC) for the a2a-tck kit.
+#[derive(Debug, Parser)]
+#[command(version, about)]
+struct Args {
+    /// Address to bind.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Port to bind (0 = pick a free port).
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// Break one named conformance rule (repeatable; see --list-faults).
+    #[arg(long = "fault", value_name = "NAME")]
+    faults: Vec<Fault>,
+    /// Print the available faults and exit.
+    #[arg(long)]
+    list_faults: bool,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    if args.list_faults {
+        let width = Fault::all()
+            .iter()
+            .map(|f| f.name().len())
+            .max()
+            .unwrap_or(0);
+        let list: String = Fault::all()
+            .iter()
+            .map(|fault| format!("{:width$}  {}\n", fault.name(), fault.description()))
+            .collect();
+        return print(&list);
+    }
+    let addr: SocketAddr = (args.host.as_str(), args.port)
+        .to_socket_addrs()
+        .with_context(|| format!("cannot resolve {}", args.host))?
+        .next()
+        .with_context(|| format!("{} resolves to no address", args.host))?;
+    let agent = start(addr, AgentConfig::with_faults(args.faults))
+        .await
+        .with_context(|| format!("cannot listen on {addr}"))?;
+    print(&format!(
+        "listening on {}\nagent card: {}\n",
+        agent.base_url(),
+        agent.card_url()
+    ))?;
+    stop_signal().await?;
+    agent.shutdown().await;
+    Ok(())
+}
+
+/// Writes to stdout; a closed pipe (e.g. `| head`) is not an error.
+fn print(text: &str) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() != ErrorKind::BrokenPipe => Err(e).context("writing to stdout"),
+        _ => Ok(()),
+    }
+}
+
+/// Waits for Ctrl-C (or, on Unix, SIGTERM).
+async fn stop_signal() -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut terminate =
+            signal(SignalKind::terminate()).context("installing SIGTERM handler")?;
+        tokio::select! {
+            interrupted = tokio::signal::ctrl_c() => interrupted.context("waiting for Ctrl-C"),
+            _ = terminate.recv() => Ok(()),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        tokio::signal::ctrl_c().await.context("waiting for Ctrl-C")
+    }
+}

@@ -1,0 +1,215 @@
+//! The scripted scenarios, kept as data in `fixtures/scenarios.json` and
+//! selected by the longest matching prefix of `message.messageId`.
+
+use std::collections::BTreeSet;
+
+use serde::Deserialize;
+
+use crate::model::{Part, TaskState};
+
+const FIXTURE: &str = include_str!("../../fixtures/scenarios.json");
+
+/// What the agent does for one messageId prefix.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Scenario {
+    pub prefix: String,
+    pub description: String,
+    /// Run a task to this outcome (exactly one of `task` / `message`).
+    #[serde(default)]
+    pub task: Option<TaskOutcome>,
+    /// Reply with a direct Message instead of a task.
+    #[serde(default)]
+    pub message: Option<MessageOutcome>,
+}
+
+/// The final state of a task scenario.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TaskOutcome {
+    pub state: TaskState,
+    /// Text of the agent's status message.
+    pub status_text: String,
+    #[serde(default)]
+    pub artifacts: Vec<ArtifactTemplate>,
+}
+
+/// An artifact to add; the store assigns its id.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ArtifactTemplate {
+    pub name: String,
+    pub parts: Vec<Part>,
+}
+
+/// A direct Message reply.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MessageOutcome {
+    pub text: String,
+}
+
+/// The parsed and validated scenario table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Scenarios {
+    pub description: String,
+    pub default_prefix: String,
+    pub scenarios: Vec<Scenario>,
+}
+
+impl Scenarios {
+    /// The table compiled into the agent.
+    pub fn builtin() -> Result<Self, String> {
+        Self::parse(FIXTURE)
+    }
+
+    /// Parses and validates a scenario table.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let table: Scenarios =
+            serde_json::from_str(text).map_err(|e| format!("scenario table: {e}"))?;
+        table.validate()?;
+        Ok(table)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        if self.description.trim().is_empty() {
+            return Err("the table needs a description".to_owned());
+        }
+        let mut prefixes = BTreeSet::new();
+        for scenario in &self.scenarios {
+            let prefix = &scenario.prefix;
+            if !prefix.starts_with("tck-") {
+                return Err(format!("prefix `{prefix}` must start with `tck-`"));
+            }
+            if scenario.description.trim().is_empty() {
+                return Err(format!("`{prefix}` needs a description"));
+            }
+            if !prefixes.insert(prefix.as_str()) {
+                return Err(format!("prefix `{prefix}` appears twice"));
+            }
+            match (&scenario.task, &scenario.message) {
+                (Some(task), None) => {
+                    if !(task.state.is_terminal()
+                        || matches!(
+                            task.state,
+                            TaskState::InputRequired | TaskState::AuthRequired
+                        ))
+                    {
+                        return Err(format!(
+                            "`{prefix}`: a scenario must end in a terminal or interrupted state"
+                        ));
+                    }
+                    if task.status_text.is_empty() {
+                        return Err(format!("`{prefix}`: statusText is empty"));
+                    }
+                    for artifact in &task.artifacts {
+                        if artifact.parts.is_empty()
+                            || artifact.parts.iter().any(|p| p.content_count() != 1)
+                        {
+                            return Err(format!(
+                                "`{prefix}`: every artifact needs parts with exactly one content member"
+                            ));
+                        }
+                    }
+                }
+                (None, Some(message)) if !message.text.is_empty() => {}
+                _ => {
+                    return Err(format!(
+                        "`{prefix}`: set exactly one of `task` or `message` (with non-empty text)"
+                    ))
+                }
+            }
+        }
+        if !prefixes.contains(self.default_prefix.as_str()) {
+            return Err(format!(
+                "defaultPrefix `{}` names no scenario",
+                self.default_prefix
+            ));
+        }
+        Ok(())
+    }
+
+    /// The scenario for a messageId: the longest matching prefix, else the
+    /// default (always present in a validated table).
+    pub fn select(&self, message_id: &str) -> Option<&Scenario> {
+        let best = self
+            .scenarios
+            .iter()
+            .filter(|s| message_id.starts_with(&s.prefix))
+            .max_by_key(|s| s.prefix.len());
+        best.or_else(|| {
+            self.scenarios
+                .iter()
+                .find(|s| s.prefix == self.default_prefix)
+        })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_table_parses_and_covers_the_tck_prefixes() {
+        let table = Scenarios::builtin().unwrap();
+        for prefix in [
+            "tck-complete-task",
+            "tck-input-required",
+            "tck-auth-required",
+            "tck-artifact-text",
+            "tck-artifact-file",
+            "tck-artifact-file-url",
+            "tck-artifact-data",
+            "tck-message-response",
+            "tck-reject-task",
+            "tck-fail-task",
+        ] {
+            assert_eq!(
+                table
+                    .select(&format!("{prefix}-0a1b2c3d-jsonrpc"))
+                    .unwrap()
+                    .prefix,
+                prefix
+            );
+        }
+        assert_eq!(
+            table.select("anything-else").unwrap().prefix,
+            "tck-complete-task"
+        );
+        assert_eq!(table.select("").unwrap().prefix, "tck-complete-task");
+    }
+
+    #[test]
+    fn longest_prefix_wins() {
+        let table = Scenarios::builtin().unwrap();
+        assert_eq!(
+            table.select("tck-artifact-file-url-1").unwrap().prefix,
+            "tck-artifact-file-url"
+        );
+        assert_eq!(
+            table.select("tck-artifact-file-1").unwrap().prefix,
+            "tck-artifact-file"
+        );
+    }
+
+    #[test]
+    fn invalid_tables_are_rejected() {
+        let base = |scenarios: &str| {
+            format!(r#"{{"description":"d","defaultPrefix":"tck-a","scenarios":[{scenarios}]}}"#)
+        };
+        let ok = r#"{"prefix":"tck-a","description":"d","message":{"text":"t"}}"#;
+        assert!(Scenarios::parse(&base(ok)).is_ok());
+        for bad in [
+            r#"{"prefix":"tck-b","description":"d","message":{"text":"t"}}"#,
+            r#"{"prefix":"tck-a","description":"d"}"#,
+            r#"{"prefix":"tck-a","description":"d","task":{"state":"TASK_STATE_WORKING","statusText":"x"}}"#,
+            r#"{"prefix":"tck-a","description":"d","task":{"state":"TASK_STATE_COMPLETED","statusText":"x","artifacts":[{"name":"n","parts":[{}]}]}}"#,
+            r#"{"prefix":"tck-a","description":"d","message":{"text":"t"},"extra":1}"#,
+            &format!("{ok},{ok}"),
+        ] {
+            assert!(Scenarios::parse(&base(bad)).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! Turns stored objects into response JSON: applies historyLength and
+//! includeArtifacts, and is the one place the wire-format faults live.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::error::RpcError;
+use crate::fault::Fault;
+use crate::model::{Message, Task};
+use crate::AgentConfig;
+
+/// How much of a task a response shows.
+#[derive(Debug, Clone, Copy)]
+pub struct TaskView {
+    /// `None` = full history; `Some(0)` = no `history` field.
+    pub history_length: Option<usize>,
+    pub include_artifacts: bool,
+}
+
+fn to_object(value: &impl Serialize) -> Result<Map<String, Value>, RpcError> {
+    match serde_json::to_value(value).map_err(RpcError::internal)? {
+        Value::Object(object) => Ok(object),
+        other => Err(RpcError::internal(format_args!(
+            "expected an object, got {other}"
+        ))),
+    }
+}
+
+fn mark_kind(object: &mut Map<String, Value>, kind: &str) {
+    object.insert("kind".to_owned(), Value::String(kind.to_owned()));
+}
+
+/// A Task as ProtoJSON.
+pub fn task(task: &Task, view: TaskView, config: &AgentConfig) -> Result<Value, RpcError> {
+    let mut task = task.clone();
+    if let (Some(limit), false) = (view.history_length, config.has(Fault::IgnoreHistoryLength)) {
+        let excess = task.history.len().saturating_sub(limit);
+        task.history.drain(..excess);
+    }
+    if !view.include_artifacts {
+        task.artifacts.clear();
+    }
+    let mut object = to_object(&task)?;
+
+    if let Some(Value::Object(status)) = object.get_mut("status") {
+        if config.has(Fault::OmitStatusState) {
+            status.remove("state");
+        } else if config.has(Fault::LowercaseTaskState) {
+            let legacy = task.status.state.legacy_name();
+            status.insert("state".to_owned(), Value::String(legacy.to_owned()));
+        }
+        if config.has(Fault::TimestampWithOffset) {
+            let utc = task.status.timestamp.to_string();
+            let offset = format!("{}+00:00", utc.trim_end_matches('Z'));
+            status.insert("timestamp".to_owned(), Value::String(offset));
+        }
+        if let (true, Some(Value::Object(message))) =
+            (config.has(Fault::EmitKindField), status.get_mut("message"))
+        {
+            mark_kind(message, "message");
+        }
+    }
+    if config.has(Fault::EmitKindField) {
+        mark_kind(&mut object, "task");
+        if let Some(Value::Array(history)) = object.get_mut("history") {
+            history
+                .iter_mut()
+                .filter_map(Value::as_object_mut)
+                .for_each(|message| mark_kind(message, "message"));
+        }
+    }
+    if config.has(Fault::ArtifactMissingId) {
+        if let Some(Value::Array(artifacts)) = object.get_mut("artifacts") {
+            for artifact in artifacts.iter_mut().filter_map(Value::as_object_mut) {
+                artifact.remove("artifactId");
+            }
+        }
+    }
+    if config.has(Fault::SnakeCaseFields) {
+        object = object
+            .into_iter()
+            .map(|(key, value)| match key.as_str() {
+                "contextId" => ("context_id".to_owned(), value),
+                _ => (key, value),
+            })
+            .collect();
+    }
+    Ok(Value::Object(object))
+}
+
+/// A direct Message reply as ProtoJSON.
+pub fn message(message: &Message, config: &AgentConfig) -> Result<Value, RpcError> {
+    let mut object = to_object(message)?;
+    if config.has(Fault::MessageMissingMessageId) {
+        object.remove("messageId");
+    }
+    if config.has(Fault::EmitKindField) {
+        mark_kind(&mut object, "message");
+    }
+    Ok(Value::Object(object))
+}

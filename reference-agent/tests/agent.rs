@@ -1,0 +1,424 @@
+//! End-to-end tests: start the agent on an ephemeral port and talk HTTP to it.
+
+#![allow(clippy::unwrap_used)]
+
+use std::net::SocketAddr;
+
+use a2a_reference_agent::{start, AgentConfig, Fault, RunningAgent};
+use serde_json::{json, Value};
+
+struct Harness {
+    agent: RunningAgent,
+    http: reqwest::Client,
+}
+
+struct Reply {
+    content_type: String,
+    body: Value,
+}
+
+impl Harness {
+    async fn new(config: AgentConfig) -> Self {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
+        let agent = start(addr, config).await.unwrap();
+        Harness {
+            agent,
+            http: reqwest::Client::new(),
+        }
+    }
+
+    async fn conformant() -> Self {
+        Self::new(AgentConfig::default()).await
+    }
+
+    async fn post(&self, body: String, version: Option<&str>) -> Reply {
+        let mut request = self
+            .http
+            .post(self.agent.jsonrpc_url())
+            .header("content-type", "application/json")
+            .body(body);
+        if let Some(version) = version {
+            request = request.header("A2A-Version", version);
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), 200);
+        let content_type = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let text = response.text().await.unwrap();
+        Reply {
+            content_type,
+            body: serde_json::from_str(&text).unwrap(),
+        }
+    }
+
+    /// Sends a request with `A2A-Version: 1.0` and returns the whole response body.
+    async fn call(&self, method: &str, params: Value) -> Value {
+        let request = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        self.post(request.to_string(), Some("1.0")).await.body
+    }
+
+    async fn result(&self, method: &str, params: Value) -> Value {
+        let response = self.call(method, params).await;
+        assert!(response.get("error").is_none(), "{response}");
+        response["result"].clone()
+    }
+
+    async fn error_code(&self, method: &str, params: Value) -> i64 {
+        let response = self.call(method, params).await;
+        response["error"]["code"]
+            .as_i64()
+            .unwrap_or_else(|| panic!("{response}"))
+    }
+
+    async fn send(&self, message_id: &str, extra: Value) -> Value {
+        let mut message =
+            json!({"messageId": message_id, "role": "ROLE_USER", "parts": [{"text": "hi"}]});
+        message
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        self.result("SendMessage", json!({"message": message}))
+            .await
+    }
+}
+
+fn is_rfc3339_millis_z(text: &str) -> bool {
+    text.len() == 24
+        && text.ends_with('Z')
+        && text.as_bytes()[10] == b'T'
+        && text.as_bytes()[19] == b'.'
+}
+
+#[tokio::test]
+async fn card_is_served_with_caching_headers() {
+    let h = Harness::conformant().await;
+    let response = h.http.get(h.agent.card_url()).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let headers = response.headers().clone();
+    assert_eq!(headers["content-type"], "application/json");
+    assert_eq!(headers["cache-control"], "public, max-age=300");
+    let etag = headers["etag"].to_str().unwrap().to_owned();
+    assert!(
+        etag.starts_with('"') && etag.ends_with('"') && etag.len() == 18,
+        "{etag}"
+    );
+    let card: Value = serde_json::from_str(&response.text().await.unwrap()).unwrap();
+    assert_eq!(card["name"], "A2A TCK Reference Agent");
+    assert_eq!(
+        card["supportedInterfaces"],
+        json!([{"url": h.agent.jsonrpc_url(), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}])
+    );
+    assert_eq!(card["capabilities"]["streaming"], false);
+
+    let revalidated = h
+        .http
+        .get(h.agent.card_url())
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(revalidated.status(), 304);
+}
+
+#[tokio::test]
+async fn send_message_completes_a_task() {
+    let h = Harness::conformant().await;
+    let result = h.send("tck-complete-task-1", json!({})).await;
+    let task = &result["task"];
+    assert!(task["id"].as_str().unwrap().starts_with("task-"));
+    assert!(task["contextId"].as_str().unwrap().starts_with("ctx-"));
+    assert_eq!(task["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(task["status"]["message"]["role"], "ROLE_AGENT");
+    assert_eq!(
+        task["status"]["message"]["parts"],
+        json!([{"text": "Hello from TCK"}])
+    );
+    assert!(is_rfc3339_millis_z(
+        task["status"]["timestamp"].as_str().unwrap()
+    ));
+    assert!(task.get("kind").is_none() && task.get("artifacts").is_none());
+    let history = task["history"].as_array().unwrap();
+    assert_eq!(history.len(), 2);
+    assert_eq!(history[0]["messageId"], "tck-complete-task-1");
+    assert_eq!(history[0]["taskId"], task["id"]);
+
+    let got = h
+        .result("GetTask", json!({"id": task["id"], "historyLength": 0}))
+        .await;
+    assert_eq!(got["status"], task["status"]);
+    assert!(got.get("history").is_none());
+
+    let own_context = h
+        .send("tck-artifact-data-1", json!({"contextId": "my-ctx"}))
+        .await;
+    assert_eq!(own_context["task"]["contextId"], "my-ctx");
+    assert_eq!(
+        own_context["task"]["artifacts"][0]["parts"],
+        json!([{"data": {"key": "value", "count": 42}, "mediaType": "application/json"}])
+    );
+
+    let message = h.send("tck-message-response-1", json!({})).await;
+    assert_eq!(
+        message["message"]["parts"],
+        json!([{"text": "Direct message response"}])
+    );
+    assert!(message["message"]["contextId"].is_string());
+}
+
+#[tokio::test]
+async fn input_required_follow_up_continues_the_task() {
+    let h = Harness::conformant().await;
+    let first = h.send("tck-input-required-1", json!({})).await["task"].clone();
+    assert_eq!(first["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
+    let id = first["id"].clone();
+
+    let mismatch = json!({"message": {"messageId": "tck-complete-task-x", "role": "ROLE_USER",
+                                      "parts": [{"text": "x"}], "taskId": id, "contextId": "other"}});
+    assert_eq!(h.error_code("SendMessage", mismatch).await, -32602);
+
+    let still_open = h.send("tck-input-required-2", json!({"taskId": id})).await["task"].clone();
+    assert_eq!(still_open["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
+    let done = h
+        .send(
+            "tck-complete-task-3",
+            json!({"taskId": id, "contextId": first["contextId"]}),
+        )
+        .await["task"]
+        .clone();
+    assert_eq!(done["id"], id);
+    assert_eq!(done["contextId"], first["contextId"]);
+    assert_eq!(done["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(done["history"].as_array().unwrap().len(), 6);
+    assert!(done["status"]["timestamp"].as_str() > first["status"]["timestamp"].as_str());
+
+    let terminal = json!({"message": {"messageId": "tck-complete-task-4", "role": "ROLE_USER",
+                                      "parts": [{"text": "x"}], "taskId": id}});
+    assert_eq!(h.error_code("SendMessage", terminal).await, -32004);
+    let unknown = json!({"message": {"messageId": "tck-complete-task-5", "role": "ROLE_USER",
+                                     "parts": [{"text": "x"}], "taskId": "no-such-task"}});
+    assert_eq!(h.error_code("SendMessage", unknown).await, -32001);
+}
+
+#[tokio::test]
+async fn cancel_task() {
+    let h = Harness::conformant().await;
+    let open = h.send("tck-input-required-1", json!({})).await["task"].clone();
+    let canceled = h.result("CancelTask", json!({"id": open["id"]})).await;
+    assert_eq!(canceled["status"]["state"], "TASK_STATE_CANCELED");
+    let got = h.result("GetTask", json!({"id": open["id"]})).await;
+    assert_eq!(got["status"]["state"], "TASK_STATE_CANCELED");
+    assert_eq!(
+        h.error_code("CancelTask", json!({"id": open["id"]})).await,
+        -32002
+    );
+    assert_eq!(
+        h.error_code("CancelTask", json!({"id": "nope"})).await,
+        -32001
+    );
+}
+
+#[tokio::test]
+async fn errors_carry_error_info() {
+    let h = Harness::conformant().await;
+    let response = h.call("GetTask", json!({"id": "task-unknown"})).await;
+    assert_eq!(response["id"], 1);
+    let error = &response["error"];
+    assert_eq!(error["code"], -32001);
+    assert_eq!(
+        error["data"][0]["@type"],
+        "type.googleapis.com/google.rpc.ErrorInfo"
+    );
+    assert_eq!(error["data"][0]["reason"], "TASK_NOT_FOUND");
+    assert_eq!(error["data"][0]["domain"], "a2a-protocol.org");
+
+    let bad = h.call("ListTasks", json!({"pageSize": 500})).await;
+    assert_eq!(bad["error"]["code"], -32602);
+    assert_eq!(
+        bad["error"]["data"][1]["fieldViolations"][0]["field"],
+        "pageSize"
+    );
+
+    assert_eq!(
+        h.error_code("SendStreamingMessage", json!({})).await,
+        -32004
+    );
+    assert_eq!(
+        h.error_code("GetTaskPushNotificationConfig", json!({}))
+            .await,
+        -32003
+    );
+    assert_eq!(h.error_code("message/send", json!({})).await, -32601);
+}
+
+#[tokio::test]
+async fn envelope_and_version_checks() {
+    let h = Harness::conformant().await;
+    let get = |id: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "GetTask", "params": {"id": "x"}}).to_string()
+    };
+    for (version, code) in [
+        (Some("99.0"), -32009),
+        (Some("0.3"), -32009),
+        (None, -32009),
+        (Some("1.0.7"), -32001),
+    ] {
+        let reply = h.post(get(json!(3)), version).await;
+        assert_eq!(reply.body["error"]["code"], code, "{version:?}");
+    }
+    let reply = h.post(get(json!(3)), Some("99.0")).await;
+    assert_eq!(
+        reply.body["error"]["data"][0]["metadata"]["requestedVersion"],
+        "99.0"
+    );
+
+    let reply = h.post("{not json".into(), Some("1.0")).await;
+    assert_eq!(reply.content_type, "application/json");
+    assert_eq!(reply.body["error"]["code"], -32700);
+    assert_eq!(reply.body["id"], Value::Null);
+    let reply = h.post("[]".into(), Some("1.0")).await;
+    assert_eq!(reply.body["error"]["code"], -32600);
+    let reply = h
+        .post(
+            r#"{"jsonrpc":"1.0","id":"abc","method":"GetTask"}"#.into(),
+            Some("1.0"),
+        )
+        .await;
+    assert_eq!(reply.body["error"]["code"], -32600);
+    assert_eq!(reply.body["id"], "abc");
+    let reply = h.post(get(json!("s-1")), Some("1.0")).await;
+    assert_eq!(reply.body["id"], "s-1");
+    assert_eq!(reply.body["jsonrpc"], "2.0");
+}
+
+#[tokio::test]
+async fn list_tasks_pages_newest_first() {
+    let h = Harness::conformant().await;
+    let mut ids = Vec::new();
+    for n in 0..3 {
+        let task = h
+            .send(
+                &format!("tck-artifact-text-{n}"),
+                json!({"contextId": "list-ctx"}),
+            )
+            .await;
+        ids.push(task["task"]["id"].clone());
+    }
+    h.send("tck-complete-task-other", json!({})).await;
+
+    let page = h
+        .result("ListTasks", json!({"contextId": "list-ctx", "pageSize": 2}))
+        .await;
+    assert_eq!(page["totalSize"], 3);
+    assert_eq!(page["pageSize"], 2);
+    let tasks = page["tasks"].as_array().unwrap();
+    assert_eq!(
+        tasks.iter().map(|t| t["id"].clone()).collect::<Vec<_>>(),
+        [ids[2].clone(), ids[1].clone()]
+    );
+    assert!(tasks.iter().all(|t| t.get("artifacts").is_none()));
+    let token = page["nextPageToken"].as_str().unwrap();
+    assert!(!token.is_empty());
+
+    let last = h
+        .result("ListTasks", json!({"contextId": "list-ctx", "pageSize": 2, "pageToken": token, "includeArtifacts": true}))
+        .await;
+    assert_eq!(last["tasks"][0]["id"], ids[0]);
+    assert_eq!(
+        last["tasks"][0]["artifacts"][0]["parts"][0]["text"],
+        "Generated text content"
+    );
+    assert_eq!(last["nextPageToken"], "");
+    assert_eq!(
+        h.error_code("ListTasks", json!({"pageToken": "bogus"}))
+            .await,
+        -32602
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_requests_get_distinct_tasks() {
+    let h = Harness::conformant().await;
+    let mut set = tokio::task::JoinSet::new();
+    for n in 0..32 {
+        let (http, url) = (h.http.clone(), h.agent.jsonrpc_url());
+        let request = json!({"jsonrpc": "2.0", "id": n, "method": "SendMessage", "params": {"message":
+            {"messageId": format!("tck-complete-task-{n}"), "role": "ROLE_USER", "parts": [{"text": "hi"}]}}});
+        set.spawn(async move {
+            let response = http
+                .post(url)
+                .header("A2A-Version", "1.0")
+                .body(request.to_string())
+                .send();
+            let body: Value =
+                serde_json::from_str(&response.await.unwrap().text().await.unwrap()).unwrap();
+            body["result"]["task"]["id"].as_str().unwrap().to_owned()
+        });
+    }
+    let mut ids = set.join_all().await;
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 32);
+}
+
+#[tokio::test]
+async fn faults_change_behaviour() {
+    let h = Harness::new(AgentConfig::default().with_fault(Fault::SendResultUnwrapped)).await;
+    let result = h.send("tck-complete-task-1", json!({})).await;
+    assert_eq!(result["status"]["state"], "TASK_STATE_COMPLETED");
+
+    let h = Harness::new(AgentConfig::with_faults([
+        Fault::WrongResponseId,
+        Fault::TextPlainContentType,
+    ]))
+    .await;
+    let reply = h
+        .post(
+            json!({"jsonrpc": "2.0", "id": 7, "method": "GetTask", "params": {"id": "x"}})
+                .to_string(),
+            Some("1.0"),
+        )
+        .await;
+    assert_eq!(reply.body["id"], "7");
+    assert_eq!(reply.content_type, "text/plain");
+
+    let h = Harness::new(AgentConfig::default().with_fault(Fault::LowercaseTaskState)).await;
+    assert_eq!(
+        h.send("tck-input-required-1", json!({})).await["task"]["status"]["state"],
+        "input-required"
+    );
+
+    let h = Harness::new(AgentConfig::default().with_fault(Fault::IgnoreVersionHeader)).await;
+    let reply = h
+        .post(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "x"}})
+                .to_string(),
+            None,
+        )
+        .await;
+    assert_eq!(reply.body["error"]["code"], -32001);
+
+    let h = Harness::new(AgentConfig::default().with_fault(Fault::CardOnlyAtLegacyPath)).await;
+    assert_eq!(
+        h.http
+            .get(h.agent.card_url())
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        404
+    );
+    let legacy = format!("{}/.well-known/agent.json", h.agent.base_url());
+    assert_eq!(h.http.get(legacy).send().await.unwrap().status(), 200);
+}
+
+#[tokio::test]
+async fn shutdown_stops_the_server() {
+    let h = Harness::conformant().await;
+    let url = h.agent.card_url();
+    assert_eq!(h.http.get(&url).send().await.unwrap().status(), 200);
+    h.agent.shutdown().await;
+    assert!(reqwest::Client::new().get(&url).send().await.is_err());
+}
