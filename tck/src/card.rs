@@ -1,0 +1,258 @@
+//! Fetching the agent card and resolving the interfaces it declares.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::check::{Binding, HarnessError, ProtocolVersion};
+use crate::wire::{Exchange, HttpReply, Recorder, Request, Wire};
+
+/// The well-known path of the public agent card (spec 1.0 §8.2).
+pub const WELL_KNOWN_PATH: &str = "/.well-known/agent-card.json";
+
+/// The card as fetched.
+#[derive(Debug, Clone)]
+pub struct FetchedCard {
+    pub url: String,
+    pub reply: HttpReply,
+    pub json: Value,
+    pub sha256: String,
+    pub exchange: Exchange,
+}
+
+/// Why the card is unusable: the run cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum CardError {
+    #[error("could not fetch the agent card from {url}: {reason}")]
+    Fetch { url: String, reason: String },
+    #[error("the agent card at {url} answered HTTP {status} (expected 200); body starts: {body}")]
+    Status {
+        url: String,
+        status: u16,
+        body: String,
+    },
+    #[error("the agent card at {url} is not JSON ({reason}); Content-Type {content_type:?}; body starts: {body}")]
+    NotJson {
+        url: String,
+        reason: String,
+        content_type: Option<String>,
+        body: String,
+    },
+    #[error("the agent card at {url} is JSON but not an object")]
+    NotObject { url: String },
+    #[error("invalid target URL {url:?}: {reason}")]
+    BadUrl { url: String, reason: String },
+}
+
+/// The card URL for a target: the origin of the target plus the well-known path.
+pub fn card_url_for(target: &str) -> Result<String, CardError> {
+    let parsed = reqwest::Url::parse(target).map_err(|e| CardError::BadUrl {
+        url: target.to_string(),
+        reason: e.to_string(),
+    })?;
+    if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
+        return Err(CardError::BadUrl {
+            url: target.to_string(),
+            reason: "expected an http:// or https:// URL with a host".into(),
+        });
+    }
+    let mut origin = parsed.origin().ascii_serialization();
+    origin.push_str(WELL_KNOWN_PATH);
+    Ok(origin)
+}
+
+/// GETs the card and checks it is a JSON object.
+pub async fn fetch(wire: &Wire, url: &str) -> Result<FetchedCard, CardError> {
+    let reply = wire
+        .send(Request {
+            method: reqwest::Method::GET,
+            url,
+            headers: vec![("accept", "application/json".to_string())],
+            body: None,
+        })
+        .await
+        .map_err(|e| CardError::Fetch {
+            url: url.to_string(),
+            reason: match e {
+                HarnessError::Transport(m)
+                | HarnessError::Deadline(m)
+                | HarnessError::Malformed(m)
+                | HarnessError::Prerequisite(m)
+                | HarnessError::Internal(m) => m,
+            },
+        })?;
+    let exchange = wire
+        .recorder()
+        .take()
+        .pop()
+        .ok_or_else(|| CardError::Fetch {
+            url: url.to_string(),
+            reason: "no exchange recorded".into(),
+        })?;
+    if reply.status != 200 {
+        return Err(CardError::Status {
+            url: url.to_string(),
+            status: reply.status,
+            body: reply.body_start(200),
+        });
+    }
+    let json: Value = serde_json::from_slice(&reply.body).map_err(|e| CardError::NotJson {
+        url: url.to_string(),
+        reason: e.to_string(),
+        content_type: reply.header("content-type").map(str::to_string),
+        body: reply.body_start(200),
+    })?;
+    if !json.is_object() {
+        return Err(CardError::NotObject {
+            url: url.to_string(),
+        });
+    }
+    let sha256 = format!("sha256:{:x}", Sha256::digest(&reply.body));
+    Ok(FetchedCard {
+        url: url.to_string(),
+        reply,
+        json,
+        sha256,
+        exchange,
+    })
+}
+
+/// One entry of `supportedInterfaces`, as declared, with what the kit makes of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DeclaredInterface {
+    pub protocol_binding: String,
+    pub protocol_version: String,
+    pub url: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tenant: Option<String>,
+    /// The binding the kit resolved, if it knows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binding: Option<Binding>,
+    /// The version the kit resolved (patch ignored), if it knows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<ProtocolVersion>,
+    /// Whether this run tests it, and if not why not.
+    pub tested: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// An interface the kit will test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interface {
+    pub binding: Binding,
+    pub version: ProtocolVersion,
+    pub url: String,
+    pub tenant: Option<String>,
+}
+
+/// The bindings this build of the kit can drive.
+pub const SUPPORTED_BINDINGS: &[Binding] = &[Binding::Jsonrpc];
+
+/// Reads `supportedInterfaces`; the first declaration of each binding x version is tested.
+pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
+    let mut declared = Vec::new();
+    let mut tested: Vec<Interface> = Vec::new();
+    let entries = card
+        .get("supportedInterfaces")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for entry in entries {
+        let text = |k: &str| {
+            entry
+                .get(k)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        let protocol_binding = text("protocolBinding");
+        let protocol_version = text("protocolVersion");
+        let url = text("url");
+        let tenant = entry
+            .get("tenant")
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty())
+            .map(str::to_string);
+        let binding = Binding::from_card(&protocol_binding);
+        let version = ProtocolVersion::from_declared(&protocol_version);
+        let reason = match (binding, version) {
+            (None, _) => Some(format!(
+                "binding {protocol_binding:?} is not one the kit knows"
+            )),
+            (Some(b), _) if !SUPPORTED_BINDINGS.contains(&b) => Some(format!(
+                "the {b} binding is not implemented in this version of the kit"
+            )),
+            (_, None) => Some(format!(
+                "protocol version {protocol_version:?} is not one the kit tests"
+            )),
+            (Some(_), Some(_)) if reqwest::Url::parse(&url).is_err() => {
+                Some(format!("url {url:?} is not an absolute URL"))
+            }
+            (Some(b), Some(v)) if tested.iter().any(|i| i.binding == b && i.version == v) => {
+                Some("an earlier entry declares the same binding and version".to_string())
+            }
+            _ => None,
+        };
+        if let (None, Some(b), Some(v)) = (&reason, binding, version) {
+            tested.push(Interface {
+                binding: b,
+                version: v,
+                url: url.clone(),
+                tenant: tenant.clone(),
+            });
+        }
+        declared.push(DeclaredInterface {
+            protocol_binding,
+            protocol_version,
+            url,
+            tenant,
+            binding,
+            version,
+            tested: reason.is_none(),
+            reason,
+        });
+    }
+    (declared, tested)
+}
+
+/// Records the card fetch as evidence of a check.
+pub fn record(recorder: &Recorder, card: &FetchedCard) {
+    recorder.push(card.exchange.clone());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn card_url_is_origin_plus_well_known_path() {
+        assert_eq!(
+            card_url_for("http://127.0.0.1:8080/a2a/jsonrpc")
+                .ok()
+                .as_deref(),
+            Some("http://127.0.0.1:8080/.well-known/agent-card.json")
+        );
+        assert!(card_url_for("ftp://x").is_err());
+        assert!(card_url_for("not a url").is_err());
+    }
+
+    #[test]
+    fn interfaces_are_resolved_and_explained() {
+        let card = json!({"supportedInterfaces": [
+            {"url": "http://h/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0.2"},
+            {"url": "http://h/rest", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+            {"url": "http://h/rpc2", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": "http://h/x", "protocolBinding": "urn:custom", "protocolVersion": "1.0"}
+        ]});
+        let (declared, tested) = interfaces(&card);
+        assert_eq!(declared.len(), 4);
+        assert_eq!(tested.len(), 1);
+        assert_eq!(tested[0].url, "http://h/rpc");
+        assert!(declared[1].reason.is_some());
+        assert!(declared[2].reason.is_some());
+        assert!(declared[3].reason.is_some());
+    }
+}

@@ -1,0 +1,336 @@
+//! The check model: a check is data (id, level, spec reference, applicability) plus one
+//! async function. The author returns a [`Verdict`]; the runner turns level x verdict into a
+//! [`Status`].
+
+use std::fmt;
+
+use futures::future::BoxFuture;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::ctx::Ctx;
+
+/// The RFC 2119 keyword of the sentence a check tests.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Level {
+    Must,
+    Should,
+    May,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Must, Level::Should, Level::May];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Must => "MUST",
+            Level::Should => "SHOULD",
+            Level::May => "MAY",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A protocol binding, as named in `AgentInterface.protocolBinding`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Binding {
+    Jsonrpc,
+    Rest,
+    Grpc,
+}
+
+impl Binding {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Binding::Jsonrpc => "jsonrpc",
+            Binding::Rest => "rest",
+            Binding::Grpc => "grpc",
+        }
+    }
+
+    /// The binding named by a card's `protocolBinding` value (case-insensitive).
+    pub fn from_card(value: &str) -> Option<Binding> {
+        match value.to_ascii_uppercase().as_str() {
+            "JSONRPC" => Some(Binding::Jsonrpc),
+            "HTTP+JSON" => Some(Binding::Rest),
+            "GRPC" => Some(Binding::Grpc),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Binding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A protocol version the kit knows how to test.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+pub enum ProtocolVersion {
+    #[serde(rename = "1.0")]
+    V1_0,
+}
+
+impl ProtocolVersion {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProtocolVersion::V1_0 => "1.0",
+        }
+    }
+
+    /// Parses a `Major.Minor[.Patch]` value; the patch number is ignored (spec 1.0 §3.6).
+    pub fn from_declared(value: &str) -> Option<ProtocolVersion> {
+        let mut parts = value.trim().split('.');
+        let major = parts.next()?;
+        let minor = parts.next()?;
+        match (major, minor) {
+            ("1", "0") => Some(ProtocolVersion::V1_0),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ProtocolVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An optional capability an agent declares in `AgentCard.capabilities`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum Capability {
+    Streaming,
+    PushNotifications,
+    ExtendedAgentCard,
+}
+
+impl Capability {
+    /// The field of `AgentCard.capabilities` that declares it.
+    pub fn card_field(self) -> &'static str {
+        match self {
+            Capability::Streaming => "streaming",
+            Capability::PushNotifications => "pushNotifications",
+            Capability::ExtendedAgentCard => "extendedAgentCard",
+        }
+    }
+}
+
+/// Where a check applies.
+#[derive(Debug, Clone, Copy)]
+pub enum Scope {
+    /// Once per run, against the agent card itself.
+    Card,
+    /// Once per declared interface whose binding and version are listed.
+    Interface {
+        bindings: &'static [Binding],
+        versions: &'static [ProtocolVersion],
+    },
+}
+
+/// The sentence a check tests: the spec version and section (sections are data: A2A
+/// renumbers between releases) and the ids of that sentence in our catalogue of normative
+/// statements (`V10-...`).
+#[derive(Debug, Clone, Copy)]
+pub struct SpecRef {
+    pub version: &'static str,
+    pub section: &'static str,
+    pub statements: &'static [&'static str],
+}
+
+/// What a check returns to the runner.
+pub type CheckFuture = BoxFuture<'static, Result<Verdict, HarnessError>>;
+
+/// One conformance check.
+pub struct Check {
+    /// Stable kebab slug by topic, never a position.
+    pub id: &'static str,
+    pub level: Level,
+    pub spec: SpecRef,
+    /// The sentence, shortened, in our words.
+    pub requirement: &'static str,
+    pub scope: Scope,
+    /// Capabilities the card must declare for the check to apply.
+    pub requires: &'static [Capability],
+    /// Official A2A TCK requirement ids this check corresponds to.
+    pub maps_to: &'static [&'static str],
+    /// Where the spec is ambiguous: the reading this check takes, shown beside its result.
+    pub reading: Option<&'static str>,
+    pub run: fn(Ctx) -> CheckFuture,
+}
+
+impl fmt::Debug for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Check")
+            .field("id", &self.id)
+            .field("level", &self.level)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The author's finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// The target does what the sentence asks.
+    Satisfied { detail: Option<String> },
+    /// The target broke the sentence.
+    Violated { expected: String, actual: String },
+    /// The sentence does not apply to this target (e.g. a capability it does not declare).
+    NotApplicable { reason: String },
+}
+
+impl Verdict {
+    pub fn pass() -> Verdict {
+        Verdict::Satisfied { detail: None }
+    }
+
+    pub fn pass_with(detail: impl Into<String>) -> Verdict {
+        Verdict::Satisfied {
+            detail: Some(detail.into()),
+        }
+    }
+
+    pub fn fail(expected: impl Into<String>, actual: impl Into<String>) -> Verdict {
+        Verdict::Violated {
+            expected: expected.into(),
+            actual: actual.into(),
+        }
+    }
+}
+
+/// Why the kit could not reach a verdict.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HarnessError {
+    /// The request could not be completed: connection refused, reset, DNS, TLS.
+    #[error("transport error: {0}")]
+    Transport(String),
+    /// A request or the check itself ran past its deadline.
+    #[error("deadline passed: {0}")]
+    Deadline(String),
+    /// The answer could not be parsed well enough to judge it.
+    #[error("malformed answer: {0}")]
+    Malformed(String),
+    /// The target did not produce the state the check needs (a setup step failed).
+    #[error("could not provoke the state under test: {0}")]
+    Prerequisite(String),
+    /// A bug of the kit itself.
+    #[error("internal error of the kit: {0}")]
+    Internal(String),
+}
+
+/// The status of one result in the report.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+pub enum Status {
+    /// The target satisfies the sentence.
+    #[serde(rename = "PASS")]
+    Pass,
+    /// A MUST sentence is violated.
+    #[serde(rename = "FAIL")]
+    Fail,
+    /// A SHOULD (or MAY) sentence is not followed.
+    #[serde(rename = "WARN")]
+    Warn,
+    /// The sentence does not apply (capability not declared).
+    #[serde(rename = "N/A")]
+    NotApplicable,
+    /// The target did not produce the state the check needs; counted against it, never a pass.
+    #[serde(rename = "UNTESTABLE")]
+    Untestable,
+    /// The kit could not tell (connection refused, deadline passed, unparseable answer).
+    #[serde(rename = "ERROR")]
+    Error,
+}
+
+impl Status {
+    pub const ALL: [Status; 6] = [
+        Status::Pass,
+        Status::Fail,
+        Status::Warn,
+        Status::NotApplicable,
+        Status::Untestable,
+        Status::Error,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "PASS",
+            Status::Fail => "FAIL",
+            Status::Warn => "WARN",
+            Status::NotApplicable => "N/A",
+            Status::Untestable => "UNTESTABLE",
+            Status::Error => "ERROR",
+        }
+    }
+
+    /// Level x outcome -> status. This is the only place that mapping lives.
+    pub fn of(level: Level, outcome: &Result<Verdict, HarnessError>) -> Status {
+        match outcome {
+            Ok(Verdict::Satisfied { .. }) => Status::Pass,
+            Ok(Verdict::Violated { .. }) => match level {
+                Level::Must => Status::Fail,
+                Level::Should | Level::May => Status::Warn,
+            },
+            Ok(Verdict::NotApplicable { .. }) => Status::NotApplicable,
+            Err(HarnessError::Prerequisite(_)) => Status::Untestable,
+            Err(_) => Status::Error,
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_and_verdict_map_to_status() {
+        let violated = Ok(Verdict::fail("a", "b"));
+        assert_eq!(Status::of(Level::Must, &violated), Status::Fail);
+        assert_eq!(Status::of(Level::Should, &violated), Status::Warn);
+        assert_eq!(Status::of(Level::May, &violated), Status::Warn);
+        assert_eq!(Status::of(Level::Must, &Ok(Verdict::pass())), Status::Pass);
+        let na = Ok(Verdict::NotApplicable { reason: "x".into() });
+        assert_eq!(Status::of(Level::Must, &na), Status::NotApplicable);
+        let prereq = Err(HarnessError::Prerequisite("x".into()));
+        assert_eq!(Status::of(Level::Must, &prereq), Status::Untestable);
+        let dead = Err(HarnessError::Transport("refused".into()));
+        assert_eq!(Status::of(Level::Should, &dead), Status::Error);
+    }
+
+    #[test]
+    fn versions_ignore_patch_numbers() {
+        assert_eq!(
+            ProtocolVersion::from_declared("1.0"),
+            Some(ProtocolVersion::V1_0)
+        );
+        assert_eq!(
+            ProtocolVersion::from_declared("1.0.7"),
+            Some(ProtocolVersion::V1_0)
+        );
+        assert_eq!(ProtocolVersion::from_declared("1"), None);
+        assert_eq!(ProtocolVersion::from_declared("0.3"), None);
+        assert_eq!(Binding::from_card("jsonrpc"), Some(Binding::Jsonrpc));
+        assert_eq!(Binding::from_card("HTTP+JSON"), Some(Binding::Rest));
+    }
+}

@@ -1,0 +1,334 @@
+//! Agent card: discovery, required fields, declared interfaces, caching (spec 1.0 §4.4, §8).
+
+use serde_json::Value;
+
+use crate::card::{self, WELL_KNOWN_PATH};
+use crate::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
+use crate::ctx::Ctx;
+use crate::wire::Request;
+
+pub fn checks() -> Vec<Check> {
+    vec![
+        Check {
+            id: "card.discovery.served-at-well-known-path",
+            level: Level::Must,
+            spec: SpecRef {
+                version: "1.0",
+                section: "8.2",
+                statements: &["V10-8.1-01", "V10-14.3-01"],
+            },
+            requirement: "The agent card is served as a JSON object at /.well-known/agent-card.json",
+            scope: Scope::Card,
+            requires: &[],
+            maps_to: &["CARD-DISC-001"],
+            reading: None,
+            run: |ctx| Box::pin(served_at_well_known_path(ctx)),
+        },
+        Check {
+            id: "card.fields.required-present",
+            level: Level::Must,
+            spec: SpecRef {
+                version: "1.0",
+                section: "5.7",
+                statements: &["V10-5.7-02", "V10-5.7-04", "V10-P-19"],
+            },
+            requirement: "The card carries every REQUIRED field of AgentCard, and of each skill",
+            scope: Scope::Card,
+            requires: &[],
+            maps_to: &["CARD-STRUCT-001", "CARD-PROTO-001"],
+            reading: Some(
+                "§5.7 asks REQUIRED arrays to be non-empty, but the spec's own example card has \
+                 `skills: []`; this check requires `skills` to be an array and accepts it empty. \
+                 supportedInterfaces, defaultInputModes and defaultOutputModes must be non-empty.",
+            ),
+            run: |ctx| Box::pin(required_fields(ctx)),
+        },
+        Check {
+            id: "card.interfaces.declare-binding-url-version",
+            level: Level::Must,
+            spec: SpecRef {
+                version: "1.0",
+                section: "8.3.1",
+                statements: &["V10-8.3.1-02"],
+            },
+            requirement: "Every supportedInterfaces entry declares its protocolBinding, an absolute url and its protocolVersion",
+            scope: Scope::Card,
+            requires: &[],
+            maps_to: &["CARD-PROTO-002"],
+            reading: Some(
+                "For GRPC the url may be `host:port` (proto comment); every other binding needs an \
+                 absolute URL.",
+            ),
+            run: |ctx| Box::pin(interfaces_declared(ctx)),
+        },
+        Check {
+            id: "card.interfaces.version-is-major-minor",
+            level: Level::Should,
+            spec: SpecRef {
+                version: "1.0",
+                section: "3.6",
+                statements: &["V10-3.6-01"],
+            },
+            requirement: "Interface protocolVersion values are Major.Minor, without a patch number",
+            scope: Scope::Card,
+            requires: &[],
+            maps_to: &[],
+            reading: None,
+            run: |ctx| Box::pin(version_major_minor(ctx)),
+        },
+        Check {
+            id: "card.caching.cache-control-max-age",
+            level: Level::Should,
+            spec: SpecRef {
+                version: "1.0",
+                section: "8.6.1",
+                statements: &["V10-8.6.1-01"],
+            },
+            requirement: "The card endpoint sends Cache-Control with a max-age directive",
+            scope: Scope::Card,
+            requires: &[],
+            maps_to: &["CARD-CACHE-001"],
+            reading: None,
+            run: |ctx| Box::pin(cache_control(ctx)),
+        },
+        Check {
+            id: "card.caching.etag",
+            level: Level::Should,
+            spec: SpecRef {
+                version: "1.0",
+                section: "8.6.1",
+                statements: &["V10-8.6.1-02"],
+            },
+            requirement: "The card endpoint sends an ETag header",
+            scope: Scope::Card,
+            requires: &[],
+            maps_to: &["CARD-CACHE-002"],
+            reading: None,
+            run: |ctx| Box::pin(etag(ctx)),
+        },
+    ]
+}
+
+async fn served_at_well_known_path(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    // The well-known path on the origin of the card URL, whatever --card-url said.
+    let url =
+        card::card_url_for(&ctx.card.url).map_err(|e| HarnessError::Internal(e.to_string()))?;
+    debug_assert!(url.ends_with(WELL_KNOWN_PATH));
+    let reply = ctx
+        .wire
+        .send(Request {
+            method: reqwest::Method::GET,
+            url: &url,
+            headers: vec![("accept", "application/json".into())],
+            body: None,
+        })
+        .await?;
+    let expected = format!("HTTP 200 with a JSON object at {url}");
+    if reply.status != 200 {
+        return Ok(Verdict::fail(expected, format!("HTTP {}", reply.status)));
+    }
+    match reply.json() {
+        Some(Value::Object(_)) => Ok(Verdict::pass()),
+        Some(_) => Ok(Verdict::fail(expected, "JSON that is not an object")),
+        None => Ok(Verdict::fail(
+            expected,
+            format!("a body that is not JSON: {}", reply.body_start(120)),
+        )),
+    }
+}
+
+/// Problems with one required field, or none.
+fn field_problem(object: &Value, field: &str, kind: Kind) -> Option<String> {
+    let value = match object.get(field) {
+        None | Some(Value::Null) => return Some(format!("`{field}` is missing")),
+        Some(v) => v,
+    };
+    let ok = match kind {
+        Kind::Text => value.as_str().is_some_and(|s| !s.is_empty()),
+        Kind::Object => value.is_object(),
+        Kind::List => value.is_array(),
+        Kind::NonEmptyList => value.as_array().is_some_and(|a| !a.is_empty()),
+    };
+    (!ok).then(|| {
+        format!(
+            "`{field}` is not {}: {}",
+            kind.describe(),
+            crate::a2a::brief(value, 80)
+        )
+    })
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Text,
+    Object,
+    List,
+    NonEmptyList,
+}
+
+impl Kind {
+    fn describe(self) -> &'static str {
+        match self {
+            Kind::Text => "a non-empty string",
+            Kind::Object => "an object",
+            Kind::List => "an array",
+            Kind::NonEmptyList => "a non-empty array",
+        }
+    }
+}
+
+async fn required_fields(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    card::record(ctx.wire.recorder(), &ctx.card);
+    let card = &ctx.card.json;
+    let mut problems: Vec<String> = [
+        ("name", Kind::Text),
+        ("description", Kind::Text),
+        ("supportedInterfaces", Kind::NonEmptyList),
+        ("version", Kind::Text),
+        ("capabilities", Kind::Object),
+        ("defaultInputModes", Kind::NonEmptyList),
+        ("defaultOutputModes", Kind::NonEmptyList),
+        ("skills", Kind::List),
+    ]
+    .into_iter()
+    .filter_map(|(field, kind)| field_problem(card, field, kind))
+    .collect();
+    for (i, skill) in card
+        .get("skills")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        for (field, kind) in [
+            ("id", Kind::Text),
+            ("name", Kind::Text),
+            ("description", Kind::Text),
+            ("tags", Kind::NonEmptyList),
+        ] {
+            if let Some(p) = field_problem(skill, field, kind) {
+                problems.push(format!("skills[{i}]: {p}"));
+            }
+        }
+    }
+    Ok(verdict_from(
+        problems,
+        "every REQUIRED AgentCard and AgentSkill field present",
+    ))
+}
+
+fn interfaces(ctx: &Ctx) -> Vec<Value> {
+    ctx.card
+        .json
+        .get("supportedInterfaces")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+async fn interfaces_declared(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    card::record(ctx.wire.recorder(), &ctx.card);
+    let entries = interfaces(&ctx);
+    if entries.is_empty() {
+        return Ok(Verdict::fail(
+            "a non-empty supportedInterfaces",
+            "no supportedInterfaces",
+        ));
+    }
+    let mut problems = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let binding = field_problem(entry, "protocolBinding", Kind::Text);
+        let version = field_problem(entry, "protocolVersion", Kind::Text);
+        problems.extend(
+            binding
+                .iter()
+                .chain(version.iter())
+                .map(|p| format!("supportedInterfaces[{i}]: {p}")),
+        );
+        let is_grpc = entry
+            .get("protocolBinding")
+            .and_then(Value::as_str)
+            .is_some_and(|b| b.eq_ignore_ascii_case("GRPC"));
+        match entry.get("url").and_then(Value::as_str) {
+            None | Some("") => problems.push(format!("supportedInterfaces[{i}]: `url` is missing")),
+            Some(url) => {
+                let absolute = reqwest::Url::parse(url).is_ok_and(|u| u.has_host());
+                if !(absolute || is_grpc && looks_like_host_port(url)) {
+                    problems.push(format!(
+                        "supportedInterfaces[{i}]: url {url:?} is not an absolute URL"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(verdict_from(
+        problems,
+        "every interface with protocolBinding, absolute url and protocolVersion",
+    ))
+}
+
+fn looks_like_host_port(value: &str) -> bool {
+    value
+        .rsplit_once(':')
+        .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok())
+}
+
+async fn version_major_minor(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    card::record(ctx.wire.recorder(), &ctx.card);
+    let problems: Vec<String> = interfaces(&ctx)
+        .iter()
+        .enumerate()
+        .filter_map(|(i, entry)| {
+            let version = entry.get("protocolVersion").and_then(Value::as_str)?;
+            let parts: Vec<&str> = version.split('.').collect();
+            let ok = parts.len() == 2
+                && parts
+                    .iter()
+                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+            (!ok).then(|| format!("supportedInterfaces[{i}].protocolVersion is {version:?}"))
+        })
+        .collect();
+    Ok(verdict_from(
+        problems,
+        "protocolVersion values like \"1.0\"",
+    ))
+}
+
+async fn cache_control(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    card::record(ctx.wire.recorder(), &ctx.card);
+    let expected = "a Cache-Control header with max-age=<seconds>";
+    match ctx.card.reply.header("cache-control") {
+        None => Ok(Verdict::fail(expected, "no Cache-Control header")),
+        Some(value) => {
+            let has_max_age = value.split(',').any(|directive| {
+                directive
+                    .trim()
+                    .to_ascii_lowercase()
+                    .strip_prefix("max-age=")
+                    .is_some_and(|n| n.trim_matches('"').parse::<u64>().is_ok())
+            });
+            if has_max_age {
+                Ok(Verdict::pass_with(format!("Cache-Control: {value}")))
+            } else {
+                Ok(Verdict::fail(expected, format!("Cache-Control: {value}")))
+            }
+        }
+    }
+}
+
+async fn etag(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    card::record(ctx.wire.recorder(), &ctx.card);
+    match ctx.card.reply.header("etag") {
+        Some(value) if !value.trim().is_empty() => Ok(Verdict::pass_with("ETag present")),
+        _ => Ok(Verdict::fail("an ETag header", "no ETag header")),
+    }
+}
+
+/// Satisfied when there are no problems, else violated with all of them.
+pub(crate) fn verdict_from(problems: Vec<String>, expected: &str) -> Verdict {
+    if problems.is_empty() {
+        Verdict::pass()
+    } else {
+        Verdict::fail(expected, problems.join("; "))
+    }
+}

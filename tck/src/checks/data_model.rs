@@ -1,0 +1,333 @@
+//! The data model on the wire: REQUIRED fields, oneofs, ProtoJSON names, enums and
+//! timestamps (spec 1.0 §4.1, §5.5, §5.6.1, §5.7). These read what the proto requires
+//! directly, so a missing field cannot slip past a schema without `required` arrays.
+
+use serde_json::Value;
+
+use super::agent_card::verdict_from;
+use super::EVERY_BINDING_1_0;
+use crate::a2a::{self, PART_CONTENT, ROLES, TASK_STATES};
+use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::ctx::{task_id, Ctx};
+
+pub fn checks() -> Vec<Check> {
+    vec![
+        Check {
+            id: "data-model.task.required-fields",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "5.7", statements: &["V10-5.7-02", "V10-P-19"] },
+            requirement: "A Task carries its REQUIRED fields: a non-empty id and a status with a state",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["DM-TASK-001", "DM-STATUS-001", "DM-SERIAL-004"],
+            reading: None,
+            run: |ctx| Box::pin(task_required(ctx)),
+        },
+        Check {
+            id: "data-model.message.required-fields",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "5.7", statements: &["V10-5.7-02", "V10-5.7-04"] },
+            requirement: "A Message carries messageId, a valid role and at least one part, each part with exactly one content member",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["DM-MSG-001", "DM-MSG-002", "DM-PART-001"],
+            reading: None,
+            run: |ctx| Box::pin(message_required(ctx)),
+        },
+        Check {
+            id: "data-model.artifact.required-fields",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "5.7", statements: &["V10-5.7-02", "V10-P-11"] },
+            requirement: "An Artifact carries a non-empty artifactId and at least one part, each part with exactly one content member",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["DM-ART-001"],
+            reading: None,
+            run: |ctx| Box::pin(artifact_required(ctx)),
+        },
+        Check {
+            id: "data-model.json.camel-case-field-names",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "5.5", statements: &["V10-5.5-01"] },
+            requirement: "JSON field names are camelCase, never the proto's snake_case",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["DM-SERIAL-001"],
+            reading: Some("Free-form members (`metadata`, a data part's `data`) are not inspected."),
+            run: |ctx| Box::pin(camel_case(ctx)),
+        },
+        Check {
+            id: "data-model.enums.protojson-names",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "5.5", statements: &["V10-5.5-02"] },
+            requirement: "Enums are their ProtoJSON string names: TASK_STATE_* states and ROLE_* roles",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["DM-SERIAL-002", "DM-TASK-002", "DM-MSG-002"],
+            reading: None,
+            run: |ctx| Box::pin(enum_names(ctx)),
+        },
+        Check {
+            id: "data-model.timestamps.utc-z",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "5.6.1", statements: &["V10-5.6.1-01", "V10-5.6.1-05"] },
+            requirement: "Timestamps are ISO 8601 / RFC 3339 strings in UTC with the `Z` designator, no other offset",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["DM-SERIAL-003"],
+            reading: None,
+            run: |ctx| Box::pin(timestamps(ctx)),
+        },
+        Check {
+            id: "data-model.no-kind-discriminator",
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "A.2.1", statements: &[] },
+            requirement: "The 0.3 `kind` discriminator is not emitted in 1.0 objects",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &[],
+            reading: Some("Appendix A.2.1 says `kind` \"should not be emitted\" (lowercase); read as SHOULD."),
+            run: |ctx| Box::pin(no_kind(ctx)),
+        },
+    ]
+}
+
+/// A task with history, an agent status message and an artifact, fetched back with GetTask:
+/// the richest object the core operations produce.
+async fn sample_tasks(ctx: &Ctx) -> Result<Vec<Value>, HarnessError> {
+    let sent = ctx.create_task("tck-artifact-text").await?;
+    let got = ctx.get_task(&task_id(&sent), None).await?;
+    let got = got.result().cloned().ok_or_else(|| {
+        HarnessError::Prerequisite(format!(
+            "GetTask failed for a task just created: {}",
+            got.describe()
+        ))
+    })?;
+    Ok(vec![sent, got])
+}
+
+fn task_problems(task: &Value, label: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    if a2a::text(task, "id").is_none() {
+        problems.push(format!("{label}: `id` missing or empty"));
+    }
+    match task.get("status") {
+        Some(status) if status.is_object() => match status.get("state") {
+            Some(Value::String(s)) if s != "TASK_STATE_UNSPECIFIED" => {}
+            other => problems.push(format!(
+                "{label}: `status.state` is {}",
+                a2a::shown_json(other)
+            )),
+        },
+        other => problems.push(format!("{label}: `status` is {}", a2a::shown_json(other))),
+    }
+    problems
+}
+
+async fn task_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let tasks = sample_tasks(&ctx).await?;
+    let problems: Vec<String> = ["SendMessage task", "GetTask task"]
+        .iter()
+        .zip(&tasks)
+        .flat_map(|(label, task)| task_problems(task, label))
+        .collect();
+    Ok(verdict_from(problems, "id and status.state on every Task"))
+}
+
+fn part_problems(parts: Option<&Value>, label: &str) -> Vec<String> {
+    let Some(parts) = parts.and_then(Value::as_array).filter(|p| !p.is_empty()) else {
+        return vec![format!("{label}: `parts` missing or empty")];
+    };
+    parts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, part)| {
+            let members: Vec<&str> = PART_CONTENT
+                .iter()
+                .copied()
+                .filter(|k| part.get(*k).is_some())
+                .collect();
+            (members.len() != 1)
+                .then(|| format!("{label}.parts[{i}] has content members {members:?}"))
+        })
+        .collect()
+}
+
+async fn message_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let answer = ctx
+        .send_message(ctx.user_message("tck-message-response"), None)
+        .await?;
+    let Some(message) = answer.result().and_then(|r| r.get("message")) else {
+        return Err(HarnessError::Prerequisite(format!(
+            "SendMessage (prefix `tck-message-response`) did not answer with a Message: {}",
+            answer.describe()
+        )));
+    };
+    let mut problems = Vec::new();
+    if a2a::text(message, "messageId").is_none() {
+        problems.push("`messageId` missing or empty".to_string());
+    }
+    match message.get("role").and_then(Value::as_str) {
+        Some(r) if ROLES.contains(&r) => {}
+        other => problems.push(format!("`role` is {}", a2a::shown(other))),
+    }
+    problems.extend(part_problems(message.get("parts"), "message"));
+    Ok(verdict_from(
+        problems,
+        "a Message with messageId, role and valid parts",
+    ))
+}
+
+async fn artifact_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx.create_task("tck-artifact-text").await?;
+    let Some(artifacts) = task
+        .get("artifacts")
+        .and_then(Value::as_array)
+        .filter(|a| !a.is_empty())
+    else {
+        return Err(HarnessError::Prerequisite(
+            "SendMessage (prefix `tck-artifact-text`) returned a task without artifacts".into(),
+        ));
+    };
+    let mut problems = Vec::new();
+    for (i, artifact) in artifacts.iter().enumerate() {
+        if a2a::text(artifact, "artifactId").is_none() {
+            problems.push(format!("artifacts[{i}]: `artifactId` missing or empty"));
+        }
+        problems.extend(part_problems(
+            artifact.get("parts"),
+            &format!("artifacts[{i}]"),
+        ));
+    }
+    Ok(verdict_from(
+        problems,
+        "artifacts with artifactId and valid parts",
+    ))
+}
+
+/// Visits every object key outside free-form members, with its JSON path.
+fn walk_keys(value: &Value, path: &str, visit: &mut dyn FnMut(&str, &str, &Value)) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                let here = format!("{path}.{key}");
+                visit(&here, key, child);
+                if key != "metadata" && key != "data" {
+                    walk_keys(child, &here, visit);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                walk_keys(item, &format!("{path}[{i}]"), visit);
+            }
+        }
+        _ => {}
+    }
+}
+
+async fn camel_case(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let mut problems = Vec::new();
+    for task in sample_tasks(&ctx).await? {
+        walk_keys(&task, "task", &mut |path, key, _| {
+            if key.contains('_') {
+                problems.push(path.to_string());
+            }
+        });
+    }
+    Ok(verdict_from(problems, "camelCase field names only"))
+}
+
+async fn enum_names(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let mut problems = Vec::new();
+    for task in sample_tasks(&ctx).await? {
+        walk_keys(&task, "task", &mut |path, key, value| {
+            let allowed: &[&str] = match key {
+                "state" => TASK_STATES,
+                "role" => ROLES,
+                _ => return,
+            };
+            if !value.as_str().is_some_and(|v| allowed.contains(&v)) {
+                problems.push(format!("{path} is {value}"));
+            }
+        });
+    }
+    Ok(verdict_from(problems, "TASK_STATE_* and ROLE_* enum names"))
+}
+
+/// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, and a real instant.
+fn is_utc_z(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    let shape = |i: usize, digit: bool| bytes.get(i).is_some_and(|b| b.is_ascii_digit() == digit);
+    let fixed = (0..4).all(|i| shape(i, true))
+        && bytes.get(4) == Some(&b'-')
+        && (5..7).all(|i| shape(i, true))
+        && bytes.get(7) == Some(&b'-')
+        && (8..10).all(|i| shape(i, true))
+        && bytes.get(10) == Some(&b'T')
+        && (11..13).all(|i| shape(i, true))
+        && bytes.get(13) == Some(&b':')
+        && (14..16).all(|i| shape(i, true))
+        && bytes.get(16) == Some(&b':')
+        && (17..19).all(|i| shape(i, true));
+    let rest = value.get(19..).unwrap_or("");
+    let fraction_ok = match rest.strip_prefix('.') {
+        Some(f) => {
+            f.len() > 1 && f.ends_with('Z') && f[..f.len() - 1].chars().all(|c| c.is_ascii_digit())
+        }
+        None => rest == "Z",
+    };
+    fixed && fraction_ok && humantime::parse_rfc3339_weak(value.trim_end_matches('Z')).is_ok()
+}
+
+async fn timestamps(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let mut seen = 0;
+    let mut problems = Vec::new();
+    for task in sample_tasks(&ctx).await? {
+        walk_keys(&task, "task", &mut |path, key, value| {
+            if key == "timestamp" {
+                seen += 1;
+                if !value.as_str().is_some_and(is_utc_z) {
+                    problems.push(format!("{path} is {value}"));
+                }
+            }
+        });
+    }
+    if seen == 0 {
+        return Ok(Verdict::NotApplicable {
+            reason: "the tasks carry no timestamp (status.timestamp is optional)".into(),
+        });
+    }
+    Ok(verdict_from(
+        problems,
+        "timestamps like 2026-01-01T00:00:00.000Z",
+    ))
+}
+
+async fn no_kind(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let mut problems = Vec::new();
+    for task in sample_tasks(&ctx).await? {
+        walk_keys(&task, "task", &mut |path, key, _| {
+            if key == "kind" {
+                problems.push(path.to_string());
+            }
+        });
+    }
+    Ok(verdict_from(problems, "no `kind` members"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_utc_z;
+
+    #[test]
+    fn utc_z_timestamps() {
+        assert!(is_utc_z("2026-01-01T00:00:00Z"));
+        assert!(is_utc_z("2026-01-01T00:00:00.123Z"));
+        assert!(!is_utc_z("2026-01-01T00:00:00+00:00"));
+        assert!(!is_utc_z("2026-01-01T00:00:00.123"));
+        assert!(!is_utc_z("2026-01-01 00:00:00Z"));
+        assert!(!is_utc_z("2026-13-01T00:00:00Z"));
+        assert!(!is_utc_z("2026-01-01T00:00:00.Z"));
+    }
+}

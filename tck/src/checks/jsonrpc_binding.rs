@@ -1,0 +1,307 @@
+//! Rules of the JSON-RPC 2.0 binding (spec 1.0 §9, and the JSON-RPC 2.0 specification it
+//! builds on): the envelope, ids, standard error codes, error objects.
+
+use serde_json::{json, Value};
+
+use super::agent_card::verdict_from;
+use super::JSONRPC_1_0;
+use crate::a2a::{self, ErrorKind, ERROR_DOMAIN, ERROR_INFO_TYPE};
+use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::ctx::{expect_error, task_id, Answer, Ctx, RpcReply};
+
+pub fn checks() -> Vec<Check> {
+    vec![
+        Check {
+            id: "jsonrpc.envelope.response-is-jsonrpc-2",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "9.3", statements: &["V10-9.3-01"] },
+            requirement: "Responses are JSON-RPC 2.0 objects: \"jsonrpc\":\"2.0\" and exactly one of result and error",
+            scope: JSONRPC_1_0,
+            requires: &[],
+            maps_to: &["JSONRPC-FMT-001"],
+            reading: None,
+            run: |ctx| Box::pin(envelope(ctx)),
+        },
+        Check {
+            id: "jsonrpc.envelope.id-echoed",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "9.3", statements: &["V10-9.3-01"] },
+            requirement: "A response carries the id of its request, with the same value and JSON type",
+            scope: JSONRPC_1_0,
+            requires: &[],
+            maps_to: &["JSONRPC-FMT-001"],
+            reading: None,
+            run: |ctx| Box::pin(id_echoed(ctx)),
+        },
+        Check {
+            id: "jsonrpc.envelope.content-type-json",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "9.1", statements: &[] },
+            requirement: "JSON-RPC responses have Content-Type application/json",
+            scope: JSONRPC_1_0,
+            requires: &[],
+            maps_to: &["JSONRPC-FMT-002"],
+            reading: None,
+            run: |ctx| Box::pin(content_type(ctx)),
+        },
+        Check {
+            id: "jsonrpc.errors.parse-error",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "9.5", statements: &[] },
+            requirement: "A body that is not valid JSON gets error -32700 (parse error) with a null id",
+            scope: JSONRPC_1_0,
+            requires: &[],
+            maps_to: &[],
+            reading: None,
+            run: |ctx| Box::pin(parse_error(ctx)),
+        },
+        Check {
+            id: "jsonrpc.errors.invalid-request",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "9.5", statements: &["V10-9.3-01"] },
+            requirement: "A request that is not a valid JSON-RPC 2.0 request (\"jsonrpc\":\"1.0\") gets error -32600",
+            scope: JSONRPC_1_0,
+            requires: &[],
+            maps_to: &[],
+            reading: None,
+            run: |ctx| Box::pin(invalid_request(ctx)),
+        },
+        Check {
+            id: "jsonrpc.errors.method-not-found",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "9.5", statements: &[] },
+            requirement: "An unknown method gets error -32601 (method not found)",
+            scope: JSONRPC_1_0,
+            requires: &[],
+            maps_to: &["CORE-ERR-001"],
+            reading: None,
+            run: |ctx| Box::pin(method_not_found(ctx)),
+        },
+        Check {
+            id: "jsonrpc.errors.invalid-params",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.3.2", statements: &["V10-3.3.2-08"] },
+            requirement: "SendMessage without its REQUIRED message gets error -32602 (invalid params)",
+            scope: JSONRPC_1_0,
+            requires: &[],
+            maps_to: &["CORE-ERR-002"],
+            reading: None,
+            run: |ctx| Box::pin(invalid_params(ctx)),
+        },
+        Check {
+            id: "jsonrpc.errors.error-object-structure",
+            level: Level::Must,
+            spec: SpecRef {
+                version: "1.0",
+                section: "3.3.2",
+                statements: &["V10-3.3.2-16", "V10-3.3.2-17", "V10-9.5-01"],
+            },
+            requirement: "An error object has an integer code, a string message, and data (if any) as an array of objects each with @type",
+            scope: JSONRPC_1_0,
+            requires: &[],
+            maps_to: &["JSONRPC-ERR-001", "JSONRPC-ERR-002"],
+            reading: None,
+            run: |ctx| Box::pin(error_structure(ctx)),
+        },
+        Check {
+            id: "jsonrpc.errors.error-info-in-data",
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "9.5", statements: &["V10-9.5-02"] },
+            requirement: "A2A errors carry a google.rpc.ErrorInfo in data, with the error's reason and domain a2a-protocol.org",
+            scope: JSONRPC_1_0,
+            requires: &[],
+            maps_to: &["JSONRPC-ERR-003"],
+            reading: Some(
+                "ErrorInfo in JSON-RPC error.data was a MUST in 1.0.0 and is a SHOULD from 1.0.1; \
+                 this check follows 1.0.1, so a missing ErrorInfo is a WARN.",
+            ),
+            run: |ctx| Box::pin(error_info(ctx)),
+        },
+    ]
+}
+
+/// Envelope problems of one reply whose request had `id`.
+fn envelope_problems(reply: &RpcReply, label: &str) -> Vec<String> {
+    let Some(body) = reply.body.as_ref().and_then(Value::as_object) else {
+        return vec![format!(
+            "{label}: body is not a JSON object: {}",
+            reply.http.body_start(200)
+        )];
+    };
+    let mut problems = Vec::new();
+    if body.get("jsonrpc") != Some(&json!("2.0")) {
+        problems.push(format!("{label}: `jsonrpc` is {:?}", body.get("jsonrpc")));
+    }
+    if body.contains_key("result") == body.contains_key("error") {
+        problems.push(format!("{label}: not exactly one of result and error"));
+    }
+    if !body.contains_key("id") {
+        problems.push(format!("{label}: no `id` member"));
+    }
+    problems
+}
+
+async fn envelope(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx.create_task("tck-complete-task").await?;
+    let success = ctx.rpc("GetTask", json!({ "id": task_id(&task) })).await?;
+    let failure = ctx
+        .rpc("GetTask", json!({ "id": ctx.id("tck-no-such-task") }))
+        .await?;
+    let mut problems = envelope_problems(&success, "GetTask success");
+    problems.extend(envelope_problems(&failure, "GetTask error"));
+    Ok(verdict_from(problems, "JSON-RPC 2.0 response objects"))
+}
+
+async fn id_echoed(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let mut problems = Vec::new();
+    for id in [json!(7), json!(ctx.id("tck-request-id"))] {
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": "GetTask", "params": {"id": ctx.id("tck-no-such-task")}});
+        let reply = ctx
+            .post_raw(request.to_string().into_bytes(), headers(&ctx))
+            .await?;
+        let got = reply.body.as_ref().and_then(|b| b.get("id")).cloned();
+        if got.as_ref() != Some(&id) {
+            problems.push(format!("request id {id} answered with id {got:?}"));
+        }
+    }
+    Ok(verdict_from(problems, "the request id echoed exactly"))
+}
+
+fn headers(ctx: &Ctx) -> Vec<(&'static str, String)> {
+    let version = ctx.interface.as_ref().map_or("1.0", |i| i.version.as_str());
+    vec![
+        ("content-type", "application/json".to_string()),
+        ("a2a-version", version.to_string()),
+    ]
+}
+
+async fn content_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let reply = ctx
+        .rpc(
+            "SendMessage",
+            json!({ "message": ctx.user_message("tck-complete-task") }),
+        )
+        .await?;
+    match reply.http.media_type().as_deref() {
+        Some("application/json") => Ok(Verdict::pass()),
+        other => Ok(Verdict::fail(
+            "Content-Type application/json",
+            format!("Content-Type {}", a2a::shown(other)),
+        )),
+    }
+}
+
+async fn parse_error(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let reply = ctx
+        .post_raw(
+            br#"{"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"#.to_vec(),
+            headers(&ctx),
+        )
+        .await?;
+    let answer = reply.answer()?;
+    let verdict = expect_error(&answer, ErrorKind::JsonParse);
+    if verdict != Verdict::pass() {
+        return Ok(verdict);
+    }
+    match reply.body.as_ref().and_then(|b| b.get("id")) {
+        Some(Value::Null) => Ok(Verdict::pass()),
+        other => Ok(Verdict::fail(
+            "id null on a parse error",
+            format!("id {}", a2a::shown_json(other)),
+        )),
+    }
+}
+
+async fn invalid_request(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let request = json!({"jsonrpc": "1.0", "id": ctx.id("tck-request"), "method": "GetTask", "params": {"id": ctx.id("tck-no-such-task")}});
+    let reply = ctx
+        .post_raw(request.to_string().into_bytes(), headers(&ctx))
+        .await?;
+    Ok(expect_error(&reply.answer()?, ErrorKind::InvalidRequest))
+}
+
+async fn method_not_found(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let answer = ctx.call("NoSuchMethod", json!({})).await?;
+    Ok(expect_error(&answer, ErrorKind::MethodNotFound))
+}
+
+async fn invalid_params(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let answer = ctx.call("SendMessage", json!({})).await?;
+    Ok(expect_error(&answer, ErrorKind::InvalidParams))
+}
+
+/// An A2A error to inspect: GetTask of a task that does not exist.
+async fn task_not_found_error(
+    ctx: &Ctx,
+) -> Result<Result<crate::ctx::RpcError, Verdict>, HarnessError> {
+    let answer = ctx.get_task(&ctx.id("tck-no-such-task"), None).await?;
+    Ok(match answer {
+        Answer::Error(e) => Ok(e),
+        other => Err(Verdict::fail(
+            "an error for GetTask of an unknown task",
+            other.describe(),
+        )),
+    })
+}
+
+async fn error_structure(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let error = match task_not_found_error(&ctx).await? {
+        Ok(e) => e,
+        Err(v) => return Ok(v),
+    };
+    let mut problems = Vec::new();
+    if !error.raw.get("code").is_some_and(|c| c.is_i64()) {
+        problems.push(format!("`code` is {:?}", error.raw.get("code")));
+    }
+    if !error.raw.get("message").is_some_and(Value::is_string) {
+        problems.push(format!("`message` is {:?}", error.raw.get("message")));
+    }
+    match &error.data {
+        None => {}
+        Some(Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                if !item.get("@type").is_some_and(Value::is_string) {
+                    problems.push(format!(
+                        "data[{i}] has no string @type: {}",
+                        a2a::brief(item, 120)
+                    ));
+                }
+            }
+        }
+        Some(other) => problems.push(format!(
+            "`data` is not an array: {}",
+            a2a::brief(other, 120)
+        )),
+    }
+    Ok(verdict_from(
+        problems,
+        "code, message and a data array of @type objects",
+    ))
+}
+
+async fn error_info(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let error = match task_not_found_error(&ctx).await? {
+        Ok(e) => e,
+        Err(v) => return Ok(v),
+    };
+    let reason = ErrorKind::TaskNotFound.reason().unwrap_or_default();
+    let found = error
+        .data
+        .as_ref()
+        .and_then(Value::as_array)
+        .is_some_and(|items| {
+            items.iter().any(|item| {
+                item.get("@type") == Some(&json!(ERROR_INFO_TYPE))
+                    && item.get("reason") == Some(&json!(reason))
+                    && item.get("domain") == Some(&json!(ERROR_DOMAIN))
+            })
+        });
+    if found {
+        Ok(Verdict::pass())
+    } else {
+        Ok(Verdict::fail(
+            format!("error.data with an ErrorInfo reason {reason} domain {ERROR_DOMAIN}"),
+            format!("error {}", a2a::brief(&error.raw, 300)),
+        ))
+    }
+}

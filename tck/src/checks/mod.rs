@@ -1,0 +1,64 @@
+//! The catalogue: one file per spec area, each exporting its checks in spec order.
+
+use crate::check::{Binding, Check, ProtocolVersion, Scope};
+
+pub mod agent_card;
+pub mod data_model;
+pub mod jsonrpc_binding;
+pub mod list_tasks;
+pub mod send_message;
+pub mod tasks;
+pub mod versioning;
+
+/// Binding-agnostic checks: run once on every declared interface of 1.0.
+pub const EVERY_BINDING_1_0: Scope = Scope::Interface {
+    bindings: &[Binding::Jsonrpc, Binding::Rest, Binding::Grpc],
+    versions: &[ProtocolVersion::V1_0],
+};
+
+/// Rules of the JSON-RPC binding of 1.0.
+pub const JSONRPC_1_0: Scope = Scope::Interface {
+    bindings: &[Binding::Jsonrpc],
+    versions: &[ProtocolVersion::V1_0],
+};
+
+/// Every check of the kit, in a stable order.
+pub fn all() -> Vec<Check> {
+    [
+        agent_card::checks(),
+        send_message::checks(),
+        tasks::checks(),
+        list_tasks::checks(),
+        data_model::checks(),
+        jsonrpc_binding::checks(),
+        versioning::checks(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn ids_are_unique_kebab_slugs() {
+        let checks = all();
+        let mut seen = HashSet::new();
+        for check in &checks {
+            assert!(seen.insert(check.id), "duplicate id {}", check.id);
+            assert!(
+                check
+                    .id
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.'),
+                "id {} is not a lowercase slug",
+                check.id
+            );
+            assert!(!check.requirement.is_empty());
+            assert!(!check.spec.section.is_empty());
+        }
+    }
+}

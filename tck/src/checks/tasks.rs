@@ -1,0 +1,255 @@
+//! GetTask and CancelTask (spec 1.0 §3.1.3, §3.1.5, §3.2.4).
+
+use serde_json::Value;
+
+use super::EVERY_BINDING_1_0;
+use crate::a2a::{self, ErrorKind};
+use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::ctx::{expect_error, sent_task, task_id, Answer, Ctx};
+
+pub fn checks() -> Vec<Check> {
+    vec![
+        Check {
+            id: "tasks.get.returns-current-task",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.3", statements: &[] },
+            requirement: "GetTask returns the task with the requested id, its contextId and its current state",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["CORE-GET-001"],
+            reading: None,
+            run: |ctx| Box::pin(get_returns_current(ctx)),
+        },
+        Check {
+            id: "tasks.get.unknown-id-returns-task-not-found",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.3", statements: &["V10-3.3.2-11"] },
+            requirement: "GetTask for an id that names no task gets TaskNotFoundError",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["CORE-GET-002"],
+            reading: None,
+            run: |ctx| Box::pin(get_unknown(ctx)),
+        },
+        Check {
+            id: "tasks.get.history-length-zero-omits-history",
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "3.2.4", statements: &["V10-3.2.4-01"] },
+            requirement: "GetTask with historyLength 0 omits the history field",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["CORE-HIST-001"],
+            reading: None,
+            run: |ctx| Box::pin(history_zero(ctx)),
+        },
+        Check {
+            id: "tasks.get.history-length-caps-messages",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.2.4", statements: &["V10-P-05"] },
+            requirement: "GetTask returns no more history messages than historyLength",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["CORE-HIST-002"],
+            reading: Some(
+                "Keeping history is optional (§3.7); when the task's full history has fewer than \
+                 two messages the limit cannot be observed and the check is N/A.",
+            ),
+            run: |ctx| Box::pin(history_cap(ctx)),
+        },
+        Check {
+            id: "tasks.cancel.open-task-becomes-canceled",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &[] },
+            requirement: "CancelTask on an open task returns the task, same id, in TASK_STATE_CANCELED",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["CORE-CANCEL-001"],
+            reading: None,
+            run: |ctx| Box::pin(cancel_open(ctx)),
+        },
+        Check {
+            id: "tasks.cancel.canceled-task-stays-canceled",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &[] },
+            requirement: "A canceled task stays in TASK_STATE_CANCELED: GetTask afterwards shows it canceled",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &[],
+            reading: None,
+            run: |ctx| Box::pin(cancel_persists(ctx)),
+        },
+        Check {
+            id: "tasks.cancel.terminal-task-not-cancelable",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &[] },
+            requirement: "CancelTask on a task in a terminal state gets TaskNotCancelableError",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["CORE-CANCEL-002"],
+            reading: None,
+            run: |ctx| Box::pin(cancel_terminal(ctx)),
+        },
+        Check {
+            id: "tasks.cancel.unknown-id-returns-task-not-found",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-3.3.2-11"] },
+            requirement: "CancelTask for an id that names no task gets TaskNotFoundError",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["CORE-CANCEL-003"],
+            reading: None,
+            run: |ctx| Box::pin(cancel_unknown(ctx)),
+        },
+    ]
+}
+
+/// The Task a GetTask/CancelTask result must be, or a violation.
+fn result_task<'a>(answer: &'a Answer, expected: &str) -> Result<&'a Value, Verdict> {
+    match answer {
+        Answer::Result(task) if task.is_object() => Ok(task),
+        other => Err(Verdict::fail(expected, other.describe())),
+    }
+}
+
+async fn get_returns_current(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx
+        .create_task_in_state("tck-complete-task", "TASK_STATE_COMPLETED")
+        .await?;
+    let id = task_id(&task);
+    let answer = ctx.get_task(&id, None).await?;
+    let expected = format!(
+        "task {id:?} in TASK_STATE_COMPLETED with contextId {}",
+        a2a::shown(a2a::text(&task, "contextId"))
+    );
+    let got = match result_task(&answer, &expected) {
+        Ok(t) => t,
+        Err(v) => return Ok(v),
+    };
+    let same = a2a::text(got, "id") == Some(id.as_str())
+        && got.get("contextId") == task.get("contextId")
+        && a2a::state(got) == Some("TASK_STATE_COMPLETED");
+    if same {
+        Ok(Verdict::pass())
+    } else {
+        Ok(Verdict::fail(expected, answer.describe()))
+    }
+}
+
+async fn get_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let answer = ctx.get_task(&ctx.id("tck-no-such-task"), None).await?;
+    Ok(expect_error(&answer, ErrorKind::TaskNotFound))
+}
+
+async fn history_zero(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx
+        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
+        .await?;
+    let answer = ctx.get_task(&task_id(&task), Some(0)).await?;
+    let expected = "the task without a history field";
+    let got = match result_task(&answer, expected) {
+        Ok(t) => t,
+        Err(v) => return Ok(v),
+    };
+    match got.get("history") {
+        None => Ok(Verdict::pass()),
+        Some(h) => Ok(Verdict::fail(
+            expected,
+            format!("history: {}", a2a::brief(h, 200)),
+        )),
+    }
+}
+
+fn history_len(task: &Value) -> usize {
+    task.get("history")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len)
+}
+
+async fn history_cap(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    // Two user turns on one task, so its history can hold two messages or more.
+    let task = ctx
+        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
+        .await?;
+    let id = task_id(&task);
+    let mut again = ctx.user_message("tck-input-required");
+    again["taskId"] = serde_json::json!(id);
+    let answer = ctx.send_message(again, None).await?;
+    if sent_task(&answer).is_none() {
+        return Err(HarnessError::Prerequisite(format!(
+            "a second message on the input-required task was not accepted: {}",
+            answer.describe()
+        )));
+    }
+    let full = ctx.get_task(&id, None).await?;
+    let full_len = full.result().map_or(0, history_len);
+    if full_len < 2 {
+        return Ok(Verdict::NotApplicable {
+            reason: format!("the task's full history has {full_len} message(s), so a limit of 1 is not observable"),
+        });
+    }
+    let capped = ctx.get_task(&id, Some(1)).await?;
+    let expected = "at most 1 history message for historyLength 1";
+    let got = match result_task(&capped, expected) {
+        Ok(t) => t,
+        Err(v) => return Ok(v),
+    };
+    match history_len(got) {
+        n if n <= 1 => Ok(Verdict::pass_with(format!(
+            "{n} of {full_len} messages returned"
+        ))),
+        n => Ok(Verdict::fail(expected, format!("{n} messages"))),
+    }
+}
+
+async fn cancel_open(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx
+        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
+        .await?;
+    let id = task_id(&task);
+    let answer = ctx.cancel_task(&id).await?;
+    let expected = format!("task {id:?} in TASK_STATE_CANCELED");
+    let got = match result_task(&answer, &expected) {
+        Ok(t) => t,
+        Err(v) => return Ok(v),
+    };
+    if a2a::text(got, "id") == Some(id.as_str()) && a2a::state(got) == Some("TASK_STATE_CANCELED") {
+        Ok(Verdict::pass())
+    } else {
+        Ok(Verdict::fail(expected, answer.describe()))
+    }
+}
+
+async fn cancel_persists(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx
+        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
+        .await?;
+    let id = task_id(&task);
+    let canceled = ctx.cancel_task(&id).await?;
+    if canceled.result().and_then(a2a::state) != Some("TASK_STATE_CANCELED") {
+        return Err(HarnessError::Prerequisite(format!(
+            "CancelTask did not return a canceled task: {}",
+            canceled.describe()
+        )));
+    }
+    let answer = ctx.get_task(&id, None).await?;
+    match answer.result().and_then(a2a::state) {
+        Some("TASK_STATE_CANCELED") => Ok(Verdict::pass()),
+        other => Ok(Verdict::fail(
+            "GetTask after CancelTask to show TASK_STATE_CANCELED",
+            format!("state {}", a2a::shown(other)),
+        )),
+    }
+}
+
+async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx
+        .create_task_in_state("tck-complete-task", "TASK_STATE_COMPLETED")
+        .await?;
+    let answer = ctx.cancel_task(&task_id(&task)).await?;
+    Ok(expect_error(&answer, ErrorKind::TaskNotCancelable))
+}
+
+async fn cancel_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let answer = ctx.cancel_task(&ctx.id("tck-no-such-task")).await?;
+    Ok(expect_error(&answer, ErrorKind::TaskNotFound))
+}

@@ -1,0 +1,16 @@
+//! a2a-tck: the conformance test kit for the Agent2Agent (A2A) protocol.
+//!
+//! The catalogue ([`checks::all`]) is run by [`runner::run`] against any agent; the binary
+//! `a2a-tck` is a thin CLI over it, and `cargo test` runs the same catalogue against the
+//! in-process reference agent.
+
+pub mod a2a;
+pub mod builtin;
+pub mod card;
+pub mod check;
+pub mod checks;
+pub mod ctx;
+pub mod output;
+pub mod report;
+pub mod runner;
+pub mod wire;

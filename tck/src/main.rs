@@ -1,0 +1,259 @@
+//! The `a2a-tck` command line: a thin layer over the library.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use a2a_reference_agent::Fault;
+use a2a_tck::check::{Level, Scope};
+use a2a_tck::report::{Report, Verdict};
+use a2a_tck::runner::{self, Filter, RunError, RunOptions};
+use a2a_tck::{builtin, card, checks, output};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Conformance test kit for the Agent2Agent (A2A) protocol.
+///
+/// Reads the agent card, runs every applicable check on each declared interface, prints a
+/// summary, and writes the reports asked for. Exit status: 0 when the agent is conformant,
+/// 1 when a MUST check failed or a check could not be judged, 2 for a usage error or an
+/// unusable agent card.
+#[derive(Debug, Parser)]
+#[command(name = "a2a-tck", version, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the checks (the default).
+    Run(RunArgs),
+    /// List the checks: id, level, spec section, where it runs, requirement.
+    List(ListArgs),
+    /// Print the JSON Schema of the report format.
+    Schema,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum LevelArg {
+    /// MUST checks only.
+    Must,
+    /// MUST and SHOULD checks.
+    Should,
+    /// Every check.
+    May,
+}
+
+impl From<LevelArg> for Level {
+    fn from(level: LevelArg) -> Level {
+        match level {
+            LevelArg::Must => Level::Must,
+            LevelArg::Should => Level::Should,
+            LevelArg::May => Level::May,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+struct Selection {
+    /// The weakest level to run: `must` runs MUST checks only, `may` runs all.
+    #[arg(long, value_enum, default_value = "may")]
+    level: LevelArg,
+    /// Run only checks whose id matches this glob (repeatable), e.g. 'tasks.*'.
+    #[arg(long = "select", value_name = "GLOB")]
+    select: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+struct RunArgs {
+    /// The agent to test: its base URL, or `builtin` for the built-in reference agent.
+    #[arg(long, value_name = "URL", default_value = "builtin")]
+    target: String,
+    /// Where to read the agent card (default: the target's origin + /.well-known/agent-card.json).
+    #[arg(long, value_name = "URL")]
+    card_url: Option<String>,
+    /// Write the JSON report here.
+    #[arg(long, value_name = "PATH")]
+    report: Option<PathBuf>,
+    /// Write a JUnit XML report here.
+    #[arg(long, value_name = "PATH")]
+    junit: Option<PathBuf>,
+    #[command(flatten)]
+    selection: Selection,
+    /// Deadline of one HTTP exchange, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+    timeout: f64,
+    /// Deadline of one check, all its exchanges included, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 15.0)]
+    check_timeout: f64,
+    /// How many checks run at once.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    jobs: usize,
+    /// Break a named rule in the built-in reference agent (repeatable; builtin target only).
+    #[arg(long, value_name = "NAME")]
+    fault: Vec<Fault>,
+    /// Print only the verdict line.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
+struct ListArgs {
+    #[command(flatten)]
+    selection: Selection,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::List(args)) => list(&args),
+        Some(Command::Schema) => {
+            print!("{}", Report::schema());
+            ExitCode::SUCCESS
+        }
+        Some(Command::Run(args)) => run(args),
+        None => run(cli.run),
+    }
+}
+
+fn usage(message: &str) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(2)
+}
+
+fn filter(selection: &Selection) -> Filter {
+    Filter {
+        level: selection.level.into(),
+        select: selection.select.clone(),
+    }
+}
+
+fn list(args: &ListArgs) -> ExitCode {
+    let catalog = checks::all();
+    let kept = match filter(&args.selection).apply(&catalog) {
+        Ok(kept) => kept,
+        Err(message) => return usage(&message),
+    };
+    for check in &kept {
+        let scope = match check.scope {
+            Scope::Card => "card".to_string(),
+            Scope::Interface { bindings, versions } => {
+                let b: Vec<&str> = bindings.iter().map(|b| b.as_str()).collect();
+                let v: Vec<&str> = versions.iter().map(|v| v.as_str()).collect();
+                format!("{} {}", b.join(","), v.join(","))
+            }
+        };
+        println!(
+            "{:<52} {:<6} {:>3} §{:<7} {:<22} {}",
+            check.id,
+            check.level.as_str(),
+            check.spec.version,
+            check.spec.section,
+            scope,
+            check.requirement
+        );
+    }
+    println!("{} checks", kept.len());
+    ExitCode::SUCCESS
+}
+
+fn seconds(value: f64, flag: &str) -> Result<Duration, String> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("{flag} must be a positive number of seconds"))
+}
+
+fn run(args: RunArgs) -> ExitCode {
+    let builtin = args.target == "builtin";
+    if !builtin && !args.fault.is_empty() {
+        return usage("--fault applies to the built-in reference agent only (--target builtin)");
+    }
+    let (request_timeout, check_timeout) = match (
+        seconds(args.timeout, "--timeout"),
+        seconds(args.check_timeout, "--check-timeout"),
+    ) {
+        (Ok(r), Ok(c)) => (r, c),
+        (Err(e), _) | (_, Err(e)) => return usage(&e),
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => return usage(&format!("failed to start the async runtime: {e}")),
+    };
+    runtime.block_on(async move {
+        let agent = if builtin {
+            match builtin::start(&args.fault).await {
+                Ok(agent) => Some(agent),
+                Err(e) => {
+                    return usage(&format!(
+                        "failed to start the built-in reference agent: {e}"
+                    ))
+                }
+            }
+        } else {
+            None
+        };
+        let target = agent
+            .as_ref()
+            .map_or_else(|| args.target.clone(), |a| a.base_url());
+        let card_url = match (&args.card_url, &agent) {
+            (Some(url), _) => url.clone(),
+            (None, Some(agent)) => agent.card_url(),
+            (None, None) => match card::card_url_for(&target) {
+                Ok(url) => url,
+                Err(e) => return usage(&e.to_string()),
+            },
+        };
+        let mut options = RunOptions::new(&target, &card_url);
+        options.builtin = builtin;
+        options.filter = filter(&args.selection);
+        options.limits.request_timeout = request_timeout;
+        options.check_timeout = check_timeout;
+        options.jobs = args.jobs;
+        let catalog = checks::all();
+        let outcome = runner::run(&catalog, &options).await;
+        if let Some(agent) = agent {
+            agent.shutdown().await;
+        }
+        let report = match outcome {
+            Ok(report) => report,
+            Err(RunError::Card(e)) => return usage(&e.to_string()),
+            Err(e) => return usage(&e.to_string()),
+        };
+        finish(&report, &args)
+    })
+}
+
+fn finish(report: &Report, args: &RunArgs) -> ExitCode {
+    if args.quiet {
+        println!(
+            "verdict: {} ({})",
+            report.verdict.as_str(),
+            report.verdict_reason
+        );
+    } else {
+        print!("{}", output::summary(report));
+    }
+    if let Some(path) = &args.report {
+        if let Err(e) = report.write(path) {
+            return usage(&format!("failed to write {}: {e}", path.display()));
+        }
+    }
+    if let Some(path) = &args.junit {
+        let written = output::junit(report)
+            .map_err(|e| e.to_string())
+            .and_then(|xml| std::fs::write(path, xml).map_err(|e| e.to_string()));
+        if let Err(e) = written {
+            return usage(&format!("failed to write {}: {e}", path.display()));
+        }
+    }
+    match report.verdict {
+        Verdict::Conformant => ExitCode::SUCCESS,
+        Verdict::NonConformant | Verdict::Inconclusive => ExitCode::from(1),
+    }
+}

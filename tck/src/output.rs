@@ -1,0 +1,138 @@
+//! Other views of a report: the summary people read, and JUnit XML for CI dashboards.
+
+use std::fmt::Write as _;
+
+use quick_junit::{NonSuccessKind, Property, TestCase, TestCaseStatus, TestSuite};
+
+use crate::check::{Level, Status};
+use crate::report::{CheckResult, Report};
+
+/// Where a result ran: `card`, or `jsonrpc 1.0`.
+pub fn place(result: &CheckResult) -> String {
+    match (result.binding, result.version) {
+        (Some(b), Some(v)) => format!("{b} {v}"),
+        _ => "card".to_string(),
+    }
+}
+
+/// One line per result that is not PASS, then the interfaces, totals and verdict.
+pub fn summary(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "a2a-tck {} against {} ({})",
+        report.tool.version,
+        report.target.url,
+        report
+            .target
+            .agent_name
+            .as_deref()
+            .unwrap_or("unnamed agent")
+    );
+    for interface in &report.interfaces {
+        let state = if interface.tested {
+            "tested".to_string()
+        } else {
+            format!(
+                "not tested: {}",
+                interface.reason.as_deref().unwrap_or("unknown")
+            )
+        };
+        let _ = writeln!(
+            out,
+            "  interface {} {} at {} ({state})",
+            interface.protocol_binding, interface.protocol_version, interface.url
+        );
+    }
+    for result in report.results.iter().filter(|r| r.status != Status::Pass) {
+        let _ = writeln!(
+            out,
+            "{:<10} [{}] {} ({}): {}",
+            result.status.as_str(),
+            result.level,
+            result.id,
+            place(result),
+            result.message
+        );
+    }
+    let _ = writeln!(out, "{}", totals_line(report));
+    let _ = writeln!(
+        out,
+        "verdict: {} ({}); {} results in {} ms",
+        report.verdict.as_str(),
+        report.verdict_reason,
+        report.results.len(),
+        report.duration_ms
+    );
+    out
+}
+
+fn totals_line(report: &Report) -> String {
+    let mut parts = Vec::new();
+    for level in Level::ALL {
+        let Some(counts) = report.totals.get(&level) else {
+            continue;
+        };
+        let shown: Vec<String> = Status::ALL
+            .iter()
+            .filter(|s| counts.get(**s) > 0)
+            .map(|s| format!("{} {}", counts.get(*s), s.as_str()))
+            .collect();
+        if !shown.is_empty() {
+            parts.push(format!("{level}: {}", shown.join(", ")));
+        }
+    }
+    format!("totals: {}", parts.join("; "))
+}
+
+/// JUnit XML: one suite per place (card, binding x version), one case per check. FAIL is a
+/// failure; ERROR and UNTESTABLE are errors (never skipped); N/A is skipped; WARN passes with
+/// the warning in its output.
+pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
+    let mut junit = quick_junit::Report::new("a2a-tck");
+    let mut suites: Vec<(String, TestSuite)> = Vec::new();
+    for result in &report.results {
+        let place = place(result);
+        let index = match suites.iter().position(|(name, _)| *name == place) {
+            Some(index) => index,
+            None => {
+                suites.push((place.clone(), TestSuite::new(format!("a2a-tck {place}"))));
+                suites.len() - 1
+            }
+        };
+        let status = match result.status {
+            Status::Pass | Status::Warn => TestCaseStatus::success(),
+            Status::Fail => {
+                let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                s.set_message(result.message.clone());
+                s.set_type("FAIL");
+                s
+            }
+            Status::Error | Status::Untestable => {
+                let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
+                s.set_message(result.message.clone());
+                s.set_type(result.status.as_str());
+                s
+            }
+            Status::NotApplicable => {
+                let mut s = TestCaseStatus::skipped();
+                s.set_message(result.message.clone());
+                s
+            }
+        };
+        let mut case = TestCase::new(result.id.clone(), status);
+        case.set_classname(format!("{place}.{}", result.level));
+        case.set_time(std::time::Duration::from_millis(result.duration_ms));
+        case.add_property(Property::new("level", result.level.as_str()));
+        case.add_property(Property::new(
+            "section",
+            format!("{} §{}", result.spec_version, result.section),
+        ));
+        if result.status == Status::Warn {
+            case.set_system_out(format!("WARN: {}", result.message));
+        }
+        suites[index].1.add_test_case(case);
+    }
+    junit.add_test_suites(suites.into_iter().map(|(_, suite)| suite));
+    junit.to_string()
+}

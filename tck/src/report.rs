@@ -1,0 +1,280 @@
+//! The compatibility report: a versioned contract. Its JSON Schema is generated from these
+//! types (`a2a-tck schema`) into `schemas/report.schema.json`; a test fails when it drifts.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::card::DeclaredInterface;
+use crate::check::{Binding, Level, ProtocolVersion, Status};
+use crate::wire::Exchange;
+
+/// Bumped on any change a reader must know about.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A run of the kit against one target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Report {
+    /// Version of this report format.
+    pub format_version: u32,
+    pub tool: Tool,
+    /// Protocol versions whose checks this run contains.
+    pub spec_versions: Vec<String>,
+    pub target: Target,
+    pub selection: Selection,
+    /// RFC 3339 UTC.
+    pub started_at: String,
+    /// RFC 3339 UTC.
+    pub finished_at: String,
+    pub duration_ms: u64,
+    /// Every interface the card declares, and whether this run tests it.
+    pub interfaces: Vec<DeclaredInterface>,
+    /// One result per check x binding x version, in catalogue order.
+    pub results: Vec<CheckResult>,
+    /// Counts by level x status.
+    pub totals: BTreeMap<Level, Counts>,
+    pub verdict: Verdict,
+    /// Why the verdict is what it is, in one sentence.
+    pub verdict_reason: String,
+    /// Written last: a report without it is truncated and must be rejected.
+    pub complete: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Target {
+    /// The URL given with `--target`, or the address of the built-in reference agent.
+    pub url: String,
+    pub card_url: String,
+    /// SHA-256 of the card body as served, `sha256:<hex>`.
+    pub card_sha256: String,
+    /// The card's own `name` and `version`, when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_version: Option<String>,
+    /// True when the target is the kit's built-in reference agent.
+    pub builtin: bool,
+}
+
+/// What was asked for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Selection {
+    /// The weakest level run (`MUST` runs only MUST checks, `MAY` runs all).
+    pub level: Level,
+    /// Id globs given with `--select`; empty means all.
+    pub select: Vec<String>,
+    /// Number of checks in the catalogue that the selection kept.
+    pub checks_selected: usize,
+}
+
+/// The result of one check on one binding x version (or on the card).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckResult {
+    pub id: String,
+    pub level: Level,
+    /// Spec version and section of the sentence tested.
+    pub spec_version: String,
+    pub section: String,
+    /// Ids of the sentence in the kit's catalogue of normative statements.
+    pub statements: Vec<String>,
+    pub requirement: String,
+    /// Absent for checks of the agent card itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binding: Option<Binding>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<ProtocolVersion>,
+    pub status: Status,
+    /// What happened, for people: the expectation and what came back, or why not judged.
+    pub message: String,
+    /// The reading the check takes where the spec is ambiguous.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<String>,
+    /// Official A2A TCK requirement ids this corresponds to.
+    pub maps_to: Vec<String>,
+    pub duration_ms: u64,
+    /// The exchanges the check made; kept for every result that is not PASS.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<Exchange>,
+}
+
+/// Counts of each status.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Counts {
+    pub pass: usize,
+    pub fail: usize,
+    pub warn: usize,
+    pub not_applicable: usize,
+    pub untestable: usize,
+    pub error: usize,
+}
+
+impl Counts {
+    pub fn add(&mut self, status: Status) {
+        match status {
+            Status::Pass => self.pass += 1,
+            Status::Fail => self.fail += 1,
+            Status::Warn => self.warn += 1,
+            Status::NotApplicable => self.not_applicable += 1,
+            Status::Untestable => self.untestable += 1,
+            Status::Error => self.error += 1,
+        }
+    }
+
+    pub fn get(&self, status: Status) -> usize {
+        match status {
+            Status::Pass => self.pass,
+            Status::Fail => self.fail,
+            Status::Warn => self.warn,
+            Status::NotApplicable => self.not_applicable,
+            Status::Untestable => self.untestable,
+            Status::Error => self.error,
+        }
+    }
+}
+
+/// The gate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Every MUST check passed; nothing failed to run.
+    Conformant,
+    /// At least one MUST check failed.
+    NonConformant,
+    /// No MUST check failed, but some check could not be judged (ERROR or UNTESTABLE), or
+    /// nothing was testable: compliance is not shown.
+    Inconclusive,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Conformant => "conformant",
+            Verdict::NonConformant => "non-conformant",
+            Verdict::Inconclusive => "inconclusive",
+        }
+    }
+
+    /// The verdict over a set of results, and the reason for it.
+    pub fn of(results: &[CheckResult], interfaces_tested: usize) -> (Verdict, String) {
+        let count =
+            |pred: &dyn Fn(&CheckResult) -> bool| results.iter().filter(|r| pred(r)).count();
+        let must_fail = count(&|r| r.level == Level::Must && r.status == Status::Fail);
+        let unjudged = count(&|r| matches!(r.status, Status::Error | Status::Untestable));
+        if must_fail > 0 {
+            (
+                Verdict::NonConformant,
+                format!("{must_fail} MUST check(s) failed"),
+            )
+        } else if interfaces_tested == 0 {
+            (
+                Verdict::Inconclusive,
+                "the card declares no interface this kit can test".to_string(),
+            )
+        } else if unjudged > 0 {
+            (
+                Verdict::Inconclusive,
+                format!(
+                    "no MUST check failed, but {unjudged} check(s) could not be judged (ERROR or UNTESTABLE)"
+                ),
+            )
+        } else if results.is_empty() {
+            (
+                Verdict::Inconclusive,
+                "the selection ran no check".to_string(),
+            )
+        } else {
+            (
+                Verdict::Conformant,
+                "every selected MUST check passed".to_string(),
+            )
+        }
+    }
+}
+
+/// Errors reading a report back.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("failed to read {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a valid report: {source}")]
+    Parse {
+        path: String,
+        source: serde_json::Error,
+    },
+    #[error("{path} is truncated: it lacks the completion marker")]
+    Incomplete { path: String },
+    #[error("{path} has format_version {found}; this kit reads {FORMAT_VERSION}")]
+    Version { path: String, found: u32 },
+}
+
+impl Report {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
+    }
+
+    /// Writes the report atomically (temp file, then rename), so a reader never sees half.
+    pub fn write(&self, path: &Path) -> std::io::Result<()> {
+        write_atomic(path, self.to_json().as_bytes())
+    }
+
+    /// Reads a report, rejecting truncated ones and other format versions.
+    pub fn read(path: &Path) -> Result<Report, ReportError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| ReportError::Io {
+            path: shown.clone(),
+            source,
+        })?;
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|source| ReportError::Parse {
+                path: shown.clone(),
+                source,
+            })?;
+        if value.get("complete") != Some(&serde_json::Value::Bool(true)) {
+            return Err(ReportError::Incomplete { path: shown });
+        }
+        let found = value
+            .get("format_version")
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0) as u32;
+        if found != FORMAT_VERSION {
+            return Err(ReportError::Version { path: shown, found });
+        }
+        serde_json::from_value(value).map_err(|source| ReportError::Parse {
+            path: shown,
+            source,
+        })
+    }
+
+    /// The JSON Schema of the report format.
+    pub fn schema() -> String {
+        let schema = schemars::schema_for!(Report);
+        serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n"
+    }
+}
+
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}

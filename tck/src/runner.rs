@@ -1,0 +1,296 @@
+//! Plans the run (checks x declared interfaces), runs the checks concurrently, each bounded by
+//! its own deadline, and assembles the report. Results come back in catalogue order.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use futures::StreamExt;
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use serde_json::Value;
+
+use crate::card::{self, CardError, Interface};
+use crate::check::{Check, HarnessError, Level, Scope, Status, Verdict};
+use crate::ctx::Ctx;
+use crate::report::{self, CheckResult, Counts, Report, Selection, Target, Tool};
+use crate::wire::{Limits, Recorder, Wire};
+
+/// Which checks to run.
+#[derive(Debug, Clone)]
+pub struct Filter {
+    /// The weakest level to run.
+    pub level: Level,
+    /// Id globs (`tasks.*`); empty means all.
+    pub select: Vec<String>,
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Filter {
+            level: Level::May,
+            select: Vec::new(),
+        }
+    }
+}
+
+impl Filter {
+    fn globs(&self) -> Result<Option<GlobSet>, String> {
+        if self.select.is_empty() {
+            return Ok(None);
+        }
+        let mut builder = GlobSetBuilder::new();
+        for pattern in &self.select {
+            builder.add(Glob::new(pattern).map_err(|e| format!("bad --select {pattern:?}: {e}"))?);
+        }
+        builder.build().map(Some).map_err(|e| e.to_string())
+    }
+
+    /// The checks of `catalog` this filter keeps, in catalogue order.
+    pub fn apply<'a>(&self, catalog: &'a [Check]) -> Result<Vec<&'a Check>, String> {
+        let globs = self.globs()?;
+        let kept: Vec<&Check> = catalog
+            .iter()
+            .filter(|c| c.level <= self.level)
+            .filter(|c| globs.as_ref().is_none_or(|g| g.is_match(c.id)))
+            .collect();
+        if let (Some(_), true) = (&globs, kept.is_empty()) {
+            return Err(format!(
+                "--select {:?} matches no check (see `a2a-tck list`)",
+                self.select
+            ));
+        }
+        Ok(kept)
+    }
+}
+
+/// Everything a run needs.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// What the report names as the target.
+    pub target: String,
+    pub card_url: String,
+    pub builtin: bool,
+    pub filter: Filter,
+    pub limits: Limits,
+    /// Deadline of one check, all its exchanges included.
+    pub check_timeout: Duration,
+    /// How many checks run at once.
+    pub jobs: usize,
+}
+
+impl RunOptions {
+    pub fn new(target: &str, card_url: &str) -> RunOptions {
+        RunOptions {
+            target: target.to_string(),
+            card_url: card_url.to_string(),
+            builtin: false,
+            filter: Filter::default(),
+            limits: Limits::default(),
+            check_timeout: Duration::from_secs(15),
+            jobs: 16,
+        }
+    }
+}
+
+/// Why a run could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Card(#[from] CardError),
+    #[error("{0}")]
+    Usage(String),
+    #[error("{0}")]
+    Harness(#[from] HarnessError),
+}
+
+/// One planned execution: a check, and the interface it runs on (none for card checks).
+struct Planned<'a> {
+    check: &'a Check,
+    interface: Option<Interface>,
+}
+
+/// Runs the selected checks of `catalog` against the target and returns the report.
+pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunError> {
+    let selected = options.filter.apply(catalog).map_err(RunError::Usage)?;
+    let started_at = SystemTime::now();
+    let started = Instant::now();
+    let client = crate::wire::client()?;
+    let card_wire = Wire::new(client.clone(), options.limits, Recorder::default());
+    let fetched = Arc::new(card::fetch(&card_wire, &options.card_url).await?);
+    let (declared, interfaces) = card::interfaces(&fetched.json);
+
+    let mut plan = Vec::new();
+    for check in &selected {
+        match check.scope {
+            Scope::Card => plan.push(Planned {
+                check,
+                interface: None,
+            }),
+            Scope::Interface { bindings, versions } => {
+                for interface in &interfaces {
+                    if bindings.contains(&interface.binding)
+                        && versions.contains(&interface.version)
+                    {
+                        plan.push(Planned {
+                            check,
+                            interface: Some(interface.clone()),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    let run_id = run_id();
+    let results: Vec<CheckResult> = futures::stream::iter(plan.into_iter().enumerate())
+        .map(|(index, planned)| {
+            let ctx = Ctx::new(
+                fetched.clone(),
+                planned.interface.clone(),
+                Wire::new(client.clone(), options.limits, Recorder::default()),
+                &format!("{run_id}-{index}"),
+            );
+            execute(planned.check, ctx, options.check_timeout)
+        })
+        .buffered(options.jobs.max(1))
+        .collect()
+        .await;
+
+    let mut totals: BTreeMap<Level, Counts> = Level::ALL
+        .iter()
+        .map(|level| (*level, Counts::default()))
+        .collect();
+    for result in &results {
+        totals.entry(result.level).or_default().add(result.status);
+    }
+    let (verdict, verdict_reason) = report::Verdict::of(&results, interfaces.len());
+    let mut spec_versions: Vec<String> = interfaces
+        .iter()
+        .map(|i| i.version.as_str().to_string())
+        .collect();
+    spec_versions.dedup();
+    let text = |k: &str| {
+        fetched
+            .json
+            .get(k)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    Ok(Report {
+        format_version: report::FORMAT_VERSION,
+        tool: Tool {
+            name: "a2a-tck".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        },
+        spec_versions,
+        target: Target {
+            url: options.target.clone(),
+            card_url: options.card_url.clone(),
+            card_sha256: fetched.sha256.clone(),
+            agent_name: text("name"),
+            agent_version: text("version"),
+            builtin: options.builtin,
+        },
+        selection: Selection {
+            level: options.filter.level,
+            select: options.filter.select.clone(),
+            checks_selected: selected.len(),
+        },
+        started_at: humantime::format_rfc3339_millis(started_at).to_string(),
+        finished_at: humantime::format_rfc3339_millis(SystemTime::now()).to_string(),
+        duration_ms: started.elapsed().as_millis() as u64,
+        interfaces: declared,
+        results,
+        totals,
+        verdict,
+        verdict_reason,
+        complete: true,
+    })
+}
+
+/// Runs one check in its own task (so a panic is contained) under its deadline.
+async fn execute(check: &Check, ctx: Ctx, deadline: Duration) -> CheckResult {
+    let started = Instant::now();
+    let recorder = ctx.wire.recorder().clone();
+    let interface = ctx.interface.clone();
+    let outcome = if let Some(missing) = missing_capability(check, &ctx.card.json) {
+        Ok(missing)
+    } else {
+        let future = (check.run)(ctx);
+        match tokio::time::timeout(deadline, tokio::spawn(future)).await {
+            Ok(Ok(outcome)) => outcome,
+            Ok(Err(join)) => Err(HarnessError::Internal(format!(
+                "the check panicked: {join}"
+            ))),
+            Err(_) => Err(HarnessError::Deadline(format!(
+                "the check did not finish within its deadline of {deadline:?}"
+            ))),
+        }
+    };
+    let status = Status::of(check.level, &outcome);
+    let message = match &outcome {
+        Ok(Verdict::Satisfied { detail }) => detail.clone().unwrap_or_else(|| "satisfied".into()),
+        Ok(Verdict::Violated { expected, actual }) => {
+            format!("expected {expected}; got {actual}")
+        }
+        Ok(Verdict::NotApplicable { reason }) => reason.clone(),
+        Err(error) => error.to_string(),
+    };
+    let evidence = recorder.take();
+    CheckResult {
+        id: check.id.to_string(),
+        level: check.level,
+        spec_version: check.spec.version.to_string(),
+        section: check.spec.section.to_string(),
+        statements: check
+            .spec
+            .statements
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        requirement: check.requirement.to_string(),
+        binding: interface.as_ref().map(|i| i.binding),
+        version: interface.as_ref().map(|i| i.version),
+        status,
+        message,
+        reading: check.reading.map(str::to_string),
+        maps_to: check.maps_to.iter().map(|s| s.to_string()).collect(),
+        duration_ms: started.elapsed().as_millis() as u64,
+        evidence: if status == Status::Pass {
+            Vec::new()
+        } else {
+            evidence
+        },
+    }
+}
+
+/// `N/A` when the card does not declare a capability the check needs.
+fn missing_capability(check: &Check, card: &Value) -> Option<Verdict> {
+    check.requires.iter().find_map(|capability| {
+        let declared = card
+            .get("capabilities")
+            .and_then(|c| c.get(capability.card_field()))
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        (!declared).then(|| Verdict::NotApplicable {
+            reason: format!(
+                "the card does not declare capabilities.{}",
+                capability.card_field()
+            ),
+        })
+    })
+}
+
+/// A short id that keeps this run's messages apart from other runs against the same agent.
+fn run_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default(),
+    );
+    hasher.write_u32(std::process::id());
+    format!("{:08x}", hasher.finish() as u32)
+}

@@ -1,0 +1,288 @@
+//! The binary end to end: exit codes, reports, and hostile or dead targets. Every target here
+//! is a server on 127.0.0.1 that the test starts and stops.
+
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use a2a_tck::check::Status;
+use a2a_tck::report::{Report, Verdict};
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
+
+/// Runs the kit with `args`, in a blocking thread so test servers keep serving.
+async fn kit(args: &[&str]) -> (Output, Duration) {
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let started = Instant::now();
+    let output =
+        tokio::task::spawn_blocking(move || std::process::Command::new(BIN).args(&args).output())
+            .await
+            .expect("join")
+            .expect("the kit runs");
+    (output, started.elapsed())
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn temp_path(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("a2a-tck-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+#[tokio::test]
+async fn builtin_run_is_conformant_and_writes_reports() {
+    let report_path = temp_path("builtin.json");
+    let junit_path = temp_path("builtin.xml");
+    let (output, _) = kit(&[
+        "--report",
+        report_path.to_str().expect("utf8"),
+        "--junit",
+        junit_path.to_str().expect("utf8"),
+    ])
+    .await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report = Report::read(&report_path).expect("a complete report");
+    assert_eq!(report.verdict, Verdict::Conformant);
+    assert!(report.results.iter().all(|r| r.status == Status::Pass));
+    let junit = std::fs::read_to_string(&junit_path).expect("junit written");
+    assert!(junit.contains("<testsuites") && junit.contains("send.returns-task-or-message"));
+}
+
+#[tokio::test]
+async fn a_fault_makes_the_run_fail_with_exit_1() {
+    let report_path = temp_path("fault.json");
+    let (output, _) = kit(&[
+        "--fault",
+        "omit-context-id",
+        "--report",
+        report_path.to_str().expect("utf8"),
+    ])
+    .await;
+    assert_eq!(output.status.code(), Some(1));
+    let report = Report::read(&report_path).expect("report");
+    assert_eq!(report.verdict, Verdict::NonConformant);
+    let failed = report
+        .results
+        .iter()
+        .find(|r| r.id == "send.context-id-generated-when-absent")
+        .expect("result");
+    assert_eq!(failed.status, Status::Fail);
+    assert!(
+        !failed.evidence.is_empty(),
+        "a failure carries its exchanges"
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("FAIL") && stdout.contains("send.context-id-generated-when-absent"));
+}
+
+#[tokio::test]
+async fn unreachable_target_exits_2_quickly() {
+    let (output, took) = kit(&["--target", "http://127.0.0.1:9"]).await;
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("http://127.0.0.1:9/.well-known/agent-card.json"),
+        "{message}"
+    );
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+}
+
+#[tokio::test]
+async fn usage_errors_exit_2() {
+    let (output, _) = kit(&[
+        "--target",
+        "http://127.0.0.1:9",
+        "--fault",
+        "omit-context-id",
+    ])
+    .await;
+    assert_eq!(output.status.code(), Some(2));
+    let (output, _) = kit(&["--select", "no.such.check"]).await;
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("matches no check"));
+    let (output, _) = kit(&["--target", "not a url"]).await;
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[tokio::test]
+async fn card_404_and_html_exit_2_with_what_came_back() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/.well-known/agent-card.json"))
+        .respond_with(ResponseTemplate::new(404).set_body_string("no card here"))
+        .mount(&server)
+        .await;
+    let (output, _) = kit(&["--target", &server.uri()]).await;
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("HTTP 404"), "{}", stderr(&output));
+
+    let html = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_raw("<html><body>hello</body></html>", "text/html"),
+        )
+        .mount(&html)
+        .await;
+    let (output, _) = kit(&["--target", &html.uri()]).await;
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("not JSON") && message.contains("<html>"),
+        "{message}"
+    );
+}
+
+/// A server that accepts connections and never answers.
+async fn silent_server() -> (String, tokio::task::JoinHandle<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let task = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            held.push(socket);
+        }
+    });
+    (url, task)
+}
+
+#[tokio::test]
+async fn silent_target_ends_within_the_deadline() {
+    let (url, server) = silent_server().await;
+    let (output, took) = kit(&["--target", &url, "--timeout", "1"]).await;
+    server.abort();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("within"), "{}", stderr(&output));
+    assert!(took < Duration::from_secs(8), "took {took:?}");
+}
+
+/// A server that answers 200 with an endless body, until the client hangs up (bounded).
+async fn firehose_server() -> (String, tokio::task::JoinHandle<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let task = tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut request = [0u8; 4096];
+                let _ = socket.read(&mut request).await;
+                let head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 314572800\r\n\r\n[";
+                if socket.write_all(head.as_bytes()).await.is_err() {
+                    return;
+                }
+                let chunk = vec![b'1'; 64 * 1024];
+                for _ in 0..(300 * 16) {
+                    if socket.write_all(&chunk).await.is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    (url, task)
+}
+
+#[tokio::test]
+async fn enormous_card_is_cut_off() {
+    let (url, server) = firehose_server().await;
+    let (output, took) = kit(&["--target", &url]).await;
+    server.abort();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("limit"), "{}", stderr(&output));
+    assert!(took < Duration::from_secs(20), "took {took:?}");
+}
+
+/// A valid card whose only interface is at `interface_url`.
+async fn card_server(interface_url: &str) -> MockServer {
+    let server = MockServer::start().await;
+    let card = json!({
+        "name": "card only", "description": "a card whose interface is broken", "version": "1",
+        "supportedInterfaces": [{"url": interface_url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+        "skills": []
+    });
+    Mock::given(method("GET"))
+        .and(path("/.well-known/agent-card.json"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(card))
+        .mount(&server)
+        .await;
+    server
+}
+
+#[tokio::test]
+async fn dead_interface_gives_error_results_not_passes() {
+    let server = card_server("http://127.0.0.1:9/rpc").await;
+    let report_path = temp_path("dead-interface.json");
+    let (output, took) = kit(&[
+        "--target",
+        &server.uri(),
+        "--report",
+        report_path.to_str().expect("utf8"),
+    ])
+    .await;
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(took < Duration::from_secs(20), "took {took:?}");
+    let report = Report::read(&report_path).expect("report");
+    assert_eq!(report.verdict, Verdict::Inconclusive);
+    let interface_results: Vec<_> = report
+        .results
+        .iter()
+        .filter(|r| r.binding.is_some())
+        .collect();
+    assert!(!interface_results.is_empty());
+    for result in interface_results {
+        assert_eq!(
+            result.status,
+            Status::Error,
+            "{}: {}",
+            result.id,
+            result.message
+        );
+        assert!(!result.evidence.is_empty(), "{} has no evidence", result.id);
+    }
+}
+
+#[tokio::test]
+async fn interface_answering_html_is_never_a_pass() {
+    let server = card_server("placeholder").await;
+    let rpc = format!("{}/rpc", server.uri());
+    server.reset().await;
+    let card = json!({
+        "name": "html", "description": "d", "version": "1",
+        "supportedInterfaces": [{"url": rpc, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []
+    });
+    Mock::given(method("GET"))
+        .and(path("/.well-known/agent-card.json"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(card))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/rpc"))
+        .respond_with(ResponseTemplate::new(200).set_body_raw("<html>oops</html>", "text/html"))
+        .mount(&server)
+        .await;
+    let report_path = temp_path("html-interface.json");
+    let (output, _) = kit(&[
+        "--target",
+        &server.uri(),
+        "--report",
+        report_path.to_str().expect("utf8"),
+    ])
+    .await;
+    assert_eq!(output.status.code(), Some(1));
+    let report = Report::read(&report_path).expect("report");
+    for result in report.results.iter().filter(|r| r.binding.is_some()) {
+        assert_ne!(
+            result.status,
+            Status::Pass,
+            "{} passed against an HTML endpoint",
+            result.id
+        );
+    }
+}

@@ -1,0 +1,51 @@
+//! Every check x interface against the in-process reference agent must PASS.
+//! One trial per check, named by its id: `cargo test --test conformance -- <id>` runs one.
+
+mod support;
+
+use std::sync::Arc;
+
+use a2a_tck::check::Status;
+use libtest_mimic::{Arguments, Failed, Trial};
+
+fn main() -> std::process::ExitCode {
+    let args = Arguments::from_args();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => Arc::new(rt),
+        Err(e) => {
+            eprintln!("failed to start a runtime: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let agent = match runtime.block_on(a2a_tck::builtin::start(&[])) {
+        Ok(agent) => agent,
+        Err(e) => {
+            eprintln!("failed to start the reference agent: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let (target, card_url) = (agent.base_url(), agent.card_url());
+    let trials = a2a_tck::checks::all()
+        .into_iter()
+        .map(|check| {
+            let (runtime, target, card_url) = (runtime.clone(), target.clone(), card_url.clone());
+            let id = check.id;
+            Trial::test(id, move || {
+                let report = runtime.block_on(support::run(&target, &card_url, id));
+                let results = support::results_of(&report, id);
+                if support::all_have(&results, Status::Pass) {
+                    Ok(())
+                } else {
+                    Err(Failed::from(format!(
+                        "expected PASS on every interface:\n{}",
+                        support::explain(&results)
+                    )))
+                }
+            })
+            .with_kind(check.level.as_str())
+        })
+        .collect();
+    let conclusion = libtest_mimic::run(&args, trials);
+    runtime.block_on(agent.shutdown());
+    conclusion.exit_code()
+}

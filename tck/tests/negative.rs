@@ -1,0 +1,238 @@
+//! Every check is shown to fail: each check id is paired with a named fault of the reference
+//! agent that breaks its sentence, and the check must then FAIL (MUST) or WARN (SHOULD/MAY).
+//! The trial `every-check-has-a-negative-case` lists checks without one; that list is empty.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use a2a_reference_agent::Fault;
+use a2a_tck::check::{Level, Status};
+use libtest_mimic::{Arguments, Failed, Trial};
+
+/// How a check is broken.
+struct Case {
+    check: &'static str,
+    fault: &'static str,
+    /// The card URL path to use instead of the well-known one (for card faults).
+    card_path: Option<&'static str>,
+}
+
+const fn case(check: &'static str, fault: &'static str) -> Case {
+    Case {
+        check,
+        fault,
+        card_path: None,
+    }
+}
+
+const CASES: &[Case] = &[
+    Case {
+        check: "card.discovery.served-at-well-known-path",
+        fault: "card-only-at-legacy-path",
+        card_path: Some("/.well-known/agent.json"),
+    },
+    case(
+        "card.fields.required-present",
+        "card-missing-required-field",
+    ),
+    case(
+        "card.interfaces.declare-binding-url-version",
+        "card-bad-interface",
+    ),
+    case(
+        "card.interfaces.version-is-major-minor",
+        "card-patch-version",
+    ),
+    case(
+        "card.caching.cache-control-max-age",
+        "card-no-cache-headers",
+    ),
+    case("card.caching.etag", "card-no-cache-headers"),
+    case("send.returns-task-or-message", "send-result-unwrapped"),
+    case(
+        "send.blocking-waits-for-terminal-or-interrupted",
+        "blocking-returns-working",
+    ),
+    case("send.task-ids-server-generated-unique", "reuse-task-id"),
+    case("send.context-id-generated-when-absent", "omit-context-id"),
+    case(
+        "send.client-context-id-kept-or-rejected",
+        "replace-context-id",
+    ),
+    case(
+        "send.unknown-task-id-returns-task-not-found",
+        "unknown-task-id-creates-task",
+    ),
+    case(
+        "send.terminal-task-rejects-message",
+        "terminal-task-accepts-message",
+    ),
+    case(
+        "send.follow-up-continues-interrupted-task",
+        "follow-up-starts-new-task",
+    ),
+    case(
+        "context.task-id-only-infers-context-id",
+        "follow-up-new-context-id",
+    ),
+    case(
+        "context.mismatched-context-id-rejected",
+        "accept-mismatched-context-id",
+    ),
+    case("tasks.get.returns-current-task", "get-stale-state"),
+    case(
+        "tasks.get.unknown-id-returns-task-not-found",
+        "get-unknown-returns-null",
+    ),
+    case(
+        "tasks.get.history-length-zero-omits-history",
+        "ignore-history-length",
+    ),
+    case(
+        "tasks.get.history-length-caps-messages",
+        "ignore-history-length",
+    ),
+    case(
+        "tasks.cancel.open-task-becomes-canceled",
+        "cancel-returns-previous-state",
+    ),
+    case(
+        "tasks.cancel.canceled-task-stays-canceled",
+        "cancel-not-persisted",
+    ),
+    case(
+        "tasks.cancel.terminal-task-not-cancelable",
+        "cancel-completed-task-succeeds",
+    ),
+    case(
+        "tasks.cancel.unknown-id-returns-task-not-found",
+        "cancel-unknown-returns-not-cancelable",
+    ),
+    case(
+        "tasks.list.next-page-token-always-present",
+        "list-omits-next-page-token",
+    ),
+    case(
+        "tasks.list.artifacts-omitted-by-default",
+        "list-includes-artifacts",
+    ),
+    case("tasks.list.sorted-by-update-time-desc", "list-ascending"),
+    case("data-model.task.required-fields", "omit-status-state"),
+    case(
+        "data-model.message.required-fields",
+        "message-missing-message-id",
+    ),
+    case("data-model.artifact.required-fields", "artifact-missing-id"),
+    case(
+        "data-model.json.camel-case-field-names",
+        "snake-case-fields",
+    ),
+    case("data-model.enums.protojson-names", "lowercase-task-state"),
+    case("data-model.timestamps.utc-z", "timestamp-with-offset"),
+    case("data-model.no-kind-discriminator", "emit-kind-field"),
+    case(
+        "jsonrpc.envelope.response-is-jsonrpc-2",
+        "omit-jsonrpc-member",
+    ),
+    case("jsonrpc.envelope.id-echoed", "wrong-response-id"),
+    case(
+        "jsonrpc.envelope.content-type-json",
+        "text-plain-content-type",
+    ),
+    case(
+        "jsonrpc.errors.parse-error",
+        "parse-error-as-invalid-request",
+    ),
+    case("jsonrpc.errors.invalid-request", "ignore-jsonrpc-version"),
+    case(
+        "jsonrpc.errors.method-not-found",
+        "unknown-method-invalid-request",
+    ),
+    case(
+        "jsonrpc.errors.invalid-params",
+        "missing-message-internal-error",
+    ),
+    case(
+        "jsonrpc.errors.error-object-structure",
+        "error-data-not-array",
+    ),
+    case("jsonrpc.errors.error-info-in-data", "omit-error-info"),
+    case(
+        "versioning.unsupported-version-rejected",
+        "ignore-version-header",
+    ),
+];
+
+fn main() -> std::process::ExitCode {
+    let args = Arguments::from_args();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => Arc::new(rt),
+        Err(e) => {
+            eprintln!("failed to start a runtime: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let catalog = a2a_tck::checks::all();
+    let mut trials = vec![Trial::test("every-check-has-a-negative-case", || {
+        let covered: BTreeSet<&str> = CASES.iter().map(|c| c.check).collect();
+        let catalog = a2a_tck::checks::all();
+        let missing: Vec<&str> = catalog
+            .iter()
+            .map(|c| c.id)
+            .filter(|id| !covered.contains(id))
+            .collect();
+        let unknown: Vec<&str> = covered
+            .iter()
+            .copied()
+            .filter(|id| !catalog.iter().any(|c| c.id == *id))
+            .collect();
+        if missing.is_empty() && unknown.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("checks without a negative case: {missing:?}; cases for unknown checks: {unknown:?}").into())
+        }
+    })];
+    for case in CASES {
+        let Some(check) = catalog.iter().find(|c| c.id == case.check) else {
+            continue;
+        };
+        let expected = match check.level {
+            Level::Must => Status::Fail,
+            Level::Should | Level::May => Status::Warn,
+        };
+        let runtime = runtime.clone();
+        trials.push(
+            Trial::test(format!("{} under {}", case.check, case.fault), move || {
+                let fault: Fault = case
+                    .fault
+                    .parse()
+                    .map_err(|e| Failed::from(format!("{e}")))?;
+                runtime.block_on(async {
+                    let agent = a2a_tck::builtin::start(&[fault])
+                        .await
+                        .map_err(|e| Failed::from(format!("agent did not start: {e}")))?;
+                    let card_url = match case.card_path {
+                        Some(path) => format!("{}{path}", agent.base_url()),
+                        None => agent.card_url(),
+                    };
+                    let report = support::run(&agent.base_url(), &card_url, case.check).await;
+                    agent.shutdown().await;
+                    let results = support::results_of(&report, case.check);
+                    if support::all_have(&results, expected) {
+                        Ok(())
+                    } else {
+                        Err(Failed::from(format!(
+                            "expected {expected} under fault {}:\n{}",
+                            case.fault,
+                            support::explain(&results)
+                        )))
+                    }
+                })
+            })
+            .with_kind(check.level.as_str()),
+        );
+    }
+    libtest_mimic::run(&args, trials).exit_code()
+}

@@ -1,0 +1,129 @@
+//! The report is a contract: its committed JSON Schema matches the Rust types, real reports
+//! validate against it, truncated reports are rejected, and a full builtin report is pinned.
+
+use std::path::PathBuf;
+
+use a2a_tck::report::{Report, ReportError};
+use a2a_tck::runner::{self, RunOptions};
+
+fn schema_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../schemas/report.schema.json")
+}
+
+#[test]
+fn committed_schema_matches_the_types() {
+    let generated = Report::schema();
+    let path = schema_path();
+    if std::env::var_os("UPDATE_SCHEMAS").is_some() {
+        std::fs::write(&path, &generated).expect("write schema");
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "schemas/report.schema.json is out of date with the report types; \
+         regenerate it with `UPDATE_SCHEMAS=1 cargo test -p a2a-tck --test report`"
+    );
+}
+
+async fn builtin_report(jobs: usize) -> Report {
+    let agent = a2a_tck::builtin::start(&[]).await.expect("agent starts");
+    let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
+    options.builtin = true;
+    options.jobs = jobs;
+    let report = runner::run(&a2a_tck::checks::all(), &options)
+        .await
+        .expect("run");
+    agent.shutdown().await;
+    report
+}
+
+#[tokio::test]
+async fn reports_validate_against_the_schema() {
+    let schema: serde_json::Value =
+        serde_json::from_str(&Report::schema()).expect("schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("schema compiles");
+    // A passing report, and one full of failures with evidence.
+    let mut reports = vec![builtin_report(16).await];
+    let agent = a2a_tck::builtin::start(&["omit-error-info".parse().expect("fault")])
+        .await
+        .expect("agent");
+    let options = RunOptions::new(&agent.base_url(), &agent.card_url());
+    reports.push(
+        runner::run(&a2a_tck::checks::all(), &options)
+            .await
+            .expect("run"),
+    );
+    agent.shutdown().await;
+    for report in reports {
+        let instance = serde_json::to_value(&report).expect("serializes");
+        let errors: Vec<String> = validator
+            .iter_errors(&instance)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "report does not match its schema: {errors:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn truncated_and_foreign_reports_are_rejected() {
+    let report = builtin_report(16).await;
+    let dir = std::env::temp_dir().join(format!("a2a-tck-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let whole = dir.join("whole.json");
+    report.write(&whole).expect("write");
+    assert_eq!(Report::read(&whole).expect("reads back"), report);
+
+    let text = report.to_json();
+    let cut = dir.join("cut.json");
+    std::fs::write(&cut, &text[..text.len() / 2]).expect("write");
+    assert!(matches!(Report::read(&cut), Err(ReportError::Parse { .. })));
+
+    let mut value = serde_json::to_value(&report).expect("value");
+    value["complete"] = serde_json::json!(false);
+    let unmarked = dir.join("unmarked.json");
+    std::fs::write(&unmarked, value.to_string()).expect("write");
+    assert!(matches!(
+        Report::read(&unmarked),
+        Err(ReportError::Incomplete { .. })
+    ));
+
+    value["complete"] = serde_json::json!(true);
+    value["format_version"] = serde_json::json!(99);
+    let foreign = dir.join("foreign.json");
+    std::fs::write(&foreign, value.to_string()).expect("write");
+    assert!(matches!(
+        Report::read(&foreign),
+        Err(ReportError::Version { found: 99, .. })
+    ));
+}
+
+#[tokio::test]
+async fn builtin_report_snapshot() {
+    // One check at a time, so the agent's ids are the same on every run.
+    let report = builtin_report(1).await;
+    insta::assert_json_snapshot!("builtin-report", report, {
+        ".started_at" => "[time]",
+        ".finished_at" => "[time]",
+        ".duration_ms" => "[ms]",
+        ".results[].duration_ms" => "[ms]",
+        ".target.url" => "[url]",
+        ".target.card_url" => "[url]",
+        ".target.card_sha256" => "[sha256]",
+        ".interfaces[].url" => "[url]",
+    });
+}
+
+#[tokio::test]
+async fn result_order_is_deterministic() {
+    let ids = |r: &Report| -> Vec<(String, Option<String>)> {
+        r.results
+            .iter()
+            .map(|x| (x.id.clone(), x.binding.map(|b| b.to_string())))
+            .collect()
+    };
+    let (a, b) = (builtin_report(16).await, builtin_report(3).await);
+    assert_eq!(ids(&a), ids(&b));
+}
