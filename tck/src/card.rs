@@ -91,10 +91,17 @@ pub async fn fetch(wire: &Wire, url: &str) -> Result<FetchedCard, CardError> {
             reason: "no exchange recorded".into(),
         })?;
     if reply.status != 200 {
+        let body = match reply.header("location") {
+            Some(location) => format!(
+                "(redirect to {location}, not followed) {}",
+                reply.body_start(200)
+            ),
+            None => reply.body_start(200),
+        };
         return Err(CardError::Status {
             url: url.to_string(),
             status: reply.status,
-            body: reply.body_start(200),
+            body,
         });
     }
     let json: Value = serde_json::from_slice(&reply.body).map_err(|e| CardError::NotJson {

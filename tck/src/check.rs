@@ -130,6 +130,15 @@ impl Capability {
     }
 }
 
+/// A condition on the card for a check to apply; when it does not hold the result is N/A.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gate {
+    /// The card declares the capability (`capabilities.<field>: true`).
+    Declares(Capability),
+    /// The card does not declare it (false or absent): for "unsupported" error rules.
+    Lacks(Capability),
+}
+
 /// Where a check applies.
 #[derive(Debug, Clone, Copy)]
 pub enum Scope {
@@ -164,8 +173,8 @@ pub struct Check {
     /// The sentence, shortened, in our words.
     pub requirement: &'static str,
     pub scope: Scope,
-    /// Capabilities the card must declare for the check to apply.
-    pub requires: &'static [Capability],
+    /// Conditions on the card's capabilities for the check to apply.
+    pub requires: &'static [Gate],
     /// Official A2A TCK requirement ids this check corresponds to.
     pub maps_to: &'static [&'static str],
     /// Where the spec is ambiguous: the reading this check takes, shown beside its result.

@@ -156,6 +156,13 @@ impl Ctx {
         version: Option<&str>,
     ) -> Result<RpcReply, HarnessError> {
         let interface = self.interface()?;
+        let mut params = params;
+        // Clients must send the interface's tenant in every request (spec 1.0 §8.3.2).
+        if let (Some(tenant), Some(object)) = (&interface.tenant, params.as_object_mut()) {
+            object
+                .entry("tenant")
+                .or_insert_with(|| Value::String(tenant.clone()));
+        }
         let envelope = json!({
             "jsonrpc": "2.0",
             "id": self.id("rpc"),
@@ -176,6 +183,17 @@ impl Ctx {
 
     pub async fn rpc(&self, method: &str, params: Value) -> Result<RpcReply, HarnessError> {
         self.rpc_with_version(method, params, None).await
+    }
+
+    /// Calls a method that must fail with exactly `kind`. An answer that is not a JSON-RPC
+    /// response at all violates the rule too (it is not the error the binding requires).
+    pub async fn call_expecting(
+        &self,
+        method: &str,
+        params: Value,
+        kind: ErrorKind,
+    ) -> Result<Verdict, HarnessError> {
+        Ok(expect_error_reply(&self.rpc(method, params).await?, kind))
     }
 
     /// Calls a method and reads its answer.
@@ -267,6 +285,22 @@ pub fn expect_error(answer: &Answer, kind: ErrorKind) -> Verdict {
     match answer {
         Answer::Error(e) if e.code == Some(kind.jsonrpc_code()) => Verdict::pass(),
         other => Verdict::fail(expected, other.describe()),
+    }
+}
+
+/// Like [`expect_error`], for a raw reply: a body that is not a JSON-RPC response is a
+/// violation, not a harness error.
+pub fn expect_error_reply(reply: &RpcReply, kind: ErrorKind) -> Verdict {
+    match reply.answer() {
+        Ok(answer) => expect_error(&answer, kind),
+        Err(_) => Verdict::fail(
+            format!("JSON-RPC error {kind}"),
+            format!(
+                "HTTP {} with a body that is not a JSON-RPC response: {}",
+                reply.http.status,
+                reply.http.body_start(200)
+            ),
+        ),
     }
 }
 

@@ -10,7 +10,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde_json::Value;
 
 use crate::card::{self, CardError, Interface};
-use crate::check::{Check, HarnessError, Level, Scope, Status, Verdict};
+use crate::check::{Check, Gate, HarnessError, Level, Scope, Status, Verdict};
 use crate::ctx::Ctx;
 use crate::report::{self, CheckResult, Counts, Report, Selection, Target, Tool};
 use crate::wire::{Limits, Recorder, Wire};
@@ -264,20 +264,26 @@ async fn execute(check: &Check, ctx: Ctx, deadline: Duration) -> CheckResult {
     }
 }
 
-/// `N/A` when the card does not declare a capability the check needs.
+/// `N/A` when a capability gate of the check does not hold for this card.
 fn missing_capability(check: &Check, card: &Value) -> Option<Verdict> {
-    check.requires.iter().find_map(|capability| {
-        let declared = card
-            .get("capabilities")
+    let declared = |capability: crate::check::Capability| {
+        card.get("capabilities")
             .and_then(|c| c.get(capability.card_field()))
             .and_then(Value::as_bool)
-            .unwrap_or(false);
-        (!declared).then(|| Verdict::NotApplicable {
-            reason: format!(
-                "the card does not declare capabilities.{}",
-                capability.card_field()
+            .unwrap_or(false)
+    };
+    check.requires.iter().find_map(|gate| {
+        let reason = match *gate {
+            Gate::Declares(c) if !declared(c) => {
+                format!("the card does not declare capabilities.{}", c.card_field())
+            }
+            Gate::Lacks(c) if declared(c) => format!(
+                "the card declares capabilities.{}, so the rule for agents without it does not apply",
+                c.card_field()
             ),
-        })
+            _ => return None,
+        };
+        Some(Verdict::NotApplicable { reason })
     })
 }
 

@@ -278,12 +278,13 @@ impl Wire {
     }
 }
 
-/// Builds the kit's HTTP client. No redirects are followed silently and no retries are made.
+/// Builds the kit's HTTP client. Redirects are not followed (a 3xx is an answer to judge, and
+/// stays in the evidence) and no retries are made.
 pub fn client() -> Result<reqwest::Client, HarnessError> {
     // reqwest is built without a bundled crypto provider; use ring. Installing twice is harmless.
     let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::limited(5))
+        .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(Duration::from_secs(5))
         .user_agent(concat!("a2a-tck/", env!("CARGO_PKG_VERSION")))
         .build()

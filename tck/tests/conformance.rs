@@ -10,20 +10,10 @@ use libtest_mimic::{Arguments, Failed, Trial};
 
 fn main() -> std::process::ExitCode {
     let args = Arguments::from_args();
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(rt) => Arc::new(rt),
-        Err(e) => {
-            eprintln!("failed to start a runtime: {e}");
-            return std::process::ExitCode::FAILURE;
-        }
-    };
-    let agent = match runtime.block_on(a2a_tck::builtin::start(&[])) {
-        Ok(agent) => agent,
-        Err(e) => {
-            eprintln!("failed to start the reference agent: {e}");
-            return std::process::ExitCode::FAILURE;
-        }
-    };
+    let runtime = Arc::new(tokio::runtime::Runtime::new().expect("a tokio runtime"));
+    let agent = runtime
+        .block_on(a2a_tck::builtin::start(&[]))
+        .expect("the reference agent starts");
     let (target, card_url) = (agent.base_url(), agent.card_url());
     let trials = a2a_tck::checks::all()
         .into_iter()

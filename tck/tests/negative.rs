@@ -167,13 +167,7 @@ const CASES: &[Case] = &[
 
 fn main() -> std::process::ExitCode {
     let args = Arguments::from_args();
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(rt) => Arc::new(rt),
-        Err(e) => {
-            eprintln!("failed to start a runtime: {e}");
-            return std::process::ExitCode::FAILURE;
-        }
-    };
+    let runtime = Arc::new(tokio::runtime::Runtime::new().expect("a tokio runtime"));
     let catalog = a2a_tck::checks::all();
     let mut trials = vec![Trial::test("every-check-has-a-negative-case", || {
         let covered: BTreeSet<&str> = CASES.iter().map(|c| c.check).collect();

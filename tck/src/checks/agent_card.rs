@@ -49,7 +49,7 @@ pub fn checks() -> Vec<Check> {
             spec: SpecRef {
                 version: "1.0",
                 section: "8.3.1",
-                statements: &["V10-8.3.1-02"],
+                statements: &["V10-8.3-01", "V10-8.3.1-02"],
             },
             requirement: "Every supportedInterfaces entry declares its protocolBinding, an absolute url and its protocolVersion",
             scope: Scope::Card,
@@ -82,7 +82,7 @@ pub fn checks() -> Vec<Check> {
             spec: SpecRef {
                 version: "1.0",
                 section: "8.6.1",
-                statements: &["V10-8.6.1-01"],
+                statements: &["V10-8.6-01", "V10-8.6.1-01"],
             },
             requirement: "The card endpoint sends Cache-Control with a max-age directive",
             scope: Scope::Card,
@@ -97,7 +97,7 @@ pub fn checks() -> Vec<Check> {
             spec: SpecRef {
                 version: "1.0",
                 section: "8.6.1",
-                statements: &["V10-8.6.1-02"],
+                statements: &["V10-8.6-01", "V10-8.6.1-02"],
             },
             requirement: "The card endpoint sends an ETag header",
             scope: Scope::Card,

@@ -26,7 +26,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "data-model.message.required-fields",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "5.7", statements: &["V10-5.7-02", "V10-5.7-04"] },
+            spec: SpecRef { version: "1.0", section: "5.7", statements: &["V10-5.7-02", "V10-5.7-04", "V10-P-19", "V10-D-4.1.6-01"] },
             requirement: "A Message carries messageId, a valid role and at least one part, each part with exactly one content member",
             scope: EVERY_BINDING_1_0,
             requires: &[],
@@ -37,7 +37,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "data-model.artifact.required-fields",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "5.7", statements: &["V10-5.7-02", "V10-P-11"] },
+            spec: SpecRef { version: "1.0", section: "5.7", statements: &["V10-5.7-02", "V10-5.7-04", "V10-P-11", "V10-P-19", "V10-D-4.1.6-01"] },
             requirement: "An Artifact carries a non-empty artifactId and at least one part, each part with exactly one content member",
             scope: EVERY_BINDING_1_0,
             requires: &[],
@@ -70,7 +70,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "data-model.timestamps.utc-z",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "5.6.1", statements: &["V10-5.6.1-01", "V10-5.6.1-05"] },
+            spec: SpecRef { version: "1.0", section: "5.6.1", statements: &["V10-5.6.1-01", "V10-5.6.1-03", "V10-5.6.1-05"] },
             requirement: "Timestamps are ISO 8601 / RFC 3339 strings in UTC with the `Z` designator, no other offset",
             scope: EVERY_BINDING_1_0,
             requires: &[],
@@ -81,7 +81,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "data-model.no-kind-discriminator",
             level: Level::Should,
-            spec: SpecRef { version: "1.0", section: "A.2.1", statements: &[] },
+            spec: SpecRef { version: "1.0", section: "A.2.1", statements: &["V10-D-A.2.1-01"] },
             requirement: "The 0.3 `kind` discriminator is not emitted in 1.0 objects",
             scope: EVERY_BINDING_1_0,
             requires: &[],

@@ -14,7 +14,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.envelope.response-is-jsonrpc-2",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.3", statements: &["V10-9.3-01"] },
+            spec: SpecRef { version: "1.0", section: "9.3", statements: &["V10-D-9.3-01"] },
             requirement: "Responses are JSON-RPC 2.0 objects: \"jsonrpc\":\"2.0\" and exactly one of result and error",
             scope: JSONRPC_1_0,
             requires: &[],
@@ -25,7 +25,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.envelope.id-echoed",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.3", statements: &["V10-9.3-01"] },
+            spec: SpecRef { version: "1.0", section: "9.3", statements: &["V10-D-9.3-01"] },
             requirement: "A response carries the id of its request, with the same value and JSON type",
             scope: JSONRPC_1_0,
             requires: &[],
@@ -36,7 +36,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.envelope.content-type-json",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.1", statements: &[] },
+            spec: SpecRef { version: "1.0", section: "9.1", statements: &["V10-D-9.1-01"] },
             requirement: "JSON-RPC responses have Content-Type application/json",
             scope: JSONRPC_1_0,
             requires: &[],
@@ -47,7 +47,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.errors.parse-error",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.5", statements: &[] },
+            spec: SpecRef { version: "1.0", section: "9.5", statements: &["V10-D-9.5-01"] },
             requirement: "A body that is not valid JSON gets error -32700 (parse error) with a null id",
             scope: JSONRPC_1_0,
             requires: &[],
@@ -58,7 +58,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.errors.invalid-request",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.5", statements: &["V10-9.3-01"] },
+            spec: SpecRef { version: "1.0", section: "9.5", statements: &["V10-9.3-01", "V10-D-9.5-02"] },
             requirement: "A request that is not a valid JSON-RPC 2.0 request (\"jsonrpc\":\"1.0\") gets error -32600",
             scope: JSONRPC_1_0,
             requires: &[],
@@ -69,7 +69,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.errors.method-not-found",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.5", statements: &[] },
+            spec: SpecRef { version: "1.0", section: "9.5", statements: &["V10-3.3.2-01", "V10-D-9.5-03"] },
             requirement: "An unknown method gets error -32601 (method not found)",
             scope: JSONRPC_1_0,
             requires: &[],
@@ -80,7 +80,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.errors.invalid-params",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.3.2", statements: &["V10-3.3.2-08"] },
+            spec: SpecRef { version: "1.0", section: "3.3.2", statements: &["V10-3.3.2-08", "V10-5.7-03", "V10-13.4-05", "V10-14.1.1-02", "V10-D-9.5-04"] },
             requirement: "SendMessage without its REQUIRED message gets error -32602 (invalid params)",
             scope: JSONRPC_1_0,
             requires: &[],
@@ -94,7 +94,7 @@ pub fn checks() -> Vec<Check> {
             spec: SpecRef {
                 version: "1.0",
                 section: "3.3.2",
-                statements: &["V10-3.3.2-16", "V10-3.3.2-17", "V10-9.5-01"],
+                statements: &["V10-3.3.2-16", "V10-3.3.2-17", "V10-3.3.2-19", "V10-9.5-01"],
             },
             requirement: "An error object has an integer code, a string message, and data (if any) as an array of objects each with @type",
             scope: JSONRPC_1_0,
@@ -106,7 +106,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.errors.error-info-in-data",
             level: Level::Should,
-            spec: SpecRef { version: "1.0", section: "9.5", statements: &["V10-9.5-02"] },
+            spec: SpecRef { version: "1.0", section: "9.5", statements: &["V10-3.3.2-18", "V10-9.5-02"] },
             requirement: "A2A errors carry a google.rpc.ErrorInfo in data, with the error's reason and domain a2a-protocol.org",
             scope: JSONRPC_1_0,
             requires: &[],

@@ -32,7 +32,7 @@ pub fn checks() -> Vec<Check> {
             spec: SpecRef {
                 version: "1.0",
                 section: "3.1.4",
-                statements: &["V10-3.1.4-01"],
+                statements: &["V10-3.1.4-01", "V10-P-16"],
             },
             requirement:
                 "Without includeArtifacts, ListTasks omits the artifacts field from every task",

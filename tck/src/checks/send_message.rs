@@ -46,7 +46,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "send.context-id-generated-when-absent",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.4.1", statements: &["V10-3.4.1-02"] },
+            spec: SpecRef { version: "1.0", section: "3.4.1", statements: &["V10-3.4.1-02", "V10-P-12"] },
             requirement: "A contextId the agent generates for a message without one is returned in the response",
             scope: EVERY_BINDING_1_0,
             requires: &[],
@@ -60,7 +60,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "send.client-context-id-kept-or-rejected",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.4.1", statements: &["V10-3.4.1-03", "V10-3.4.1-04"] },
+            spec: SpecRef { version: "1.0", section: "3.4.1", statements: &["V10-3.4.1-04"] },
             requirement: "A client-provided contextId is either kept, or the request is rejected with an error; it is never replaced",
             scope: EVERY_BINDING_1_0,
             requires: &[],
@@ -71,7 +71,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "send.unknown-task-id-returns-task-not-found",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.4.2", statements: &["V10-3.4.2-04"] },
+            spec: SpecRef { version: "1.0", section: "3.4.2", statements: &["V10-3.3.2-11", "V10-3.4.2-04", "V10-5.4-01"] },
             requirement: "A message whose taskId names no existing task gets TaskNotFoundError",
             scope: EVERY_BINDING_1_0,
             requires: &[],
@@ -82,7 +82,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "send.terminal-task-rejects-message",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.1", statements: &[] },
+            spec: SpecRef { version: "1.0", section: "3.1.1", statements: &["V10-5.4-01", "V10-D-3.1.1-01"] },
             requirement: "A message to a task in a terminal state gets UnsupportedOperationError",
             scope: EVERY_BINDING_1_0,
             requires: &[],

@@ -12,7 +12,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "tasks.get.returns-current-task",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.3", statements: &[] },
+            spec: SpecRef { version: "1.0", section: "3.1.3", statements: &["V10-D-3.1.3-01"] },
             requirement: "GetTask returns the task with the requested id, its contextId and its current state",
             scope: EVERY_BINDING_1_0,
             requires: &[],
@@ -23,7 +23,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "tasks.get.unknown-id-returns-task-not-found",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.3", statements: &["V10-3.3.2-11"] },
+            spec: SpecRef { version: "1.0", section: "3.1.3", statements: &["V10-3.3.2-11", "V10-5.4-01"] },
             requirement: "GetTask for an id that names no task gets TaskNotFoundError",
             scope: EVERY_BINDING_1_0,
             requires: &[],
@@ -59,7 +59,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "tasks.cancel.open-task-becomes-canceled",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &[] },
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-D-3.1.5-01"] },
             requirement: "CancelTask on an open task returns the task, same id, in TASK_STATE_CANCELED",
             scope: EVERY_BINDING_1_0,
             requires: &[],
@@ -70,7 +70,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "tasks.cancel.canceled-task-stays-canceled",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &[] },
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-D-3.1.3-01", "V10-D-3.1.5-01"] },
             requirement: "A canceled task stays in TASK_STATE_CANCELED: GetTask afterwards shows it canceled",
             scope: EVERY_BINDING_1_0,
             requires: &[],
@@ -81,7 +81,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "tasks.cancel.terminal-task-not-cancelable",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &[] },
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-5.4-01", "V10-D-3.1.5-02"] },
             requirement: "CancelTask on a task in a terminal state gets TaskNotCancelableError",
             scope: EVERY_BINDING_1_0,
             requires: &[],
@@ -92,7 +92,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "tasks.cancel.unknown-id-returns-task-not-found",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-3.3.2-11"] },
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-3.3.2-11", "V10-5.4-01"] },
             requirement: "CancelTask for an id that names no task gets TaskNotFoundError",
             scope: EVERY_BINDING_1_0,
             requires: &[],

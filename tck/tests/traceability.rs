@@ -1,0 +1,355 @@
+//! Traceability: the requirements registry (`tck/requirements/a2a-v1.0.toml`) and the checks
+//! agree. Every registry entry is either tested (and the checks it names cite it back), planned
+//! or untestable with a reason; every check cites registry entries; every official TCK id a
+//! check maps to exists.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::PathBuf;
+
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Registry {
+    requirement: Vec<Requirement>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Requirement {
+    id: String,
+    section: String,
+    level: String,
+    applies_to: String,
+    text: String,
+    checks: Option<Vec<String>>,
+    planned: Option<String>,
+    untestable: Option<String>,
+}
+
+impl Requirement {
+    fn checks(&self) -> &[String] {
+        self.checks.as_deref().unwrap_or_default()
+    }
+
+    /// A server-side MUST: the sentence binds agents and has an upper-case MUST in its keywords.
+    fn is_server_must(&self) -> bool {
+        matches!(self.applies_to.as_str(), "server" | "both") && self.level.contains("MUST")
+    }
+}
+
+const APPLIES_TO: &[&str] = &[
+    "server",
+    "client",
+    "both",
+    "ops/security",
+    "binding-author",
+    "doc",
+];
+
+/// The 129 requirement ids of the official A2A TCK (`a2aproject/a2a-tck`, branch 1.0-dev,
+/// `tck/requirements/*.py`).
+const OFFICIAL_TCK_IDS: [&str; 129] = [
+    "CARD-DISC-001",
+    "CARD-PROTO-001",
+    "CARD-PROTO-002",
+    "CARD-STRUCT-001",
+    "CARD-EXT-001",
+    "CARD-EXT-002",
+    "CARD-SIGN-001",
+    "CARD-SIGN-002",
+    "CARD-SIGN-003",
+    "CARD-SIGN-004",
+    "CARD-CACHE-001",
+    "CARD-CACHE-002",
+    "CARD-CACHE-003",
+    "AUTH-TLS-001",
+    "AUTH-TLS-002",
+    "AUTH-SERVER-001",
+    "AUTH-SERVER-002",
+    "AUTH-INTASK-001",
+    "AUTH-INTASK-002",
+    "AUTH-INTASK-003",
+    "AUTH-INTASK-004",
+    "AUTH-INTASK-005",
+    "AUTH-INTASK-006",
+    "AUTH-SCOPE-001",
+    "AUTH-SCOPE-002",
+    "AUTH-SCOPE-003",
+    "GRPC-SVC-001",
+    "GRPC-SVC-002",
+    "GRPC-SVC-003",
+    "GRPC-META-001",
+    "GRPC-ERR-001",
+    "GRPC-ERR-002",
+    "GRPC-ERR-003",
+    "HTTP_JSON-URL-001",
+    "HTTP_JSON-URL-002",
+    "HTTP_JSON-SVC-001",
+    "HTTP_JSON-SVC-002",
+    "HTTP_JSON-QP-001",
+    "HTTP_JSON-ERR-001",
+    "HTTP_JSON-ERR-002",
+    "HTTP_JSON-STATUS-001",
+    "HTTP_JSON-SSE-001",
+    "JSONRPC-FMT-001",
+    "JSONRPC-FMT-002",
+    "JSONRPC-SVC-001",
+    "JSONRPC-SVC-002",
+    "JSONRPC-ERR-001",
+    "JSONRPC-ERR-002",
+    "JSONRPC-ERR-003",
+    "JSONRPC-SSE-001",
+    "JSONRPC-SSE-002",
+    "CORE-SEND-001",
+    "CORE-SEND-002",
+    "CORE-SEND-003",
+    "CORE-STREAM-001",
+    "CORE-STREAM-002",
+    "CORE-STREAM-003",
+    "CORE-GET-001",
+    "CORE-GET-002",
+    "CORE-LIST-001",
+    "CORE-LIST-002",
+    "CORE-LIST-003",
+    "CORE-LIST-004",
+    "CORE-LIST-005",
+    "CORE-CANCEL-001",
+    "CORE-CANCEL-002",
+    "CORE-CANCEL-003",
+    "CORE-EXECUTION-MODE-001",
+    "CORE-EXECUTION-MODE-002",
+    "CORE-ERR-001",
+    "CORE-ERR-002",
+    "CORE-CAP-001",
+    "CORE-CAP-002",
+    "CORE-CAP-003",
+    "CORE-CAP-004",
+    "CORE-MULTI-001",
+    "CORE-MULTI-001a",
+    "CORE-MULTI-002",
+    "CORE-MULTI-002a",
+    "CORE-MULTI-003",
+    "CORE-MULTI-004",
+    "CORE-MULTI-005",
+    "CORE-MULTI-006",
+    "CORE-HIST-001",
+    "CORE-HIST-002",
+    "CORE-HIST-003",
+    "CORE-HIST-004",
+    "CORE-HIST-005",
+    "CORE-HIST-006",
+    "DM-TASK-001",
+    "DM-TASK-002",
+    "DM-MSG-001",
+    "DM-MSG-002",
+    "DM-PART-001",
+    "DM-ART-001",
+    "DM-STATUS-001",
+    "DM-SERIAL-001",
+    "DM-SERIAL-002",
+    "DM-SERIAL-003",
+    "DM-SERIAL-004",
+    "DM-SERIAL-005",
+    "BIND-EQUIV-001",
+    "BIND-EQUIV-002",
+    "BIND-EQUIV-003",
+    "BIND-EQUIV-004",
+    "BIND-FIELD-001",
+    "PUSH-CREATE-001",
+    "PUSH-CREATE-002",
+    "PUSH-GET-001",
+    "PUSH-GET-002",
+    "PUSH-LIST-001",
+    "PUSH-DEL-001",
+    "PUSH-DEL-002",
+    "PUSH-DELIVER-001",
+    "PUSH-DELIVER-002",
+    "PUSH-DELIVER-003",
+    "STREAM-ORDER-001",
+    "STREAM-ORDER-002",
+    "STREAM-ORDER-003",
+    "STREAM-ORDER-004",
+    "STREAM-SUB-001",
+    "STREAM-SUB-002",
+    "STREAM-SUB-003",
+    "STREAM-SUB-004",
+    "VER-CLIENT-001",
+    "VER-SERVER-001",
+    "VER-SERVER-002",
+    "VER-SERVER-003",
+    "VER-CLIENT-002",
+];
+
+fn registry() -> Vec<Requirement> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("requirements/a2a-v1.0.toml");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let registry: Registry =
+        toml::from_str(&text).unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
+    registry.requirement
+}
+
+fn blank(value: &str) -> bool {
+    value.trim().is_empty()
+}
+
+#[test]
+fn entries_are_unique_and_complete() {
+    let entries = registry();
+    assert!(!entries.is_empty(), "the registry is empty");
+    let mut seen = HashSet::new();
+    for entry in &entries {
+        assert!(seen.insert(entry.id.as_str()), "duplicate id {}", entry.id);
+        assert!(
+            entry.id.starts_with("V10-"),
+            "{}: id must start with V10-",
+            entry.id
+        );
+        for (field, value) in [
+            ("section", &entry.section),
+            ("level", &entry.level),
+            ("text", &entry.text),
+        ] {
+            assert!(!blank(value), "{}: empty {field}", entry.id);
+        }
+        assert!(
+            !entry.text.contains('\n'),
+            "{}: text must be one line",
+            entry.id
+        );
+        assert!(
+            APPLIES_TO.contains(&entry.applies_to.as_str()),
+            "{}: applies_to {:?} is not one of {APPLIES_TO:?}",
+            entry.id,
+            entry.applies_to
+        );
+    }
+}
+
+#[test]
+fn every_entry_has_exactly_one_disposition() {
+    for entry in registry() {
+        let given = [
+            entry.checks.is_some(),
+            entry.planned.is_some(),
+            entry.untestable.is_some(),
+        ];
+        assert_eq!(
+            given.iter().filter(|g| **g).count(),
+            1,
+            "{}: needs exactly one of checks, planned, untestable",
+            entry.id
+        );
+        if let Some(checks) = &entry.checks {
+            assert!(!checks.is_empty(), "{}: checks is empty", entry.id);
+            let unique: HashSet<&String> = checks.iter().collect();
+            assert_eq!(
+                unique.len(),
+                checks.len(),
+                "{}: a check listed twice",
+                entry.id
+            );
+        }
+        for (field, value) in [
+            ("planned", &entry.planned),
+            ("untestable", &entry.untestable),
+        ] {
+            if let Some(value) = value {
+                assert!(!blank(value), "{}: {field} is empty", entry.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn listed_checks_exist() {
+    let known: HashSet<&str> = a2a_tck::checks::all().iter().map(|c| c.id).collect();
+    for entry in registry() {
+        for check in entry.checks() {
+            assert!(
+                known.contains(check.as_str()),
+                "{} lists {check}, which is not a check of the kit",
+                entry.id
+            );
+        }
+    }
+}
+
+#[test]
+fn checks_cite_exactly_the_entries_that_list_them() {
+    let entries = registry();
+    let ids: HashSet<&str> = entries.iter().map(|e| e.id.as_str()).collect();
+    let mut listing: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for entry in &entries {
+        for check in entry.checks() {
+            listing
+                .entry(check.as_str())
+                .or_default()
+                .insert(entry.id.as_str());
+        }
+    }
+    let mut problems = Vec::new();
+    for check in a2a_tck::checks::all() {
+        let cited: BTreeSet<&str> = check.spec.statements.iter().copied().collect();
+        for statement in &cited {
+            if !ids.contains(statement) {
+                problems.push(format!(
+                    "{} cites {statement}, which is not in the registry",
+                    check.id
+                ));
+            }
+        }
+        let listed = listing.remove(check.id).unwrap_or_default();
+        if cited != listed {
+            problems.push(format!(
+                "{}: cites {cited:?}, but the registry lists it under {listed:?}",
+                check.id
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_check_cites_a_statement() {
+    for check in a2a_tck::checks::all() {
+        assert!(
+            !check.spec.statements.is_empty(),
+            "{} cites no statement",
+            check.id
+        );
+    }
+}
+
+#[test]
+fn maps_to_ids_are_official_tck_ids() {
+    let official: HashSet<&str> = OFFICIAL_TCK_IDS.into_iter().collect();
+    assert_eq!(official.len(), 129, "the official id list has duplicates");
+    for check in a2a_tck::checks::all() {
+        for id in check.maps_to {
+            assert!(
+                official.contains(id),
+                "{} maps to {id}, which is not an official TCK requirement id",
+                check.id
+            );
+        }
+    }
+}
+
+#[test]
+fn coverage_summary() {
+    let entries = registry();
+    let count = |pick: fn(&Requirement) -> bool| entries.iter().filter(|e| pick(e)).count();
+    let covered = count(|e| e.checks.is_some());
+    let planned = count(|e| e.planned.is_some());
+    let untestable = count(|e| e.untestable.is_some());
+    let server_must = count(Requirement::is_server_must);
+    let server_must_covered = count(|e| e.is_server_must() && e.checks.is_some());
+    assert_eq!(covered + planned + untestable, entries.len());
+    eprintln!(
+        "requirements registry: {} entries: {covered} covered, {planned} planned, {untestable} untestable; \
+         server-side MUST entries: {server_must_covered} of {server_must} covered",
+        entries.len()
+    );
+}
