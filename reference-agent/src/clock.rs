@@ -1,16 +1,15 @@
-//! Deterministic time and id generation.
+//! Time and id generation.
 //!
-//! The clock starts at 2026-01-01T00:00:00.000Z and moves forward exactly one
-//! millisecond per reading, so every timestamp the agent hands out is distinct
-//! and ordered. Ids come from per-kind counters.
+//! The clock is anchored at the wall-clock time when the agent starts and is
+//! strictly increasing: every reading is the later of the wall-clock time and
+//! the previous reading plus one millisecond, so timestamps are realistic yet
+//! distinct and ordered. Ids come from per-kind counters.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Serialize, Serializer};
-
-/// 2026-01-01T00:00:00.000Z in milliseconds since the Unix epoch.
-pub const START_MILLIS: u64 = 1_767_225_600_000;
 
 /// A point in time with millisecond precision (milliseconds since the Unix epoch).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -24,6 +23,14 @@ impl Timestamp {
         let millis = i128::try_from(time.duration_since(UNIX_EPOCH).ok()?.as_millis()).ok()?;
         let millis = millis - i128::from(offset_minutes) * 60_000;
         u64::try_from(millis).ok().map(Timestamp)
+    }
+
+    /// The current wall-clock time, truncated to the millisecond.
+    pub fn wall_clock() -> Timestamp {
+        let since_epoch = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
+        Timestamp(u64::try_from(since_epoch.as_millis()).unwrap_or(u64::MAX))
     }
 
     fn system_time(self) -> SystemTime {
@@ -65,29 +72,42 @@ impl Serialize for Timestamp {
     }
 }
 
-/// A clock that advances by exactly one millisecond on every reading.
-#[derive(Debug, Clone)]
+/// Where the clock reads the current time from.
+type Source = Arc<dyn Fn() -> Timestamp + Send + Sync>;
+
+/// A strictly increasing clock: each reading is max(source now, previous + 1 ms).
+#[derive(Clone)]
 pub struct Clock {
-    next: u64,
+    source: Source,
+    /// The previous reading (or the anchor minus one millisecond).
+    last: u64,
 }
 
-impl Default for Clock {
-    fn default() -> Self {
-        Clock::starting_at(Timestamp(START_MILLIS))
+impl fmt::Debug for Clock {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Clock").field("last", &self.last).finish()
     }
 }
 
 impl Clock {
-    /// A clock whose first reading is `start`.
-    pub fn starting_at(start: Timestamp) -> Self {
-        Clock { next: start.0 }
+    /// The wall clock, anchored now: no reading is earlier than this moment.
+    pub fn system() -> Self {
+        Clock::with_source(Arc::new(Timestamp::wall_clock))
     }
 
-    /// Reads the clock, then moves it forward by one millisecond.
+    /// A clock reading `source`, anchored at its current time.
+    pub fn with_source(source: Source) -> Self {
+        let anchor = source();
+        Clock {
+            source,
+            last: anchor.0.saturating_sub(1),
+        }
+    }
+
+    /// The later of the source's time and the previous reading plus one millisecond.
     pub fn now(&mut self) -> Timestamp {
-        let now = Timestamp(self.next);
-        self.next += 1;
-        now
+        self.last = (self.source)().0.max(self.last + 1);
+        Timestamp(self.last)
     }
 }
 
@@ -138,12 +158,56 @@ impl Ids {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+
+    /// 2026-01-01T00:00:00.000Z in milliseconds since the Unix epoch.
+    const START_MILLIS: u64 = 1_767_225_600_000;
+
+    /// A clock whose source returns the value of `wall` (milliseconds).
+    fn fake_clock(wall: &Arc<AtomicU64>) -> Clock {
+        let wall = Arc::clone(wall);
+        Clock::with_source(Arc::new(move || {
+            Timestamp(wall.load(AtomicOrdering::SeqCst))
+        }))
+    }
 
     #[test]
-    fn clock_starts_in_2026_and_ticks_one_milli() {
-        let mut clock = Clock::default();
+    fn clock_follows_the_wall_clock_and_is_strictly_increasing() {
+        let wall = Arc::new(AtomicU64::new(START_MILLIS));
+        let mut clock = fake_clock(&wall);
+        // Several readings in the same wall-clock millisecond still differ.
         assert_eq!(clock.now().to_string(), "2026-01-01T00:00:00.000Z");
         assert_eq!(clock.now().to_string(), "2026-01-01T00:00:00.001Z");
+        assert_eq!(clock.now().to_string(), "2026-01-01T00:00:00.002Z");
+        // The wall clock moving ahead is followed.
+        wall.store(START_MILLIS + 60_000, AtomicOrdering::SeqCst);
+        assert_eq!(clock.now().to_string(), "2026-01-01T00:01:00.000Z");
+        // The wall clock stepping back never makes the clock go back.
+        wall.store(START_MILLIS, AtomicOrdering::SeqCst);
+        assert_eq!(clock.now().to_string(), "2026-01-01T00:01:00.001Z");
+    }
+
+    #[test]
+    fn clock_is_anchored_at_creation() {
+        let wall = Arc::new(AtomicU64::new(START_MILLIS + 500));
+        let mut clock = fake_clock(&wall);
+        wall.store(START_MILLIS, AtomicOrdering::SeqCst);
+        assert_eq!(clock.now(), Timestamp(START_MILLIS + 500));
+    }
+
+    #[test]
+    fn system_clock_is_close_to_now_with_millis_and_z() {
+        let before = Timestamp::wall_clock();
+        let mut clock = Clock::system();
+        let first = clock.now();
+        let second = clock.now();
+        let after = Timestamp::wall_clock();
+        assert!(before <= first && first < second, "{first} {second}");
+        assert!(second.0 <= after.0 + 1, "{second} {after}");
+        let text = first.to_string();
+        assert_eq!(text.len(), 24, "{text}");
+        assert!(text.ends_with('Z') && text.as_bytes()[19] == b'.', "{text}");
+        assert_eq!(Timestamp::parse_rfc3339(&text), Some(first));
     }
 
     #[test]

@@ -116,6 +116,34 @@ faults! {
         "Error responses carry no `data` and so no google.rpc.ErrorInfo.";
     IgnoreVersionHeader => "ignore-version-header",
         "Any A2A-Version header value, or none, is accepted as 1.0.";
+    ListIgnoresPageSize => "list-ignores-page-size",
+        "ListTasks ignores pageSize and returns every matching task on one page with an empty nextPageToken.";
+    ListIgnoresContextFilter => "list-ignores-context-filter",
+        "ListTasks ignores the contextId filter and returns tasks of every context.";
+    ListOmitsTotalSize => "list-omits-total-size",
+        "ListTasks omits the `totalSize` and `pageSize` fields from its response.";
+    StreamingUnsupportedWrongError => "streaming-unsupported-wrong-error",
+        "SendStreamingMessage and SubscribeToTask answer -32601 (method not found) instead of UnsupportedOperationError -32004.";
+    PushUnsupportedWrongError => "push-unsupported-wrong-error",
+        "The push-notification-config methods answer UnsupportedOperationError -32004 instead of PushNotificationNotSupportedError -32003.";
+    ExtendedCardUnsupportedWrongError => "extended-card-unsupported-wrong-error",
+        "GetExtendedAgentCard answers -32601 (method not found) instead of UnsupportedOperationError -32004.";
+    RejectPatchVersion => "reject-patch-version",
+        "An A2A-Version header with a patch number (1.0.3) is rejected with VersionNotSupportedError instead of treated as 1.0.";
+    MissingVersionAs10 => "missing-version-as-1-0",
+        "A request with no or an empty A2A-Version header is processed as 1.0 instead of failing with VersionNotSupportedError.";
+    BlockingOmitsArtifacts => "blocking-omits-artifacts",
+        "A blocking SendMessage returns the task without its artifacts, although the stored task has them.";
+    HistoryOldestFirst => "history-oldest-first",
+        "A historyLength of n > 0 returns the n oldest messages instead of the n most recent.";
+    CancelOpenTaskNotCancelable => "cancel-open-task-not-cancelable",
+        "CancelTask on an open (non-terminal) task fails with TaskNotCancelableError instead of canceling it.";
+    MismatchedContextInternalError => "mismatched-context-internal-error",
+        "A follow-up whose contextId differs from its task's gets the internal error -32603 instead of -32602.";
+    MessageOmitsContextId => "message-omits-context-id",
+        "Direct Message responses omit `contextId` (Tasks keep theirs).";
+    NestedMessageMissingRole => "nested-message-missing-role",
+        "Agent messages inside a task (`status.message` and agent entries of `history`) omit the required `role` field.";
 }
 
 impl Fault {
@@ -174,7 +202,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 42);
+        assert_eq!(Fault::all().len(), 56);
     }
 
     #[test]

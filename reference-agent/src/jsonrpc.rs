@@ -1,19 +1,21 @@
 //! The JSON-RPC 2.0 endpoint: envelope, A2A-Version check, dispatch and responses.
 //!
 //! Validation order: parse JSON, envelope, version header, method, params.
+//! A valid request object without an `id` member is a notification: it is not
+//! executed and gets HTTP 204 with no body (JSON-RPC 2.0 §4.1).
 
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{header, HeaderMap};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Map, Value};
 
 use crate::error::RpcError;
 use crate::fault::Fault;
 use crate::store::SendReply;
-use crate::wire::{self, TaskView};
+use crate::wire::{self, Artifacts, TaskView};
 use crate::{params, AgentConfig, App};
 
 /// The protocol version this interface serves (Major.Minor).
@@ -21,18 +23,25 @@ const SUPPORTED_VERSION: (u64, u64) = (1, 0);
 
 /// `POST /a2a/jsonrpc`.
 pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Response {
-    let (id, outcome) = process(&app, &headers, &body);
-    respond(&app.config, id, outcome)
+    match process(&app, &headers, &body) {
+        Some((id, outcome)) => respond(&app.config, id, outcome),
+        None => StatusCode::NO_CONTENT.into_response(),
+    }
 }
 
-fn process(app: &App, headers: &HeaderMap, body: &[u8]) -> (Value, Result<Value, RpcError>) {
+/// The response id and outcome, or `None` for a notification (no reply).
+fn process(
+    app: &App,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Option<(Value, Result<Value, RpcError>)> {
     let config = &app.config;
     let request: Value = match serde_json::from_slice(body) {
         Ok(request) => request,
         Err(e) if config.has(Fault::ParseErrorAsInvalidRequest) => {
-            return (Value::Null, Err(RpcError::invalid_request(e)))
+            return Some((Value::Null, Err(RpcError::invalid_request(e))))
         }
-        Err(e) => return (Value::Null, Err(RpcError::parse_error(e))),
+        Err(e) => return Some((Value::Null, Err(RpcError::parse_error(e)))),
     };
     let Value::Object(mut request) = request else {
         let what = if request.is_array() {
@@ -40,18 +49,26 @@ fn process(app: &App, headers: &HeaderMap, body: &[u8]) -> (Value, Result<Value,
         } else {
             "the request must be a JSON object"
         };
-        return (Value::Null, Err(RpcError::invalid_request(what)));
+        return Some((Value::Null, Err(RpcError::invalid_request(what))));
     };
-    let id = request.remove("id").unwrap_or(Value::Null);
-    if !matches!(id, Value::Null | Value::String(_) | Value::Number(_)) {
+    let id = request.remove("id");
+    if !matches!(
+        id,
+        None | Some(Value::Null | Value::String(_) | Value::Number(_))
+    ) {
         let error = RpcError::invalid_request("`id` must be a string, a number or null");
-        return (Value::Null, Err(error));
+        return Some((Value::Null, Err(error)));
     }
-    let outcome = envelope(&request, config).and_then(|method| {
-        check_version(headers, config)?;
-        dispatch(app, method, request.remove("params"))
-    });
-    (id, outcome)
+    let method = match envelope(&request, config) {
+        Ok(method) => method,
+        // An invalid request object is answered even without an id (id null).
+        Err(error) => return Some((id.unwrap_or(Value::Null), Err(error))),
+    };
+    // A notification: the server must not reply, so it is not executed either.
+    let id = id?;
+    let outcome = check_version(headers, config)
+        .and_then(|()| dispatch(app, method, request.remove("params")));
+    Some((id, outcome))
 }
 
 /// Checks `jsonrpc` and returns the method name.
@@ -94,10 +111,16 @@ fn check_version(headers: &HeaderMap, config: &AgentConfig) -> Result<(), RpcErr
         .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_owned())
         .unwrap_or_default();
     if requested.is_empty() {
+        if config.has(Fault::MissingVersionAs10) {
+            return Ok(());
+        }
         // An absent or empty header means 0.3, which this interface does not serve.
         return Err(RpcError::version_not_supported("0.3"));
     }
-    if major_minor(&requested) == Some(SUPPORTED_VERSION) {
+    let has_patch = requested.split('.').count() > 2;
+    if major_minor(&requested) == Some(SUPPORTED_VERSION)
+        && !(has_patch && config.has(Fault::RejectPatchVersion))
+    {
         Ok(())
     } else {
         Err(RpcError::version_not_supported(&requested))
@@ -112,7 +135,7 @@ fn dispatch(app: &App, method: String, params: Option<Value>) -> Result<Value, R
             let params = params::get_task(params)?;
             let view = TaskView {
                 history_length: params.history_length,
-                include_artifacts: true,
+                artifacts: Artifacts::NonEmpty,
             };
             match app.store.get(&params.id) {
                 Some(task) => wire::task(&task, view, config),
@@ -124,18 +147,36 @@ fn dispatch(app: &App, method: String, params: Option<Value>) -> Result<Value, R
             let id = params::cancel_task(params)?;
             let view = TaskView {
                 history_length: None,
-                include_artifacts: true,
+                artifacts: Artifacts::NonEmpty,
             };
             wire::task(&app.store.cancel(&id)?, view, config)
         }
         "ListTasks" => list_tasks(app, params),
+        "SendStreamingMessage" | "SubscribeToTask"
+            if config.has(Fault::StreamingUnsupportedWrongError) =>
+        {
+            Err(RpcError::method_not_found(&method))
+        }
         "SendStreamingMessage" | "SubscribeToTask" => Err(RpcError::unsupported_operation(
             "streaming is not supported (capabilities.streaming is false)",
         )),
         "CreateTaskPushNotificationConfig"
         | "GetTaskPushNotificationConfig"
         | "ListTaskPushNotificationConfigs"
+        | "DeleteTaskPushNotificationConfig"
+            if config.has(Fault::PushUnsupportedWrongError) =>
+        {
+            Err(RpcError::unsupported_operation(
+                "push notifications are not supported",
+            ))
+        }
+        "CreateTaskPushNotificationConfig"
+        | "GetTaskPushNotificationConfig"
+        | "ListTaskPushNotificationConfigs"
         | "DeleteTaskPushNotificationConfig" => Err(RpcError::push_notification_not_supported()),
+        "GetExtendedAgentCard" if config.has(Fault::ExtendedCardUnsupportedWrongError) => {
+            Err(RpcError::method_not_found(&method))
+        }
         "GetExtendedAgentCard" => Err(RpcError::unsupported_operation(
             "no extended agent card (capabilities.extendedAgentCard is false)",
         )),
@@ -152,9 +193,14 @@ fn send_message(app: &App, params: Option<Value>) -> Result<Value, RpcError> {
     let blocking = !params.return_immediately;
     let (member, value) = match app.store.send(params.message, blocking)? {
         SendReply::Task(task) => {
+            let artifacts = if blocking && config.has(Fault::BlockingOmitsArtifacts) {
+                Artifacts::Omit
+            } else {
+                Artifacts::NonEmpty
+            };
             let view = TaskView {
                 history_length: params.history_length,
-                include_artifacts: true,
+                artifacts,
             };
             ("task", wire::task(&task, view, config)?)
         }
@@ -170,9 +216,17 @@ fn list_tasks(app: &App, params: Option<Value>) -> Result<Value, RpcError> {
     let config = &app.config;
     let params = params::list_tasks(params)?;
     let page = app.store.list(&params.query)?;
+    // Requested artifacts are listed even when empty (§3.1.4), unrequested ones omitted.
+    let artifacts = if params.include_artifacts {
+        Artifacts::Always
+    } else if config.has(Fault::ListIncludesArtifacts) {
+        Artifacts::NonEmpty
+    } else {
+        Artifacts::Omit
+    };
     let view = TaskView {
         history_length: params.history_length,
-        include_artifacts: params.include_artifacts || config.has(Fault::ListIncludesArtifacts),
+        artifacts,
     };
     let tasks = page
         .tasks
@@ -190,8 +244,10 @@ fn list_tasks(app: &App, params: Option<Value>) -> Result<Value, RpcError> {
             response.insert("nextPageToken".to_owned(), Value::String(String::new()));
         }
     }
-    response.insert("pageSize".to_owned(), json!(params.query.page_size));
-    response.insert("totalSize".to_owned(), json!(page.total_size));
+    if !config.has(Fault::ListOmitsTotalSize) {
+        response.insert("pageSize".to_owned(), json!(params.query.page_size));
+        response.insert("totalSize".to_owned(), json!(page.total_size));
+    }
     Ok(Value::Object(response))
 }
 

@@ -56,7 +56,6 @@ impl Record {
     }
 }
 
-#[derive(Default)]
 struct State {
     clock: Clock,
     ids: Ids,
@@ -77,7 +76,12 @@ impl Store {
         Store {
             config,
             scenarios,
-            state: Mutex::new(State::default()),
+            state: Mutex::new(State {
+                clock: Clock::system(),
+                ids: Ids::default(),
+                tasks: HashMap::new(),
+                page_tokens: HashMap::new(),
+            }),
         }
     }
 
@@ -120,13 +124,14 @@ impl Store {
             && message.context_id != task.context_id
             && !self.has(Fault::AcceptMismatchedContextId)
         {
-            return Err(RpcError::invalid_param(
-                "message.contextId",
-                format!(
-                    "contextId `{}` does not match the contextId of task {}",
-                    message.context_id, task.id
-                ),
-            ));
+            let detail = format!(
+                "contextId `{}` does not match the contextId of task {}",
+                message.context_id, task.id
+            );
+            if self.has(Fault::MismatchedContextInternalError) {
+                return Err(RpcError::internal(detail));
+            }
+            return Err(RpcError::invalid_param("message.contextId", detail));
         }
         if self.has(Fault::FollowUpStartsNewTask) {
             let mut message = message;
@@ -278,7 +283,10 @@ impl Store {
             return Err(RpcError::task_not_found(id));
         };
         let before = record.task.clone();
-        if before.status.state.is_terminal() && !self.has(Fault::CancelCompletedTaskSucceeds) {
+        let terminal = before.status.state.is_terminal();
+        if (terminal && !self.has(Fault::CancelCompletedTaskSucceeds))
+            || (!terminal && self.has(Fault::CancelOpenTaskNotCancelable))
+        {
             return Err(RpcError::task_not_cancelable(
                 id,
                 before.status.state.name(),
@@ -311,15 +319,16 @@ impl Store {
         };
         let ascending = self.has(Fault::ListAscending);
         let order = |a: Key, b: Key| if ascending { a.cmp(&b) } else { b.cmp(&a) };
+        let context_filter = query
+            .context_id
+            .as_ref()
+            .filter(|_| !self.has(Fault::ListIgnoresContextFilter));
         let mut matches: Vec<&Record> = state
             .tasks
             .values()
             .filter(|r| {
                 let task = &r.task;
-                query
-                    .context_id
-                    .as_ref()
-                    .is_none_or(|c| *c == task.context_id)
+                context_filter.is_none_or(|c| *c == task.context_id)
                     && query.status.is_none_or(|s| s == task.status.state)
                     && query
                         .status_timestamp_after
@@ -333,10 +342,15 @@ impl Store {
                 .position(|r| order(r.key(), cursor) == Ordering::Greater)
                 .unwrap_or(matches.len())
         });
+        let page_size = if self.has(Fault::ListIgnoresPageSize) {
+            usize::MAX
+        } else {
+            query.page_size
+        };
         let page: Vec<&Record> = matches
             .iter()
             .skip(start)
-            .take(query.page_size)
+            .take(page_size)
             .copied()
             .collect();
         let more = start + page.len() < matches.len();

@@ -6,15 +6,26 @@ use serde_json::{Map, Value};
 
 use crate::error::RpcError;
 use crate::fault::Fault;
-use crate::model::{Message, Task};
+use crate::model::{Message, Role, Task};
 use crate::AgentConfig;
+
+/// Whether a response shows a task's artifacts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Artifacts {
+    /// No `artifacts` field.
+    Omit,
+    /// The artifacts, with the field omitted when there are none (ProtoJSON default).
+    NonEmpty,
+    /// The `artifacts` field, `[]` when there are none (ListTasks `includeArtifacts`).
+    Always,
+}
 
 /// How much of a task a response shows.
 #[derive(Debug, Clone, Copy)]
 pub struct TaskView {
     /// `None` = full history; `Some(0)` = no `history` field.
     pub history_length: Option<usize>,
-    pub include_artifacts: bool,
+    pub artifacts: Artifacts,
 }
 
 fn to_object(value: &impl Serialize) -> Result<Map<String, Value>, RpcError> {
@@ -34,14 +45,36 @@ fn mark_kind(object: &mut Map<String, Value>, kind: &str) {
 pub fn task(task: &Task, view: TaskView, config: &AgentConfig) -> Result<Value, RpcError> {
     let mut task = task.clone();
     if let (Some(limit), false) = (view.history_length, config.has(Fault::IgnoreHistoryLength)) {
-        let excess = task.history.len().saturating_sub(limit);
-        task.history.drain(..excess);
+        if config.has(Fault::HistoryOldestFirst) {
+            task.history.truncate(limit);
+        } else {
+            let excess = task.history.len().saturating_sub(limit);
+            task.history.drain(..excess);
+        }
     }
-    if !view.include_artifacts {
+    if view.artifacts == Artifacts::Omit {
         task.artifacts.clear();
     }
     let mut object = to_object(&task)?;
-
+    if view.artifacts == Artifacts::Always && !object.contains_key("artifacts") {
+        object.insert("artifacts".to_owned(), Value::Array(Vec::new()));
+    }
+    if config.has(Fault::NestedMessageMissingRole) {
+        let agent = Value::from(Role::Agent.name());
+        let strip_role = |message: &mut Value| {
+            if let Some(message) = message.as_object_mut() {
+                if message.get("role") == Some(&agent) {
+                    message.remove("role");
+                }
+            }
+        };
+        if let Some(message) = object.get_mut("status").and_then(|s| s.get_mut("message")) {
+            strip_role(message);
+        }
+        if let Some(Value::Array(history)) = object.get_mut("history") {
+            history.iter_mut().for_each(strip_role);
+        }
+    }
     if let Some(Value::Object(status)) = object.get_mut("status") {
         if config.has(Fault::OmitStatusState) {
             status.remove("state");
@@ -93,6 +126,9 @@ pub fn message(message: &Message, config: &AgentConfig) -> Result<Value, RpcErro
     let mut object = to_object(message)?;
     if config.has(Fault::MessageMissingMessageId) {
         object.remove("messageId");
+    }
+    if config.has(Fault::MessageOmitsContextId) {
+        object.remove("contextId");
     }
     if config.has(Fault::EmitKindField) {
         mark_kind(&mut object, "message");

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 use std::net::SocketAddr;
+use std::time::{Duration, SystemTime};
 
 use a2a_reference_agent::{start, AgentConfig, Fault, RunningAgent};
 use serde_json::{json, Value};
@@ -32,7 +33,11 @@ impl Harness {
         Self::new(AgentConfig::default()).await
     }
 
-    async fn post(&self, body: String, version: Option<&str>) -> Reply {
+    async fn faulty(fault: Fault) -> Self {
+        Self::new(AgentConfig::default().with_fault(fault)).await
+    }
+
+    async fn post_raw(&self, body: String, version: Option<&str>) -> reqwest::Response {
         let mut request = self
             .http
             .post(self.agent.jsonrpc_url())
@@ -41,7 +46,11 @@ impl Harness {
         if let Some(version) = version {
             request = request.header("A2A-Version", version);
         }
-        let response = request.send().await.unwrap();
+        request.send().await.unwrap()
+    }
+
+    async fn post(&self, body: String, version: Option<&str>) -> Reply {
+        let response = self.post_raw(body, version).await;
         assert_eq!(response.status(), 200);
         let content_type = response.headers()["content-type"]
             .to_str()
@@ -74,15 +83,46 @@ impl Harness {
     }
 
     async fn send(&self, message_id: &str, extra: Value) -> Value {
-        let mut message =
-            json!({"messageId": message_id, "role": "ROLE_USER", "parts": [{"text": "hi"}]});
-        message
-            .as_object_mut()
-            .unwrap()
-            .extend(extra.as_object().unwrap().clone());
-        self.result("SendMessage", json!({"message": message}))
-            .await
+        self.result(
+            "SendMessage",
+            json!({"message": user_message(message_id, extra)}),
+        )
+        .await
     }
+
+    /// The error code of a GetTask for an unknown task sent with `version`
+    /// (-32001 means the version was accepted).
+    async fn version_code(&self, version: Option<&str>) -> Value {
+        let request =
+            json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "x"}});
+        self.post(request.to_string(), version).await.body["error"]["code"].clone()
+    }
+
+    /// The ids of the tasks in a ListTasks result.
+    async fn list_ids(&self, params: Value) -> (Value, Vec<Value>) {
+        let page = self.result("ListTasks", params).await;
+        let ids = page["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["id"].clone())
+            .collect();
+        (page, ids)
+    }
+}
+
+fn user_message(message_id: &str, extra: Value) -> Value {
+    let mut message =
+        json!({"messageId": message_id, "role": "ROLE_USER", "parts": [{"text": "hi"}]});
+    message
+        .as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    message
+}
+
+fn parse_time(text: &Value) -> SystemTime {
+    humantime::parse_rfc3339(text.as_str().unwrap()).unwrap()
 }
 
 fn is_rfc3339_millis_z(text: &str) -> bool {
@@ -250,6 +290,11 @@ async fn errors_carry_error_info() {
             .await,
         -32003
     );
+    assert_eq!(h.error_code("SubscribeToTask", json!({})).await, -32004);
+    assert_eq!(
+        h.error_code("GetExtendedAgentCard", json!({})).await,
+        -32004
+    );
     assert_eq!(h.error_code("message/send", json!({})).await, -32601);
 }
 
@@ -263,6 +308,7 @@ async fn envelope_and_version_checks() {
         (Some("99.0"), -32009),
         (Some("0.3"), -32009),
         (None, -32009),
+        (Some(""), -32009),
         (Some("1.0.7"), -32001),
     ] {
         let reply = h.post(get(json!(3)), version).await;
@@ -421,4 +467,261 @@ async fn shutdown_stops_the_server() {
     assert_eq!(h.http.get(&url).send().await.unwrap().status(), 200);
     h.agent.shutdown().await;
     assert!(reqwest::Client::new().get(&url).send().await.is_err());
+}
+
+#[tokio::test]
+async fn timestamps_follow_the_wall_clock_and_strictly_increase() {
+    let before = SystemTime::now() - Duration::from_millis(1);
+    let h = Harness::conformant().await;
+    let mut stamps = Vec::new();
+    for n in 0..5 {
+        let task = h
+            .send(
+                &format!("tck-complete-task-{n}"),
+                json!({"contextId": "clock"}),
+            )
+            .await;
+        stamps.push(task["task"]["status"]["timestamp"].clone());
+    }
+    let after = SystemTime::now() + Duration::from_millis(20);
+    let times: Vec<SystemTime> = stamps.iter().map(parse_time).collect();
+    assert!(stamps
+        .iter()
+        .all(|s| is_rfc3339_millis_z(s.as_str().unwrap())));
+    assert!(times.windows(2).all(|w| w[0] < w[1]), "{stamps:?}");
+    assert!(before <= times[0] && times[4] <= after, "{stamps:?}");
+
+    // statusTimestampAfter works with real times: from a task's own timestamp,
+    // from before the agent started, and from the future.
+    let filter = |after: &str| json!({"contextId": "clock", "statusTimestampAfter": after});
+    let (page, _) = h.list_ids(filter(stamps[3].as_str().unwrap())).await;
+    assert_eq!(page["totalSize"], 2);
+    let started = humantime::format_rfc3339_millis(before).to_string();
+    assert_eq!(h.list_ids(filter(&started)).await.0["totalSize"], 5);
+    let hour_later = humantime::format_rfc3339(after + Duration::from_secs(3600)).to_string();
+    assert_eq!(h.list_ids(filter(&hour_later)).await.0["totalSize"], 0);
+}
+
+#[tokio::test]
+async fn list_include_artifacts_shows_empty_artifacts() {
+    let h = Harness::conformant().await;
+    let task = h
+        .send("tck-complete-task-1", json!({"contextId": "no-artifacts"}))
+        .await;
+    assert!(task["task"].get("artifacts").is_none());
+    let (page, _) = h
+        .list_ids(json!({"contextId": "no-artifacts", "includeArtifacts": true}))
+        .await;
+    assert_eq!(page["tasks"][0]["artifacts"], json!([]));
+    let (page, _) = h.list_ids(json!({"contextId": "no-artifacts"})).await;
+    assert!(page["tasks"][0].get("artifacts").is_none());
+}
+
+#[tokio::test]
+async fn notifications_get_no_reply_and_are_not_executed() {
+    let h = Harness::conformant().await;
+    let notification = json!({"jsonrpc": "2.0", "method": "SendMessage",
+                              "params": {"message": user_message("tck-complete-task-n", json!({}))}});
+    for version in [Some("1.0"), None] {
+        let response = h.post_raw(notification.to_string(), version).await;
+        assert_eq!(response.status(), 204);
+        assert!(response.text().await.unwrap().is_empty());
+    }
+    assert_eq!(h.list_ids(json!({})).await.0["totalSize"], 0);
+
+    // An explicit null id is a request, not a notification.
+    let null_id = json!({"jsonrpc": "2.0", "id": null, "method": "GetTask", "params": {"id": "x"}});
+    let reply = h.post(null_id.to_string(), Some("1.0")).await;
+    assert_eq!(reply.body["error"]["code"], -32001);
+    assert_eq!(reply.body["id"], Value::Null);
+    // Invalid request objects are still answered (with id null), batches still rejected.
+    let no_method = json!({"jsonrpc": "2.0", "params": {}});
+    let reply = h.post(no_method.to_string(), Some("1.0")).await;
+    assert_eq!(reply.body["error"]["code"], -32600);
+    assert_eq!(reply.body["id"], Value::Null);
+    let reply = h.post(json!([notification]).to_string(), Some("1.0")).await;
+    assert_eq!(reply.body["error"]["code"], -32600);
+}
+
+#[tokio::test]
+async fn fault_list_ignores_page_size() {
+    for (fault, tasks, token_empty) in [
+        (None, 2, false),
+        (Some(Fault::ListIgnoresPageSize), 3, true),
+    ] {
+        let h = Harness::new(AgentConfig::with_faults(fault)).await;
+        for n in 0..3 {
+            h.send(&format!("tck-complete-task-{n}"), json!({})).await;
+        }
+        let (page, ids) = h.list_ids(json!({"pageSize": 2})).await;
+        assert_eq!(ids.len(), tasks, "{fault:?}");
+        assert_eq!(page["nextPageToken"] == "", token_empty, "{fault:?}");
+        assert_eq!(page["pageSize"], 2);
+        assert_eq!(page["totalSize"], 3);
+    }
+}
+
+#[tokio::test]
+async fn fault_list_ignores_context_filter() {
+    for (fault, expected) in [(None, 1), (Some(Fault::ListIgnoresContextFilter), 2)] {
+        let h = Harness::new(AgentConfig::with_faults(fault)).await;
+        h.send("tck-complete-task-a", json!({"contextId": "ctx-a"}))
+            .await;
+        h.send("tck-complete-task-b", json!({"contextId": "ctx-b"}))
+            .await;
+        let (_, ids) = h.list_ids(json!({"contextId": "ctx-a"})).await;
+        assert_eq!(ids.len(), expected, "{fault:?}");
+    }
+}
+
+#[tokio::test]
+async fn fault_list_omits_total_size() {
+    let h = Harness::faulty(Fault::ListOmitsTotalSize).await;
+    h.send("tck-complete-task-1", json!({})).await;
+    let (page, ids) = h.list_ids(json!({"pageSize": 5})).await;
+    assert_eq!(ids.len(), 1);
+    assert!(page.get("totalSize").is_none() && page.get("pageSize").is_none());
+    assert_eq!(page["nextPageToken"], "");
+}
+
+#[tokio::test]
+async fn fault_streaming_unsupported_wrong_error() {
+    let h = Harness::faulty(Fault::StreamingUnsupportedWrongError).await;
+    for method in ["SendStreamingMessage", "SubscribeToTask"] {
+        assert_eq!(h.error_code(method, json!({})).await, -32601, "{method}");
+    }
+}
+
+#[tokio::test]
+async fn fault_push_unsupported_wrong_error() {
+    let conformant = Harness::conformant().await;
+    let h = Harness::faulty(Fault::PushUnsupportedWrongError).await;
+    for method in [
+        "CreateTaskPushNotificationConfig",
+        "GetTaskPushNotificationConfig",
+        "ListTaskPushNotificationConfigs",
+        "DeleteTaskPushNotificationConfig",
+    ] {
+        assert_eq!(conformant.error_code(method, json!({})).await, -32003);
+        assert_eq!(h.error_code(method, json!({})).await, -32004, "{method}");
+    }
+}
+
+#[tokio::test]
+async fn fault_extended_card_unsupported_wrong_error() {
+    let h = Harness::faulty(Fault::ExtendedCardUnsupportedWrongError).await;
+    assert_eq!(
+        h.error_code("GetExtendedAgentCard", json!({})).await,
+        -32601
+    );
+}
+
+#[tokio::test]
+async fn fault_reject_patch_version() {
+    let h = Harness::faulty(Fault::RejectPatchVersion).await;
+    assert_eq!(h.version_code(Some("1.0.3")).await, -32009);
+    assert_eq!(h.version_code(Some("1.0")).await, -32001);
+    assert_eq!(h.version_code(None).await, -32009);
+}
+
+#[tokio::test]
+async fn fault_missing_version_as_1_0() {
+    let h = Harness::faulty(Fault::MissingVersionAs10).await;
+    assert_eq!(h.version_code(None).await, -32001);
+    assert_eq!(h.version_code(Some("")).await, -32001);
+    assert_eq!(h.version_code(Some("0.3")).await, -32009);
+    assert_eq!(h.version_code(Some("99.0")).await, -32009);
+}
+
+#[tokio::test]
+async fn fault_blocking_omits_artifacts() {
+    let h = Harness::faulty(Fault::BlockingOmitsArtifacts).await;
+    let task = h.send("tck-artifact-text-1", json!({})).await["task"].clone();
+    assert_eq!(task["status"]["state"], "TASK_STATE_COMPLETED");
+    assert!(task.get("artifacts").is_none());
+    let stored = h.result("GetTask", json!({"id": task["id"]})).await;
+    assert_eq!(stored["artifacts"][0]["artifactId"], "artifact-1");
+    let params = json!({"message": user_message("tck-artifact-text-2", json!({})),
+                        "configuration": {"returnImmediately": true}});
+    let immediate = h.result("SendMessage", params).await;
+    assert_eq!(
+        immediate["task"]["artifacts"][0]["artifactId"],
+        "artifact-1"
+    );
+}
+
+#[tokio::test]
+async fn fault_history_oldest_first() {
+    for (fault, expected) in [
+        (None, ["tck-complete-task-2", "msg-000002"]),
+        (
+            Some(Fault::HistoryOldestFirst),
+            ["tck-input-required-1", "msg-000001"],
+        ),
+    ] {
+        let h = Harness::new(AgentConfig::with_faults(fault)).await;
+        let id = h.send("tck-input-required-1", json!({})).await["task"]["id"].clone();
+        h.send("tck-complete-task-2", json!({"taskId": id})).await;
+        let task = h
+            .result("GetTask", json!({"id": id, "historyLength": 2}))
+            .await;
+        let history: Vec<Value> = task["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["messageId"].clone())
+            .collect();
+        assert_eq!(history, expected, "{fault:?}");
+    }
+}
+
+#[tokio::test]
+async fn fault_cancel_open_task_not_cancelable() {
+    let h = Harness::faulty(Fault::CancelOpenTaskNotCancelable).await;
+    let id = h.send("tck-input-required-1", json!({})).await["task"]["id"].clone();
+    assert_eq!(h.error_code("CancelTask", json!({"id": id})).await, -32002);
+    let task = h.result("GetTask", json!({"id": id})).await;
+    assert_eq!(task["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
+    assert_eq!(
+        h.error_code("CancelTask", json!({"id": "nope"})).await,
+        -32001
+    );
+}
+
+#[tokio::test]
+async fn fault_mismatched_context_internal_error() {
+    let h = Harness::faulty(Fault::MismatchedContextInternalError).await;
+    let id = h.send("tck-input-required-1", json!({})).await["task"]["id"].clone();
+    let message = user_message(
+        "tck-complete-task-2",
+        json!({"taskId": id, "contextId": "other"}),
+    );
+    assert_eq!(
+        h.error_code("SendMessage", json!({"message": message}))
+            .await,
+        -32603
+    );
+}
+
+#[tokio::test]
+async fn fault_message_omits_context_id() {
+    let h = Harness::faulty(Fault::MessageOmitsContextId).await;
+    let reply = h.send("tck-message-response-1", json!({})).await;
+    assert_eq!(reply["message"]["messageId"], "msg-000001");
+    assert!(reply["message"].get("contextId").is_none());
+    let task = h.send("tck-complete-task-1", json!({})).await;
+    assert!(task["task"]["contextId"].is_string());
+    assert!(task["task"]["status"]["message"]["contextId"].is_string());
+}
+
+#[tokio::test]
+async fn fault_nested_message_missing_role() {
+    let h = Harness::faulty(Fault::NestedMessageMissingRole).await;
+    let task = h.send("tck-complete-task-1", json!({})).await["task"].clone();
+    assert!(task["status"]["message"].get("role").is_none());
+    assert!(task["status"]["message"]["messageId"].is_string());
+    assert_eq!(task["history"][0]["role"], "ROLE_USER");
+    assert!(task["history"][1].get("role").is_none());
+    let reply = h.send("tck-message-response-1", json!({})).await;
+    assert_eq!(reply["message"]["role"], "ROLE_AGENT");
 }
