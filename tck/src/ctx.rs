@@ -155,6 +155,27 @@ impl Ctx {
         params: Value,
         version: Option<&str>,
     ) -> Result<RpcReply, HarnessError> {
+        let version = version
+            .unwrap_or(self.interface()?.version.as_str())
+            .to_string();
+        self.rpc_versioned(method, params, Some(version)).await
+    }
+
+    /// Sends a JSON-RPC request without any `A2A-Version` header.
+    pub async fn rpc_without_version(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> Result<RpcReply, HarnessError> {
+        self.rpc_versioned(method, params, None).await
+    }
+
+    async fn rpc_versioned(
+        &self,
+        method: &str,
+        params: Value,
+        version: Option<String>,
+    ) -> Result<RpcReply, HarnessError> {
         let interface = self.interface()?;
         let mut params = params;
         // Clients must send the interface's tenant in every request (spec 1.0 §8.3.2).
@@ -169,16 +190,15 @@ impl Ctx {
             "method": method,
             "params": params,
         });
-        let version = version.unwrap_or(interface.version.as_str()).to_string();
-        self.post_raw(
-            envelope.to_string().into_bytes(),
-            vec![
-                ("content-type", "application/json".to_string()),
-                ("accept", "application/json".to_string()),
-                ("a2a-version", version),
-            ],
-        )
-        .await
+        let mut headers = vec![
+            ("content-type", "application/json".to_string()),
+            ("accept", "application/json".to_string()),
+        ];
+        if let Some(version) = version {
+            headers.push(("a2a-version", version));
+        }
+        self.post_raw(envelope.to_string().into_bytes(), headers)
+            .await
     }
 
     pub async fn rpc(&self, method: &str, params: Value) -> Result<RpcReply, HarnessError> {

@@ -38,8 +38,9 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CARD-STRUCT-001", "CARD-PROTO-001"],
             reading: Some(
                 "§5.7 asks REQUIRED arrays to be non-empty, but the spec's own example card has \
-                 `skills: []`; this check requires `skills` to be an array and accepts it empty. \
-                 supportedInterfaces, defaultInputModes and defaultOutputModes must be non-empty.",
+                 `skills: []`, and ProtoJSON omits an empty list: this check accepts `skills` \
+                 empty or absent. supportedInterfaces, defaultInputModes and defaultOutputModes \
+                 must be non-empty. A `provider`, when present, needs url and organization.",
             ),
             run: |ctx| Box::pin(required_fields(ctx)),
         },
@@ -188,11 +189,20 @@ async fn required_fields(ctx: Ctx) -> Result<Verdict, HarnessError> {
         ("capabilities", Kind::Object),
         ("defaultInputModes", Kind::NonEmptyList),
         ("defaultOutputModes", Kind::NonEmptyList),
-        ("skills", Kind::List),
     ]
     .into_iter()
     .filter_map(|(field, kind)| field_problem(card, field, kind))
     .collect();
+    if card.get("skills").is_some() {
+        problems.extend(field_problem(card, "skills", Kind::List));
+    }
+    if let Some(provider) = card.get("provider") {
+        for field in ["url", "organization"] {
+            if let Some(p) = field_problem(provider, field, Kind::Text) {
+                problems.push(format!("provider: {p}"));
+            }
+        }
+    }
     for (i, skill) in card
         .get("skills")
         .and_then(Value::as_array)

@@ -27,7 +27,7 @@ pub fn checks() -> Vec<Check> {
             id: "data-model.message.required-fields",
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "5.7", statements: &["V10-5.7-02", "V10-5.7-04", "V10-P-19", "V10-D-4.1.6-01"] },
-            requirement: "A Message carries messageId, a valid role and at least one part, each part with exactly one content member",
+            requirement: "A Message carries messageId, a valid role and at least one part, each part with exactly one content member: the direct reply, and every message inside a task (status message, history)",
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["DM-MSG-001", "DM-MSG-002", "DM-PART-001"],
@@ -153,6 +153,19 @@ fn part_problems(parts: Option<&Value>, label: &str) -> Vec<String> {
         .collect()
 }
 
+fn message_problems(message: &Value, label: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    if a2a::text(message, "messageId").is_none() {
+        problems.push(format!("{label}: `messageId` missing or empty"));
+    }
+    match message.get("role").and_then(Value::as_str) {
+        Some(r) if ROLES.contains(&r) => {}
+        other => problems.push(format!("{label}: `role` is {}", a2a::shown(other))),
+    }
+    problems.extend(part_problems(message.get("parts"), label));
+    problems
+}
+
 async fn message_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let answer = ctx
         .send_message(ctx.user_message("tck-message-response"), None)
@@ -163,18 +176,27 @@ async fn message_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
             answer.describe()
         )));
     };
-    let mut problems = Vec::new();
-    if a2a::text(message, "messageId").is_none() {
-        problems.push("`messageId` missing or empty".to_string());
+    let mut problems = message_problems(message, "message");
+    for (t, task) in sample_tasks(&ctx).await?.iter().enumerate() {
+        if let Some(status_message) = task.get("status").and_then(|s| s.get("message")) {
+            problems.extend(message_problems(
+                status_message,
+                &format!("task[{t}].status.message"),
+            ));
+        }
+        for (i, m) in task
+            .get("history")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            problems.extend(message_problems(m, &format!("task[{t}].history[{i}]")));
+        }
     }
-    match message.get("role").and_then(Value::as_str) {
-        Some(r) if ROLES.contains(&r) => {}
-        other => problems.push(format!("`role` is {}", a2a::shown(other))),
-    }
-    problems.extend(part_problems(message.get("parts"), "message"));
     Ok(verdict_from(
         problems,
-        "a Message with messageId, role and valid parts",
+        "Messages with messageId, role and valid parts",
     ))
 }
 

@@ -7,7 +7,7 @@ use super::agent_card::verdict_from;
 use super::JSONRPC_1_0;
 use crate::a2a::{self, ErrorKind, ERROR_DOMAIN, ERROR_INFO_TYPE};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{expect_error, task_id, Answer, Ctx, RpcReply};
+use crate::ctx::{expect_error_reply, task_id, Ctx, RpcError, RpcReply};
 
 pub fn checks() -> Vec<Check> {
     vec![
@@ -198,8 +198,7 @@ async fn parse_error(ctx: Ctx) -> Result<Verdict, HarnessError> {
             headers(&ctx),
         )
         .await?;
-    let answer = reply.answer()?;
-    let verdict = expect_error(&answer, ErrorKind::JsonParse);
+    let verdict = expect_error_reply(&reply, ErrorKind::JsonParse);
     if verdict != Verdict::pass() {
         return Ok(verdict);
     }
@@ -217,29 +216,35 @@ async fn invalid_request(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let reply = ctx
         .post_raw(request.to_string().into_bytes(), headers(&ctx))
         .await?;
-    Ok(expect_error(&reply.answer()?, ErrorKind::InvalidRequest))
+    Ok(expect_error_reply(&reply, ErrorKind::InvalidRequest))
 }
 
 async fn method_not_found(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let answer = ctx.call("NoSuchMethod", json!({})).await?;
-    Ok(expect_error(&answer, ErrorKind::MethodNotFound))
+    ctx.call_expecting("NoSuchMethod", json!({}), ErrorKind::MethodNotFound)
+        .await
 }
 
 async fn invalid_params(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let answer = ctx.call("SendMessage", json!({})).await?;
-    Ok(expect_error(&answer, ErrorKind::InvalidParams))
+    ctx.call_expecting("SendMessage", json!({}), ErrorKind::InvalidParams)
+        .await
 }
 
 /// An A2A error to inspect: GetTask of a task that does not exist.
-async fn task_not_found_error(
-    ctx: &Ctx,
-) -> Result<Result<crate::ctx::RpcError, Verdict>, HarnessError> {
-    let answer = ctx.get_task(&ctx.id("tck-no-such-task"), None).await?;
-    Ok(match answer {
-        Answer::Error(e) => Ok(e),
-        other => Err(Verdict::fail(
-            "an error for GetTask of an unknown task",
-            other.describe(),
+async fn task_not_found_error(ctx: &Ctx) -> Result<Result<RpcError, Verdict>, HarnessError> {
+    let reply = ctx
+        .rpc("GetTask", json!({ "id": ctx.id("tck-no-such-task") }))
+        .await?;
+    let expected = "a JSON-RPC error for GetTask of an unknown task";
+    Ok(match reply.answer() {
+        Ok(crate::ctx::Answer::Error(e)) => Ok(e),
+        Ok(other) => Err(Verdict::fail(expected, other.describe())),
+        Err(_) => Err(Verdict::fail(
+            expected,
+            format!(
+                "HTTP {} with a body that is not a JSON-RPC response: {}",
+                reply.http.status,
+                reply.http.body_start(200)
+            ),
         )),
     })
 }

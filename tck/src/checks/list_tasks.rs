@@ -57,6 +57,39 @@ pub fn checks() -> Vec<Check> {
             reading: None,
             run: |ctx| Box::pin(sorted_desc(ctx)),
         },
+        Check {
+            id: "tasks.list.filters-by-context-id",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.4", statements: &["V10-D-3.1.4-01"] },
+            requirement: "ListTasks with a contextId returns the tasks of that context and no other",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["CORE-LIST-001"],
+            reading: None,
+            run: |ctx| Box::pin(filters_by_context(ctx)),
+        },
+        Check {
+            id: "tasks.list.page-size-and-cursor",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.4", statements: &["V10-3.1.4-04"] },
+            requirement: "ListTasks honours pageSize and pages on with nextPageToken (cursor-based pagination)",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["CORE-LIST-002"],
+            reading: None,
+            run: |ctx| Box::pin(page_size_and_cursor(ctx)),
+        },
+        Check {
+            id: "tasks.list.response-required-fields",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "5.7", statements: &["V10-D-3.1.4-02"] },
+            requirement: "A ListTasks response carries its REQUIRED tasks, nextPageToken, pageSize and totalSize",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["CORE-LIST-004"],
+            reading: None,
+            run: |ctx| Box::pin(response_required(ctx)),
+        },
     ]
 }
 
@@ -143,45 +176,208 @@ async fn artifacts_omitted(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
 }
 
-async fn sorted_desc(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let older = ctx.create_task("tck-complete-task").await?;
-    let context = context_of(&older)?;
+/// Two tasks in one context: the first made without a contextId, the second in its context.
+async fn two_in_one_context(
+    ctx: &Ctx,
+    first_prefix: &str,
+) -> Result<(Value, Value, String), HarnessError> {
+    let first = ctx.create_task(first_prefix).await?;
+    let context = context_of(&first)?;
     let mut message = ctx.user_message("tck-complete-task");
     message["contextId"] = json!(context);
-    let newer = ctx.create_task_with("tck-complete-task", message).await?;
-    let expected = "tasks ordered by status timestamp, newest first";
+    let second = ctx.create_task_with("tck-complete-task", message).await?;
+    Ok((first, second, context))
+}
+
+fn status_time(task: &Value) -> Option<std::time::SystemTime> {
+    task.get("status")
+        .and_then(|s| s.get("timestamp"))
+        .and_then(Value::as_str)
+        .and_then(|s| humantime::parse_rfc3339_weak(s.trim_end_matches('Z')).ok())
+}
+
+async fn sorted_desc(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    // A is made first and left waiting, B second; then A is answered, so A is the most
+    // recently updated although it was created first: creation order would put B first.
+    let (a, b, context) = two_in_one_context(&ctx, "tck-input-required").await?;
+    if a2a::state(&a) != Some("TASK_STATE_INPUT_REQUIRED") {
+        return Err(HarnessError::Prerequisite(format!(
+            "the first task is not waiting for input: state {}",
+            a2a::shown(a2a::state(&a))
+        )));
+    }
+    let (a_id, b_id) = (task_id(&a), task_id(&b));
+    let mut answer = ctx.user_message("tck-complete-task");
+    answer["taskId"] = json!(a_id);
+    answer["contextId"] = json!(context);
+    let updated = ctx.send_message(answer, None).await?;
+    if updated.result().is_none() {
+        return Err(HarnessError::Prerequisite(format!(
+            "the follow-up that updates the first task was rejected: {}",
+            updated.describe()
+        )));
+    }
+    let expected = "tasks ordered by status timestamp, most recently updated first";
     let page = match list_context(&ctx, &context, expected).await? {
         Ok(p) => p,
         Err(v) => return Ok(v),
     };
     let tasks = listed(&page);
     let ids: Vec<&str> = tasks.iter().filter_map(|t| a2a::text(t, "id")).collect();
-    let (older_id, newer_id) = (task_id(&older), task_id(&newer));
     let position = |id: &str| ids.iter().position(|i| *i == id);
-    let (Some(o), Some(n)) = (position(&older_id), position(&newer_id)) else {
+    let (Some(pa), Some(pb)) = (position(&a_id), position(&b_id)) else {
         return Err(HarnessError::Prerequisite(format!(
-            "ListTasks by contextId did not return both tasks made there ({older_id:?}, {newer_id:?}); got {ids:?}"
+            "ListTasks by contextId did not return both tasks made there ({a_id:?}, {b_id:?}); got {ids:?}"
         )));
     };
-    let stamps: Vec<Option<std::time::SystemTime>> = tasks
-        .iter()
-        .map(|t| {
-            t.get("status")
-                .and_then(|s| s.get("timestamp"))
-                .and_then(Value::as_str)
-                .and_then(|s| humantime::parse_rfc3339_weak(s).ok())
-        })
-        .collect();
-    let tie = stamps[o].is_some() && stamps[o] == stamps[n];
-    let rising = stamps
+    let stamps: Vec<Option<std::time::SystemTime>> = tasks.iter().map(status_time).collect();
+    if stamps
         .windows(2)
-        .any(|w| matches!((w[0], w[1]), (Some(a), Some(b)) if a < b));
-    if rising || (n > o && !tie) {
+        .any(|w| matches!((w[0], w[1]), (Some(x), Some(y)) if x < y))
+    {
+        return Ok(Verdict::fail(
+            expected,
+            format!("timestamps rise along the list {ids:?}"),
+        ));
+    }
+    if stamps[pa].is_some() && stamps[pa] == stamps[pb] {
+        return Err(HarnessError::Prerequisite(
+            "both tasks carry the same status timestamp, so their order is not observable".into(),
+        ));
+    }
+    if pa < pb {
+        Ok(Verdict::pass())
+    } else {
         Ok(Verdict::fail(
-            format!("{expected} ({newer_id:?} before {older_id:?})"),
+            format!("{expected}: {a_id:?} (updated last) before {b_id:?}"),
             format!("order {ids:?}"),
         ))
-    } else {
-        Ok(Verdict::pass())
     }
+}
+
+async fn filters_by_context(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let mine = ctx.create_task("tck-complete-task").await?;
+    let other = ctx.create_task("tck-complete-task").await?;
+    let context = context_of(&mine)?;
+    if a2a::text(&other, "contextId") == Some(context.as_str()) {
+        return Err(HarnessError::Prerequisite(
+            "two messages without a contextId landed in the same context".into(),
+        ));
+    }
+    let expected = format!(
+        "only tasks of context {context:?}, including {:?}",
+        task_id(&mine)
+    );
+    let page = match list_context(&ctx, &context, &expected).await? {
+        Ok(p) => p,
+        Err(v) => return Ok(v),
+    };
+    let tasks = listed(&page);
+    let foreign: Vec<&str> = tasks
+        .iter()
+        .filter(|t| a2a::text(t, "contextId") != Some(context.as_str()))
+        .map(|t| a2a::text(t, "id").unwrap_or("?"))
+        .collect();
+    let found = tasks
+        .iter()
+        .any(|t| a2a::text(t, "id") == Some(task_id(&mine).as_str()));
+    if foreign.is_empty() && found {
+        Ok(Verdict::pass())
+    } else {
+        Ok(Verdict::fail(
+            expected,
+            format!("tasks of other contexts {foreign:?}; own task listed: {found}"),
+        ))
+    }
+}
+
+async fn page_size_and_cursor(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let (a, b, context) = two_in_one_context(&ctx, "tck-complete-task").await?;
+    let expected =
+        "one task per page for pageSize 1, a nextPageToken leading to the other, then \"\"";
+    let first = ctx
+        .list_tasks(json!({ "contextId": context, "pageSize": 1 }))
+        .await?;
+    let Answer::Result(first) = first else {
+        return Ok(Verdict::fail(expected, first.describe()));
+    };
+    let first_ids: Vec<String> = listed(&first).iter().map(task_id).collect();
+    let token = first
+        .get("nextPageToken")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if first_ids.len() != 1 || token.is_empty() {
+        return Ok(Verdict::fail(
+            expected,
+            format!(
+                "first page {first_ids:?} with nextPageToken {:?}",
+                first.get("nextPageToken")
+            ),
+        ));
+    }
+    let second = ctx
+        .list_tasks(json!({ "contextId": context, "pageSize": 1, "pageToken": token }))
+        .await?;
+    let Answer::Result(second) = second else {
+        return Ok(Verdict::fail(
+            expected,
+            format!("the second page: {}", second.describe()),
+        ));
+    };
+    let second_ids: Vec<String> = listed(&second).iter().map(task_id).collect();
+    let mut seen = [first_ids.clone(), second_ids.clone()].concat();
+    seen.sort();
+    let mut made = vec![task_id(&a), task_id(&b)];
+    made.sort();
+    let last = second.get("nextPageToken").and_then(Value::as_str);
+    if seen == made && last == Some("") {
+        Ok(Verdict::pass())
+    } else {
+        Ok(Verdict::fail(
+            expected,
+            format!(
+                "pages {first_ids:?} then {second_ids:?}, final nextPageToken {}",
+                a2a::shown(last)
+            ),
+        ))
+    }
+}
+
+async fn response_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx.create_task("tck-complete-task").await?;
+    let context = context_of(&task)?;
+    let expected = "tasks, nextPageToken, pageSize and totalSize in the response";
+    let page = match list_context(&ctx, &context, expected).await? {
+        Ok(p) => p,
+        Err(v) => return Ok(v),
+    };
+    let missing: Vec<&str> = [
+        ("tasks", page.get("tasks").is_some_and(Value::is_array)),
+        (
+            "nextPageToken",
+            page.get("nextPageToken").is_some_and(Value::is_string),
+        ),
+        ("pageSize", page.get("pageSize").is_some_and(is_int)),
+        ("totalSize", page.get("totalSize").is_some_and(is_int)),
+    ]
+    .into_iter()
+    .filter(|(_, ok)| !ok)
+    .map(|(name, _)| name)
+    .collect();
+    if missing.is_empty() {
+        Ok(Verdict::pass())
+    } else {
+        Ok(Verdict::fail(
+            expected,
+            format!(
+                "missing or mistyped {missing:?}: {}",
+                a2a::brief(&page, 300)
+            ),
+        ))
+    }
+}
+
+/// An int32 in ProtoJSON: a JSON number, or a decimal string.
+fn is_int(value: &Value) -> bool {
+    value.as_i64().is_some() || value.as_str().is_some_and(|s| s.parse::<i64>().is_ok())
 }

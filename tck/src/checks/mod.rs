@@ -3,6 +3,7 @@
 use crate::check::{Binding, Check, ProtocolVersion, Scope};
 
 pub mod agent_card;
+pub mod capabilities;
 pub mod data_model;
 pub mod jsonrpc_binding;
 pub mod list_tasks;
@@ -32,6 +33,7 @@ pub fn all() -> Vec<Check> {
         data_model::checks(),
         jsonrpc_binding::checks(),
         versioning::checks(),
+        capabilities::checks(),
     ]
     .into_iter()
     .flatten()

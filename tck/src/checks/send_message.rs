@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, ErrorKind, INTERRUPTED_STATES, TERMINAL_STATES};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{expect_error, sent_task, task_id, Answer, Ctx};
+use crate::ctx::{sent_task, task_id, Answer, Ctx};
 
 pub fn checks() -> Vec<Check> {
     vec![
@@ -33,6 +33,17 @@ pub fn checks() -> Vec<Check> {
             run: |ctx| Box::pin(blocking_waits(ctx)),
         },
         Check {
+            id: "send.blocking-returns-artifacts",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.2.2", statements: &["V10-3.2.2-02"] },
+            requirement: "A blocking SendMessage returns the latest task state with all its artifacts",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["CORE-EXECUTION-MODE-001"],
+            reading: None,
+            run: |ctx| Box::pin(blocking_returns_artifacts(ctx)),
+        },
+        Check {
             id: "send.task-ids-server-generated-unique",
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.4.2", statements: &["V10-3.4.2-01", "V10-3.4.2-02"] },
@@ -47,15 +58,31 @@ pub fn checks() -> Vec<Check> {
             id: "send.context-id-generated-when-absent",
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.4.1", statements: &["V10-3.4.1-02", "V10-P-12"] },
-            requirement: "A contextId the agent generates for a message without one is returned in the response",
+            requirement: "A Message the agent answers with carries its contextId, generated when the client gave none",
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-MULTI-001a"],
             reading: Some(
                 "Generating a contextId is optional (MAY), but server messages must carry one \
-                 (Message comment in the proto), so a Task or Message without contextId fails.",
+                 (Message comment in the proto): this check asks for a direct Message reply \
+                 (prefix `tck-message-response`) and requires its contextId. A Task without one \
+                 is judged by send.task-carries-context-id.",
             ),
             run: |ctx| Box::pin(context_id_generated(ctx)),
+        },
+        Check {
+            id: "send.task-carries-context-id",
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "3.4.1", statements: &["V10-D-4.1.1-01"] },
+            requirement: "A Task carries the contextId it belongs to",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["CORE-MULTI-001a"],
+            reading: Some(
+                "Task.context_id is not REQUIRED in the proto, but the identity rules of §3.4 \
+                 presume every task has one; a Task without it is a WARN.",
+            ),
+            run: |ctx| Box::pin(task_carries_context_id(ctx)),
         },
         Check {
             id: "send.client-context-id-kept-or-rejected",
@@ -65,7 +92,10 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-MULTI-002", "CORE-MULTI-002a"],
-            reading: None,
+            reading: Some(
+                "A rejection counts only if the same message without the contextId is accepted, \
+                 so an agent that rejects everything does not pass.",
+            ),
             run: |ctx| Box::pin(client_context_id(ctx)),
         },
         Check {
@@ -92,18 +122,33 @@ pub fn checks() -> Vec<Check> {
         },
         Check {
             id: "send.follow-up-continues-interrupted-task",
-            level: Level::Must,
+            level: Level::Should,
             spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-02", "V10-3.3.3-01"] },
             requirement: "A follow-up naming the taskId of a task waiting in TASK_STATE_INPUT_REQUIRED continues that same task",
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-MULTI-005"],
             reading: Some(
-                "Accepting more messages is a MAY (§3.3.3), but an agent that asks for input \
-                 (TASK_STATE_INPUT_REQUIRED) must take the answer on the same task: this check \
-                 requires the follow-up's answer to carry the same task id.",
+                "Accepting more messages is a MAY (§3.3.3) and no sentence makes continuing the \
+                 task a MUST, so this is a SHOULD: an agent that asks for input \
+                 (TASK_STATE_INPUT_REQUIRED) is expected to take the answer on the same task, \
+                 i.e. answer with that task (or a Message naming it).",
             ),
             run: |ctx| Box::pin(follow_up_continues(ctx)),
+        },
+        Check {
+            id: "send.history-length-caps-messages",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.2.4", statements: &["V10-P-03"] },
+            requirement: "SendMessage with configuration.historyLength 1 returns a task with at most one history message",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["CORE-HIST-003"],
+            reading: Some(
+                "Keeping history is optional (§3.7); when the task's full history has fewer than \
+                 two messages the limit cannot be observed and the check is N/A.",
+            ),
+            run: |ctx| Box::pin(send_history_cap(ctx)),
         },
         Check {
             id: "context.task-id-only-infers-context-id",
@@ -113,7 +158,10 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-MULTI-005"],
-            reading: None,
+            reading: Some(
+                "The contextId is read from the Task or the Message the follow-up gets. A rejected \
+                 follow-up fails only if the same follow-up with the contextId is accepted.",
+            ),
             run: |ctx| Box::pin(infers_context_id(ctx)),
         },
         Check {
@@ -125,10 +173,13 @@ pub fn checks() -> Vec<Check> {
             requires: &[],
             maps_to: &["CORE-MULTI-006"],
             reading: Some(
-                "The spec names no error type for this rejection: any error answer is accepted, \
-                 and the task must be left unchanged (still TASK_STATE_INPUT_REQUIRED). Unlike the \
-                 official TCK, the task is an open one, so the rejection cannot come from the \
-                 terminal-task rule instead.",
+                "The spec names no error type for this rejection: an A2A error or -32602 is \
+                 accepted, but not -32600/-32601/-32603/-32700, which say the request was not \
+                 understood or the agent broke. The task must be left unchanged (still \
+                 TASK_STATE_INPUT_REQUIRED), and the same follow-up with the right contextId must \
+                 then be accepted, so an agent that rejects every follow-up does not pass. Unlike \
+                 the official TCK, the task is an open one, so the rejection cannot come from the \
+                 terminal-task rule.",
             ),
             run: |ctx| Box::pin(mismatched_context(ctx)),
         },
@@ -154,20 +205,25 @@ async fn returns_task_or_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
 }
 
-async fn blocking_waits(ctx: Ctx) -> Result<Verdict, HarnessError> {
+/// A blocking SendMessage with the given scenario; the task it returns.
+async fn blocking_task(ctx: &Ctx, prefix: &str) -> Result<Value, HarnessError> {
     let answer = ctx
         .send_message(
-            ctx.user_message("tck-complete-task"),
+            ctx.user_message(prefix),
             Some(json!({"returnImmediately": false})),
         )
         .await?;
-    let Some(task) = sent_task(&answer) else {
-        return Err(HarnessError::Prerequisite(format!(
-            "a blocking SendMessage (prefix `tck-complete-task`) did not return a task: {}",
+    sent_task(&answer).cloned().ok_or_else(|| {
+        HarnessError::Prerequisite(format!(
+            "a blocking SendMessage (prefix `{prefix}`) did not return a task: {}",
             answer.describe()
-        )));
-    };
-    match a2a::state(task) {
+        ))
+    })
+}
+
+async fn blocking_waits(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = blocking_task(&ctx, "tck-complete-task").await?;
+    match a2a::state(&task) {
         Some(s) if TERMINAL_STATES.contains(&s) || INTERRUPTED_STATES.contains(&s) => {
             Ok(Verdict::pass_with(format!("returned in {s}")))
         }
@@ -175,6 +231,36 @@ async fn blocking_waits(ctx: Ctx) -> Result<Verdict, HarnessError> {
             "the task in a terminal or interrupted state",
             format!("the task in state {}", a2a::shown(other)),
         )),
+    }
+}
+
+async fn blocking_returns_artifacts(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = blocking_task(&ctx, "tck-artifact-text").await?;
+    let returned = task
+        .get("artifacts")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    // What the agent holds: the answer must not have fewer artifacts than the task itself.
+    let got = ctx.get_task(&task_id(&task), None).await?;
+    let stored = got
+        .result()
+        .and_then(|t| t.get("artifacts"))
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    if stored == 0 && returned == 0 {
+        return Err(HarnessError::Prerequisite(
+            "the task made with prefix `tck-artifact-text` has no artifacts, by SendMessage or GetTask".into(),
+        ));
+    }
+    if returned >= stored {
+        Ok(Verdict::pass_with(format!(
+            "{returned} artifact(s) returned"
+        )))
+    } else {
+        Ok(Verdict::fail(
+            format!("the blocking answer to carry all {stored} artifact(s) GetTask shows"),
+            format!("{returned} artifact(s) in the answer"),
+        ))
     }
 }
 
@@ -212,22 +298,33 @@ async fn task_ids_unique(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 async fn context_id_generated(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let answer = ctx
-        .send_message(ctx.user_message("tck-complete-task"), None)
+        .send_message(ctx.user_message("tck-message-response"), None)
         .await?;
-    let object = answer
+    let message = answer
         .result()
-        .and_then(|r| r.get("task").or_else(|| r.get("message")))
+        .and_then(|r| r.get("message"))
         .ok_or_else(|| {
             HarnessError::Prerequisite(format!(
-                "SendMessage returned neither a task nor a message: {}",
+                "SendMessage (prefix `tck-message-response`) did not answer with a Message: {}",
                 answer.describe()
             ))
         })?;
-    match a2a::text(object, "contextId") {
+    match a2a::text(message, "contextId") {
         Some(c) => Ok(Verdict::pass_with(format!("contextId {c:?}"))),
         None => Ok(Verdict::fail(
-            "a non-empty contextId in the response",
-            format!("no contextId: {}", a2a::brief(object, 300)),
+            "a non-empty contextId on the Message",
+            format!("no contextId: {}", a2a::brief(message, 300)),
+        )),
+    }
+}
+
+async fn task_carries_context_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx.create_task("tck-complete-task").await?;
+    match a2a::text(&task, "contextId") {
+        Some(c) => Ok(Verdict::pass_with(format!("contextId {c:?}"))),
+        None => Ok(Verdict::fail(
+            "a non-empty contextId on the Task",
+            format!("no contextId: {}", a2a::brief(&task, 300)),
         )),
     }
 }
@@ -240,9 +337,19 @@ async fn client_context_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let expected = format!("the contextId {context:?} kept, or an error");
     let returned = match &answer {
         Answer::Error(_) => {
+            // A rejection is allowed; it must be about the contextId.
+            let control = ctx
+                .send_message(ctx.user_message("tck-complete-task"), None)
+                .await?;
+            if let Answer::Error(_) = control {
+                return Err(HarnessError::Prerequisite(format!(
+                    "SendMessage fails even without a contextId: {}",
+                    control.describe()
+                )));
+            }
             return Ok(Verdict::pass_with(
-                "the agent rejected the client contextId",
-            ))
+                "the agent rejected the client contextId (and accepts the message without it)",
+            ));
         }
         Answer::Result(r) => r.get("task").or_else(|| r.get("message")),
     };
@@ -262,8 +369,12 @@ async fn client_context_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
 async fn unknown_task_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut message = ctx.user_message("tck-complete-task");
     message["taskId"] = json!(ctx.id("tck-no-such-task"));
-    let answer = ctx.send_message(message, None).await?;
-    Ok(expect_error(&answer, ErrorKind::TaskNotFound))
+    ctx.call_expecting(
+        "SendMessage",
+        json!({ "message": message }),
+        ErrorKind::TaskNotFound,
+    )
+    .await
 }
 
 /// A follow-up message on `task` with the given scenario prefix.
@@ -276,40 +387,88 @@ fn follow_up(ctx: &Ctx, task: &Value, prefix: &str, context: Option<&str>) -> Va
     message
 }
 
+/// A follow-up on `task` that names its contextId too.
+fn full_follow_up(ctx: &Ctx, task: &Value, prefix: &str) -> Value {
+    follow_up(ctx, task, prefix, a2a::text(task, "contextId"))
+}
+
 async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = ctx
         .create_task_in_state("tck-complete-task", "TASK_STATE_COMPLETED")
         .await?;
-    let message = follow_up(
-        &ctx,
-        &task,
-        "tck-complete-task",
-        a2a::text(&task, "contextId"),
-    );
-    let answer = ctx.send_message(message, None).await?;
-    Ok(expect_error(&answer, ErrorKind::UnsupportedOperation))
+    let message = full_follow_up(&ctx, &task, "tck-complete-task");
+    ctx.call_expecting(
+        "SendMessage",
+        json!({ "message": message }),
+        ErrorKind::UnsupportedOperation,
+    )
+    .await
+}
+
+/// The task id an answer speaks for: a Task's id, or a Message's taskId.
+fn answered_task_id(answer: &Answer) -> Option<&str> {
+    let result = answer.result()?;
+    match result.get("task") {
+        Some(task) => a2a::text(task, "id"),
+        None => result.get("message").and_then(|m| a2a::text(m, "taskId")),
+    }
 }
 
 async fn follow_up_continues(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = ctx
         .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
         .await?;
-    let message = follow_up(
-        &ctx,
-        &task,
-        "tck-complete-task",
-        a2a::text(&task, "contextId"),
-    );
+    let message = full_follow_up(&ctx, &task, "tck-complete-task");
     let answer = ctx.send_message(message, None).await?;
     let id = task_id(&task);
-    match sent_task(&answer) {
-        Some(t) if a2a::text(t, "id") == Some(id.as_str()) => Ok(Verdict::pass_with(format!(
-            "task {id:?} continued, now {}",
-            a2a::shown(a2a::state(t))
-        ))),
-        _ => Ok(Verdict::fail(
-            format!("the same task {id:?} in the answer"),
+    if answered_task_id(&answer) == Some(id.as_str()) {
+        Ok(Verdict::pass_with(format!("task {id:?} continued")))
+    } else {
+        Ok(Verdict::fail(
+            format!("an answer for the same task {id:?}"),
             answer.describe(),
+        ))
+    }
+}
+
+fn history_len(task: &Value) -> usize {
+    task.get("history")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len)
+}
+
+async fn send_history_cap(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx
+        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
+        .await?;
+    let message = full_follow_up(&ctx, &task, "tck-input-required");
+    let answer = ctx
+        .send_message(message, Some(json!({ "historyLength": 1 })))
+        .await?;
+    let Some(returned) = sent_task(&answer) else {
+        return Err(HarnessError::Prerequisite(format!(
+            "a follow-up on the input-required task did not return the task: {}",
+            answer.describe()
+        )));
+    };
+    let full = ctx.get_task(&task_id(&task), None).await?;
+    let full_len = full.result().map(history_len).ok_or_else(|| {
+        HarnessError::Prerequisite(format!("GetTask failed: {}", full.describe()))
+    })?;
+    if full_len < 2 {
+        return Ok(Verdict::NotApplicable {
+            reason: format!(
+                "the task's full history has {full_len} message(s), so a limit of 1 is not observable"
+            ),
+        });
+    }
+    match history_len(returned) {
+        n if n <= 1 => Ok(Verdict::pass_with(format!(
+            "{n} of {full_len} messages returned"
+        ))),
+        n => Ok(Verdict::fail(
+            "at most 1 history message for historyLength 1",
+            format!("{n} messages"),
         )),
     }
 }
@@ -327,15 +486,43 @@ async fn infers_context_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
         .send_message(follow_up(&ctx, &task, "tck-complete-task", None), None)
         .await?;
     let expected = format!("the follow-up answered in contextId {context:?}");
-    match sent_task(&answer)
-        .and_then(|t| t.get("contextId"))
-        .and_then(Value::as_str)
-    {
+    if let Answer::Error(_) = &answer {
+        let control = ctx
+            .send_message(full_follow_up(&ctx, &task, "tck-complete-task"), None)
+            .await?;
+        return match control {
+            Answer::Error(_) => Err(HarnessError::Prerequisite(format!(
+                "the agent rejects follow-ups on the input-required task even with its contextId: {}",
+                control.describe()
+            ))),
+            Answer::Result(_) => Ok(Verdict::fail(
+                expected,
+                format!(
+                    "{} (the same follow-up with the contextId is accepted)",
+                    answer.describe()
+                ),
+            )),
+        };
+    }
+    let returned = answer
+        .result()
+        .and_then(|r| r.get("task").or_else(|| r.get("message")))
+        .and_then(|o| o.get("contextId"))
+        .and_then(Value::as_str);
+    match returned {
         Some(c) if c == context => Ok(Verdict::pass()),
         Some(c) => Ok(Verdict::fail(expected, format!("contextId {c:?}"))),
         None => Ok(Verdict::fail(expected, answer.describe())),
     }
 }
+
+/// Codes that say a request was not understood or the agent broke: not a rejection of it.
+const NOT_A_REJECTION: &[ErrorKind] = &[
+    ErrorKind::JsonParse,
+    ErrorKind::InvalidRequest,
+    ErrorKind::MethodNotFound,
+    ErrorKind::Internal,
+];
 
 async fn mismatched_context(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = ctx
@@ -348,19 +535,47 @@ async fn mismatched_context(ctx: Ctx) -> Result<Verdict, HarnessError> {
             None,
         )
         .await?;
-    if let Answer::Result(_) = answer {
-        return Ok(Verdict::fail(
-            format!("an error for contextId {other:?}, which is not the task's"),
-            answer.describe(),
-        ));
+    let expected = format!("a rejection of contextId {other:?}, which is not the task's");
+    match &answer {
+        Answer::Result(_) => return Ok(Verdict::fail(expected, answer.describe())),
+        Answer::Error(e)
+            if NOT_A_REJECTION
+                .iter()
+                .any(|k| e.code == Some(k.jsonrpc_code())) =>
+        {
+            return Ok(Verdict::fail(
+                format!("{expected} (an A2A error or -32602)"),
+                answer.describe(),
+            ))
+        }
+        Answer::Error(_) => {}
     }
     let id = task_id(&task);
     let after = ctx.get_task(&id, None).await?;
     match after.result().and_then(a2a::state) {
-        Some("TASK_STATE_INPUT_REQUIRED") => Ok(Verdict::pass()),
-        other => Ok(Verdict::fail(
-            "the rejected message to leave the task in TASK_STATE_INPUT_REQUIRED",
-            format!("GetTask shows state {}", a2a::shown(other)),
-        )),
+        Some("TASK_STATE_INPUT_REQUIRED") => {}
+        Some(other) => {
+            return Ok(Verdict::fail(
+                "the rejected message to leave the task in TASK_STATE_INPUT_REQUIRED",
+                format!("GetTask shows state {other:?}"),
+            ))
+        }
+        None => {
+            return Err(HarnessError::Prerequisite(format!(
+                "GetTask failed after the rejection: {}",
+                after.describe()
+            )))
+        }
+    }
+    let control = ctx
+        .send_message(full_follow_up(&ctx, &task, "tck-complete-task"), None)
+        .await?;
+    match control {
+        Answer::Result(_) => Ok(Verdict::pass()),
+        Answer::Error(_) => Err(HarnessError::Prerequisite(format!(
+            "the agent also rejects the follow-up with the task's own contextId, so the rejection \
+             says nothing about the mismatch: {}",
+            control.describe()
+        ))),
     }
 }

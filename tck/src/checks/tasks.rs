@@ -1,11 +1,11 @@
 //! GetTask and CancelTask (spec 1.0 §3.1.3, §3.1.5, §3.2.4).
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{expect_error, sent_task, task_id, Answer, Ctx};
+use crate::ctx::{sent_task, task_id, Answer, Ctx};
 
 pub fn checks() -> Vec<Check> {
     vec![
@@ -39,7 +39,10 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-HIST-001"],
-            reading: None,
+            reading: Some(
+                "Judged only when the task has history to omit. Returning any message for \
+                 historyLength 0 also breaks the MUST NOT of tasks.get.history-length-caps-messages.",
+            ),
             run: |ctx| Box::pin(history_zero(ctx)),
         },
         Check {
@@ -52,7 +55,8 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-HIST-002"],
             reading: Some(
                 "Keeping history is optional (§3.7); when the task's full history has fewer than \
-                 two messages the limit cannot be observed and the check is N/A.",
+                 two messages the limit cannot be observed and the check is N/A. With a limit of 1 \
+                 the message returned must be the most recent one; with 0, none.",
             ),
             run: |ctx| Box::pin(history_cap(ctx)),
         },
@@ -64,7 +68,11 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-CANCEL-001"],
-            reading: None,
+            reading: Some(
+                "§3.1.5 says cancellation is not guaranteed: an agent may answer \
+                 TaskNotCancelableError for a task it cannot cancel now, which makes this check \
+                 UNTESTABLE rather than FAIL. A cancel it accepts must return the task canceled.",
+            ),
             run: |ctx| Box::pin(cancel_open(ctx)),
         },
         Check {
@@ -136,15 +144,46 @@ async fn get_returns_current(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 async fn get_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let answer = ctx.get_task(&ctx.id("tck-no-such-task"), None).await?;
-    Ok(expect_error(&answer, ErrorKind::TaskNotFound))
+    let id = ctx.id("tck-no-such-task");
+    ctx.call_expecting("GetTask", json!({ "id": id }), ErrorKind::TaskNotFound)
+        .await
 }
 
-async fn history_zero(ctx: Ctx) -> Result<Verdict, HarnessError> {
+/// A task whose history holds two user turns (input-required, then input-required again),
+/// and its full history as GetTask shows it.
+async fn task_with_history(ctx: &Ctx) -> Result<(String, Vec<Value>), HarnessError> {
     let task = ctx
         .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
         .await?;
-    let answer = ctx.get_task(&task_id(&task), Some(0)).await?;
+    let id = task_id(&task);
+    let mut again = ctx.user_message("tck-input-required");
+    again["taskId"] = json!(id);
+    let answer = ctx.send_message(again, None).await?;
+    if sent_task(&answer).is_none() {
+        return Err(HarnessError::Prerequisite(format!(
+            "a second message on the input-required task was not accepted: {}",
+            answer.describe()
+        )));
+    }
+    let full = ctx.get_task(&id, None).await?;
+    let history = full
+        .result()
+        .ok_or_else(|| HarnessError::Prerequisite(format!("GetTask failed: {}", full.describe())))?
+        .get("history")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    Ok((id, history))
+}
+
+async fn history_zero(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let (id, history) = task_with_history(&ctx).await?;
+    if history.is_empty() {
+        return Ok(Verdict::NotApplicable {
+            reason: "the task has no history to omit (keeping history is optional)".into(),
+        });
+    }
+    let answer = ctx.get_task(&id, Some(0)).await?;
     let expected = "the task without a history field";
     let got = match result_task(&answer, expected) {
         Ok(t) => t,
@@ -159,43 +198,51 @@ async fn history_zero(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
 }
 
-fn history_len(task: &Value) -> usize {
+fn history_ids(task: &Value) -> Vec<Option<&str>> {
     task.get("history")
         .and_then(Value::as_array)
-        .map_or(0, Vec::len)
+        .map(|h| h.iter().map(|m| a2a::text(m, "messageId")).collect())
+        .unwrap_or_default()
 }
 
 async fn history_cap(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    // Two user turns on one task, so its history can hold two messages or more.
-    let task = ctx
-        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
-        .await?;
-    let id = task_id(&task);
-    let mut again = ctx.user_message("tck-input-required");
-    again["taskId"] = serde_json::json!(id);
-    let answer = ctx.send_message(again, None).await?;
-    if sent_task(&answer).is_none() {
-        return Err(HarnessError::Prerequisite(format!(
-            "a second message on the input-required task was not accepted: {}",
-            answer.describe()
-        )));
-    }
-    let full = ctx.get_task(&id, None).await?;
-    let full_len = full.result().map_or(0, history_len);
-    if full_len < 2 {
+    let (id, history) = task_with_history(&ctx).await?;
+    if history.len() < 2 {
         return Ok(Verdict::NotApplicable {
-            reason: format!("the task's full history has {full_len} message(s), so a limit of 1 is not observable"),
+            reason: format!(
+                "the task's full history has {} message(s), so a limit of 1 is not observable",
+                history.len()
+            ),
         });
     }
+    let newest = history.last().and_then(|m| a2a::text(m, "messageId"));
     let capped = ctx.get_task(&id, Some(1)).await?;
-    let expected = "at most 1 history message for historyLength 1";
-    let got = match result_task(&capped, expected) {
+    let expected = format!(
+        "for historyLength 1, only the most recent message ({})",
+        a2a::shown(newest)
+    );
+    let got = match result_task(&capped, &expected) {
         Ok(t) => t,
         Err(v) => return Ok(v),
     };
-    match history_len(got) {
-        n if n <= 1 => Ok(Verdict::pass_with(format!(
-            "{n} of {full_len} messages returned"
+    let ids = history_ids(got);
+    if ids.len() > 1 || (ids.len() == 1 && ids[0] != newest) {
+        return Ok(Verdict::fail(
+            expected,
+            format!("history messageIds {ids:?}"),
+        ));
+    }
+    let none = ctx.get_task(&id, Some(0)).await?;
+    let expected = "no history message for historyLength 0";
+    let got = match result_task(&none, expected) {
+        Ok(t) => t,
+        Err(v) => return Ok(v),
+    };
+    match history_ids(got).len() {
+        0 => Ok(Verdict::pass_with(format!(
+            "{} of {} messages for historyLength 1, none for 0",
+            ids.len(),
+            history.len()
         ))),
         n => Ok(Verdict::fail(expected, format!("{n} messages"))),
     }
@@ -207,6 +254,15 @@ async fn cancel_open(ctx: Ctx) -> Result<Verdict, HarnessError> {
         .await?;
     let id = task_id(&task);
     let answer = ctx.cancel_task(&id).await?;
+    if let Answer::Error(e) = &answer {
+        if e.code == Some(ErrorKind::TaskNotCancelable.jsonrpc_code()) {
+            return Err(HarnessError::Prerequisite(
+                "the agent declined to cancel the open task (TaskNotCancelableError), which \
+                 §3.1.5 allows"
+                    .into(),
+            ));
+        }
+    }
     let expected = format!("task {id:?} in TASK_STATE_CANCELED");
     let got = match result_task(&answer, &expected) {
         Ok(t) => t,
@@ -245,11 +301,16 @@ async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = ctx
         .create_task_in_state("tck-complete-task", "TASK_STATE_COMPLETED")
         .await?;
-    let answer = ctx.cancel_task(&task_id(&task)).await?;
-    Ok(expect_error(&answer, ErrorKind::TaskNotCancelable))
+    ctx.call_expecting(
+        "CancelTask",
+        json!({ "id": task_id(&task) }),
+        ErrorKind::TaskNotCancelable,
+    )
+    .await
 }
 
 async fn cancel_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let answer = ctx.cancel_task(&ctx.id("tck-no-such-task")).await?;
-    Ok(expect_error(&answer, ErrorKind::TaskNotFound))
+    let id = ctx.id("tck-no-such-task");
+    ctx.call_expecting("CancelTask", json!({ "id": id }), ErrorKind::TaskNotFound)
+        .await
 }

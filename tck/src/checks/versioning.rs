@@ -1,24 +1,56 @@
 //! Version negotiation (spec 1.0 §3.6).
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::EVERY_BINDING_1_0;
 use crate::a2a::ErrorKind;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{expect_error, Ctx};
+use crate::ctx::{expect_error_reply, Ctx};
 
 pub fn checks() -> Vec<Check> {
-    vec![Check {
-        id: "versioning.unsupported-version-rejected",
-        level: Level::Must,
-        spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-02", "V10-5.4-01"] },
-        requirement: "A request for a version the interface does not support (A2A-Version: 99.0) gets VersionNotSupportedError",
-        scope: EVERY_BINDING_1_0,
-        requires: &[],
-        maps_to: &["VER-SERVER-002"],
-        reading: None,
-        run: |ctx| Box::pin(unsupported_version(ctx)),
-    }]
+    vec![
+        Check {
+            id: "versioning.unsupported-version-rejected",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-02", "V10-5.4-01"] },
+            requirement: "A request for a version the interface does not support (A2A-Version: 99.0) gets VersionNotSupportedError",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["VER-SERVER-002"],
+            reading: None,
+            run: |ctx| Box::pin(unsupported_version(ctx)),
+        },
+        Check {
+            id: "versioning.missing-version-means-0-3",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-03"] },
+            requirement: "A request without A2A-Version is taken as 0.3: on an interface that serves only 1.0 it gets VersionNotSupportedError",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["VER-SERVER-003"],
+            reading: Some(
+                "The spec says an empty A2A-Version means 0.3; the official ACTS draft \
+                 (VER-NEG-002) instead expects a 1.0 request without the header to succeed. This \
+                 check follows the spec. It is N/A when the card also declares 0.3 at the same URL, \
+                 where a header-less request is a 0.3 request.",
+            ),
+            run: |ctx| Box::pin(missing_version(ctx)),
+        },
+        Check {
+            id: "versioning.patch-version-ignored",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.6", statements: &["V10-3.6-01"] },
+            requirement: "A patch number in A2A-Version (1.0.3) is not considered: the request is processed as 1.0",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["VER-CLIENT-002"],
+            reading: Some(
+                "Processing as 1.0 is observed through GetTask of an unknown id: the 1.0 answer \
+                 is TaskNotFoundError, not VersionNotSupportedError.",
+            ),
+            run: |ctx| Box::pin(patch_version(ctx)),
+        },
+    ]
 }
 
 async fn unsupported_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -29,8 +61,46 @@ async fn unsupported_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
             Some("99.0"),
         )
         .await?;
-    Ok(expect_error(
-        &reply.answer()?,
-        ErrorKind::VersionNotSupported,
-    ))
+    Ok(expect_error_reply(&reply, ErrorKind::VersionNotSupported))
+}
+
+async fn missing_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let url = ctx
+        .interface
+        .as_ref()
+        .map(|i| i.url.clone())
+        .unwrap_or_default();
+    let serves_0_3_here = ctx
+        .card
+        .json
+        .get("supportedInterfaces")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .any(|i| {
+            i.get("url").and_then(Value::as_str) == Some(url.as_str())
+                && i.get("protocolVersion")
+                    .and_then(Value::as_str)
+                    .is_some_and(|v| v == "0.3" || v.starts_with("0.3."))
+        });
+    if serves_0_3_here {
+        return Ok(Verdict::NotApplicable {
+            reason: "the card declares 0.3 at this URL too, so a request without A2A-Version is a 0.3 request".into(),
+        });
+    }
+    let reply = ctx
+        .rpc_without_version("GetTask", json!({ "id": ctx.id("tck-no-such-task") }))
+        .await?;
+    Ok(expect_error_reply(&reply, ErrorKind::VersionNotSupported))
+}
+
+async fn patch_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let reply = ctx
+        .rpc_with_version(
+            "GetTask",
+            json!({ "id": ctx.id("tck-no-such-task") }),
+            Some("1.0.3"),
+        )
+        .await?;
+    Ok(expect_error_reply(&reply, ErrorKind::TaskNotFound))
 }

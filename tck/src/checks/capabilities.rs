@@ -1,0 +1,114 @@
+//! Operations of capabilities the card does not declare must be refused with the error the
+//! spec names (spec 1.0 §3.3.4). These run only when the card lacks the capability.
+
+use serde_json::json;
+
+use super::EVERY_BINDING_1_0;
+use crate::a2a::ErrorKind;
+use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
+use crate::checks::agent_card::verdict_from;
+use crate::ctx::{expect_error_reply, task_id, Ctx};
+
+pub fn checks() -> Vec<Check> {
+    vec![
+        Check {
+            id: "capabilities.streaming-absent-rejects-streaming",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.3.4", statements: &["V10-3.3.4-03"] },
+            requirement: "Without capabilities.streaming, SendStreamingMessage and SubscribeToTask get UnsupportedOperationError",
+            scope: EVERY_BINDING_1_0,
+            requires: &[Gate::Lacks(Capability::Streaming)],
+            maps_to: &["CORE-CAP-002"],
+            reading: None,
+            run: |ctx| Box::pin(streaming_absent(ctx)),
+        },
+        Check {
+            id: "capabilities.push-absent-rejects-push-config",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.3.4", statements: &["V10-3.3.4-02"] },
+            requirement: "Without capabilities.pushNotifications, the four push-config operations get PushNotificationNotSupportedError",
+            scope: EVERY_BINDING_1_0,
+            requires: &[Gate::Lacks(Capability::PushNotifications)],
+            maps_to: &["CORE-CAP-001"],
+            reading: Some(
+                "The spec names PushNotificationNotSupportedError (-32003); the official ACTS draft \
+                 (CORE-CAP-001) expects UnsupportedOperationError. This check follows the spec, \
+                 on an existing task so TaskNotFoundError is no excuse.",
+            ),
+            run: |ctx| Box::pin(push_absent(ctx)),
+        },
+        Check {
+            id: "capabilities.extended-card-absent-rejected",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.3.4", statements: &["V10-3.3.4-04", "V10-13.3-13"] },
+            requirement: "Without capabilities.extendedAgentCard, GetExtendedAgentCard gets UnsupportedOperationError",
+            scope: EVERY_BINDING_1_0,
+            requires: &[Gate::Lacks(Capability::ExtendedAgentCard)],
+            maps_to: &["CORE-CAP-003"],
+            reading: None,
+            run: |ctx| Box::pin(extended_card_absent(ctx)),
+        },
+    ]
+}
+
+/// Calls each (method, params) and collects those that do not fail with `kind`.
+async fn all_refused(
+    ctx: &Ctx,
+    calls: Vec<(&str, serde_json::Value)>,
+    kind: ErrorKind,
+) -> Result<Verdict, HarnessError> {
+    let mut problems = Vec::new();
+    for (method, params) in calls {
+        let reply = ctx.rpc(method, params).await?;
+        if let Verdict::Violated { actual, .. } = expect_error_reply(&reply, kind) {
+            problems.push(format!("{method}: {actual}"));
+        }
+    }
+    Ok(verdict_from(
+        problems,
+        &format!("JSON-RPC error {kind} for each"),
+    ))
+}
+
+async fn streaming_absent(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx.create_task("tck-input-required").await?;
+    let calls = vec![
+        (
+            "SendStreamingMessage",
+            json!({ "message": ctx.user_message("tck-complete-task") }),
+        ),
+        ("SubscribeToTask", json!({ "id": task_id(&task) })),
+    ];
+    all_refused(&ctx, calls, ErrorKind::UnsupportedOperation).await
+}
+
+async fn push_absent(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx.create_task("tck-input-required").await?;
+    let id = task_id(&task);
+    let config = ctx.id("tck-push-config");
+    let calls = vec![
+        (
+            "CreateTaskPushNotificationConfig",
+            json!({ "taskId": id, "url": "https://webhook.invalid/a2a-tck" }),
+        ),
+        (
+            "GetTaskPushNotificationConfig",
+            json!({ "taskId": id, "id": config }),
+        ),
+        ("ListTaskPushNotificationConfigs", json!({ "taskId": id })),
+        (
+            "DeleteTaskPushNotificationConfig",
+            json!({ "taskId": id, "id": config }),
+        ),
+    ];
+    all_refused(&ctx, calls, ErrorKind::PushNotificationNotSupported).await
+}
+
+async fn extended_card_absent(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    all_refused(
+        &ctx,
+        vec![("GetExtendedAgentCard", json!({}))],
+        ErrorKind::UnsupportedOperation,
+    )
+    .await
+}
