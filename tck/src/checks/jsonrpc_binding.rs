@@ -41,7 +41,10 @@ pub fn checks() -> Vec<Check> {
             scope: JSONRPC_1_0,
             requires: &[],
             maps_to: &["JSONRPC-FMT-002"],
-            reading: None,
+            reading: Some(
+                "§9.1 states the application/json media type without an RFC 2119 keyword; like the \
+                 official TCK (JSONRPC-FMT-002), this check holds it as a MUST of the binding.",
+            ),
             run: |ctx| Box::pin(content_type(ctx)),
         },
         Check {

@@ -53,15 +53,21 @@ pub fn checks() -> Vec<Check> {
     ]
 }
 
-async fn unsupported_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
+/// GetTask of an unknown id under the given A2A-Version must fail with `kind`.
+async fn unknown_task_under(
+    ctx: &Ctx,
+    version: &str,
+    kind: ErrorKind,
+) -> Result<Verdict, HarnessError> {
+    let params = json!({ "id": ctx.id("tck-no-such-task") });
     let reply = ctx
-        .rpc_with_version(
-            "GetTask",
-            json!({ "id": ctx.id("tck-no-such-task") }),
-            Some("99.0"),
-        )
+        .rpc_with_version("GetTask", params, Some(version))
         .await?;
-    Ok(expect_error_reply(&reply, ErrorKind::VersionNotSupported))
+    Ok(expect_error_reply(&reply, kind))
+}
+
+async fn unsupported_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    unknown_task_under(&ctx, "99.0", ErrorKind::VersionNotSupported).await
 }
 
 async fn missing_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -95,12 +101,5 @@ async fn missing_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 async fn patch_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let reply = ctx
-        .rpc_with_version(
-            "GetTask",
-            json!({ "id": ctx.id("tck-no-such-task") }),
-            Some("1.0.3"),
-        )
-        .await?;
-    Ok(expect_error_reply(&reply, ErrorKind::TaskNotFound))
+    unknown_task_under(&ctx, "1.0.3", ErrorKind::TaskNotFound).await
 }
