@@ -144,6 +144,14 @@ faults! {
         "Direct Message responses omit `contextId` (Tasks keep theirs).";
     NestedMessageMissingRole => "nested-message-missing-role",
         "Agent messages inside a task (`status.message` and agent entries of `history`) omit the required `role` field.";
+    AcceptUnsupportedMediaType => "accept-unsupported-media-type",
+        "A part whose mediaType the agent does not accept is processed instead of failing with ContentTypeNotSupportedError.";
+    AcceptInvalidMessage => "accept-invalid-message",
+        "A message missing REQUIRED fields (messageId, role, parts) is processed instead of failing with InvalidParams.";
+    RejectUnknownFields => "reject-unknown-fields",
+        "A message carrying a field the agent does not know is rejected with InvalidParams instead of the field being ignored.";
+    ListIgnoresTimestampFilter => "list-ignores-timestamp-filter",
+        "ListTasks ignores statusTimestampAfter and returns older tasks too.";
 }
 
 impl Fault {
@@ -202,7 +210,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 56);
+        assert_eq!(Fault::all().len(), 60);
     }
 
     #[test]

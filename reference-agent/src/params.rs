@@ -196,6 +196,24 @@ fn unsupported_media_type(message: &Message) -> Option<&str> {
         })
 }
 
+/// For the `reject-unknown-fields` fault: the first member of the message it does not know.
+fn unknown_message_field(message: Option<&Value>) -> Option<String> {
+    const KNOWN: &[&str] = &[
+        "messageId",
+        "contextId",
+        "taskId",
+        "role",
+        "parts",
+        "metadata",
+        "extensions",
+        "referenceTaskIds",
+    ];
+    message?.as_object()?.keys().find_map(|key| {
+        let known = KNOWN.iter().any(|k| *k == key || snake_case(k) == *key);
+        (!known).then(|| key.clone())
+    })
+}
+
 pub fn send_message(
     params: Option<Value>,
     config: &AgentConfig,
@@ -207,8 +225,16 @@ pub fn send_message(
         }
         fields.violate("message", "required");
     }
+    if config.has(Fault::RejectUnknownFields) {
+        if let Some(unknown) = unknown_message_field(fields.raw("message")) {
+            fields.violate(format!("message.{unknown}"), "unknown field");
+        }
+    }
     let message = fields.get::<Message>("message");
-    if let Some(message) = &message {
+    if let Some(message) = message
+        .as_ref()
+        .filter(|_| !config.has(Fault::AcceptInvalidMessage))
+    {
         validate_message(&mut fields, message);
     }
     let configuration = fields
@@ -220,7 +246,9 @@ pub fn send_message(
         "configuration.historyLength",
     );
     let message = fields.finish(message.unwrap_or_default())?;
-    if let Some(media_type) = unsupported_media_type(&message) {
+    if let Some(media_type) =
+        unsupported_media_type(&message).filter(|_| !config.has(Fault::AcceptUnsupportedMediaType))
+    {
         return Err(RpcError::content_type_not_supported(media_type));
     }
     Ok(SendMessageParams {

@@ -332,6 +332,7 @@ impl Store {
                     && query.status.is_none_or(|s| s == task.status.state)
                     && query
                         .status_timestamp_after
+                        .filter(|_| !self.has(Fault::ListIgnoresTimestampFilter))
                         .is_none_or(|t| task.status.timestamp >= t)
             })
             .collect();

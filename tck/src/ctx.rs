@@ -294,6 +294,51 @@ impl Ctx {
     }
 }
 
+/// Setup: one task in each terminal state the agent can be driven into: COMPLETED
+/// (`tck-complete-task`), REJECTED (`tck-reject-task`), FAILED (`tck-fail-task`, the kit's own
+/// scenario) and CANCELED (an input-required task, canceled). COMPLETED is required; the other
+/// states are tried and left out, with the reason, when the agent does not produce them.
+pub async fn terminal_tasks(
+    ctx: &Ctx,
+) -> Result<(Vec<(&'static str, Value)>, Vec<String>), HarnessError> {
+    let mut tasks = vec![(
+        "TASK_STATE_COMPLETED",
+        ctx.create_task_in_state("tck-complete-task", "TASK_STATE_COMPLETED")
+            .await?,
+    )];
+    let mut skipped = Vec::new();
+    for (prefix, state) in [
+        ("tck-reject-task", "TASK_STATE_REJECTED"),
+        ("tck-fail-task", "TASK_STATE_FAILED"),
+    ] {
+        match ctx.create_task_in_state(prefix, state).await {
+            Ok(task) => tasks.push((state, task)),
+            Err(HarnessError::Prerequisite(why)) => skipped.push(why),
+            Err(other) => return Err(other),
+        }
+    }
+    match ctx
+        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
+        .await
+    {
+        Ok(open) => {
+            let canceled = ctx.cancel_task(&task_id(&open)).await?;
+            match canceled.result() {
+                Some(t) if a2a::state(t) == Some("TASK_STATE_CANCELED") => {
+                    tasks.push(("TASK_STATE_CANCELED", t.clone()))
+                }
+                _ => skipped.push(format!(
+                    "no canceled task: CancelTask gave {}",
+                    canceled.describe()
+                )),
+            }
+        }
+        Err(HarnessError::Prerequisite(why)) => skipped.push(why),
+        Err(other) => return Err(other),
+    }
+    Ok((tasks, skipped))
+}
+
 /// Task id of a task returned by setup (present: setup checked it).
 pub fn task_id(task: &Value) -> String {
     a2a::text(task, "id").unwrap_or_default().to_string()

@@ -214,6 +214,16 @@ const CASES: &[Case] = &[
         "capabilities.extended-card-absent-rejected",
         "extended-card-unsupported-wrong-error",
     ),
+    case(
+        "send.unsupported-media-type-rejected",
+        "accept-unsupported-media-type",
+    ),
+    case("send.invalid-message-rejected", "accept-invalid-message"),
+    case("send.unknown-fields-ignored", "reject-unknown-fields"),
+    case(
+        "tasks.list.status-timestamp-after-filter",
+        "list-ignores-timestamp-filter",
+    ),
     // Cancellation is not guaranteed (§3.1.5): declining it makes the check UNTESTABLE.
     Case {
         check: "tasks.cancel.open-task-becomes-canceled",

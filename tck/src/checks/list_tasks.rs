@@ -69,6 +69,21 @@ pub fn checks() -> Vec<Check> {
             run: |ctx| Box::pin(filters_by_context(ctx)),
         },
         Check {
+            id: "tasks.list.status-timestamp-after-filter",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.4", statements: &["V10-P-15"] },
+            requirement: "ListTasks with statusTimestampAfter returns only tasks whose status timestamp is at or after it",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "The proto states the filter without an RFC 2119 keyword; a filter that does not \
+                 filter is read as a MUST violation. Needs two tasks with different status \
+                 timestamps.",
+            ),
+            run: |ctx| Box::pin(timestamp_filter(ctx)),
+        },
+        Check {
             id: "tasks.list.page-size-and-cursor",
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.1.4", statements: &["V10-3.1.4-04"] },
@@ -374,6 +389,43 @@ async fn response_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
                 a2a::brief(&page, 300)
             ),
         ))
+    }
+}
+
+async fn timestamp_filter(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let (older, newer, context) = two_in_one_context(&ctx, "tck-complete-task").await?;
+    let newer_stamp = newer
+        .get("status")
+        .and_then(|s| s.get("timestamp"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let (Some(stamp), Some(t_old), Some(t_new)) =
+        (newer_stamp, status_time(&older), status_time(&newer))
+    else {
+        return Err(HarnessError::Prerequisite(
+            "the tasks carry no status timestamps".into(),
+        ));
+    };
+    if t_old >= t_new {
+        return Err(HarnessError::Prerequisite(
+            "the older task's status timestamp is not before the newer one's".into(),
+        ));
+    }
+    let expected = format!(
+        "only {:?} for statusTimestampAfter {stamp}",
+        task_id(&newer)
+    );
+    let answer = ctx
+        .list_tasks(json!({ "contextId": context, "statusTimestampAfter": stamp }))
+        .await?;
+    let Answer::Result(page) = answer else {
+        return Ok(Verdict::fail(expected, answer.describe()));
+    };
+    let ids: Vec<String> = listed(&page).iter().map(task_id).collect();
+    if ids == vec![task_id(&newer)] {
+        Ok(Verdict::pass())
+    } else {
+        Ok(Verdict::fail(expected, format!("tasks {ids:?}")))
     }
 }
 

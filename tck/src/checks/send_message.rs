@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, ErrorKind, INTERRUPTED_STATES, TERMINAL_STATES};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{sent_task, task_id, Answer, Ctx};
+use crate::ctx::{expect_error_reply, sent_task, task_id, terminal_tasks, Answer, Ctx};
 
 pub fn checks() -> Vec<Check> {
     vec![
@@ -113,12 +113,53 @@ pub fn checks() -> Vec<Check> {
             id: "send.terminal-task-rejects-message",
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.1.1", statements: &["V10-5.4-01", "V10-D-3.1.1-01"] },
-            requirement: "A message to a task in a terminal state gets UnsupportedOperationError",
+            requirement: "A message to a task in a terminal state (completed, rejected, failed, canceled) gets UnsupportedOperationError",
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-SEND-002"],
-            reading: None,
+            reading: Some(
+                "Tried on every terminal state the agent can be driven into (COMPLETED is \
+                 required; REJECTED, FAILED and CANCELED are added when the agent produces them, \
+                 and the result says which were left out).",
+            ),
             run: |ctx| Box::pin(terminal_task_rejects(ctx)),
+        },
+        Check {
+            id: "send.unsupported-media-type-rejected",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.1", statements: &["V10-D-3.1.1-02"] },
+            requirement: "A message part whose mediaType the agent does not accept gets ContentTypeNotSupportedError",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["CORE-SEND-003"],
+            reading: Some(
+                "The part carries a media type no agent accepts (application/x-a2a-tck-unsupported) \
+                 and that the card's defaultInputModes do not list; a card whose input modes \
+                 include a wildcard makes the check N/A. The official TCK demands success here.",
+            ),
+            run: |ctx| Box::pin(unsupported_media_type(ctx)),
+        },
+        Check {
+            id: "send.invalid-message-rejected",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.3.2", statements: &["V10-3.3.2-08"] },
+            requirement: "A message without a REQUIRED field (messageId, role, or a non-empty parts) gets InvalidParams",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["CORE-ERR-002"],
+            reading: None,
+            run: |ctx| Box::pin(invalid_message(ctx)),
+        },
+        Check {
+            id: "send.unknown-fields-ignored",
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "5.7", statements: &["V10-5.7-05"] },
+            requirement: "Fields the agent does not know, in the params and in the message, are ignored",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &["DM-SERIAL-005"],
+            reading: None,
+            run: |ctx| Box::pin(unknown_fields(ctx)),
         },
         Check {
             id: "send.follow-up-continues-interrupted-task",
@@ -393,16 +434,121 @@ fn full_follow_up(ctx: &Ctx, task: &Value, prefix: &str) -> Value {
 }
 
 async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let task = ctx
-        .create_task_in_state("tck-complete-task", "TASK_STATE_COMPLETED")
-        .await?;
-    let message = full_follow_up(&ctx, &task, "tck-complete-task");
+    let (tasks, skipped) = terminal_tasks(&ctx).await?;
+    let mut problems = Vec::new();
+    for (state, task) in &tasks {
+        let message = full_follow_up(&ctx, task, "tck-complete-task");
+        let reply = ctx
+            .rpc("SendMessage", json!({ "message": message }))
+            .await?;
+        if let Verdict::Violated { actual, .. } =
+            expect_error_reply(&reply, ErrorKind::UnsupportedOperation)
+        {
+            problems.push(format!("{state}: {actual}"));
+        }
+    }
+    let tried: Vec<&str> = tasks.iter().map(|(s, _)| *s).collect();
+    if problems.is_empty() {
+        Ok(Verdict::pass_with(tried_and_skipped(&tried, &skipped)))
+    } else {
+        Ok(Verdict::fail(
+            format!(
+                "JSON-RPC error {} for a message to each terminal task",
+                ErrorKind::UnsupportedOperation
+            ),
+            problems.join("; "),
+        ))
+    }
+}
+
+/// "tried X, Y; left out: ..." for pass details of checks over several terminal states.
+pub(crate) fn tried_and_skipped(tried: &[&str], skipped: &[String]) -> String {
+    if skipped.is_empty() {
+        format!("tried {}", tried.join(", "))
+    } else {
+        format!(
+            "tried {}; left out: {}",
+            tried.join(", "),
+            skipped.join("; ")
+        )
+    }
+}
+
+async fn unsupported_media_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let wildcard = ctx
+        .card
+        .json
+        .get("defaultInputModes")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .any(|m| m == "*/*" || m == "*");
+    if wildcard {
+        return Ok(Verdict::NotApplicable {
+            reason: "the card's defaultInputModes accept any media type".into(),
+        });
+    }
+    let mut message = ctx.user_message("tck-complete-task");
+    message["parts"] =
+        json!([{ "text": "a2a-tck", "mediaType": "application/x-a2a-tck-unsupported" }]);
     ctx.call_expecting(
         "SendMessage",
         json!({ "message": message }),
-        ErrorKind::UnsupportedOperation,
+        ErrorKind::ContentTypeNotSupported,
     )
     .await
+}
+
+async fn invalid_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let mut problems = Vec::new();
+    for (missing, field) in [
+        ("messageId", "messageId"),
+        ("role", "role"),
+        ("a non-empty parts", "parts"),
+    ] {
+        let mut message = ctx.user_message("tck-complete-task");
+        if field == "parts" {
+            message["parts"] = json!([]);
+        } else if let Some(object) = message.as_object_mut() {
+            object.remove(field);
+        }
+        let reply = ctx
+            .rpc("SendMessage", json!({ "message": message }))
+            .await?;
+        if let Verdict::Violated { actual, .. } =
+            expect_error_reply(&reply, ErrorKind::InvalidParams)
+        {
+            problems.push(format!("without {missing}: {actual}"));
+        }
+    }
+    if problems.is_empty() {
+        Ok(Verdict::pass())
+    } else {
+        Ok(Verdict::fail(
+            format!(
+                "JSON-RPC error {} for each invalid message",
+                ErrorKind::InvalidParams
+            ),
+            problems.join("; "),
+        ))
+    }
+}
+
+async fn unknown_fields(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let mut message = ctx.user_message("tck-complete-task");
+    message["tckUnknownField"] = json!({ "ignored": true });
+    let params = json!({ "message": message, "tckUnknownParam": 1 });
+    let answer = ctx.call("SendMessage", params).await?;
+    match &answer {
+        Answer::Result(r) if r.get("task").or_else(|| r.get("message")).is_some() => {
+            Ok(Verdict::pass())
+        }
+        other => Ok(Verdict::fail(
+            "the message processed, its unknown fields ignored",
+            other.describe(),
+        )),
+    }
 }
 
 /// The task id an answer speaks for: a Task's id, or a Message's taskId.

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{sent_task, task_id, Answer, Ctx};
+use crate::ctx::{expect_error_reply, sent_task, task_id, terminal_tasks, Answer, Ctx};
 
 pub fn checks() -> Vec<Check> {
     vec![
@@ -90,11 +90,15 @@ pub fn checks() -> Vec<Check> {
             id: "tasks.cancel.terminal-task-not-cancelable",
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-5.4-01", "V10-D-3.1.5-02"] },
-            requirement: "CancelTask on a task in a terminal state gets TaskNotCancelableError",
+            requirement: "CancelTask on a task in a terminal state (completed, rejected, failed, canceled) gets TaskNotCancelableError",
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-CANCEL-002"],
-            reading: None,
+            reading: Some(
+                "Tried on every terminal state the agent can be driven into (COMPLETED is \
+                 required). For an already canceled task TaskNotFoundError is accepted too, since a \
+                 duplicate cancel may find the task purged (§3.3.1).",
+            ),
             run: |ctx| Box::pin(cancel_terminal(ctx)),
         },
         Check {
@@ -298,15 +302,33 @@ async fn cancel_persists(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let task = ctx
-        .create_task_in_state("tck-complete-task", "TASK_STATE_COMPLETED")
-        .await?;
-    ctx.call_expecting(
-        "CancelTask",
-        json!({ "id": task_id(&task) }),
-        ErrorKind::TaskNotCancelable,
-    )
-    .await
+    let (tasks, skipped) = terminal_tasks(&ctx).await?;
+    let mut problems = Vec::new();
+    for (state, task) in &tasks {
+        let reply = ctx
+            .rpc("CancelTask", json!({ "id": task_id(task) }))
+            .await?;
+        let verdict = expect_error_reply(&reply, ErrorKind::TaskNotCancelable);
+        let purged = *state == "TASK_STATE_CANCELED"
+            && expect_error_reply(&reply, ErrorKind::TaskNotFound) == Verdict::pass();
+        if let (Verdict::Violated { actual, .. }, false) = (verdict, purged) {
+            problems.push(format!("{state}: {actual}"));
+        }
+    }
+    let tried: Vec<&str> = tasks.iter().map(|(s, _)| *s).collect();
+    if problems.is_empty() {
+        Ok(Verdict::pass_with(super::send_message::tried_and_skipped(
+            &tried, &skipped,
+        )))
+    } else {
+        Ok(Verdict::fail(
+            format!(
+                "JSON-RPC error {} for CancelTask of each terminal task",
+                ErrorKind::TaskNotCancelable
+            ),
+            problems.join("; "),
+        ))
+    }
 }
 
 async fn cancel_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {
