@@ -139,6 +139,19 @@ pub enum Gate {
     Lacks(Capability),
 }
 
+impl fmt::Display for Gate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Gate::Declares(c) => write!(f, "the card declares capabilities.{}", c.card_field()),
+            Gate::Lacks(c) => write!(
+                f,
+                "the card does not declare capabilities.{}",
+                c.card_field()
+            ),
+        }
+    }
+}
+
 /// Where a check applies.
 #[derive(Debug, Clone, Copy)]
 pub enum Scope {

@@ -32,6 +32,11 @@ enum Command {
     Run(RunArgs),
     /// List the checks: id, level, spec section, where it runs, requirement.
     List(ListArgs),
+    /// Show one check: its requirement, level, spec sentences, reading and official TCK ids.
+    Explain {
+        /// The check id (see `a2a-tck list`).
+        id: String,
+    },
     /// Print the JSON Schema of the report format.
     Schema,
 }
@@ -80,6 +85,9 @@ struct RunArgs {
     /// Write a JUnit XML report here.
     #[arg(long, value_name = "PATH")]
     junit: Option<PathBuf>,
+    /// Write a Markdown summary here (e.g. "$GITHUB_STEP_SUMMARY").
+    #[arg(long, value_name = "PATH")]
+    markdown: Option<PathBuf>,
     #[command(flatten)]
     selection: Selection,
     /// Deadline of one HTTP exchange, in seconds.
@@ -109,6 +117,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::List(args)) => list(&args),
+        Some(Command::Explain { id }) => explain(&id),
         Some(Command::Schema) => {
             print!("{}", Report::schema());
             ExitCode::SUCCESS
@@ -156,6 +165,48 @@ fn list(args: &ListArgs) -> ExitCode {
         );
     }
     println!("{} checks", kept.len());
+    ExitCode::SUCCESS
+}
+
+fn explain(id: &str) -> ExitCode {
+    let catalog = checks::all();
+    let Some(check) = catalog.iter().find(|c| c.id == id) else {
+        return usage(&format!("no check has the id {id:?} (see `a2a-tck list`)"));
+    };
+    println!("{}\n", check.id);
+    println!("  requirement  {}", check.requirement);
+    println!("  level        {}", check.level);
+    println!(
+        "  spec         A2A {} §{}",
+        check.spec.version, check.spec.section
+    );
+    println!("  statements   {}", check.spec.statements.join(", "));
+    let scope = match check.scope {
+        Scope::Card => "the agent card".to_string(),
+        Scope::Interface { bindings, versions } => format!(
+            "every declared interface of binding {} and version {}",
+            bindings
+                .iter()
+                .map(|b| b.as_str())
+                .collect::<Vec<_>>()
+                .join("/"),
+            versions
+                .iter()
+                .map(|v| v.as_str())
+                .collect::<Vec<_>>()
+                .join("/")
+        ),
+    };
+    println!("  runs on      {scope}");
+    for gate in check.requires {
+        println!("  applies when {gate}");
+    }
+    if !check.maps_to.is_empty() {
+        println!("  official TCK {}", check.maps_to.join(", "));
+    }
+    if let Some(reading) = check.reading {
+        println!("  reading      {reading}");
+    }
     ExitCode::SUCCESS
 }
 
@@ -241,6 +292,11 @@ fn finish(report: &Report, args: &RunArgs) -> ExitCode {
     }
     if let Some(path) = &args.report {
         if let Err(e) = report.write(path) {
+            return usage(&format!("failed to write {}: {e}", path.display()));
+        }
+    }
+    if let Some(path) = &args.markdown {
+        if let Err(e) = std::fs::write(path, output::markdown(report)) {
             return usage(&format!("failed to write {}: {e}", path.display()));
         }
     }

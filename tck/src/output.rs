@@ -136,3 +136,113 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
     junit.add_test_suites(suites.into_iter().map(|(_, suite)| suite));
     junit.to_string()
 }
+
+/// Escapes a table cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// A Markdown summary: verdict, totals, interfaces, every result that is not PASS, then all
+/// results folded. Fit for a CI step summary.
+pub fn markdown(report: &Report) -> String {
+    let mut out = String::new();
+    let agent = report
+        .target
+        .agent_name
+        .as_deref()
+        .unwrap_or("unnamed agent");
+    let _ = writeln!(
+        out,
+        "# A2A conformance of {}: {}\n",
+        cell(agent),
+        report.verdict.as_str()
+    );
+    let _ = writeln!(
+        out,
+        "{} ({}). Target `{}`, card `{}` ({}), a2a-tck {}, {} to {}.\n",
+        report.verdict_reason,
+        report.verdict.as_str(),
+        report.target.url,
+        report.target.card_url,
+        report.target.card_sha256,
+        report.tool.version,
+        report.started_at,
+        report.finished_at
+    );
+    let _ = writeln!(
+        out,
+        "| status | MUST | SHOULD | MAY |\n|---|---:|---:|---:|"
+    );
+    for status in Status::ALL {
+        let count = |level| report.totals.get(&level).map_or(0, |c| c.get(status));
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            status.as_str(),
+            count(Level::Must),
+            count(Level::Should),
+            count(Level::May)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n## Interfaces\n\n| binding | version | url | tested |\n|---|---|---|---|"
+    );
+    for i in &report.interfaces {
+        let tested = if i.tested {
+            "yes".to_string()
+        } else {
+            format!("no: {}", i.reason.as_deref().unwrap_or(""))
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            cell(&i.protocol_binding),
+            cell(&i.protocol_version),
+            cell(&i.url),
+            cell(&tested)
+        );
+    }
+    let attention: Vec<&CheckResult> = report
+        .results
+        .iter()
+        .filter(|r| r.status != Status::Pass)
+        .collect();
+    let _ = writeln!(out, "\n## Results other than PASS ({})\n", attention.len());
+    if !attention.is_empty() {
+        let _ = writeln!(
+            out,
+            "| status | level | check | where | § | what happened |\n|---|---|---|---|---|---|"
+        );
+        for r in attention {
+            let _ = writeln!(
+                out,
+                "| {} | {} | `{}` | {} | {} | {} |",
+                r.status.as_str(),
+                r.level,
+                r.id,
+                place(r),
+                r.section,
+                cell(&r.message)
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\n<details><summary>All {} results</summary>\n\n| status | level | check | where | requirement |\n|---|---|---|---|---|",
+        report.results.len()
+    );
+    for r in &report.results {
+        let _ = writeln!(
+            out,
+            "| {} | {} | `{}` | {} | {} |",
+            r.status.as_str(),
+            r.level,
+            r.id,
+            place(r),
+            cell(&r.requirement)
+        );
+    }
+    let _ = writeln!(out, "\n</details>");
+    out
+}

@@ -40,11 +40,14 @@ fn temp_path(name: &str) -> std::path::PathBuf {
 async fn builtin_run_is_conformant_and_writes_reports() {
     let report_path = temp_path("builtin.json");
     let junit_path = temp_path("builtin.xml");
+    let markdown_path = temp_path("builtin.md");
     let (output, _) = kit(&[
         "--report",
         report_path.to_str().expect("utf8"),
         "--junit",
         junit_path.to_str().expect("utf8"),
+        "--markdown",
+        markdown_path.to_str().expect("utf8"),
     ])
     .await;
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -53,6 +56,11 @@ async fn builtin_run_is_conformant_and_writes_reports() {
     assert!(report.results.iter().all(|r| r.status == Status::Pass));
     let junit = std::fs::read_to_string(&junit_path).expect("junit written");
     assert!(junit.contains("<testsuites") && junit.contains("send.returns-task-or-message"));
+    let markdown = std::fs::read_to_string(&markdown_path).expect("markdown written");
+    assert!(markdown.contains(": conformant") && markdown.contains("| PASS |"));
+    let (explained, _) = kit(&["explain", "send.returns-task-or-message"]).await;
+    assert_eq!(explained.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&explained.stdout).contains("V10-3.1.1-02"));
 }
 
 #[tokio::test]
