@@ -91,10 +91,10 @@ struct RunArgs {
     #[command(flatten)]
     selection: Selection,
     /// Deadline of one HTTP exchange, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     timeout: f64,
     /// Deadline of one check, all its exchanges included, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 15.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
     check_timeout: f64,
     /// How many checks run at once.
     #[arg(long, value_name = "N", default_value_t = 16)]

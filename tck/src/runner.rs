@@ -86,7 +86,7 @@ impl RunOptions {
             builtin: false,
             filter: Filter::default(),
             limits: Limits::default(),
-            check_timeout: Duration::from_secs(15),
+            check_timeout: Duration::from_secs(30),
             jobs: 16,
         }
     }

@@ -163,7 +163,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            request_timeout: Duration::from_secs(5),
+            request_timeout: Duration::from_secs(10),
             max_body: 8 * 1024 * 1024,
         }
     }
