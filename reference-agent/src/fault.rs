@@ -144,6 +144,8 @@ faults! {
         "Direct Message responses omit `contextId` (Tasks keep theirs).";
     NestedMessageMissingRole => "nested-message-missing-role",
         "Agent messages inside a task (`status.message` and agent entries of `history`) omit the required `role` field.";
+    CardWellKnownServesHtml => "card-well-known-serves-html",
+        "The well-known card URI answers 200 with an HTML page; the card is only at /.well-known/agent.json.";
     AcceptUnsupportedMediaType => "accept-unsupported-media-type",
         "A part whose mediaType the agent does not accept is processed instead of failing with ContentTypeNotSupportedError.";
     AcceptInvalidMessage => "accept-invalid-message",
@@ -210,7 +212,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 60);
+        assert_eq!(Fault::all().len(), 61);
     }
 
     #[test]

@@ -85,13 +85,21 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
         store: store::Store::new(config.clone(), scenarios),
         config,
     });
-    let card_path = if app.config.has(Fault::CardOnlyAtLegacyPath) {
+    let moved = app.config.has(Fault::CardOnlyAtLegacyPath)
+        || app.config.has(Fault::CardWellKnownServesHtml);
+    let card_path = if moved {
         card::LEGACY_CARD_PATH
     } else {
         card::CARD_PATH
     };
-    let router = Router::new()
-        .route(card_path, get(card::handle))
+    let mut router = Router::new().route(card_path, get(card::handle));
+    if app.config.has(Fault::CardWellKnownServesHtml) {
+        router = router.route(
+            card::CARD_PATH,
+            get(|| async { axum::response::Html("<html><body>Welcome!</body></html>") }),
+        );
+    }
+    let router = router
         .route(JSONRPC_PATH, post(jsonrpc::handle))
         .with_state(app);
     let (shutdown, signal) = oneshot::channel::<()>();
