@@ -32,7 +32,7 @@ pub enum CardError {
         status: u16,
         body: String,
     },
-    #[error("the agent card at {url} is not JSON ({reason}); Content-Type {content_type:?}; body starts: {body}")]
+    #[error("the agent card at {url} is not JSON ({reason}); Content-Type {}; body starts: {body}", content_type.as_deref().unwrap_or("none"))]
     NotJson {
         url: String,
         reason: String,
@@ -143,6 +143,10 @@ pub struct DeclaredInterface {
     pub tested: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// For a tested interface that did not answer usably: what its probe found. Every check
+    /// on it is then ERROR with this reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
 }
 
 /// An interface the kit will test.
@@ -219,6 +223,7 @@ pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
             version,
             tested: reason.is_none(),
             reason,
+            problem: None,
         });
     }
     (declared, tested)

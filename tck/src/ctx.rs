@@ -205,6 +205,27 @@ impl Ctx {
         self.rpc_with_version(method, params, None).await
     }
 
+    /// Before any check runs on an interface: does it answer at all, with JSON? One GetTask of
+    /// an unknown id. A transport failure or a body that is not JSON makes every check of the
+    /// interface ERROR with this one reason, instead of each check finding it out alone.
+    pub async fn probe(&self) -> Result<(), String> {
+        let url = self.interface().map_err(|e| e.to_string())?.url.clone();
+        let reply = self
+            .rpc("GetTask", json!({ "id": self.id("tck-probe") }))
+            .await
+            .map_err(|e| format!("the interface at {url} did not answer: {e}"))?;
+        match reply.body {
+            Some(Value::Object(_)) => Ok(()),
+            _ => Err(format!(
+                "the interface at {url} did not answer with JSON (HTTP {}, Content-Type {}): {}; \
+                 check the url the card declares",
+                reply.http.status,
+                reply.http.header("content-type").unwrap_or("none"),
+                reply.http.body_start(120)
+            )),
+        }
+    }
+
     /// Calls a method that must fail with exactly `kind`. An answer that is not a JSON-RPC
     /// response at all violates the rule too (it is not the error the binding requires).
     pub async fn call_expecting(

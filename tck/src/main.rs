@@ -8,7 +8,7 @@ use a2a_reference_agent::Fault;
 use a2a_tck::check::{Level, Scope};
 use a2a_tck::report::{Report, Verdict};
 use a2a_tck::runner::{self, Filter, RunError, RunOptions};
-use a2a_tck::{builtin, card, checks, output};
+use a2a_tck::{builtin, card, checks, output, report};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Conformance test kit for the Agent2Agent (A2A) protocol.
@@ -63,7 +63,7 @@ impl From<LevelArg> for Level {
 
 #[derive(Debug, Args)]
 struct Selection {
-    /// The weakest level to run: `must` runs MUST checks only, `may` runs all.
+    /// The weakest level selected: `must` selects MUST checks only, `may` all.
     #[arg(long, value_enum, default_value = "may")]
     level: LevelArg,
     /// Run only checks whose id matches this glob (repeatable), e.g. 'tasks.*'.
@@ -296,14 +296,14 @@ fn finish(report: &Report, args: &RunArgs) -> ExitCode {
         }
     }
     if let Some(path) = &args.markdown {
-        if let Err(e) = std::fs::write(path, output::markdown(report)) {
+        if let Err(e) = report::write_atomic(path, output::markdown(report).as_bytes()) {
             return usage(&format!("failed to write {}: {e}", path.display()));
         }
     }
     if let Some(path) = &args.junit {
         let written = output::junit(report)
             .map_err(|e| e.to_string())
-            .and_then(|xml| std::fs::write(path, xml).map_err(|e| e.to_string()));
+            .and_then(|xml| report::write_atomic(path, xml.as_bytes()).map_err(|e| e.to_string()));
         if let Err(e) = written {
             return usage(&format!("failed to write {}: {e}", path.display()));
         }

@@ -30,7 +30,9 @@ pub fn summary(report: &Report) -> String {
             .unwrap_or("unnamed agent")
     );
     for interface in &report.interfaces {
-        let state = if interface.tested {
+        let state = if let Some(problem) = &interface.problem {
+            format!("UNUSABLE: {problem}")
+        } else if interface.tested {
             "tested".to_string()
         } else {
             format!(
@@ -44,7 +46,45 @@ pub fn summary(report: &Report) -> String {
             interface.protocol_binding, interface.protocol_version, interface.url
         );
     }
-    for result in report.results.iter().filter(|r| r.status != Status::Pass) {
+    let origin = |url: &str| reqwest::Url::parse(url).ok().map(|u| u.origin());
+    for interface in report.interfaces.iter().filter(|i| i.tested) {
+        if origin(&interface.url) != origin(&report.target.url) {
+            let _ = writeln!(
+                out,
+                "  note: the card sends the kit to {}, which is not on the target's origin",
+                interface.url
+            );
+        }
+    }
+    // Results that only repeat their interface's problem are counted, not listed one by one.
+    let problem_of = |r: &CheckResult| {
+        report
+            .interfaces
+            .iter()
+            .filter(|i| i.tested && i.binding == r.binding && i.version == r.version)
+            .find_map(|i| i.problem.as_deref())
+            .filter(|p| r.status == Status::Error && r.message.contains(p))
+    };
+    for interface in report.interfaces.iter().filter(|i| i.problem.is_some()) {
+        let repeated = report
+            .results
+            .iter()
+            .filter(|r| r.binding == interface.binding && r.version == interface.version)
+            .filter(|r| problem_of(r).is_some())
+            .count();
+        let _ = writeln!(
+            out,
+            "{:<10} {repeated} checks on {} {}: the interface is unusable (see above)",
+            Status::Error.as_str(),
+            interface.protocol_binding,
+            interface.protocol_version
+        );
+    }
+    for result in report
+        .results
+        .iter()
+        .filter(|r| r.status != Status::Pass && problem_of(r).is_none())
+    {
         let _ = writeln!(
             out,
             "{:<10} [{}] {} ({}): {}",

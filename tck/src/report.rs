@@ -196,6 +196,14 @@ impl Verdict {
                 Verdict::Inconclusive,
                 "the selection ran no check".to_string(),
             )
+        } else if !results
+            .iter()
+            .any(|r| r.level == Level::Must && r.status == Status::Pass)
+        {
+            (
+                Verdict::Conformant,
+                "no MUST check applied (all N/A or none selected), and nothing failed".to_string(),
+            )
         } else {
             (
                 Verdict::Conformant,
@@ -269,7 +277,8 @@ impl Report {
     }
 }
 
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// Writes a file whole or not at all (temporary file, then rename), creating its directory.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)?;
     }

@@ -53,11 +53,20 @@ impl Filter {
             .filter(|c| c.level <= self.level)
             .filter(|c| globs.as_ref().is_none_or(|g| g.is_match(c.id)))
             .collect();
-        if let (Some(_), true) = (&globs, kept.is_empty()) {
-            return Err(format!(
-                "--select {:?} matches no check (see `a2a-tck list`)",
-                self.select
-            ));
+        if let (Some(globs), true) = (&globs, kept.is_empty()) {
+            let matching = catalog.iter().filter(|c| globs.is_match(c.id)).count();
+            return Err(if matching == 0 {
+                format!(
+                    "--select {:?} matches no check (see `a2a-tck list`)",
+                    self.select
+                )
+            } else {
+                format!(
+                    "--select {:?} matches {matching} check(s), all weaker than --level {}",
+                    self.select,
+                    self.level.as_str().to_lowercase()
+                )
+            });
         }
         Ok(kept)
     }
@@ -142,15 +151,49 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     }
 
     let run_id = run_id();
+    // One probe per interface: an interface that does not answer fails every check the same
+    // way, so it is found once, with its evidence, and named in the interface list.
+    let mut declared = declared;
+    let mut unusable: Vec<(Interface, Problem)> = Vec::new();
+    for interface in &interfaces {
+        let recorder = Recorder::default();
+        let ctx = Ctx::new(
+            fetched.clone(),
+            Some(interface.clone()),
+            Wire::new(client.clone(), options.limits, recorder.clone()),
+            &format!("{run_id}-probe"),
+        );
+        if let Err(reason) = ctx.probe().await {
+            if let Some(entry) = declared.iter_mut().find(|d| {
+                d.tested
+                    && d.binding == Some(interface.binding)
+                    && d.version == Some(interface.version)
+            }) {
+                entry.problem = Some(reason.clone());
+            }
+            unusable.push((
+                interface.clone(),
+                Problem {
+                    reason,
+                    evidence: recorder.take(),
+                },
+            ));
+        }
+    }
     let results: Vec<CheckResult> = futures::stream::iter(plan.into_iter().enumerate())
         .map(|(index, planned)| {
+            let problem = planned
+                .interface
+                .as_ref()
+                .and_then(|i| unusable.iter().find(|(u, _)| u == i))
+                .map(|(_, p)| p.clone());
             let ctx = Ctx::new(
                 fetched.clone(),
                 planned.interface.clone(),
                 Wire::new(client.clone(), options.limits, Recorder::default()),
                 &format!("{run_id}-{index}"),
             );
-            execute(planned.check, ctx, options.check_timeout)
+            execute(planned.check, ctx, options.check_timeout, problem)
         })
         .buffered(options.jobs.max(1))
         .collect()
@@ -163,7 +206,19 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     for result in &results {
         totals.entry(result.level).or_default().add(result.status);
     }
-    let (verdict, verdict_reason) = report::Verdict::of(&results, interfaces.len());
+    let (verdict, mut verdict_reason) = report::Verdict::of(&results, interfaces.len());
+    let untested: Vec<String> = declared
+        .iter()
+        .filter(|d| !d.tested)
+        .map(|d| format!("{} {}", d.protocol_binding, d.protocol_version))
+        .collect();
+    if !untested.is_empty() {
+        verdict_reason.push_str(&format!(
+            "; {} declared interface(s) not tested: {}",
+            untested.len(),
+            untested.join(", ")
+        ));
+    }
     let mut spec_versions: Vec<String> = interfaces
         .iter()
         .map(|i| i.version.as_str().to_string())
@@ -208,23 +263,44 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     })
 }
 
-/// Runs one check in its own task (so a panic is contained) under its deadline.
-async fn execute(check: &Check, ctx: Ctx, deadline: Duration) -> CheckResult {
+/// Why an interface cannot be tested, found by its probe.
+#[derive(Debug, Clone)]
+struct Problem {
+    reason: String,
+    evidence: Vec<crate::wire::Exchange>,
+}
+
+/// Runs one check in its own task (so a panic is contained) under its deadline; a check that
+/// runs past it is aborted, so it sends nothing more.
+async fn execute(
+    check: &Check,
+    ctx: Ctx,
+    deadline: Duration,
+    problem: Option<Problem>,
+) -> CheckResult {
     let started = Instant::now();
     let recorder = ctx.wire.recorder().clone();
     let interface = ctx.interface.clone();
     let outcome = if let Some(missing) = missing_capability(check, &ctx.card.json) {
         Ok(missing)
+    } else if let Some(problem) = problem {
+        for exchange in problem.evidence {
+            recorder.push(exchange);
+        }
+        Err(HarnessError::Transport(problem.reason))
     } else {
-        let future = (check.run)(ctx);
-        match tokio::time::timeout(deadline, tokio::spawn(future)).await {
+        let mut task = tokio::spawn((check.run)(ctx));
+        match tokio::time::timeout(deadline, &mut task).await {
             Ok(Ok(outcome)) => outcome,
             Ok(Err(join)) => Err(HarnessError::Internal(format!(
                 "the check panicked: {join}"
             ))),
-            Err(_) => Err(HarnessError::Deadline(format!(
-                "the check did not finish within its deadline of {deadline:?}"
-            ))),
+            Err(_) => {
+                task.abort();
+                Err(HarnessError::Deadline(format!(
+                    "the check did not finish within its deadline of {deadline:?}"
+                )))
+            }
         }
     };
     let status = Status::of(check.level, &outcome);

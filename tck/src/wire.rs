@@ -122,14 +122,17 @@ impl HttpReply {
         serde_json::from_slice(&self.body).ok()
     }
 
-    /// The start of the body as text, for messages.
+    /// The start of the body as text on one line, for messages.
     pub fn body_start(&self, max: usize) -> String {
         let keep = self.body.len().min(max);
-        let text = String::from_utf8_lossy(&self.body[..keep]);
+        let text: String = String::from_utf8_lossy(&self.body[..keep])
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         if keep < self.body.len() {
             format!("{text}... ({} bytes in all)", self.body.len())
         } else {
-            text.into_owned()
+            text
         }
     }
 }

@@ -237,6 +237,8 @@ async fn dead_interface_gives_error_results_not_passes() {
     assert!(took < Duration::from_secs(20), "took {took:?}");
     let report = Report::read(&report_path).expect("report");
     assert_eq!(report.verdict, Verdict::Inconclusive);
+    let problem = report.interfaces[0].problem.as_deref().unwrap_or_default();
+    assert!(problem.contains("did not answer"), "{problem}");
     let interface_results: Vec<_> = report
         .results
         .iter()

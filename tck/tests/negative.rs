@@ -33,9 +33,16 @@ const fn case(check: &'static str, fault: &'static str) -> Case {
 const CASES: &[Case] = &[
     Case {
         check: "card.discovery.served-at-well-known-path",
-        fault: "card-only-at-legacy-path",
+        fault: "card-well-known-serves-html",
         card_path: Some("/.well-known/agent.json"),
         expect: None,
+    },
+    // A card published only by direct configuration: nothing at the well-known URI is N/A.
+    Case {
+        check: "card.discovery.served-at-well-known-path",
+        fault: "card-only-at-legacy-path",
+        card_path: Some("/.well-known/agent.json"),
+        expect: Some(Status::NotApplicable),
     },
     case(
         "card.fields.required-present",

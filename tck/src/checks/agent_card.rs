@@ -17,11 +17,15 @@ pub fn checks() -> Vec<Check> {
                 section: "8.2",
                 statements: &["V10-8.1-01", "V10-14.3-01"],
             },
-            requirement: "The agent card is served as a JSON object at /.well-known/agent-card.json",
+            requirement: "What is served at /.well-known/agent-card.json is the agent's AgentCard",
             scope: Scope::Card,
             requires: &[],
             maps_to: &["CARD-DISC-001"],
-            reading: None,
+            reading: Some(
+                "§8.2 names the well-known URI as one way to publish a card among others (direct \
+                 configuration, registries); §14.3 binds what is served there. So when the card \
+                 was read from --card-url and the well-known URI answers 404, the check is N/A.",
+            ),
             run: |ctx| Box::pin(served_at_well_known_path(ctx)),
         },
         Check {
@@ -124,13 +128,34 @@ async fn served_at_well_known_path(ctx: Ctx) -> Result<Verdict, HarnessError> {
             body: None,
         })
         .await?;
-    let expected = format!("HTTP 200 with a JSON object at {url}");
+    if matches!(reply.status, 404 | 410) && ctx.card.url != url {
+        return Ok(Verdict::NotApplicable {
+            reason: format!(
+                "nothing is served at {url}; the card was read from {} (the well-known URI is one \
+                 of several ways to publish a card, §8.2)",
+                ctx.card.url
+            ),
+        });
+    }
+    let expected = format!(
+        "HTTP 200 with an AgentCard (a JSON object with name and supportedInterfaces) at {url}"
+    );
     if reply.status != 200 {
         return Ok(Verdict::fail(expected, format!("HTTP {}", reply.status)));
     }
     match reply.json() {
-        Some(Value::Object(_)) => Ok(Verdict::pass()),
-        Some(_) => Ok(Verdict::fail(expected, "JSON that is not an object")),
+        Some(card @ Value::Object(_))
+            if card.get("name").is_some() && card.get("supportedInterfaces").is_some() =>
+        {
+            Ok(Verdict::pass())
+        }
+        Some(other) => Ok(Verdict::fail(
+            expected,
+            format!(
+                "JSON that is not an AgentCard: {}",
+                crate::a2a::brief(&other, 120)
+            ),
+        )),
         None => Ok(Verdict::fail(
             expected,
             format!("a body that is not JSON: {}", reply.body_start(120)),

@@ -130,6 +130,30 @@ async fn list_context(
     })
 }
 
+/// Setup: the context must hold only the tasks this check made (`own`). An agent may put
+/// several conversations in one context (generating a contextId is a MAY); then paging,
+/// ordering and filters cannot be judged on data the check controls.
+async fn require_own_context(ctx: &Ctx, context: &str, own: &[String]) -> Result<(), HarnessError> {
+    let answer = ctx
+        .list_tasks(json!({ "contextId": context, "pageSize": 100 }))
+        .await?;
+    let foreign = answer
+        .result()
+        .map(listed)
+        .unwrap_or_default()
+        .iter()
+        .map(task_id)
+        .filter(|id| !own.contains(id))
+        .count();
+    if foreign > 0 {
+        return Err(HarnessError::Prerequisite(format!(
+            "context {context:?} also holds {foreign} task(s) this check did not create (the \
+             agent shares contexts between conversations), so it cannot be judged on them"
+        )));
+    }
+    Ok(())
+}
+
 fn listed(page: &Value) -> Vec<Value> {
     page.get("tasks")
         .and_then(Value::as_array)
@@ -140,6 +164,7 @@ fn listed(page: &Value) -> Vec<Value> {
 async fn next_page_token(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = ctx.create_task("tck-complete-task").await?;
     let context = context_of(&task)?;
+    require_own_context(&ctx, &context, &[task_id(&task)]).await?;
     let expected = "a page with `nextPageToken` set to \"\" (one task, one page)";
     let page = match list_context(&ctx, &context, expected).await? {
         Ok(p) => p,
@@ -232,6 +257,23 @@ async fn sorted_desc(ctx: Ctx) -> Result<Verdict, HarnessError> {
             updated.describe()
         )));
     }
+    require_own_context(&ctx, &context, &[a_id.clone(), b_id.clone()]).await?;
+    let a_now = ctx.get_task(&a_id, Some(0)).await?;
+    match (a_now.result().and_then(status_time), status_time(&b)) {
+        (Some(a_time), Some(b_time)) if a_time > b_time => {}
+        (Some(_), Some(_)) => {
+            return Err(HarnessError::Prerequisite(
+                "the follow-up did not give the first task a status timestamp after the second's \
+                 (it may have gone to a new task, or the timestamps tie)"
+                    .into(),
+            ))
+        }
+        _ => {
+            return Err(HarnessError::Prerequisite(
+                "the tasks carry no status timestamps to order by".into(),
+            ))
+        }
+    }
     let expected = "tasks ordered by status timestamp, most recently updated first";
     let page = match list_context(&ctx, &context, expected).await? {
         Ok(p) => p,
@@ -308,6 +350,7 @@ async fn filters_by_context(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 async fn page_size_and_cursor(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let (a, b, context) = two_in_one_context(&ctx, "tck-complete-task").await?;
+    require_own_context(&ctx, &context, &[task_id(&a), task_id(&b)]).await?;
     let expected =
         "one task per page for pageSize 1, a nextPageToken leading to the other, then \"\"";
     let first = ctx
@@ -325,8 +368,8 @@ async fn page_size_and_cursor(ctx: Ctx) -> Result<Verdict, HarnessError> {
         return Ok(Verdict::fail(
             expected,
             format!(
-                "first page {first_ids:?} with nextPageToken {:?}",
-                first.get("nextPageToken")
+                "first page {first_ids:?} with nextPageToken {}",
+                a2a::shown_json(first.get("nextPageToken"))
             ),
         ));
     }
@@ -394,6 +437,7 @@ async fn response_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 async fn timestamp_filter(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let (older, newer, context) = two_in_one_context(&ctx, "tck-complete-task").await?;
+    require_own_context(&ctx, &context, &[task_id(&older), task_id(&newer)]).await?;
     let newer_stamp = newer
         .get("status")
         .and_then(|s| s.get("timestamp"))

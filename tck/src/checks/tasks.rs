@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{expect_error_reply, sent_task, task_id, terminal_tasks, Answer, Ctx};
+use crate::ctx::{expect_error_reply, task_id, terminal_tasks, Answer, Ctx};
 
 pub fn checks() -> Vec<Check> {
     vec![
@@ -163,7 +163,7 @@ async fn task_with_history(ctx: &Ctx) -> Result<(String, Vec<Value>), HarnessErr
     let mut again = ctx.user_message("tck-input-required");
     again["taskId"] = json!(id);
     let answer = ctx.send_message(again, None).await?;
-    if sent_task(&answer).is_none() {
+    if answer.result().is_none() {
         return Err(HarnessError::Prerequisite(format!(
             "a second message on the input-required task was not accepted: {}",
             answer.describe()

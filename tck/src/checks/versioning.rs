@@ -45,8 +45,11 @@ pub fn checks() -> Vec<Check> {
             requires: &[],
             maps_to: &["VER-CLIENT-002"],
             reading: Some(
-                "Processing as 1.0 is observed through GetTask of an unknown id: the 1.0 answer \
-                 is TaskNotFoundError, not VersionNotSupportedError.",
+                "§14.2.1 asks clients to send Major.Minor, and §3.6 says patch numbers must not be \
+                 considered when versions are negotiated: this check follows §3.6, so a server may \
+                 not refuse 1.0.3 for its patch number. Processing as 1.0 is observed through \
+                 GetTask of an unknown id: the 1.0 answer is TaskNotFoundError, not \
+                 VersionNotSupportedError.",
             ),
             run: |ctx| Box::pin(patch_version(ctx)),
         },
