@@ -382,17 +382,10 @@ async fn client_context_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
     message["contextId"] = json!(context);
     let answer = ctx.send_message(message, None).await?;
     let expected = format!("the contextId {context:?} kept, or an error");
+    if let Some(verdict) = broken_rejection(&answer, &expected) {
+        return Ok(verdict);
+    }
     let returned = match &answer {
-        Answer::Error(e)
-            if NOT_A_REJECTION
-                .iter()
-                .any(|k| e.code == Some(k.jsonrpc_code())) =>
-        {
-            return Ok(Verdict::fail(
-                format!("{expected} (an A2A error or -32602)"),
-                answer.describe(),
-            ));
-        }
         Answer::Error(_) => {
             // A rejection is allowed; it must be about the contextId.
             let control = ctx
@@ -627,35 +620,10 @@ async fn send_history_cap(ctx: Ctx) -> Result<Verdict, HarnessError> {
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    if history.len() < 2 {
-        return Ok(Verdict::NotApplicable {
-            reason: format!(
-                "the task's full history has {} message(s), so a limit of 1 is not observable",
-                history.len()
-            ),
-        });
+    if let Some(na) = super::tasks::limit_unobservable(&history) {
+        return Ok(na);
     }
-    let newest = history.last().and_then(|m| a2a::text(m, "messageId"));
-    let kept: Vec<Option<&str>> = returned
-        .get("history")
-        .and_then(Value::as_array)
-        .map(|h| h.iter().map(|m| a2a::text(m, "messageId")).collect())
-        .unwrap_or_default();
-    if kept.len() > 1 || (kept.len() == 1 && kept[0] != newest) {
-        Ok(Verdict::fail(
-            format!(
-                "for historyLength 1, only the most recent message ({})",
-                a2a::shown(newest)
-            ),
-            format!("history messageIds {kept:?}"),
-        ))
-    } else {
-        Ok(Verdict::pass_with(format!(
-            "{} of {} messages returned",
-            kept.len(),
-            history.len()
-        )))
-    }
+    Ok(super::tasks::judge_limit_of_one(&history, returned))
 }
 
 async fn infers_context_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -709,6 +677,24 @@ const NOT_A_REJECTION: &[ErrorKind] = &[
     ErrorKind::Internal,
 ];
 
+/// A violation when `answer` is an error that does not reject the request for a reason
+/// (see [`NOT_A_REJECTION`]).
+fn broken_rejection(answer: &Answer, expected: &str) -> Option<Verdict> {
+    match answer {
+        Answer::Error(e)
+            if NOT_A_REJECTION
+                .iter()
+                .any(|k| e.code == Some(k.jsonrpc_code())) =>
+        {
+            Some(Verdict::fail(
+                format!("{expected} (an A2A error or -32602)"),
+                answer.describe(),
+            ))
+        }
+        _ => None,
+    }
+}
+
 async fn mismatched_context(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = ctx
         .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
@@ -721,19 +707,11 @@ async fn mismatched_context(ctx: Ctx) -> Result<Verdict, HarnessError> {
         )
         .await?;
     let expected = format!("a rejection of contextId {other:?}, which is not the task's");
-    match &answer {
-        Answer::Result(_) => return Ok(Verdict::fail(expected, answer.describe())),
-        Answer::Error(e)
-            if NOT_A_REJECTION
-                .iter()
-                .any(|k| e.code == Some(k.jsonrpc_code())) =>
-        {
-            return Ok(Verdict::fail(
-                format!("{expected} (an A2A error or -32602)"),
-                answer.describe(),
-            ))
-        }
-        Answer::Error(_) => {}
+    if let Answer::Result(_) = answer {
+        return Ok(Verdict::fail(expected, answer.describe()));
+    }
+    if let Some(verdict) = broken_rejection(&answer, &expected) {
+        return Ok(verdict);
     }
     let id = task_id(&task);
     let after = ctx.get_task(&id, None).await?;

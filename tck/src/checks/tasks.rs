@@ -209,33 +209,52 @@ fn history_ids(task: &Value) -> Vec<Option<&str>> {
         .unwrap_or_default()
 }
 
+/// N/A when a task's full history is too short for a limit of 1 to show.
+pub(crate) fn limit_unobservable(history: &[Value]) -> Option<Verdict> {
+    (history.len() < 2).then(|| Verdict::NotApplicable {
+        reason: format!(
+            "the task's full history has {} message(s), so a limit of 1 is not observable",
+            history.len()
+        ),
+    })
+}
+
+/// For historyLength 1: `got` keeps at most one message, the most recent of `history`.
+pub(crate) fn judge_limit_of_one(history: &[Value], got: &Value) -> Verdict {
+    let newest = history.last().and_then(|m| a2a::text(m, "messageId"));
+    let kept = history_ids(got);
+    if kept.len() > 1 || (kept.len() == 1 && kept[0] != newest) {
+        Verdict::fail(
+            format!(
+                "for historyLength 1, only the most recent message ({})",
+                a2a::shown(newest)
+            ),
+            format!("history messageIds {kept:?}"),
+        )
+    } else {
+        Verdict::pass_with(format!(
+            "{} of {} messages returned",
+            kept.len(),
+            history.len()
+        ))
+    }
+}
+
 async fn history_cap(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let (id, history) = task_with_history(&ctx).await?;
-    if history.len() < 2 {
-        return Ok(Verdict::NotApplicable {
-            reason: format!(
-                "the task's full history has {} message(s), so a limit of 1 is not observable",
-                history.len()
-            ),
-        });
+    if let Some(na) = limit_unobservable(&history) {
+        return Ok(na);
     }
-    let newest = history.last().and_then(|m| a2a::text(m, "messageId"));
     let capped = ctx.get_task(&id, Some(1)).await?;
-    let expected = format!(
-        "for historyLength 1, only the most recent message ({})",
-        a2a::shown(newest)
-    );
-    let got = match result_task(&capped, &expected) {
+    let got = match result_task(&capped, "the task for historyLength 1") {
         Ok(t) => t,
         Err(v) => return Ok(v),
     };
-    let ids = history_ids(got);
-    if ids.len() > 1 || (ids.len() == 1 && ids[0] != newest) {
-        return Ok(Verdict::fail(
-            expected,
-            format!("history messageIds {ids:?}"),
-        ));
+    let verdict = judge_limit_of_one(&history, got);
+    if !matches!(verdict, Verdict::Satisfied { .. }) {
+        return Ok(verdict);
     }
+    let ids = history_ids(got);
     let none = ctx.get_task(&id, Some(0)).await?;
     let expected = "no history message for historyLength 0";
     let got = match result_task(&none, expected) {
