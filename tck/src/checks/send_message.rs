@@ -612,14 +612,7 @@ async fn send_history_cap(ctx: Ctx) -> Result<Verdict, HarnessError> {
             answer.describe()
         )));
     };
-    let full = ctx.get_task(&id, None).await?;
-    let history: Vec<Value> = full
-        .result()
-        .ok_or_else(|| HarnessError::Prerequisite(format!("GetTask failed: {}", full.describe())))?
-        .get("history")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+    let history = super::tasks::full_history(&ctx, &id).await?;
     if let Some(na) = super::tasks::limit_unobservable(&history) {
         return Ok(na);
     }

@@ -169,15 +169,20 @@ async fn task_with_history(ctx: &Ctx) -> Result<(String, Vec<Value>), HarnessErr
             answer.describe()
         )));
     }
-    let full = ctx.get_task(&id, None).await?;
-    let history = full
+    let history = full_history(ctx, &id).await?;
+    Ok((id, history))
+}
+
+/// Setup: a task's whole history, as GetTask without a limit shows it.
+pub(crate) async fn full_history(ctx: &Ctx, id: &str) -> Result<Vec<Value>, HarnessError> {
+    let full = ctx.get_task(id, None).await?;
+    Ok(full
         .result()
         .ok_or_else(|| HarnessError::Prerequisite(format!("GetTask failed: {}", full.describe())))?
         .get("history")
         .and_then(Value::as_array)
         .cloned()
-        .unwrap_or_default();
-    Ok((id, history))
+        .unwrap_or_default())
 }
 
 async fn history_zero(ctx: Ctx) -> Result<Verdict, HarnessError> {
