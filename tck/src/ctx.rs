@@ -205,25 +205,79 @@ impl Ctx {
         self.rpc_with_version(method, params, None).await
     }
 
-    /// Before any check runs on an interface: does it answer at all, with JSON? One GetTask of
-    /// an unknown id. A transport failure or a body that is not JSON makes every check of the
-    /// interface ERROR with this one reason, instead of each check finding it out alone.
-    pub async fn probe(&self) -> Result<(), String> {
-        let url = self.interface().map_err(|e| e.to_string())?.url.clone();
-        let reply = self
-            .rpc("GetTask", json!({ "id": self.id("tck-probe") }))
-            .await
-            .map_err(|e| format!("the interface at {url} did not answer: {e}"))?;
-        match reply.body {
-            Some(Value::Object(_)) => Ok(()),
-            _ => Err(format!(
-                "the interface at {url} did not answer with JSON (HTTP {}, Content-Type {}): {}; \
-                 check the url the card declares",
+    /// Before any check runs on an interface: does it answer JSON-RPC at all? GetTask of an
+    /// unknown id, then (if that gets no JSON-RPC answer) an unknown method; a request that
+    /// runs past its deadline is tried once more. Only when neither answers is the interface
+    /// unusable: then every check on it is ERROR with this one reason.
+    pub async fn probe(&self) -> Result<(), HarnessError> {
+        let url = self.interface()?.url.clone();
+        let mut seen = String::new();
+        for (method, params) in [
+            ("GetTask", json!({ "id": self.id("tck-probe") })),
+            ("TckProbeUnknownMethod", json!({})),
+        ] {
+            let reply = match self.rpc(method, params.clone()).await {
+                Err(HarnessError::Deadline(_)) => self.rpc(method, params).await,
+                other => other,
+            };
+            let reply = match reply {
+                Ok(reply) => reply,
+                Err(HarnessError::Transport(m)) => {
+                    return Err(HarnessError::Transport(format!(
+                        "the interface at {url} did not answer: {m}"
+                    )))
+                }
+                Err(other) => {
+                    seen = other.to_string();
+                    continue;
+                }
+            };
+            if matches!(reply.http.status, 401 | 403) {
+                return Err(HarnessError::Transport(
+                    self.needs_credentials(&url, &reply.http),
+                ));
+            }
+            let json_rpc = reply.body.as_ref().is_some_and(|b| {
+                b.get("jsonrpc").is_some() || b.get("result").is_some() || b.get("error").is_some()
+            });
+            if json_rpc {
+                return Ok(());
+            }
+            seen = format!(
+                "HTTP {}, Content-Type {}: {}",
                 reply.http.status,
                 reply.http.header("content-type").unwrap_or("none"),
                 reply.http.body_start(120)
-            )),
+            );
         }
+        Err(HarnessError::Malformed(format!(
+            "the interface at {url} did not answer JSON-RPC ({seen}); check the url the card declares"
+        )))
+    }
+
+    /// What to tell a user whose agent wants credentials the kit was not given.
+    fn needs_credentials(&self, url: &str, reply: &HttpReply) -> String {
+        let schemes: Vec<&String> = self
+            .card
+            .json
+            .get("securitySchemes")
+            .and_then(Value::as_object)
+            .map(|m| m.keys().collect())
+            .unwrap_or_default();
+        let challenge = reply
+            .header("www-authenticate")
+            .map(|c| format!(", WWW-Authenticate: {c}"))
+            .unwrap_or_default();
+        let declared = if schemes.is_empty() {
+            String::new()
+        } else {
+            format!("; the card declares security schemes {schemes:?}")
+        };
+        format!(
+            "the interface at {url} requires authentication (HTTP {}{challenge}){declared}; \
+             give credentials with --header, e.g. --header 'Authorization: Bearer <token>'",
+            reply.status
+        )
     }
 
     /// Calls a method that must fail with exactly `kind`. An answer that is not a JSON-RPC

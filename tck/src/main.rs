@@ -99,6 +99,10 @@ struct RunArgs {
     /// How many checks run at once.
     #[arg(long, value_name = "N", default_value_t = 16)]
     jobs: usize,
+    /// Send this header on every request, e.g. credentials: 'Authorization: Bearer <token>'
+    /// (repeatable). Values never appear in reports.
+    #[arg(long = "header", value_name = "NAME: VALUE", value_parser = parse_header)]
+    headers: Vec<(String, String)>,
     /// Break a named rule in the built-in reference agent (repeatable; builtin target only).
     #[arg(long, value_name = "NAME")]
     fault: Vec<Fault>,
@@ -210,6 +214,18 @@ fn explain(id: &str) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+fn parse_header(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text
+        .split_once(':')
+        .ok_or_else(|| format!("expected 'Name: value', got {text:?}"))?;
+    let (name, value) = (name.trim(), value.trim());
+    reqwest::header::HeaderName::from_bytes(name.as_bytes())
+        .map_err(|e| format!("bad header name {name:?}: {e}"))?;
+    reqwest::header::HeaderValue::from_str(value)
+        .map_err(|e| format!("bad value for header {name}: {e}"))?;
+    Ok((name.to_string(), value.to_string()))
+}
+
 fn seconds(value: f64, flag: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(value)
         .ok()
@@ -266,6 +282,7 @@ fn run(args: RunArgs) -> ExitCode {
         options.limits.request_timeout = request_timeout;
         options.check_timeout = check_timeout;
         options.jobs = args.jobs;
+        options.headers = args.headers.clone();
         let catalog = checks::all();
         let outcome = runner::run(&catalog, &options).await;
         if let Some(agent) = agent {

@@ -72,6 +72,9 @@ pub fn summary(report: &Report) -> String {
             .filter(|r| r.binding == interface.binding && r.version == interface.version)
             .filter(|r| problem_of(r).is_some())
             .count();
+        if repeated == 0 {
+            continue;
+        }
         let _ = writeln!(
             out,
             "{:<10} {repeated} checks on {} {}: the interface is unusable (see above)",

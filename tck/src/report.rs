@@ -201,8 +201,9 @@ impl Verdict {
             .any(|r| r.level == Level::Must && r.status == Status::Pass)
         {
             (
-                Verdict::Conformant,
-                "no MUST check applied (all N/A or none selected), and nothing failed".to_string(),
+                Verdict::Inconclusive,
+                "no MUST check applied (all N/A or none selected), so compliance is not shown"
+                    .to_string(),
             )
         } else {
             (

@@ -85,6 +85,8 @@ pub struct RunOptions {
     pub check_timeout: Duration,
     /// How many checks run at once.
     pub jobs: usize,
+    /// Headers to send on every request (credentials); redacted in evidence.
+    pub headers: Vec<(String, String)>,
 }
 
 impl RunOptions {
@@ -97,6 +99,7 @@ impl RunOptions {
             limits: Limits::default(),
             check_timeout: Duration::from_secs(30),
             jobs: 16,
+            headers: Vec::new(),
         }
     }
 }
@@ -124,7 +127,11 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     let started_at = SystemTime::now();
     let started = Instant::now();
     let client = crate::wire::client()?;
-    let card_wire = Wire::new(client.clone(), options.limits, Recorder::default());
+    let extra = Arc::new(options.headers.clone());
+    let wire = |recorder: Recorder| {
+        Wire::new(client.clone(), options.limits, recorder).with_headers(extra.clone())
+    };
+    let card_wire = wire(Recorder::default());
     let fetched = Arc::new(card::fetch(&card_wire, &options.card_url).await?);
     let (declared, interfaces) = card::interfaces(&fetched.json);
 
@@ -155,15 +162,20 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     // way, so it is found once, with its evidence, and named in the interface list.
     let mut declared = declared;
     let mut unusable: Vec<(Interface, Problem)> = Vec::new();
-    for interface in &interfaces {
+    let planned: Vec<&Interface> = interfaces
+        .iter()
+        .filter(|i| plan.iter().any(|p| p.interface.as_ref() == Some(*i)))
+        .collect();
+    for interface in planned {
         let recorder = Recorder::default();
         let ctx = Ctx::new(
             fetched.clone(),
             Some(interface.clone()),
-            Wire::new(client.clone(), options.limits, recorder.clone()),
+            wire(recorder.clone()),
             &format!("{run_id}-probe"),
         );
-        if let Err(reason) = ctx.probe().await {
+        if let Err(error) = ctx.probe().await {
+            let reason = error.to_string();
             if let Some(entry) = declared.iter_mut().find(|d| {
                 d.tested
                     && d.binding == Some(interface.binding)
@@ -174,7 +186,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             unusable.push((
                 interface.clone(),
                 Problem {
-                    reason,
+                    error,
                     evidence: recorder.take(),
                 },
             ));
@@ -190,7 +202,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             let ctx = Ctx::new(
                 fetched.clone(),
                 planned.interface.clone(),
-                Wire::new(client.clone(), options.limits, Recorder::default()),
+                wire(Recorder::default()),
                 &format!("{run_id}-{index}"),
             );
             execute(planned.check, ctx, options.check_timeout, problem)
@@ -266,7 +278,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
 /// Why an interface cannot be tested, found by its probe.
 #[derive(Debug, Clone)]
 struct Problem {
-    reason: String,
+    error: HarnessError,
     evidence: Vec<crate::wire::Exchange>,
 }
 
@@ -287,7 +299,7 @@ async fn execute(
         for exchange in problem.evidence {
             recorder.push(exchange);
         }
-        Err(HarnessError::Transport(problem.reason))
+        Err(problem.error)
     } else {
         let mut task = tokio::spawn((check.run)(ctx));
         match tokio::time::timeout(deadline, &mut task).await {

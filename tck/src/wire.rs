@@ -178,6 +178,9 @@ pub struct Wire {
     client: reqwest::Client,
     limits: Limits,
     recorder: Recorder,
+    /// Headers the user gave (`--header`, e.g. credentials): sent on every request, their
+    /// values always redacted in evidence.
+    extra: Arc<Vec<(String, String)>>,
 }
 
 /// One request to make.
@@ -194,7 +197,14 @@ impl Wire {
             client,
             limits,
             recorder,
+            extra: Arc::default(),
         }
+    }
+
+    /// Sends these headers too on every request.
+    pub fn with_headers(mut self, extra: Arc<Vec<(String, String)>>) -> Wire {
+        self.extra = extra;
+        self
     }
 
     pub fn recorder(&self) -> &Recorder {
@@ -208,14 +218,22 @@ impl Wire {
         let recorded_request = RecordedRequest {
             method: req.method.to_string(),
             url: req.url.to_string(),
-            headers: req
-                .headers
+            headers: self
+                .extra
                 .iter()
-                .map(|(k, v)| (k.to_string(), redact(k, v)))
+                .map(|(k, _)| (k.clone(), "[redacted]".to_string()))
+                .chain(
+                    req.headers
+                        .iter()
+                        .map(|(k, v)| (k.to_string(), redact(k, v))),
+                )
                 .collect(),
             body: req.body.as_deref().map(RecordedBody::of),
         };
         let mut builder = self.client.request(req.method, req.url);
+        for (name, value) in self.extra.iter() {
+            builder = builder.header(name.as_str(), value.as_str());
+        }
         for (name, value) in &req.headers {
             builder = builder.header(*name, value);
         }

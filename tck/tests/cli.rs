@@ -296,3 +296,121 @@ async fn interface_answering_html_is_never_a_pass() {
         );
     }
 }
+
+/// A card whose one JSON-RPC interface is `{server}/rpc`.
+async fn mount_card(server: &MockServer) {
+    let card = json!({
+        "name": "mock", "description": "d", "version": "1",
+        "supportedInterfaces": [{"url": format!("{}/rpc", server.uri()), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []
+    });
+    Mock::given(method("GET"))
+        .and(path("/.well-known/agent-card.json"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(card))
+        .mount(server)
+        .await;
+}
+
+fn method_not_found() -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({
+        "jsonrpc": "2.0", "id": null, "error": {"code": -32601, "message": "Method not found"}
+    }))
+}
+
+#[tokio::test]
+async fn an_interface_with_one_odd_answer_is_still_tested() {
+    // GetTask answers plain text; everything else is JSON-RPC. The probe must not condemn
+    // the interface, and the GetTask check must FAIL, not ERROR.
+    let server = MockServer::start().await;
+    mount_card(&server).await;
+    Mock::given(method("POST"))
+        .and(path("/rpc"))
+        .and(wiremock::matchers::body_string_contains("\"GetTask\""))
+        .respond_with(ResponseTemplate::new(404).set_body_string("Task not found"))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/rpc"))
+        .respond_with(method_not_found())
+        .mount(&server)
+        .await;
+    let report_path = temp_path("odd-answer.json");
+    let (output, _) = kit(&[
+        "--target",
+        &server.uri(),
+        "--select",
+        "tasks.get.unknown-id-returns-task-not-found",
+        "--report",
+        report_path.to_str().expect("utf8"),
+    ])
+    .await;
+    assert_eq!(output.status.code(), Some(1));
+    let report = Report::read(&report_path).expect("report");
+    assert_eq!(report.interfaces[0].problem, None);
+    assert_eq!(
+        report.results[0].status,
+        Status::Fail,
+        "{}",
+        report.results[0].message
+    );
+}
+
+#[tokio::test]
+async fn credentials_are_asked_for_sent_and_redacted() {
+    let server = MockServer::start().await;
+    mount_card(&server).await;
+    Mock::given(method("POST"))
+        .and(path("/rpc"))
+        .and(wiremock::matchers::header("authorization", "Bearer s3cret"))
+        .respond_with(method_not_found())
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/rpc"))
+        .respond_with(ResponseTemplate::new(401).insert_header("www-authenticate", "Bearer"))
+        .mount(&server)
+        .await;
+    let select = ["--select", "tasks.get.unknown-id-returns-task-not-found"];
+
+    let without = temp_path("no-credentials.json");
+    let (output, _) = kit(&[
+        &[
+            "--target",
+            &server.uri(),
+            "--report",
+            without.to_str().expect("utf8"),
+        ][..],
+        &select[..],
+    ]
+    .concat())
+    .await;
+    assert_eq!(output.status.code(), Some(1));
+    let report = Report::read(&without).expect("report");
+    let problem = report.interfaces[0].problem.as_deref().unwrap_or_default();
+    assert!(
+        problem.contains("requires authentication") && problem.contains("--header"),
+        "{problem}"
+    );
+
+    let with = temp_path("credentials.json");
+    let args = [
+        "--target",
+        &server.uri(),
+        "--header",
+        "Authorization: Bearer s3cret",
+        "--report",
+        with.to_str().expect("utf8"),
+    ];
+    let (output, _) = kit(&[&args[..], &select[..]].concat()).await;
+    assert_eq!(output.status.code(), Some(1));
+    let report = Report::read(&with).expect("report");
+    assert_eq!(
+        report.results[0].status,
+        Status::Fail,
+        "{}",
+        report.results[0].message
+    );
+    let text = std::fs::read_to_string(&with).expect("report text");
+    assert!(!text.contains("s3cret"), "a credential reached the report");
+    assert!(text.contains("[redacted]"));
+}

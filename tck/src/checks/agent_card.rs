@@ -140,6 +140,23 @@ async fn served_at_well_known_path(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let expected = format!(
         "HTTP 200 with an AgentCard (a JSON object with name and supportedInterfaces) at {url}"
     );
+    if (300..400).contains(&reply.status) {
+        // A redirect is not followed silently; one that leads to the card is a way to serve it.
+        let location = reply.header("location").unwrap_or("");
+        let target = reqwest::Url::parse(&url).and_then(|base| base.join(location));
+        if target.as_ref().map(|t| t.as_str()) == Ok(ctx.card.url.as_str()) {
+            return Ok(Verdict::pass_with(format!(
+                "redirects to the card at {location}"
+            )));
+        }
+        return Ok(Verdict::fail(
+            expected,
+            format!(
+                "HTTP {} redirecting to {location:?}, not to the card",
+                reply.status
+            ),
+        ));
+    }
     if reply.status != 200 {
         return Ok(Verdict::fail(expected, format!("HTTP {}", reply.status)));
     }

@@ -61,15 +61,28 @@ async fn all_refused(
     task_known: bool,
 ) -> Result<Verdict, HarnessError> {
     let mut problems = Vec::new();
+    let mut judged = 0;
     for (method, params) in calls {
+        // Only a call that names the (unknown) task may answer TaskNotFoundError instead.
+        let names_task = params.get("id").is_some() || params.get("taskId").is_some();
         let reply = ctx.rpc(method, params).await?;
-        let not_found =
-            !task_known && expect_error_reply(&reply, ErrorKind::TaskNotFound) == Verdict::pass();
-        if let (Verdict::Violated { actual, .. }, false) =
-            (expect_error_reply(&reply, kind), not_found)
+        if !task_known
+            && names_task
+            && expect_error_reply(&reply, ErrorKind::TaskNotFound) == Verdict::pass()
         {
+            continue;
+        }
+        judged += 1;
+        if let Verdict::Violated { actual, .. } = expect_error_reply(&reply, kind) {
             problems.push(format!("{method}: {actual}"));
         }
+    }
+    if judged == 0 {
+        return Err(HarnessError::Prerequisite(
+            "every call answered TaskNotFoundError for the unknown task id (the agent makes no \
+             tasks to name), so the capability error was never seen"
+                .into(),
+        ));
     }
     Ok(verdict_from(
         problems,

@@ -171,28 +171,18 @@ async fn message_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
         .send_message(ctx.user_message("tck-message-response"), None)
         .await?;
     // Two sources, each optional: a direct Message reply, and the messages inside a task.
-    let direct = answer.result().and_then(|r| r.get("message")).cloned();
+    let mut messages: Vec<(String, Value)> = Vec::new();
+    if let Some(m) = answer.result().and_then(|r| r.get("message")) {
+        messages.push(("message".into(), m.clone()));
+    }
     let tasks = match sample_tasks(&ctx).await {
         Ok(tasks) => tasks,
         Err(HarnessError::Prerequisite(_)) => Vec::new(),
         Err(other) => return Err(other),
     };
-    if direct.is_none() && tasks.is_empty() {
-        return Err(HarnessError::Prerequisite(format!(
-            "the agent produced neither a Message reply (prefix `tck-message-response`: {}) nor a task",
-            answer.describe()
-        )));
-    }
-    let mut problems = direct
-        .as_ref()
-        .map(|m| message_problems(m, "message"))
-        .unwrap_or_default();
     for (t, task) in tasks.iter().enumerate() {
         if let Some(status_message) = task.get("status").and_then(|s| s.get("message")) {
-            problems.extend(message_problems(
-                status_message,
-                &format!("task[{t}].status.message"),
-            ));
+            messages.push((format!("task[{t}].status.message"), status_message.clone()));
         }
         for (i, m) in task
             .get("history")
@@ -201,9 +191,20 @@ async fn message_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
             .flatten()
             .enumerate()
         {
-            problems.extend(message_problems(m, &format!("task[{t}].history[{i}]")));
+            messages.push((format!("task[{t}].history[{i}]"), m.clone()));
         }
     }
+    if messages.is_empty() {
+        return Err(HarnessError::Prerequisite(format!(
+            "no message to examine: no Message reply (prefix `tck-message-response`: {}), and no \
+             status message or history in the tasks",
+            answer.describe()
+        )));
+    }
+    let problems: Vec<String> = messages
+        .iter()
+        .flat_map(|(label, m)| message_problems(m, label))
+        .collect();
     Ok(verdict_from(
         problems,
         "Messages with messageId, role and valid parts",

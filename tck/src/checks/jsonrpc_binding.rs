@@ -152,6 +152,16 @@ async fn envelope(ctx: Ctx) -> Result<Verdict, HarnessError> {
             json!({ "message": ctx.user_message("tck-complete-task") }),
         )
         .await?;
+    if success
+        .body
+        .as_ref()
+        .is_none_or(|b| b.get("result").is_none())
+    {
+        return Err(HarnessError::Prerequisite(format!(
+            "SendMessage did not succeed, so no success envelope could be examined: {}",
+            success.http.body_start(200)
+        )));
+    }
     let failure = ctx
         .rpc("GetTask", json!({ "id": ctx.id("tck-no-such-task") }))
         .await?;

@@ -137,18 +137,22 @@ async fn require_own_context(ctx: &Ctx, context: &str, own: &[String]) -> Result
     let answer = ctx
         .list_tasks(json!({ "contextId": context, "pageSize": 100 }))
         .await?;
-    let foreign = answer
-        .result()
-        .map(listed)
-        .unwrap_or_default()
+    let tasks = answer.result().map(listed).unwrap_or_default();
+    let (same, other): (Vec<&Value>, Vec<&Value>) = tasks
         .iter()
-        .map(task_id)
-        .filter(|id| !own.contains(id))
-        .count();
+        .partition(|t| a2a::text(t, "contextId") == Some(context));
+    if !other.is_empty() {
+        return Err(HarnessError::Prerequisite(format!(
+            "ListTasks by contextId also returned {} task(s) of other contexts (the filter is \
+             judged by tasks.list.filters-by-context-id), so this cannot be judged",
+            other.len()
+        )));
+    }
+    let foreign = same.iter().filter(|t| !own.contains(&task_id(t))).count();
     if foreign > 0 {
         return Err(HarnessError::Prerequisite(format!(
-            "context {context:?} also holds {foreign} task(s) this check did not create (the \
-             agent shares contexts between conversations), so it cannot be judged on them"
+            "context {context:?} holds {foreign} task(s) this check did not create (another \
+             conversation's, or one the agent made itself), so it cannot be judged on it"
         )));
     }
     Ok(())
@@ -258,8 +262,14 @@ async fn sorted_desc(ctx: Ctx) -> Result<Verdict, HarnessError> {
         )));
     }
     require_own_context(&ctx, &context, &[a_id.clone(), b_id.clone()]).await?;
-    let a_now = ctx.get_task(&a_id, Some(0)).await?;
-    match (a_now.result().and_then(status_time), status_time(&b)) {
+    let a_now = ctx.get_task(&a_id, None).await?;
+    let Some(a_now) = a_now.result() else {
+        return Err(HarnessError::Prerequisite(format!(
+            "GetTask of the first task failed after its follow-up: {}",
+            a_now.describe()
+        )));
+    };
+    match (status_time(a_now), status_time(&b)) {
         (Some(a_time), Some(b_time)) if a_time > b_time => {}
         (Some(_), Some(_)) => {
             return Err(HarnessError::Prerequisite(

@@ -94,7 +94,9 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-MULTI-002", "CORE-MULTI-002a"],
             reading: Some(
                 "A rejection counts only if the same message without the contextId is accepted, \
-                 so an agent that rejects everything does not pass.",
+                 so an agent that rejects everything does not pass; and -32600/-32601/-32603/-32700 \
+                 (not understood, or the agent broke) are the kit's reading of what is not a \
+                 rejection.",
             ),
             run: |ctx| Box::pin(client_context_id(ctx)),
         },
@@ -187,7 +189,7 @@ pub fn checks() -> Vec<Check> {
             id: "send.history-length-caps-messages",
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.2.4", statements: &["V10-P-03"] },
-            requirement: "SendMessage with configuration.historyLength 1 returns a task with at most one history message",
+            requirement: "SendMessage with configuration.historyLength 1 returns a task with at most one history message, the most recent",
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-HIST-003"],
@@ -382,12 +384,10 @@ async fn client_context_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
     message["contextId"] = json!(context);
     let answer = ctx.send_message(message, None).await?;
     let expected = format!("the contextId {context:?} kept, or an error");
-    if let Some(verdict) = broken_rejection(&answer, &expected) {
-        return Ok(verdict);
-    }
     let returned = match &answer {
         Answer::Error(_) => {
-            // A rejection is allowed; it must be about the contextId.
+            // A rejection is allowed; it must be about the contextId: the same message
+            // without it must be accepted, and the error must be a real rejection.
             let control = ctx
                 .send_message(ctx.user_message("tck-complete-task"), None)
                 .await?;
@@ -396,6 +396,9 @@ async fn client_context_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
                     "SendMessage fails even without a contextId: {}",
                     control.describe()
                 )));
+            }
+            if let Some(verdict) = broken_rejection(&answer, &expected) {
+                return Ok(verdict);
             }
             return Ok(Verdict::pass_with(
                 "the agent rejected the client contextId (and accepts the message without it)",
@@ -484,28 +487,47 @@ pub(crate) fn tried_and_skipped(tried: &[&str], skipped: &[String]) -> String {
 }
 
 async fn unsupported_media_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    // N/A when the card or a skill accepts any application/* type.
     let card = &ctx.card.json;
-    let skills = card
+    let modes = |object: &Value, field: &str| -> Vec<String> {
+        object
+            .get(field)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(|m| {
+                m.split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase()
+            })
+            .collect()
+    };
+    let mut declared = vec![(
+        "defaultInputModes".to_string(),
+        modes(card, "defaultInputModes"),
+    )];
+    for (i, skill) in card
         .get("skills")
         .and_then(Value::as_array)
         .into_iter()
-        .flatten();
-    let wildcard = std::iter::once(card)
-        .chain(skills)
-        .filter_map(|o| {
-            o.get(if o == card {
-                "defaultInputModes"
-            } else {
-                "inputModes"
-            })
-        })
-        .filter_map(Value::as_array)
         .flatten()
-        .filter_map(Value::as_str)
-        .any(|m| m == "*/*" || m == "*");
-    if wildcard {
+        .enumerate()
+    {
+        declared.push((
+            format!("skills[{i}].inputModes"),
+            modes(skill, "inputModes"),
+        ));
+    }
+    if let Some((field, _)) = declared.iter().find(|(_, modes)| {
+        modes
+            .iter()
+            .any(|m| matches!(m.as_str(), "*" | "*/*" | "application/*"))
+    }) {
         return Ok(Verdict::NotApplicable {
-            reason: "the card's defaultInputModes accept any media type".into(),
+            reason: format!("the card's {field} accept any application/* media type"),
         });
     }
     let mut message = ctx.user_message("tck-complete-task");
@@ -703,9 +725,6 @@ async fn mismatched_context(ctx: Ctx) -> Result<Verdict, HarnessError> {
     if let Answer::Result(_) = answer {
         return Ok(Verdict::fail(expected, answer.describe()));
     }
-    if let Some(verdict) = broken_rejection(&answer, &expected) {
-        return Ok(verdict);
-    }
     let id = task_id(&task);
     let after = ctx.get_task(&id, None).await?;
     match after.result().and_then(a2a::state) {
@@ -726,12 +745,12 @@ async fn mismatched_context(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let control = ctx
         .send_message(full_follow_up(&ctx, &task, "tck-complete-task"), None)
         .await?;
-    match control {
-        Answer::Result(_) => Ok(Verdict::pass()),
-        Answer::Error(_) => Err(HarnessError::Prerequisite(format!(
+    if let Answer::Error(_) = control {
+        return Err(HarnessError::Prerequisite(format!(
             "the agent also rejects the follow-up with the task's own contextId, so the rejection \
              says nothing about the mismatch: {}",
             control.describe()
-        ))),
+        )));
     }
+    Ok(broken_rejection(&answer, &expected).unwrap_or_else(Verdict::pass))
 }
