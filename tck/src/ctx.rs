@@ -420,7 +420,7 @@ pub fn task_id(task: &Value) -> String {
 }
 
 /// The verdict for "this call must fail with exactly `kind`".
-pub fn expect_error(answer: &Answer, kind: ErrorKind) -> Verdict {
+fn expect_error(answer: &Answer, kind: ErrorKind) -> Verdict {
     let expected = format!("JSON-RPC error {kind}");
     match answer {
         Answer::Error(e) if e.code == Some(kind.jsonrpc_code()) => Verdict::pass(),
@@ -428,7 +428,7 @@ pub fn expect_error(answer: &Answer, kind: ErrorKind) -> Verdict {
     }
 }
 
-/// Like [`expect_error`], for a raw reply: a body that is not a JSON-RPC response is a
+/// Like `expect_error`, for a raw reply: a body that is not a JSON-RPC response is a
 /// violation, not a harness error.
 pub fn expect_error_reply(reply: &RpcReply, kind: ErrorKind) -> Verdict {
     match reply.answer() {
