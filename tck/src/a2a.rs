@@ -152,3 +152,12 @@ pub fn shown(value: Option<&str>) -> String {
 pub fn shown_json(value: Option<&Value>) -> String {
     value.map_or_else(|| "none".to_string(), |v| brief(v, 200))
 }
+
+/// The elements of an array field, or none when the field is absent or not an array.
+pub fn items<'a>(value: &'a Value, field: &str) -> impl Iterator<Item = &'a Value> {
+    value
+        .get(field)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}

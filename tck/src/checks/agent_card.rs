@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use crate::a2a;
 use crate::card::{self, WELL_KNOWN_PATH};
 use crate::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
 use crate::ctx::Ctx;
@@ -245,13 +246,7 @@ async fn required_fields(ctx: Ctx) -> Result<Verdict, HarnessError> {
             }
         }
     }
-    for (i, skill) in card
-        .get("skills")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
+    for (i, skill) in a2a::items(card, "skills").enumerate() {
         for (field, kind) in [
             ("id", Kind::Text),
             ("name", Kind::Text),

@@ -184,13 +184,7 @@ async fn message_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
         if let Some(status_message) = task.get("status").and_then(|s| s.get("message")) {
             messages.push((format!("task[{t}].status.message"), status_message.clone()));
         }
-        for (i, m) in task
-            .get("history")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
+        for (i, m) in a2a::items(task, "history").enumerate() {
             messages.push((format!("task[{t}].history[{i}]"), m.clone()));
         }
     }

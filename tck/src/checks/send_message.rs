@@ -490,11 +490,7 @@ async fn unsupported_media_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
     // N/A when the card or a skill accepts any application/* type.
     let card = &ctx.card.json;
     let modes = |object: &Value, field: &str| -> Vec<String> {
-        object
-            .get(field)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
+        a2a::items(object, field)
             .filter_map(Value::as_str)
             .map(|m| {
                 m.split(';')
@@ -509,13 +505,7 @@ async fn unsupported_media_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
         "defaultInputModes".to_string(),
         modes(card, "defaultInputModes"),
     )];
-    for (i, skill) in card
-        .get("skills")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
+    for (i, skill) in a2a::items(card, "skills").enumerate() {
         declared.push((
             format!("skills[{i}].inputModes"),
             modes(skill, "inputModes"),

@@ -3,7 +3,7 @@
 use serde_json::{json, Value};
 
 use super::EVERY_BINDING_1_0;
-use crate::a2a::ErrorKind;
+use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{expect_error_reply, Ctx};
 
@@ -79,19 +79,12 @@ async fn missing_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
         .as_ref()
         .map(|i| i.url.clone())
         .unwrap_or_default();
-    let serves_0_3_here = ctx
-        .card
-        .json
-        .get("supportedInterfaces")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .any(|i| {
-            i.get("url").and_then(Value::as_str) == Some(url.as_str())
-                && i.get("protocolVersion")
-                    .and_then(Value::as_str)
-                    .is_some_and(|v| v == "0.3" || v.starts_with("0.3."))
-        });
+    let serves_0_3_here = a2a::items(&ctx.card.json, "supportedInterfaces").any(|i| {
+        i.get("url").and_then(Value::as_str) == Some(url.as_str())
+            && i.get("protocolVersion")
+                .and_then(Value::as_str)
+                .is_some_and(|v| v == "0.3" || v.starts_with("0.3."))
+    });
     if serves_0_3_here {
         return Ok(Verdict::NotApplicable {
             reason: "the card declares 0.3 at this URL too, so a request without A2A-Version is a 0.3 request".into(),
