@@ -205,12 +205,14 @@ async fn enormous_card_is_cut_off() {
     assert!(took < Duration::from_secs(20), "took {took:?}");
 }
 
-/// A valid card whose only interface is at `interface_url`.
-async fn card_server(interface_url: &str) -> MockServer {
+/// A server with a valid card whose only interface is at `interface_url`, or at the
+/// server's own `/rpc` when none is given.
+async fn card_server(interface_url: Option<&str>) -> MockServer {
     let server = MockServer::start().await;
+    let url = interface_url.map_or_else(|| format!("{}/rpc", server.uri()), str::to_string);
     let card = json!({
-        "name": "card only", "description": "a card whose interface is broken", "version": "1",
-        "supportedInterfaces": [{"url": interface_url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "name": "mock", "description": "a card for a mock interface", "version": "1",
+        "supportedInterfaces": [{"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
         "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
         "skills": []
     });
@@ -224,7 +226,7 @@ async fn card_server(interface_url: &str) -> MockServer {
 
 #[tokio::test]
 async fn dead_interface_gives_error_results_not_passes() {
-    let server = card_server("http://127.0.0.1:9/rpc").await;
+    let server = card_server(Some("http://127.0.0.1:9/rpc")).await;
     let report_path = temp_path("dead-interface.json");
     let (output, took) = kit(&[
         "--target",
@@ -258,20 +260,8 @@ async fn dead_interface_gives_error_results_not_passes() {
 }
 
 #[tokio::test]
-async fn interface_answering_html_is_never_a_pass() {
-    let server = card_server("placeholder").await;
-    let rpc = format!("{}/rpc", server.uri());
-    server.reset().await;
-    let card = json!({
-        "name": "html", "description": "d", "version": "1",
-        "supportedInterfaces": [{"url": rpc, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
-        "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []
-    });
-    Mock::given(method("GET"))
-        .and(path("/.well-known/agent-card.json"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(card))
-        .mount(&server)
-        .await;
+async fn interface_answering_html_is_unusable_never_a_pass() {
+    let server = card_server(None).await;
     Mock::given(method("POST"))
         .and(path("/rpc"))
         .respond_with(ResponseTemplate::new(200).set_body_raw("<html>oops</html>", "text/html"))
@@ -287,28 +277,17 @@ async fn interface_answering_html_is_never_a_pass() {
     .await;
     assert_eq!(output.status.code(), Some(1));
     let report = Report::read(&report_path).expect("report");
+    let problem = report.interfaces[0].problem.as_deref().unwrap_or_default();
+    assert!(problem.contains("did not answer JSON-RPC"), "{problem}");
     for result in report.results.iter().filter(|r| r.binding.is_some()) {
-        assert_ne!(
+        assert_eq!(
             result.status,
-            Status::Pass,
-            "{} passed against an HTML endpoint",
-            result.id
+            Status::Error,
+            "{}: {}",
+            result.id,
+            result.message
         );
     }
-}
-
-/// A card whose one JSON-RPC interface is `{server}/rpc`.
-async fn mount_card(server: &MockServer) {
-    let card = json!({
-        "name": "mock", "description": "d", "version": "1",
-        "supportedInterfaces": [{"url": format!("{}/rpc", server.uri()), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
-        "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []
-    });
-    Mock::given(method("GET"))
-        .and(path("/.well-known/agent-card.json"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(card))
-        .mount(server)
-        .await;
 }
 
 fn method_not_found() -> ResponseTemplate {
@@ -321,8 +300,7 @@ fn method_not_found() -> ResponseTemplate {
 async fn an_interface_with_one_odd_answer_is_still_tested() {
     // GetTask answers plain text; everything else is JSON-RPC. The probe must not condemn
     // the interface, and the GetTask check must FAIL, not ERROR.
-    let server = MockServer::start().await;
-    mount_card(&server).await;
+    let server = card_server(None).await;
     Mock::given(method("POST"))
         .and(path("/rpc"))
         .and(wiremock::matchers::body_string_contains("\"GetTask\""))
@@ -357,8 +335,7 @@ async fn an_interface_with_one_odd_answer_is_still_tested() {
 
 #[tokio::test]
 async fn credentials_are_asked_for_sent_and_redacted() {
-    let server = MockServer::start().await;
-    mount_card(&server).await;
+    let server = card_server(None).await;
     Mock::given(method("POST"))
         .and(path("/rpc"))
         .and(wiremock::matchers::header("authorization", "Bearer s3cret"))
