@@ -5,6 +5,8 @@ use std::fmt;
 
 use serde_json::Value;
 
+use crate::check::Binding;
+
 /// The ErrorInfo domain of A2A errors (spec 1.0 §10.6, §11.6).
 pub const ERROR_DOMAIN: &str = "a2a-protocol.org";
 /// The `@type` of a `google.rpc.ErrorInfo` detail.
@@ -30,6 +32,19 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
+    /// The A2A-specific errors (those with an ErrorInfo reason of their own).
+    pub const A2A: &'static [ErrorKind] = &[
+        ErrorKind::TaskNotFound,
+        ErrorKind::TaskNotCancelable,
+        ErrorKind::PushNotificationNotSupported,
+        ErrorKind::UnsupportedOperation,
+        ErrorKind::ContentTypeNotSupported,
+        ErrorKind::InvalidAgentResponse,
+        ErrorKind::ExtendedAgentCardNotConfigured,
+        ErrorKind::ExtensionSupportRequired,
+        ErrorKind::VersionNotSupported,
+    ];
+
     pub fn jsonrpc_code(self) -> i64 {
         match self {
             ErrorKind::TaskNotFound => -32001,
@@ -63,6 +78,49 @@ impl ErrorKind {
             ErrorKind::VersionNotSupported => "VERSION_NOT_SUPPORTED",
             _ => return None,
         })
+    }
+
+    /// The HTTP status of the error on the HTTP+JSON binding (§5.4 mapping table, 1.0.1).
+    pub fn http_status(self) -> u16 {
+        match self {
+            ErrorKind::TaskNotFound | ErrorKind::MethodNotFound => 404,
+            ErrorKind::InvalidAgentResponse | ErrorKind::Internal => 500,
+            _ => 400,
+        }
+    }
+
+    /// The gRPC status of the error (§5.4 mapping table, 1.0.1), as its canonical name.
+    pub fn grpc_status(self) -> &'static str {
+        match self {
+            ErrorKind::TaskNotFound | ErrorKind::MethodNotFound => "NOT_FOUND",
+            ErrorKind::TaskNotCancelable
+            | ErrorKind::PushNotificationNotSupported
+            | ErrorKind::UnsupportedOperation
+            | ErrorKind::ExtendedAgentCardNotConfigured
+            | ErrorKind::ExtensionSupportRequired
+            | ErrorKind::VersionNotSupported => "FAILED_PRECONDITION",
+            ErrorKind::ContentTypeNotSupported
+            | ErrorKind::JsonParse
+            | ErrorKind::InvalidRequest
+            | ErrorKind::InvalidParams => "INVALID_ARGUMENT",
+            ErrorKind::InvalidAgentResponse | ErrorKind::Internal => "INTERNAL",
+        }
+    }
+
+    /// What the error looks like on `binding`, for `expected` in a violation.
+    pub fn on(self, binding: Binding) -> String {
+        let info = |prefix: &str| match self.reason() {
+            Some(reason) => format!("{prefix} with ErrorInfo reason {reason} ({})", self.name()),
+            None => format!("{prefix} ({})", self.name()),
+        };
+        match binding {
+            Binding::Jsonrpc => format!("JSON-RPC error {self}"),
+            Binding::Rest => info(&format!(
+                "HTTP {} and a google.rpc.Status body",
+                self.http_status()
+            )),
+            Binding::Grpc => info(&format!("gRPC status {}", self.grpc_status())),
+        }
     }
 
     pub fn name(self) -> &'static str {

@@ -159,7 +159,7 @@ pub struct Interface {
 }
 
 /// The bindings this build of the kit can drive.
-pub const SUPPORTED_BINDINGS: &[Binding] = &[Binding::Jsonrpc];
+pub const SUPPORTED_BINDINGS: &[Binding] = &[Binding::Jsonrpc, Binding::Rest];
 
 /// Reads `supportedInterfaces`; the first declaration of each binding x version is tested.
 pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
@@ -261,9 +261,10 @@ mod tests {
         ]});
         let (declared, tested) = interfaces(&card);
         assert_eq!(declared.len(), 4);
-        assert_eq!(tested.len(), 1);
+        assert_eq!(tested.len(), 2);
         assert_eq!(tested[0].url, "http://h/rpc");
-        assert!(declared[1].reason.is_some());
+        assert_eq!(tested[1].url, "http://h/rest");
+        assert!(declared[1].reason.is_none());
         assert!(declared[2].reason.is_some());
         assert!(declared[3].reason.is_some());
     }

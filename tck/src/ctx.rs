@@ -8,8 +8,14 @@ use serde_json::{json, Value};
 
 use crate::a2a::{self, ErrorKind};
 use crate::card::{FetchedCard, Interface};
-use crate::check::{HarnessError, Verdict};
+use crate::check::{Binding, HarnessError, Verdict};
+use crate::transport::jsonrpc;
+pub use crate::transport::jsonrpc::RpcReply;
+use crate::transport::stream::{self, Start};
+use crate::transport::{grpc, rest, Reply, VersionHeader};
 use crate::wire::{HttpReply, Request, Wire};
+
+pub use crate::transport::{Answer, ErrorReply};
 
 /// What a check works with. Cheap to clone; clones share the evidence log.
 #[derive(Debug, Clone)]
@@ -22,76 +28,6 @@ pub struct Ctx {
     seq: Arc<AtomicU32>,
 }
 
-/// A JSON-RPC answer: a result, or an error object.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Answer {
-    Result(Value),
-    Error(RpcError),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct RpcError {
-    pub code: Option<i64>,
-    pub message: Option<String>,
-    pub data: Option<Value>,
-    pub raw: Value,
-}
-
-impl Answer {
-    /// A short description for `actual` in a violation.
-    pub fn describe(&self) -> String {
-        match self {
-            Answer::Result(v) => format!("a result: {}", a2a::brief(v, 300)),
-            Answer::Error(e) => format!("an error: {}", a2a::brief(&e.raw, 300)),
-        }
-    }
-
-    pub fn result(&self) -> Option<&Value> {
-        match self {
-            Answer::Result(v) => Some(v),
-            Answer::Error(_) => None,
-        }
-    }
-}
-
-/// A JSON-RPC exchange as sent and received.
-#[derive(Debug, Clone)]
-pub struct RpcReply {
-    pub http: HttpReply,
-    /// The parsed body, if it is JSON.
-    pub body: Option<Value>,
-}
-
-impl RpcReply {
-    /// Reads the response envelope. An answer the kit cannot read is a harness error here;
-    /// checks of the envelope itself judge it directly instead.
-    pub fn answer(&self) -> Result<Answer, HarnessError> {
-        let body = self.body.as_ref().ok_or_else(|| {
-            HarnessError::Malformed(format!(
-                "HTTP {} with a body that is not JSON: {}",
-                self.http.status,
-                self.http.body_start(200)
-            ))
-        })?;
-        match (body.get("result"), body.get("error")) {
-            (Some(result), None) => Ok(Answer::Result(result.clone())),
-            (None, Some(error)) => Ok(Answer::Error(RpcError {
-                code: error.get("code").and_then(Value::as_i64),
-                message: error
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                data: error.get("data").cloned(),
-                raw: error.clone(),
-            })),
-            _ => Err(HarnessError::Malformed(format!(
-                "JSON-RPC response with neither or both of result and error: {}",
-                a2a::brief(body, 300)
-            ))),
-        }
-    }
-}
-
 impl Ctx {
     pub fn new(card: Arc<FetchedCard>, interface: Option<Interface>, wire: Wire, ns: &str) -> Ctx {
         Ctx {
@@ -100,6 +36,15 @@ impl Ctx {
             wire,
             ns: Arc::from(ns),
             seq: Arc::new(AtomicU32::new(0)),
+        }
+    }
+
+    /// The same check's context on another interface (checks that compare bindings). Ids stay
+    /// in this check's namespace.
+    pub fn on(&self, interface: Interface) -> Ctx {
+        Ctx {
+            interface: Some(interface),
+            ..self.clone()
         }
     }
 
@@ -118,6 +63,13 @@ impl Ctx {
             "role": "ROLE_USER",
             "parts": [{"text": format!("a2a-tck message ({prefix})")}],
         })
+    }
+
+    /// The binding under test (JSON-RPC for card checks, which make no calls).
+    pub fn binding(&self) -> Binding {
+        self.interface
+            .as_ref()
+            .map_or(Binding::Jsonrpc, |i| i.binding)
     }
 
     fn interface(&self) -> Result<&Interface, HarnessError> {
@@ -143,8 +95,7 @@ impl Ctx {
                 body: Some(body),
             })
             .await?;
-        let body = http.json();
-        Ok(RpcReply { http, body })
+        Ok(RpcReply::new(http))
     }
 
     /// Sends a JSON-RPC request with `A2A-Version` set to the interface's version, or to
@@ -176,20 +127,8 @@ impl Ctx {
         params: Value,
         version: Option<String>,
     ) -> Result<RpcReply, HarnessError> {
-        let interface = self.interface()?;
-        let mut params = params;
-        // Clients must send the interface's tenant in every request (spec 1.0 §8.3.2).
-        if let (Some(tenant), Some(object)) = (&interface.tenant, params.as_object_mut()) {
-            object
-                .entry("tenant")
-                .or_insert_with(|| Value::String(tenant.clone()));
-        }
-        let envelope = json!({
-            "jsonrpc": "2.0",
-            "id": self.id("rpc"),
-            "method": method,
-            "params": params,
-        });
+        let params = self.with_tenant(params)?;
+        let envelope = jsonrpc::envelope(&self.id("rpc"), method, params);
         let mut headers = vec![
             ("content-type", "application/json".to_string()),
             ("accept", "application/json".to_string()),
@@ -201,23 +140,185 @@ impl Ctx {
             .await
     }
 
+    /// Clients must send the interface's tenant in every request (spec 1.0 §8.3.2): in the
+    /// params (JSON-RPC, gRPC) or as the path prefix (HTTP+JSON, taken from the params).
+    fn with_tenant(&self, mut params: Value) -> Result<Value, HarnessError> {
+        if let (Some(tenant), Some(object)) = (&self.interface()?.tenant, params.as_object_mut()) {
+            object
+                .entry("tenant")
+                .or_insert_with(|| Value::String(tenant.clone()));
+        }
+        Ok(params)
+    }
+
+    /// The version header value for a request.
+    fn version_value(&self, version: VersionHeader<'_>) -> Result<Option<String>, HarnessError> {
+        Ok(match version {
+            VersionHeader::Interface => Some(self.interface()?.version.as_str().to_string()),
+            VersionHeader::Value(v) => Some(v.to_string()),
+            VersionHeader::Absent => None,
+        })
+    }
+
+    /// Calls an operation (1.0 method name, ProtoJSON params) on the interface's binding
+    /// and returns the reply as received.
+    pub async fn request(&self, method: &str, params: Value) -> Result<Reply, HarnessError> {
+        self.request_with(method, params, VersionHeader::Interface)
+            .await
+    }
+
+    /// [`Ctx::request`] with a chosen `A2A-Version`.
+    pub async fn request_with(
+        &self,
+        method: &str,
+        params: Value,
+        version: VersionHeader<'_>,
+    ) -> Result<Reply, HarnessError> {
+        let interface = self.interface()?;
+        let version = self.version_value(version)?;
+        match interface.binding {
+            Binding::Jsonrpc => Ok(self.rpc_versioned(method, params, version).await?.reply()),
+            Binding::Rest => {
+                let params = self.with_tenant(params)?;
+                let http = self.rest_send(method, &params, version, false).await?;
+                Ok(rest::read(&http))
+            }
+            Binding::Grpc => {
+                let params = self.with_tenant(params)?;
+                grpc::unary(self, &interface.url, method, &params, version).await
+            }
+        }
+    }
+
+    async fn rest_send(
+        &self,
+        method: &str,
+        params: &Value,
+        version: Option<String>,
+        stream: bool,
+    ) -> Result<HttpReply, HarnessError> {
+        let (route, headers) = self.rest_request(method, params, version, stream)?;
+        self.wire
+            .send(Request {
+                method: route.method,
+                url: &route.url,
+                headers,
+                body: route.body.map(|b| b.to_string().into_bytes()),
+            })
+            .await
+    }
+
+    fn rest_request(
+        &self,
+        method: &str,
+        params: &Value,
+        version: Option<String>,
+        stream: bool,
+    ) -> Result<(rest::Route, Vec<(&'static str, String)>), HarnessError> {
+        let route = rest::route(&self.interface()?.url, method, params)?;
+        let accept = if stream {
+            "text/event-stream"
+        } else {
+            rest::ACCEPT
+        };
+        let mut headers = vec![("accept", accept.to_string())];
+        if route.body.is_some() {
+            headers.push(("content-type", rest::REQUEST_CONTENT_TYPE.to_string()));
+        }
+        if let Some(version) = version {
+            headers.push(("a2a-version", version));
+        }
+        Ok((route, headers))
+    }
+
+    /// Opens a stream (SendStreamingMessage, SubscribeToTask) on the interface's binding.
+    pub async fn stream(&self, method: &str, params: Value) -> Result<Start, HarnessError> {
+        let interface = self.interface()?;
+        let params = self.with_tenant(params)?;
+        let version = self.version_value(VersionHeader::Interface)?;
+        let wait = self.wire.limits().stream_wait;
+        match interface.binding {
+            Binding::Jsonrpc => {
+                let id = self.id("rpc");
+                let envelope = jsonrpc::envelope(&id, method, params);
+                let mut headers = vec![
+                    ("content-type", "application/json".to_string()),
+                    ("accept", "text/event-stream".to_string()),
+                ];
+                if let Some(version) = version {
+                    headers.push(("a2a-version", version));
+                }
+                let opened = self
+                    .wire
+                    .open(Request {
+                        method: reqwest::Method::POST,
+                        url: &interface.url,
+                        headers,
+                        body: Some(envelope.to_string().into_bytes()),
+                    })
+                    .await?;
+                stream::start_sse(Binding::Jsonrpc, opened, Some(id), wait).await
+            }
+            Binding::Rest => {
+                let (route, headers) = self.rest_request(method, &params, version, true)?;
+                let opened = self
+                    .wire
+                    .open(Request {
+                        method: route.method,
+                        url: &route.url,
+                        headers,
+                        body: route.body.map(|b| b.to_string().into_bytes()),
+                    })
+                    .await?;
+                stream::start_sse(Binding::Rest, opened, None, wait).await
+            }
+            Binding::Grpc => grpc::stream(self, &interface.url, method, &params, version).await,
+        }
+    }
+
+    /// Opens a stream that must start: a refusal is a missing prerequisite.
+    pub async fn open_stream(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> Result<stream::EventStream, HarnessError> {
+        match self.stream(method, params).await? {
+            Start::Stream(s) => Ok(s),
+            Start::Refused(reply) => Err(HarnessError::Prerequisite(format!(
+                "{method} did not start a stream; it answered {}",
+                match &reply.read {
+                    Ok(answer) => answer.describe(),
+                    Err(unreadable) => unreadable.clone(),
+                }
+            ))),
+        }
+    }
+
+    /// How long the kit waits for the next event of a stream.
+    pub fn stream_wait(&self) -> std::time::Duration {
+        self.wire.limits().stream_wait
+    }
+
     pub async fn rpc(&self, method: &str, params: Value) -> Result<RpcReply, HarnessError> {
         self.rpc_with_version(method, params, None).await
     }
 
-    /// Before any check runs on an interface: does it answer JSON-RPC at all? GetTask of an
-    /// unknown id, then (if that gets no JSON-RPC answer) an unknown method; a request that
-    /// runs past its deadline is tried once more. Only when neither answers is the interface
-    /// unusable: then every check on it is ERROR with this one reason.
+    /// Before any check runs on an interface: does it answer its binding at all? GetTask of
+    /// an unknown id (then, on JSON-RPC, an unknown method if that gets no JSON-RPC answer);
+    /// a request that runs past its deadline is tried once more. Only when nothing answers is
+    /// the interface unusable: then every check on it is ERROR with this one reason.
     pub async fn probe(&self) -> Result<(), HarnessError> {
-        let url = self.interface()?.url.clone();
+        let interface = self.interface()?;
+        let url = interface.url.clone();
+        let binding = interface.binding;
         let mut seen = String::new();
-        for (method, params) in [
-            ("GetTask", json!({ "id": self.id("tck-probe") })),
-            ("TckProbeUnknownMethod", json!({})),
-        ] {
-            let reply = match self.rpc(method, params.clone()).await {
-                Err(HarnessError::Deadline(_)) => self.rpc(method, params).await,
+        let mut attempts = vec![("GetTask", json!({ "id": self.id("tck-probe") }))];
+        if binding == Binding::Jsonrpc {
+            attempts.push(("TckProbeUnknownMethod", json!({})));
+        }
+        for (method, params) in attempts {
+            let reply = match self.request(method, params.clone()).await {
+                Err(HarnessError::Deadline(_)) => self.request(method, params).await,
                 other => other,
             };
             let reply = match reply {
@@ -232,31 +333,37 @@ impl Ctx {
                     continue;
                 }
             };
-            if matches!(reply.http.status, 401 | 403) {
+            if let Some(status @ (401 | 403)) = reply.http_status {
                 return Err(HarnessError::Transport(
-                    self.needs_credentials(&url, &reply.http),
+                    self.needs_credentials(&url, &format!("HTTP {status}")),
                 ));
             }
-            let json_rpc = reply.body.as_ref().is_some_and(|b| {
-                b.get("jsonrpc").is_some() || b.get("result").is_some() || b.get("error").is_some()
-            });
-            if json_rpc {
-                return Ok(());
+            match &reply.read {
+                Ok(Answer::Error(e)) if needs_credentials(e) => {
+                    return Err(HarnessError::Transport(
+                        self.needs_credentials(&url, &e.to_string()),
+                    ));
+                }
+                Ok(Answer::Error(e))
+                    if binding == Binding::Rest
+                        && e.shape_problem.is_some()
+                        && e.http_status == Some(404)
+                        && e.raw.is_string() =>
+                {
+                    // A plain 404 page: no HTTP+JSON binding at this URL.
+                    seen = e.to_string();
+                }
+                Ok(_) => return Ok(()),
+                Err(unreadable) => seen = unreadable.clone(),
             }
-            seen = format!(
-                "HTTP {}, Content-Type {}: {}",
-                reply.http.status,
-                reply.http.header("content-type").unwrap_or("none"),
-                reply.http.body_start(120)
-            );
         }
         Err(HarnessError::Malformed(format!(
-            "the interface at {url} did not answer JSON-RPC ({seen}); check the url the card declares"
+            "the interface at {url} did not answer {binding} ({seen}); check the url the card declares"
         )))
     }
 
     /// What to tell a user whose agent wants credentials the kit was not given.
-    fn needs_credentials(&self, url: &str, reply: &HttpReply) -> String {
+    fn needs_credentials(&self, url: &str, error: &str) -> String {
         let schemes: Vec<&String> = self
             .card
             .json
@@ -264,36 +371,31 @@ impl Ctx {
             .and_then(Value::as_object)
             .map(|m| m.keys().collect())
             .unwrap_or_default();
-        let challenge = reply
-            .header("www-authenticate")
-            .map(|c| format!(", WWW-Authenticate: {c}"))
-            .unwrap_or_default();
         let declared = if schemes.is_empty() {
             String::new()
         } else {
             format!("; the card declares security schemes {schemes:?}")
         };
         format!(
-            "the interface at {url} requires authentication (HTTP {}{challenge}){declared}; \
-             give credentials with --header, e.g. --header 'Authorization: Bearer <token>'",
-            reply.status
+            "the interface at {url} requires authentication ({error}){declared}; \
+             give credentials with --header, e.g. --header 'Authorization: Bearer <token>'"
         )
     }
 
-    /// Calls a method that must fail with exactly `kind`. An answer that is not a JSON-RPC
-    /// response at all violates the rule too (it is not the error the binding requires).
+    /// Calls a method that must fail with exactly `kind`. An answer that is not the
+    /// binding's error form violates the rule too.
     pub async fn call_expecting(
         &self,
         method: &str,
         params: Value,
         kind: ErrorKind,
     ) -> Result<Verdict, HarnessError> {
-        Ok(expect_error_reply(&self.rpc(method, params).await?, kind))
+        Ok(self.request(method, params).await?.expect_error(kind))
     }
 
     /// Calls a method and reads its answer.
     pub async fn call(&self, method: &str, params: Value) -> Result<Answer, HarnessError> {
-        self.rpc(method, params).await?.answer()
+        self.request(method, params).await?.answer()
     }
 
     pub async fn send_message(
@@ -419,29 +521,19 @@ pub fn task_id(task: &Value) -> String {
     a2a::text(task, "id").unwrap_or_default().to_string()
 }
 
-/// The verdict for "this call must fail with exactly `kind`".
-fn expect_error(answer: &Answer, kind: ErrorKind) -> Verdict {
-    let expected = format!("JSON-RPC error {kind}");
-    match answer {
-        Answer::Error(e) if e.code == Some(kind.jsonrpc_code()) => Verdict::pass(),
-        other => Verdict::fail(expected, other.describe()),
-    }
+/// Whether an error says the request lacked credentials (HTTP 401/403, gRPC
+/// UNAUTHENTICATED/PERMISSION_DENIED).
+fn needs_credentials(error: &ErrorReply) -> bool {
+    error.binding == Binding::Grpc
+        && matches!(
+            error.status.as_deref(),
+            Some("UNAUTHENTICATED" | "PERMISSION_DENIED")
+        )
 }
 
-/// Like `expect_error`, for a raw reply: a body that is not a JSON-RPC response is a
-/// violation, not a harness error.
+/// The verdict for "this JSON-RPC call must fail with exactly `kind`".
 pub fn expect_error_reply(reply: &RpcReply, kind: ErrorKind) -> Verdict {
-    match reply.answer() {
-        Ok(answer) => expect_error(&answer, kind),
-        Err(_) => Verdict::fail(
-            format!("JSON-RPC error {kind}"),
-            format!(
-                "HTTP {} with a body that is not a JSON-RPC response: {}",
-                reply.http.status,
-                reply.http.body_start(200)
-            ),
-        ),
-    }
+    reply.reply().expect_error(kind)
 }
 
 /// The task in a SendMessage result (`{"task": {...}}`), for follow-ups.

@@ -13,4 +13,5 @@ pub mod ctx;
 pub mod output;
 pub mod report;
 pub mod runner;
+pub mod transport;
 pub mod wire;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use a2a_reference_agent::Fault;
-use a2a_tck::check::{Level, Scope};
+use a2a_tck::check::{Binding, Level, Scope};
 use a2a_tck::report::{Report, Verdict};
 use a2a_tck::runner::{self, Filter, RunError, RunOptions};
 use a2a_tck::{builtin, card, checks, output, report};
@@ -69,6 +69,27 @@ struct Selection {
     /// Run only checks whose id matches this glob (repeatable), e.g. 'tasks.*'.
     #[arg(long = "select", value_name = "GLOB")]
     select: Vec<String>,
+    /// Test only these bindings of the card's interfaces (comma-separated or repeated):
+    /// jsonrpc, rest, grpc. Default: every binding the card declares.
+    #[arg(long = "binding", value_name = "BINDING", value_enum, value_delimiter = ',')]
+    bindings: Vec<BindingArg>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum BindingArg {
+    Jsonrpc,
+    Rest,
+    Grpc,
+}
+
+impl From<BindingArg> for Binding {
+    fn from(binding: BindingArg) -> Binding {
+        match binding {
+            BindingArg::Jsonrpc => Binding::Jsonrpc,
+            BindingArg::Rest => Binding::Rest,
+            BindingArg::Grpc => Binding::Grpc,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -96,6 +117,10 @@ struct RunArgs {
     /// Deadline of one check, all its exchanges included, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 30.0)]
     check_timeout: f64,
+    /// How long a stream may stay silent before the kit stops waiting for its next event, in
+    /// seconds (a stream that should have closed is judged after this wait).
+    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+    stream_wait: f64,
     /// How many checks run at once.
     #[arg(long, value_name = "N", default_value_t = 16)]
     jobs: usize,
@@ -140,6 +165,7 @@ fn filter(selection: &Selection) -> Filter {
     Filter {
         level: selection.level.into(),
         select: selection.select.clone(),
+        bindings: selection.bindings.iter().map(|b| (*b).into()).collect(),
     }
 }
 
@@ -238,12 +264,13 @@ fn run(args: RunArgs) -> ExitCode {
     if !builtin && !args.fault.is_empty() {
         return usage("--fault applies to the built-in reference agent only (--target builtin)");
     }
-    let (request_timeout, check_timeout) = match (
+    let (request_timeout, check_timeout, stream_wait) = match (
         seconds(args.timeout, "--timeout"),
         seconds(args.check_timeout, "--check-timeout"),
+        seconds(args.stream_wait, "--stream-wait"),
     ) {
-        (Ok(r), Ok(c)) => (r, c),
-        (Err(e), _) | (_, Err(e)) => return usage(&e),
+        (Ok(r), Ok(c), Ok(w)) => (r, c, w),
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return usage(&e),
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -280,6 +307,7 @@ fn run(args: RunArgs) -> ExitCode {
         options.builtin = builtin;
         options.filter = filter(&args.selection);
         options.limits.request_timeout = request_timeout;
+        options.limits.stream_wait = stream_wait;
         options.check_timeout = check_timeout;
         options.jobs = args.jobs;
         options.headers = args.headers.clone();

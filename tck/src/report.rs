@@ -75,6 +75,9 @@ pub struct Selection {
     pub level: Level,
     /// Id globs given with `--select`; empty means all.
     pub select: Vec<String>,
+    /// Bindings given with `--binding`; empty means every binding the card declares.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bindings: Vec<Binding>,
     /// Number of checks in the catalogue that the selection kept.
     pub checks_selected: usize,
 }

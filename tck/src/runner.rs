@@ -10,7 +10,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde_json::Value;
 
 use crate::card::{self, CardError, Interface};
-use crate::check::{Check, Gate, HarnessError, Level, Scope, Status, Verdict};
+use crate::check::{Binding, Check, Gate, HarnessError, Level, Scope, Status, Verdict};
 use crate::ctx::Ctx;
 use crate::report::{self, CheckResult, Counts, Report, Selection, Target, Tool};
 use crate::wire::{Limits, Recorder, Wire};
@@ -22,6 +22,8 @@ pub struct Filter {
     pub level: Level,
     /// Id globs (`tasks.*`); empty means all.
     pub select: Vec<String>,
+    /// Bindings to test (`--binding`); empty means every binding the card declares.
+    pub bindings: Vec<Binding>,
 }
 
 impl Default for Filter {
@@ -29,6 +31,7 @@ impl Default for Filter {
         Filter {
             level: Level::May,
             select: Vec::new(),
+            bindings: Vec::new(),
         }
     }
 }
@@ -133,7 +136,17 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     };
     let card_wire = wire(Recorder::default());
     let fetched = Arc::new(card::fetch(&card_wire, &options.card_url).await?);
-    let (declared, interfaces) = card::interfaces(&fetched.json);
+    let (mut declared, mut interfaces) = card::interfaces(&fetched.json);
+    if !options.filter.bindings.is_empty() {
+        let wanted = &options.filter.bindings;
+        interfaces.retain(|i| wanted.contains(&i.binding));
+        for entry in declared.iter_mut().filter(|d| d.tested) {
+            if entry.binding.is_some_and(|b| !wanted.contains(&b)) {
+                entry.tested = false;
+                entry.reason = Some("not selected (--binding)".into());
+            }
+        }
+    }
 
     let mut plan = Vec::new();
     for check in &selected {
@@ -160,7 +173,6 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     let run_id = run_id();
     // One probe per interface: an interface that does not answer fails every check the same
     // way, so it is found once, with its evidence, and named in the interface list.
-    let mut declared = declared;
     let mut unusable: Vec<(Interface, Problem)> = Vec::new();
     let planned: Vec<&Interface> = interfaces
         .iter()
@@ -261,6 +273,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         selection: Selection {
             level: options.filter.level,
             select: options.filter.select.clone(),
+            bindings: options.filter.bindings.clone(),
             checks_selected: selected.len(),
         },
         started_at: humantime::format_rfc3339_millis(started_at).to_string(),

@@ -34,7 +34,24 @@ pub struct Exchange {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub elapsed_ms: u64,
+    /// The events of a stream (SSE events, gRPC stream messages), in arrival order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<RecordedEvent>,
 }
+
+/// One event of a stream, as received.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RecordedEvent {
+    /// Milliseconds from the request to this event's arrival.
+    pub at_ms: u64,
+    /// The SSE event type, when the event named one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    pub data: RecordedBody,
+}
+
+/// How many events of one stream a report keeps.
+pub const EVIDENCE_EVENT_LIMIT: usize = 200;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RecordedRequest {
@@ -161,6 +178,8 @@ impl Recorder {
 pub struct Limits {
     pub request_timeout: Duration,
     pub max_body: usize,
+    /// How long a stream may stay silent before the kit stops waiting for its next event.
+    pub stream_wait: Duration,
 }
 
 impl Default for Limits {
@@ -168,6 +187,7 @@ impl Default for Limits {
         Limits {
             request_timeout: Duration::from_secs(10),
             max_body: 8 * 1024 * 1024,
+            stream_wait: Duration::from_secs(5),
         }
     }
 }
@@ -211,10 +231,12 @@ impl Wire {
         &self.recorder
     }
 
-    /// Sends one request, records it, and returns the answer with its body read in full
-    /// (up to the body limit, within the request deadline).
-    pub async fn send(&self, req: Request<'_>) -> Result<HttpReply, HarnessError> {
-        let started = Instant::now();
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The request as evidence, and the request ready to send.
+    fn prepare(&self, req: Request<'_>) -> (RecordedRequest, reqwest::RequestBuilder) {
         let recorded_request = RecordedRequest {
             method: req.method.to_string(),
             url: req.url.to_string(),
@@ -240,6 +262,65 @@ impl Wire {
         if let Some(body) = req.body {
             builder = builder.body(body);
         }
+        (recorded_request, builder)
+    }
+
+    /// Sends a request whose answer is read piece by piece (a stream). The status and headers
+    /// must arrive within the request deadline; the body is then read by the caller, with its
+    /// own deadlines, through [`Opened`], which records what it read when dropped.
+    pub async fn open(&self, req: Request<'_>) -> Result<Opened, HarnessError> {
+        let started = Instant::now();
+        let (request, builder) = self.prepare(req);
+        let sent = tokio::time::timeout(self.limits.request_timeout, builder.send()).await;
+        let response = match sent {
+            Ok(Ok(response)) => Ok(response),
+            Ok(Err(e)) => Err(classify(&e)),
+            Err(_) => Err(HarnessError::Deadline(format!(
+                "no response headers from {} within {:?}",
+                request.url, self.limits.request_timeout
+            ))),
+        }
+        .map_err(|error| {
+            self.recorder.push(Exchange {
+                request: request.clone(),
+                response: None,
+                error: Some(error.to_string()),
+                elapsed_ms: started.elapsed().as_millis() as u64,
+                events: Vec::new(),
+            });
+            error
+        })?;
+        let status = response.status().as_u16();
+        let headers = header_list(response.headers());
+        Ok(Opened {
+            status,
+            headers: headers.clone(),
+            response: Some(response),
+            log: StreamLog {
+                recorder: self.recorder.clone(),
+                started,
+                max_body: self.limits.max_body,
+                read: 0,
+                exchange: Exchange {
+                    request,
+                    response: Some(RecordedResponse {
+                        status,
+                        headers: redact_all(&headers),
+                        body: RecordedBody::of(b""),
+                    }),
+                    error: None,
+                    elapsed_ms: 0,
+                    events: Vec::new(),
+                },
+            },
+        })
+    }
+
+    /// Sends one request, records it, and returns the answer with its body read in full
+    /// (up to the body limit, within the request deadline).
+    pub async fn send(&self, req: Request<'_>) -> Result<HttpReply, HarnessError> {
+        let started = Instant::now();
+        let (recorded_request, builder) = self.prepare(req);
         let outcome = tokio::time::timeout(self.limits.request_timeout, async {
             let response = builder.send().await.map_err(|e| classify(&e))?;
             let status = response.status().as_u16();
@@ -266,6 +347,7 @@ impl Wire {
                     }),
                     error: None,
                     elapsed_ms,
+                    events: Vec::new(),
                 });
                 Ok(HttpReply {
                     status,
@@ -283,6 +365,7 @@ impl Wire {
                     }),
                     error: Some(error.to_string()),
                     elapsed_ms,
+                    events: Vec::new(),
                 });
                 Err(error)
             }
@@ -292,10 +375,153 @@ impl Wire {
                     response: None,
                     error: Some(error.to_string()),
                     elapsed_ms,
+                    events: Vec::new(),
                 });
                 Err(error)
             }
         }
+    }
+}
+
+/// A response whose body is read by the caller: a stream. Its status and headers are known;
+/// what it delivers is logged through [`StreamLog`] and recorded when the log is dropped.
+pub struct Opened {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub response: Option<reqwest::Response>,
+    pub log: StreamLog,
+}
+
+impl Opened {
+    /// The status and headers as an [`HttpReply`] with the given body.
+    pub fn reply(&self, body: Vec<u8>) -> HttpReply {
+        HttpReply {
+            status: self.status,
+            headers: self.headers.clone(),
+            body,
+        }
+    }
+
+    /// Reads the whole body (a stream refused with an ordinary answer), within `deadline`.
+    pub async fn read_all(mut self, deadline: Duration) -> Result<HttpReply, HarnessError> {
+        let Some(response) = self.response.take() else {
+            return Ok(self.reply(Vec::new()));
+        };
+        let max = self.log.max_body;
+        let body = match tokio::time::timeout(deadline, read_capped(response, max)).await {
+            Ok(Ok(body)) => body,
+            Ok(Err((partial, error))) => {
+                self.log.body(&partial);
+                self.log.fail(error.to_string());
+                return Err(error);
+            }
+            Err(_) => {
+                let error = HarnessError::Deadline(format!(
+                    "the response body did not end within {deadline:?}"
+                ));
+                self.log.fail(error.to_string());
+                return Err(error);
+            }
+        };
+        self.log.body(&body);
+        Ok(self.reply(body))
+    }
+}
+
+/// The evidence of one stream, pushed to the check's recorder when dropped (also when the
+/// check is aborted at its deadline, so the events seen so far are never lost).
+pub struct StreamLog {
+    recorder: Recorder,
+    started: Instant,
+    max_body: usize,
+    read: usize,
+    exchange: Exchange,
+}
+
+impl StreamLog {
+    /// Milliseconds since the request was sent.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    /// Counts bytes read from the stream; past the body limit the stream must stop.
+    pub fn count(&mut self, bytes: usize) -> Result<(), HarnessError> {
+        self.read += bytes;
+        if self.read > self.max_body {
+            return Err(HarnessError::Malformed(format!(
+                "the stream exceeded the kit's limit of {} bytes; stopped reading",
+                self.max_body
+            )));
+        }
+        Ok(())
+    }
+
+    /// Records one event.
+    pub fn event(&mut self, event: Option<&str>, data: &[u8]) {
+        if self.exchange.events.len() < EVIDENCE_EVENT_LIMIT {
+            let at_ms = self.elapsed_ms();
+            self.exchange.events.push(RecordedEvent {
+                at_ms,
+                event: event.filter(|e| !e.is_empty()).map(str::to_string),
+                data: RecordedBody::of(data),
+            });
+        }
+    }
+
+    /// Records a body read whole.
+    pub fn body(&mut self, body: &[u8]) {
+        if let Some(response) = self.exchange.response.as_mut() {
+            response.body = RecordedBody::of(body);
+        }
+    }
+
+    /// Records why the stream ended abnormally (the first reason wins).
+    pub fn fail(&mut self, why: String) {
+        self.exchange.error.get_or_insert(why);
+    }
+
+    /// Replaces the recorded response (for transports that are not plain HTTP, e.g. gRPC).
+    pub fn set_response(&mut self, response: Option<RecordedResponse>) {
+        self.exchange.response = response;
+    }
+
+    /// A log for an exchange made outside [`Wire`] (gRPC).
+    pub fn detached(recorder: &Recorder, request: RecordedRequest, max_body: usize) -> StreamLog {
+        StreamLog {
+            recorder: recorder.clone(),
+            started: Instant::now(),
+            max_body,
+            read: 0,
+            exchange: Exchange {
+                request,
+                response: None,
+                error: None,
+                elapsed_ms: 0,
+                events: Vec::new(),
+            },
+        }
+    }
+}
+
+impl Drop for StreamLog {
+    fn drop(&mut self) {
+        let mut exchange = std::mem::replace(
+            &mut self.exchange,
+            Exchange {
+                request: RecordedRequest {
+                    method: String::new(),
+                    url: String::new(),
+                    headers: Vec::new(),
+                    body: None,
+                },
+                response: None,
+                error: None,
+                elapsed_ms: 0,
+                events: Vec::new(),
+            },
+        );
+        exchange.elapsed_ms = self.elapsed_ms();
+        self.recorder.push(exchange);
     }
 }
 
@@ -366,7 +592,7 @@ fn header_list(headers: &reqwest::header::HeaderMap) -> Vec<(String, String)> {
         .collect()
 }
 
-fn redact(name: &str, value: &str) -> String {
+pub(crate) fn redact(name: &str, value: &str) -> String {
     if SECRET_HEADERS
         .iter()
         .any(|secret| name.eq_ignore_ascii_case(secret))

@@ -7,7 +7,7 @@ use super::EVERY_BINDING_1_0;
 use crate::a2a::ErrorKind;
 use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
 use crate::checks::agent_card::verdict_from;
-use crate::ctx::{expect_error_reply, task_id, Ctx};
+use crate::ctx::{task_id, Ctx};
 
 pub fn checks() -> Vec<Check> {
     vec![
@@ -65,15 +65,12 @@ async fn all_refused(
     for (method, params) in calls {
         // Only a call that names the (unknown) task may answer TaskNotFoundError instead.
         let names_task = params.get("id").is_some() || params.get("taskId").is_some();
-        let reply = ctx.rpc(method, params).await?;
-        if !task_known
-            && names_task
-            && expect_error_reply(&reply, ErrorKind::TaskNotFound) == Verdict::pass()
-        {
+        let reply = ctx.request(method, params).await?;
+        if !task_known && names_task && reply.is_error(ErrorKind::TaskNotFound) {
             continue;
         }
         judged += 1;
-        if let Verdict::Violated { actual, .. } = expect_error_reply(&reply, kind) {
+        if let Verdict::Violated { actual, .. } = reply.expect_error(kind) {
             problems.push(format!("{method}: {actual}"));
         }
     }
@@ -86,7 +83,7 @@ async fn all_refused(
     }
     Ok(verdict_from(
         problems,
-        &format!("JSON-RPC error {kind} for each"),
+        &format!("{} for each", kind.on(ctx.binding())),
     ))
 }
 

@@ -7,7 +7,7 @@ use super::agent_card::verdict_from;
 use super::JSONRPC_1_0;
 use crate::a2a::{self, ErrorKind, ERROR_DOMAIN, ERROR_INFO_TYPE};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{expect_error_reply, Ctx, RpcError, RpcReply};
+use crate::ctx::{expect_error_reply, Ctx, ErrorReply, RpcReply};
 
 pub fn checks() -> Vec<Check> {
     vec![
@@ -251,12 +251,12 @@ async fn invalid_params(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 /// An A2A error to inspect: GetTask of a task that does not exist.
-async fn task_not_found_error(ctx: &Ctx) -> Result<Result<RpcError, Verdict>, HarnessError> {
+async fn task_not_found_error(ctx: &Ctx) -> Result<Result<ErrorReply, Verdict>, HarnessError> {
     let reply = ctx
         .rpc("GetTask", json!({ "id": ctx.id("tck-no-such-task") }))
         .await?;
     let expected = "a JSON-RPC error for GetTask of an unknown task";
-    Ok(match reply.answer() {
+    Ok(match reply.reply().read {
         Ok(crate::ctx::Answer::Error(e)) => Ok(e),
         Ok(other) => Err(Verdict::fail(expected, other.describe())),
         Err(_) => Err(Verdict::fail(
@@ -282,7 +282,7 @@ async fn error_structure(ctx: Ctx) -> Result<Verdict, HarnessError> {
     if !error.raw.get("message").is_some_and(Value::is_string) {
         problems.push(format!("`message` is {:?}", error.raw.get("message")));
     }
-    match &error.data {
+    match error.raw.get("data") {
         None => {}
         Some(Value::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
@@ -312,8 +312,8 @@ async fn error_info(ctx: Ctx) -> Result<Verdict, HarnessError> {
     };
     let reason = ErrorKind::TaskNotFound.reason().unwrap_or_default();
     let found = error
-        .data
-        .as_ref()
+        .raw
+        .get("data")
         .and_then(Value::as_array)
         .is_some_and(|items| {
             items.iter().any(|item| {

@@ -3,11 +3,13 @@
 use crate::check::{Binding, Check, ProtocolVersion, Scope};
 
 pub mod agent_card;
+pub mod bindings;
 pub mod capabilities;
 pub mod data_model;
 pub mod jsonrpc_binding;
 pub mod list_tasks;
 pub mod send_message;
+pub mod streaming;
 pub mod tasks;
 pub mod versioning;
 
@@ -23,6 +25,24 @@ pub const JSONRPC_1_0: Scope = Scope::Interface {
     versions: &[ProtocolVersion::V1_0],
 };
 
+/// Rules of the HTTP+JSON/REST binding of 1.0.
+pub const REST_1_0: Scope = Scope::Interface {
+    bindings: &[Binding::Rest],
+    versions: &[ProtocolVersion::V1_0],
+};
+
+/// Rules of the gRPC binding of 1.0.
+pub const GRPC_1_0: Scope = Scope::Interface {
+    bindings: &[Binding::Grpc],
+    versions: &[ProtocolVersion::V1_0],
+};
+
+/// Rules of Server-Sent Events streams (JSON-RPC and REST) of 1.0.
+pub const SSE_1_0: Scope = Scope::Interface {
+    bindings: &[Binding::Jsonrpc, Binding::Rest],
+    versions: &[ProtocolVersion::V1_0],
+};
+
 /// Every check of the kit, in a stable order.
 pub fn all() -> Vec<Check> {
     [
@@ -34,6 +54,8 @@ pub fn all() -> Vec<Check> {
         jsonrpc_binding::checks(),
         versioning::checks(),
         capabilities::checks(),
+        streaming::checks(),
+        bindings::checks(),
     ]
     .into_iter()
     .flatten()

@@ -5,8 +5,9 @@ use serde_json::{json, Value};
 
 use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, ErrorKind, INTERRUPTED_STATES, TERMINAL_STATES};
+use crate::check::Binding;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{expect_error_reply, sent_task, task_id, terminal_tasks, Answer, Ctx};
+use crate::ctx::{sent_task, task_id, terminal_tasks, Answer, Ctx};
 
 pub fn checks() -> Vec<Check> {
     vec![
@@ -441,7 +442,7 @@ fn follow_up(ctx: &Ctx, task: &Value, prefix: &str, context: Option<&str>) -> Va
 }
 
 /// A follow-up on `task` that names its contextId too.
-fn full_follow_up(ctx: &Ctx, task: &Value, prefix: &str) -> Value {
+pub(crate) fn full_follow_up(ctx: &Ctx, task: &Value, prefix: &str) -> Value {
     follow_up(ctx, task, prefix, a2a::text(task, "contextId"))
 }
 
@@ -451,10 +452,10 @@ async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessError> {
     for (state, task) in &tasks {
         let message = full_follow_up(&ctx, task, "tck-complete-task");
         let reply = ctx
-            .rpc("SendMessage", json!({ "message": message }))
+            .request("SendMessage", json!({ "message": message }))
             .await?;
         if let Verdict::Violated { actual, .. } =
-            expect_error_reply(&reply, ErrorKind::UnsupportedOperation)
+            reply.expect_error(ErrorKind::UnsupportedOperation)
         {
             problems.push(format!("{state}: {actual}"));
         }
@@ -465,8 +466,8 @@ async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessError> {
     } else {
         Ok(Verdict::fail(
             format!(
-                "JSON-RPC error {} for a message to each terminal task",
-                ErrorKind::UnsupportedOperation
+                "{} for a message to each terminal task",
+                ErrorKind::UnsupportedOperation.on(ctx.binding())
             ),
             problems.join("; "),
         ))
@@ -545,11 +546,9 @@ async fn invalid_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
             object.remove(field);
         }
         let reply = ctx
-            .rpc("SendMessage", json!({ "message": message }))
+            .request("SendMessage", json!({ "message": message }))
             .await?;
-        if let Verdict::Violated { actual, .. } =
-            expect_error_reply(&reply, ErrorKind::InvalidParams)
-        {
+        if let Verdict::Violated { actual, .. } = reply.expect_error(ErrorKind::InvalidParams) {
             problems.push(format!("without {missing}: {actual}"));
         }
     }
@@ -558,8 +557,8 @@ async fn invalid_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
     } else {
         Ok(Verdict::fail(
             format!(
-                "JSON-RPC error {} for each invalid message",
-                ErrorKind::InvalidParams
+                "{} for each invalid message",
+                ErrorKind::InvalidParams.on(ctx.binding())
             ),
             problems.join("; "),
         ))
@@ -686,10 +685,11 @@ const NOT_A_REJECTION: &[ErrorKind] = &[
 /// (see [`NOT_A_REJECTION`]).
 fn broken_rejection(answer: &Answer, expected: &str) -> Option<Verdict> {
     match answer {
+        // On HTTP and gRPC an invalid request and invalid params share their status.
         Answer::Error(e)
-            if NOT_A_REJECTION
-                .iter()
-                .any(|k| e.code == Some(k.jsonrpc_code())) =>
+            if NOT_A_REJECTION.iter().any(|k| {
+                e.is(*k) && (e.binding == Binding::Jsonrpc || *k != ErrorKind::InvalidRequest)
+            }) =>
         {
             Some(Verdict::fail(
                 format!("{expected} (an A2A error or -32602)"),

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{expect_error_reply, task_id, terminal_tasks, Answer, Ctx};
+use crate::ctx::{task_id, terminal_tasks, Answer, Ctx};
 
 pub fn checks() -> Vec<Check> {
     vec![
@@ -283,7 +283,7 @@ async fn cancel_open(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let id = task_id(&task);
     let answer = ctx.cancel_task(&id).await?;
     if let Answer::Error(e) = &answer {
-        if e.code == Some(ErrorKind::TaskNotCancelable.jsonrpc_code()) {
+        if e.is(ErrorKind::TaskNotCancelable) {
             return Err(HarnessError::Prerequisite(
                 "the agent declined to cancel the open task (TaskNotCancelableError), which \
                  §3.1.5 allows"
@@ -330,11 +330,10 @@ async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut problems = Vec::new();
     for (state, task) in &tasks {
         let reply = ctx
-            .rpc("CancelTask", json!({ "id": task_id(task) }))
+            .request("CancelTask", json!({ "id": task_id(task) }))
             .await?;
-        let verdict = expect_error_reply(&reply, ErrorKind::TaskNotCancelable);
-        let purged = *state == "TASK_STATE_CANCELED"
-            && expect_error_reply(&reply, ErrorKind::TaskNotFound) == Verdict::pass();
+        let verdict = reply.expect_error(ErrorKind::TaskNotCancelable);
+        let purged = *state == "TASK_STATE_CANCELED" && reply.is_error(ErrorKind::TaskNotFound);
         if let (Verdict::Violated { actual, .. }, false) = (verdict, purged) {
             problems.push(format!("{state}: {actual}"));
         }
@@ -347,8 +346,8 @@ async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
     } else {
         Ok(Verdict::fail(
             format!(
-                "JSON-RPC error {} for CancelTask of each terminal task",
-                ErrorKind::TaskNotCancelable
+                "{} for CancelTask of each terminal task",
+                ErrorKind::TaskNotCancelable.on(ctx.binding())
             ),
             problems.join("; "),
         ))

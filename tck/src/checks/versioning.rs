@@ -5,7 +5,8 @@ use serde_json::{json, Value};
 use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{expect_error_reply, Ctx};
+use crate::ctx::Ctx;
+use crate::transport::VersionHeader;
 
 pub fn checks() -> Vec<Check> {
     vec![
@@ -64,9 +65,9 @@ async fn unknown_task_under(
 ) -> Result<Verdict, HarnessError> {
     let params = json!({ "id": ctx.id("tck-no-such-task") });
     let reply = ctx
-        .rpc_with_version("GetTask", params, Some(version))
+        .request_with("GetTask", params, VersionHeader::Value(version))
         .await?;
-    Ok(expect_error_reply(&reply, kind))
+    Ok(reply.expect_error(kind))
 }
 
 async fn unsupported_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -91,9 +92,13 @@ async fn missing_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
         });
     }
     let reply = ctx
-        .rpc_without_version("GetTask", json!({ "id": ctx.id("tck-no-such-task") }))
+        .request_with(
+            "GetTask",
+            json!({ "id": ctx.id("tck-no-such-task") }),
+            VersionHeader::Absent,
+        )
         .await?;
-    Ok(expect_error_reply(&reply, ErrorKind::VersionNotSupported))
+    Ok(reply.expect_error(ErrorKind::VersionNotSupported))
 }
 
 async fn patch_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
