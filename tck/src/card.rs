@@ -198,7 +198,7 @@ pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
             (_, None) => Some(format!(
                 "protocol version {protocol_version:?} is not one the kit tests"
             )),
-            (Some(_), Some(_)) if reqwest::Url::parse(&url).is_err() => {
+            (Some(b), Some(_)) if !usable_url(b, &url) => {
                 Some(format!("url {url:?} is not an absolute URL"))
             }
             (Some(b), Some(v)) if tested.iter().any(|i| i.binding == b && i.version == v) => {
@@ -227,6 +227,16 @@ pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
         });
     }
     (declared, tested)
+}
+
+/// An absolute URL with a host; for gRPC also `host:port` (the proto's form).
+fn usable_url(binding: Binding, url: &str) -> bool {
+    let absolute = |u: &str| reqwest::Url::parse(u).is_ok_and(|u| u.has_host());
+    if url.contains("://") {
+        absolute(url)
+    } else {
+        binding == Binding::Grpc && absolute(&format!("http://{url}"))
+    }
 }
 
 /// Records the card fetch as evidence of a check.

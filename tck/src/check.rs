@@ -59,6 +59,15 @@ impl Binding {
         }
     }
 
+    /// The binding's name in prose.
+    pub fn title(self) -> &'static str {
+        match self {
+            Binding::Jsonrpc => "JSON-RPC",
+            Binding::Rest => "HTTP+JSON",
+            Binding::Grpc => "gRPC",
+        }
+    }
+
     /// The binding named by a card's `protocolBinding` value (case-insensitive).
     pub fn from_card(value: &str) -> Option<Binding> {
         match value.to_ascii_uppercase().as_str() {

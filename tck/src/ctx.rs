@@ -358,7 +358,8 @@ impl Ctx {
             }
         }
         Err(HarnessError::Malformed(format!(
-            "the interface at {url} did not answer {binding} ({seen}); check the url the card declares"
+            "the interface at {url} did not answer {} ({seen}); check the url the card declares",
+            binding.title()
         )))
     }
 

@@ -71,7 +71,12 @@ struct Selection {
     select: Vec<String>,
     /// Test only these bindings of the card's interfaces (comma-separated or repeated):
     /// jsonrpc, rest, grpc. Default: every binding the card declares.
-    #[arg(long = "binding", value_name = "BINDING", value_enum, value_delimiter = ',')]
+    #[arg(
+        long = "binding",
+        value_name = "BINDING",
+        value_enum,
+        value_delimiter = ','
+    )]
     bindings: Vec<BindingArg>,
 }
 

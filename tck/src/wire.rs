@@ -227,6 +227,11 @@ impl Wire {
         self
     }
 
+    /// The headers the user gave (`--header`), sent on every request.
+    pub fn extra_headers(&self) -> &[(String, String)] {
+        &self.extra
+    }
+
     pub fn recorder(&self) -> &Recorder {
         &self.recorder
     }

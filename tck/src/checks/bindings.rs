@@ -180,7 +180,11 @@ async fn success_200(ctx: Ctx) -> Result<Verdict, HarnessError> {
         .interface
         .as_ref()
         .ok_or_else(|| HarnessError::Internal("no interface".into()))?;
-    let route = rest::route(&interface.url, "SendMessage", &json!({ "message": message }))?;
+    let route = rest::route(
+        &interface.url,
+        "SendMessage",
+        &json!({ "message": message }),
+    )?;
     let http = ctx
         .wire
         .send(Request {
@@ -271,23 +275,28 @@ async fn grpc_error(ctx: Ctx) -> Result<Verdict, HarnessError> {
 async fn sse_content_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let message = ctx.user_message("tck-stream-001");
     let expected = "HTTP 200 with Content-Type text/event-stream";
-    Ok(match ctx.stream("SendStreamingMessage", json!({ "message": message })).await? {
-        Start::Stream(mut stream) => {
-            let _ = stream.collect(ctx.stream_wait()).await;
-            Verdict::pass()
-        }
-        Start::Refused(reply) => Verdict::fail(
-            expected,
-            format!(
-                "HTTP {}: {}",
-                reply.http_status.unwrap_or(0),
-                match &reply.read {
-                    Ok(answer) => answer.describe(),
-                    Err(unreadable) => unreadable.clone(),
-                }
+    Ok(
+        match ctx
+            .stream("SendStreamingMessage", json!({ "message": message }))
+            .await?
+        {
+            Start::Stream(mut stream) => {
+                let _ = stream.collect(ctx.stream_wait()).await;
+                Verdict::pass()
+            }
+            Start::Refused(reply) => Verdict::fail(
+                expected,
+                format!(
+                    "HTTP {}: {}",
+                    reply.http_status.unwrap_or(0),
+                    match &reply.read {
+                        Ok(answer) => answer.describe(),
+                        Err(unreadable) => unreadable.clone(),
+                    }
+                ),
             ),
-        ),
-    })
+        },
+    )
 }
 
 async fn jsonrpc_stream_events(ctx: Ctx) -> Result<Verdict, HarnessError> {

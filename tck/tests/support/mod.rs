@@ -9,6 +9,8 @@ use a2a_tck::runner::{self, Filter, RunOptions};
 /// Runs the checks whose id matches `select` (a glob; an exact id selects one check).
 pub async fn run(target: &str, card_url: &str, select: &str) -> Report {
     let mut options = RunOptions::new(target, card_url);
+    // A stream that should have closed is judged after this wait: keep negative runs short.
+    options.limits.stream_wait = std::time::Duration::from_millis(1500);
     options.filter = Filter {
         select: vec![select.to_string()],
         ..Filter::default()
