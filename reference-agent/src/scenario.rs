@@ -32,6 +32,10 @@ pub struct TaskOutcome {
     pub status_text: String,
     #[serde(default)]
     pub artifacts: Vec<ArtifactTemplate>,
+    /// Only with `state` TASK_STATE_WORKING: the task is held there (no timer)
+    /// until a follow-up message applies this outcome, or it is canceled.
+    #[serde(default)]
+    pub release: Option<Box<TaskOutcome>>,
 }
 
 /// An artifact to add; the store assigns its id.
@@ -40,6 +44,9 @@ pub struct TaskOutcome {
 pub struct ArtifactTemplate {
     pub name: String,
     pub parts: Vec<Part>,
+    /// Stream each part as its own artifactUpdate chunk (append, lastChunk).
+    #[serde(default)]
+    pub chunked: bool,
 }
 
 /// A direct Message reply.
@@ -89,30 +96,7 @@ impl Scenarios {
                 return Err(format!("prefix `{prefix}` appears twice"));
             }
             match (&scenario.task, &scenario.message) {
-                (Some(task), None) => {
-                    if !(task.state.is_terminal()
-                        || matches!(
-                            task.state,
-                            TaskState::InputRequired | TaskState::AuthRequired
-                        ))
-                    {
-                        return Err(format!(
-                            "`{prefix}`: a scenario must end in a terminal or interrupted state"
-                        ));
-                    }
-                    if task.status_text.is_empty() {
-                        return Err(format!("`{prefix}`: statusText is empty"));
-                    }
-                    for artifact in &task.artifacts {
-                        if artifact.parts.is_empty()
-                            || artifact.parts.iter().any(|p| p.content_count() != 1)
-                        {
-                            return Err(format!(
-                                "`{prefix}`: every artifact needs parts with exactly one content member"
-                            ));
-                        }
-                    }
-                }
+                (Some(task), None) => validate_outcome(prefix, task, false)?,
                 (None, Some(message)) if !message.text.is_empty() => {}
                 _ => {
                     return Err(format!(
@@ -144,6 +128,35 @@ impl Scenarios {
                 .find(|s| s.prefix == self.default_prefix)
         })
     }
+}
+
+fn validate_outcome(prefix: &str, task: &TaskOutcome, nested: bool) -> Result<(), String> {
+    let ends = task.state.is_terminal()
+        || matches!(
+            task.state,
+            TaskState::InputRequired | TaskState::AuthRequired
+        );
+    match (&task.release, task.state) {
+        (None, _) if ends => {}
+        (Some(release), TaskState::Working) if !nested => validate_outcome(prefix, release, true)?,
+        _ => {
+            return Err(format!(
+                "`{prefix}`: a scenario must end in a terminal or interrupted state, \
+                 or be held in TASK_STATE_WORKING with a `release`"
+            ))
+        }
+    }
+    if task.status_text.is_empty() {
+        return Err(format!("`{prefix}`: statusText is empty"));
+    }
+    for artifact in &task.artifacts {
+        if artifact.parts.is_empty() || artifact.parts.iter().any(|p| p.content_count() != 1) {
+            return Err(format!(
+                "`{prefix}`: every artifact needs parts with exactly one content member"
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
