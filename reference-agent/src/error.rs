@@ -227,3 +227,53 @@ impl RpcError {
         error
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_mapping() {
+        let cases = [
+            (RpcError::task_not_found("t"), 404, "NOT_FOUND"),
+            (RpcError::method_not_found("m"), 404, "NOT_FOUND"),
+            (
+                RpcError::task_not_cancelable("t", "s"),
+                400,
+                "FAILED_PRECONDITION",
+            ),
+            (
+                RpcError::push_notification_not_supported(),
+                400,
+                "FAILED_PRECONDITION",
+            ),
+            (
+                RpcError::unsupported_operation("x"),
+                400,
+                "FAILED_PRECONDITION",
+            ),
+            (
+                RpcError::version_not_supported("0.3"),
+                400,
+                "FAILED_PRECONDITION",
+            ),
+            (
+                RpcError::content_type_not_supported("a/b"),
+                400,
+                "INVALID_ARGUMENT",
+            ),
+            (RpcError::parse_error("x"), 400, "INVALID_ARGUMENT"),
+            (RpcError::invalid_request("x"), 400, "INVALID_ARGUMENT"),
+            (RpcError::invalid_param("f", "d"), 400, "INVALID_ARGUMENT"),
+            (RpcError::internal("x"), 500, "INTERNAL"),
+        ];
+        for (error, status, code) in cases {
+            assert_eq!(
+                (error.http_status(), error.grpc_code().name()),
+                (status, code),
+                "{error:?}"
+            );
+        }
+        assert_eq!(RpcError::task_not_found("t").grpc_code().number(), 5);
+    }
+}

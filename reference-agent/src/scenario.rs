@@ -178,6 +178,14 @@ mod tests {
             "tck-message-response",
             "tck-reject-task",
             "tck-fail-task",
+            "tck-stream-001",
+            "tck-stream-002",
+            "tck-stream-003",
+            "tck-stream-ordering-001",
+            "tck-stream-artifact-text",
+            "tck-stream-artifact-file",
+            "tck-stream-artifact-chunked",
+            "tck-long-running",
         ] {
             assert_eq!(
                 table
@@ -214,12 +222,20 @@ mod tests {
         };
         let ok = r#"{"prefix":"tck-a","description":"d","message":{"text":"t"}}"#;
         assert!(Scenarios::parse(&base(ok)).is_ok());
+        let held = r#"{"prefix":"tck-a","description":"d","task":{"state":"TASK_STATE_WORKING","statusText":"x",
+            "release":{"state":"TASK_STATE_COMPLETED","statusText":"y"}}}"#;
+        assert!(Scenarios::parse(&base(held)).is_ok());
         for bad in [
             r#"{"prefix":"tck-b","description":"d","message":{"text":"t"}}"#,
             r#"{"prefix":"tck-a","description":"d"}"#,
             r#"{"prefix":"tck-a","description":"d","task":{"state":"TASK_STATE_WORKING","statusText":"x"}}"#,
             r#"{"prefix":"tck-a","description":"d","task":{"state":"TASK_STATE_COMPLETED","statusText":"x","artifacts":[{"name":"n","parts":[{}]}]}}"#,
             r#"{"prefix":"tck-a","description":"d","message":{"text":"t"},"extra":1}"#,
+            r#"{"prefix":"tck-a","description":"d","task":{"state":"TASK_STATE_COMPLETED","statusText":"x",
+                "release":{"state":"TASK_STATE_COMPLETED","statusText":"y"}}}"#,
+            r#"{"prefix":"tck-a","description":"d","task":{"state":"TASK_STATE_WORKING","statusText":"x",
+                "release":{"state":"TASK_STATE_WORKING","statusText":"y",
+                           "release":{"state":"TASK_STATE_COMPLETED","statusText":"z"}}}}"#,
             &format!("{ok},{ok}"),
         ] {
             assert!(Scenarios::parse(&base(bad)).is_err(), "{bad}");

@@ -674,6 +674,16 @@ async fn stream_event_faults() {
     assert_eq!(task["artifacts"][0]["parts"], json!([{"text": "chunk-2"}]));
     h.finish().await;
 
+    let h = Harness::faulty(Fault::StreamChunkNoLastChunk).await;
+    let events = h
+        .rpc_events(
+            "SendStreamingMessage",
+            message("tck-stream-artifact-chunked-1"),
+        )
+        .await;
+    assert_eq!(events[3]["artifactUpdate"]["lastChunk"], false);
+    h.finish().await;
+
     let h = Harness::faulty(Fault::StreamStateNotStored).await;
     let events = h
         .rpc_events("SendStreamingMessage", message("tck-stream-001-x"))
