@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use crate::fault::Fault;
 use crate::params::INPUT_MODES;
-use crate::{AgentConfig, App};
+use crate::{AgentConfig, App, JSONRPC_PATH, REST_PATH};
 
 /// Where the card lives, and the 0.2-era path the `card-only-at-legacy-path` fault uses.
 pub const CARD_PATH: &str = "/.well-known/agent-card.json";
@@ -54,11 +54,19 @@ fn card_json(base_url: &str, config: &AgentConfig) -> Value {
     } else {
         "1.0"
     };
-    let mut interfaces = vec![json!({
-        "url": format!("{base_url}/a2a/jsonrpc"),
-        "protocolBinding": "JSONRPC",
-        "protocolVersion": protocol_version,
-    })];
+    let mut interfaces = vec![
+        json!({
+            "url": format!("{base_url}{JSONRPC_PATH}"),
+            "protocolBinding": "JSONRPC",
+            "protocolVersion": protocol_version,
+        }),
+        json!({
+            "url": format!("{base_url}{REST_PATH}"),
+            "protocolBinding": "HTTP+JSON",
+            "protocolVersion": "1.0",
+        }),
+        // A GRPC interface is added here by the gRPC adapter.
+    ];
     if config.has(Fault::CardBadInterface) {
         interfaces.push(json!({"url": "rest", "protocolBinding": "HTTP+JSON"}));
     }
@@ -73,7 +81,8 @@ fn card_json(base_url: &str, config: &AgentConfig) -> Value {
         },
         "version": env!("CARGO_PKG_VERSION"),
         "capabilities": {
-            "streaming": false,
+            "streaming": !(config.has(Fault::StreamingUndeclared)
+                || config.has(Fault::StreamingUnsupportedWrongError)),
             "pushNotifications": false,
             "extendedAgentCard": false,
         },
@@ -155,7 +164,7 @@ mod tests {
             "1.0.0"
         );
         assert_eq!(
-            with(Fault::CardBadInterface)["supportedInterfaces"][1]["url"],
+            with(Fault::CardBadInterface)["supportedInterfaces"][2]["url"],
             "rest"
         );
     }

@@ -26,7 +26,38 @@ impl FieldViolation {
     }
 }
 
-/// A JSON-RPC error response body.
+/// The gRPC canonical status codes A2A errors map to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GrpcCode {
+    InvalidArgument,
+    NotFound,
+    FailedPrecondition,
+    Internal,
+}
+
+impl GrpcCode {
+    /// The canonical name (`NOT_FOUND`), as REST error bodies carry it in `status`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GrpcCode::InvalidArgument => "INVALID_ARGUMENT",
+            GrpcCode::NotFound => "NOT_FOUND",
+            GrpcCode::FailedPrecondition => "FAILED_PRECONDITION",
+            GrpcCode::Internal => "INTERNAL",
+        }
+    }
+
+    /// The numeric code (`grpc-status`).
+    pub fn number(self) -> i32 {
+        match self {
+            GrpcCode::InvalidArgument => 3,
+            GrpcCode::NotFound => 5,
+            GrpcCode::FailedPrecondition => 9,
+            GrpcCode::Internal => 13,
+        }
+    }
+}
+
+/// An A2A error, binding-neutral; JSON-RPC `code` is its identity.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RpcError {
     pub code: i64,
@@ -139,8 +170,32 @@ impl RpcError {
             .with("supportedVersions", "1.0")
     }
 
-    /// The `error` member of the response.
-    pub fn to_json(&self, config: &AgentConfig) -> Value {
+    /// The one table mapping an error to the other bindings (A2A 1.0.1 §5.4):
+    /// its HTTP status and gRPC status code.
+    pub fn canonical(&self) -> (u16, GrpcCode) {
+        match self.code {
+            -32001 | -32601 => (404, GrpcCode::NotFound),
+            -32002 | -32003 | -32004 | -32007 | -32008 | -32009 => {
+                (400, GrpcCode::FailedPrecondition)
+            }
+            -32700 | -32600 | -32602 | -32005 => (400, GrpcCode::InvalidArgument),
+            _ => (500, GrpcCode::Internal),
+        }
+    }
+
+    /// The REST HTTP status of the error.
+    pub fn http_status(&self) -> u16 {
+        self.canonical().0
+    }
+
+    /// The gRPC status code of the error.
+    pub fn grpc_code(&self) -> GrpcCode {
+        self.canonical().1
+    }
+
+    /// The typed details: `google.rpc.ErrorInfo`, then `google.rpc.BadRequest`
+    /// when there are field violations (ProtoJSON `Any`, with `@type`).
+    pub fn details(&self) -> Vec<Value> {
         let mut info = json!({"@type": ERROR_INFO, "reason": self.reason, "domain": DOMAIN});
         if let (false, Some(info)) = (self.metadata.is_empty(), info.as_object_mut()) {
             let metadata: Map<String, Value> = (self.metadata.iter())
@@ -152,6 +207,12 @@ impl RpcError {
         if !self.violations.is_empty() {
             details.push(json!({"@type": BAD_REQUEST, "fieldViolations": self.violations}));
         }
+        details
+    }
+
+    /// The JSON-RPC `error` member of the response.
+    pub fn to_json(&self, config: &AgentConfig) -> Value {
+        let details = self.details();
         let mut error = json!({"code": self.code, "message": self.message});
         let data = if config.has(Fault::OmitErrorInfo) {
             None
@@ -164,5 +225,55 @@ impl RpcError {
             object.insert("data".to_owned(), data);
         }
         error
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_mapping() {
+        let cases = [
+            (RpcError::task_not_found("t"), 404, "NOT_FOUND"),
+            (RpcError::method_not_found("m"), 404, "NOT_FOUND"),
+            (
+                RpcError::task_not_cancelable("t", "s"),
+                400,
+                "FAILED_PRECONDITION",
+            ),
+            (
+                RpcError::push_notification_not_supported(),
+                400,
+                "FAILED_PRECONDITION",
+            ),
+            (
+                RpcError::unsupported_operation("x"),
+                400,
+                "FAILED_PRECONDITION",
+            ),
+            (
+                RpcError::version_not_supported("0.3"),
+                400,
+                "FAILED_PRECONDITION",
+            ),
+            (
+                RpcError::content_type_not_supported("a/b"),
+                400,
+                "INVALID_ARGUMENT",
+            ),
+            (RpcError::parse_error("x"), 400, "INVALID_ARGUMENT"),
+            (RpcError::invalid_request("x"), 400, "INVALID_ARGUMENT"),
+            (RpcError::invalid_param("f", "d"), 400, "INVALID_ARGUMENT"),
+            (RpcError::internal("x"), 500, "INTERNAL"),
+        ];
+        for (error, status, code) in cases {
+            assert_eq!(
+                (error.http_status(), error.grpc_code().name()),
+                (status, code),
+                "{error:?}"
+            );
+        }
+        assert_eq!(RpcError::task_not_found("t").grpc_code().number(), 5);
     }
 }

@@ -123,7 +123,7 @@ faults! {
     ListOmitsTotalSize => "list-omits-total-size",
         "ListTasks omits the `totalSize` and `pageSize` fields from its response.";
     StreamingUnsupportedWrongError => "streaming-unsupported-wrong-error",
-        "SendStreamingMessage and SubscribeToTask answer -32601 (method not found) instead of UnsupportedOperationError -32004.";
+        "With streaming turned off (the card says false), SendStreamingMessage and SubscribeToTask answer -32601 (method not found) instead of UnsupportedOperationError -32004.";
     PushUnsupportedWrongError => "push-unsupported-wrong-error",
         "The push-notification-config methods answer UnsupportedOperationError -32004 instead of PushNotificationNotSupportedError -32003.";
     ExtendedCardUnsupportedWrongError => "extended-card-unsupported-wrong-error",
@@ -154,6 +154,64 @@ faults! {
         "A message carrying a field the agent does not know is rejected with InvalidParams instead of the field being ignored.";
     ListIgnoresTimestampFilter => "list-ignores-timestamp-filter",
         "ListTasks ignores statusTimestampAfter and returns older tasks too.";
+    StreamFirstEventStatusUpdate => "stream-first-event-status-update",
+        "Task streams start with a statusUpdate instead of the Task.";
+    StreamMessageThenMore => "stream-message-then-more",
+        "A Message-only stream sends a second event (a statusUpdate) after the message.";
+    StreamStatusOutOfOrder => "stream-status-out-of-order",
+        "A task stream sends its COMPLETED status before its WORKING status.";
+    StreamOpenAfterTerminal => "stream-open-after-terminal",
+        "A SendStreamingMessage stream stays open after the terminal event.";
+    StreamOpenAfterInterrupted => "stream-open-after-interrupted",
+        "A SendStreamingMessage stream stays open after an INPUT_REQUIRED or AUTH_REQUIRED event.";
+    StreamChunkNoLastChunk => "stream-chunk-no-last-chunk",
+        "The last chunk of a chunked artifact has lastChunk false.";
+    StreamChunkAppendWrong => "stream-chunk-append-wrong",
+        "The second chunk of a chunked artifact has append false, replacing the first instead of extending it.";
+    StreamStateNotStored => "stream-state-not-stored",
+        "A stream reports the terminal status but the store keeps TASK_STATE_WORKING, so GetTask afterwards disagrees.";
+    SubscribeFirstEventNotTask => "subscribe-first-event-not-task",
+        "The first SubscribeToTask event is a statusUpdate instead of the Task.";
+    SubscribeNoUpdates => "subscribe-no-updates",
+        "Subscribers get the Task snapshot and no later events; the stream just closes when the task ends.";
+    SubscribeOpenAfterTerminal => "subscribe-open-after-terminal",
+        "A SubscribeToTask stream stays open after the terminal event.";
+    SubscribeTerminalAllowed => "subscribe-terminal-allowed",
+        "Subscribing to a task in a terminal state returns its snapshot and closes instead of failing with UnsupportedOperationError.";
+    SubscribeFirstOnly => "subscribe-first-only",
+        "Only the first subscriber of a task receives live events; later subscribers get the snapshot and the stream closes.";
+    SubscribeUnknownWrongError => "subscribe-unknown-wrong-error",
+        "SubscribeToTask with an unknown id fails with InvalidParams instead of TaskNotFoundError.";
+    StreamingUndeclared => "streaming-undeclared",
+        "The card declares capabilities.streaming false while the agent still streams.";
+    SseWrongContentType => "sse-wrong-content-type",
+        "Stream responses carry Content-Type application/json although the body is SSE-framed.";
+    SseEventsUnwrapped => "sse-events-unwrapped",
+        "JSON-RPC stream events are bare StreamResponses without the JSON-RPC response envelope.";
+    SseWrongId => "sse-wrong-id",
+        "JSON-RPC stream events carry a different id than the request.";
+    RestWrongStatus => "rest-wrong-status",
+        "REST TaskNotFoundError is answered with HTTP 400 instead of 404.";
+    RestErrorNoErrorInfo => "rest-error-no-error-info",
+        "REST error bodies have an empty `details` array, so no google.rpc.ErrorInfo.";
+    RestErrorProblemJson => "rest-error-problem-json",
+        "REST errors are RFC 9457 application/problem+json bodies instead of google.rpc.Status.";
+    RestPlainJsonContentType => "rest-plain-json-content-type",
+        "REST success responses use Content-Type application/json instead of application/a2a+json (a SHOULD).";
+    RestTextContentType => "rest-text-content-type",
+        "REST success responses carry Content-Type text/plain.";
+    RestSuccess201 => "rest-success-201",
+        "REST POST /message:send answers HTTP 201 instead of 200.";
+    RestError200 => "rest-error-200",
+        "REST errors are sent with HTTP 200 (the body is still the error object).";
+    RestIgnoresTenant => "rest-ignores-tenant",
+        "REST routes under a /{tenant} prefix are not served (404).";
+    GrpcWrongStatus => "grpc-wrong-status",
+        "gRPC TaskNotFound is answered with INVALID_ARGUMENT instead of NOT_FOUND.";
+    GrpcNoErrorInfo => "grpc-no-error-info",
+        "gRPC errors carry no ErrorInfo in grpc-status-details-bin.";
+    CrossBindingIsolated => "cross-binding-isolated",
+        "Tasks created over REST are not visible over JSON-RPC/gRPC and vice versa.";
 }
 
 impl Fault {
@@ -212,7 +270,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 61);
+        assert_eq!(Fault::all().len(), 90);
     }
 
     #[test]

@@ -1,8 +1,11 @@
-//! The JSON-RPC 2.0 endpoint: envelope, A2A-Version check, dispatch and responses.
+//! The JSON-RPC 2.0 endpoint: envelope, A2A-Version check, and responses;
+//! the operations themselves are in [`crate::service`].
 //!
 //! Validation order: parse JSON, envelope, version header, method, params.
 //! A valid request object without an `id` member is a notification: it is not
-//! executed and gets HTTP 204 with no body (JSON-RPC 2.0 §4.1).
+//! executed and gets HTTP 204 with no body (JSON-RPC 2.0 §4.1). Streaming
+//! methods answer `text/event-stream`, each event a full JSON-RPC response;
+//! an error before the first event is a plain JSON-RPC error response.
 
 use std::sync::Arc;
 
@@ -10,32 +13,62 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use futures::stream::StreamExt;
 use serde_json::{json, Map, Value};
 
 use crate::error::RpcError;
 use crate::fault::Fault;
-use crate::store::SendReply;
-use crate::wire::{self, Artifacts, TaskView};
-use crate::{params, AgentConfig, App};
+use crate::{service, sse, AgentConfig, App};
 
-/// The protocol version this interface serves (Major.Minor).
-const SUPPORTED_VERSION: (u64, u64) = (1, 0);
+/// A method call: its name and params.
+type Call = (String, Option<Value>);
 
 /// `POST /a2a/jsonrpc`.
 pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Response {
-    match process(&app, &headers, &body) {
-        Some((id, outcome)) => respond(&app.config, id, outcome),
-        None => StatusCode::NO_CONTENT.into_response(),
+    let config = &app.config;
+    let Some((id, call)) = process(config, &headers, &body) else {
+        return StatusCode::NO_CONTENT.into_response();
+    };
+    let (method, params) = match call {
+        Ok(call) => call,
+        Err(error) => return respond(config, id, Err(error)),
+    };
+    if !service::is_streaming(&method) {
+        return respond(config, id, service::call(&app, &method, params));
+    }
+    let events = match service::stream(&app, &method, params) {
+        Ok(events) => events,
+        Err(error) => return respond(config, id, Err(error)),
+    };
+    let id = if config.has(Fault::SseWrongId) {
+        other_id(&id)
+    } else {
+        id
+    };
+    let moved = config.clone();
+    let events = events.map(move |outcome| match outcome {
+        Ok(event) if moved.has(Fault::SseEventsUnwrapped) => event,
+        outcome => response_object(&moved, id.clone(), outcome),
+    });
+    sse::response(config, events)
+}
+
+/// An id that differs from `id` (for the `sse-wrong-id` fault).
+fn other_id(id: &Value) -> Value {
+    match id {
+        Value::Number(n) => json!(n.as_i64().unwrap_or_default().wrapping_add(1)),
+        Value::String(s) => Value::String(format!("{s}-other")),
+        _ => json!(0),
     }
 }
 
-/// The response id and outcome, or `None` for a notification (no reply).
+/// The response id and the checked call (or the error to answer with), or
+/// `None` for a notification (no reply).
 fn process(
-    app: &App,
+    config: &AgentConfig,
     headers: &HeaderMap,
     body: &[u8],
-) -> Option<(Value, Result<Value, RpcError>)> {
-    let config = &app.config;
+) -> Option<(Value, Result<Call, RpcError>)> {
     let request: Value = match serde_json::from_slice(body) {
         Ok(request) => request,
         Err(e) if config.has(Fault::ParseErrorAsInvalidRequest) => {
@@ -66,9 +99,12 @@ fn process(
     };
     // A notification: the server must not reply, so it is not executed either.
     let id = id?;
-    let outcome = check_version(headers, config)
-        .and_then(|()| dispatch(app, method, request.remove("params")));
-    Some((id, outcome))
+    let version = headers
+        .get("a2a-version")
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    let call = service::check_version(config, version.as_deref())
+        .map(|()| (method, request.remove("params")));
+    Some((id, call))
 }
 
 /// Checks `jsonrpc` and returns the method name.
@@ -85,173 +121,8 @@ fn envelope(request: &Map<String, Value>, config: &AgentConfig) -> Result<String
     }
 }
 
-/// Parses `Major.Minor[.Patch]`, ignoring the patch.
-fn major_minor(version: &str) -> Option<(u64, u64)> {
-    let mut numbers = version.split('.').map(|n| {
-        if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) {
-            n.parse::<u64>().ok()
-        } else {
-            None
-        }
-    });
-    let major = numbers.next()??;
-    let minor = numbers.next()??;
-    match (numbers.next(), numbers.next()) {
-        (None, _) | (Some(Some(_)), None) => Some((major, minor)),
-        _ => None,
-    }
-}
-
-fn check_version(headers: &HeaderMap, config: &AgentConfig) -> Result<(), RpcError> {
-    if config.has(Fault::IgnoreVersionHeader) {
-        return Ok(());
-    }
-    let requested = headers
-        .get("a2a-version")
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_owned())
-        .unwrap_or_default();
-    if requested.is_empty() {
-        if config.has(Fault::MissingVersionAs10) {
-            return Ok(());
-        }
-        // An absent or empty header means 0.3, which this interface does not serve.
-        return Err(RpcError::version_not_supported("0.3"));
-    }
-    let has_patch = requested.split('.').count() > 2;
-    if major_minor(&requested) == Some(SUPPORTED_VERSION)
-        && !(has_patch && config.has(Fault::RejectPatchVersion))
-    {
-        Ok(())
-    } else {
-        Err(RpcError::version_not_supported(&requested))
-    }
-}
-
-fn dispatch(app: &App, method: String, params: Option<Value>) -> Result<Value, RpcError> {
-    let config = &app.config;
-    match method.as_str() {
-        "SendMessage" => send_message(app, params),
-        "GetTask" => {
-            let params = params::get_task(params)?;
-            let view = TaskView {
-                history_length: params.history_length,
-                artifacts: Artifacts::NonEmpty,
-            };
-            match app.store.get(&params.id) {
-                Some(task) => wire::task(&task, view, config),
-                None if config.has(Fault::GetUnknownReturnsNull) => Ok(Value::Null),
-                None => Err(RpcError::task_not_found(&params.id)),
-            }
-        }
-        "CancelTask" => {
-            let id = params::cancel_task(params)?;
-            let view = TaskView {
-                history_length: None,
-                artifacts: Artifacts::NonEmpty,
-            };
-            wire::task(&app.store.cancel(&id)?, view, config)
-        }
-        "ListTasks" => list_tasks(app, params),
-        "SendStreamingMessage" | "SubscribeToTask"
-            if config.has(Fault::StreamingUnsupportedWrongError) =>
-        {
-            Err(RpcError::method_not_found(&method))
-        }
-        "SendStreamingMessage" | "SubscribeToTask" => Err(RpcError::unsupported_operation(
-            "streaming is not supported (capabilities.streaming is false)",
-        )),
-        "CreateTaskPushNotificationConfig"
-        | "GetTaskPushNotificationConfig"
-        | "ListTaskPushNotificationConfigs"
-        | "DeleteTaskPushNotificationConfig"
-            if config.has(Fault::PushUnsupportedWrongError) =>
-        {
-            Err(RpcError::unsupported_operation(
-                "push notifications are not supported",
-            ))
-        }
-        "CreateTaskPushNotificationConfig"
-        | "GetTaskPushNotificationConfig"
-        | "ListTaskPushNotificationConfigs"
-        | "DeleteTaskPushNotificationConfig" => Err(RpcError::push_notification_not_supported()),
-        "GetExtendedAgentCard" if config.has(Fault::ExtendedCardUnsupportedWrongError) => {
-            Err(RpcError::method_not_found(&method))
-        }
-        "GetExtendedAgentCard" => Err(RpcError::unsupported_operation(
-            "no extended agent card (capabilities.extendedAgentCard is false)",
-        )),
-        _ if config.has(Fault::UnknownMethodInvalidRequest) => Err(RpcError::invalid_request(
-            format_args!("unknown method `{method}`"),
-        )),
-        _ => Err(RpcError::method_not_found(&method)),
-    }
-}
-
-fn send_message(app: &App, params: Option<Value>) -> Result<Value, RpcError> {
-    let config = &app.config;
-    let params = params::send_message(params, config)?;
-    let blocking = !params.return_immediately;
-    let (member, value) = match app.store.send(params.message, blocking)? {
-        SendReply::Task(task) => {
-            let artifacts = if blocking && config.has(Fault::BlockingOmitsArtifacts) {
-                Artifacts::Omit
-            } else {
-                Artifacts::NonEmpty
-            };
-            let view = TaskView {
-                history_length: params.history_length,
-                artifacts,
-            };
-            ("task", wire::task(&task, view, config)?)
-        }
-        SendReply::Message(message) => ("message", wire::message(&message, config)?),
-    };
-    if config.has(Fault::SendResultUnwrapped) {
-        return Ok(value);
-    }
-    Ok(json!({ member: value }))
-}
-
-fn list_tasks(app: &App, params: Option<Value>) -> Result<Value, RpcError> {
-    let config = &app.config;
-    let params = params::list_tasks(params)?;
-    let page = app.store.list(&params.query)?;
-    // Requested artifacts are listed even when empty (§3.1.4), unrequested ones omitted.
-    let artifacts = if params.include_artifacts {
-        Artifacts::Always
-    } else if config.has(Fault::ListIncludesArtifacts) {
-        Artifacts::NonEmpty
-    } else {
-        Artifacts::Omit
-    };
-    let view = TaskView {
-        history_length: params.history_length,
-        artifacts,
-    };
-    let tasks = page
-        .tasks
-        .iter()
-        .map(|task| wire::task(task, view, config))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut response = Map::new();
-    response.insert("tasks".to_owned(), Value::Array(tasks));
-    match page.next_page_token {
-        Some(token) => {
-            response.insert("nextPageToken".to_owned(), Value::String(token));
-        }
-        None if config.has(Fault::ListOmitsNextPageToken) => {}
-        None => {
-            response.insert("nextPageToken".to_owned(), Value::String(String::new()));
-        }
-    }
-    if !config.has(Fault::ListOmitsTotalSize) {
-        response.insert("pageSize".to_owned(), json!(params.query.page_size));
-        response.insert("totalSize".to_owned(), json!(page.total_size));
-    }
-    Ok(Value::Object(response))
-}
-
-fn respond(config: &AgentConfig, id: Value, outcome: Result<Value, RpcError>) -> Response {
+/// A JSON-RPC response object.
+fn response_object(config: &AgentConfig, id: Value, outcome: Result<Value, RpcError>) -> Value {
     let id = match id {
         Value::Number(n) if config.has(Fault::WrongResponseId) => Value::String(n.to_string()),
         id => id,
@@ -265,6 +136,10 @@ fn respond(config: &AgentConfig, id: Value, outcome: Result<Value, RpcError>) ->
         Ok(result) => body.insert("result".to_owned(), result),
         Err(error) => body.insert("error".to_owned(), error.to_json(config)),
     };
+    Value::Object(body)
+}
+
+fn respond(config: &AgentConfig, id: Value, outcome: Result<Value, RpcError>) -> Response {
     let content_type = if config.has(Fault::TextPlainContentType) {
         "text/plain"
     } else {
@@ -272,25 +147,7 @@ fn respond(config: &AgentConfig, id: Value, outcome: Result<Value, RpcError>) ->
     };
     (
         [(header::CONTENT_TYPE, content_type)],
-        Value::Object(body).to_string(),
+        response_object(config, id, outcome).to_string(),
     )
         .into_response()
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use super::major_minor;
-
-    #[test]
-    fn version_parsing_ignores_patch() {
-        assert_eq!(major_minor("1.0"), Some((1, 0)));
-        assert_eq!(major_minor("1.0.7"), Some((1, 0)));
-        assert_eq!(major_minor("99.0"), Some((99, 0)));
-        for bad in [
-            "", "1", "1.", "1.0.", "1.0.0.0", "v1.0", "1.x", "garbage", "1.0-rc1",
-        ] {
-            assert_eq!(major_minor(bad), None, "{bad}");
-        }
-    }
 }

@@ -1,5 +1,6 @@
-//! A deterministic, scripted A2A 1.0 agent over JSON-RPC 2.0 for the a2a-tck
-//! conformance kit.
+//! A deterministic, scripted A2A 1.0 agent for the a2a-tck conformance kit,
+//! serving JSON-RPC 2.0 and HTTP+JSON/REST (with SSE streams) over one
+//! binding-neutral [`service`].
 //!
 //! The prefix of `message.messageId` picks a scenario from
 //! `fixtures/scenarios.json`. With no [`Fault`] the agent is conformant; each
@@ -11,10 +12,10 @@ use std::io;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 
-use axum::routing::{get, post};
+use axum::routing::{any, get, post};
 use axum::Router;
 use tokio::net::TcpListener;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
 
 mod card;
@@ -24,14 +25,21 @@ pub mod fault;
 mod jsonrpc;
 mod model;
 mod params;
+mod rest;
 mod scenario;
+pub mod service;
+mod sse;
 mod store;
 mod wire;
 
+pub use error::{FieldViolation, GrpcCode, RpcError};
 pub use fault::Fault;
 
 /// Path of the JSON-RPC endpoint.
 pub const JSONRPC_PATH: &str = "/a2a/jsonrpc";
+
+/// Path of the HTTP+JSON/REST interface (routes are relative to it).
+pub const REST_PATH: &str = "/a2a/rest";
 
 /// How the agent behaves. `Default` is fully conformant.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -59,32 +67,71 @@ impl AgentConfig {
     }
 }
 
-/// Shared state of the HTTP handlers.
-struct App {
+/// The agent behind every binding: configuration, card and task store.
+/// Binding adapters pass it to the [`service`] functions.
+pub struct App {
     config: AgentConfig,
     card: card::CardDocument,
     store: store::Store,
+    /// Set to true at shutdown; every open stream ends then.
+    closing: watch::Sender<bool>,
+}
+
+impl App {
+    /// A fresh agent whose card lists interfaces under `base_url` (`http://host:port`).
+    pub fn new(base_url: &str, config: AgentConfig) -> io::Result<App> {
+        let scenarios = scenario::Scenarios::builtin()
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+        Ok(App {
+            card: card::CardDocument::new(base_url, &config),
+            store: store::Store::new(config.clone(), scenarios),
+            closing: watch::channel(false).0,
+            config,
+        })
+    }
+
+    /// How the agent behaves.
+    pub fn config(&self) -> &AgentConfig {
+        &self.config
+    }
+
+    /// Ends every open stream (the server is shutting down).
+    pub fn close(&self) {
+        self.closing.send_replace(true);
+    }
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("App")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A server started with [`start`]. Dropping it aborts the server task.
 #[derive(Debug)]
 pub struct RunningAgent {
     addr: SocketAddr,
+    /// The agent behind the JSON-RPC interface (and REST, unless isolated by a fault).
+    app: Arc<App>,
+    /// The agent behind REST.
+    rest_app: Arc<App>,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
 }
 
 /// Binds `addr` (port 0 = ephemeral) and serves the agent in a spawned task.
 pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningAgent> {
-    let scenarios = scenario::Scenarios::builtin()
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
-    let app = Arc::new(App {
-        card: card::CardDocument::new(&base_url(addr), &config),
-        store: store::Store::new(config.clone(), scenarios),
-        config,
-    });
+    let app = Arc::new(App::new(&base_url(addr), config)?);
+    // With `cross-binding-isolated`, REST gets a store of its own.
+    let rest_app = if app.config.has(Fault::CrossBindingIsolated) {
+        Arc::new(App::new(&base_url(addr), app.config.clone())?)
+    } else {
+        Arc::clone(&app)
+    };
     let moved = app.config.has(Fault::CardOnlyAtLegacyPath)
         || app.config.has(Fault::CardWellKnownServesHtml);
     let card_path = if moved {
@@ -99,14 +146,21 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
             get(|| async { axum::response::Html("<html><body>Welcome!</body></html>") }),
         );
     }
+    let rest = Router::new()
+        .route(&format!("{REST_PATH}/{{*path}}"), any(rest::handle))
+        .with_state(Arc::clone(&rest_app));
     let router = router
         .route(JSONRPC_PATH, post(jsonrpc::handle))
-        .with_state(app);
+        .with_state(Arc::clone(&app))
+        .merge(rest);
     let (shutdown, signal) = oneshot::channel::<()>();
+    let apps = [Arc::clone(&app), Arc::clone(&rest_app)];
     let task = tokio::spawn(async move {
         let served = axum::serve(listener, router)
-            .with_graceful_shutdown(async {
+            .with_graceful_shutdown(async move {
                 let _ = signal.await;
+                // Open streams would hold the graceful shutdown forever.
+                apps.iter().for_each(|app| app.close());
             })
             .await;
         if let Err(e) = served {
@@ -115,6 +169,8 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
     });
     Ok(RunningAgent {
         addr,
+        app,
+        rest_app,
         shutdown: Some(shutdown),
         task: Some(task),
     })
@@ -151,6 +207,17 @@ impl RunningAgent {
         format!("{}{}", self.base_url(), JSONRPC_PATH)
     }
 
+    /// The REST interface URL (routes are relative to it).
+    pub fn rest_url(&self) -> String {
+        format!("{}{}", self.base_url(), REST_PATH)
+    }
+
+    /// The agent behind the JSON-RPC interface, for adapters of other bindings
+    /// that should share its tasks.
+    pub fn app(&self) -> &Arc<App> {
+        &self.app
+    }
+
     /// Stops accepting connections and waits for in-flight requests to finish.
     pub async fn shutdown(mut self) {
         if let Some(shutdown) = self.shutdown.take() {
@@ -164,6 +231,8 @@ impl RunningAgent {
 
 impl Drop for RunningAgent {
     fn drop(&mut self) {
+        self.app.close();
+        self.rest_app.close();
         if let Some(task) = self.task.take() {
             task.abort();
         }

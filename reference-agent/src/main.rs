@@ -7,7 +7,7 @@ use a2a_reference_agent::{start, AgentConfig, Fault};
 use anyhow::Context;
 use clap::Parser;
 
-/// Deterministic, scripted A2A 1.0 reference agent (JSON-RPC) for the a2a-tck kit.
+/// Deterministic, scripted A2A 1.0 reference agent (JSON-RPC and HTTP+JSON/REST, with SSE streams) for the a2a-tck kit.
 #[derive(Debug, Parser)]
 #[command(version, about)]
 struct Args {
@@ -49,9 +49,11 @@ async fn main() -> anyhow::Result<()> {
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     print(&format!(
-        "listening on {}\nagent card: {}\n",
+        "listening on {}\nagent card: {}\njson-rpc: {}\nrest: {}\n",
         agent.base_url(),
-        agent.card_url()
+        agent.card_url(),
+        agent.jsonrpc_url(),
+        agent.rest_url()
     ))?;
     stop_signal().await?;
     agent.shutdown().await;

@@ -104,6 +104,16 @@ impl TaskState {
         )
     }
 
+    /// Input- and auth-required tasks wait for the client.
+    pub fn is_interrupted(self) -> bool {
+        matches!(self, TaskState::InputRequired | TaskState::AuthRequired)
+    }
+
+    /// Terminal or interrupted: a blocking call returns and a stream closes.
+    pub fn ends_stream(self) -> bool {
+        self.is_terminal() || self.is_interrupted()
+    }
+
     /// The A2A 0.3 spelling of the state (`input-required`).
     pub fn legacy_name(self) -> &'static str {
         match self {
@@ -218,6 +228,49 @@ pub struct Task {
     pub artifacts: Vec<Artifact>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub history: Vec<Message>,
+}
+
+/// `TaskStatusUpdateEvent` (1.0 has no `final` flag and no `kind`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusUpdate {
+    pub task_id: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub context_id: String,
+    pub status: TaskStatus,
+}
+
+/// `TaskArtifactUpdateEvent`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArtifactUpdate {
+    pub task_id: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub context_id: String,
+    pub artifact: Artifact,
+    pub append: bool,
+    pub last_chunk: bool,
+}
+
+/// One `StreamResponse`, in generation order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    Task(Task),
+    Message(Message),
+    Status(StatusUpdate),
+    Artifact(ArtifactUpdate),
+}
+
+impl Event {
+    /// Whether a stream ends after this event: a Message, or a status in a
+    /// terminal or interrupted state. (A Task snapshot never ends a stream.)
+    pub fn ends_stream(&self) -> bool {
+        match self {
+            Event::Message(_) => true,
+            Event::Status(update) => update.status.state.ends_stream(),
+            Event::Task(_) | Event::Artifact(_) => false,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -266,7 +266,8 @@ pub fn get_task(params: Option<Value>) -> Result<GetTaskParams, RpcError> {
     fields.finish(GetTaskParams { id, history_length })
 }
 
-pub fn cancel_task(params: Option<Value>) -> Result<String, RpcError> {
+/// CancelTask and SubscribeToTask: the task `id`.
+pub fn task_id(params: Option<Value>) -> Result<String, RpcError> {
     let mut fields = Fields::new(params)?;
     let id = fields.required_id();
     fields.finish(id)
@@ -406,7 +407,7 @@ mod tests {
             ["id"]
         );
         assert_eq!(
-            violations(cancel_task(Some(json!({"id": ""}))).unwrap_err()),
+            violations(task_id(Some(json!({"id": ""}))).unwrap_err()),
             ["id"]
         );
         assert_eq!(

@@ -32,6 +32,10 @@ pub struct TaskOutcome {
     pub status_text: String,
     #[serde(default)]
     pub artifacts: Vec<ArtifactTemplate>,
+    /// Only with `state` TASK_STATE_WORKING: the task is held there (no timer)
+    /// until a follow-up message applies this outcome, or it is canceled.
+    #[serde(default)]
+    pub release: Option<Box<TaskOutcome>>,
 }
 
 /// An artifact to add; the store assigns its id.
@@ -40,6 +44,9 @@ pub struct TaskOutcome {
 pub struct ArtifactTemplate {
     pub name: String,
     pub parts: Vec<Part>,
+    /// Stream each part as its own artifactUpdate chunk (append, lastChunk).
+    #[serde(default)]
+    pub chunked: bool,
 }
 
 /// A direct Message reply.
@@ -89,30 +96,7 @@ impl Scenarios {
                 return Err(format!("prefix `{prefix}` appears twice"));
             }
             match (&scenario.task, &scenario.message) {
-                (Some(task), None) => {
-                    if !(task.state.is_terminal()
-                        || matches!(
-                            task.state,
-                            TaskState::InputRequired | TaskState::AuthRequired
-                        ))
-                    {
-                        return Err(format!(
-                            "`{prefix}`: a scenario must end in a terminal or interrupted state"
-                        ));
-                    }
-                    if task.status_text.is_empty() {
-                        return Err(format!("`{prefix}`: statusText is empty"));
-                    }
-                    for artifact in &task.artifacts {
-                        if artifact.parts.is_empty()
-                            || artifact.parts.iter().any(|p| p.content_count() != 1)
-                        {
-                            return Err(format!(
-                                "`{prefix}`: every artifact needs parts with exactly one content member"
-                            ));
-                        }
-                    }
-                }
+                (Some(task), None) => validate_outcome(prefix, task, false)?,
                 (None, Some(message)) if !message.text.is_empty() => {}
                 _ => {
                     return Err(format!(
@@ -146,6 +130,35 @@ impl Scenarios {
     }
 }
 
+fn validate_outcome(prefix: &str, task: &TaskOutcome, nested: bool) -> Result<(), String> {
+    let ends = task.state.is_terminal()
+        || matches!(
+            task.state,
+            TaskState::InputRequired | TaskState::AuthRequired
+        );
+    match (&task.release, task.state) {
+        (None, _) if ends => {}
+        (Some(release), TaskState::Working) if !nested => validate_outcome(prefix, release, true)?,
+        _ => {
+            return Err(format!(
+                "`{prefix}`: a scenario must end in a terminal or interrupted state, \
+                 or be held in TASK_STATE_WORKING with a `release`"
+            ))
+        }
+    }
+    if task.status_text.is_empty() {
+        return Err(format!("`{prefix}`: statusText is empty"));
+    }
+    for artifact in &task.artifacts {
+        if artifact.parts.is_empty() || artifact.parts.iter().any(|p| p.content_count() != 1) {
+            return Err(format!(
+                "`{prefix}`: every artifact needs parts with exactly one content member"
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -165,6 +178,14 @@ mod tests {
             "tck-message-response",
             "tck-reject-task",
             "tck-fail-task",
+            "tck-stream-001",
+            "tck-stream-002",
+            "tck-stream-003",
+            "tck-stream-ordering-001",
+            "tck-stream-artifact-text",
+            "tck-stream-artifact-file",
+            "tck-stream-artifact-chunked",
+            "tck-long-running",
         ] {
             assert_eq!(
                 table
@@ -201,12 +222,20 @@ mod tests {
         };
         let ok = r#"{"prefix":"tck-a","description":"d","message":{"text":"t"}}"#;
         assert!(Scenarios::parse(&base(ok)).is_ok());
+        let held = r#"{"prefix":"tck-a","description":"d","task":{"state":"TASK_STATE_WORKING","statusText":"x",
+            "release":{"state":"TASK_STATE_COMPLETED","statusText":"y"}}}"#;
+        assert!(Scenarios::parse(&base(held)).is_ok());
         for bad in [
             r#"{"prefix":"tck-b","description":"d","message":{"text":"t"}}"#,
             r#"{"prefix":"tck-a","description":"d"}"#,
             r#"{"prefix":"tck-a","description":"d","task":{"state":"TASK_STATE_WORKING","statusText":"x"}}"#,
             r#"{"prefix":"tck-a","description":"d","task":{"state":"TASK_STATE_COMPLETED","statusText":"x","artifacts":[{"name":"n","parts":[{}]}]}}"#,
             r#"{"prefix":"tck-a","description":"d","message":{"text":"t"},"extra":1}"#,
+            r#"{"prefix":"tck-a","description":"d","task":{"state":"TASK_STATE_COMPLETED","statusText":"x",
+                "release":{"state":"TASK_STATE_COMPLETED","statusText":"y"}}}"#,
+            r#"{"prefix":"tck-a","description":"d","task":{"state":"TASK_STATE_WORKING","statusText":"x",
+                "release":{"state":"TASK_STATE_WORKING","statusText":"y",
+                           "release":{"state":"TASK_STATE_COMPLETED","statusText":"z"}}}}"#,
             &format!("{ok},{ok}"),
         ] {
             assert!(Scenarios::parse(&base(bad)).is_err(), "{bad}");

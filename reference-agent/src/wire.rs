@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::error::RpcError;
 use crate::fault::Fault;
-use crate::model::{Message, Role, Task};
+use crate::model::{Event, Message, Role, Task};
 use crate::AgentConfig;
 
 /// Whether a response shows a task's artifacts.
@@ -133,5 +133,19 @@ pub fn message(message: &Message, config: &AgentConfig) -> Result<Value, RpcErro
     if config.has(Fault::EmitKindField) {
         mark_kind(&mut object, "message");
     }
+    Ok(Value::Object(object))
+}
+
+/// A `StreamResponse` as ProtoJSON: `{"task"}`, `{"message"}`,
+/// `{"statusUpdate"}` or `{"artifactUpdate"}`; `view` applies to a Task.
+pub fn event(event: &Event, view: TaskView, config: &AgentConfig) -> Result<Value, RpcError> {
+    let (member, value) = match event {
+        Event::Task(snapshot) => ("task", task(snapshot, view, config)?),
+        Event::Message(reply) => ("message", message(reply, config)?),
+        Event::Status(update) => ("statusUpdate", Value::Object(to_object(update)?)),
+        Event::Artifact(update) => ("artifactUpdate", Value::Object(to_object(update)?)),
+    };
+    let mut object = Map::new();
+    object.insert(member.to_owned(), value);
     Ok(Value::Object(object))
 }

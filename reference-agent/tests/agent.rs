@@ -149,9 +149,12 @@ async fn card_is_served_with_caching_headers() {
     assert_eq!(card["name"], "A2A TCK Reference Agent");
     assert_eq!(
         card["supportedInterfaces"],
-        json!([{"url": h.agent.jsonrpc_url(), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}])
+        json!([
+            {"url": h.agent.jsonrpc_url(), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": h.agent.rest_url(), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
+        ])
     );
-    assert_eq!(card["capabilities"]["streaming"], false);
+    assert_eq!(card["capabilities"]["streaming"], true);
 
     let revalidated = h
         .http
@@ -283,14 +286,19 @@ async fn errors_carry_error_info() {
 
     assert_eq!(
         h.error_code("SendStreamingMessage", json!({})).await,
-        -32004
+        -32602
     );
     assert_eq!(
         h.error_code("GetTaskPushNotificationConfig", json!({}))
             .await,
         -32003
     );
-    assert_eq!(h.error_code("SubscribeToTask", json!({})).await, -32004);
+    assert_eq!(h.error_code("SubscribeToTask", json!({})).await, -32602);
+    assert_eq!(
+        h.error_code("SubscribeToTask", json!({"id": "task-unknown"}))
+            .await,
+        -32001
+    );
     assert_eq!(
         h.error_code("GetExtendedAgentCard", json!({})).await,
         -32004

@@ -1,0 +1,253 @@
+//! The HTTP+JSON/REST binding: routes relative to the interface URL (also
+//! under a `/{tenant}` prefix), ProtoJSON bodies, `google.rpc.Status` errors
+//! with the HTTP status of [`RpcError::http_status`], and SSE streams of bare
+//! `StreamResponse` objects. The operations are those of [`crate::service`].
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use futures::stream::StreamExt;
+use serde_json::{json, Map, Value};
+
+use crate::error::RpcError;
+use crate::fault::Fault;
+use crate::service::{self, EventStream};
+use crate::{sse, AgentConfig, App, REST_PATH};
+
+const A2A_JSON: &str = "application/a2a+json";
+
+/// Where a route's params come from, besides its path.
+enum Input {
+    /// The JSON request body (empty means `{}`).
+    Body,
+    /// The query string, camelCase ProtoJSON names.
+    Query,
+    Nothing,
+}
+
+enum Reply {
+    Unary(&'static str, Value),
+    Stream(EventStream),
+}
+
+/// Every request under `/a2a/rest/`.
+pub async fn handle(
+    State(app): State<Arc<App>>,
+    verb: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let config = &app.config;
+    match process(&app, &verb, &uri, &headers, &body) {
+        Ok(Reply::Unary(operation, value)) => success(config, operation, &value),
+        Ok(Reply::Stream(events)) => {
+            let moved = config.clone();
+            let events = events.map(move |event| match event {
+                Ok(event) => event,
+                Err(error) => error_body(&moved, &error),
+            });
+            sse::response(config, events)
+        }
+        Err(error) => error_response(config, &error),
+    }
+}
+
+fn process(
+    app: &Arc<App>,
+    verb: &Method,
+    uri: &Uri,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<Reply, RpcError> {
+    let config = &app.config;
+    let path = uri.path().strip_prefix(REST_PATH).unwrap_or_default();
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let tenant_route = || match segments.split_first() {
+        Some((tenant, rest)) if !rest.is_empty() && !config.has(Fault::RestIgnoresTenant) => {
+            let (operation, mut params, input) = route(verb.as_str(), rest)?;
+            params.insert("tenant".to_owned(), Value::from(*tenant));
+            Some((operation, params, input))
+        }
+        _ => None,
+    };
+    let (operation, path_params, input) = route(verb.as_str(), &segments)
+        .or_else(tenant_route)
+        .ok_or_else(|| RpcError::method_not_found(&format!("{verb} {path}")))?;
+    let Query(query) = Query::<Vec<(String, String)>>::try_from_uri(uri)
+        .map_err(|e| RpcError::invalid_request(e.body_text()))?;
+    let is_version = |key: &str| key.eq_ignore_ascii_case("A2A-Version");
+    // Spec §3.6.1: the version may also be sent as a request parameter.
+    let version = match headers.get("a2a-version") {
+        Some(value) => Some(String::from_utf8_lossy(value.as_bytes()).into_owned()),
+        None => query
+            .iter()
+            .find(|(key, _)| is_version(key))
+            .map(|(_, value)| value.clone()),
+    };
+    service::check_version(config, version.as_deref())?;
+    let mut params = match input {
+        Input::Body if body.iter().all(u8::is_ascii_whitespace) => Map::new(),
+        Input::Body => match serde_json::from_slice(body) {
+            Ok(Value::Object(object)) => object,
+            Ok(_) => return Err(RpcError::invalid_request("the body must be a JSON object")),
+            Err(e) => return Err(RpcError::parse_error(e)),
+        },
+        Input::Query => query
+            .into_iter()
+            .filter(|(key, _)| !is_version(key))
+            .map(|(key, value)| {
+                let value = query_value(&key, value);
+                (key, value)
+            })
+            .collect(),
+        Input::Nothing => Map::new(),
+    };
+    params.extend(path_params);
+    let params = Some(Value::Object(params));
+    if service::is_streaming(operation) {
+        Ok(Reply::Stream(service::stream(app, operation, params)?))
+    } else {
+        Ok(Reply::Unary(
+            operation,
+            service::call(app, operation, params)?,
+        ))
+    }
+}
+
+/// The operation a verb and path (split on `/`, tenant removed) name, its path params and input.
+fn route(verb: &str, segments: &[&str]) -> Option<(&'static str, Map<String, Value>, Input)> {
+    let params = |pairs: &[(&str, &str)]| -> Map<String, Value> {
+        (pairs.iter())
+            .map(|(key, value)| ((*key).to_owned(), Value::from(*value)))
+            .collect()
+    };
+    const CONFIGS: &str = "pushNotificationConfigs";
+    Some(match (verb, segments) {
+        ("POST", ["message:send"]) => ("SendMessage", Map::new(), Input::Body),
+        ("POST", ["message:stream"]) => ("SendStreamingMessage", Map::new(), Input::Body),
+        ("GET", ["extendedAgentCard"]) => ("GetExtendedAgentCard", Map::new(), Input::Nothing),
+        ("GET", ["tasks"]) => ("ListTasks", Map::new(), Input::Query),
+        (_, ["tasks", task]) => match (verb, task.rsplit_once(':')) {
+            ("GET", None) => ("GetTask", params(&[("id", task)]), Input::Query),
+            ("POST", Some((id, "cancel"))) => ("CancelTask", params(&[("id", id)]), Input::Body),
+            // The proto says GET, the spec text POST: accept both.
+            ("POST", Some((id, "subscribe"))) => {
+                ("SubscribeToTask", params(&[("id", id)]), Input::Body)
+            }
+            ("GET", Some((id, "subscribe"))) => {
+                ("SubscribeToTask", params(&[("id", id)]), Input::Nothing)
+            }
+            _ => return None,
+        },
+        ("POST", ["tasks", task, CONFIGS]) => (
+            "CreateTaskPushNotificationConfig",
+            params(&[("taskId", task)]),
+            Input::Body,
+        ),
+        ("GET", ["tasks", task, CONFIGS]) => (
+            "ListTaskPushNotificationConfigs",
+            params(&[("taskId", task)]),
+            Input::Query,
+        ),
+        ("GET", ["tasks", task, CONFIGS, id]) => (
+            "GetTaskPushNotificationConfig",
+            params(&[("taskId", task), ("id", id)]),
+            Input::Nothing,
+        ),
+        ("DELETE", ["tasks", task, CONFIGS, id]) => (
+            "DeleteTaskPushNotificationConfig",
+            params(&[("taskId", task), ("id", id)]),
+            Input::Nothing,
+        ),
+        _ => return None,
+    })
+}
+
+/// A query parameter as ProtoJSON: integers and booleans parsed; anything
+/// else stays a string, so a bad value fails params validation (InvalidParams).
+fn query_value(key: &str, value: String) -> Value {
+    match (key, value.as_str()) {
+        ("pageSize" | "historyLength", number) => number
+            .parse::<i64>()
+            .map_or_else(|_| Value::String(value.clone()), Value::from),
+        ("includeArtifacts", "true") => Value::Bool(true),
+        ("includeArtifacts", "false") => Value::Bool(false),
+        _ => Value::String(value),
+    }
+}
+
+fn success(config: &AgentConfig, operation: &str, value: &Value) -> Response {
+    let status = if operation == "SendMessage" && config.has(Fault::RestSuccess201) {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    let content_type = if config.has(Fault::RestTextContentType) {
+        "text/plain"
+    } else if config.has(Fault::RestPlainJsonContentType) {
+        "application/json"
+    } else {
+        A2A_JSON
+    };
+    (
+        status,
+        [(header::CONTENT_TYPE, content_type)],
+        value.to_string(),
+    )
+        .into_response()
+}
+
+/// The HTTP status the error is answered with in the body's `code`.
+fn mapped_status(config: &AgentConfig, error: &RpcError) -> u16 {
+    if error.code == RpcError::task_not_found("").code && config.has(Fault::RestWrongStatus) {
+        400
+    } else {
+        error.http_status()
+    }
+}
+
+/// `{"error": google.rpc.Status}` as ProtoJSON.
+fn error_body(config: &AgentConfig, error: &RpcError) -> Value {
+    let details = if config.has(Fault::RestErrorNoErrorInfo) {
+        Vec::new()
+    } else {
+        error.details()
+    };
+    json!({"error": {
+        "code": mapped_status(config, error),
+        "status": error.grpc_code().name(),
+        "message": error.message,
+        "details": details,
+    }})
+}
+
+fn error_response(config: &AgentConfig, error: &RpcError) -> Response {
+    let mapped = mapped_status(config, error);
+    let status = if config.has(Fault::RestError200) {
+        StatusCode::OK
+    } else {
+        StatusCode::from_u16(mapped).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    };
+    let (content_type, body) = if config.has(Fault::RestErrorProblemJson) {
+        let kind = error.reason.to_ascii_lowercase().replace('_', "-");
+        let problem = json!({
+            "type": format!("https://a2a-protocol.org/errors/{kind}"),
+            "title": error.message,
+            "status": mapped,
+            "detail": error.message,
+        });
+        ("application/problem+json", problem)
+    } else {
+        (A2A_JSON, error_body(config, error))
+    };
+    (
+        status,
+        [(header::CONTENT_TYPE, content_type)],
+        body.to_string(),
+    )
+        .into_response()
+}
