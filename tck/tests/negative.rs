@@ -257,21 +257,57 @@ const CASES: &[Case] = &[
         binding: None,
     },
     // Streams.
-    case("streaming.task-stream-starts-with-task", "stream-first-event-status-update"),
-    case("streaming.message-stream-is-one-message", "stream-message-then-more"),
+    case(
+        "streaming.task-stream-starts-with-task",
+        "stream-first-event-status-update",
+    ),
+    case(
+        "streaming.message-stream-is-one-message",
+        "stream-message-then-more",
+    ),
     case("streaming.states-in-order", "stream-status-out-of-order"),
-    case("streaming.closes-after-terminal-state", "stream-open-after-terminal"),
-    case("streaming.artifact-chunks-append-in-order", "stream-chunk-no-last-chunk"),
-    case("streaming.artifact-chunks-append-in-order", "stream-chunk-append-wrong"),
-    case("streaming.final-state-matches-get-task", "stream-state-not-stored"),
-    case("subscribe.first-event-is-current-task", "subscribe-first-event-not-task"),
+    case(
+        "streaming.closes-after-terminal-state",
+        "stream-open-after-terminal",
+    ),
+    case(
+        "streaming.artifact-chunks-append-in-order",
+        "stream-chunk-no-last-chunk",
+    ),
+    case(
+        "streaming.artifact-chunks-append-in-order",
+        "stream-chunk-append-wrong",
+    ),
+    case(
+        "streaming.final-state-matches-get-task",
+        "stream-state-not-stored",
+    ),
+    case(
+        "subscribe.first-event-is-current-task",
+        "subscribe-first-event-not-task",
+    ),
     case("subscribe.receives-later-updates", "subscribe-no-updates"),
-    case("subscribe.closes-at-terminal-state", "subscribe-open-after-terminal"),
-    case("subscribe.terminal-task-unsupported", "subscribe-terminal-allowed"),
-    case("subscribe.unknown-task-not-found", "subscribe-unknown-wrong-error"),
-    case("subscribe.subscribers-see-same-events", "subscribe-first-only"),
+    case(
+        "subscribe.closes-at-terminal-state",
+        "subscribe-open-after-terminal",
+    ),
+    case(
+        "subscribe.terminal-task-unsupported",
+        "subscribe-terminal-allowed",
+    ),
+    case(
+        "subscribe.unknown-task-not-found",
+        "subscribe-unknown-wrong-error",
+    ),
+    case(
+        "subscribe.subscribers-see-same-events",
+        "subscribe-first-only",
+    ),
     case("streaming.sse-content-type", "sse-wrong-content-type"),
-    case("jsonrpc.stream.events-are-responses", "sse-events-unwrapped"),
+    case(
+        "jsonrpc.stream.events-are-responses",
+        "sse-events-unwrapped",
+    ),
     case("jsonrpc.stream.events-are-responses", "sse-wrong-id"),
     // The HTTP+JSON binding.
     case("rest.content-type-a2a-json", "rest-plain-json-content-type"),
@@ -279,14 +315,29 @@ const CASES: &[Case] = &[
     case("rest.success-status-200", "rest-success-201"),
     case("rest.errors.google-rpc-status", "rest-error-problem-json"),
     case("rest.errors.google-rpc-status", "rest-error-no-error-info"),
-    on(Binding::Rest, "tasks.get.unknown-id-returns-task-not-found", "rest-wrong-status"),
-    on(Binding::Rest, "tasks.get.unknown-id-returns-task-not-found", "rest-error-200"),
+    on(
+        Binding::Rest,
+        "tasks.get.unknown-id-returns-task-not-found",
+        "rest-wrong-status",
+    ),
+    on(
+        Binding::Rest,
+        "tasks.get.unknown-id-returns-task-not-found",
+        "rest-error-200",
+    ),
     // The gRPC binding.
     case("grpc.errors.status-and-error-info", "grpc-wrong-status"),
     case("grpc.errors.status-and-error-info", "grpc-no-error-info"),
-    on(Binding::Grpc, "tasks.get.unknown-id-returns-task-not-found", "grpc-wrong-status"),
+    on(
+        Binding::Grpc,
+        "tasks.get.unknown-id-returns-task-not-found",
+        "grpc-wrong-status",
+    ),
     // Every binding serves the same tasks.
-    case("bindings.task-readable-on-every-binding", "cross-binding-isolated"),
+    case(
+        "bindings.task-readable-on-every-binding",
+        "cross-binding-isolated",
+    ),
 ];
 
 fn main() -> std::process::ExitCode {

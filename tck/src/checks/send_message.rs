@@ -685,10 +685,13 @@ const NOT_A_REJECTION: &[ErrorKind] = &[
 /// (see [`NOT_A_REJECTION`]).
 fn broken_rejection(answer: &Answer, expected: &str) -> Option<Verdict> {
     match answer {
-        // On HTTP and gRPC an invalid request and invalid params share their status.
+        // On HTTP and gRPC, parse errors, invalid requests and invalid params share their
+        // status: there only a missing route and an internal error are told apart.
         Answer::Error(e)
             if NOT_A_REJECTION.iter().any(|k| {
-                e.is(*k) && (e.binding == Binding::Jsonrpc || *k != ErrorKind::InvalidRequest)
+                e.is(*k)
+                    && (e.binding == Binding::Jsonrpc
+                        || matches!(k, ErrorKind::MethodNotFound | ErrorKind::Internal))
             }) =>
         {
             Some(Verdict::fail(
