@@ -23,9 +23,11 @@
 //! - [`ClientError::Encode`] / [`ClientError::UnknownMethod`] /
 //!   [`ClientError::InvalidUrl`]: the call was not made.
 //!
-//! Nothing here panics on peer input, with one guard: tonic 0.14 panics on a
-//! `grpc-status-details-bin` that is not base64; that panic is caught and
-//! reported as [`ClientError::Transport`].
+//! Nothing here panics on peer input. tonic 0.14 panics on a
+//! `grpc-status-details-bin` that is not base64; such a header is removed
+//! before tonic reads it and reported in [`GrpcStatus::details_error`]. Any
+//! other panic inside tonic while reading a response is caught and reported
+//! as [`ClientError::Transport`] / [`GrpcStreamEnd::Transport`].
 
 use std::any::Any;
 use std::collections::BTreeMap;
@@ -41,6 +43,7 @@ use tonic::metadata::{AsciiMetadataKey, AsciiMetadataValue};
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Status, Streaming};
 
+use crate::sanitize::Sanitized;
 use crate::{DynamicCodec, MessageDecodeError};
 
 /// The `google.rpc.ErrorInfo` detail of a status.
@@ -178,7 +181,7 @@ impl GrpcClient {
     ) -> Result<Result<Value, GrpcStatus>, ClientError> {
         let (md, mut req, path) = prepare(method, request, metadata)?;
         req.set_timeout(timeout);
-        let mut grpc = tonic::client::Grpc::new(self.channel.clone());
+        let mut grpc = tonic::client::Grpc::new(Sanitized(self.channel.clone()));
         let call = async move {
             grpc.ready()
                 .await
@@ -207,7 +210,7 @@ impl GrpcClient {
         timeout: Duration,
     ) -> Result<Result<GrpcEvents, GrpcStatus>, ClientError> {
         let (md, req, path) = prepare(method, request, metadata)?;
-        let mut grpc = tonic::client::Grpc::new(self.channel.clone());
+        let mut grpc = tonic::client::Grpc::new(Sanitized(self.channel.clone()));
         let call = async move {
             grpc.ready()
                 .await

@@ -71,6 +71,9 @@ pub(crate) fn grpc_status(status: &Status) -> GrpcStatus {
         details: Vec::new(),
         details_error: None,
     };
+    if let Some(note) = status.metadata().get(crate::sanitize::DETAILS_ERROR_HEADER) {
+        out.details_error = Some(note.to_str().unwrap_or("undecodable details").to_owned());
+    }
     if status.details().is_empty() {
         return out;
     }

@@ -26,6 +26,7 @@ use tonic::Status;
 
 pub mod client;
 mod details;
+mod sanitize;
 pub mod server;
 
 /// Full name of the service; rpc paths are `/lf.a2a.v1.A2AService/<Rpc>`.
