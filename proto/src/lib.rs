@@ -26,6 +26,7 @@ use tonic::Status;
 
 pub mod client;
 mod details;
+pub use details::code_name;
 mod sanitize;
 pub mod server;
 
