@@ -65,7 +65,12 @@ fn card_json(base_url: &str, config: &AgentConfig) -> Value {
             "protocolBinding": "HTTP+JSON",
             "protocolVersion": "1.0",
         }),
-        // A GRPC interface is added here by the gRPC adapter.
+        // gRPC urls are `host:port` (proto AgentInterface.url); the agent speaks h2c.
+        json!({
+            "url": base_url.split("://").nth(1).unwrap_or(base_url),
+            "protocolBinding": "GRPC",
+            "protocolVersion": "1.0",
+        }),
     ];
     if config.has(Fault::CardBadInterface) {
         interfaces.push(json!({"url": "rest", "protocolBinding": "HTTP+JSON"}));
@@ -81,7 +86,8 @@ fn card_json(base_url: &str, config: &AgentConfig) -> Value {
         },
         "version": env!("CARGO_PKG_VERSION"),
         "capabilities": {
-            "streaming": !(config.has(Fault::StreamingUndeclared)
+            "streaming": !(config.no_streaming
+                || config.has(Fault::StreamingUndeclared)
                 || config.has(Fault::StreamingUnsupportedWrongError)),
             "pushNotifications": false,
             "extendedAgentCard": false,

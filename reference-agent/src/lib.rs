@@ -22,6 +22,7 @@ mod card;
 mod clock;
 mod error;
 pub mod fault;
+mod grpc;
 mod jsonrpc;
 mod model;
 mod params;
@@ -45,6 +46,10 @@ pub const REST_PATH: &str = "/a2a/rest";
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AgentConfig {
     pub faults: BTreeSet<Fault>,
+    /// Serve as an agent without the streaming capability (a conformant profile, not a
+    /// fault): the card says `streaming: false` and streaming operations get
+    /// UnsupportedOperationError.
+    pub no_streaming: bool,
 }
 
 impl AgentConfig {
@@ -52,6 +57,7 @@ impl AgentConfig {
     pub fn with_faults(faults: impl IntoIterator<Item = Fault>) -> Self {
         AgentConfig {
             faults: faults.into_iter().collect(),
+            no_streaming: false,
         }
     }
 
@@ -149,10 +155,13 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
     let rest = Router::new()
         .route(&format!("{REST_PATH}/{{*path}}"), any(rest::handle))
         .with_state(Arc::clone(&rest_app));
+    // gRPC shares the port: HTTP/2 requests to /lf.a2a.v1.A2AService/<Rpc>.
+    let grpc = a2a_proto::server::router(Arc::new(grpc::GrpcBackend(Arc::clone(&app))));
     let router = router
         .route(JSONRPC_PATH, post(jsonrpc::handle))
         .with_state(Arc::clone(&app))
-        .merge(rest);
+        .merge(rest)
+        .merge(grpc);
     let (shutdown, signal) = oneshot::channel::<()>();
     let apps = [Arc::clone(&app), Arc::clone(&rest_app)];
     let task = tokio::spawn(async move {

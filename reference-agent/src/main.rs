@@ -20,6 +20,10 @@ struct Args {
     /// Break one named conformance rule (repeatable; see --list-faults).
     #[arg(long = "fault", value_name = "NAME")]
     faults: Vec<Fault>,
+    /// Serve as an agent without streaming (card `streaming: false`; streaming calls get
+    /// UnsupportedOperationError): conformant, for the checks of agents that lack it.
+    #[arg(long)]
+    no_streaming: bool,
     /// Print the available faults and exit.
     #[arg(long)]
     list_faults: bool,
@@ -45,7 +49,11 @@ async fn main() -> anyhow::Result<()> {
         .with_context(|| format!("cannot resolve {}", args.host))?
         .next()
         .with_context(|| format!("{} resolves to no address", args.host))?;
-    let agent = start(addr, AgentConfig::with_faults(args.faults))
+    let config = AgentConfig {
+        no_streaming: args.no_streaming,
+        ..AgentConfig::with_faults(args.faults)
+    };
+    let agent = start(addr, config)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     print(&format!(

@@ -207,6 +207,11 @@ pub fn stream(
     if config.has(Fault::StreamingUnsupportedWrongError) {
         return Err(RpcError::method_not_found(method));
     }
+    if config.no_streaming {
+        return Err(RpcError::unsupported_operation(
+            "streaming is not supported (capabilities.streaming is false)",
+        ));
+    }
     let (kind, feed, history_length) = if method == "SendStreamingMessage" {
         let params = params::send_message(params, config)?;
         let feed = app.store.send_streaming(params.message)?;

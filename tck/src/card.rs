@@ -159,7 +159,7 @@ pub struct Interface {
 }
 
 /// The bindings this build of the kit can drive.
-pub const SUPPORTED_BINDINGS: &[Binding] = &[Binding::Jsonrpc, Binding::Rest];
+pub const SUPPORTED_BINDINGS: &[Binding] = &[Binding::Jsonrpc, Binding::Rest, Binding::Grpc];
 
 /// Reads `supportedInterfaces`; the first declaration of each binding x version is tested.
 pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {

@@ -428,7 +428,22 @@ impl Ctx {
     }
 
     pub async fn list_tasks(&self, params: Value) -> Result<Answer, HarnessError> {
-        self.call("ListTasks", params).await
+        let mut answer = self.call("ListTasks", params).await?;
+        // In protobuf binary a scalar at its default value is not sent: over gRPC an absent
+        // nextPageToken is "" and an absent count is 0 (the ProtoJSON of the message omits
+        // them). JSON bindings must send them (ListTasksResponse marks them REQUIRED).
+        if let (Binding::Grpc, Answer::Result(Value::Object(page))) = (self.binding(), &mut answer)
+        {
+            for (field, default) in [
+                ("tasks", json!([])),
+                ("nextPageToken", json!("")),
+                ("pageSize", json!(0)),
+                ("totalSize", json!(0)),
+            ] {
+                page.entry(field).or_insert(default);
+            }
+        }
+        Ok(answer)
     }
 
     /// Setup: sends a message with the given scenario prefix and returns the Task it created.

@@ -1,11 +1,14 @@
 //! Every check x interface against the in-process reference agent must PASS.
 //! One trial per check, named by its id: `cargo test --test conformance -- <id>` runs one.
+//! Checks of agents that lack streaming run against the agent's conformant no-streaming
+//! profile (the default agent declares streaming, where they are N/A).
 
 mod support;
 
 use std::sync::Arc;
 
-use a2a_tck::check::Status;
+use a2a_reference_agent::AgentConfig;
+use a2a_tck::check::{Capability, Gate, Status};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 fn main() -> std::process::ExitCode {
@@ -14,11 +17,19 @@ fn main() -> std::process::ExitCode {
     let agent = runtime
         .block_on(a2a_tck::builtin::start(&[]))
         .expect("the reference agent starts");
-    let (target, card_url) = (agent.base_url(), agent.card_url());
+    let plain = runtime
+        .block_on(a2a_tck::builtin::start_with(AgentConfig {
+            no_streaming: true,
+            ..AgentConfig::default()
+        }))
+        .expect("the no-streaming reference agent starts");
     let trials = a2a_tck::checks::all()
         .into_iter()
         .map(|check| {
-            let (runtime, target, card_url) = (runtime.clone(), target.clone(), card_url.clone());
+            let lacks_streaming = check.requires.contains(&Gate::Lacks(Capability::Streaming));
+            let serving = if lacks_streaming { &plain } else { &agent };
+            let (target, card_url) = (serving.base_url(), serving.card_url());
+            let runtime = runtime.clone();
             let id = check.id;
             Trial::test(id, move || {
                 let report = runtime.block_on(support::run(&target, &card_url, id));
@@ -37,5 +48,6 @@ fn main() -> std::process::ExitCode {
         .collect();
     let conclusion = libtest_mimic::run(&args, trials);
     runtime.block_on(agent.shutdown());
+    runtime.block_on(plain.shutdown());
     conclusion.exit_code()
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::{GRPC_1_0, REST_1_0, SSE_1_0};
+use super::{GRPC_1_0, JSON_1_0, REST_1_0};
 use crate::a2a::{self, ErrorKind, ERROR_DOMAIN, ERROR_INFO_TYPE};
 use crate::card;
 use crate::check::{Capability, Check, Gate, HarnessError, Level, Scope, SpecRef, Verdict};
@@ -85,7 +85,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "9.4.2", statements: &["V10-D-9.4.2-01"] },
             requirement: "Streams on JSON-RPC and REST are Server-Sent Events: HTTP 200 with Content-Type text/event-stream",
-            scope: SSE_1_0,
+            scope: JSON_1_0,
             requires: &[Gate::Declares(Capability::Streaming)],
             maps_to: &["JSONRPC-SSE-001", "HTTP_JSON-SSE-001"],
             reading: None,

@@ -8,6 +8,7 @@ use crate::a2a::ErrorKind;
 use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
 use crate::checks::agent_card::verdict_from;
 use crate::ctx::{task_id, Ctx};
+use crate::transport::stream::Start;
 
 pub fn checks() -> Vec<Check> {
     vec![
@@ -65,7 +66,24 @@ async fn all_refused(
     for (method, params) in calls {
         // Only a call that names the (unknown) task may answer TaskNotFoundError instead.
         let names_task = params.get("id").is_some() || params.get("taskId").is_some();
-        let reply = ctx.request(method, params).await?;
+        // Streaming methods are opened as streams: an agent that streams anyway must not
+        // hold the check until its deadline.
+        let reply = if method == "SendStreamingMessage" || method == "SubscribeToTask" {
+            match ctx.stream(method, params).await? {
+                Start::Refused(reply) => reply,
+                Start::Stream(mut stream) => {
+                    judged += 1;
+                    let first = stream.next(ctx.stream_wait()).await;
+                    problems.push(format!(
+                        "{method}: a stream started (first: {})",
+                        first.brief()
+                    ));
+                    continue;
+                }
+            }
+        } else {
+            ctx.request(method, params).await?
+        };
         if !task_known && names_task && reply.is_error(ErrorKind::TaskNotFound) {
             continue;
         }

@@ -37,8 +37,9 @@ pub const GRPC_1_0: Scope = Scope::Interface {
     versions: &[ProtocolVersion::V1_0],
 };
 
-/// Rules of Server-Sent Events streams (JSON-RPC and REST) of 1.0.
-pub const SSE_1_0: Scope = Scope::Interface {
+/// The JSON bindings (JSON-RPC and REST) of 1.0: Server-Sent Events streams, ProtoJSON
+/// request bodies.
+pub const JSON_1_0: Scope = Scope::Interface {
     bindings: &[Binding::Jsonrpc, Binding::Rest],
     versions: &[ProtocolVersion::V1_0],
 };

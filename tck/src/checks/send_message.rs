@@ -164,7 +164,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Should,
             spec: SpecRef { version: "1.0", section: "5.7", statements: &["V10-5.7-05"] },
             requirement: "Fields the agent does not know, in the params and in the message, are ignored",
-            scope: EVERY_BINDING_1_0,
+            scope: super::JSON_1_0,
             requires: &[],
             maps_to: &["DM-SERIAL-005"],
             reading: None,

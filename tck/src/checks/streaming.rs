@@ -544,7 +544,8 @@ async fn subscribed_events(ctx: &Ctx) -> Result<(Collected, Collected), HarnessE
     for snapshot in [&one, &two] {
         if !matches!(snapshot, Next::Event(e) if e.kind() == Some("task")) {
             return Err(HarnessError::Prerequisite(format!(
-                "a subscription did not start with the task: {snapshot:?}"
+                "a subscription did not start with the task: {}",
+                snapshot.brief()
             )));
         }
     }
@@ -559,7 +560,8 @@ async fn subscribe_updates(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let snapshot = stream.next(wait).await;
     if !matches!(&snapshot, Next::Event(e) if e.kind() == Some("task")) {
         return Err(HarnessError::Prerequisite(format!(
-            "the subscription did not start with the task: {snapshot:?}"
+            "the subscription did not start with the task: {}",
+            snapshot.brief()
         )));
     }
     release(&ctx, &task).await?;

@@ -55,7 +55,13 @@ fn metadata(ctx: &Ctx, version: Option<String>) -> Vec<(String, String)> {
 }
 
 /// The evidence of one call, pushed to the check's recorder when dropped.
-fn log_for(ctx: &Ctx, client: &GrpcClient, method: &str, params: &Value, metadata: &[(String, String)]) -> StreamLog {
+fn log_for(
+    ctx: &Ctx,
+    client: &GrpcClient,
+    method: &str,
+    params: &Value,
+    metadata: &[(String, String)],
+) -> StreamLog {
     let user: Vec<String> = ctx
         .wire
         .extra_headers()
@@ -125,7 +131,9 @@ fn recorded(status: &str, body: &Value) -> Option<RecordedResponse> {
 
 fn harness_error(error: ClientError, url: &str) -> HarnessError {
     match error {
-        ClientError::Deadline => HarnessError::Deadline(format!("no gRPC answer from {url} in time")),
+        ClientError::Deadline => {
+            HarnessError::Deadline(format!("no gRPC answer from {url} in time"))
+        }
         ClientError::Transport(m) | ClientError::InvalidUrl(m) => HarnessError::Transport(m),
         ClientError::Encode(m) => HarnessError::Prerequisite(format!(
             "the request cannot be expressed in the gRPC binding's protobuf: {m}"
@@ -160,7 +168,9 @@ pub async fn unary(
         }
         Err(ClientError::Decode(m)) => {
             log.fail(format!("response cannot be decoded: {m}"));
-            Err(format!("a gRPC response that is not the rpc's message: {m}"))
+            Err(format!(
+                "a gRPC response that is not the rpc's message: {m}"
+            ))
         }
         Err(error) => {
             log.fail(error.to_string());
@@ -185,7 +195,10 @@ pub async fn stream(
     let metadata = metadata(ctx, version);
     let mut log = log_for(ctx, &client, method, params, &metadata);
     let timeout = ctx.wire.limits().request_timeout;
-    match client.server_stream(method, params, &metadata, timeout).await {
+    match client
+        .server_stream(method, params, &metadata, timeout)
+        .await
+    {
         Ok(Ok(events)) => {
             log.set_response(recorded("stream", &json!(null)));
             let frames = stream::unfold(Some(events), |events| async move {

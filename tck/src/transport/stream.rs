@@ -110,6 +110,16 @@ pub enum Next {
     End(End),
 }
 
+impl Next {
+    /// A one-line description.
+    pub fn brief(&self) -> String {
+        match self {
+            Next::Event(event) => event.brief(),
+            Next::End(end) => end.describe(),
+        }
+    }
+}
+
 /// Events and how the stream ended.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Collected {

@@ -1,0 +1,64 @@
+//! The gRPC binding (`lf.a2a.v1.A2AService`): the `a2a-proto` server adapter turns each rpc
+//! into ProtoJSON for the binding-neutral core in [`crate::service`], and the core's errors
+//! into gRPC statuses with ErrorInfo details.
+
+use std::sync::Arc;
+
+use a2a_proto::server::{Backend, BackendError};
+use futures::stream::{BoxStream, StreamExt};
+use serde_json::Value;
+use tonic::Code;
+
+use crate::error::{GrpcCode, RpcError};
+use crate::fault::Fault;
+use crate::{service, AgentConfig, App};
+
+/// The agent's core behind the gRPC adapter.
+pub struct GrpcBackend(pub Arc<App>);
+
+impl Backend for GrpcBackend {
+    fn check_version(&self, requested: Option<&str>) -> Result<(), BackendError> {
+        service::check_version(&self.0.config, requested).map_err(|e| status(&self.0.config, &e))
+    }
+
+    fn call(&self, method: &str, params: Value) -> Result<Value, BackendError> {
+        service::call(&self.0, method, Some(params)).map_err(|e| status(&self.0.config, &e))
+    }
+
+    fn stream(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> Result<BoxStream<'static, Result<Value, BackendError>>, BackendError> {
+        let config = self.0.config.clone();
+        let events =
+            service::stream(&self.0, method, Some(params)).map_err(|e| status(&config, &e))?;
+        Ok(events
+            .map(move |event| event.map_err(|e| status(&config, &e)))
+            .boxed())
+    }
+}
+
+/// An A2A error as a gRPC status (§5.4 mapping, ErrorInfo per §10.6).
+fn status(config: &AgentConfig, error: &RpcError) -> BackendError {
+    let code = match error.grpc_code() {
+        GrpcCode::NotFound if config.has(Fault::GrpcWrongStatus) => Code::InvalidArgument,
+        GrpcCode::NotFound => Code::NotFound,
+        GrpcCode::InvalidArgument => Code::InvalidArgument,
+        GrpcCode::FailedPrecondition => Code::FailedPrecondition,
+        GrpcCode::Internal => Code::Internal,
+    };
+    let mut status = if config.has(Fault::GrpcNoErrorInfo) {
+        BackendError::new(code, error.message.clone())
+    } else {
+        BackendError::a2a(code, error.reason, error.message.clone())
+    };
+    for (key, value) in &error.metadata {
+        status = status.with_metadata(*key, value.clone());
+    }
+    for violation in &error.violations {
+        status =
+            status.with_field_violation(violation.field.clone(), violation.description.clone());
+    }
+    status
+}
