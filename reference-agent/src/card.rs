@@ -170,7 +170,7 @@ mod tests {
             "1.0.0"
         );
         assert_eq!(
-            with(Fault::CardBadInterface)["supportedInterfaces"][2]["url"],
+            with(Fault::CardBadInterface)["supportedInterfaces"][3]["url"],
             "rest"
         );
     }

@@ -2,6 +2,9 @@
 //! into ProtoJSON for the binding-neutral core in [`crate::service`], and the core's errors
 //! into gRPC statuses with ErrorInfo details.
 
+// `BackendError` is the adapter's type (a status with its details); its size is not ours.
+#![allow(clippy::result_large_err)]
+
 use std::sync::Arc;
 
 use a2a_proto::server::{Backend, BackendError};

@@ -158,7 +158,10 @@ fn is_base64(text: &str) -> bool {
     let alphabet = body
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_'));
-    alphabet && padding <= 2 && body.len() % 4 != 1 && (padding == 0 || text.len() % 4 == 0)
+    alphabet
+        && padding <= 2
+        && body.len() % 4 != 1
+        && (padding == 0 || text.len().is_multiple_of(4))
 }
 
 fn validate_message(fields: &mut Fields, message: &Message) {

@@ -151,7 +151,8 @@ async fn card_is_served_with_caching_headers() {
         card["supportedInterfaces"],
         json!([
             {"url": h.agent.jsonrpc_url(), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
-            {"url": h.agent.rest_url(), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
+            {"url": h.agent.rest_url(), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+            {"url": h.agent.local_addr().to_string(), "protocolBinding": "GRPC", "protocolVersion": "1.0"}
         ])
     );
     assert_eq!(card["capabilities"]["streaming"], true);

@@ -17,6 +17,9 @@ use crate::wire::{HttpReply, Request, Wire};
 
 pub use crate::transport::{Answer, ErrorReply};
 
+/// An HTTP+JSON route and the headers to send with it.
+type RestRequest = (rest::Route, Vec<(&'static str, String)>);
+
 /// What a check works with. Cheap to clone; clones share the evidence log.
 #[derive(Debug, Clone)]
 pub struct Ctx {
@@ -214,7 +217,7 @@ impl Ctx {
         params: &Value,
         version: Option<String>,
         stream: bool,
-    ) -> Result<(rest::Route, Vec<(&'static str, String)>), HarnessError> {
+    ) -> Result<RestRequest, HarnessError> {
         let route = rest::route(&self.interface()?.url, method, params)?;
         let accept = if stream {
             "text/event-stream"
@@ -283,7 +286,7 @@ impl Ctx {
         params: Value,
     ) -> Result<stream::EventStream, HarnessError> {
         match self.stream(method, params).await? {
-            Start::Stream(s) => Ok(s),
+            Start::Stream(s) => Ok(*s),
             Start::Refused(reply) => Err(HarnessError::Prerequisite(format!(
                 "{method} did not start a stream; it answered {}",
                 match &reply.read {

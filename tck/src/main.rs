@@ -29,7 +29,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run the checks (the default).
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// List the checks: id, level, spec section, where it runs, requirement.
     List(ListArgs),
     /// Show one check: its requirement, level, spec sentences, reading and official TCK ids.
@@ -156,7 +156,7 @@ fn main() -> ExitCode {
             print!("{}", Report::schema());
             ExitCode::SUCCESS
         }
-        Some(Command::Run(args)) => run(args),
+        Some(Command::Run(args)) => run(*args),
         None => run(cli.run),
     }
 }

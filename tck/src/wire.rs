@@ -285,7 +285,7 @@ impl Wire {
                 request.url, self.limits.request_timeout
             ))),
         }
-        .map_err(|error| {
+        .inspect_err(|error| {
             self.recorder.push(Exchange {
                 request: request.clone(),
                 response: None,
@@ -293,7 +293,6 @@ impl Wire {
                 elapsed_ms: started.elapsed().as_millis() as u64,
                 events: Vec::new(),
             });
-            error
         })?;
         let status = response.status().as_u16();
         let headers = header_list(response.headers());

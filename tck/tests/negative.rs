@@ -19,8 +19,9 @@ struct Case {
     card_path: Option<&'static str>,
     /// The status to see instead of FAIL/WARN (for faults that must not count as failures).
     expect: Option<Status>,
-    /// The binding whose result is judged, for faults of one binding; None = every result.
-    binding: Option<Binding>,
+    /// The bindings whose results are judged, for faults of some bindings; empty = every
+    /// result.
+    bindings: &'static [Binding],
 }
 
 const fn case(check: &'static str, fault: &'static str) -> Case {
@@ -29,20 +30,23 @@ const fn case(check: &'static str, fault: &'static str) -> Case {
         fault,
         card_path: None,
         expect: None,
-        binding: None,
+        bindings: &[],
     }
 }
 
-/// A case judged on one binding's result only.
-const fn on(binding: Binding, check: &'static str, fault: &'static str) -> Case {
+/// A case judged on some bindings' results only.
+const fn on(bindings: &'static [Binding], check: &'static str, fault: &'static str) -> Case {
     Case {
         check,
         fault,
         card_path: None,
         expect: None,
-        binding: Some(binding),
+        bindings,
     }
 }
+
+/// The bindings that carry JSON (a fault of the JSON encoding cannot show on gRPC).
+const JSON: &[Binding] = &[Binding::Jsonrpc, Binding::Rest];
 
 const CASES: &[Case] = &[
     Case {
@@ -50,7 +54,7 @@ const CASES: &[Case] = &[
         fault: "card-well-known-serves-html",
         card_path: Some("/.well-known/agent.json"),
         expect: None,
-        binding: None,
+        bindings: &[],
     },
     // A card published only by direct configuration: nothing at the well-known URI is N/A.
     Case {
@@ -58,7 +62,7 @@ const CASES: &[Case] = &[
         fault: "card-only-at-legacy-path",
         card_path: Some("/.well-known/agent.json"),
         expect: Some(Status::NotApplicable),
-        binding: None,
+        bindings: &[],
     },
     case(
         "card.fields.required-present",
@@ -168,7 +172,8 @@ const CASES: &[Case] = &[
         "list-ignores-context-filter",
     ),
     case("tasks.list.page-size-and-cursor", "list-ignores-page-size"),
-    case(
+    on(
+        JSON,
         "tasks.list.response-required-fields",
         "list-omits-total-size",
     ),
@@ -254,7 +259,7 @@ const CASES: &[Case] = &[
         fault: "cancel-open-task-not-cancelable",
         card_path: None,
         expect: Some(Status::Untestable),
-        binding: None,
+        bindings: &[],
     },
     // Streams.
     case(
@@ -316,12 +321,12 @@ const CASES: &[Case] = &[
     case("rest.errors.google-rpc-status", "rest-error-problem-json"),
     case("rest.errors.google-rpc-status", "rest-error-no-error-info"),
     on(
-        Binding::Rest,
+        &[Binding::Rest],
         "tasks.get.unknown-id-returns-task-not-found",
         "rest-wrong-status",
     ),
     on(
-        Binding::Rest,
+        &[Binding::Rest],
         "tasks.get.unknown-id-returns-task-not-found",
         "rest-error-200",
     ),
@@ -329,7 +334,7 @@ const CASES: &[Case] = &[
     case("grpc.errors.status-and-error-info", "grpc-wrong-status"),
     case("grpc.errors.status-and-error-info", "grpc-no-error-info"),
     on(
-        Binding::Grpc,
+        &[Binding::Grpc],
         "tasks.get.unknown-id-returns-task-not-found",
         "grpc-wrong-status",
     ),
@@ -389,8 +394,8 @@ fn main() -> std::process::ExitCode {
                     let report = support::run(&agent.base_url(), &card_url, case.check).await;
                     agent.shutdown().await;
                     let mut results = support::results_of(&report, case.check);
-                    if let Some(binding) = case.binding {
-                        results.retain(|r| r.binding == Some(binding));
+                    if !case.bindings.is_empty() {
+                        results.retain(|r| r.binding.is_some_and(|b| case.bindings.contains(&b)));
                     }
                     if support::all_have(&results, expected) {
                         Ok(())

@@ -20,7 +20,7 @@ pub fn checks() -> Vec<Check> {
             },
             requirement:
                 "ListTasks always returns nextPageToken, as an empty string on the last page",
-            scope: EVERY_BINDING_1_0,
+            scope: super::JSON_1_0,
             requires: &[],
             maps_to: &["CORE-LIST-004"],
             reading: None,

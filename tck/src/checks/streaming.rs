@@ -431,7 +431,7 @@ async fn final_state_matches(ctx: Ctx) -> Result<Verdict, HarnessError> {
                 collected.describe()
             ))
         })?;
-    let Some(last_state) = collected.events.iter().filter_map(Event::state).last() else {
+    let Some(last_state) = collected.events.iter().filter_map(Event::state).next_back() else {
         return Err(HarnessError::Prerequisite(format!(
             "the stream reported no state: {}",
             collected.describe()

@@ -219,11 +219,11 @@ pub async fn stream(
                 };
                 Some((frame, Some(events)))
             });
-            Ok(Start::Stream(EventStream::from_frames(
+            Ok(Start::Stream(Box::new(EventStream::from_frames(
                 Binding::Grpc,
                 Box::pin(frames),
                 log,
-            )))
+            ))))
         }
         Ok(Err(status)) => {
             log.set_response(recorded(

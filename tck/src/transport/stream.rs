@@ -21,7 +21,7 @@ pub const EVENT_KINDS: &[&str] = &["task", "message", "statusUpdate", "artifactU
 /// What opening a stream gave.
 pub enum Start {
     /// The server started a stream (HTTP 200 `text/event-stream`, or a gRPC stream).
-    Stream(EventStream),
+    Stream(Box<EventStream>),
     /// The server answered with a single non-stream reply instead (an error before the
     /// first event, or something that is not a stream at all).
     Refused(Reply),
@@ -85,7 +85,7 @@ pub enum End {
     Closed,
     /// The server ended it with an error (a JSON-RPC error event, an `event: error` on
     /// HTTP+JSON, a gRPC error status).
-    Error(ErrorReply),
+    Error(Box<ErrorReply>),
     /// It broke: a reset, a cut connection, more than the body limit.
     Broken(String),
     /// Nothing more arrived within the wait.
@@ -225,7 +225,7 @@ impl EventStream {
 
     fn read_frame(&self, frame: Frame) -> Result<Event, End> {
         if let Some(error) = frame.error {
-            return Err(End::Error(error));
+            return Err(End::Error(Box::new(error)));
         }
         let Ok(json) = serde_json::from_slice::<Value>(&frame.data) else {
             let text = String::from_utf8_lossy(&frame.data).into_owned();
@@ -252,7 +252,7 @@ impl EventStream {
                     body: json.to_string().into_bytes(),
                 };
                 match rest::read(&http).read {
-                    Ok(Answer::Error(e)) => Err(End::Error(e)),
+                    Ok(Answer::Error(e)) => Err(End::Error(Box::new(e))),
                     _ => Err(End::Broken(format!(
                         "an error event: {}",
                         a2a::brief(&json, 200)
@@ -281,7 +281,7 @@ impl EventStream {
             ));
         }
         match jsonrpc::read_response(&json, None) {
-            Some(Answer::Error(e)) => Err(End::Error(e)),
+            Some(Answer::Error(e)) => Err(End::Error(Box::new(e))),
             Some(Answer::Result(result)) => Ok(Event {
                 raw: json,
                 response: Some(result),
@@ -327,7 +327,7 @@ pub async fn start_sse(
     let mut stream = EventStream::from_frames(binding, Box::pin(frames), opened.log);
     stream.request_id = request_id;
     stream.http = http;
-    Ok(Start::Stream(stream))
+    Ok(Start::Stream(Box::new(stream)))
 }
 
 /// A whole HTTP reply read the binding's way.
