@@ -182,6 +182,10 @@ faults! {
         "Only the first subscriber of a task receives live events; later subscribers get the snapshot and the stream closes.";
     SubscribeUnknownWrongError => "subscribe-unknown-wrong-error",
         "SubscribeToTask with an unknown id fails with InvalidParams instead of TaskNotFoundError.";
+    EmptyBatchReturnsArray => "empty-batch-returns-array",
+        "An empty JSON-RPC batch `[]` is answered with an empty array instead of one Invalid Request error.";
+    BatchRejected => "batch-rejected",
+        "A JSON-RPC batch is refused with one Invalid Request error instead of an array of responses.";
     StreamingUndeclared => "streaming-undeclared",
         "The card declares capabilities.streaming false while the agent still streams.";
     SseWrongContentType => "sse-wrong-content-type",
@@ -270,7 +274,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 90);
+        assert_eq!(Fault::all().len(), 92);
     }
 
     #[test]

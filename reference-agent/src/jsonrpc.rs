@@ -3,7 +3,9 @@
 //!
 //! Validation order: parse JSON, envelope, version header, method, params.
 //! A valid request object without an `id` member is a notification: it is not
-//! executed and gets HTTP 204 with no body (JSON-RPC 2.0 §4.1). Streaming
+//! executed and gets HTTP 204 with no body (JSON-RPC 2.0 §4.1). A batch (an
+//! array of requests, §6) is answered with an array of the responses of its
+//! non-notification members; an empty array is one Invalid Request. Streaming
 //! methods answer `text/event-stream`, each event a full JSON-RPC response;
 //! an error before the first event is a plain JSON-RPC error response.
 
@@ -26,7 +28,17 @@ type Call = (String, Option<Value>);
 /// `POST /a2a/jsonrpc`.
 pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Response {
     let config = &app.config;
-    let Some((id, call)) = process(config, &headers, &body) else {
+    let request: Value = match serde_json::from_slice(&body) {
+        Ok(request) => request,
+        Err(e) if config.has(Fault::ParseErrorAsInvalidRequest) => {
+            return respond(config, Value::Null, Err(RpcError::invalid_request(e)))
+        }
+        Err(e) => return respond(config, Value::Null, Err(RpcError::parse_error(e))),
+    };
+    if let Value::Array(batch) = request {
+        return handle_batch(&app, &headers, batch);
+    }
+    let Some((id, call)) = process(config, &headers, request) else {
         return StatusCode::NO_CONTENT.into_response();
     };
     let (method, params) = match call {
@@ -53,6 +65,43 @@ pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes
     sse::response(config, events)
 }
 
+/// A batch (JSON-RPC 2.0 §6): each member is answered as if sent alone, in one array;
+/// notifications get no entry, and a batch of notifications only gets HTTP 204.
+fn handle_batch(app: &App, headers: &HeaderMap, batch: Vec<Value>) -> Response {
+    let config = &app.config;
+    if batch.is_empty() {
+        if config.has(Fault::EmptyBatchReturnsArray) {
+            return json_response(config, "[]".to_owned());
+        }
+        let error = RpcError::invalid_request("an empty batch");
+        return respond(config, Value::Null, Err(error));
+    }
+    if config.has(Fault::BatchRejected) {
+        let error = RpcError::invalid_request("batch requests are not supported");
+        return respond(config, Value::Null, Err(error));
+    }
+    let responses: Vec<Value> = batch
+        .into_iter()
+        .filter_map(|member| process(config, headers, member))
+        .map(|(id, call)| {
+            let outcome = call.and_then(|(method, params)| {
+                if service::is_streaming(&method) {
+                    Err(RpcError::invalid_request(format_args!(
+                        "the streaming method {method} cannot be part of a batch"
+                    )))
+                } else {
+                    service::call(app, &method, params)
+                }
+            });
+            response_object(config, id, outcome)
+        })
+        .collect();
+    if responses.is_empty() {
+        return StatusCode::NO_CONTENT.into_response();
+    }
+    json_response(config, Value::Array(responses).to_string())
+}
+
 /// An id that differs from `id` (for the `sse-wrong-id` fault).
 fn other_id(id: &Value) -> Value {
     match id {
@@ -67,22 +116,11 @@ fn other_id(id: &Value) -> Value {
 fn process(
     config: &AgentConfig,
     headers: &HeaderMap,
-    body: &[u8],
+    request: Value,
 ) -> Option<(Value, Result<Call, RpcError>)> {
-    let request: Value = match serde_json::from_slice(body) {
-        Ok(request) => request,
-        Err(e) if config.has(Fault::ParseErrorAsInvalidRequest) => {
-            return Some((Value::Null, Err(RpcError::invalid_request(e))))
-        }
-        Err(e) => return Some((Value::Null, Err(RpcError::parse_error(e)))),
-    };
     let Value::Object(mut request) = request else {
-        let what = if request.is_array() {
-            "batch requests are not supported"
-        } else {
-            "the request must be a JSON object"
-        };
-        return Some((Value::Null, Err(RpcError::invalid_request(what))));
+        let error = RpcError::invalid_request("the request must be a JSON object");
+        return Some((Value::Null, Err(error)));
     };
     let id = request.remove("id");
     if !matches!(
@@ -140,14 +178,14 @@ fn response_object(config: &AgentConfig, id: Value, outcome: Result<Value, RpcEr
 }
 
 fn respond(config: &AgentConfig, id: Value, outcome: Result<Value, RpcError>) -> Response {
+    json_response(config, response_object(config, id, outcome).to_string())
+}
+
+fn json_response(config: &AgentConfig, body: String) -> Response {
     let content_type = if config.has(Fault::TextPlainContentType) {
         "text/plain"
     } else {
         "application/json"
     };
-    (
-        [(header::CONTENT_TYPE, content_type)],
-        response_object(config, id, outcome).to_string(),
-    )
-        .into_response()
+    ([(header::CONTENT_TYPE, content_type)], body).into_response()
 }

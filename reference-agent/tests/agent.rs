@@ -543,13 +543,44 @@ async fn notifications_get_no_reply_and_are_not_executed() {
     let reply = h.post(null_id.to_string(), Some("1.0")).await;
     assert_eq!(reply.body["error"]["code"], -32001);
     assert_eq!(reply.body["id"], Value::Null);
-    // Invalid request objects are still answered (with id null), batches still rejected.
+    // Invalid request objects are still answered (with id null).
     let no_method = json!({"jsonrpc": "2.0", "params": {}});
     let reply = h.post(no_method.to_string(), Some("1.0")).await;
     assert_eq!(reply.body["error"]["code"], -32600);
     assert_eq!(reply.body["id"], Value::Null);
-    let reply = h.post(json!([notification]).to_string(), Some("1.0")).await;
+    // A batch of notifications only: no reply at all.
+    let response = h
+        .post_raw(json!([notification]).to_string(), Some("1.0"))
+        .await;
+    assert_eq!(response.status(), 204);
+}
+
+#[tokio::test]
+async fn batches_get_an_array_and_empty_batches_one_error() {
+    let h = Harness::conformant().await;
+    let get =
+        |id: i64| json!({"jsonrpc": "2.0", "id": id, "method": "GetTask", "params": {"id": "x"}});
+    let reply = h
+        .post(json!([get(1), get(2)]).to_string(), Some("1.0"))
+        .await;
+    let answers = reply.body.as_array().expect("an array");
+    assert_eq!(answers.len(), 2);
+    assert_eq!(answers[0]["id"], 1);
+    assert_eq!(answers[1]["error"]["code"], -32001);
+    let reply = h.post("[]".to_string(), Some("1.0")).await;
     assert_eq!(reply.body["error"]["code"], -32600);
+    assert_eq!(reply.body["id"], Value::Null);
+    for (fault, body) in [
+        (Fault::EmptyBatchReturnsArray, "[]".to_string()),
+        (Fault::BatchRejected, json!([get(1)]).to_string()),
+    ] {
+        let h = Harness::new(AgentConfig::with_faults([fault])).await;
+        let reply = h.post(body, Some("1.0")).await;
+        assert!(
+            !reply.body.is_array() || reply.body.as_array().is_some_and(Vec::is_empty),
+            "{fault:?}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -261,6 +261,12 @@ const CASES: &[Case] = &[
         expect: Some(Status::Untestable),
         bindings: &[],
     },
+    // JSON-RPC batches.
+    case(
+        "jsonrpc.batch.empty-array-invalid-request",
+        "empty-batch-returns-array",
+    ),
+    case("jsonrpc.batch.answers-each-request", "batch-rejected"),
     // Streams.
     case(
         "streaming.task-stream-starts-with-task",

@@ -48,6 +48,35 @@ pub fn checks() -> Vec<Check> {
             run: |ctx| Box::pin(content_type(ctx)),
         },
         Check {
+            id: "jsonrpc.batch.empty-array-invalid-request",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "9 (JSON-RPC 2.0 §6)", statements: &["V10-D-9-01"] },
+            requirement: "An empty batch [] is answered with one Response object: error -32600, id null",
+            scope: JSONRPC_1_0,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "A2A says nothing of batches; its JSON-RPC binding is JSON-RPC 2.0, whose §6 \
+                 requires a single Invalid Request response for an empty array.",
+            ),
+            run: |ctx| Box::pin(empty_batch(ctx)),
+        },
+        Check {
+            id: "jsonrpc.batch.answers-each-request",
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "9 (JSON-RPC 2.0 §6)", statements: &["V10-D-9-02"] },
+            requirement: "A batch of requests is answered with an array holding the response of each",
+            scope: JSONRPC_1_0,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "JSON-RPC 2.0 §6 says the server should answer a batch with an array of the \
+                 responses (in any order). Agents that refuse batches (the Python SDK answers \
+                 -32600) get a WARN here, not a FAIL.",
+            ),
+            run: |ctx| Box::pin(batch_answers(ctx)),
+        },
+        Check {
             id: "jsonrpc.errors.parse-error",
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "9.5", statements: &["V10-D-9.5-01"] },
@@ -230,6 +259,62 @@ async fn parse_error(ctx: Ctx) -> Result<Verdict, HarnessError> {
             format!("id {}", a2a::shown_json(other)),
         )),
     }
+}
+
+async fn empty_batch(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let reply = ctx.post_raw(b"[]".to_vec(), headers(&ctx)).await?;
+    let expected = "one Response object with error -32600 and id null";
+    Ok(match reply.body.as_ref() {
+        Some(body) if body.is_object() => {
+            let code = body.get("error").and_then(|e| e.get("code"));
+            if code == Some(&json!(-32600)) && body.get("id") == Some(&Value::Null) {
+                Verdict::pass()
+            } else {
+                Verdict::fail(expected, a2a::brief(body, 300))
+            }
+        }
+        _ => Verdict::fail(
+            expected,
+            format!("HTTP {}: {}", reply.http.status, reply.http.body_start(200)),
+        ),
+    })
+}
+
+async fn batch_answers(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let ids = [ctx.id("tck-batch"), ctx.id("tck-batch")];
+    let batch: Vec<Value> = ids
+        .iter()
+        .map(|id| {
+            json!({
+                "jsonrpc": "2.0",
+                "id": id,
+                "method": "GetTask",
+                "params": { "id": ctx.id("tck-no-such-task") },
+            })
+        })
+        .collect();
+    let reply = ctx
+        .post_raw(Value::Array(batch).to_string().into_bytes(), headers(&ctx))
+        .await?;
+    let expected = format!("an array of two responses, with ids {ids:?}");
+    let Some(Value::Array(answers)) = reply.body.as_ref() else {
+        return Ok(Verdict::fail(
+            expected,
+            format!("HTTP {}: {}", reply.http.status, reply.http.body_start(200)),
+        ));
+    };
+    let mut answered: Vec<&str> = answers
+        .iter()
+        .filter_map(|a| a.get("id").and_then(Value::as_str))
+        .collect();
+    answered.sort_unstable();
+    let mut sent: Vec<&str> = ids.iter().map(String::as_str).collect();
+    sent.sort_unstable();
+    Ok(if answered == sent && answers.len() == 2 {
+        Verdict::pass()
+    } else {
+        Verdict::fail(expected, a2a::brief(&Value::Array(answers.clone()), 300))
+    })
 }
 
 async fn invalid_request(ctx: Ctx) -> Result<Verdict, HarnessError> {
