@@ -13,6 +13,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 
 use axum::routing::{any, get, post};
+use axum::serve::ListenerExt;
 use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::{oneshot, watch};
@@ -165,6 +166,11 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
     let (shutdown, signal) = oneshot::channel::<()>();
     let apps = [Arc::clone(&app), Arc::clone(&rest_app)];
     let task = tokio::spawn(async move {
+        // No Nagle delay: HTTP/2 (gRPC) sends small frames that would otherwise wait for
+        // the peer's delayed ACK.
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         let served = axum::serve(listener, router)
             .with_graceful_shutdown(async move {
                 let _ = signal.await;
