@@ -385,8 +385,6 @@ fn cut_after_task() -> Vec<Step> {
 }
 
 #[tokio::test]
-#[ignore = "kit bug: streaming.task-stream-starts-with-task ignores how the stream ended and \
-            PASSes a stream cut after its task event (see the report of this branch)"]
 async fn a_cut_stream_fails_with_the_events_before_the_cut() {
     let server = hostile(Wire::Jsonrpc, cut_after_task()).await;
     let (result, took) = run_one(&server.card_url, "streaming.task-stream-starts-with-task").await;
@@ -395,8 +393,6 @@ async fn a_cut_stream_fails_with_the_events_before_the_cut() {
 }
 
 #[tokio::test]
-#[ignore = "kit bug: streaming.task-stream-starts-with-task ignores how the stream ended and \
-            PASSes a stream cut after its task event (see the report of this branch)"]
 async fn a_cut_rest_stream_fails_with_the_events_before_the_cut() {
     let server = hostile(Wire::Rest, cut_after_task()).await;
     let (result, took) = run_one(&server.card_url, "streaming.task-stream-starts-with-task").await;
@@ -589,8 +585,6 @@ async fn grpc_hostile() -> Server {
 }
 
 #[tokio::test]
-#[ignore = "kit bug: streaming.task-stream-starts-with-task ignores how the stream ended and \
-            PASSes a gRPC stream lost after its task event (see the report of this branch)"]
 async fn a_grpc_stream_lost_after_one_event_fails_with_that_event() {
     let server = grpc_hostile().await;
     let (result, took) = run_one(&server.card_url, "streaming.task-stream-starts-with-task").await;

@@ -8,7 +8,7 @@ use crate::a2a::{self, ErrorKind, ERROR_DOMAIN, ERROR_INFO_TYPE};
 use crate::card;
 use crate::check::{Capability, Check, Gate, HarnessError, Level, Scope, SpecRef, Verdict};
 use crate::ctx::{task_id, Answer, Ctx};
-use crate::transport::stream::{Next, Start};
+use crate::transport::stream::{End, Next, Start};
 use crate::transport::{rest, ErrorReply};
 use crate::wire::{HttpReply, Request};
 
@@ -323,7 +323,13 @@ async fn jsonrpc_stream_events(ctx: Ctx) -> Result<Verdict, HarnessError> {
                     ));
                 }
             }
-            Next::End(_) if seen > 0 => return Ok(Verdict::pass_with(format!("{seen} events"))),
+            Next::End(End::Closed) if seen > 0 => {
+                return Ok(Verdict::pass_with(format!("{seen} events")))
+            }
+            Next::End(end) if seen > 0 => return Ok(Verdict::fail(
+                "every event a JSON-RPC 2.0 response with the request id, then the stream closes",
+                format!("after {seen} event(s): {}", end.describe()),
+            )),
             Next::End(end) => {
                 return Err(HarnessError::Prerequisite(format!(
                     "the stream sent no event: {}",

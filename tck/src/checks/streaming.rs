@@ -178,7 +178,8 @@ async fn stream_of(ctx: &Ctx, prefix: &str) -> Result<Collected, HarnessError> {
     Ok(stream.collect(ctx.stream_wait()).await)
 }
 
-/// A stream that did not end normally is a violation of "`what` then the stream closes".
+/// A stream that did not end normally (it broke, ended with an error, or stayed open) is a
+/// violation of "`what` then the stream closes".
 fn ended_badly(collected: &Collected, what: &str) -> Option<Verdict> {
     match &collected.end {
         End::Closed => None,
@@ -224,11 +225,11 @@ async fn task_stream_shape(ctx: Ctx) -> Result<Verdict, HarnessError> {
             "the agent answered `tck-stream-001` with a Message, not a task stream".into(),
         ));
     }
-    Ok(if shaped {
-        Verdict::pass_with(collected.describe())
-    } else {
-        Verdict::fail(expected, collected.describe())
-    })
+    if !shaped {
+        return Ok(Verdict::fail(expected, collected.describe()));
+    }
+    Ok(ended_badly(&collected, expected)
+        .unwrap_or_else(|| Verdict::pass_with(collected.describe())))
 }
 
 async fn message_stream(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -296,6 +297,9 @@ async fn states_in_order(ctx: Ctx) -> Result<Verdict, HarnessError> {
             terminal_at = Some(i + 1);
         }
     }
+    if let Some(v) = ended_badly(&collected, expected) {
+        return Ok(v);
+    }
     if terminal_at.is_none() {
         return Err(HarnessError::Prerequisite(format!(
             "the stream of `tck-stream-ordering-001` never reached a terminal state: {}",
@@ -324,12 +328,22 @@ async fn close_after_terminal(
                     break;
                 }
             }
-            Next::End(end) => {
-                let collected = Collected { events: seen, end };
+            // A clean close before a terminal state: the agent did not play the scenario.
+            Next::End(End::Closed) => {
+                let collected = Collected {
+                    events: seen,
+                    end: End::Closed,
+                };
                 return Err(HarnessError::Prerequisite(format!(
-                    "the stream ended before any terminal state: {}",
+                    "the stream closed before any terminal state: {}",
                     collected.describe()
                 )));
+            }
+            Next::End(end) => {
+                return Ok(Verdict::fail(
+                    "the task's events up to its terminal state, then the stream closes",
+                    Collected { events: seen, end }.describe(),
+                ));
             }
         }
     }
