@@ -350,8 +350,12 @@ fn prepare(
             .map_err(|e| ClientError::Encode(format!("metadata value of {key:?}: {e}")))?;
         req.metadata_mut().append(k, v);
     }
-    let path = PathAndQuery::try_from(format!("/{}/{}", md.parent_service().full_name(), md.name()))
-        .map_err(|e| ClientError::UnknownMethod(format!("{service}/{method}: {e}")))?;
+    let path = PathAndQuery::try_from(format!(
+        "/{}/{}",
+        md.parent_service().full_name(),
+        md.name()
+    ))
+    .map_err(|e| ClientError::UnknownMethod(format!("{service}/{method}: {e}")))?;
     Ok((md, req, path))
 }
 
