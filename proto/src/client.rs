@@ -1,5 +1,9 @@
-//! A dynamic gRPC client for `lf.a2a.v1.A2AService`: any rpc by name,
-//! ProtoJSON in and out.
+//! A dynamic gRPC client for the A2A services: any rpc by name, ProtoJSON in
+//! and out. [`GrpcClient::unary`] and [`GrpcClient::server_stream`] call
+//! `lf.a2a.v1.A2AService` (1.0); [`GrpcClient::unary_in`] and
+//! [`GrpcClient::server_stream_in`] take the service, e.g.
+//! [`crate::SERVICE_0_3`] for `a2a.v1.A2AService` (0.3). Everything below
+//! holds for both.
 //!
 //! # What comes back where
 //!
@@ -80,7 +84,9 @@ pub enum ClientError {
     /// The request JSON (or a metadata entry) does not fit the proto.
     #[error("request cannot be encoded: {0}")]
     Encode(String),
-    #[error("unknown rpc {0} (not in lf.a2a.v1.A2AService)")]
+    /// The service has no such rpc (or the pool no such service); the text
+    /// is `"<service>/<rpc>"`, e.g. `"lf.a2a.v1.A2AService/Nope"`.
+    #[error("unknown rpc {0}")]
     UnknownMethod(String),
     /// No gRPC answer: connection refused, reset, not HTTP/2, TLS failure.
     #[error("transport failure: {0}")]
@@ -102,7 +108,8 @@ pub enum GrpcStreamEnd {
     /// The connection or stream broke (reset, connection lost).
     #[error("stream broke: {0}")]
     Transport(String),
-    /// An event is not a valid `StreamResponse` (or a message JSON cannot hold).
+    /// An event is not a valid `StreamResponse` of the service's package (or
+    /// a message JSON cannot hold).
     #[error("event cannot be decoded: {0}")]
     Decode(String),
 }
@@ -167,11 +174,8 @@ impl GrpcClient {
         &self.uri
     }
 
-    /// Unary call of `/lf.a2a.v1.A2AService/<method>`. `request` is ProtoJSON
-    /// of the rpc's request message; `metadata` are extra ASCII metadata
-    /// (e.g. `("a2a-version", "1.0")`, `("authorization", "Bearer …")`).
-    /// The whole call (connecting included) is bounded by `timeout`, which is
-    /// also sent as `grpc-timeout`.
+    /// Unary call of `/lf.a2a.v1.A2AService/<method>` (1.0); the same as
+    /// [`GrpcClient::unary_in`] with [`crate::SERVICE`].
     pub async fn unary(
         &self,
         method: &str,
@@ -179,7 +183,26 @@ impl GrpcClient {
         metadata: &[(String, String)],
         timeout: Duration,
     ) -> Result<Result<Value, GrpcStatus>, ClientError> {
-        let (md, mut req, path) = prepare(method, request, metadata)?;
+        self.unary_in(crate::SERVICE, method, request, metadata, timeout)
+            .await
+    }
+
+    /// Unary call of `/<service>/<method>`; `service` is a full service
+    /// name, [`crate::SERVICE`] or [`crate::SERVICE_0_3`]. `request` is
+    /// ProtoJSON of the rpc's request message in that service's package;
+    /// `metadata` are extra ASCII metadata (e.g. `("a2a-version", "1.0")`,
+    /// `("authorization", "Bearer …")`). The whole call (connecting
+    /// included) is bounded by `timeout`, which is also sent as
+    /// `grpc-timeout`.
+    pub async fn unary_in(
+        &self,
+        service: &str,
+        method: &str,
+        request: &Value,
+        metadata: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<Result<Value, GrpcStatus>, ClientError> {
+        let (md, mut req, path) = prepare(service, method, request, metadata)?;
         req.set_timeout(timeout);
         let mut grpc = tonic::client::Grpc::new(Sanitized(self.channel.clone()));
         let call = async move {
@@ -197,11 +220,9 @@ impl GrpcClient {
         }
     }
 
-    /// Server-streaming call (`SendStreamingMessage`, `SubscribeToTask`).
-    /// `timeout` bounds connecting and the arrival of the response headers
-    /// only; it is not sent as `grpc-timeout`. The outer error is a failure
-    /// before the call was answered; `Ok(Err(GrpcStatus))` is the call
-    /// failing before any message (a trailers-only response).
+    /// Server-streaming call of the 1.0 service (`SendStreamingMessage`,
+    /// `SubscribeToTask`); the same as [`GrpcClient::server_stream_in`] with
+    /// [`crate::SERVICE`].
     pub async fn server_stream(
         &self,
         method: &str,
@@ -209,7 +230,25 @@ impl GrpcClient {
         metadata: &[(String, String)],
         timeout: Duration,
     ) -> Result<Result<GrpcEvents, GrpcStatus>, ClientError> {
-        let (md, req, path) = prepare(method, request, metadata)?;
+        self.server_stream_in(crate::SERVICE, method, request, metadata, timeout)
+            .await
+    }
+
+    /// Server-streaming call of `/<service>/<method>` (0.3:
+    /// `SendStreamingMessage`, `TaskSubscription`). `timeout` bounds
+    /// connecting and the arrival of the response headers only; it is not
+    /// sent as `grpc-timeout`. The outer error is a failure before the call
+    /// was answered; `Ok(Err(GrpcStatus))` is the call failing before any
+    /// message (a trailers-only response).
+    pub async fn server_stream_in(
+        &self,
+        service: &str,
+        method: &str,
+        request: &Value,
+        metadata: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<Result<GrpcEvents, GrpcStatus>, ClientError> {
+        let (md, req, path) = prepare(service, method, request, metadata)?;
         let mut grpc = tonic::client::Grpc::new(Sanitized(self.channel.clone()));
         let call = async move {
             grpc.ready()
@@ -295,11 +334,13 @@ type Prepared = (
 );
 
 fn prepare(
+    service: &str,
     method: &str,
     request: &Value,
     metadata: &[(String, String)],
 ) -> Result<Prepared, ClientError> {
-    let md = crate::method(method).ok_or_else(|| ClientError::UnknownMethod(method.to_owned()))?;
+    let md = crate::method_in(service, method)
+        .ok_or_else(|| ClientError::UnknownMethod(format!("{service}/{method}")))?;
     let msg = crate::from_json(&md.input(), request).map_err(ClientError::Encode)?;
     let mut req = tonic::Request::new(msg);
     for (key, value) in metadata {
@@ -309,8 +350,12 @@ fn prepare(
             .map_err(|e| ClientError::Encode(format!("metadata value of {key:?}: {e}")))?;
         req.metadata_mut().append(k, v);
     }
-    let path = PathAndQuery::try_from(format!("/{}/{}", crate::SERVICE, md.name()))
-        .map_err(|e| ClientError::UnknownMethod(format!("{method}: {e}")))?;
+    let path = PathAndQuery::try_from(format!(
+        "/{}/{}",
+        md.parent_service().full_name(),
+        md.name()
+    ))
+    .map_err(|e| ClientError::UnknownMethod(format!("{service}/{method}: {e}")))?;
     Ok((md, req, path))
 }
 

@@ -1,17 +1,20 @@
-//! The A2A 1.0 gRPC binding for the a2a-tck.
+//! The A2A gRPC bindings for the a2a-tck: 1.0 (`lf.a2a.v1.A2AService`,
+//! [`SERVICE`]) and 0.3 (`a2a.v1.A2AService`, [`SERVICE_0_3`]).
 //!
-//! - [`pool`]: the descriptors of `lf.a2a.v1` (compiled from
-//!   `proto/lf/a2a/v1/a2a.proto` at build time) plus the `google.rpc` error
-//!   detail messages, so `Any` details can be shown as JSON.
+//! - [`pool`]: the descriptors of `lf.a2a.v1` and `a2a.v1` (compiled from
+//!   `proto/lf/a2a/v1/a2a.proto` and `proto/a2a/v1/a2a.proto` at build time)
+//!   plus the `google.rpc` error detail messages, so `Any` details can be
+//!   shown as JSON.
 //! - [`to_json`] / [`from_json`]: ProtoJSON of dynamic messages.
 //! - [`DynamicCodec`]: a tonic codec for [`DynamicMessage`].
-//! - [`client`]: a dynamic client that calls any rpc of `A2AService` by name
-//!   with ProtoJSON in and out.
-//! - [`server`]: an axum router that serves `A2AService` over a small
-//!   JSON-in/JSON-out [`server::Backend`] trait.
+//! - [`client`]: a dynamic client that calls any rpc of either service by
+//!   name with ProtoJSON in and out.
+//! - [`server`]: an axum router per service over a small JSON-in/JSON-out
+//!   [`server::Backend`] trait; the routers of both services merge.
 //!
 //! No Rust type is generated per message: everything goes through
-//! `prost_reflect::DynamicMessage`.
+//! `prost_reflect::DynamicMessage`. Both packages have messages with the same
+//! short names (`Task`, `Message`, …); they are told apart by full name.
 
 use std::sync::OnceLock;
 
@@ -30,15 +33,21 @@ pub use details::code_name;
 mod sanitize;
 pub mod server;
 
-/// Full name of the service; rpc paths are `/lf.a2a.v1.A2AService/<Rpc>`.
+/// Full name of the A2A 1.0 service; rpc paths are
+/// `/lf.a2a.v1.A2AService/<Rpc>`.
 pub const SERVICE: &str = "lf.a2a.v1.A2AService";
+
+/// Full name of the A2A 0.3 service; rpc paths are
+/// `/a2a.v1.A2AService/<Rpc>`.
+pub const SERVICE_0_3: &str = "a2a.v1.A2AService";
 
 /// Domain of the `google.rpc.ErrorInfo` of A2A errors.
 pub const ERROR_DOMAIN: &str = "a2a-protocol.org";
 
 const A2A_DESCRIPTOR: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/a2a_descriptor.bin"));
 
-/// The descriptor pool: `lf.a2a.v1.*`, the well-known types it uses, and the
+/// The descriptor pool: `lf.a2a.v1.*`, `a2a.v1.*`, the well-known types they
+/// use, and the
 /// `google.rpc` status and error-detail messages. Decoded once.
 pub fn pool() -> &'static DescriptorPool {
     static POOL: OnceLock<DescriptorPool> = OnceLock::new();
@@ -49,28 +58,44 @@ pub fn pool() -> &'static DescriptorPool {
         pool.decode_file_descriptor_set(tonic_types::pb::FILE_DESCRIPTOR_SET)
             .expect("the google.rpc descriptor set shipped by tonic-types loads");
         pool.decode_file_descriptor_set(A2A_DESCRIPTOR)
-            .expect("the lf.a2a.v1 descriptor set compiled by build.rs loads");
+            .expect("the A2A descriptor set compiled by build.rs loads");
         pool
     })
 }
 
-/// The rpc `name` (e.g. `"SendMessage"`) of `lf.a2a.v1.A2AService`.
+/// The rpc `name` (e.g. `"SendMessage"`) of `lf.a2a.v1.A2AService` (1.0);
+/// the same as `method_in(SERVICE, name)`.
 pub fn method(name: &str) -> Option<MethodDescriptor> {
+    method_in(SERVICE, name)
+}
+
+/// The rpc `name` of `service`, a full service name such as [`SERVICE`] or
+/// [`SERVICE_0_3`]. None when the pool has no such service or the service
+/// no such rpc.
+pub fn method_in(service: &str, name: &str) -> Option<MethodDescriptor> {
     pool()
-        .get_service_by_name(SERVICE)?
+        .get_service_by_name(service)?
         .methods()
         .find(|m| m.name() == name)
 }
 
-/// A message type by its full name, e.g. `"lf.a2a.v1.Task"`.
+/// A message type by its full name, e.g. `"lf.a2a.v1.Task"` (1.0) or
+/// `"a2a.v1.Task"` (0.3).
 pub fn message(full_name: &str) -> Option<MessageDescriptor> {
     pool().get_message_by_name(full_name)
 }
 
-/// Names of all rpcs of the service, in proto order.
+/// Names of all rpcs of the 1.0 service, in proto order; the same as
+/// `method_names_in(SERVICE)`.
 pub fn method_names() -> Vec<String> {
+    method_names_in(SERVICE)
+}
+
+/// Names of all rpcs of `service`, in proto order (empty for a service the
+/// pool does not have).
+pub fn method_names_in(service: &str) -> Vec<String> {
     pool()
-        .get_service_by_name(SERVICE)
+        .get_service_by_name(service)
         .map(|s| s.methods().map(|m| m.name().to_owned()).collect())
         .unwrap_or_default()
 }

@@ -1,10 +1,19 @@
-//! A generic gRPC server for `lf.a2a.v1.A2AService`: an axum [`Router`]
-//! that decodes binary requests to ProtoJSON, hands them to a [`Backend`],
-//! and encodes its ProtoJSON results back.
+//! A generic gRPC server for the A2A services: an axum [`Router`] per
+//! service that decodes binary requests to ProtoJSON, hands them to a
+//! [`Backend`], and encodes its ProtoJSON results back.
 //!
 //! Serve it with `axum::serve` (axum's `http2` feature makes that accept
 //! HTTP/2 prior-knowledge connections, i.e. h2c, next to HTTP/1.1), or merge
-//! it into a larger router.
+//! it into a larger router. The routers of different services have
+//! different path prefixes and merge without conflicts, e.g. 1.0 and 0.3 on
+//! one port:
+//!
+//! ```ignore
+//! let app = router_for(SERVICE, v1_backend).merge(router_for(SERVICE_0_3, v03_backend));
+//! ```
+//!
+//! The [`Backend`] is not told the service: a backend serving both gives
+//! each router its own instance (e.g. one that knows its protocol version).
 
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -27,8 +36,9 @@ use crate::DynamicCodec;
 // value on purpose; its size does not matter there.
 #[allow(clippy::result_large_err)]
 /// What the reference agent implements to serve gRPC. Params and results
-/// are ProtoJSON of the rpc's request and response messages (the same
-/// objects as JSON-RPC `params` / `result`).
+/// are ProtoJSON of the rpc's request and response messages of the router's
+/// service (for 1.0 the same objects as JSON-RPC `params` / `result`; for
+/// 0.3 the proto's own JSON, which differs from 0.3 JSON-RPC).
 pub trait Backend: Send + Sync + 'static {
     /// A2A-Version negotiation; `requested` is the `a2a-version` metadata
     /// (None when absent). Called before every rpc.
@@ -112,27 +122,44 @@ impl BackendError {
     }
 }
 
-/// An axum router serving every rpc of `lf.a2a.v1.A2AService` at
-/// `/lf.a2a.v1.A2AService/<Rpc>` (POST, `application/grpc`, HTTP/2).
+/// An axum router serving every rpc of `lf.a2a.v1.A2AService` (1.0); the
+/// same as `router_for(SERVICE, backend)`.
+pub fn router(backend: Arc<dyn Backend>) -> Router {
+    router_for(crate::SERVICE, backend)
+}
+
+/// An axum router serving every rpc of `service` (a full service name,
+/// [`crate::SERVICE`] or [`crate::SERVICE_0_3`]) at `/<service>/<Rpc>`
+/// (POST, `application/grpc`, HTTP/2), with `backend` behind all of them.
 ///
 /// - A request that does not decode as the rpc's request message →
 ///   `INVALID_ARGUMENT`.
 /// - [`BackendError`] → its status, with ErrorInfo / BadRequest details.
 /// - A result that does not fit the response message → `INTERNAL`.
-/// - An rpc name the service does not have → `UNIMPLEMENTED`.
-pub fn router(backend: Arc<dyn Backend>) -> Router {
+/// - An rpc name the service does not have → `UNIMPLEMENTED` (every rpc,
+///   if the pool has no service of that name).
+///
+/// Routers of different services merge into one [`Router`].
+pub fn router_for(service: &'static str, backend: Arc<dyn Backend>) -> Router {
     Router::new()
-        .route(&format!("/{}/{{method}}", crate::SERVICE), post(handle))
-        .with_state(backend)
+        .route(&format!("/{service}/{{method}}"), post(handle))
+        .with_state(Served { service, backend })
+}
+
+/// The state of a router: its service and its backend.
+#[derive(Clone)]
+struct Served {
+    service: &'static str,
+    backend: Arc<dyn Backend>,
 }
 
 async fn handle(
-    State(backend): State<Arc<dyn Backend>>,
+    State(Served { service, backend }): State<Served>,
     Path(method): Path<String>,
     req: Request,
 ) -> Response {
-    let Some(md) = crate::method(&method) else {
-        return Status::unimplemented(format!("{} has no rpc {method:?}", crate::SERVICE))
+    let Some(md) = crate::method_in(service, &method) else {
+        return Status::unimplemented(format!("{service} has no rpc {method:?}"))
             .into_http::<Body>();
     };
     let codec = DynamicCodec::new(md.input()).decode_error_code(Code::InvalidArgument);
