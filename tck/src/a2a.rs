@@ -109,6 +109,21 @@ impl ErrorKind {
 
     /// What the error looks like on `binding`, for `expected` in a violation.
     pub fn on(self, binding: Binding) -> String {
+        self.on_version(binding, crate::check::ProtocolVersion::V1_0)
+    }
+
+    /// What the error looks like on `binding` in `version` (0.3 leaves REST and gRPC error
+    /// forms unspecified: only the class is asked there).
+    pub fn on_version(self, binding: Binding, version: crate::check::ProtocolVersion) -> String {
+        if version == crate::check::ProtocolVersion::V0_3 {
+            match binding {
+                Binding::Jsonrpc => return format!("JSON-RPC error {self}"),
+                Binding::Rest => {
+                    return format!("an HTTP {}xx error ({})", self.http_status() / 100, self.name())
+                }
+                Binding::Grpc => return format!("a gRPC error status ({})", self.name()),
+            }
+        }
         let info = |prefix: &str| match self.reason() {
             Some(reason) => format!("{prefix} with ErrorInfo reason {reason} ({})", self.name()),
             None => format!("{prefix} ({})", self.name()),

@@ -226,6 +226,64 @@ pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
             problem: None,
         });
     }
+    // A 0.3 card (or the 0.3 half of a mixed card): `url` + `preferredTransport` +
+    // `additionalInterfaces`, all of the top-level `protocolVersion` (spec notes §2.5). An
+    // interface already declared in `supportedInterfaces` is not listed twice.
+    let top_version = card.get("protocolVersion").and_then(Value::as_str).unwrap_or("");
+    if let (Some(ProtocolVersion::V0_3), Some(url)) = (
+        ProtocolVersion::from_declared(top_version),
+        card.get("url").and_then(Value::as_str),
+    ) {
+        let preferred = card
+            .get("preferredTransport")
+            .and_then(Value::as_str)
+            .unwrap_or("JSONRPC");
+        let mut entries = vec![(preferred.to_string(), url.to_string())];
+        for extra in crate::a2a::items(card, "additionalInterfaces") {
+            let text = |k: &str| extra.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+            entries.push((text("transport"), text("url")));
+        }
+        for (transport, url) in entries {
+            let binding = Binding::from_card(&transport);
+            let seen = declared.iter().any(|d| {
+                d.binding == binding
+                    && d.version == Some(ProtocolVersion::V0_3)
+                    && (d.url == url || binding.is_none())
+            });
+            if seen {
+                continue;
+            }
+            let reason = match binding {
+                None => Some(format!("transport {transport:?} is not one the kit knows")),
+                Some(b) if !usable_url(b, &url) => {
+                    Some(format!("url {url:?} is not an absolute URL"))
+                }
+                Some(b) if tested.iter().any(|i| i.binding == b && i.version == ProtocolVersion::V0_3) => {
+                    Some("an earlier entry declares the same binding and version".to_string())
+                }
+                Some(_) => None,
+            };
+            if let (None, Some(b)) = (&reason, binding) {
+                tested.push(Interface {
+                    binding: b,
+                    version: ProtocolVersion::V0_3,
+                    url: url.clone(),
+                    tenant: None,
+                });
+            }
+            declared.push(DeclaredInterface {
+                protocol_binding: transport,
+                protocol_version: top_version.to_string(),
+                url,
+                tenant: None,
+                binding,
+                version: Some(ProtocolVersion::V0_3),
+                tested: reason.is_none(),
+                reason,
+                problem: None,
+            });
+        }
+    }
     (declared, tested)
 }
 

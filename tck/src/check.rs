@@ -92,12 +92,15 @@ impl fmt::Display for Binding {
 pub enum ProtocolVersion {
     #[serde(rename = "1.0")]
     V1_0,
+    #[serde(rename = "0.3")]
+    V0_3,
 }
 
 impl ProtocolVersion {
     pub fn as_str(self) -> &'static str {
         match self {
             ProtocolVersion::V1_0 => "1.0",
+            ProtocolVersion::V0_3 => "0.3",
         }
     }
 
@@ -108,6 +111,7 @@ impl ProtocolVersion {
         let minor = parts.next()?;
         match (major, minor) {
             ("1", "0") => Some(ProtocolVersion::V1_0),
+            ("0", "3") => Some(ProtocolVersion::V0_3),
             _ => None,
         }
     }

@@ -8,10 +8,11 @@ use serde_json::{json, Value};
 
 use crate::a2a::{self, ErrorKind};
 use crate::card::{FetchedCard, Interface};
-use crate::check::{Binding, HarnessError, Verdict};
+use crate::check::{Binding, HarnessError, ProtocolVersion, Verdict};
 use crate::transport::jsonrpc;
 pub use crate::transport::jsonrpc::RpcReply;
 use crate::transport::stream::{self, Start};
+use crate::transport::v03::{self, Form};
 use crate::transport::{grpc, rest, Reply, VersionHeader};
 use crate::wire::{HttpReply, Request, Wire};
 
@@ -146,7 +147,11 @@ impl Ctx {
     /// Clients must send the interface's tenant in every request (spec 1.0 §8.3.2): in the
     /// params (JSON-RPC, gRPC) or as the path prefix (HTTP+JSON, taken from the params).
     fn with_tenant(&self, mut params: Value) -> Result<Value, HarnessError> {
-        if let (Some(tenant), Some(object)) = (&self.interface()?.tenant, params.as_object_mut()) {
+        let interface = self.interface()?;
+        if interface.version == ProtocolVersion::V0_3 {
+            return Ok(params);
+        }
+        if let (Some(tenant), Some(object)) = (&interface.tenant, params.as_object_mut()) {
             object
                 .entry("tenant")
                 .or_insert_with(|| Value::String(tenant.clone()));
@@ -157,7 +162,11 @@ impl Ctx {
     /// The version header value for a request.
     fn version_value(&self, version: VersionHeader<'_>) -> Result<Option<String>, HarnessError> {
         Ok(match version {
-            VersionHeader::Interface => Some(self.interface()?.version.as_str().to_string()),
+            // 0.3 clients send no version (spec 1.0 §3.6.1): an absent header means 0.3.
+            VersionHeader::Interface => match self.interface()?.version {
+                ProtocolVersion::V0_3 => None,
+                version => Some(version.as_str().to_string()),
+            },
             VersionHeader::Value(v) => Some(v.to_string()),
             VersionHeader::Absent => None,
         })
@@ -179,6 +188,9 @@ impl Ctx {
     ) -> Result<Reply, HarnessError> {
         let interface = self.interface()?;
         let version = self.version_value(version)?;
+        if interface.version == ProtocolVersion::V0_3 {
+            return self.request_03(method, params, version).await;
+        }
         match interface.binding {
             Binding::Jsonrpc => Ok(self.rpc_versioned(method, params, version).await?.reply()),
             Binding::Rest => {
@@ -188,9 +200,67 @@ impl Ctx {
             }
             Binding::Grpc => {
                 let params = self.with_tenant(params)?;
-                grpc::unary(self, &interface.url, method, &params, version).await
+                let service = a2a_proto::SERVICE;
+                grpc::unary(self, &interface.url, service, method, &params, version).await
             }
         }
+    }
+
+    /// A 0.3 call: the operation in the 0.3 form of the binding, and the answer read back
+    /// into 1.0 ProtoJSON with what did not have the 0.3 shape in `Reply::problems`.
+    async fn request_03(
+        &self,
+        method: &str,
+        params: Value,
+        version: Option<String>,
+    ) -> Result<Reply, HarnessError> {
+        let interface = self.interface()?;
+        let missing = || HarnessError::Prerequisite(format!("{method} does not exist in 0.3"));
+        let (form, mut reply) = match interface.binding {
+            Binding::Jsonrpc => {
+                let name = v03::jsonrpc_method(method).ok_or_else(missing)?;
+                let params = v03::request(Form::JsonRpc, method, &params);
+                let reply = self.rpc_versioned(name, params, version).await?.reply();
+                (Form::JsonRpc, reply)
+            }
+            Binding::Rest => {
+                let route = rest::route_03(&interface.url, method, &params)?;
+                let mut headers = vec![("accept", "application/json".to_string())];
+                if route.body.is_some() {
+                    headers.push(("content-type", "application/json".to_string()));
+                }
+                if let Some(version) = version {
+                    headers.push(("a2a-version", version));
+                }
+                let http = self
+                    .wire
+                    .send(Request {
+                        method: route.method,
+                        url: &route.url,
+                        headers,
+                        body: route.body.map(|b| b.to_string().into_bytes()),
+                    })
+                    .await?;
+                (Form::Proto, rest::read(&http))
+            }
+            Binding::Grpc => {
+                let rpc = v03::grpc_rpc(method).ok_or_else(missing)?;
+                let params = v03::request(Form::Proto, method, &params);
+                let service = a2a_proto::SERVICE_0_3;
+                let reply = grpc::unary(self, &interface.url, service, rpc, &params, version).await?;
+                (Form::Proto, reply)
+            }
+        };
+        match &mut reply.read {
+            Ok(Answer::Result(result)) => {
+                let mut reading = v03::Reading::default();
+                *result = reading.result(form, method, result);
+                reply.problems = reading.problems;
+            }
+            Ok(Answer::Error(error)) => error.version = ProtocolVersion::V0_3,
+            Err(_) => {}
+        }
+        Ok(reply)
     }
 
     async fn rest_send(
@@ -240,10 +310,17 @@ impl Ctx {
         let params = self.with_tenant(params)?;
         let version = self.version_value(VersionHeader::Interface)?;
         let wait = self.wire.limits().stream_wait;
-        match interface.binding {
+        let v03 = interface.version == ProtocolVersion::V0_3;
+        let missing = || HarnessError::Prerequisite(format!("{method} does not exist in 0.3"));
+        let start = match interface.binding {
             Binding::Jsonrpc => {
                 let id = self.id("rpc");
-                let envelope = jsonrpc::envelope(&id, method, params);
+                let envelope = if v03 {
+                    let name = v03::jsonrpc_method(method).ok_or_else(missing)?;
+                    jsonrpc::envelope(&id, name, v03::request(Form::JsonRpc, method, &params))
+                } else {
+                    jsonrpc::envelope(&id, method, params)
+                };
                 let mut headers = vec![
                     ("content-type", "application/json".to_string()),
                     ("accept", "text/event-stream".to_string()),
@@ -260,10 +337,13 @@ impl Ctx {
                         body: Some(envelope.to_string().into_bytes()),
                     })
                     .await?;
-                stream::start_sse(Binding::Jsonrpc, opened, Some(id), wait).await
+                stream::start_sse(Binding::Jsonrpc, opened, Some(id), wait).await?
             }
             Binding::Rest => {
-                let (route, headers) = self.rest_request(method, &params, version, true)?;
+                let (mut route, headers) = self.rest_request(method, &params, version, true)?;
+                if v03 {
+                    route = rest::route_03(&interface.url, method, &params)?;
+                }
                 let opened = self
                     .wire
                     .open(Request {
@@ -273,10 +353,35 @@ impl Ctx {
                         body: route.body.map(|b| b.to_string().into_bytes()),
                     })
                     .await?;
-                stream::start_sse(Binding::Rest, opened, None, wait).await
+                stream::start_sse(Binding::Rest, opened, None, wait).await?
             }
-            Binding::Grpc => grpc::stream(self, &interface.url, method, &params, version).await,
-        }
+            Binding::Grpc if v03 => {
+                let rpc = v03::grpc_rpc(method).ok_or_else(missing)?;
+                let params = v03::request(Form::Proto, method, &params);
+                let service = a2a_proto::SERVICE_0_3;
+                grpc::stream(self, &interface.url, service, rpc, &params, version).await?
+            }
+            Binding::Grpc => {
+                let service = a2a_proto::SERVICE;
+                grpc::stream(self, &interface.url, service, method, &params, version).await?
+            }
+        };
+        Ok(match start {
+            Start::Stream(s) if v03 => {
+                let form = match interface.binding {
+                    Binding::Jsonrpc => Form::JsonRpc,
+                    _ => Form::Proto,
+                };
+                Start::Stream(Box::new(s.in_0_3(form)))
+            }
+            Start::Refused(mut reply) if v03 => {
+                if let Ok(Answer::Error(e)) = &mut reply.read {
+                    e.version = ProtocolVersion::V0_3;
+                }
+                Start::Refused(reply)
+            }
+            other => other,
+        })
     }
 
     /// Opens a stream that must start: a refusal is a missing prerequisite.

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use a2a_reference_agent::Fault;
-use a2a_tck::check::{Binding, Level, Scope};
+use a2a_tck::check::{Binding, Level, ProtocolVersion, Scope};
 use a2a_tck::report::{Report, Verdict};
 use a2a_tck::runner::{self, Filter, RunError, RunOptions};
 use a2a_tck::{builtin, card, checks, output, report};
@@ -78,6 +78,27 @@ struct Selection {
         value_delimiter = ','
     )]
     bindings: Vec<BindingArg>,
+    /// Test only these protocol versions of the card's interfaces (comma-separated or
+    /// repeated): 0.3, 1.0. Default: every version the card declares.
+    #[arg(long = "version", value_name = "VERSION", value_enum, value_delimiter = ',')]
+    versions: Vec<VersionArg>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum VersionArg {
+    #[value(name = "0.3")]
+    V0_3,
+    #[value(name = "1.0")]
+    V1_0,
+}
+
+impl From<VersionArg> for ProtocolVersion {
+    fn from(version: VersionArg) -> ProtocolVersion {
+        match version {
+            VersionArg::V0_3 => ProtocolVersion::V0_3,
+            VersionArg::V1_0 => ProtocolVersion::V1_0,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -171,6 +192,7 @@ fn filter(selection: &Selection) -> Filter {
         level: selection.level.into(),
         select: selection.select.clone(),
         bindings: selection.bindings.iter().map(|b| (*b).into()).collect(),
+        versions: selection.versions.iter().map(|v| (*v).into()).collect(),
     }
 }
 

@@ -78,6 +78,9 @@ pub struct Selection {
     /// Bindings given with `--binding`; empty means every binding the card declares.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bindings: Vec<Binding>,
+    /// Versions given with `--version`; empty means every version the card declares.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub versions: Vec<ProtocolVersion>,
     /// Number of checks in the catalogue that the selection kept.
     pub checks_selected: usize,
 }

@@ -10,7 +10,9 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde_json::Value;
 
 use crate::card::{self, CardError, Interface};
-use crate::check::{Binding, Check, Gate, HarnessError, Level, Scope, Status, Verdict};
+use crate::check::{
+    Binding, Check, Gate, HarnessError, Level, ProtocolVersion, Scope, Status, Verdict,
+};
 use crate::ctx::Ctx;
 use crate::report::{self, CheckResult, Counts, Report, Selection, Target, Tool};
 use crate::wire::{Limits, Recorder, Wire};
@@ -24,6 +26,8 @@ pub struct Filter {
     pub select: Vec<String>,
     /// Bindings to test (`--binding`); empty means every binding the card declares.
     pub bindings: Vec<Binding>,
+    /// Protocol versions to test (`--version`); empty means every version the card declares.
+    pub versions: Vec<ProtocolVersion>,
 }
 
 impl Default for Filter {
@@ -32,6 +36,7 @@ impl Default for Filter {
             level: Level::May,
             select: Vec::new(),
             bindings: Vec::new(),
+            versions: Vec::new(),
         }
     }
 }
@@ -137,14 +142,17 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     let card_wire = wire(Recorder::default());
     let fetched = Arc::new(card::fetch(&card_wire, &options.card_url).await?);
     let (mut declared, mut interfaces) = card::interfaces(&fetched.json);
-    if !options.filter.bindings.is_empty() {
-        let wanted = &options.filter.bindings;
-        interfaces.retain(|i| wanted.contains(&i.binding));
-        for entry in declared.iter_mut().filter(|d| d.tested) {
-            if entry.binding.is_some_and(|b| !wanted.contains(&b)) {
-                entry.tested = false;
-                entry.reason = Some("not selected (--binding)".into());
-            }
+    let (bindings, versions) = (&options.filter.bindings, &options.filter.versions);
+    let wanted_binding = |b: Binding| bindings.is_empty() || bindings.contains(&b);
+    let wanted_version = |v: ProtocolVersion| versions.is_empty() || versions.contains(&v);
+    interfaces.retain(|i| wanted_binding(i.binding) && wanted_version(i.version));
+    for entry in declared.iter_mut().filter(|d| d.tested) {
+        if entry.binding.is_some_and(|b| !wanted_binding(b)) {
+            entry.tested = false;
+            entry.reason = Some("not selected (--binding)".into());
+        } else if entry.version.is_some_and(|v| !wanted_version(v)) {
+            entry.tested = false;
+            entry.reason = Some("not selected (--version)".into());
         }
     }
 
@@ -274,6 +282,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             level: options.filter.level,
             select: options.filter.select.clone(),
             bindings: options.filter.bindings.clone(),
+            versions: options.filter.versions.clone(),
             checks_selected: selected.len(),
         },
         started_at: humantime::format_rfc3339_millis(started_at).to_string(),

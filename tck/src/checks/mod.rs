@@ -19,6 +19,24 @@ pub const EVERY_BINDING_1_0: Scope = Scope::Interface {
     versions: &[ProtocolVersion::V1_0],
 };
 
+/// Lifecycle and identity checks: run on every declared interface of 0.3 and of 1.0.
+pub const EVERY_BINDING_BOTH: Scope = Scope::Interface {
+    bindings: &[Binding::Jsonrpc, Binding::Rest, Binding::Grpc],
+    versions: &[ProtocolVersion::V1_0, ProtocolVersion::V0_3],
+};
+
+/// Checks of 0.3 interfaces, on every binding.
+pub const EVERY_BINDING_0_3: Scope = Scope::Interface {
+    bindings: &[Binding::Jsonrpc, Binding::Rest, Binding::Grpc],
+    versions: &[ProtocolVersion::V0_3],
+};
+
+/// Rules of the JSON-RPC binding of 0.3.
+pub const JSONRPC_0_3: Scope = Scope::Interface {
+    bindings: &[Binding::Jsonrpc],
+    versions: &[ProtocolVersion::V0_3],
+};
+
 /// Rules of the JSON-RPC binding of 1.0.
 pub const JSONRPC_1_0: Scope = Scope::Interface {
     bindings: &[Binding::Jsonrpc],

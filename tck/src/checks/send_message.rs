@@ -16,7 +16,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.1.1", statements: &["V10-3.1.1-02"] },
             requirement: "SendMessage returns either a Task or a Message: a result with exactly one of `task` and `message`",
-            scope: EVERY_BINDING_1_0,
+            scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-SEND-001"],
             reading: None,
@@ -49,7 +49,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.4.2", statements: &["V10-3.4.2-01", "V10-3.4.2-02"] },
             requirement: "Each new task gets a unique, server-generated taskId, returned in the Task",
-            scope: EVERY_BINDING_1_0,
+            scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-MULTI-003"],
             reading: None,
@@ -60,7 +60,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.4.1", statements: &["V10-3.4.1-02", "V10-P-12"] },
             requirement: "A Message the agent answers with carries its contextId, generated when the client gave none",
-            scope: EVERY_BINDING_1_0,
+            scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-MULTI-001a"],
             reading: Some(
@@ -76,7 +76,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Should,
             spec: SpecRef { version: "1.0", section: "3.4.1", statements: &["V10-D-4.1.1-01"] },
             requirement: "A Task carries the contextId it belongs to",
-            scope: EVERY_BINDING_1_0,
+            scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-MULTI-001a"],
             reading: Some(
@@ -90,7 +90,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.4.1", statements: &["V10-3.4.1-04"] },
             requirement: "A client-provided contextId is either kept, or the request is rejected with an error; it is never replaced",
-            scope: EVERY_BINDING_1_0,
+            scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-MULTI-002", "CORE-MULTI-002a"],
             reading: Some(
@@ -175,7 +175,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Should,
             spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-02", "V10-3.3.3-01"] },
             requirement: "A follow-up naming the taskId of a task waiting in TASK_STATE_INPUT_REQUIRED continues that same task",
-            scope: EVERY_BINDING_1_0,
+            scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-MULTI-005"],
             reading: Some(
@@ -205,7 +205,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-04"] },
             requirement: "A follow-up that gives only the taskId gets the task's contextId inferred",
-            scope: EVERY_BINDING_1_0,
+            scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-MULTI-005"],
             reading: Some(
@@ -219,7 +219,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-05"] },
             requirement: "A message whose contextId differs from that of the task it names is rejected",
-            scope: EVERY_BINDING_1_0,
+            scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-MULTI-006"],
             reading: Some(

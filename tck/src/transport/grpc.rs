@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 
 use super::stream::{EventStream, Frame, Start};
 use super::{Answer, ErrorInfo, ErrorReply, Reply};
-use crate::check::{Binding, HarnessError};
+use crate::check::{Binding, HarnessError, ProtocolVersion};
 use crate::ctx::Ctx;
 use crate::wire::{redact, RecordedBody, RecordedRequest, RecordedResponse, StreamLog};
 
@@ -58,6 +58,7 @@ fn metadata(ctx: &Ctx, version: Option<String>) -> Vec<(String, String)> {
 fn log_for(
     ctx: &Ctx,
     client: &GrpcClient,
+    service: &str,
     method: &str,
     params: &Value,
     metadata: &[(String, String)],
@@ -82,9 +83,8 @@ fn log_for(
     let request = RecordedRequest {
         method: "gRPC".into(),
         url: format!(
-            "{}/{}/{method}",
-            client.uri().trim_end_matches('/'),
-            a2a_proto::SERVICE
+            "{}/{service}/{method}",
+            client.uri().trim_end_matches('/')
         ),
         headers,
         body: Some(RecordedBody::of(params.to_string().as_bytes())),
@@ -108,6 +108,7 @@ fn error_reply(status: &GrpcStatus) -> ErrorReply {
             .as_ref()
             .map(|e| format!("grpc-status-details-bin: {e}")),
         raw: status_json(status),
+        version: ProtocolVersion::V1_0,
     }
 }
 
@@ -146,15 +147,16 @@ fn harness_error(error: ClientError, url: &str) -> HarnessError {
 pub async fn unary(
     ctx: &Ctx,
     url: &str,
+    service: &str,
     method: &str,
     params: &Value,
     version: Option<String>,
 ) -> Result<Reply, HarnessError> {
     let client = client_for(ctx, url)?;
     let metadata = metadata(ctx, version);
-    let mut log = log_for(ctx, &client, method, params, &metadata);
+    let mut log = log_for(ctx, &client, service, method, params, &metadata);
     let timeout = ctx.wire.limits().request_timeout;
-    let read = match client.unary(method, params, &metadata, timeout).await {
+    let read = match client.unary_in(service, method, params, &metadata, timeout).await {
         Ok(Ok(value)) => {
             log.set_response(recorded("0 OK", &value));
             Ok(Answer::Result(value))
@@ -181,22 +183,24 @@ pub async fn unary(
         binding: Binding::Grpc,
         http_status: None,
         read,
+        problems: Vec::new(),
     })
 }
 
 pub async fn stream(
     ctx: &Ctx,
     url: &str,
+    service: &str,
     method: &str,
     params: &Value,
     version: Option<String>,
 ) -> Result<Start, HarnessError> {
     let client = client_for(ctx, url)?;
     let metadata = metadata(ctx, version);
-    let mut log = log_for(ctx, &client, method, params, &metadata);
+    let mut log = log_for(ctx, &client, service, method, params, &metadata);
     let timeout = ctx.wire.limits().request_timeout;
     match client
-        .server_stream(method, params, &metadata, timeout)
+        .server_stream_in(service, method, params, &metadata, timeout)
         .await
     {
         Ok(Ok(events)) => {
@@ -234,6 +238,7 @@ pub async fn stream(
                 binding: Binding::Grpc,
                 http_status: None,
                 read: Ok(Answer::Error(error_reply(&status))),
+                problems: Vec::new(),
             }))
         }
         Err(error) => {

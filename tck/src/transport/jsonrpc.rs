@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::{error_info_in, Answer, ErrorReply, Reply};
 use crate::a2a;
-use crate::check::Binding;
+use crate::check::{Binding, ProtocolVersion};
 use crate::wire::HttpReply;
 
 /// A JSON-RPC exchange as sent and received.
@@ -28,6 +28,7 @@ impl RpcReply {
             binding: Binding::Jsonrpc,
             http_status: Some(self.http.status),
             read: self.read(),
+            problems: Vec::new(),
         }
     }
 
@@ -62,6 +63,7 @@ pub fn read_response(body: &Value, http_status: Option<u16>) -> Option<Answer> {
             error_info: error_info_in(error.get("data")),
             shape_problem: None,
             raw: error.clone(),
+            version: ProtocolVersion::V1_0,
         })),
         _ => None,
     }

@@ -11,12 +11,13 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::a2a::{self, ErrorKind};
-use crate::check::{Binding, HarnessError, Verdict};
+use crate::check::{Binding, HarnessError, ProtocolVersion, Verdict};
 
 pub mod grpc;
 pub mod jsonrpc;
 pub mod rest;
 pub mod stream;
+pub mod v03;
 
 /// Which `A2A-Version` a request carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,6 +78,8 @@ pub struct ErrorReply {
     pub shape_problem: Option<String>,
     /// The error as received (JSON-RPC error object, REST body, gRPC status as JSON).
     pub raw: Value,
+    /// The protocol version of the exchange: 0.3 leaves REST and gRPC errors unspecified.
+    pub version: ProtocolVersion,
 }
 
 impl fmt::Display for ErrorReply {
@@ -102,6 +105,9 @@ impl fmt::Display for ErrorReply {
 impl ErrorReply {
     /// Whether this is exactly `kind` in the binding's form; if not, what differs.
     pub fn check(&self, kind: ErrorKind) -> Result<(), String> {
+        if self.version == ProtocolVersion::V0_3 && self.binding != Binding::Jsonrpc {
+            return self.check_0_3(kind);
+        }
         let mut problems = Vec::new();
         match self.binding {
             Binding::Jsonrpc => {
@@ -158,6 +164,25 @@ impl ErrorReply {
         }
     }
 
+    /// 0.3 specifies neither REST error bodies nor gRPC status codes (spec notes §2.4): an
+    /// error of the right class is all that can be asked (4xx for client errors, 5xx for
+    /// server errors; any status but OK on gRPC).
+    fn check_0_3(&self, kind: ErrorKind) -> Result<(), String> {
+        match self.binding {
+            Binding::Rest => {
+                let class = kind.http_status() / 100;
+                match self.http_status {
+                    Some(s) if s / 100 == class => Ok(()),
+                    other => Err(format!("HTTP status {}", other.unwrap_or(0))),
+                }
+            }
+            _ => match self.status.as_deref() {
+                Some("OK") | None => Err("no error status".into()),
+                Some(_) => Ok(()),
+            },
+        }
+    }
+
     /// Whether this is `kind` in the binding's form.
     pub fn is(&self, kind: ErrorKind) -> bool {
         self.check(kind).is_ok()
@@ -172,6 +197,8 @@ pub struct Reply {
     /// The HTTP status (none on gRPC).
     pub http_status: Option<u16>,
     pub read: Result<Answer, String>,
+    /// Where a 0.3 answer left the 0.3 shape (read back into 1.0 anyway; see `v03`).
+    pub problems: Vec<String>,
 }
 
 impl Reply {

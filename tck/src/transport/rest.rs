@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 
 use super::{error_info_in, Answer, ErrorReply, Reply};
 use crate::a2a;
-use crate::check::{Binding, HarnessError};
+use crate::check::{Binding, HarnessError, ProtocolVersion};
 use crate::wire::HttpReply;
 
 /// The media type the kit sends (accepted by every 1.0 server) and the ones it accepts.
@@ -117,6 +117,32 @@ pub fn route(base: &str, method: &str, params: &Value) -> Result<Route, HarnessE
     })
 }
 
+/// The 0.3 route of an operation (spec notes §2.2): the same paths under `/v1` (the extended
+/// card at `/v1/card`), bodies in the 0.3 proto JSON, no tenant. ListTasks has no 0.3 route.
+pub fn route_03(base: &str, method: &str, params: &Value) -> Result<Route, HarnessError> {
+    let mut fields = params.as_object().cloned().unwrap_or_default();
+    fields.remove("tenant");
+    let params = Value::Object(fields);
+    let v1 = format!("{}/v1", base.trim_end_matches('/'));
+    let mut route = match method {
+        "ListTasks" => {
+            return Err(HarnessError::Prerequisite(
+                "ListTasks does not exist in 0.3".into(),
+            ))
+        }
+        "GetExtendedAgentCard" => Route {
+            method: Method::GET,
+            url: format!("{v1}/card"),
+            body: None,
+        },
+        _ => route(&v1, method, &params)?,
+    };
+    if route.body.is_some() {
+        route.body = Some(super::v03::request(super::v03::Form::Proto, method, &params));
+    }
+    Ok(route)
+}
+
 fn take_text(fields: &mut Map<String, Value>, key: &str) -> Option<String> {
     match fields.remove(key) {
         Some(Value::String(s)) => Some(s),
@@ -144,6 +170,7 @@ pub fn read(http: &HttpReply) -> Reply {
         binding: Binding::Rest,
         http_status: Some(http.status),
         read: read_answer(http),
+        problems: Vec::new(),
     }
 }
 
@@ -177,6 +204,7 @@ fn read_answer(http: &HttpReply) -> Result<Answer, String> {
                 http.body_start(120)
             )),
             raw: Value::String(http.body_start(300)),
+            version: ProtocolVersion::V1_0,
         })),
     }
 }
@@ -221,6 +249,7 @@ fn error_reply(http_status: u16, body: Value) -> ErrorReply {
         error_info: error.and_then(|e| error_info_in(e.get("details"))),
         shape_problem,
         raw: body,
+        version: ProtocolVersion::V1_0,
     }
 }
 

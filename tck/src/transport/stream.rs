@@ -10,6 +10,7 @@ use eventsource_stream::Eventsource;
 use futures::{Stream, StreamExt};
 use serde_json::Value;
 
+use super::v03::{Form, Reading};
 use super::{jsonrpc, rest, Answer, ErrorReply, Reply};
 use crate::a2a;
 use crate::check::{Binding, HarnessError};
@@ -161,6 +162,8 @@ pub struct EventStream {
     /// The HTTP status and headers (not for gRPC).
     pub http: Option<HttpReply>,
     ended: Option<End>,
+    /// A 0.3 stream: events are read back from this 0.3 form into 1.0 ProtoJSON.
+    v03: Option<Form>,
 }
 
 impl EventStream {
@@ -173,7 +176,30 @@ impl EventStream {
             request_id: None,
             http: None,
             ended: None,
+            v03: None,
         }
+    }
+
+    /// Reads the events of a 0.3 stream, in `form`, back into 1.0 ProtoJSON; what did not
+    /// have the 0.3 shape becomes the event's problem.
+    pub fn in_0_3(mut self, form: Form) -> EventStream {
+        self.v03 = Some(form);
+        self
+    }
+
+    /// An event of a 0.3 stream, read back into 1.0.
+    fn from_0_3(&self, mut event: Event) -> Event {
+        let (Some(form), Some(response)) = (self.v03, event.response.as_ref()) else {
+            return event;
+        };
+        let mut reading = Reading::default();
+        event.response = Some(reading.event(form, response));
+        if !reading.problems.is_empty() {
+            let mut problems: Vec<String> = event.problem.take().into_iter().collect();
+            problems.extend(reading.problems);
+            event.problem = Some(problems.join("; "));
+        }
+        event
     }
 
     /// The media type of the HTTP response, if any.
@@ -199,7 +225,7 @@ impl EventStream {
                 } else {
                     self.log.event(frame.kind.as_deref(), &frame.data);
                     match self.read_frame(frame) {
-                        Ok(event) => return Next::Event(event),
+                        Ok(event) => return Next::Event(self.from_0_3(event)),
                         Err(end) => end,
                     }
                 }

@@ -1,0 +1,552 @@
+//! Protocol 0.3 beside 1.0. Checks speak 1.0 ProtoJSON; on a 0.3 interface each request is
+//! rewritten into the 0.3 form of its binding and each answer read back into 1.0 ProtoJSON,
+//! strictly: every place where the answer does not have the 0.3 shape (a missing `kind`, a
+//! state spelled the other version's way, a 1.0 wrapper) is kept as a *problem*, and a value
+//! that is not 0.3 at all becomes `UNKNOWN(<value>)`, never a silently accepted 1.0 value.
+//!
+//! Two 0.3 forms exist (spec notes §2.3, §2.4): JSON-RPC carries the JSON of the 0.3 JSON
+//! schema (`kind` discriminators, lowercase states, `role: "user"`, bare Task/Message results,
+//! `final` on status updates); REST and gRPC carry the ProtoJSON of the 0.3 proto (`a2a.v1`:
+//! `content` instead of `parts`, `TASK_STATE_CANCELLED`, resource names `tasks/{id}`).
+
+use serde_json::{json, Map, Value};
+
+/// Which 0.3 encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// The JSON of the 0.3 JSON schema, on JSON-RPC.
+    JsonRpc,
+    /// The ProtoJSON of the 0.3 proto, on HTTP+JSON and gRPC.
+    Proto,
+}
+
+/// The 0.3 JSON-RPC method of a 1.0 operation.
+pub fn jsonrpc_method(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "SendMessage" => "message/send",
+        "SendStreamingMessage" => "message/stream",
+        "GetTask" => "tasks/get",
+        "CancelTask" => "tasks/cancel",
+        "SubscribeToTask" => "tasks/resubscribe",
+        "CreateTaskPushNotificationConfig" => "tasks/pushNotificationConfig/set",
+        "GetTaskPushNotificationConfig" => "tasks/pushNotificationConfig/get",
+        "ListTaskPushNotificationConfigs" => "tasks/pushNotificationConfig/list",
+        "DeleteTaskPushNotificationConfig" => "tasks/pushNotificationConfig/delete",
+        "GetExtendedAgentCard" => "agent/getAuthenticatedExtendedCard",
+        _ => return None,
+    })
+}
+
+/// The 0.3 gRPC rpc (`a2a.v1.A2AService`) of a 1.0 operation.
+pub fn grpc_rpc(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "SendMessage" => "SendMessage",
+        "SendStreamingMessage" => "SendStreamingMessage",
+        "GetTask" => "GetTask",
+        "CancelTask" => "CancelTask",
+        "SubscribeToTask" => "TaskSubscription",
+        "CreateTaskPushNotificationConfig" => "CreateTaskPushNotificationConfig",
+        "GetTaskPushNotificationConfig" => "GetTaskPushNotificationConfig",
+        "ListTaskPushNotificationConfigs" => "ListTaskPushNotificationConfig",
+        "DeleteTaskPushNotificationConfig" => "DeleteTaskPushNotificationConfig",
+        "GetExtendedAgentCard" => "GetAgentCard",
+        _ => return None,
+    })
+}
+
+/// The 0.3 state names of the JSON-RPC form, beside their 1.0 names.
+const JSONRPC_STATES: &[(&str, &str)] = &[
+    ("submitted", "TASK_STATE_SUBMITTED"),
+    ("working", "TASK_STATE_WORKING"),
+    ("input-required", "TASK_STATE_INPUT_REQUIRED"),
+    ("completed", "TASK_STATE_COMPLETED"),
+    ("canceled", "TASK_STATE_CANCELED"),
+    ("failed", "TASK_STATE_FAILED"),
+    ("rejected", "TASK_STATE_REJECTED"),
+    ("auth-required", "TASK_STATE_AUTH_REQUIRED"),
+    ("unknown", "TASK_STATE_UNSPECIFIED"),
+];
+
+/// The 0.3 proto enum names that differ from 1.0.
+const PROTO_STATES: &[(&str, &str)] = &[("TASK_STATE_CANCELLED", "TASK_STATE_CANCELED")];
+
+/// How a 1.0 state is spelled in a 0.3 form.
+pub fn state_name(form: Form, state: &str) -> String {
+    let table = match form {
+        Form::JsonRpc => JSONRPC_STATES,
+        Form::Proto => PROTO_STATES,
+    };
+    table
+        .iter()
+        .find(|(_, v10)| *v10 == state)
+        .map_or_else(|| state.to_string(), |(v03, _)| v03.to_string())
+}
+
+/// Rewrites the 1.0 params of `method` into the 0.3 form.
+pub fn request(form: Form, method: &str, params: &Value) -> Value {
+    let mut p: Map<String, Value> = params.as_object().cloned().unwrap_or_default();
+    p.remove("tenant");
+    let text = |p: &Map<String, Value>, k: &str| p.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+    match (method, form) {
+        ("SendMessage" | "SendStreamingMessage", _) => {
+            let mut out = Map::new();
+            if let Some(message) = p.get("message") {
+                out.insert("message".into(), message_out(form, message));
+            }
+            let configuration = p.get("configuration").cloned().unwrap_or(json!({}));
+            let mut config = Map::new();
+            // Blocking is set explicitly: its default differs between the 0.3 forms.
+            let immediate = configuration
+                .get("returnImmediately")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            config.insert("blocking".into(), json!(!immediate));
+            for key in ["historyLength", "acceptedOutputModes"] {
+                if let Some(v) = configuration.get(key) {
+                    config.insert(key.into(), v.clone());
+                }
+            }
+            out.insert("configuration".into(), Value::Object(config));
+            if let Some(m) = p.get("metadata") {
+                out.insert("metadata".into(), m.clone());
+            }
+            Value::Object(out)
+        }
+        ("GetTask" | "CancelTask" | "SubscribeToTask", Form::Proto) => {
+            let mut out = json!({ "name": format!("tasks/{}", text(&p, "id")) });
+            if let Some(n) = p.get("historyLength") {
+                out["historyLength"] = n.clone();
+            }
+            out
+        }
+        ("CreateTaskPushNotificationConfig", Form::JsonRpc) => {
+            let task = p.remove("taskId").unwrap_or(Value::Null);
+            json!({ "taskId": task, "pushNotificationConfig": Value::Object(p) })
+        }
+        ("CreateTaskPushNotificationConfig", Form::Proto) => {
+            let task = text(&p, "taskId");
+            p.remove("taskId");
+            json!({ "parent": format!("tasks/{task}"), "config": { "pushNotificationConfig": Value::Object(p) } })
+        }
+        ("GetTaskPushNotificationConfig" | "DeleteTaskPushNotificationConfig", Form::JsonRpc) => {
+            json!({ "id": text(&p, "taskId"), "pushNotificationConfigId": text(&p, "id") })
+        }
+        ("GetTaskPushNotificationConfig" | "DeleteTaskPushNotificationConfig", Form::Proto) => {
+            json!({ "name": format!("tasks/{}/pushNotificationConfigs/{}", text(&p, "taskId"), text(&p, "id")) })
+        }
+        ("ListTaskPushNotificationConfigs", Form::JsonRpc) => json!({ "id": text(&p, "taskId") }),
+        ("ListTaskPushNotificationConfigs", Form::Proto) => {
+            json!({ "parent": format!("tasks/{}", text(&p, "taskId")) })
+        }
+        _ => Value::Object(p),
+    }
+}
+
+/// A 1.0 message in the 0.3 form.
+fn message_out(form: Form, message: &Value) -> Value {
+    let mut m: Map<String, Value> = message.as_object().cloned().unwrap_or_default();
+    let parts: Vec<Value> = m
+        .remove("parts")
+        .and_then(|p| p.as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .map(|part| part_out(form, part))
+        .collect();
+    match form {
+        Form::JsonRpc => {
+            let role = match m.get("role").and_then(Value::as_str) {
+                Some("ROLE_AGENT") => "agent",
+                _ => "user",
+            };
+            m.insert("role".into(), json!(role));
+            m.insert("parts".into(), Value::Array(parts));
+            m.insert("kind".into(), json!("message"));
+        }
+        Form::Proto => {
+            m.insert("content".into(), Value::Array(parts));
+        }
+    }
+    Value::Object(m)
+}
+
+/// A 1.0 part in the 0.3 form.
+fn part_out(form: Form, part: &Value) -> Value {
+    let get = |k: &str| part.get(k).cloned();
+    let media = get("mediaType");
+    let name = get("filename");
+    let mut out = Map::new();
+    match form {
+        Form::JsonRpc => {
+            if let Some(text) = get("text") {
+                out.insert("kind".into(), json!("text"));
+                out.insert("text".into(), text);
+            } else if get("raw").is_some() || get("url").is_some() {
+                let mut file = Map::new();
+                if let Some(raw) = get("raw") {
+                    file.insert("bytes".into(), raw);
+                }
+                if let Some(url) = get("url") {
+                    file.insert("uri".into(), url);
+                }
+                if let Some(media) = media {
+                    file.insert("mimeType".into(), media);
+                }
+                if let Some(name) = name {
+                    file.insert("name".into(), name);
+                }
+                out.insert("kind".into(), json!("file"));
+                out.insert("file".into(), Value::Object(file));
+            } else if let Some(data) = get("data") {
+                out.insert("kind".into(), json!("data"));
+                out.insert("data".into(), data);
+            }
+        }
+        Form::Proto => {
+            if let Some(text) = get("text") {
+                out.insert("text".into(), text);
+            } else if get("raw").is_some() || get("url").is_some() {
+                let mut file = Map::new();
+                if let Some(raw) = get("raw") {
+                    file.insert("fileWithBytes".into(), raw);
+                }
+                if let Some(url) = get("url") {
+                    file.insert("fileWithUri".into(), url);
+                }
+                if let Some(media) = media {
+                    file.insert("mimeType".into(), media);
+                }
+                out.insert("file".into(), Value::Object(file));
+            } else if let Some(data) = get("data") {
+                out.insert("data".into(), json!({ "data": data }));
+            }
+        }
+    }
+    if let Some(metadata) = get("metadata") {
+        out.insert("metadata".into(), metadata);
+    }
+    Value::Object(out)
+}
+
+/// What was read back, and where the answer left the 0.3 shape.
+#[derive(Debug, Default)]
+pub struct Reading {
+    pub problems: Vec<String>,
+}
+
+impl Reading {
+    fn problem(&mut self, what: String) {
+        if !self.problems.contains(&what) {
+            self.problems.push(what);
+        }
+    }
+
+    /// Requires `kind` on a JSON-RPC object.
+    fn kind(&mut self, form: Form, value: &Value, expected: &str, what: &str) {
+        if form != Form::JsonRpc {
+            return;
+        }
+        match value.get("kind").and_then(Value::as_str) {
+            Some(k) if k == expected => {}
+            Some(k) => self.problem(format!("{what} has kind {k:?}, not {expected:?}")),
+            None => self.problem(format!("{what} has no kind ({expected:?} in 0.3)")),
+        }
+    }
+
+    /// A 0.3 result of `method` in 1.0 ProtoJSON.
+    pub fn result(&mut self, form: Form, method: &str, result: &Value) -> Value {
+        match method {
+            "SendMessage" => self.send_result(form, result),
+            "GetTask" | "CancelTask" => self.task(form, result),
+            _ => result.clone(),
+        }
+    }
+
+    fn send_result(&mut self, form: Form, result: &Value) -> Value {
+        match form {
+            Form::JsonRpc => {
+                if let Some(inner) = result.get("task").or_else(|| result.get("message")) {
+                    if result.get("kind").is_none() && inner.is_object() {
+                        self.problem("the result is a 1.0 {\"task\"|\"message\"} wrapper; 0.3 answers with the bare Task or Message".into());
+                        return self.send_result(form, inner);
+                    }
+                }
+                let is_message = match result.get("kind").and_then(Value::as_str) {
+                    Some("message") => true,
+                    Some("task") => false,
+                    _ => result.get("role").is_some() && result.get("status").is_none(),
+                };
+                if is_message {
+                    json!({ "message": self.message(form, result) })
+                } else {
+                    json!({ "task": self.task(form, result) })
+                }
+            }
+            Form::Proto => match (result.get("task"), result.get("message")) {
+                (Some(task), None) => json!({ "task": self.task(form, task) }),
+                (None, Some(message)) => json!({ "message": self.message(form, message) }),
+                _ => result.clone(),
+            },
+        }
+    }
+
+    /// A 0.3 stream event in 1.0 ProtoJSON (`{"task"|"message"|"statusUpdate"|"artifactUpdate"}`).
+    pub fn event(&mut self, form: Form, event: &Value) -> Value {
+        match form {
+            Form::JsonRpc => match event.get("kind").and_then(Value::as_str) {
+                Some("task") => json!({ "task": self.task(form, event) }),
+                Some("message") => json!({ "message": self.message(form, event) }),
+                Some("status-update") => json!({ "statusUpdate": self.status_update(form, event) }),
+                Some("artifact-update") => json!({ "artifactUpdate": self.artifact_update(form, event) }),
+                other => {
+                    self.problem(format!(
+                        "a stream event with kind {} (0.3 events carry task, message, status-update or artifact-update)",
+                        other.map_or("none".to_string(), |k| format!("{k:?}"))
+                    ));
+                    event.clone()
+                }
+            },
+            Form::Proto => {
+                if let Some(t) = event.get("task") {
+                    json!({ "task": self.task(form, t) })
+                } else if let Some(m) = event.get("message") {
+                    json!({ "message": self.message(form, m) })
+                } else if let Some(s) = event.get("statusUpdate") {
+                    json!({ "statusUpdate": self.status_update(form, s) })
+                } else if let Some(a) = event.get("artifactUpdate") {
+                    json!({ "artifactUpdate": self.artifact_update(form, a) })
+                } else {
+                    event.clone()
+                }
+            }
+        }
+    }
+
+    fn status_update(&mut self, form: Form, update: &Value) -> Value {
+        let mut out = update.as_object().cloned().unwrap_or_default();
+        out.remove("kind");
+        if !out.get("final").is_some_and(Value::is_boolean) {
+            self.problem("a status update has no boolean `final` (required in 0.3)".into());
+        }
+        out.remove("final");
+        if let Some(status) = update.get("status") {
+            out.insert("status".into(), self.status(form, status));
+        }
+        Value::Object(out)
+    }
+
+    fn artifact_update(&mut self, form: Form, update: &Value) -> Value {
+        let mut out = update.as_object().cloned().unwrap_or_default();
+        out.remove("kind");
+        if let Some(artifact) = update.get("artifact") {
+            out.insert("artifact".into(), self.artifact(form, artifact));
+        }
+        Value::Object(out)
+    }
+
+    /// A 0.3 Task in 1.0 ProtoJSON.
+    pub fn task(&mut self, form: Form, task: &Value) -> Value {
+        self.kind(form, task, "task", "a Task");
+        let mut out = task.as_object().cloned().unwrap_or_default();
+        out.remove("kind");
+        if let Some(status) = task.get("status") {
+            out.insert("status".into(), self.status(form, status));
+        }
+        if let Some(history) = task.get("history").and_then(Value::as_array) {
+            let history: Vec<Value> = history.iter().map(|m| self.message(form, m)).collect();
+            out.insert("history".into(), Value::Array(history));
+        }
+        if let Some(artifacts) = task.get("artifacts").and_then(Value::as_array) {
+            let artifacts: Vec<Value> = artifacts.iter().map(|a| self.artifact(form, a)).collect();
+            out.insert("artifacts".into(), Value::Array(artifacts));
+        }
+        Value::Object(out)
+    }
+
+    fn status(&mut self, form: Form, status: &Value) -> Value {
+        let mut out = status.as_object().cloned().unwrap_or_default();
+        if let Some(state) = status.get("state").and_then(Value::as_str) {
+            out.insert("state".into(), json!(self.state(form, state)));
+        }
+        if let Some(message) = status.get("message") {
+            out.insert("message".into(), self.message(form, message));
+        }
+        Value::Object(out)
+    }
+
+    /// A 0.3 state in its 1.0 name; a spelling that is not 0.3 is a problem and reads as
+    /// `UNKNOWN(<spelling>)`.
+    pub fn state(&mut self, form: Form, state: &str) -> String {
+        match form {
+            Form::JsonRpc => match JSONRPC_STATES.iter().find(|(v03, _)| *v03 == state) {
+                Some((_, v10)) => v10.to_string(),
+                None => {
+                    self.problem(format!(
+                        "state {state:?} is not a 0.3 state name (submitted, working, input-required, completed, canceled, failed, rejected, auth-required, unknown)"
+                    ));
+                    format!("UNKNOWN({state})")
+                }
+            },
+            Form::Proto => {
+                if let Some((_, v10)) = PROTO_STATES.iter().find(|(v03, _)| *v03 == state) {
+                    return v10.to_string();
+                }
+                let known = crate::a2a::TASK_STATES.contains(&state) && state != "TASK_STATE_CANCELED";
+                if known {
+                    state.to_string()
+                } else {
+                    self.problem(format!(
+                        "state {state:?} is not a state of the 0.3 proto (TASK_STATE_CANCELLED is spelled with two L)"
+                    ));
+                    format!("UNKNOWN({state})")
+                }
+            }
+        }
+    }
+
+    /// A 0.3 Message in 1.0 ProtoJSON.
+    pub fn message(&mut self, form: Form, message: &Value) -> Value {
+        self.kind(form, message, "message", "a Message");
+        let mut out = message.as_object().cloned().unwrap_or_default();
+        out.remove("kind");
+        let parts_key = match form {
+            Form::JsonRpc => "parts",
+            Form::Proto => "content",
+        };
+        let parts: Vec<Value> = message
+            .get(parts_key)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        if message.get(parts_key).is_none() {
+            let other = if form == Form::Proto { "parts" } else { "content" };
+            if message.get(other).is_some() {
+                self.problem(format!("a Message carries `{other}` where 0.3 uses `{parts_key}`"));
+            }
+        }
+        out.remove("content");
+        let parts: Vec<Value> = parts.iter().map(|p| self.part(form, p)).collect();
+        out.insert("parts".into(), Value::Array(parts));
+        if form == Form::JsonRpc {
+            let role = match message.get("role").and_then(Value::as_str) {
+                Some("user") => "ROLE_USER".to_string(),
+                Some("agent") => "ROLE_AGENT".to_string(),
+                other => {
+                    self.problem(format!("role {} is not a 0.3 role (user, agent)", crate::a2a::shown(other)));
+                    format!("UNKNOWN({})", other.unwrap_or_default())
+                }
+            };
+            out.insert("role".into(), json!(role));
+        }
+        Value::Object(out)
+    }
+
+    fn artifact(&mut self, form: Form, artifact: &Value) -> Value {
+        let mut out = artifact.as_object().cloned().unwrap_or_default();
+        let parts: Vec<Value> = artifact
+            .get("parts")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let parts: Vec<Value> = parts.iter().map(|p| self.part(form, p)).collect();
+        out.insert("parts".into(), Value::Array(parts));
+        Value::Object(out)
+    }
+
+    fn part(&mut self, form: Form, part: &Value) -> Value {
+        let mut out = Map::new();
+        match form {
+            Form::JsonRpc => {
+                let kind = part.get("kind").and_then(Value::as_str);
+                match (kind, part.get("text"), part.get("file"), part.get("data")) {
+                    (Some("text"), Some(text), _, _) => {
+                        out.insert("text".into(), text.clone());
+                    }
+                    (Some("file"), _, Some(file), _) => {
+                        copy(file, "bytes", &mut out, "raw");
+                        copy(file, "uri", &mut out, "url");
+                        copy(file, "mimeType", &mut out, "mediaType");
+                        copy(file, "name", &mut out, "filename");
+                    }
+                    (Some("data"), _, _, Some(data)) => {
+                        out.insert("data".into(), data.clone());
+                    }
+                    _ => {
+                        self.problem(format!(
+                            "a part without a matching kind (text, file or data): {}",
+                            crate::a2a::brief(part, 120)
+                        ));
+                        return part.clone();
+                    }
+                }
+            }
+            Form::Proto => {
+                if let Some(text) = part.get("text") {
+                    out.insert("text".into(), text.clone());
+                } else if let Some(file) = part.get("file") {
+                    copy(file, "fileWithBytes", &mut out, "raw");
+                    copy(file, "fileWithUri", &mut out, "url");
+                    copy(file, "mimeType", &mut out, "mediaType");
+                    copy(file, "name", &mut out, "filename");
+                } else if let Some(data) = part.get("data") {
+                    out.insert("data".into(), data.get("data").cloned().unwrap_or(Value::Null));
+                } else {
+                    return part.clone();
+                }
+            }
+        }
+        if let Some(metadata) = part.get("metadata") {
+            out.insert("metadata".into(), metadata.clone());
+        }
+        Value::Object(out)
+    }
+}
+
+fn copy(from: &Value, key: &str, to: &mut Map<String, Value>, as_key: &str) {
+    if let Some(v) = from.get(key) {
+        to.insert(as_key.into(), v.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_take_the_0_3_forms() {
+        let send = json!({"message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "hi"}, {"data": {"a": 1}}]}});
+        let rpc = request(Form::JsonRpc, "SendMessage", &send);
+        assert_eq!(rpc["message"]["kind"], "message");
+        assert_eq!(rpc["message"]["role"], "user");
+        assert_eq!(rpc["message"]["parts"][0], json!({"kind": "text", "text": "hi"}));
+        assert_eq!(rpc["message"]["parts"][1], json!({"kind": "data", "data": {"a": 1}}));
+        assert_eq!(rpc["configuration"]["blocking"], true);
+        let proto = request(Form::Proto, "SendMessage", &send);
+        assert_eq!(proto["message"]["content"][1], json!({"data": {"data": {"a": 1}}}));
+        assert_eq!(request(Form::Proto, "GetTask", &json!({"id": "t1"})), json!({"name": "tasks/t1"}));
+    }
+
+    #[test]
+    fn answers_are_read_strictly() {
+        let mut r = Reading::default();
+        let task = json!({"kind": "task", "id": "t", "contextId": "c", "status": {"state": "canceled"}});
+        let read = r.result(Form::JsonRpc, "SendMessage", &task);
+        assert_eq!(read["task"]["status"]["state"], "TASK_STATE_CANCELED");
+        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        for wrong in ["cancelled", "TASK_STATE_CANCELED"] {
+            let mut r = Reading::default();
+            let t = json!({"kind": "task", "id": "t", "status": {"state": wrong}});
+            let read = r.task(Form::JsonRpc, &t);
+            assert!(read["status"]["state"].as_str().is_some_and(|s| s.starts_with("UNKNOWN")));
+            assert_eq!(r.problems.len(), 1);
+        }
+        let mut r = Reading::default();
+        r.result(Form::JsonRpc, "SendMessage", &json!({"task": {"id": "t", "status": {"state": "TASK_STATE_COMPLETED"}}}));
+        assert_eq!(r.problems.len(), 3, "{:?}", r.problems);
+        let mut r = Reading::default();
+        let t = r.task(Form::Proto, &json!({"id": "t", "status": {"state": "TASK_STATE_CANCELLED"}}));
+        assert_eq!(t["status"]["state"], "TASK_STATE_CANCELED");
+        assert!(r.problems.is_empty());
+        r.task(Form::Proto, &json!({"id": "t", "status": {"state": "TASK_STATE_CANCELED"}}));
+        assert_eq!(r.problems.len(), 1);
+    }
+}
