@@ -31,10 +31,14 @@ mod scenario;
 pub mod service;
 mod sse;
 mod store;
+pub mod v03;
+mod v03_codec;
 mod wire;
 
 pub use error::{FieldViolation, GrpcCode, RpcError};
 pub use fault::Fault;
+pub use service::Version;
+pub use v03::{call_proto03, stream_proto03};
 
 /// Path of the JSON-RPC endpoint.
 pub const JSONRPC_PATH: &str = "/a2a/jsonrpc";
