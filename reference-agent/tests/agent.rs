@@ -152,7 +152,10 @@ async fn card_is_served_with_caching_headers() {
         json!([
             {"url": h.agent.jsonrpc_url(), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
             {"url": h.agent.rest_url(), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
-            {"url": h.agent.local_addr().to_string(), "protocolBinding": "GRPC", "protocolVersion": "1.0"}
+            {"url": h.agent.local_addr().to_string(), "protocolBinding": "GRPC", "protocolVersion": "1.0"},
+            {"url": h.agent.jsonrpc_url(), "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+            {"url": h.agent.rest_url(), "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"},
+            {"url": h.agent.local_addr().to_string(), "protocolBinding": "GRPC", "protocolVersion": "0.3"}
         ])
     );
     assert_eq!(card["capabilities"]["streaming"], true);
