@@ -131,7 +131,7 @@ faults! {
     RejectPatchVersion => "reject-patch-version",
         "An A2A-Version header with a patch number (1.0.3) is rejected with VersionNotSupportedError instead of treated as 1.0.";
     MissingVersionAs10 => "missing-version-as-1-0",
-        "A request with no or an empty A2A-Version header is processed as 1.0 instead of failing with VersionNotSupportedError.";
+        "A request with no or an empty A2A-Version header is processed as 1.0 instead of as 0.3 (on the 1.0-only gRPC service: instead of failing with VersionNotSupportedError).";
     BlockingOmitsArtifacts => "blocking-omits-artifacts",
         "A blocking SendMessage returns the task without its artifacts, although the stored task has them.";
     HistoryOldestFirst => "history-oldest-first",
