@@ -54,30 +54,40 @@ fn card_json(base_url: &str, config: &AgentConfig) -> Value {
     } else {
         "1.0"
     };
-    let mut interfaces = vec![
-        json!({
-            "url": format!("{base_url}{JSONRPC_PATH}"),
-            "protocolBinding": "JSONRPC",
-            "protocolVersion": protocol_version,
-        }),
-        json!({
-            "url": format!("{base_url}{REST_PATH}"),
-            "protocolBinding": "HTTP+JSON",
-            "protocolVersion": "1.0",
-        }),
-        // gRPC urls are `host:port` (proto AgentInterface.url); the agent speaks h2c.
-        json!({
-            "url": base_url.split("://").nth(1).unwrap_or(base_url),
-            "protocolBinding": "GRPC",
-            "protocolVersion": "1.0",
-        }),
+    let jsonrpc_url = format!("{base_url}{JSONRPC_PATH}");
+    // 0.3 REST clients add `/v1` to this url themselves.
+    let rest_url = format!("{base_url}{REST_PATH}");
+    // gRPC urls are `host:port` (proto AgentInterface.url); the agent speaks h2c.
+    let grpc_url = base_url.split("://").nth(1).unwrap_or(base_url);
+    let bindings = [
+        ("JSONRPC", jsonrpc_url.as_str()),
+        ("HTTP+JSON", rest_url.as_str()),
+        ("GRPC", grpc_url),
     ];
+    let declares_0_3 = !config.has(Fault::CardOmits03);
+    // Each binding serves 1.0 and 0.3 at the same url, picked by A2A-Version.
+    let mut versions = vec!["1.0"];
+    if declares_0_3 {
+        versions.push("0.3");
+    }
+    let mut interfaces: Vec<Value> = versions
+        .iter()
+        .flat_map(|version| {
+            bindings.iter().map(move |(binding, url)| {
+                let version = match (*version, *binding) {
+                    ("1.0", "JSONRPC") => protocol_version,
+                    (version, _) => version,
+                };
+                json!({"url": url, "protocolBinding": binding, "protocolVersion": version})
+            })
+        })
+        .collect();
     if config.has(Fault::CardBadInterface) {
         interfaces.push(json!({"url": "rest", "protocolBinding": "HTTP+JSON"}));
     }
     let mut card = json!({
         "name": "A2A TCK Reference Agent",
-        "description": "A deterministic, scripted A2A 1.0 agent used to validate the a2a-tck \
+        "description": "A deterministic, scripted A2A 1.0 and 0.3 agent used to validate the a2a-tck \
                         conformance kit. The prefix of message.messageId selects the scenario.",
         "supportedInterfaces": interfaces,
         "provider": {
@@ -107,6 +117,18 @@ fn card_json(base_url: &str, config: &AgentConfig) -> Value {
             ],
         }],
     });
+    if let (true, Some(card)) = (declares_0_3, card.as_object_mut()) {
+        // The 0.3 card fields, so that 0.3 clients can read the same card.
+        let additional: Vec<Value> = bindings
+            .iter()
+            .map(|(binding, url)| json!({"url": url, "transport": binding}))
+            .collect();
+        card.insert("protocolVersion".to_owned(), json!("0.3.0"));
+        card.insert("url".to_owned(), json!(jsonrpc_url));
+        card.insert("preferredTransport".to_owned(), json!("JSONRPC"));
+        card.insert("additionalInterfaces".to_owned(), json!(additional));
+        card.insert("supportsAuthenticatedExtendedCard".to_owned(), json!(false));
+    }
     if let (true, Some(card)) = (
         config.has(Fault::CardMissingRequiredField),
         card.as_object_mut(),
@@ -170,8 +192,21 @@ mod tests {
             "1.0.0"
         );
         assert_eq!(
-            with(Fault::CardBadInterface)["supportedInterfaces"][3]["url"],
+            with(Fault::CardBadInterface)["supportedInterfaces"][6]["url"],
             "rest"
         );
+        let card = card_json("http://h:1", &AgentConfig::default());
+        let interfaces = card["supportedInterfaces"].as_array().unwrap();
+        assert_eq!(interfaces.len(), 6);
+        assert_eq!(interfaces[3]["url"], "http://h:1/a2a/jsonrpc");
+        assert_eq!(interfaces[3]["protocolVersion"], "0.3");
+        assert_eq!(interfaces[5]["url"], "h:1");
+        assert_eq!(card["protocolVersion"], "0.3.0");
+        assert_eq!(card["url"], "http://h:1/a2a/jsonrpc");
+        assert_eq!(card["additionalInterfaces"][1]["transport"], "HTTP+JSON");
+        let omits = with(Fault::CardOmits03);
+        assert_eq!(omits["supportedInterfaces"].as_array().unwrap().len(), 3);
+        assert!(omits.get("protocolVersion").is_none());
+        assert!(omits.get("additionalInterfaces").is_none());
     }
 }

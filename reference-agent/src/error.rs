@@ -167,7 +167,7 @@ impl RpcError {
     pub fn version_not_supported(requested: &str) -> Self {
         Self::new(-32009, "VERSION_NOT_SUPPORTED", "Version not supported")
             .with("requestedVersion", requested)
-            .with("supportedVersions", "1.0")
+            .with("supportedVersions", "0.3, 1.0")
     }
 
     /// The one table mapping an error to the other bindings (A2A 1.0.1 §5.4):

@@ -131,7 +131,7 @@ faults! {
     RejectPatchVersion => "reject-patch-version",
         "An A2A-Version header with a patch number (1.0.3) is rejected with VersionNotSupportedError instead of treated as 1.0.";
     MissingVersionAs10 => "missing-version-as-1-0",
-        "A request with no or an empty A2A-Version header is processed as 1.0 instead of failing with VersionNotSupportedError.";
+        "A request with no or an empty A2A-Version header is processed as 1.0 instead of as 0.3 (on the 1.0-only gRPC service: instead of failing with VersionNotSupportedError).";
     BlockingOmitsArtifacts => "blocking-omits-artifacts",
         "A blocking SendMessage returns the task without its artifacts, although the stored task has them.";
     HistoryOldestFirst => "history-oldest-first",
@@ -216,6 +216,26 @@ faults! {
         "gRPC errors carry no ErrorInfo in grpc-status-details-bin.";
     CrossBindingIsolated => "cross-binding-isolated",
         "Tasks created over REST are not visible over JSON-RPC/gRPC and vice versa.";
+    V03Answers10Shapes => "v03-answers-1-0-shapes",
+        "A 0.3 JSON-RPC request is answered with the 1.0 result shapes (the {\"task\"} wrapper, TASK_STATE_* states, no `kind`).";
+    V03StateSpelled10 => "v03-state-spelled-1-0",
+        "0.3 JSON-RPC task states are spelled as 1.0 enum names (TASK_STATE_COMPLETED) instead of `completed`.";
+    V03CanceledSpelledCancelled => "v03-canceled-spelled-cancelled",
+        "The 0.3 JSON-RPC canceled state is spelled `cancelled` instead of `canceled`.";
+    V03NoKind => "v03-no-kind",
+        "0.3 JSON-RPC Tasks, Messages and parts carry no `kind` discriminator.";
+    V03MethodUnder10 => "v03-method-under-1-0",
+        "A 0.3 method (message/send, or a /v1 REST route) sent with A2A-Version 1.0 is executed instead of failing with method not found.";
+    V10MethodUnder03 => "v10-method-under-0-3",
+        "A 1.0 method (SendMessage, or a 1.0 REST route) sent without A2A-Version or with 0.3 is executed as 1.0 instead of failing with method not found.";
+    V03ProtoStateCancelledOneL => "v03-proto-state-cancelled-one-l",
+        "0.3 REST/gRPC ProtoJSON spells the canceled state TASK_STATE_CANCELED (1.0's) instead of the 0.3 proto's TASK_STATE_CANCELLED.";
+    V03DataPartRefused => "v03-data-part-refused",
+        "Under 0.3, a follow-up message whose only parts are data parts is refused with InvalidParams.";
+    V03NoFinal => "v03-no-final",
+        "0.3 status-update events carry no `final` member.";
+    CardOmits03 => "card-omits-0-3",
+        "The Agent Card declares only the 1.0 interfaces (no 0.3 interfaces or fields) while the agent still answers 0.3.";
 }
 
 impl Fault {
@@ -274,7 +294,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 92);
+        assert_eq!(Fault::all().len(), 102);
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! the operations themselves are in [`crate::service`].
 //!
 //! Validation order: parse JSON, envelope, version header, method, params.
+//! The version header picks 1.0 or 0.3 ([`Version`]): the 0.3 slash methods
+//! are served by [`crate::v03`] on the same URL.
 //! A valid request object without an `id` member is a notification: it is not
 //! executed and gets HTTP 204 with no body (JSON-RPC 2.0 §4.1). A batch (an
 //! array of requests, §6) is answered with an array of the responses of its
@@ -20,10 +22,57 @@ use serde_json::{json, Map, Value};
 
 use crate::error::RpcError;
 use crate::fault::Fault;
-use crate::{service, sse, AgentConfig, App};
+use crate::service::{self, Version};
+use crate::{sse, v03, AgentConfig, App};
 
-/// A method call: its name and params.
-type Call = (String, Option<Value>);
+/// A method call: the negotiated version, the method name and params.
+type Call = (Version, String, Option<Value>);
+
+/// Which operations serve a method under the negotiated version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Route {
+    V03,
+    V10,
+    /// A method of the other version (or of none).
+    Unknown,
+}
+
+/// Spec 1.0 §3.6.2: requests are processed "using the semantics of the requested
+/// version". The methods of the other version do not exist in those semantics,
+/// so a 1.0 method under 0.3 (and a 0.3 method under 1.0) is -32601 Method not
+/// found, not VersionNotSupportedError (the version itself is supported).
+fn route(config: &AgentConfig, version: Version, method: &str) -> Route {
+    let is_v03 = v03::is_method(method);
+    match version {
+        Version::V1_0 if is_v03 && config.has(Fault::V03MethodUnder10) => Route::V03,
+        Version::V1_0 if is_v03 => Route::Unknown,
+        Version::V1_0 => Route::V10,
+        Version::V0_3 if is_v03 => Route::V03,
+        Version::V0_3 if config.has(Fault::V10MethodUnder03) => Route::V10,
+        Version::V0_3 => Route::Unknown,
+    }
+}
+
+fn is_streaming(route: Route, method: &str) -> bool {
+    match route {
+        Route::V03 => v03::is_streaming(method),
+        Route::V10 => service::is_streaming(method),
+        Route::Unknown => false,
+    }
+}
+
+fn dispatch(
+    app: &App,
+    route: Route,
+    method: &str,
+    params: Option<Value>,
+) -> Result<Value, RpcError> {
+    match route {
+        Route::V03 => v03::call(app, method, params),
+        Route::V10 => service::call(app, method, params),
+        Route::Unknown => Err(service::unknown_method(&app.config, method)),
+    }
+}
 
 /// `POST /a2a/jsonrpc`.
 pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Response {
@@ -41,14 +90,19 @@ pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes
     let Some((id, call)) = process(config, &headers, request) else {
         return StatusCode::NO_CONTENT.into_response();
     };
-    let (method, params) = match call {
+    let (version, method, params) = match call {
         Ok(call) => call,
         Err(error) => return respond(config, id, Err(error)),
     };
-    if !service::is_streaming(&method) {
-        return respond(config, id, service::call(&app, &method, params));
+    let route = route(config, version, &method);
+    if !is_streaming(route, &method) {
+        return respond(config, id, dispatch(&app, route, &method, params));
     }
-    let events = match service::stream(&app, &method, params) {
+    let streamed = match route {
+        Route::V03 => v03::stream(&app, &method, params),
+        _ => service::stream(&app, &method, params),
+    };
+    let events = match streamed {
         Ok(events) => events,
         Err(error) => return respond(config, id, Err(error)),
     };
@@ -84,13 +138,14 @@ fn handle_batch(app: &App, headers: &HeaderMap, batch: Vec<Value>) -> Response {
         .into_iter()
         .filter_map(|member| process(config, headers, member))
         .map(|(id, call)| {
-            let outcome = call.and_then(|(method, params)| {
-                if service::is_streaming(&method) {
+            let outcome = call.and_then(|(version, method, params)| {
+                let route = route(config, version, &method);
+                if is_streaming(route, &method) {
                     Err(RpcError::invalid_request(format_args!(
                         "the streaming method {method} cannot be part of a batch"
                     )))
                 } else {
-                    service::call(app, &method, params)
+                    dispatch(app, route, &method, params)
                 }
             });
             response_object(config, id, outcome)
@@ -140,8 +195,8 @@ fn process(
     let version = headers
         .get("a2a-version")
         .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-    let call = service::check_version(config, version.as_deref())
-        .map(|()| (method, request.remove("params")));
+    let call = service::negotiate_version(config, version.as_deref())
+        .map(|version| (version, method, request.remove("params")));
     Some((id, call))
 }
 

@@ -1,6 +1,7 @@
 //! A deterministic, scripted A2A 1.0 agent for the a2a-tck conformance kit,
 //! serving JSON-RPC 2.0 and HTTP+JSON/REST (with SSE streams) over one
-//! binding-neutral [`service`].
+//! binding-neutral [`service`]. The same URLs also serve A2A 0.3 ([`v03`]),
+//! picked by the `A2A-Version` header (absent = 0.3).
 //!
 //! The prefix of `message.messageId` picks a scenario from
 //! `fixtures/scenarios.json`. With no [`Fault`] the agent is conformant; each
@@ -32,10 +33,14 @@ mod scenario;
 pub mod service;
 mod sse;
 mod store;
+pub mod v03;
+mod v03_codec;
 mod wire;
 
 pub use error::{FieldViolation, GrpcCode, RpcError};
 pub use fault::Fault;
+pub use service::Version;
+pub use v03::{call_proto03, stream_proto03};
 
 /// Path of the JSON-RPC endpoint.
 pub const JSONRPC_PATH: &str = "/a2a/jsonrpc";

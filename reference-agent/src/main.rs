@@ -7,7 +7,7 @@ use a2a_reference_agent::{start, AgentConfig, Fault};
 use anyhow::Context;
 use clap::Parser;
 
-/// Deterministic, scripted A2A 1.0 reference agent (JSON-RPC and HTTP+JSON/REST, with SSE streams) for the a2a-tck kit.
+/// Deterministic, scripted A2A 1.0 and 0.3 reference agent (JSON-RPC, HTTP+JSON/REST with SSE streams, gRPC) for the a2a-tck kit.
 #[derive(Debug, Parser)]
 #[command(version, about)]
 struct Args {

@@ -2,6 +2,12 @@
 //! under a `/{tenant}` prefix), ProtoJSON bodies, `google.rpc.Status` errors
 //! with the HTTP status of [`RpcError::http_status`], and SSE streams of bare
 //! `StreamResponse` objects. The operations are those of [`crate::service`].
+//!
+//! The A2A-Version header (or query parameter) picks the version: 1.0 routes
+//! as above, or the 0.3 routes under `/v1` with 0.3 proto JSON bodies, served by
+//! [`crate::v03`]. 0.3 leaves REST error bodies unspecified; they are the same
+//! `google.rpc.Status` bodies and statuses as in 1.0 (what the Python SDK's 0.3
+//! compat layer sends).
 
 use std::sync::Arc;
 
@@ -14,8 +20,8 @@ use serde_json::{json, Map, Value};
 
 use crate::error::RpcError;
 use crate::fault::Fault;
-use crate::service::{self, EventStream};
-use crate::{sse, AgentConfig, App, REST_PATH};
+use crate::service::{self, EventStream, Version};
+use crate::{sse, v03, AgentConfig, App, REST_PATH};
 
 const A2A_JSON: &str = "application/a2a+json";
 
@@ -29,9 +35,13 @@ enum Input {
 }
 
 enum Reply {
-    Unary(&'static str, Value),
+    Unary(&'static str, Value, Version),
     Stream(EventStream),
 }
+
+/// A matched route: the version whose routes it is, the operation (1.0 method
+/// or 0.3 proto rpc name), its path params and input.
+type Matched = (Version, &'static str, Map<String, Value>, Input);
 
 /// Every request under `/a2a/rest/`.
 pub async fn handle(
@@ -43,7 +53,7 @@ pub async fn handle(
 ) -> Response {
     let config = &app.config;
     match process(&app, &verb, &uri, &headers, &body) {
-        Ok(Reply::Unary(operation, value)) => success(config, operation, &value),
+        Ok(Reply::Unary(operation, value, version)) => success(config, operation, &value, version),
         Ok(Reply::Stream(events)) => {
             let moved = config.clone();
             let events = events.map(move |event| match event {
@@ -74,9 +84,17 @@ fn process(
         }
         _ => None,
     };
-    let (operation, path_params, input) = route(verb.as_str(), &segments)
-        .or_else(tenant_route)
-        .ok_or_else(|| RpcError::method_not_found(&format!("{verb} {path}")))?;
+    let not_found = || RpcError::method_not_found(&format!("{verb} {path}"));
+    // The 0.3 routes live under `/v1`; that prefix is reserved for them on this
+    // shared URL, so `v1` is never read as a 1.0 tenant.
+    let matched: Option<Matched> = match segments.split_first() {
+        Some((&"v1", rest)) => route_v03(verb.as_str(), rest)
+            .map(|(operation, params, input)| (Version::V0_3, operation, params, input)),
+        _ => route(verb.as_str(), &segments)
+            .or_else(tenant_route)
+            .map(|(operation, params, input)| (Version::V1_0, operation, params, input)),
+    };
+    let (route_version, operation, path_params, input) = matched.ok_or_else(not_found)?;
     let Query(query) = Query::<Vec<(String, String)>>::try_from_uri(uri)
         .map_err(|e| RpcError::invalid_request(e.body_text()))?;
     let is_version = |key: &str| key.eq_ignore_ascii_case("A2A-Version");
@@ -88,7 +106,17 @@ fn process(
             .find(|(key, _)| is_version(key))
             .map(|(_, value)| value.clone()),
     };
-    service::check_version(config, version.as_deref())?;
+    let version = service::negotiate_version(config, version.as_deref())?;
+    // Each version's routes exist only under its own semantics (spec 1.0 §3.6.2):
+    // a route of the other version is answered like an unknown route.
+    let served = route_version == version
+        || match route_version {
+            Version::V0_3 => config.has(Fault::V03MethodUnder10),
+            Version::V1_0 => config.has(Fault::V10MethodUnder03),
+        };
+    if !served {
+        return Err(not_found());
+    }
     let mut params = match input {
         Input::Body if body.iter().all(u8::is_ascii_whitespace) => Map::new(),
         Input::Body => match serde_json::from_slice(body) {
@@ -107,6 +135,15 @@ fn process(
         Input::Nothing => Map::new(),
     };
     params.extend(path_params);
+    if route_version == Version::V0_3 {
+        let params = Value::Object(params);
+        return if v03::is_streaming_proto03(operation) {
+            Ok(Reply::Stream(v03::stream_proto03(app, operation, params)?))
+        } else {
+            let value = v03::call_proto03(app, operation, params)?;
+            Ok(Reply::Unary(operation, value, Version::V0_3))
+        };
+    }
     let params = Some(Value::Object(params));
     if service::is_streaming(operation) {
         Ok(Reply::Stream(service::stream(app, operation, params)?))
@@ -114,8 +151,68 @@ fn process(
         Ok(Reply::Unary(
             operation,
             service::call(app, operation, params)?,
+            Version::V1_0,
         ))
     }
+}
+
+/// The 0.3 routes (the `google.api.http` paths of the 0.3 proto, `/v1` removed):
+/// the proto rpc name, its path params as resource names, and its input.
+fn route_v03(verb: &str, segments: &[&str]) -> Option<(&'static str, Map<String, Value>, Input)> {
+    let name = |key: &str, value: String| -> Map<String, Value> {
+        std::iter::once((key.to_owned(), Value::String(value))).collect()
+    };
+    const CONFIGS: &str = "pushNotificationConfigs";
+    Some(match (verb, segments) {
+        ("POST", ["message:send"]) => ("SendMessage", Map::new(), Input::Body),
+        ("POST", ["message:stream"]) => ("SendStreamingMessage", Map::new(), Input::Body),
+        ("GET", ["card"]) => ("GetAgentCard", Map::new(), Input::Nothing),
+        (_, ["tasks", task]) => match (verb, task.rsplit_once(':')) {
+            ("GET", None) => (
+                "GetTask",
+                name("name", format!("tasks/{task}")),
+                Input::Query,
+            ),
+            ("POST", Some((id, "cancel"))) => (
+                "CancelTask",
+                name("name", format!("tasks/{id}")),
+                Input::Body,
+            ),
+            // The 0.3 spec says POST, its proto GET: accept both.
+            ("POST", Some((id, "subscribe"))) => (
+                "TaskSubscription",
+                name("name", format!("tasks/{id}")),
+                Input::Body,
+            ),
+            ("GET", Some((id, "subscribe"))) => (
+                "TaskSubscription",
+                name("name", format!("tasks/{id}")),
+                Input::Nothing,
+            ),
+            _ => return None,
+        },
+        ("POST", ["tasks", task, CONFIGS]) => (
+            "CreateTaskPushNotificationConfig",
+            name("parent", format!("tasks/{task}")),
+            Input::Body,
+        ),
+        ("GET", ["tasks", task, CONFIGS]) => (
+            "ListTaskPushNotificationConfig",
+            name("parent", format!("tasks/{task}")),
+            Input::Query,
+        ),
+        ("GET", ["tasks", task, CONFIGS, id]) => (
+            "GetTaskPushNotificationConfig",
+            name("name", format!("tasks/{task}/{CONFIGS}/{id}")),
+            Input::Nothing,
+        ),
+        ("DELETE", ["tasks", task, CONFIGS, id]) => (
+            "DeleteTaskPushNotificationConfig",
+            name("name", format!("tasks/{task}/{CONFIGS}/{id}")),
+            Input::Nothing,
+        ),
+        _ => return None,
+    })
 }
 
 /// The operation a verb and path (split on `/`, tenant removed) name, its path params and input.
@@ -180,7 +277,7 @@ fn query_value(key: &str, value: String) -> Value {
     }
 }
 
-fn success(config: &AgentConfig, operation: &str, value: &Value) -> Response {
+fn success(config: &AgentConfig, operation: &str, value: &Value, version: Version) -> Response {
     let status = if operation == "SendMessage" && config.has(Fault::RestSuccess201) {
         StatusCode::CREATED
     } else {
@@ -188,7 +285,8 @@ fn success(config: &AgentConfig, operation: &str, value: &Value) -> Response {
     };
     let content_type = if config.has(Fault::RestTextContentType) {
         "text/plain"
-    } else if config.has(Fault::RestPlainJsonContentType) {
+    } else if config.has(Fault::RestPlainJsonContentType) || version == Version::V0_3 {
+        // 0.3 REST: "Content-Type: application/json" (0.3 §3.2.3).
         "application/json"
     } else {
         A2A_JSON

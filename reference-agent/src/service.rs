@@ -21,8 +21,14 @@ use crate::{params, AgentConfig, App};
 /// mid-stream error and is the last item.
 pub type EventStream = BoxStream<'static, Result<Value, RpcError>>;
 
-/// The protocol version the interfaces serve (Major.Minor).
-const SUPPORTED_VERSION: (u64, u64) = (1, 0);
+/// A protocol version the interfaces serve, picked per request by `A2A-Version`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Version {
+    /// A2A 0.3 (slash methods, `kind` discriminators, `/v1` REST routes).
+    V0_3,
+    /// A2A 1.0.
+    V1_0,
+}
 
 /// Parses `Major.Minor[.Patch]`, ignoring the patch.
 fn major_minor(version: &str) -> Option<(u64, u64)> {
@@ -41,27 +47,48 @@ fn major_minor(version: &str) -> Option<(u64, u64)> {
     }
 }
 
-/// Version negotiation of the 1.0 interfaces; `requested` is the A2A-Version
-/// header / gRPC metadata value, `None` when absent.
-pub fn check_version(config: &AgentConfig, requested: Option<&str>) -> Result<(), RpcError> {
+/// Version negotiation; `requested` is the A2A-Version header / gRPC metadata
+/// value (or the REST query parameter), `None` when absent. An absent or empty
+/// value means 0.3 (1.0 §3.6.2); `0.3[.x]` and `1.0[.x]` are served (the patch
+/// is not considered, §3.6); anything else is VersionNotSupportedError.
+pub fn negotiate_version(
+    config: &AgentConfig,
+    requested: Option<&str>,
+) -> Result<Version, RpcError> {
     if config.has(Fault::IgnoreVersionHeader) {
-        return Ok(());
+        return Ok(Version::V1_0);
     }
     let requested = requested.map(str::trim).unwrap_or_default();
     if requested.is_empty() {
         if config.has(Fault::MissingVersionAs10) {
-            return Ok(());
+            return Ok(Version::V1_0);
         }
-        // An absent or empty version means 0.3, which these interfaces do not serve.
-        return Err(RpcError::version_not_supported("0.3"));
+        return Ok(Version::V0_3);
     }
     let has_patch = requested.split('.').count() > 2;
-    if major_minor(requested) == Some(SUPPORTED_VERSION)
-        && !(has_patch && config.has(Fault::RejectPatchVersion))
-    {
-        Ok(())
-    } else {
-        Err(RpcError::version_not_supported(requested))
+    if has_patch && config.has(Fault::RejectPatchVersion) {
+        return Err(RpcError::version_not_supported(requested));
+    }
+    match major_minor(requested) {
+        Some((1, 0)) => Ok(Version::V1_0),
+        Some((0, 3)) => Ok(Version::V0_3),
+        _ => Err(RpcError::version_not_supported(requested)),
+    }
+}
+
+/// The version check of an interface that serves only 1.0 (the `lf.a2a.v1`
+/// gRPC service): a request negotiated as 0.3 gets VersionNotSupportedError.
+pub fn check_version(config: &AgentConfig, requested: Option<&str>) -> Result<(), RpcError> {
+    match negotiate_version(config, requested)? {
+        Version::V1_0 => Ok(()),
+        Version::V0_3 => {
+            let requested = requested.map(str::trim).unwrap_or_default();
+            Err(RpcError::version_not_supported(if requested.is_empty() {
+                "0.3"
+            } else {
+                requested
+            }))
+        }
     }
 }
 
@@ -120,7 +147,7 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
     }
 }
 
-fn unknown_method(config: &AgentConfig, method: &str) -> RpcError {
+pub(crate) fn unknown_method(config: &AgentConfig, method: &str) -> RpcError {
     if config.has(Fault::UnknownMethodInvalidRequest) {
         RpcError::invalid_request(format_args!("unknown method `{method}`"))
     } else {

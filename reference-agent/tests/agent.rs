@@ -152,7 +152,10 @@ async fn card_is_served_with_caching_headers() {
         json!([
             {"url": h.agent.jsonrpc_url(), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
             {"url": h.agent.rest_url(), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
-            {"url": h.agent.local_addr().to_string(), "protocolBinding": "GRPC", "protocolVersion": "1.0"}
+            {"url": h.agent.local_addr().to_string(), "protocolBinding": "GRPC", "protocolVersion": "1.0"},
+            {"url": h.agent.jsonrpc_url(), "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+            {"url": h.agent.rest_url(), "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"},
+            {"url": h.agent.local_addr().to_string(), "protocolBinding": "GRPC", "protocolVersion": "0.3"}
         ])
     );
     assert_eq!(card["capabilities"]["streaming"], true);
@@ -315,9 +318,10 @@ async fn envelope_and_version_checks() {
     };
     for (version, code) in [
         (Some("99.0"), -32009),
-        (Some("0.3"), -32009),
-        (None, -32009),
-        (Some(""), -32009),
+        // Absent, empty and 0.3 are served as 0.3, which has no GetTask method.
+        (Some("0.3"), -32601),
+        (None, -32601),
+        (Some(""), -32601),
         (Some("1.0.7"), -32001),
     ] {
         let reply = h.post(get(json!(3)), version).await;
@@ -661,7 +665,7 @@ async fn fault_reject_patch_version() {
     let h = Harness::faulty(Fault::RejectPatchVersion).await;
     assert_eq!(h.version_code(Some("1.0.3")).await, -32009);
     assert_eq!(h.version_code(Some("1.0")).await, -32001);
-    assert_eq!(h.version_code(None).await, -32009);
+    assert_eq!(h.version_code(None).await, -32601);
 }
 
 #[tokio::test]
@@ -669,7 +673,8 @@ async fn fault_missing_version_as_1_0() {
     let h = Harness::faulty(Fault::MissingVersionAs10).await;
     assert_eq!(h.version_code(None).await, -32001);
     assert_eq!(h.version_code(Some("")).await, -32001);
-    assert_eq!(h.version_code(Some("0.3")).await, -32009);
+    // An explicit 0.3 is still 0.3 (no GetTask method there).
+    assert_eq!(h.version_code(Some("0.3")).await, -32601);
     assert_eq!(h.version_code(Some("99.0")).await, -32009);
 }
 

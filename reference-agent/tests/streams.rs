@@ -393,11 +393,17 @@ async fn rest_errors_are_google_rpc_status() {
         (400, "FAILED_PRECONDITION", "UNSUPPORTED_OPERATION")
     );
 
-    // The version: required, from the header or the A2A-Version parameter.
+    // The version: from the header or the A2A-Version parameter. Without one the
+    // request is 0.3, which has no such route; an unknown version is refused.
     let url = format!("{}/tasks/task-nope", h.agent.rest_url());
     let unversioned = Harness::reply(h.http.get(&url)).await;
     assert_eq!(
         error_detail(&unversioned),
+        (404, "NOT_FOUND", "METHOD_NOT_FOUND")
+    );
+    let unknown = Harness::reply(h.http.get(format!("{url}?A2A-Version=99.0"))).await;
+    assert_eq!(
+        error_detail(&unknown),
         (400, "FAILED_PRECONDITION", "VERSION_NOT_SUPPORTED")
     );
     let by_param = Harness::reply(h.http.get(format!("{url}?A2A-Version=1.0"))).await;

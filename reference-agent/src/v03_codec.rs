@@ -1,0 +1,600 @@
+//! Conversions between A2A 0.3 JSON and the 1.0 ProtoJSON the core works on.
+//!
+//! 0.3 has two JSON dialects ([`Dialect`]): the JSON-RPC one of `types.ts`
+//! (`kind` discriminators, lowercase states, roles `user`/`agent`, `parts`)
+//! and the ProtoJSON of the 0.3 proto (package `a2a.v1`, used by 0.3 REST and
+//! gRPC: `content` instead of `parts`, `TASK_STATE_CANCELLED`, file parts as
+//! `fileWithUri`/`fileWithBytes`, data parts as `{"data":{"data":{…}}}`).
+//! Requests come in as 0.3 JSON and leave as 1.0 ProtoJSON; results go the
+//! other way. Input the codec does not understand is passed on unchanged, so
+//! the core's validation rejects it (InvalidParams) as it would in 1.0.
+
+use serde_json::{Map, Value};
+
+use crate::error::RpcError;
+use crate::fault::Fault;
+use crate::model::TaskState;
+use crate::AgentConfig;
+
+/// The 0.3 JSON dialect of a binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// JSON-RPC 0.3 (`types.ts` shapes).
+    JsonRpc,
+    /// ProtoJSON of the 0.3 proto (REST and gRPC 0.3).
+    Proto,
+}
+
+const JSON_MEDIA_TYPE: &str = "application/json";
+
+fn state_of(state: &Value) -> Option<TaskState> {
+    serde_json::from_value(state.clone()).ok()
+}
+
+/// Removes the first of `names` present (camelCase, then the proto snake_case name).
+fn take(object: &mut Map<String, Value>, names: &[&str]) -> Option<Value> {
+    names
+        .iter()
+        .find_map(|name| object.remove(*name))
+        .filter(|value| !value.is_null())
+}
+
+fn insert(object: &mut Map<String, Value>, key: &str, value: impl Into<Value>) {
+    object.insert(key.to_owned(), value.into());
+}
+
+// ---------------------------------------------------------------- requests
+
+/// 0.3 `MessageSendParams` (JSON-RPC) or `SendMessageRequest` (proto) as the
+/// 1.0 `SendMessageRequest`.
+pub fn send_request(
+    dialect: Dialect,
+    params: Option<Value>,
+    config: &AgentConfig,
+) -> Result<Option<Value>, RpcError> {
+    let Some(Value::Object(mut params)) = params else {
+        return Ok(params);
+    };
+    let mut out = Map::new();
+    let names: &[&str] = match dialect {
+        Dialect::JsonRpc => &["message"],
+        // The proto field is `request` with the json name `message`.
+        Dialect::Proto => &["message", "request"],
+    };
+    if let Some(message) = take(&mut params, names) {
+        let message = message_in(dialect, message);
+        refuse_data_only_follow_up(config, &message)?;
+        insert(&mut out, "message", message);
+    }
+    // JSON-RPC 0.3 clients get a blocking call unless they ask otherwise (the
+    // Python SDK's default); the proto's `blocking` defaults to false.
+    let default_blocking = dialect == Dialect::JsonRpc;
+    let configuration = match take(&mut params, &["configuration"]) {
+        None => Some(Map::new()),
+        Some(Value::Object(configuration)) => Some(configuration),
+        Some(other) => {
+            insert(&mut out, "configuration", other);
+            None
+        }
+    };
+    if let Some(mut configuration) = configuration {
+        let mut converted = Map::new();
+        let return_immediately = match take(&mut configuration, &["blocking"]) {
+            None => Value::Bool(!default_blocking),
+            Some(Value::Bool(blocking)) => Value::Bool(!blocking),
+            Some(other) => other,
+        };
+        insert(&mut converted, "returnImmediately", return_immediately);
+        match take(&mut configuration, &["historyLength", "history_length"]) {
+            // The 0.3 proto: "if 0, the history will be unlimited".
+            Some(n) if dialect == Dialect::Proto && n.as_i64() == Some(0) => {}
+            Some(n) => insert(&mut converted, "historyLength", n),
+            None => {}
+        }
+        if let Some(modes) = take(
+            &mut configuration,
+            &["acceptedOutputModes", "accepted_output_modes"],
+        ) {
+            insert(&mut converted, "acceptedOutputModes", modes);
+        }
+        insert(&mut out, "configuration", converted);
+    }
+    if let Some(metadata) = take(&mut params, &["metadata"]) {
+        insert(&mut out, "metadata", metadata);
+    }
+    Ok(Some(Value::Object(out)))
+}
+
+/// The `v03-data-part-refused` fault: a follow-up (it names a task) whose parts
+/// are all data parts is refused.
+fn refuse_data_only_follow_up(config: &AgentConfig, message: &Value) -> Result<(), RpcError> {
+    if !config.has(Fault::V03DataPartRefused) {
+        return Ok(());
+    }
+    let follow_up = message
+        .get("taskId")
+        .and_then(Value::as_str)
+        .is_some_and(|id| !id.is_empty());
+    let data_only = message
+        .get("parts")
+        .and_then(Value::as_array)
+        .is_some_and(|parts| !parts.is_empty() && parts.iter().all(|p| p.get("data").is_some()));
+    if follow_up && data_only {
+        return Err(RpcError::invalid_param(
+            "message.parts",
+            "a follow-up message must contain a text part",
+        ));
+    }
+    Ok(())
+}
+
+/// A 0.3 Message as a 1.0 Message.
+pub fn message_in(dialect: Dialect, message: Value) -> Value {
+    let Value::Object(mut message) = message else {
+        return message;
+    };
+    let parts = match dialect {
+        Dialect::JsonRpc => {
+            message.remove("kind");
+            let role = match message.get("role").and_then(Value::as_str) {
+                Some("user") => Some("ROLE_USER"),
+                Some("agent") => Some("ROLE_AGENT"),
+                _ => None,
+            };
+            if let Some(role) = role {
+                insert(&mut message, "role", role);
+            }
+            message.remove("parts")
+        }
+        Dialect::Proto => message
+            .remove("content")
+            .or_else(|| message.remove("parts")),
+    };
+    if let Some(parts) = parts {
+        let parts = match parts {
+            Value::Array(parts) => parts.into_iter().map(|p| part_in(dialect, p)).collect(),
+            other => other,
+        };
+        insert(&mut message, "parts", parts);
+    }
+    Value::Object(message)
+}
+
+/// A 0.3 Part as a 1.0 Part; an unknown kind becomes a part with no content.
+fn part_in(dialect: Dialect, part: Value) -> Value {
+    let Value::Object(mut part) = part else {
+        return part;
+    };
+    let mut out = Map::new();
+    if let Some(metadata) = take(&mut part, &["metadata"]) {
+        insert(&mut out, "metadata", metadata);
+    }
+    let kind = match dialect {
+        Dialect::JsonRpc => part
+            .remove("kind")
+            .and_then(|kind| kind.as_str().map(str::to_owned)),
+        Dialect::Proto => None,
+    };
+    let kind = kind.or_else(|| {
+        ["text", "file", "data"]
+            .into_iter()
+            .find(|key| part.contains_key(*key))
+            .map(str::to_owned)
+    });
+    match kind.as_deref() {
+        Some("text") => {
+            if let Some(text) = part.remove("text") {
+                insert(&mut out, "text", text);
+            }
+        }
+        Some("file") => {
+            if let Some(Value::Object(mut file)) = part.remove("file") {
+                let (bytes, uri, mime): (&[&str], &[&str], &[&str]) = match dialect {
+                    Dialect::JsonRpc => (&["bytes"], &["uri"], &["mimeType"]),
+                    Dialect::Proto => (
+                        &["fileWithBytes", "file_with_bytes"],
+                        &["fileWithUri", "file_with_uri"],
+                        &["mimeType", "mime_type"],
+                    ),
+                };
+                let fields = [
+                    (bytes, "raw"),
+                    (uri, "url"),
+                    (&["name"][..], "filename"),
+                    (mime, "mediaType"),
+                ];
+                for (names, to) in fields {
+                    if let Some(value) = take(&mut file, names) {
+                        insert(&mut out, to, value);
+                    }
+                }
+            }
+        }
+        Some("data") => {
+            if let Some(data) = part.remove("data") {
+                let data = match (dialect, data) {
+                    // proto DataPart{data: Struct}
+                    (Dialect::Proto, Value::Object(mut wrapper)) => wrapper
+                        .remove("data")
+                        .unwrap_or_else(|| Value::Object(Map::new())),
+                    (_, data) => data,
+                };
+                insert(&mut out, "data", data);
+                insert(&mut out, "mediaType", JSON_MEDIA_TYPE);
+            }
+        }
+        _ => {}
+    }
+    Value::Object(out)
+}
+
+// ---------------------------------------------------------------- results
+
+/// A 1.0 SendMessage result as 0.3: the bare Task or Message (JSON-RPC) or the
+/// `SendMessageResponse{task|message}` (proto).
+pub fn send_result(dialect: Dialect, result: Value, config: &AgentConfig) -> Value {
+    let (member, inner) = match result {
+        Value::Object(mut object) if object.len() == 1 => {
+            match (object.remove("task"), object.remove("message")) {
+                (Some(task), _) => ("task", task),
+                (_, Some(message)) => ("message", message),
+                _ => return Value::Object(object),
+            }
+        }
+        // A bare result (the `send-result-unwrapped` fault): a Task has a status.
+        bare if bare.get("status").is_some() => ("task", bare),
+        bare => ("message", bare),
+    };
+    let converted = if member == "task" {
+        task_out(dialect, inner, config)
+    } else {
+        message_out(dialect, inner, config)
+    };
+    match dialect {
+        Dialect::JsonRpc => converted,
+        Dialect::Proto => wrap(member, converted),
+    }
+}
+
+fn wrap(member: &str, value: Value) -> Value {
+    let mut object = Map::new();
+    insert(&mut object, member, value);
+    Value::Object(object)
+}
+
+fn mark_kind(dialect: Dialect, object: &mut Map<String, Value>, kind: &str, config: &AgentConfig) {
+    if dialect == Dialect::JsonRpc && !config.has(Fault::V03NoKind) {
+        insert(object, "kind", kind);
+    }
+}
+
+fn state_out(dialect: Dialect, state: Value, config: &AgentConfig) -> Value {
+    let Some(parsed) = state_of(&state) else {
+        return state;
+    };
+    match dialect {
+        Dialect::JsonRpc if config.has(Fault::V03StateSpelled10) => state,
+        Dialect::JsonRpc
+            if parsed == TaskState::Canceled && config.has(Fault::V03CanceledSpelledCancelled) =>
+        {
+            Value::from("cancelled")
+        }
+        Dialect::JsonRpc => Value::from(parsed.legacy_name()),
+        Dialect::Proto
+            if parsed == TaskState::Canceled && !config.has(Fault::V03ProtoStateCancelledOneL) =>
+        {
+            Value::from("TASK_STATE_CANCELLED")
+        }
+        Dialect::Proto => state,
+    }
+}
+
+fn status_out(dialect: Dialect, status: Value, config: &AgentConfig) -> Value {
+    let Value::Object(mut status) = status else {
+        return status;
+    };
+    if let Some(state) = status.remove("state") {
+        insert(&mut status, "state", state_out(dialect, state, config));
+    }
+    if let Some(message) = status.remove("message") {
+        insert(
+            &mut status,
+            "message",
+            message_out(dialect, message, config),
+        );
+    }
+    Value::Object(status)
+}
+
+fn map_array(value: Value, f: impl Fn(Value) -> Value) -> Value {
+    match value {
+        Value::Array(items) => Value::Array(items.into_iter().map(f).collect()),
+        other => other,
+    }
+}
+
+/// A 1.0 Task as a 0.3 Task.
+pub fn task_out(dialect: Dialect, task: Value, config: &AgentConfig) -> Value {
+    let Value::Object(mut task) = task else {
+        return task;
+    };
+    if let Some(status) = task.remove("status") {
+        insert(&mut task, "status", status_out(dialect, status, config));
+    }
+    if let Some(history) = task.remove("history") {
+        let history = map_array(history, |m| message_out(dialect, m, config));
+        insert(&mut task, "history", history);
+    }
+    if let Some(artifacts) = task.remove("artifacts") {
+        let artifacts = map_array(artifacts, |a| artifact_out(dialect, a, config));
+        insert(&mut task, "artifacts", artifacts);
+    }
+    mark_kind(dialect, &mut task, "task", config);
+    Value::Object(task)
+}
+
+fn artifact_out(dialect: Dialect, artifact: Value, config: &AgentConfig) -> Value {
+    let Value::Object(mut artifact) = artifact else {
+        return artifact;
+    };
+    if let Some(parts) = artifact.remove("parts") {
+        let parts = map_array(parts, |p| part_out(dialect, p, config));
+        insert(&mut artifact, "parts", parts);
+    }
+    Value::Object(artifact)
+}
+
+/// A 1.0 Message as a 0.3 Message.
+pub fn message_out(dialect: Dialect, message: Value, config: &AgentConfig) -> Value {
+    let Value::Object(mut message) = message else {
+        return message;
+    };
+    let parts = message
+        .remove("parts")
+        .map(|parts| map_array(parts, |p| part_out(dialect, p, config)));
+    match dialect {
+        Dialect::JsonRpc => {
+            let role = match message.get("role").and_then(Value::as_str) {
+                Some("ROLE_USER") => Some("user"),
+                Some("ROLE_AGENT") => Some("agent"),
+                _ => None,
+            };
+            if let Some(role) = role {
+                insert(&mut message, "role", role);
+            }
+            if let Some(parts) = parts {
+                insert(&mut message, "parts", parts);
+            }
+        }
+        Dialect::Proto => {
+            if let Some(parts) = parts {
+                insert(&mut message, "content", parts);
+            }
+        }
+    }
+    mark_kind(dialect, &mut message, "message", config);
+    Value::Object(message)
+}
+
+fn part_out(dialect: Dialect, part: Value, config: &AgentConfig) -> Value {
+    let Value::Object(mut part) = part else {
+        return part;
+    };
+    let mut out = Map::new();
+    let kind = if let Some(text) = part.remove("text") {
+        insert(&mut out, "text", text);
+        "text"
+    } else if let Some(data) = part.remove("data") {
+        // A 0.3 DataPart holds a JSON object; any other 1.0 value is wrapped.
+        let data = match data {
+            Value::Object(object) => Value::Object(object),
+            other => wrap("value", other),
+        };
+        let data = match dialect {
+            Dialect::JsonRpc => data,
+            Dialect::Proto => wrap("data", data),
+        };
+        insert(&mut out, "data", data);
+        "data"
+    } else {
+        let (bytes, uri) = match dialect {
+            Dialect::JsonRpc => ("bytes", "uri"),
+            Dialect::Proto => ("fileWithBytes", "fileWithUri"),
+        };
+        let mut file = Map::new();
+        let fields = [
+            ("raw", bytes),
+            ("url", uri),
+            ("filename", "name"),
+            ("mediaType", "mimeType"),
+        ];
+        for (from, to) in fields {
+            if let Some(value) = part.remove(from) {
+                insert(&mut file, to, value);
+            }
+        }
+        insert(&mut out, "file", Value::Object(file));
+        "file"
+    };
+    if let Some(metadata) = part.remove("metadata") {
+        insert(&mut out, "metadata", metadata);
+    }
+    mark_kind(dialect, &mut out, kind, config);
+    Value::Object(out)
+}
+
+/// A 1.0 `StreamResponse` as a 0.3 stream event: the Task, Message or update
+/// with its `kind` (JSON-RPC), or the 0.3 `StreamResponse` (proto).
+pub fn event_out(dialect: Dialect, event: Value, config: &AgentConfig) -> Value {
+    let Value::Object(mut event) = event else {
+        return event;
+    };
+    if event.len() != 1 {
+        return Value::Object(event);
+    }
+    let (member, converted, kind) = if let Some(task) = event.remove("task") {
+        return send_result(dialect, wrap("task", task), config);
+    } else if let Some(message) = event.remove("message") {
+        return send_result(dialect, wrap("message", message), config);
+    } else if let Some(Value::Object(mut update)) = event.remove("statusUpdate") {
+        let state = update.get("status").and_then(|s| s.get("state")).cloned();
+        // 0.3 says `final` marks the event after which the stream ends; it leaves
+        // interrupted states open (§2.9 #10). This agent ends 0.3 streams after
+        // input-required and auth-required as in 1.0, so `final` is true there too.
+        let last = state
+            .as_ref()
+            .and_then(state_of)
+            .is_some_and(TaskState::ends_stream);
+        if let Some(status) = update.remove("status") {
+            insert(&mut update, "status", status_out(dialect, status, config));
+        }
+        if !config.has(Fault::V03NoFinal) {
+            insert(&mut update, "final", last);
+        }
+        ("statusUpdate", update, "status-update")
+    } else if let Some(Value::Object(mut update)) = event.remove("artifactUpdate") {
+        if let Some(artifact) = update.remove("artifact") {
+            insert(
+                &mut update,
+                "artifact",
+                artifact_out(dialect, artifact, config),
+            );
+        }
+        ("artifactUpdate", update, "artifact-update")
+    } else {
+        return Value::Object(event);
+    };
+    match dialect {
+        Dialect::JsonRpc => {
+            let mut converted = converted;
+            // Events keep their `kind` even under `v03-no-kind` (Task/Message/parts only).
+            insert(&mut converted, "kind", kind);
+            Value::Object(converted)
+        }
+        Dialect::Proto => wrap(member, Value::Object(converted)),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn config() -> AgentConfig {
+        AgentConfig::default()
+    }
+
+    #[test]
+    fn jsonrpc_send_params_become_1_0() {
+        let params = json!({
+            "message": {"kind": "message", "role": "user", "messageId": "m", "parts": [
+                {"kind": "text", "text": "hi"},
+                {"kind": "file", "file": {"uri": "https://x/y", "name": "y", "mimeType": "text/plain"}},
+                {"kind": "file", "file": {"bytes": "aGk="}},
+                {"kind": "data", "data": {"a": 1}},
+            ]},
+            "configuration": {"blocking": false, "historyLength": 2, "acceptedOutputModes": ["text/plain"]},
+        });
+        let out = send_request(Dialect::JsonRpc, Some(params), &config())
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            out,
+            json!({
+                "message": {"role": "ROLE_USER", "messageId": "m", "parts": [
+                    {"text": "hi"},
+                    {"url": "https://x/y", "filename": "y", "mediaType": "text/plain"},
+                    {"raw": "aGk="},
+                    {"data": {"a": 1}, "mediaType": "application/json"},
+                ]},
+                "configuration": {"returnImmediately": true, "historyLength": 2, "acceptedOutputModes": ["text/plain"]},
+            })
+        );
+        let blocking = send_request(Dialect::JsonRpc, Some(json!({})), &config()).unwrap();
+        assert_eq!(
+            blocking.unwrap()["configuration"]["returnImmediately"],
+            false
+        );
+    }
+
+    #[test]
+    fn proto_send_request_becomes_1_0() {
+        let params = json!({
+            "request": {"role": "ROLE_USER", "messageId": "m", "content": [
+                {"text": "hi"},
+                {"file": {"fileWithBytes": "aGk=", "mimeType": "text/plain", "name": "n"}},
+                {"data": {"data": {"a": 1}}},
+            ]},
+            "configuration": {"historyLength": 0},
+        });
+        let out = send_request(Dialect::Proto, Some(params), &config())
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            out,
+            json!({
+                "message": {"role": "ROLE_USER", "messageId": "m", "parts": [
+                    {"text": "hi"},
+                    {"raw": "aGk=", "mediaType": "text/plain", "filename": "n"},
+                    {"data": {"a": 1}, "mediaType": "application/json"},
+                ]},
+                "configuration": {"returnImmediately": true},
+            })
+        );
+    }
+
+    #[test]
+    fn results_in_both_dialects() {
+        let task = json!({
+            "id": "t", "contextId": "c",
+            "status": {"state": "TASK_STATE_CANCELED", "message": {"role": "ROLE_AGENT", "messageId": "a", "parts": [{"text": "x"}]}},
+            "artifacts": [{"artifactId": "r", "parts": [{"data": [1]}, {"url": "u", "mediaType": "text/plain"}]}],
+        });
+        let rpc = send_result(Dialect::JsonRpc, json!({"task": task.clone()}), &config());
+        assert_eq!(rpc["kind"], "task");
+        assert_eq!(rpc["status"]["state"], "canceled");
+        assert_eq!(rpc["status"]["message"]["role"], "agent");
+        assert_eq!(
+            rpc["status"]["message"]["parts"][0],
+            json!({"kind": "text", "text": "x"})
+        );
+        assert_eq!(
+            rpc["artifacts"][0]["parts"],
+            json!([
+                {"kind": "data", "data": {"value": [1]}},
+                {"kind": "file", "file": {"uri": "u", "mimeType": "text/plain"}},
+            ])
+        );
+        let proto = send_result(Dialect::Proto, json!({"task": task}), &config());
+        assert_eq!(proto["task"]["status"]["state"], "TASK_STATE_CANCELLED");
+        assert_eq!(
+            proto["task"]["status"]["message"]["content"],
+            json!([{"text": "x"}])
+        );
+        assert!(proto["task"].get("kind").is_none());
+        assert_eq!(
+            proto["task"]["artifacts"][0]["parts"][1],
+            json!({"file": {"fileWithUri": "u", "mimeType": "text/plain"}})
+        );
+    }
+
+    #[test]
+    fn events_in_both_dialects() {
+        let update = json!({"statusUpdate": {"taskId": "t", "contextId": "c",
+            "status": {"state": "TASK_STATE_INPUT_REQUIRED"}}});
+        let rpc = event_out(Dialect::JsonRpc, update.clone(), &config());
+        assert_eq!(
+            rpc,
+            json!({"kind": "status-update", "taskId": "t", "contextId": "c",
+                "status": {"state": "input-required"}, "final": true})
+        );
+        let proto = event_out(Dialect::Proto, update, &config());
+        assert_eq!(proto["statusUpdate"]["final"], true);
+        let artifact = json!({"artifactUpdate": {"taskId": "t", "artifact": {"artifactId": "a",
+            "parts": [{"text": "x"}]}, "append": false, "lastChunk": true}});
+        let rpc = event_out(Dialect::JsonRpc, artifact, &config());
+        assert_eq!(rpc["kind"], "artifact-update");
+        assert_eq!(rpc["artifact"]["parts"][0]["kind"], "text");
+    }
+}
