@@ -42,6 +42,34 @@ impl Backend for GrpcBackend {
     }
 }
 
+/// The agent's core behind the 0.3 gRPC service (`a2a.v1.A2AService`): requests and
+/// answers in the 0.3 proto JSON. The service itself says 0.3, so no version metadata is
+/// needed (0.3 has none).
+pub struct GrpcBackend03(pub Arc<App>);
+
+impl Backend for GrpcBackend03 {
+    fn check_version(&self, _requested: Option<&str>) -> Result<(), BackendError> {
+        Ok(())
+    }
+
+    fn call(&self, method: &str, params: Value) -> Result<Value, BackendError> {
+        crate::v03::call_proto03(&self.0, method, params).map_err(|e| status(&self.0.config, &e))
+    }
+
+    fn stream(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> Result<BoxStream<'static, Result<Value, BackendError>>, BackendError> {
+        let config = self.0.config.clone();
+        let events = crate::v03::stream_proto03(&self.0, method, params)
+            .map_err(|e| status(&config, &e))?;
+        Ok(events
+            .map(move |event| event.map_err(|e| status(&config, &e)))
+            .boxed())
+    }
+}
+
 /// An A2A error as a gRPC status (§5.4 mapping, ErrorInfo per §10.6).
 fn status(config: &AgentConfig, error: &RpcError) -> BackendError {
     let code = match error.grpc_code() {

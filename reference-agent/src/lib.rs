@@ -162,7 +162,12 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
         .route(&format!("{REST_PATH}/{{*path}}"), any(rest::handle))
         .with_state(Arc::clone(&rest_app));
     // gRPC shares the port: HTTP/2 requests to /lf.a2a.v1.A2AService/<Rpc>.
-    let grpc = a2a_proto::server::router(Arc::new(grpc::GrpcBackend(Arc::clone(&app))));
+    let grpc = a2a_proto::server::router(Arc::new(grpc::GrpcBackend(Arc::clone(&app)))).merge(
+        a2a_proto::server::router_for(
+            a2a_proto::SERVICE_0_3,
+            Arc::new(grpc::GrpcBackend03(Arc::clone(&app))),
+        ),
+    );
     let router = router
         .route(JSONRPC_PATH, post(jsonrpc::handle))
         .with_state(Arc::clone(&app))

@@ -18,8 +18,16 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// 1 when a MUST check failed or a check could not be judged, 2 for a usage error or an
 /// unusable agent card.
 #[derive(Debug, Parser)]
-#[command(name = "a2a-tck", version, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "a2a-tck",
+    version,
+    disable_version_flag = true,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
+    /// Print the kit's version (`--version` selects protocol versions to test).
+    #[arg(short = 'V', long = "kit-version", action = clap::ArgAction::Version)]
+    kit_version: (),
     #[command(subcommand)]
     command: Option<Command>,
     #[command(flatten)]

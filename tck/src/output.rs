@@ -46,9 +46,21 @@ pub fn summary(report: &Report) -> String {
             interface.protocol_binding, interface.protocol_version, interface.url
         );
     }
-    let origin = |url: &str| reqwest::Url::parse(url).ok().map(|u| u.origin());
+    // A gRPC `host:port` is compared by host and port (its scheme is the card's own).
+    let host_port = |url: &str| {
+        let full = if url.contains("://") {
+            url.to_string()
+        } else {
+            format!("http://{url}")
+        };
+        reqwest::Url::parse(&full)
+            .ok()
+            .map(|u| (u.host_str().map(str::to_string), u.port_or_known_default()))
+    };
+    let mut noted = Vec::new();
     for interface in report.interfaces.iter().filter(|i| i.tested) {
-        if origin(&interface.url) != origin(&report.target.url) {
+        if host_port(&interface.url) != host_port(&report.target.url) && !noted.contains(&interface.url) {
+            noted.push(interface.url.clone());
             let _ = writeln!(
                 out,
                 "  note: the card sends the kit to {}, which is not on the target's origin",

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, ErrorKind, INTERRUPTED_STATES, TERMINAL_STATES};
-use crate::check::Binding;
+use crate::check::{Binding, ProtocolVersion};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{sent_task, task_id, terminal_tasks, Answer, Ctx};
 
@@ -690,8 +690,12 @@ fn broken_rejection(answer: &Answer, expected: &str) -> Option<Verdict> {
         Answer::Error(e)
             if NOT_A_REJECTION.iter().any(|k| {
                 e.is(*k)
-                    && (e.binding == Binding::Jsonrpc
-                        || matches!(k, ErrorKind::MethodNotFound | ErrorKind::Internal))
+                    && match (e.binding, e.version) {
+                        (Binding::Jsonrpc, _) => true,
+                        // 0.3 REST and gRPC errors are told apart by their class only.
+                        (_, ProtocolVersion::V0_3) => *k == ErrorKind::Internal,
+                        _ => matches!(k, ErrorKind::MethodNotFound | ErrorKind::Internal),
+                    }
             }) =>
         {
             Some(Verdict::fail(

@@ -4,7 +4,7 @@ use serde_json::{json, Value};
 
 use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, ErrorKind};
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::check::{Check, HarnessError, Level, ProtocolVersion, SpecRef, Verdict};
 use crate::ctx::Ctx;
 use crate::transport::VersionHeader;
 
@@ -87,8 +87,31 @@ async fn missing_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
                 .is_some_and(|v| v == "0.3" || v.starts_with("0.3."))
     });
     if serves_0_3_here {
-        return Ok(Verdict::NotApplicable {
-            reason: "the card declares 0.3 at this URL too, so a request without A2A-Version is a 0.3 request".into(),
+        // Both versions at this URL: a request without the header must get 0.3 semantics.
+        let binding = ctx.binding();
+        let (_, interfaces) = crate::card::interfaces(&ctx.card.json);
+        let Some(v03) = interfaces
+            .into_iter()
+            .find(|i| i.binding == binding && i.version == ProtocolVersion::V0_3)
+        else {
+            return Err(HarnessError::Prerequisite(
+                "the card declares 0.3 at this URL, but no 0.3 interface of this binding the kit can drive".into(),
+            ));
+        };
+        let reply = ctx
+            .on(v03)
+            .request_with(
+                "GetTask",
+                json!({ "id": ctx.id("tck-no-such-task") }),
+                VersionHeader::Absent,
+            )
+            .await?;
+        return Ok(match reply.expect_error(ErrorKind::TaskNotFound) {
+            Verdict::Violated { expected, actual } => Verdict::fail(
+                format!("a 0.3 answer to a 0.3 request without A2A-Version: {expected}"),
+                actual,
+            ),
+            pass => pass,
         });
     }
     let reply = ctx

@@ -176,10 +176,20 @@ impl ErrorReply {
                     other => Err(format!("HTTP status {}", other.unwrap_or(0))),
                 }
             }
-            _ => match self.status.as_deref() {
-                Some("OK") | None => Err("no error status".into()),
-                Some(_) => Ok(()),
-            },
+            // Server-side errors as INTERNAL-like statuses, client-side ones as any other.
+            _ => {
+                let server_side = kind.http_status() >= 500;
+                match self.status.as_deref() {
+                    Some("OK") | None => Err("no error status".into()),
+                    Some("INTERNAL" | "UNKNOWN" | "UNAVAILABLE") if !server_side => {
+                        Err(format!("gRPC status {}", self.status.as_deref().unwrap_or("")))
+                    }
+                    Some(s) if server_side && !matches!(s, "INTERNAL" | "UNKNOWN" | "UNAVAILABLE") => {
+                        Err(format!("gRPC status {s}"))
+                    }
+                    Some(_) => Ok(()),
+                }
+            }
         }
     }
 
