@@ -186,6 +186,10 @@ faults! {
         "An empty JSON-RPC batch `[]` is answered with an empty array instead of one Invalid Request error.";
     BatchRejected => "batch-rejected",
         "A JSON-RPC batch is refused with one Invalid Request error instead of an array of responses.";
+    HistoryReplacesMessageId => "history-replaces-message-id",
+        "The client's messages in a task's history carry an id the agent made up instead of the messageId the client sent.";
+    IgnoreVersionQuery => "ignore-version-query",
+        "The HTTP+JSON `A2A-Version` query parameter is ignored (a request that gives the version only there is read as 0.3).";
     StreamingUndeclared => "streaming-undeclared",
         "The card declares capabilities.streaming false while the agent still streams.";
     SseWrongContentType => "sse-wrong-content-type",
@@ -294,7 +298,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 102);
+        assert_eq!(Fault::all().len(), 104);
     }
 
     #[test]

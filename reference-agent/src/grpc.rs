@@ -62,8 +62,8 @@ impl Backend for GrpcBackend03 {
         params: Value,
     ) -> Result<BoxStream<'static, Result<Value, BackendError>>, BackendError> {
         let config = self.0.config.clone();
-        let events = crate::v03::stream_proto03(&self.0, method, params)
-            .map_err(|e| status(&config, &e))?;
+        let events =
+            crate::v03::stream_proto03(&self.0, method, params).map_err(|e| status(&config, &e))?;
         Ok(events
             .map(move |event| event.map_err(|e| status(&config, &e)))
             .boxed())

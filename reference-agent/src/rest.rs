@@ -101,6 +101,7 @@ fn process(
     // Spec §3.6.1: the version may also be sent as a request parameter.
     let version = match headers.get("a2a-version") {
         Some(value) => Some(String::from_utf8_lossy(value.as_bytes()).into_owned()),
+        None if config.has(Fault::IgnoreVersionQuery) => None,
         None => query
             .iter()
             .find(|(key, _)| is_version(key))

@@ -59,6 +59,16 @@ pub fn task(task: &Task, view: TaskView, config: &AgentConfig) -> Result<Value, 
     if view.artifacts == Artifacts::Always && !object.contains_key("artifacts") {
         object.insert("artifacts".to_owned(), Value::Array(Vec::new()));
     }
+    if config.has(Fault::HistoryReplacesMessageId) {
+        if let Some(Value::Array(history)) = object.get_mut("history") {
+            let user = Value::from(Role::User.name());
+            for message in history.iter_mut().filter(|m| m.get("role") == Some(&user)) {
+                if let Some(Value::String(id)) = message.get_mut("messageId") {
+                    *id = format!("agent-{id}");
+                }
+            }
+        }
+    }
     if config.has(Fault::NestedMessageMissingRole) {
         let agent = Value::from(Role::Agent.name());
         let strip_role = |message: &mut Value| {

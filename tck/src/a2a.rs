@@ -119,7 +119,11 @@ impl ErrorKind {
             match binding {
                 Binding::Jsonrpc => return format!("JSON-RPC error {self}"),
                 Binding::Rest => {
-                    return format!("an HTTP {}xx error ({})", self.http_status() / 100, self.name())
+                    return format!(
+                        "an HTTP {}xx error ({})",
+                        self.http_status() / 100,
+                        self.name()
+                    )
                 }
                 Binding::Grpc => return format!("a gRPC error status ({})", self.name()),
             }

@@ -229,7 +229,10 @@ pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
     // A 0.3 card (or the 0.3 half of a mixed card): `url` + `preferredTransport` +
     // `additionalInterfaces`, all of the top-level `protocolVersion` (spec notes §2.5). An
     // interface already declared in `supportedInterfaces` is not listed twice.
-    let top_version = card.get("protocolVersion").and_then(Value::as_str).unwrap_or("");
+    let top_version = card
+        .get("protocolVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     if let (Some(ProtocolVersion::V0_3), Some(url)) = (
         ProtocolVersion::from_declared(top_version),
         card.get("url").and_then(Value::as_str),
@@ -240,7 +243,13 @@ pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
             .unwrap_or("JSONRPC");
         let mut entries = vec![(preferred.to_string(), url.to_string())];
         for extra in crate::a2a::items(card, "additionalInterfaces") {
-            let text = |k: &str| extra.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+            let text = |k: &str| {
+                extra
+                    .get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string()
+            };
             entries.push((text("transport"), text("url")));
         }
         for (transport, url) in entries {
@@ -258,7 +267,11 @@ pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
                 Some(b) if !usable_url(b, &url) => {
                     Some(format!("url {url:?} is not an absolute URL"))
                 }
-                Some(b) if tested.iter().any(|i| i.binding == b && i.version == ProtocolVersion::V0_3) => {
+                Some(b)
+                    if tested
+                        .iter()
+                        .any(|i| i.binding == b && i.version == ProtocolVersion::V0_3) =>
+                {
                     Some("an earlier entry declares the same binding and version".to_string())
                 }
                 Some(_) => None,

@@ -364,7 +364,11 @@ mod tests {
             Some(ProtocolVersion::V1_0)
         );
         assert_eq!(ProtocolVersion::from_declared("1"), None);
-        assert_eq!(ProtocolVersion::from_declared("0.3"), None);
+        assert_eq!(
+            ProtocolVersion::from_declared("0.3.0"),
+            Some(ProtocolVersion::V0_3)
+        );
+        assert_eq!(ProtocolVersion::from_declared("0.2"), None);
         assert_eq!(Binding::from_card("jsonrpc"), Some(Binding::Jsonrpc));
         assert_eq!(Binding::from_card("HTTP+JSON"), Some(Binding::Rest));
     }

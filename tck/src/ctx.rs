@@ -247,7 +247,8 @@ impl Ctx {
                 let rpc = v03::grpc_rpc(method).ok_or_else(missing)?;
                 let params = v03::request(Form::Proto, method, &params);
                 let service = a2a_proto::SERVICE_0_3;
-                let reply = grpc::unary(self, &interface.url, service, rpc, &params, version).await?;
+                let reply =
+                    grpc::unary(self, &interface.url, service, rpc, &params, version).await?;
                 (Form::Proto, reply)
             }
         };

@@ -88,7 +88,12 @@ struct Selection {
     bindings: Vec<BindingArg>,
     /// Test only these protocol versions of the card's interfaces (comma-separated or
     /// repeated): 0.3, 1.0. Default: every version the card declares.
-    #[arg(long = "version", value_name = "VERSION", value_enum, value_delimiter = ',')]
+    #[arg(
+        long = "version",
+        value_name = "VERSION",
+        value_enum,
+        value_delimiter = ','
+    )]
     versions: Vec<VersionArg>,
 }
 

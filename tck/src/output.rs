@@ -59,7 +59,9 @@ pub fn summary(report: &Report) -> String {
     };
     let mut noted = Vec::new();
     for interface in report.interfaces.iter().filter(|i| i.tested) {
-        if host_port(&interface.url) != host_port(&report.target.url) && !noted.contains(&interface.url) {
+        if host_port(&interface.url) != host_port(&report.target.url)
+            && !noted.contains(&interface.url)
+        {
             noted.push(interface.url.clone());
             let _ = writeln!(
                 out,

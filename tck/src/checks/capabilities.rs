@@ -70,7 +70,7 @@ async fn all_refused(
         // hold the check until its deadline.
         let reply = if method == "SendStreamingMessage" || method == "SubscribeToTask" {
             match ctx.stream(method, params).await? {
-                Start::Refused(reply) => reply,
+                Start::Refused(reply) => *reply,
                 Start::Stream(mut stream) => {
                     judged += 1;
                     let first = stream.next(ctx.stream_wait()).await;

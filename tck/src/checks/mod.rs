@@ -12,6 +12,7 @@ pub mod send_message;
 pub mod streaming;
 pub mod tasks;
 pub mod versioning;
+pub mod versions;
 
 /// Binding-agnostic checks: run once on every declared interface of 1.0.
 pub const EVERY_BINDING_1_0: Scope = Scope::Interface {
@@ -75,6 +76,7 @@ pub fn all() -> Vec<Check> {
         capabilities::checks(),
         streaming::checks(),
         bindings::checks(),
+        versions::checks(),
     ]
     .into_iter()
     .flatten()

@@ -82,10 +82,7 @@ fn log_for(
         .collect();
     let request = RecordedRequest {
         method: "gRPC".into(),
-        url: format!(
-            "{}/{service}/{method}",
-            client.uri().trim_end_matches('/')
-        ),
+        url: format!("{}/{service}/{method}", client.uri().trim_end_matches('/')),
         headers,
         body: Some(RecordedBody::of(params.to_string().as_bytes())),
     };
@@ -156,7 +153,10 @@ pub async fn unary(
     let metadata = metadata(ctx, version);
     let mut log = log_for(ctx, &client, service, method, params, &metadata);
     let timeout = ctx.wire.limits().request_timeout;
-    let read = match client.unary_in(service, method, params, &metadata, timeout).await {
+    let read = match client
+        .unary_in(service, method, params, &metadata, timeout)
+        .await
+    {
         Ok(Ok(value)) => {
             log.set_response(recorded("0 OK", &value));
             Ok(Answer::Result(value))
@@ -234,12 +234,12 @@ pub async fn stream(
                 &format!("{} {}", status.code, status.code_name),
                 &status_json(&status),
             ));
-            Ok(Start::Refused(Reply {
+            Ok(Start::Refused(Box::new(Reply {
                 binding: Binding::Grpc,
                 http_status: None,
                 read: Ok(Answer::Error(error_reply(&status))),
                 problems: Vec::new(),
-            }))
+            })))
         }
         Err(error) => {
             log.fail(error.to_string());

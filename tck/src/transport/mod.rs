@@ -181,10 +181,13 @@ impl ErrorReply {
                 let server_side = kind.http_status() >= 500;
                 match self.status.as_deref() {
                     Some("OK") | None => Err("no error status".into()),
-                    Some("INTERNAL" | "UNKNOWN" | "UNAVAILABLE") if !server_side => {
-                        Err(format!("gRPC status {}", self.status.as_deref().unwrap_or("")))
-                    }
-                    Some(s) if server_side && !matches!(s, "INTERNAL" | "UNKNOWN" | "UNAVAILABLE") => {
+                    Some("INTERNAL" | "UNKNOWN" | "UNAVAILABLE") if !server_side => Err(format!(
+                        "gRPC status {}",
+                        self.status.as_deref().unwrap_or("")
+                    )),
+                    Some(s)
+                        if server_side && !matches!(s, "INTERNAL" | "UNKNOWN" | "UNAVAILABLE") =>
+                    {
                         Err(format!("gRPC status {s}"))
                     }
                     Some(_) => Ok(()),

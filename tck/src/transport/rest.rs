@@ -138,7 +138,11 @@ pub fn route_03(base: &str, method: &str, params: &Value) -> Result<Route, Harne
         _ => route(&v1, method, &params)?,
     };
     if route.body.is_some() {
-        route.body = Some(super::v03::request(super::v03::Form::Proto, method, &params));
+        route.body = Some(super::v03::request(
+            super::v03::Form::Proto,
+            method,
+            &params,
+        ));
     }
     Ok(route)
 }

@@ -25,7 +25,7 @@ pub enum Start {
     Stream(Box<EventStream>),
     /// The server answered with a single non-stream reply instead (an error before the
     /// first event, or something that is not a stream at all).
-    Refused(Reply),
+    Refused(Box<Reply>),
 }
 
 /// One event as received.
@@ -188,7 +188,7 @@ impl EventStream {
     }
 
     /// An event of a 0.3 stream, read back into 1.0.
-    fn from_0_3(&self, mut event: Event) -> Event {
+    fn read_0_3(&self, mut event: Event) -> Event {
         let (Some(form), Some(response)) = (self.v03, event.response.as_ref()) else {
             return event;
         };
@@ -225,7 +225,7 @@ impl EventStream {
                 } else {
                     self.log.event(frame.kind.as_deref(), &frame.data);
                     match self.read_frame(frame) {
-                        Ok(event) => return Next::Event(self.from_0_3(event)),
+                        Ok(event) => return Next::Event(self.read_0_3(event)),
                         Err(end) => end,
                     }
                 }
@@ -336,7 +336,7 @@ pub async fn start_sse(
     let media = opened.reply(Vec::new()).media_type();
     if !(200..300).contains(&opened.status) || media.as_deref() != Some("text/event-stream") {
         let http = opened.read_all(wait).await?;
-        return Ok(Start::Refused(unary_reply(binding, &http)));
+        return Ok(Start::Refused(Box::new(unary_reply(binding, &http))));
     }
     let Some(response) = opened.response.take() else {
         return Err(HarnessError::Internal("stream opened twice".into()));

@@ -86,7 +86,12 @@ pub fn state_name(form: Form, state: &str) -> String {
 pub fn request(form: Form, method: &str, params: &Value) -> Value {
     let mut p: Map<String, Value> = params.as_object().cloned().unwrap_or_default();
     p.remove("tenant");
-    let text = |p: &Map<String, Value>, k: &str| p.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+    let text = |p: &Map<String, Value>, k: &str| {
+        p.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
     match (method, form) {
         ("SendMessage" | "SendStreamingMessage", _) => {
             let mut out = Map::new();
@@ -296,7 +301,9 @@ impl Reading {
                 Some("task") => json!({ "task": self.task(form, event) }),
                 Some("message") => json!({ "message": self.message(form, event) }),
                 Some("status-update") => json!({ "statusUpdate": self.status_update(form, event) }),
-                Some("artifact-update") => json!({ "artifactUpdate": self.artifact_update(form, event) }),
+                Some("artifact-update") => {
+                    json!({ "artifactUpdate": self.artifact_update(form, event) })
+                }
                 other => {
                     self.problem(format!(
                         "a stream event with kind {} (0.3 events carry task, message, status-update or artifact-update)",
@@ -390,7 +397,8 @@ impl Reading {
                 if let Some((_, v10)) = PROTO_STATES.iter().find(|(v03, _)| *v03 == state) {
                     return v10.to_string();
                 }
-                let known = crate::a2a::TASK_STATES.contains(&state) && state != "TASK_STATE_CANCELED";
+                let known =
+                    crate::a2a::TASK_STATES.contains(&state) && state != "TASK_STATE_CANCELED";
                 if known {
                     state.to_string()
                 } else {
@@ -418,9 +426,15 @@ impl Reading {
             .cloned()
             .unwrap_or_default();
         if message.get(parts_key).is_none() {
-            let other = if form == Form::Proto { "parts" } else { "content" };
+            let other = if form == Form::Proto {
+                "parts"
+            } else {
+                "content"
+            };
             if message.get(other).is_some() {
-                self.problem(format!("a Message carries `{other}` where 0.3 uses `{parts_key}`"));
+                self.problem(format!(
+                    "a Message carries `{other}` where 0.3 uses `{parts_key}`"
+                ));
             }
         }
         out.remove("content");
@@ -431,7 +445,10 @@ impl Reading {
                 Some("user") => "ROLE_USER".to_string(),
                 Some("agent") => "ROLE_AGENT".to_string(),
                 other => {
-                    self.problem(format!("role {} is not a 0.3 role (user, agent)", crate::a2a::shown(other)));
+                    self.problem(format!(
+                        "role {} is not a 0.3 role (user, agent)",
+                        crate::a2a::shown(other)
+                    ));
                     format!("UNKNOWN({})", other.unwrap_or_default())
                 }
             };
@@ -488,7 +505,10 @@ impl Reading {
                     copy(file, "mimeType", &mut out, "mediaType");
                     copy(file, "name", &mut out, "filename");
                 } else if let Some(data) = part.get("data") {
-                    out.insert("data".into(), data.get("data").cloned().unwrap_or(Value::Null));
+                    out.insert(
+                        "data".into(),
+                        data.get("data").cloned().unwrap_or(Value::Null),
+                    );
                 } else {
                     return part.clone();
                 }
@@ -517,18 +537,31 @@ mod tests {
         let rpc = request(Form::JsonRpc, "SendMessage", &send);
         assert_eq!(rpc["message"]["kind"], "message");
         assert_eq!(rpc["message"]["role"], "user");
-        assert_eq!(rpc["message"]["parts"][0], json!({"kind": "text", "text": "hi"}));
-        assert_eq!(rpc["message"]["parts"][1], json!({"kind": "data", "data": {"a": 1}}));
+        assert_eq!(
+            rpc["message"]["parts"][0],
+            json!({"kind": "text", "text": "hi"})
+        );
+        assert_eq!(
+            rpc["message"]["parts"][1],
+            json!({"kind": "data", "data": {"a": 1}})
+        );
         assert_eq!(rpc["configuration"]["blocking"], true);
         let proto = request(Form::Proto, "SendMessage", &send);
-        assert_eq!(proto["message"]["content"][1], json!({"data": {"data": {"a": 1}}}));
-        assert_eq!(request(Form::Proto, "GetTask", &json!({"id": "t1"})), json!({"name": "tasks/t1"}));
+        assert_eq!(
+            proto["message"]["content"][1],
+            json!({"data": {"data": {"a": 1}}})
+        );
+        assert_eq!(
+            request(Form::Proto, "GetTask", &json!({"id": "t1"})),
+            json!({"name": "tasks/t1"})
+        );
     }
 
     #[test]
     fn answers_are_read_strictly() {
         let mut r = Reading::default();
-        let task = json!({"kind": "task", "id": "t", "contextId": "c", "status": {"state": "canceled"}});
+        let task =
+            json!({"kind": "task", "id": "t", "contextId": "c", "status": {"state": "canceled"}});
         let read = r.result(Form::JsonRpc, "SendMessage", &task);
         assert_eq!(read["task"]["status"]["state"], "TASK_STATE_CANCELED");
         assert!(r.problems.is_empty(), "{:?}", r.problems);
@@ -536,17 +569,29 @@ mod tests {
             let mut r = Reading::default();
             let t = json!({"kind": "task", "id": "t", "status": {"state": wrong}});
             let read = r.task(Form::JsonRpc, &t);
-            assert!(read["status"]["state"].as_str().is_some_and(|s| s.starts_with("UNKNOWN")));
+            assert!(read["status"]["state"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("UNKNOWN")));
             assert_eq!(r.problems.len(), 1);
         }
         let mut r = Reading::default();
-        r.result(Form::JsonRpc, "SendMessage", &json!({"task": {"id": "t", "status": {"state": "TASK_STATE_COMPLETED"}}}));
+        r.result(
+            Form::JsonRpc,
+            "SendMessage",
+            &json!({"task": {"id": "t", "status": {"state": "TASK_STATE_COMPLETED"}}}),
+        );
         assert_eq!(r.problems.len(), 3, "{:?}", r.problems);
         let mut r = Reading::default();
-        let t = r.task(Form::Proto, &json!({"id": "t", "status": {"state": "TASK_STATE_CANCELLED"}}));
+        let t = r.task(
+            Form::Proto,
+            &json!({"id": "t", "status": {"state": "TASK_STATE_CANCELLED"}}),
+        );
         assert_eq!(t["status"]["state"], "TASK_STATE_CANCELED");
         assert!(r.problems.is_empty());
-        r.task(Form::Proto, &json!({"id": "t", "status": {"state": "TASK_STATE_CANCELED"}}));
+        r.task(
+            Form::Proto,
+            &json!({"id": "t", "status": {"state": "TASK_STATE_CANCELED"}}),
+        );
         assert_eq!(r.problems.len(), 1);
     }
 }
