@@ -190,6 +190,8 @@ faults! {
         "The client's messages in a task's history carry an id the agent made up instead of the messageId the client sent.";
     IgnoreVersionQuery => "ignore-version-query",
         "The HTTP+JSON `A2A-Version` query parameter is ignored (a request that gives the version only there is read as 0.3).";
+    CrossVersionIsolated => "cross-version-isolated",
+        "0.3 JSON-RPC tasks/get finds only the tasks made by 0.3 requests, not those made under 1.0.";
     StreamingUndeclared => "streaming-undeclared",
         "The card declares capabilities.streaming false while the agent still streams.";
     SseWrongContentType => "sse-wrong-content-type",
@@ -298,7 +300,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 104);
+        assert_eq!(Fault::all().len(), 105);
     }
 
     #[test]

@@ -87,6 +87,8 @@ pub struct App {
     store: store::Store,
     /// Set to true at shutdown; every open stream ends then.
     closing: watch::Sender<bool>,
+    /// Ids of tasks made by 0.3 JSON-RPC requests (kept for the `cross-version-isolated` fault).
+    v03_tasks: std::sync::Mutex<std::collections::HashSet<String>>,
 }
 
 impl App {
@@ -98,6 +100,7 @@ impl App {
             card: card::CardDocument::new(base_url, &config),
             store: store::Store::new(config.clone(), scenarios),
             closing: watch::channel(false).0,
+            v03_tasks: std::sync::Mutex::default(),
             config,
         })
     }

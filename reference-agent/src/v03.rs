@@ -84,10 +84,37 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
         "message/send" => {
             let params = codec::send_request(Dialect::JsonRpc, params, config)?;
             let result = service::call(app, "SendMessage", params)?;
+            if config.has(Fault::CrossVersionIsolated) {
+                if let (Some(id), Ok(mut made)) = (
+                    result.pointer("/task/id").and_then(Value::as_str),
+                    app.v03_tasks.lock(),
+                ) {
+                    made.insert(id.to_owned());
+                }
+            }
             if shapes_1_0 {
                 return Ok(result);
             }
             Ok(codec::send_result(Dialect::JsonRpc, result, config))
+        }
+        // With `cross-version-isolated`, 0.3 sees only the tasks 0.3 made.
+        "tasks/get" if config.has(Fault::CrossVersionIsolated) => {
+            let id = params
+                .as_ref()
+                .and_then(|p| p.get("id"))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let made = app
+                .v03_tasks
+                .lock()
+                .map(|m| m.contains(&id))
+                .unwrap_or(false);
+            if made {
+                service::call(app, "GetTask", params).map(task)
+            } else {
+                Err(RpcError::task_not_found(&id))
+            }
         }
         // TaskQueryParams{id, historyLength, metadata} / TaskIdParams{id, metadata}
         // read as the 1.0 params (unknown members are ignored).

@@ -333,6 +333,34 @@ mod tests {
     }
 
     #[test]
+    fn cards_of_0_3_and_mixed_cards_are_read() {
+        let v03 = json!({
+            "protocolVersion": "0.3.0", "url": "http://h/rpc", "preferredTransport": "JSONRPC",
+            "additionalInterfaces": [
+                {"url": "http://h/rpc", "transport": "JSONRPC"},
+                {"url": "http://h/rest", "transport": "HTTP+JSON"},
+                {"url": "h:50051", "transport": "GRPC"}
+            ]
+        });
+        let (declared, tested) = interfaces(&v03);
+        assert_eq!(declared.len(), 3, "{declared:?}");
+        assert!(tested.iter().all(|i| i.version == ProtocolVersion::V0_3));
+        assert_eq!(tested.len(), 3);
+        // A mixed card lists 0.3 in supportedInterfaces and in the 0.3 fields: once each.
+        let mut mixed = v03.clone();
+        mixed["supportedInterfaces"] = json!([
+            {"url": "http://h/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": "http://h/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}
+        ]);
+        let (declared, tested) = interfaces(&mixed);
+        assert_eq!(tested.len(), 4, "{tested:?}");
+        assert_eq!(declared.len(), 4, "{declared:?}");
+        // Without the 0.3 fields, 1.0 alone.
+        let (_, tested) = interfaces(&json!({"supportedInterfaces": mixed["supportedInterfaces"]}));
+        assert_eq!(tested.len(), 2);
+    }
+
+    #[test]
     fn interfaces_are_resolved_and_explained() {
         let card = json!({"supportedInterfaces": [
             {"url": "http://h/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0.2"},

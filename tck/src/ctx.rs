@@ -76,6 +76,15 @@ impl Ctx {
             .map_or(Binding::Jsonrpc, |i| i.binding)
     }
 
+    /// What `kind` looks like on the interface under test (binding and version).
+    pub fn error_form(&self, kind: ErrorKind) -> String {
+        let version = self
+            .interface
+            .as_ref()
+            .map_or(ProtocolVersion::V1_0, |i| i.version);
+        kind.on_version(self.binding(), version)
+    }
+
     fn interface(&self) -> Result<&Interface, HarnessError> {
         self.interface.as_ref().ok_or_else(|| {
             HarnessError::Internal("interface check run without an interface".into())
@@ -252,6 +261,7 @@ impl Ctx {
                 (Form::Proto, reply)
             }
         };
+        reply.version = ProtocolVersion::V0_3;
         match &mut reply.read {
             Ok(Answer::Result(result)) => {
                 let mut reading = v03::Reading::default();
@@ -376,6 +386,7 @@ impl Ctx {
                 Start::Stream(Box::new(s.in_0_3(form)))
             }
             Start::Refused(mut reply) if v03 => {
+                reply.version = ProtocolVersion::V0_3;
                 if let Ok(Answer::Error(e)) = &mut reply.read {
                     e.version = ProtocolVersion::V0_3;
                 }

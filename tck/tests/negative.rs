@@ -349,6 +349,10 @@ const CASES: &[Case] = &[
     ),
     case("versioning.card-declares-every-version", "card-omits-0-3"),
     case("versioning.query-parameter-version", "ignore-version-query"),
+    case(
+        "versioning.task-same-in-both-versions",
+        "cross-version-isolated",
+    ),
     in_version(
         &[ProtocolVersion::V0_3],
         "send.follow-up-with-data-part-continues-task",

@@ -213,7 +213,7 @@ async fn not_found(ctx: &Ctx) -> Result<Result<ErrorReply, Verdict>, HarnessErro
     let reply = ctx
         .request("GetTask", json!({ "id": ctx.id("tck-no-such-task") }))
         .await?;
-    let expected = ErrorKind::TaskNotFound.on(ctx.binding());
+    let expected = ctx.error_form(ErrorKind::TaskNotFound);
     Ok(match reply.read {
         Ok(Answer::Error(e)) => Ok(e),
         Ok(other) => Err(Verdict::fail(expected, other.describe())),
@@ -266,7 +266,7 @@ async fn grpc_error(ctx: Ctx) -> Result<Verdict, HarnessError> {
     Ok(match error.check(ErrorKind::TaskNotFound) {
         Ok(()) => Verdict::pass(),
         Err(differs) => Verdict::fail(
-            ErrorKind::TaskNotFound.on(ctx.binding()),
+            ctx.error_form(ErrorKind::TaskNotFound),
             format!("{differs}: {error}"),
         ),
     })

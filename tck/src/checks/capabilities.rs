@@ -101,7 +101,7 @@ async fn all_refused(
     }
     Ok(verdict_from(
         problems,
-        &format!("{} for each", kind.on(ctx.binding())),
+        &format!("{} for each", ctx.error_form(kind)),
     ))
 }
 

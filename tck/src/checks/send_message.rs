@@ -19,7 +19,9 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-SEND-001"],
-            reading: None,
+            reading: Some(
+                "1.0 wraps the answer as {\"task\"} or {\"message\"}; 0.3 JSON-RPC returns the bare Task or Message with its kind (read back into the 1.0 form; the shape itself is checked by v03.jsonrpc.bare-results-with-kind).",
+            ),
             run: |ctx| Box::pin(returns_task_or_message(ctx)),
         },
         Check {
@@ -467,7 +469,7 @@ async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Ok(Verdict::fail(
             format!(
                 "{} for a message to each terminal task",
-                ErrorKind::UnsupportedOperation.on(ctx.binding())
+                ctx.error_form(ErrorKind::UnsupportedOperation)
             ),
             problems.join("; "),
         ))
@@ -558,7 +560,7 @@ async fn invalid_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Ok(Verdict::fail(
             format!(
                 "{} for each invalid message",
-                ErrorKind::InvalidParams.on(ctx.binding())
+                ctx.error_form(ErrorKind::InvalidParams)
             ),
             problems.join("; "),
         ))

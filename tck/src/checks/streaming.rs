@@ -101,7 +101,11 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: STREAMING,
             maps_to: &["STREAM-SUB-001"],
-            reading: None,
+            reading: Some(
+                "On HTTP+JSON the kit subscribes with POST /tasks/{id}:subscribe, the verb of \
+                 §5.3 and §11.3.2; the proto's annotation says GET (spec notes §1.17 #1). An \
+                 agent that answers only GET fails the subscription checks on HTTP+JSON.",
+            ),
             run: |ctx| Box::pin(subscribe_first_event(ctx)),
         },
         Check {
@@ -639,7 +643,7 @@ async fn subscribe_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 /// SubscribeToTask must be refused with `kind`, before or as the stream's only event.
 async fn refused_with(ctx: &Ctx, params: Value, kind: ErrorKind) -> Result<Verdict, HarnessError> {
-    let expected = kind.on(ctx.binding());
+    let expected = ctx.error_form(kind);
     Ok(match ctx.stream("SubscribeToTask", params).await? {
         crate::transport::stream::Start::Refused(reply) => reply.expect_error(kind),
         crate::transport::stream::Start::Stream(mut stream) => {

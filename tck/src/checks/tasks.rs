@@ -28,7 +28,9 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-GET-002"],
-            reading: None,
+            reading: Some(
+                "Both versions: -32001 on JSON-RPC. On 1.0 REST and gRPC, HTTP 404 / NOT_FOUND with ErrorInfo TASK_NOT_FOUND; 0.3 specifies neither REST error bodies nor gRPC statuses, so there only the class is asked (an HTTP 4xx; a gRPC status other than OK and INTERNAL).",
+            ),
             run: |ctx| Box::pin(get_unknown(ctx)),
         },
         Check {
@@ -94,11 +96,12 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-CANCEL-002"],
-            reading: Some(
+            reading: Some(concat!(
                 "Tried on every terminal state the agent can be driven into (COMPLETED is \
                  required). For an already canceled task TaskNotFoundError is accepted too, since a \
                  duplicate cancel may find the task purged (§3.3.1).",
-            ),
+                " In 0.3 (-32002 on JSON-RPC) REST and gRPC error forms are unspecified: only the class is asked there.",
+            )),
             run: |ctx| Box::pin(cancel_terminal(ctx)),
         },
         Check {
@@ -109,7 +112,9 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-CANCEL-003"],
-            reading: None,
+            reading: Some(
+                "Both versions: -32001 on JSON-RPC. On 1.0 REST and gRPC, HTTP 404 / NOT_FOUND with ErrorInfo TASK_NOT_FOUND; 0.3 specifies neither REST error bodies nor gRPC statuses, so there only the class is asked (an HTTP 4xx; a gRPC status other than OK and INTERNAL).",
+            ),
             run: |ctx| Box::pin(cancel_unknown(ctx)),
         },
     ]
@@ -347,7 +352,7 @@ async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Ok(Verdict::fail(
             format!(
                 "{} for CancelTask of each terminal task",
-                ErrorKind::TaskNotCancelable.on(ctx.binding())
+                ctx.error_form(ErrorKind::TaskNotCancelable)
             ),
             problems.join("; "),
         ))

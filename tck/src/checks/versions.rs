@@ -110,6 +110,21 @@ pub fn checks() -> Vec<Check> {
             run: |ctx| Box::pin(card_declares_versions(ctx)),
         },
         Check {
+            id: "versioning.task-same-in-both-versions",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-04"] },
+            requirement: "A task made through one version is the same task through the other (same id, context and state) where the card declares both on one binding",
+            scope: Scope::Card,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "Interfaces of one transport may serve different versions (§3.6.2); they are one \
+                 agent, so a task made with 1.0 is read with 0.3 (and the other way) on each \
+                 binding that declares both. N/A when no binding declares both.",
+            ),
+            run: |ctx| Box::pin(same_task_both_versions(ctx)),
+        },
+        Check {
             id: "versioning.query-parameter-version",
             level: Level::Should,
             spec: SpecRef { version: "1.0", section: "3.6.1", statements: &["V10-D-3.6.1-01"] },
@@ -347,6 +362,57 @@ async fn card_declares_versions(ctx: Ctx) -> Result<Verdict, HarnessError> {
         ))
     } else {
         Verdict::fail("0.3 declared wherever 0.3 is answered", problems.join("; "))
+    })
+}
+
+async fn same_task_both_versions(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let (_, interfaces) = card::interfaces(&ctx.card.json);
+    let pairs: Vec<_> = interfaces
+        .iter()
+        .filter(|i| i.version == ProtocolVersion::V1_0)
+        .filter_map(|v10| {
+            let v03 = interfaces
+                .iter()
+                .find(|i| i.version == ProtocolVersion::V0_3 && i.binding == v10.binding)?;
+            Some((v10.clone(), v03.clone()))
+        })
+        .collect();
+    if pairs.is_empty() {
+        return Ok(Verdict::NotApplicable {
+            reason: "no binding of the card declares both 0.3 and 1.0".into(),
+        });
+    }
+    let essence = |t: &Value| json!({ "id": t.get("id"), "contextId": t.get("contextId"), "state": a2a::state(t) });
+    let mut problems = Vec::new();
+    for (v10, v03) in &pairs {
+        for (maker, reader) in [(v10, v03), (v03, v10)] {
+            let made = ctx
+                .on(maker.clone())
+                .create_task("tck-complete-task")
+                .await?;
+            let answer = ctx
+                .on(reader.clone())
+                .get_task(&task_id(&made), None)
+                .await?;
+            let label = format!(
+                "{} made with {}, read with {}",
+                maker.binding, maker.version, reader.version
+            );
+            match answer.result() {
+                Some(read) if essence(read) == essence(&made) => {}
+                Some(read) => problems.push(format!(
+                    "{label}: {} where it was made as {}",
+                    a2a::brief(&essence(read), 200),
+                    a2a::brief(&essence(&made), 200)
+                )),
+                None => problems.push(format!("{label}: {}", answer.describe())),
+            }
+        }
+    }
+    Ok(if problems.is_empty() {
+        Verdict::pass_with(format!("{} binding(s) compared both ways", pairs.len()))
+    } else {
+        Verdict::fail("the same task through both versions", problems.join("; "))
     })
 }
 

@@ -184,6 +184,7 @@ pub async fn unary(
         http_status: None,
         read,
         problems: Vec::new(),
+        version: ProtocolVersion::V1_0,
     })
 }
 
@@ -239,6 +240,7 @@ pub async fn stream(
                 http_status: None,
                 read: Ok(Answer::Error(error_reply(&status))),
                 problems: Vec::new(),
+                version: ProtocolVersion::V1_0,
             })))
         }
         Err(error) => {

@@ -212,6 +212,8 @@ pub struct Reply {
     pub read: Result<Answer, String>,
     /// Where a 0.3 answer left the 0.3 shape (read back into 1.0 anyway; see `v03`).
     pub problems: Vec<String>,
+    /// The protocol version of the exchange.
+    pub version: ProtocolVersion,
 }
 
 impl Reply {
@@ -224,7 +226,7 @@ impl Reply {
     /// The verdict for "this call must fail with exactly `kind`": an answer that is not the
     /// binding's error form is a violation too, not a harness error.
     pub fn expect_error(&self, kind: ErrorKind) -> Verdict {
-        let expected = kind.on(self.binding);
+        let expected = kind.on_version(self.binding, self.version);
         match &self.read {
             Ok(Answer::Error(e)) => match e.check(kind) {
                 Ok(()) => Verdict::pass(),
