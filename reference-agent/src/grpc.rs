@@ -33,12 +33,10 @@ impl Backend for GrpcBackend {
         method: &str,
         params: Value,
     ) -> Result<BoxStream<'static, Result<Value, BackendError>>, BackendError> {
-        let config = self.0.config.clone();
-        let events =
-            service::stream(&self.0, method, Some(params)).map_err(|e| status(&config, &e))?;
-        Ok(events
-            .map(move |event| event.map_err(|e| status(&config, &e)))
-            .boxed())
+        statuses(
+            &self.0.config,
+            service::stream(&self.0, method, Some(params)),
+        )
     }
 }
 
@@ -61,13 +59,23 @@ impl Backend for GrpcBackend03 {
         method: &str,
         params: Value,
     ) -> Result<BoxStream<'static, Result<Value, BackendError>>, BackendError> {
-        let config = self.0.config.clone();
-        let events =
-            crate::v03::stream_proto03(&self.0, method, params).map_err(|e| status(&config, &e))?;
-        Ok(events
-            .map(move |event| event.map_err(|e| status(&config, &e)))
-            .boxed())
+        statuses(
+            &self.0.config,
+            crate::v03::stream_proto03(&self.0, method, params),
+        )
     }
+}
+
+/// A stream of the core with its errors as gRPC statuses.
+fn statuses(
+    config: &AgentConfig,
+    events: Result<service::EventStream, RpcError>,
+) -> Result<BoxStream<'static, Result<Value, BackendError>>, BackendError> {
+    let config = config.clone();
+    let events = events.map_err(|e| status(&config, &e))?;
+    Ok(events
+        .map(move |event| event.map_err(|e| status(&config, &e)))
+        .boxed())
 }
 
 /// An A2A error as a gRPC status (§5.4 mapping, ErrorInfo per §10.6).

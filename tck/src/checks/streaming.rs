@@ -313,14 +313,13 @@ async fn states_in_order(ctx: Ctx) -> Result<Verdict, HarnessError> {
     Ok(Verdict::pass_with(collected.describe()))
 }
 
-/// Reads until a terminal state, then requires the stream to close.
-async fn close_after_terminal(
-    ctx: &Ctx,
+/// Reads events after `seen` up to and including the first terminal state; a stream that ends
+/// first gives back what it sent and how it ended.
+async fn until_terminal(
     stream: &mut EventStream,
+    wait: std::time::Duration,
     mut seen: Vec<Event>,
-) -> Result<Verdict, HarnessError> {
-    let wait = ctx.stream_wait();
-    let expected = "the stream closes right after the terminal state";
+) -> Result<Vec<Event>, Collected> {
     loop {
         match stream.next(wait).await {
             Next::Event(event) => {
@@ -329,28 +328,38 @@ async fn close_after_terminal(
                     .is_some_and(|s| a2a::TERMINAL_STATES.contains(&s));
                 seen.push(event);
                 if terminal {
-                    break;
+                    return Ok(seen);
                 }
             }
-            // A clean close before a terminal state: the agent did not play the scenario.
-            Next::End(End::Closed) => {
-                let collected = Collected {
-                    events: seen,
-                    end: End::Closed,
-                };
-                return Err(HarnessError::Prerequisite(format!(
-                    "the stream closed before any terminal state: {}",
-                    collected.describe()
-                )));
-            }
-            Next::End(end) => {
-                return Ok(Verdict::fail(
-                    "the task's events up to its terminal state, then the stream closes",
-                    Collected { events: seen, end }.describe(),
-                ));
-            }
+            Next::End(end) => return Err(Collected { events: seen, end }),
         }
     }
+}
+
+/// Reads until a terminal state, then requires the stream to close.
+async fn close_after_terminal(
+    ctx: &Ctx,
+    stream: &mut EventStream,
+    seen: Vec<Event>,
+) -> Result<Verdict, HarnessError> {
+    let wait = ctx.stream_wait();
+    let expected = "the stream closes right after the terminal state";
+    let seen = match until_terminal(stream, wait, seen).await {
+        Ok(seen) => seen,
+        // A clean close before a terminal state: the agent did not play the scenario.
+        Err(collected) if collected.end == End::Closed => {
+            return Err(HarnessError::Prerequisite(format!(
+                "the stream closed before any terminal state: {}",
+                collected.describe()
+            )));
+        }
+        Err(collected) => {
+            return Ok(Verdict::fail(
+                "the task's events up to its terminal state, then the stream closes",
+                collected.describe(),
+            ));
+        }
+    };
     // A final Task snapshot may follow the terminal status (§11.7); nothing else may.
     let rest = stream.collect(wait).await;
     let extra: Vec<&Event> = rest
@@ -583,29 +592,13 @@ async fn subscribe_updates(ctx: Ctx) -> Result<Verdict, HarnessError> {
         )));
     }
     release(&ctx, &task).await?;
-    let mut later = Vec::new();
-    loop {
-        match stream.next(wait).await {
-            Next::Event(event) => {
-                let terminal = event
-                    .state()
-                    .is_some_and(|s| a2a::TERMINAL_STATES.contains(&s));
-                later.push(event);
-                if terminal {
-                    return Ok(Verdict::pass_with(format!(
-                        "{} event(s) after the snapshot",
-                        later.len()
-                    )));
-                }
-            }
-            Next::End(end) => {
-                return Ok(Verdict::fail(
-                    "the follow-up's events, up to the terminal state, after the snapshot",
-                    Collected { events: later, end }.describe(),
-                ))
-            }
-        }
-    }
+    Ok(match until_terminal(&mut stream, wait, Vec::new()).await {
+        Ok(later) => Verdict::pass_with(format!("{} event(s) after the snapshot", later.len())),
+        Err(collected) => Verdict::fail(
+            "the follow-up's events, up to the terminal state, after the snapshot",
+            collected.describe(),
+        ),
+    })
 }
 
 async fn subscribe_closes(ctx: Ctx) -> Result<Verdict, HarnessError> {

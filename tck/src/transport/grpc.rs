@@ -141,6 +141,32 @@ fn harness_error(error: ClientError, url: &str) -> HarnessError {
     }
 }
 
+/// The client, the metadata and the evidence log of one call.
+type Prepared = (GrpcClient, Vec<(String, String)>, StreamLog);
+
+/// Prepares one call.
+fn prepare(
+    ctx: &Ctx,
+    url: &str,
+    service: &str,
+    method: &str,
+    params: &Value,
+    version: Option<String>,
+) -> Result<Prepared, HarnessError> {
+    let client = client_for(ctx, url)?;
+    let metadata = metadata(ctx, version);
+    let log = log_for(ctx, &client, service, method, params, &metadata);
+    Ok((client, metadata, log))
+}
+
+/// Records a call that ended with an error status.
+fn record_status(log: &mut StreamLog, status: &GrpcStatus) {
+    log.set_response(recorded(
+        &format!("{} {}", status.code, status.code_name),
+        &status_json(status),
+    ));
+}
+
 pub async fn unary(
     ctx: &Ctx,
     url: &str,
@@ -149,9 +175,7 @@ pub async fn unary(
     params: &Value,
     version: Option<String>,
 ) -> Result<Reply, HarnessError> {
-    let client = client_for(ctx, url)?;
-    let metadata = metadata(ctx, version);
-    let mut log = log_for(ctx, &client, service, method, params, &metadata);
+    let (client, metadata, mut log) = prepare(ctx, url, service, method, params, version)?;
     let timeout = ctx.wire.limits().request_timeout;
     let read = match client
         .unary_in(service, method, params, &metadata, timeout)
@@ -162,10 +186,7 @@ pub async fn unary(
             Ok(Answer::Result(value))
         }
         Ok(Err(status)) => {
-            log.set_response(recorded(
-                &format!("{} {}", status.code, status.code_name),
-                &status_json(&status),
-            ));
+            record_status(&mut log, &status);
             Ok(Answer::Error(error_reply(&status)))
         }
         Err(ClientError::Decode(m)) => {
@@ -196,9 +217,7 @@ pub async fn stream(
     params: &Value,
     version: Option<String>,
 ) -> Result<Start, HarnessError> {
-    let client = client_for(ctx, url)?;
-    let metadata = metadata(ctx, version);
-    let mut log = log_for(ctx, &client, service, method, params, &metadata);
+    let (client, metadata, mut log) = prepare(ctx, url, service, method, params, version)?;
     let timeout = ctx.wire.limits().request_timeout;
     match client
         .server_stream_in(service, method, params, &metadata, timeout)
@@ -231,10 +250,7 @@ pub async fn stream(
             ))))
         }
         Ok(Err(status)) => {
-            log.set_response(recorded(
-                &format!("{} {}", status.code, status.code_name),
-                &status_json(&status),
-            ));
+            record_status(&mut log, &status);
             Ok(Start::Refused(Box::new(Reply {
                 binding: Binding::Grpc,
                 http_status: None,
