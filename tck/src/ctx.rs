@@ -155,7 +155,7 @@ impl Ctx {
 
     /// Clients must send the interface's tenant in every request (spec 1.0 §8.3.2): in the
     /// params (JSON-RPC, gRPC) or as the path prefix (HTTP+JSON, taken from the params).
-    fn with_tenant(&self, mut params: Value) -> Result<Value, HarnessError> {
+    pub(crate) fn with_tenant(&self, mut params: Value) -> Result<Value, HarnessError> {
         let interface = self.interface()?;
         if interface.version == ProtocolVersion::V0_3 {
             return Ok(params);
@@ -267,6 +267,7 @@ impl Ctx {
                 let mut reading = v03::Reading::default();
                 *result = reading.result(form, method, result);
                 reply.problems = reading.problems;
+                reply.state_problems = reading.state_problems;
             }
             Ok(Answer::Error(error)) => error.version = ProtocolVersion::V0_3,
             Err(_) => {}

@@ -127,7 +127,7 @@ async fn rest_get(ctx: &Ctx) -> Result<HttpReply, HarnessError> {
         .interface
         .as_ref()
         .ok_or_else(|| HarnessError::Internal("no interface".into()))?;
-    let params = json!({ "id": task_id(&task) });
+    let params = ctx.with_tenant(json!({ "id": task_id(&task) }))?;
     let route = rest::route(&interface.url, "GetTask", &params)?;
     ctx.wire
         .send(Request {
@@ -180,11 +180,8 @@ async fn success_200(ctx: Ctx) -> Result<Verdict, HarnessError> {
         .interface
         .as_ref()
         .ok_or_else(|| HarnessError::Internal("no interface".into()))?;
-    let route = rest::route(
-        &interface.url,
-        "SendMessage",
-        &json!({ "message": message }),
-    )?;
+    let params = ctx.with_tenant(json!({ "message": message }))?;
+    let route = rest::route(&interface.url, "SendMessage", &params)?;
     let http = ctx
         .wire
         .send(Request {
@@ -227,6 +224,12 @@ async fn rest_error_body(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Err(v) => return Ok(v),
     };
     let mut problems = Vec::new();
+    if error.http_status != Some(404) {
+        problems.push(format!(
+            "HTTP {} (404 for TaskNotFoundError)",
+            error.http_status.unwrap_or(0)
+        ));
+    }
     if let Some(problem) = &error.shape_problem {
         problems.push(problem.clone());
     }
@@ -281,8 +284,13 @@ async fn sse_content_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
             .await?
         {
             Start::Stream(mut stream) => {
+                let status = stream.http.as_ref().map_or(0, |h| h.status);
                 let _ = stream.collect(ctx.stream_wait()).await;
-                Verdict::pass()
+                if status == 200 {
+                    Verdict::pass()
+                } else {
+                    Verdict::fail(expected, format!("HTTP {status} with text/event-stream"))
+                }
             }
             Start::Refused(reply) => Verdict::fail(
                 expected,
@@ -340,68 +348,95 @@ async fn jsonrpc_stream_events(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
 }
 
+/// What two bindings must agree on about a task: id, context, state, and each artifact's id
+/// and part contents (defaults, which ProtoJSON may send or omit, left out).
+fn essence(task: &Value) -> Value {
+    let artifacts: Vec<Value> = a2a::items(task, "artifacts")
+        .map(|a| {
+            let parts: Vec<Value> = a2a::items(a, "parts")
+                .map(|p| {
+                    let content: serde_json::Map<String, Value> = a2a::PART_CONTENT
+                        .iter()
+                        .filter_map(|k| p.get(*k).map(|v| (k.to_string(), v.clone())))
+                        .collect();
+                    Value::Object(content)
+                })
+                .collect();
+            json!({ "artifactId": a.get("artifactId"), "parts": parts })
+        })
+        .collect();
+    json!({
+        "id": task.get("id"),
+        "contextId": task.get("contextId"),
+        "state": a2a::state(task),
+        "artifacts": artifacts,
+    })
+}
+
 async fn equivalent_bindings(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let (_, interfaces) = card::interfaces(&ctx.card.json);
-    let Some(first) = interfaces.first().cloned() else {
-        return Ok(Verdict::NotApplicable {
-            reason: "the card declares no interface the kit can drive".into(),
-        });
-    };
-    let others: Vec<_> = interfaces
-        .iter()
-        .filter(|i| i.version == first.version && i.binding != first.binding)
-        .cloned()
-        .collect();
-    if others.is_empty() {
+    let mut problems = Vec::new();
+    let mut compared = Vec::new();
+    // Each version on its own: the first interface of the version makes the task.
+    let mut firsts: Vec<&crate::card::Interface> = Vec::new();
+    for interface in &interfaces {
+        if !firsts.iter().any(|f| f.version == interface.version) {
+            firsts.push(interface);
+        }
+    }
+    for first in firsts {
+        let others: Vec<_> = interfaces
+            .iter()
+            .filter(|i| i.version == first.version && i.binding != first.binding)
+            .cloned()
+            .collect();
+        if others.is_empty() {
+            continue;
+        }
+        let origin = ctx.on(first.clone());
+        let task = origin.create_task("tck-artifact-text").await?;
+        let id = task_id(&task);
+        let reference = origin.get_task(&id, None).await?;
+        let Some(reference) = reference.result().cloned() else {
+            return Err(HarnessError::Prerequisite(format!(
+                "GetTask on {} {} of the task it created failed: {}",
+                first.binding,
+                first.version,
+                reference.describe()
+            )));
+        };
+        for other in others {
+            let answer = ctx.on(other.clone()).get_task(&id, None).await?;
+            compared.push(format!("{} {}", other.binding, other.version));
+            match answer.result() {
+                Some(t) if essence(t) == essence(&reference) => {}
+                Some(t) => problems.push(format!(
+                    "{} {}: {} where {} gave {}",
+                    other.binding,
+                    other.version,
+                    a2a::brief(&essence(t), 200),
+                    first.binding,
+                    a2a::brief(&essence(&reference), 200)
+                )),
+                None => problems.push(format!(
+                    "{} {}: {}",
+                    other.binding,
+                    other.version,
+                    answer.describe()
+                )),
+            }
+        }
+    }
+    if compared.is_empty() {
         return Ok(Verdict::NotApplicable {
             reason: "the card declares one binding per version: nothing to compare".into(),
         });
     }
-    let origin = ctx.on(first.clone());
-    let task = origin.create_task("tck-artifact-text").await?;
-    let id = task_id(&task);
-    let reference = origin.get_task(&id, None).await?;
-    let Some(reference) = reference.result().cloned() else {
-        return Err(HarnessError::Prerequisite(format!(
-            "GetTask on {} of the task it created failed: {}",
-            first.binding,
-            reference.describe()
-        )));
-    };
-    let essence = |t: &Value| {
-        json!({
-            "id": t.get("id"),
-            "contextId": t.get("contextId"),
-            "state": a2a::state(t),
-            "artifacts": t.get("artifacts"),
-        })
-    };
-    let mut problems = Vec::new();
-    let mut compared = Vec::new();
-    for other in others {
-        let answer = ctx.on(other.clone()).get_task(&id, None).await?;
-        compared.push(other.binding.to_string());
-        match answer.result() {
-            Some(t) if essence(t) == essence(&reference) => {}
-            Some(t) => problems.push(format!(
-                "{}: {} where {} gave {}",
-                other.binding,
-                a2a::brief(&essence(t), 200),
-                first.binding,
-                a2a::brief(&essence(&reference), 200)
-            )),
-            None => problems.push(format!("{}: {}", other.binding, answer.describe())),
-        }
-    }
     Ok(if problems.is_empty() {
-        Verdict::pass_with(format!(
-            "task created on {} read alike on {}",
-            first.binding,
-            compared.join(", ")
-        ))
+        Verdict::pass_with(format!("tasks read alike on {}", compared.join(", ")))
     } else {
         Verdict::fail(
-            format!("task {id:?} with the same id, context, state and artifacts on every binding"),
+            "each task with the same id, context, state and artifacts on every binding of its version",
             problems.join("; "),
         )
     })

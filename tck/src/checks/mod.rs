@@ -32,6 +32,12 @@ pub const EVERY_BINDING_0_3: Scope = Scope::Interface {
     versions: &[ProtocolVersion::V0_3],
 };
 
+/// Checks of the JSON encodings of 0.3 (JSON-RPC and REST).
+pub const JSON_0_3: Scope = Scope::Interface {
+    bindings: &[Binding::Jsonrpc, Binding::Rest],
+    versions: &[ProtocolVersion::V0_3],
+};
+
 /// Rules of the JSON-RPC binding of 0.3.
 pub const JSONRPC_0_3: Scope = Scope::Interface {
     bindings: &[Binding::Jsonrpc],

@@ -220,8 +220,16 @@ async fn task_stream_shape(ctx: Ctx) -> Result<Verdict, HarnessError> {
         return Ok(v);
     }
     let kinds: Vec<&str> = collected.events.iter().filter_map(Event::kind).collect();
+    // A final Task snapshot may close the stream (§11.7); it repeats the terminal state.
+    let body = match (kinds.len() > 1, collected.events.last()) {
+        (true, Some(last)) if last.kind() == Some("task") && is_terminal(last) => {
+            &kinds[1..kinds.len() - 1]
+        }
+        _ if kinds.is_empty() => &kinds[..],
+        _ => &kinds[1..],
+    };
     let shaped = kinds.first() == Some(&"task")
-        && kinds[1..]
+        && body
             .iter()
             .all(|k| *k == "statusUpdate" || *k == "artifactUpdate");
     if let (Some(&"message"), 1) = (kinds.first(), kinds.len()) {
@@ -255,6 +263,13 @@ async fn message_stream(ctx: Ctx) -> Result<Verdict, HarnessError> {
     Ok(ended_badly(&collected, expected).unwrap_or_else(Verdict::pass))
 }
 
+/// Whether an event reports a terminal task state.
+fn is_terminal(event: &Event) -> bool {
+    event
+        .state()
+        .is_some_and(|s| a2a::TERMINAL_STATES.contains(&s))
+}
+
 /// Where a state sits in a task's life: states never move to a lower rank.
 fn rank(state: &str) -> u8 {
     match state {
@@ -275,7 +290,9 @@ async fn states_in_order(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut highest = 0;
     let mut terminal_at = None;
     for (i, event) in collected.events.iter().enumerate() {
-        if let Some(at) = terminal_at {
+        // Only a final Task snapshot in the terminal state may follow it (§11.7).
+        let snapshot = event.kind() == Some("task") && is_terminal(event);
+        if let (Some(at), false) = (terminal_at, snapshot) {
             return Ok(Verdict::fail(
                 expected,
                 format!(
@@ -423,6 +440,9 @@ async fn artifact_chunks(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut problems = Vec::new();
     for (i, chunk) in chunks.iter().enumerate() {
         let last = i + 1 == chunks.len();
+        if i == 0 && flag(chunk, "append") {
+            problems.push("the first chunk has append: true (nothing to append to)".into());
+        }
         if i > 0 && !flag(chunk, "append") {
             problems.push(format!("chunk {} has no append: true", i + 1));
         }
@@ -506,7 +526,21 @@ async fn final_state_matches(ctx: Ctx) -> Result<Verdict, HarnessError> {
 /// Setup: a task that stays open until released: `tck-long-running` (WORKING until a
 /// follow-up or a cancel), else an input-required task.
 async fn open_task(ctx: &Ctx) -> Result<Value, HarnessError> {
-    let task = ctx.create_task("tck-long-running").await?;
+    // Non-blocking: a blocking call would rightly wait for a state this task never reaches
+    // until released (§3.2.2).
+    let message = ctx.user_message("tck-long-running");
+    let answer = ctx
+        .send_message(message, Some(json!({ "returnImmediately": true })))
+        .await?;
+    let task = match answer.result().and_then(|r| r.get("task")) {
+        Some(task) if a2a::text(task, "id").is_some() => task.clone(),
+        _ => {
+            return Err(HarnessError::Prerequisite(format!(
+                "SendMessage (`tck-long-running`, returnImmediately) gave no task: {}",
+                answer.describe()
+            )))
+        }
+    };
     let state = a2a::state(&task).unwrap_or_default();
     if !a2a::TERMINAL_STATES.contains(&state) {
         return Ok(task);
@@ -540,13 +574,18 @@ async fn subscribe_first_event(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut stream = subscribe(&ctx, &task).await?;
     let first = stream.next(ctx.stream_wait()).await;
     let expected = format!(
-        "a task event for task {id:?} in state {}",
+        "a task event for task {id:?}, open, in state {} or later",
         a2a::shown(a2a::state(&task))
     );
     let verdict = match &first {
         Next::Event(event) if event.kind() == Some("task") => {
             let t = event.get("task").cloned().unwrap_or_default();
-            if a2a::text(&t, "id") == Some(id.as_str()) && a2a::state(&t) == a2a::state(&task) {
+            // The task may have moved on since it was made (returnImmediately), but only
+            // forward, and it is still open.
+            let state = a2a::state(&t).unwrap_or_default();
+            let made = a2a::state(&task).unwrap_or_default();
+            let open = !a2a::TERMINAL_STATES.contains(&state) && a2a::TASK_STATES.contains(&state);
+            if a2a::text(&t, "id") == Some(id.as_str()) && open && rank(state) >= rank(made) {
                 Verdict::pass()
             } else {
                 Verdict::fail(expected, event.brief())
@@ -594,6 +633,17 @@ async fn subscribe_updates(ctx: Ctx) -> Result<Verdict, HarnessError> {
     release(&ctx, &task).await?;
     Ok(match until_terminal(&mut stream, wait, Vec::new()).await {
         Ok(later) => Verdict::pass_with(format!("{} event(s) after the snapshot", later.len())),
+        // An interrupted task's subscription may close at once (§11.7): nothing to judge.
+        Err(collected)
+            if collected.end == End::Closed
+                && collected.events.is_empty()
+                && a2a::state(&task).is_some_and(|s| a2a::INTERRUPTED_STATES.contains(&s)) =>
+        {
+            return Err(HarnessError::Prerequisite(format!(
+                "the subscription closed after its snapshot, before the follow-up: {}",
+                collected.describe()
+            )))
+        }
         Err(collected) => Verdict::fail(
             "the follow-up's events, up to the terminal state, after the snapshot",
             collected.describe(),

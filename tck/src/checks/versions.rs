@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::{EVERY_BINDING_0_3, EVERY_BINDING_BOTH, JSONRPC_0_3, JSONRPC_1_0, REST_1_0};
+use super::{EVERY_BINDING_0_3, EVERY_BINDING_BOTH, JSONRPC_0_3, JSONRPC_1_0, JSON_0_3, REST_1_0};
 use crate::a2a::{self, ErrorKind};
 use crate::card;
 use crate::check::{
@@ -22,14 +22,14 @@ pub fn checks() -> Vec<Check> {
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-01"] },
             requirement: "A 0.3 request gets task states spelled the 0.3 way: input-required, canceled (one l) on JSON-RPC; TASK_STATE_CANCELLED in the 0.3 proto JSON",
-            scope: EVERY_BINDING_0_3,
+            scope: JSON_0_3,
             requires: &[],
             maps_to: &[],
             reading: Some(
                 "Agents must answer with the semantics of the requested version (§3.6.2). 0.3 \
                  JSON-RPC spells states in lowercase kebab case (`canceled` with one l); the 0.3 \
                  proto, used by 0.3 REST and gRPC, spells TASK_STATE_CANCELLED with two. Over gRPC \
-                 the enum travels as a number, so only JSON can show a misspelling there.",
+                 the enum travels as a number, so this check runs on the JSON bindings only.",
             ),
             run: |ctx| Box::pin(states_spelled(ctx)),
         },
@@ -169,12 +169,11 @@ pub fn checks() -> Vec<Check> {
 
 /// The problems of a 0.3 answer that are about states, or about anything else.
 fn problems(reply: &Reply, about_states: bool) -> Vec<String> {
-    reply
-        .problems
-        .iter()
-        .filter(|p| p.contains("state") == about_states)
-        .cloned()
-        .collect()
+    if about_states {
+        reply.state_problems.clone()
+    } else {
+        reply.problems.clone()
+    }
 }
 
 async fn states_spelled(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -215,6 +214,12 @@ async fn states_spelled(ctx: Ctx) -> Result<Verdict, HarnessError> {
         note(&reply, &mut found);
     }
     found.dedup();
+    let canceled_seen = seen.iter().any(|s| s.contains("CANCEL"));
+    if found.is_empty() && !canceled_seen {
+        return Err(HarnessError::Prerequisite(format!(
+            "no canceled task was read (the cancel was refused?); states read: {seen:?}"
+        )));
+    }
     Ok(if found.is_empty() {
         Verdict::pass_with(format!("states read: {seen:?}"))
     } else {
@@ -288,7 +293,8 @@ async fn final_flags(ctx: Ctx) -> Result<Verdict, HarnessError> {
         let flag = update.get("final");
         let value = match (flag, binding) {
             (Some(Value::Bool(b)), _) => *b,
-            (None, Binding::Grpc) => false,
+            // In the 0.3 proto JSON (REST) and on gRPC a false `final` is the default, left out.
+            (None, Binding::Grpc | Binding::Rest) => false,
             (other, _) => {
                 found.push(format!(
                     "status update {} has final {}",
@@ -301,6 +307,12 @@ async fn final_flags(ctx: Ctx) -> Result<Verdict, HarnessError> {
         if *terminal && !value {
             found.push(format!(
                 "the terminal status update {} has final false",
+                i + 1
+            ));
+        }
+        if value && i + 1 < updates.len() {
+            found.push(format!(
+                "status update {} has final true but more status updates follow",
                 i + 1
             ));
         }
@@ -424,7 +436,10 @@ async fn query_parameter(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let route = crate::transport::rest::route(
         &interface.url,
         "GetTask",
-        &json!({ "id": ctx.id("tck-no-such-task"), "A2A-Version": interface.version.as_str() }),
+        &ctx.with_tenant(json!({
+            "id": ctx.id("tck-no-such-task"),
+            "A2A-Version": interface.version.as_str(),
+        }))?,
     )?;
     let http = ctx
         .wire

@@ -205,6 +205,7 @@ pub async fn unary(
         http_status: None,
         read,
         problems: Vec::new(),
+        state_problems: Vec::new(),
         version: ProtocolVersion::V1_0,
     })
 }
@@ -256,6 +257,7 @@ pub async fn stream(
                 http_status: None,
                 read: Ok(Answer::Error(error_reply(&status))),
                 problems: Vec::new(),
+                state_problems: Vec::new(),
                 version: ProtocolVersion::V1_0,
             })))
         }

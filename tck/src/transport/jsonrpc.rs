@@ -29,6 +29,7 @@ impl RpcReply {
             http_status: Some(self.http.status),
             read: self.read(),
             problems: Vec::new(),
+            state_problems: Vec::new(),
             version: ProtocolVersion::V1_0,
         }
     }

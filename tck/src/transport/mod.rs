@@ -132,6 +132,14 @@ impl ErrorReply {
                 }
             }
         }
+        // Every REST and gRPC error has the binding's error form (§11.6), generic ones too.
+        if let (None, true, Some(problem)) = (
+            kind.reason(),
+            self.binding != Binding::Jsonrpc,
+            &self.shape_problem,
+        ) {
+            problems.push(problem.clone());
+        }
         // A generic error (no ErrorInfo reason of its own) is not one whose ErrorInfo names
         // an A2A error: on HTTP and gRPC, statuses alone are shared by several errors.
         if let (None, Some(info)) = (kind.reason(), &self.error_info) {
@@ -212,6 +220,8 @@ pub struct Reply {
     pub read: Result<Answer, String>,
     /// Where a 0.3 answer left the 0.3 shape (read back into 1.0 anyway; see `v03`).
     pub problems: Vec<String>,
+    /// Where a 0.3 answer spelled a task state the other version's way.
+    pub state_problems: Vec<String>,
     /// The protocol version of the exchange.
     pub version: ProtocolVersion,
 }

@@ -175,6 +175,7 @@ pub fn read(http: &HttpReply) -> Reply {
         http_status: Some(http.status),
         read: read_answer(http),
         problems: Vec::new(),
+        state_problems: Vec::new(),
         version: ProtocolVersion::V1_0,
     }
 }

@@ -194,9 +194,10 @@ impl EventStream {
         };
         let mut reading = Reading::default();
         event.response = Some(reading.event(form, response));
-        if !reading.problems.is_empty() {
+        if !reading.problems.is_empty() || !reading.state_problems.is_empty() {
             let mut problems: Vec<String> = event.problem.take().into_iter().collect();
             problems.extend(reading.problems);
+            problems.extend(reading.state_problems);
             event.problem = Some(problems.join("; "));
         }
         event
@@ -231,6 +232,10 @@ impl EventStream {
                 }
             }
         };
+        let mut next = next;
+        if let (End::Error(error), Some(_)) = (&mut next, self.v03) {
+            error.version = crate::check::ProtocolVersion::V0_3;
+        }
         if !matches!(next, End::Closed) {
             self.log.fail(next.describe());
         }

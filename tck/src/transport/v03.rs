@@ -235,13 +235,22 @@ fn part_out(form: Form, part: &Value) -> Value {
 /// What was read back, and where the answer left the 0.3 shape.
 #[derive(Debug, Default)]
 pub struct Reading {
+    /// Where the answer's shape is not 0.3 (kind, wrapper, parts, roles, final).
     pub problems: Vec<String>,
+    /// Where a task state is not spelled the 0.3 way.
+    pub state_problems: Vec<String>,
 }
 
 impl Reading {
     fn problem(&mut self, what: String) {
         if !self.problems.contains(&what) {
             self.problems.push(what);
+        }
+    }
+
+    fn state_problem(&mut self, what: String) {
+        if !self.state_problems.contains(&what) {
+            self.state_problems.push(what);
         }
     }
 
@@ -331,7 +340,9 @@ impl Reading {
     fn status_update(&mut self, form: Form, update: &Value) -> Value {
         let mut out = update.as_object().cloned().unwrap_or_default();
         out.remove("kind");
-        if !out.get("final").is_some_and(Value::is_boolean) {
+        // Required in the 0.3 JSON schema; in the 0.3 proto JSON false is the default, omitted.
+        let present = out.get("final").is_some_and(Value::is_boolean);
+        if form == Form::JsonRpc && !present {
             self.problem("a status update has no boolean `final` (required in 0.3)".into());
         }
         out.remove("final");
@@ -387,7 +398,7 @@ impl Reading {
             Form::JsonRpc => match JSONRPC_STATES.iter().find(|(v03, _)| *v03 == state) {
                 Some((_, v10)) => v10.to_string(),
                 None => {
-                    self.problem(format!(
+                    self.state_problem(format!(
                         "state {state:?} is not a 0.3 state name (submitted, working, input-required, completed, canceled, failed, rejected, auth-required, unknown)"
                     ));
                     format!("UNKNOWN({state})")
@@ -402,7 +413,7 @@ impl Reading {
                 if known {
                     state.to_string()
                 } else {
-                    self.problem(format!(
+                    self.state_problem(format!(
                         "state {state:?} is not a state of the 0.3 proto (TASK_STATE_CANCELLED is spelled with two L)"
                     ));
                     format!("UNKNOWN({state})")
@@ -500,16 +511,34 @@ impl Reading {
                 if let Some(text) = part.get("text") {
                     out.insert("text".into(), text.clone());
                 } else if let Some(file) = part.get("file") {
+                    if file.get("fileWithBytes").is_none() && file.get("fileWithUri").is_none() {
+                        self.problem(format!(
+                            "a file part without fileWithBytes or fileWithUri: {}",
+                            crate::a2a::brief(part, 120)
+                        ));
+                    }
                     copy(file, "fileWithBytes", &mut out, "raw");
                     copy(file, "fileWithUri", &mut out, "url");
                     copy(file, "mimeType", &mut out, "mediaType");
                     copy(file, "name", &mut out, "filename");
                 } else if let Some(data) = part.get("data") {
-                    out.insert(
-                        "data".into(),
-                        data.get("data").cloned().unwrap_or(Value::Null),
-                    );
+                    match data.get("data") {
+                        Some(inner) if data.as_object().is_some_and(|d| d.len() == 1) => {
+                            out.insert("data".into(), inner.clone());
+                        }
+                        _ => {
+                            self.problem(format!(
+                                "a data part that is not {{\"data\": {{\"data\": ...}}}} (the 0.3 DataPart): {}",
+                                crate::a2a::brief(part, 120)
+                            ));
+                            out.insert("data".into(), data.clone());
+                        }
+                    }
                 } else {
+                    self.problem(format!(
+                        "a part with none of text, file, data (the 0.3 Part): {}",
+                        crate::a2a::brief(part, 120)
+                    ));
                     return part.clone();
                 }
             }
@@ -564,7 +593,7 @@ mod tests {
             json!({"kind": "task", "id": "t", "contextId": "c", "status": {"state": "canceled"}});
         let read = r.result(Form::JsonRpc, "SendMessage", &task);
         assert_eq!(read["task"]["status"]["state"], "TASK_STATE_CANCELED");
-        assert!(r.problems.is_empty(), "{:?}", r.problems);
+        assert!(r.problems.is_empty() && r.state_problems.is_empty());
         for wrong in ["cancelled", "TASK_STATE_CANCELED"] {
             let mut r = Reading::default();
             let t = json!({"kind": "task", "id": "t", "status": {"state": wrong}});
@@ -572,7 +601,7 @@ mod tests {
             assert!(read["status"]["state"]
                 .as_str()
                 .is_some_and(|s| s.starts_with("UNKNOWN")));
-            assert_eq!(r.problems.len(), 1);
+            assert_eq!(r.state_problems.len(), 1);
         }
         let mut r = Reading::default();
         r.result(
@@ -580,7 +609,8 @@ mod tests {
             "SendMessage",
             &json!({"task": {"id": "t", "status": {"state": "TASK_STATE_COMPLETED"}}}),
         );
-        assert_eq!(r.problems.len(), 3, "{:?}", r.problems);
+        assert_eq!(r.problems.len(), 2, "{:?}", r.problems);
+        assert_eq!(r.state_problems.len(), 1, "{:?}", r.state_problems);
         let mut r = Reading::default();
         let t = r.task(
             Form::Proto,
@@ -592,6 +622,13 @@ mod tests {
             Form::Proto,
             &json!({"id": "t", "status": {"state": "TASK_STATE_CANCELED"}}),
         );
-        assert_eq!(r.problems.len(), 1);
+        assert_eq!(r.state_problems.len(), 1);
+        // A 1.0 part in the 0.3 proto JSON is a problem, not silently read.
+        let mut r = Reading::default();
+        r.message(
+            Form::Proto,
+            &json!({"messageId": "m", "role": "ROLE_USER", "content": [{"raw": "dGNr"}, {"data": {"a": 1}}]}),
+        );
+        assert_eq!(r.problems.len(), 2, "{:?}", r.problems);
     }
 }
