@@ -53,15 +53,24 @@ async fn main() -> anyhow::Result<()> {
         no_streaming: args.no_streaming,
         ..AgentConfig::with_faults(args.faults)
     };
+    let config_faults = config.faults.clone();
     let agent = start(addr, config)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
+    let faults: Vec<&str> = config_faults.iter().map(|f| f.name()).collect();
     print(&format!(
-        "listening on {}\nagent card: {}\njson-rpc: {}\nrest: {}\n",
+        "listening on {}\nagent card: {}\njson-rpc: {} (1.0 and 0.3)\nrest: {} (0.3 under /v1)\n\
+         grpc: {} (lf.a2a.v1 and a2a.v1, h2c)\nfaults: {}\n",
         agent.base_url(),
         agent.card_url(),
         agent.jsonrpc_url(),
-        agent.rest_url()
+        agent.rest_url(),
+        agent.local_addr(),
+        if faults.is_empty() {
+            "none".to_string()
+        } else {
+            faults.join(", ")
+        },
     ))?;
     stop_signal().await?;
     agent.shutdown().await;

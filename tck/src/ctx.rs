@@ -28,6 +28,9 @@ pub struct Ctx {
     /// The interface under test; `None` for card checks.
     pub interface: Option<Interface>,
     pub wire: Wire,
+    /// The interfaces this run tests and that answered the probe (selection applied): checks
+    /// that compare interfaces use these and no others.
+    usable: Arc<Vec<Interface>>,
     ns: Arc<str>,
     seq: Arc<AtomicU32>,
 }
@@ -38,9 +41,21 @@ impl Ctx {
             card,
             interface,
             wire,
+            usable: Arc::default(),
             ns: Arc::from(ns),
             seq: Arc::new(AtomicU32::new(0)),
         }
+    }
+
+    /// With the interfaces of this run that checks comparing interfaces may use.
+    pub fn with_interfaces(mut self, usable: Arc<Vec<Interface>>) -> Ctx {
+        self.usable = usable;
+        self
+    }
+
+    /// The interfaces of this run that answered the probe (see [`Ctx::with_interfaces`]).
+    pub fn interfaces(&self) -> &[Interface] {
+        &self.usable
     }
 
     /// The same check's context on another interface (checks that compare bindings). Ids stay
@@ -434,7 +449,7 @@ impl Ctx {
         let binding = interface.binding;
         let mut seen = String::new();
         let mut attempts = vec![("GetTask", json!({ "id": self.id("tck-probe") }))];
-        if binding == Binding::Jsonrpc {
+        if binding == Binding::Jsonrpc && interface.version == ProtocolVersion::V1_0 {
             attempts.push(("TckProbeUnknownMethod", json!({})));
         }
         for (method, params) in attempts {

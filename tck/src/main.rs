@@ -211,10 +211,21 @@ fn filter(selection: &Selection) -> Filter {
 
 fn list(args: &ListArgs) -> ExitCode {
     let catalog = checks::all();
-    let kept = match filter(&args.selection).apply(&catalog) {
+    let filter = filter(&args.selection);
+    let kept = match filter.apply(&catalog) {
         Ok(kept) => kept,
         Err(message) => return usage(&message),
     };
+    // --binding / --version keep the checks that run there (card checks always run).
+    let runs_there = |scope: &Scope| match scope {
+        Scope::Card => true,
+        Scope::Interface { bindings, versions } => {
+            (filter.bindings.is_empty() || bindings.iter().any(|b| filter.bindings.contains(b)))
+                && (filter.versions.is_empty()
+                    || versions.iter().any(|v| filter.versions.contains(v)))
+        }
+    };
+    let kept: Vec<_> = kept.into_iter().filter(|c| runs_there(&c.scope)).collect();
     for check in &kept {
         let scope = match check.scope {
             Scope::Card => "card".to_string(),
@@ -337,6 +348,17 @@ fn run(args: RunArgs) -> ExitCode {
             .map_or_else(|| args.target.clone(), |a| a.base_url());
         let card_url = match (&args.card_url, &agent) {
             (Some(url), _) => url.clone(),
+            // Faults that move the card away from the well-known path: read it where it is.
+            (None, Some(agent))
+                if args.fault.iter().any(|f| {
+                    matches!(
+                        f,
+                        Fault::CardOnlyAtLegacyPath | Fault::CardWellKnownServesHtml
+                    )
+                }) =>
+            {
+                format!("{}/.well-known/agent.json", agent.base_url())
+            }
             (None, Some(agent)) => agent.card_url(),
             (None, None) => match card::card_url_for(&target) {
                 Ok(url) => url,

@@ -212,6 +212,14 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             ));
         }
     }
+    // Checks that compare interfaces (card checks) use the selected, usable ones only.
+    let usable: Arc<Vec<Interface>> = Arc::new(
+        interfaces
+            .iter()
+            .filter(|i| !unusable.iter().any(|(u, _)| u == *i))
+            .cloned()
+            .collect(),
+    );
     let results: Vec<CheckResult> = futures::stream::iter(plan.into_iter().enumerate())
         .map(|(index, planned)| {
             let problem = planned
@@ -224,7 +232,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                 planned.interface.clone(),
                 wire(Recorder::default()),
                 &format!("{run_id}-{index}"),
-            );
+            )
+            .with_interfaces(usable.clone());
             execute(planned.check, ctx, options.check_timeout, problem)
         })
         .buffered(options.jobs.max(1))
@@ -239,6 +248,11 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         totals.entry(result.level).or_default().add(result.status);
     }
     let (verdict, mut verdict_reason) = report::Verdict::of(&results, interfaces.len());
+    let selecting = !options.filter.bindings.is_empty() || !options.filter.versions.is_empty();
+    if interfaces.is_empty() && selecting && declared.iter().any(|d| d.binding.is_some()) {
+        verdict_reason =
+            "no declared interface matches the selection (--binding, --version)".into();
+    }
     let untested: Vec<String> = declared
         .iter()
         .filter(|d| !d.tested)

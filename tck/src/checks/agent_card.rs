@@ -163,7 +163,8 @@ async fn served_at_well_known_path(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
     match reply.json() {
         Some(card @ Value::Object(_))
-            if card.get("name").is_some() && card.get("supportedInterfaces").is_some() =>
+            if card.get("name").is_some()
+                && (card.get("supportedInterfaces").is_some() || only_0_3(&card)) =>
         {
             Ok(Verdict::pass())
         }
@@ -221,19 +222,38 @@ impl Kind {
     }
 }
 
+/// A card of 0.3 only: no `supportedInterfaces`, a 0.3 `protocolVersion` and a `url` (spec
+/// notes §2.5). Its interfaces are read from `url`, `preferredTransport` and
+/// `additionalInterfaces`, and the 0.3 rules apply to it.
+fn only_0_3(card: &Value) -> bool {
+    card.get("supportedInterfaces").is_none()
+        && card.get("url").is_some()
+        && card
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .and_then(crate::check::ProtocolVersion::from_declared)
+            == Some(crate::check::ProtocolVersion::V0_3)
+}
+
 async fn required_fields(ctx: Ctx) -> Result<Verdict, HarnessError> {
     card::record(ctx.wire.recorder(), &ctx.card);
     let card = &ctx.card.json;
+    // A 0.3 card carries `url` and `protocolVersion` where 1.0 has `supportedInterfaces`.
+    let locators: &[(&str, Kind)] = if only_0_3(card) {
+        &[("protocolVersion", Kind::Text), ("url", Kind::Text)]
+    } else {
+        &[("supportedInterfaces", Kind::NonEmptyList)]
+    };
     let mut problems: Vec<String> = [
         ("name", Kind::Text),
         ("description", Kind::Text),
-        ("supportedInterfaces", Kind::NonEmptyList),
         ("version", Kind::Text),
         ("capabilities", Kind::Object),
         ("defaultInputModes", Kind::NonEmptyList),
         ("defaultOutputModes", Kind::NonEmptyList),
     ]
     .into_iter()
+    .chain(locators.iter().copied())
     .filter_map(|(field, kind)| field_problem(card, field, kind))
     .collect();
     if card.get("skills").is_some() {
@@ -275,6 +295,9 @@ fn interfaces(ctx: &Ctx) -> Vec<Value> {
 
 async fn interfaces_declared(ctx: Ctx) -> Result<Verdict, HarnessError> {
     card::record(ctx.wire.recorder(), &ctx.card);
+    if only_0_3(&ctx.card.json) {
+        return Ok(interfaces_0_3(&ctx.card.json));
+    }
     let entries = interfaces(&ctx);
     if entries.is_empty() {
         return Ok(Verdict::fail(
@@ -318,6 +341,44 @@ fn looks_like_host_port(value: &str) -> bool {
     value
         .rsplit_once(':')
         .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok())
+}
+
+/// A 0.3 card's interfaces: `url` (of `preferredTransport`, JSONRPC by default) and each
+/// `additionalInterfaces` entry with a `url` and a `transport`.
+fn interfaces_0_3(card: &Value) -> Verdict {
+    let absolute = |url: &str, transport: &str| {
+        let full = if url.contains("://") || !transport.eq_ignore_ascii_case("GRPC") {
+            url.to_string()
+        } else {
+            format!("http://{url}")
+        };
+        reqwest::Url::parse(&full).is_ok_and(|u| u.has_host())
+    };
+    let mut problems = Vec::new();
+    let preferred = card
+        .get("preferredTransport")
+        .and_then(Value::as_str)
+        .unwrap_or("JSONRPC");
+    let url = card.get("url").and_then(Value::as_str).unwrap_or("");
+    if !absolute(url, preferred) {
+        problems.push(format!("url {url:?} is not an absolute URL"));
+    }
+    for (i, entry) in a2a::items(card, "additionalInterfaces").enumerate() {
+        let transport = entry.get("transport").and_then(Value::as_str).unwrap_or("");
+        if transport.is_empty() {
+            problems.push(format!("additionalInterfaces[{i}]: `transport` is missing"));
+        }
+        let url = entry.get("url").and_then(Value::as_str).unwrap_or("");
+        if !absolute(url, transport) {
+            problems.push(format!(
+                "additionalInterfaces[{i}]: url {url:?} is not an absolute URL"
+            ));
+        }
+    }
+    verdict_from(
+        problems,
+        "a 0.3 card: an absolute url, and a url and transport on each additional interface",
+    )
 }
 
 async fn version_major_minor(ctx: Ctx) -> Result<Verdict, HarnessError> {

@@ -345,7 +345,8 @@ async fn card_declares_versions(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let (_, interfaces) = card::interfaces(&ctx.card.json);
     let mut problems = Vec::new();
     let mut probed = 0;
-    for interface in interfaces
+    for interface in ctx
+        .interfaces()
         .iter()
         .filter(|i| i.binding == Binding::Jsonrpc && i.version == ProtocolVersion::V1_0)
     {
@@ -378,7 +379,7 @@ async fn card_declares_versions(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 async fn same_task_both_versions(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let (_, interfaces) = card::interfaces(&ctx.card.json);
+    let interfaces = ctx.interfaces().to_vec();
     let pairs: Vec<_> = interfaces
         .iter()
         .filter(|i| i.version == ProtocolVersion::V1_0)

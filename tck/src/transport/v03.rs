@@ -268,6 +268,10 @@ impl Reading {
 
     /// A 0.3 result of `method` in 1.0 ProtoJSON.
     pub fn result(&mut self, form: Form, method: &str, result: &Value) -> Value {
+        if !result.is_object() {
+            // Not a 0.3 object at all: kept as it came, for the checks to quote.
+            return result.clone();
+        }
         match method {
             "SendMessage" => self.send_result(form, result),
             "GetTask" | "CancelTask" => self.task(form, result),
