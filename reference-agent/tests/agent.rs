@@ -2,16 +2,13 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::net::SocketAddr;
 use std::time::{Duration, SystemTime};
 
-use a2a_reference_agent::{start, AgentConfig, Fault, RunningAgent};
-use serde_json::{json, Value};
+mod common;
 
-struct Harness {
-    agent: RunningAgent,
-    http: reqwest::Client,
-}
+use a2a_reference_agent::{AgentConfig, Fault};
+use common::Harness;
+use serde_json::{json, Value};
 
 struct Reply {
     content_type: String,
@@ -19,24 +16,6 @@ struct Reply {
 }
 
 impl Harness {
-    async fn new(config: AgentConfig) -> Self {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
-        let agent = start(addr, config).await.unwrap();
-        Harness {
-            agent,
-            http: reqwest::Client::new(),
-        }
-    }
-
-    async fn conformant() -> Self {
-        Self::new(AgentConfig::default()).await
-    }
-
-    async fn faulty(fault: Fault) -> Self {
-        Self::new(AgentConfig::default().with_fault(fault)).await
-    }
-
     async fn post_raw(&self, body: String, version: Option<&str>) -> reqwest::Response {
         let mut request = self
             .http

@@ -1,10 +1,12 @@
 //! End-to-end tests of the REST binding and of SSE streams on both bindings.
 //! Every read has a timeout; "the stream stays open" is a read that times out.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
-use a2a_reference_agent::{start, AgentConfig, Fault, RunningAgent};
+mod common;
+
+use a2a_reference_agent::Fault;
+use common::Harness;
 use serde_json::{json, Value};
 use tokio::time::timeout;
 
@@ -12,11 +14,6 @@ use tokio::time::timeout;
 const WAIT: Duration = Duration::from_secs(5);
 /// How long a stream must stay silent to count as held open.
 const QUIET: Duration = Duration::from_millis(300);
-
-struct Harness {
-    agent: RunningAgent,
-    http: reqwest::Client,
-}
 
 /// A REST or JSON-RPC reply: status, content type and JSON body.
 struct Reply {
@@ -81,24 +78,6 @@ impl Sse {
 }
 
 impl Harness {
-    async fn new(config: AgentConfig) -> Self {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let addr: SocketAddr = "127.0.0.1:0".parse().expect("address");
-        let agent = start(addr, config).await.expect("agent starts");
-        Harness {
-            agent,
-            http: reqwest::Client::new(),
-        }
-    }
-
-    async fn conformant() -> Self {
-        Self::new(AgentConfig::default()).await
-    }
-
-    async fn faulty(fault: Fault) -> Self {
-        Self::new(AgentConfig::default().with_fault(fault)).await
-    }
-
     async fn finish(self) {
         timeout(WAIT, self.agent.shutdown())
             .await

@@ -2,20 +2,17 @@
 //! (`types.ts` shapes), REST 0.3 (`/v1` routes, 0.3 proto JSON), the proto entry
 //! points for 0.3 gRPC, the card, and the v03 faults. Every read has a timeout.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
-use a2a_reference_agent::{call_proto03, start, stream_proto03, AgentConfig, Fault, RunningAgent};
+mod common;
+
+use a2a_reference_agent::{call_proto03, stream_proto03, Fault};
+use common::Harness;
 use futures::stream::StreamExt;
 use serde_json::{json, Value};
 use tokio::time::timeout;
 
 const WAIT: Duration = Duration::from_secs(5);
-
-struct Harness {
-    agent: RunningAgent,
-    http: reqwest::Client,
-}
 
 struct Reply {
     status: u16,
@@ -48,24 +45,6 @@ fn proto_message(message_id: &str) -> Value {
 }
 
 impl Harness {
-    async fn new(config: AgentConfig) -> Self {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let addr: SocketAddr = "127.0.0.1:0".parse().expect("address");
-        let agent = start(addr, config).await.expect("agent starts");
-        Harness {
-            agent,
-            http: reqwest::Client::new(),
-        }
-    }
-
-    async fn conformant() -> Self {
-        Self::new(AgentConfig::default()).await
-    }
-
-    async fn faulty(fault: Fault) -> Self {
-        Self::new(AgentConfig::default().with_fault(fault)).await
-    }
-
     async fn reply(request: reqwest::RequestBuilder) -> Reply {
         let response = timeout(WAIT, request.send())
             .await
