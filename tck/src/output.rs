@@ -97,18 +97,34 @@ pub fn summary(report: &Report) -> String {
             interface.protocol_version
         );
     }
-    for result in report
+    // One line per problem; N/A results of one check with one reason share a line.
+    let listed: Vec<&CheckResult> = report
         .results
         .iter()
         .filter(|r| r.status != Status::Pass && problem_of(r).is_none())
-    {
+        .collect();
+    for (i, result) in listed.iter().enumerate() {
+        let same = |r: &&&CheckResult| {
+            r.status == Status::NotApplicable
+                && result.status == Status::NotApplicable
+                && r.id == result.id
+                && r.message == result.message
+        };
+        if listed[..i].iter().any(|r| same(&r)) {
+            continue;
+        }
+        let places: Vec<String> = listed[i..]
+            .iter()
+            .filter(|r| std::ptr::eq(**r, *result) || same(r))
+            .map(|r| place(r))
+            .collect();
         let _ = writeln!(
             out,
             "{:<10} [{}] {} ({}): {}",
             result.status.as_str(),
             result.level,
             result.id,
-            place(result),
+            places.join(", "),
             result.message
         );
     }
