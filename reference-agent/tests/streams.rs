@@ -6,21 +6,12 @@ use std::time::Duration;
 mod common;
 
 use a2a_reference_agent::Fault;
-use common::Harness;
+use common::{header, Harness, Reply, WAIT};
 use serde_json::{json, Value};
 use tokio::time::timeout;
 
-/// How long a read may take before the test fails.
-const WAIT: Duration = Duration::from_secs(5);
 /// How long a stream must stay silent to count as held open.
 const QUIET: Duration = Duration::from_millis(300);
-
-/// A REST or JSON-RPC reply: status, content type and JSON body.
-struct Reply {
-    status: u16,
-    content_type: String,
-    body: Value,
-}
 
 /// An SSE response read incrementally.
 struct Sse {
@@ -96,25 +87,6 @@ impl Harness {
         }
     }
 
-    async fn reply(request: reqwest::RequestBuilder) -> Reply {
-        let response = timeout(WAIT, request.send())
-            .await
-            .expect("response in time")
-            .expect("request");
-        let status = response.status().as_u16();
-        let content_type = header(&response);
-        let text = timeout(WAIT, response.text())
-            .await
-            .expect("body in time")
-            .expect("body");
-        let body = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
-        Reply {
-            status,
-            content_type,
-            body,
-        }
-    }
-
     async fn rest(&self, verb: &str, path: &str, body: Option<Value>) -> Reply {
         Self::reply(self.rest_request(verb, path, body)).await
     }
@@ -167,14 +139,6 @@ impl Harness {
         assert_eq!(reply.status, 200, "{}", reply.body);
         reply.body
     }
-}
-
-fn header(response: &reqwest::Response) -> String {
-    response
-        .headers()
-        .get("content-type")
-        .map(|v| v.to_str().expect("ASCII").to_owned())
-        .unwrap_or_default()
 }
 
 fn text(value: &Value) -> &str {

@@ -2,31 +2,13 @@
 //! (`types.ts` shapes), REST 0.3 (`/v1` routes, 0.3 proto JSON), the proto entry
 //! points for 0.3 gRPC, the card, and the v03 faults. Every read has a timeout.
 
-use std::time::Duration;
-
 mod common;
 
 use a2a_reference_agent::{call_proto03, stream_proto03, Fault};
-use common::Harness;
+use common::{header, Harness, Reply, WAIT};
 use futures::stream::StreamExt;
 use serde_json::{json, Value};
 use tokio::time::timeout;
-
-const WAIT: Duration = Duration::from_secs(5);
-
-struct Reply {
-    status: u16,
-    content_type: String,
-    body: Value,
-}
-
-fn header(response: &reqwest::Response) -> String {
-    response
-        .headers()
-        .get("content-type")
-        .map(|v| v.to_str().expect("ASCII").to_owned())
-        .unwrap_or_default()
-}
 
 /// A 0.3 JSON-RPC user message.
 fn message03(message_id: &str, extra: Value) -> Value {
@@ -45,25 +27,6 @@ fn proto_message(message_id: &str) -> Value {
 }
 
 impl Harness {
-    async fn reply(request: reqwest::RequestBuilder) -> Reply {
-        let response = timeout(WAIT, request.send())
-            .await
-            .expect("response in time")
-            .expect("request");
-        let status = response.status().as_u16();
-        let content_type = header(&response);
-        let text = timeout(WAIT, response.text())
-            .await
-            .expect("body in time")
-            .expect("body");
-        let body = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
-        Reply {
-            status,
-            content_type,
-            body,
-        }
-    }
-
     fn rpc_request(
         &self,
         method: &str,

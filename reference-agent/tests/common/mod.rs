@@ -3,8 +3,30 @@
 #![allow(dead_code)]
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use a2a_reference_agent::{start, AgentConfig, Fault, RunningAgent};
+use serde_json::Value;
+use tokio::time::timeout;
+
+/// How long a read may take before the test fails.
+pub const WAIT: Duration = Duration::from_secs(5);
+
+/// A REST or JSON-RPC reply: status, content type and JSON body.
+pub struct Reply {
+    pub status: u16,
+    pub content_type: String,
+    pub body: Value,
+}
+
+/// The Content-Type of a response ("" when absent).
+pub fn header(response: &reqwest::Response) -> String {
+    response
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().expect("ASCII").to_owned())
+        .unwrap_or_default()
+}
 
 /// An agent under test; dropping it stops the agent.
 pub struct Harness {
@@ -29,5 +51,25 @@ impl Harness {
 
     pub async fn faulty(fault: Fault) -> Self {
         Self::new(AgentConfig::default().with_fault(fault)).await
+    }
+
+    /// Sends a request and reads its JSON answer, each step within [`WAIT`].
+    pub async fn reply(request: reqwest::RequestBuilder) -> Reply {
+        let response = timeout(WAIT, request.send())
+            .await
+            .expect("response in time")
+            .expect("request");
+        let status = response.status().as_u16();
+        let content_type = header(&response);
+        let text = timeout(WAIT, response.text())
+            .await
+            .expect("body in time")
+            .expect("body");
+        let body = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        Reply {
+            status,
+            content_type,
+            body,
+        }
     }
 }
