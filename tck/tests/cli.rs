@@ -26,6 +26,19 @@ async fn kit(args: &[&str]) -> (Output, Duration) {
     (output, started.elapsed())
 }
 
+/// Runs the kit with `args` and `--report <temp>/<name>`, and reads the report back (it must
+/// be complete).
+async fn kit_report(name: &str, args: &[&str]) -> (Output, Duration, Report) {
+    let path = temp_path(name);
+    let path_text = path.to_str().expect("utf8").to_string();
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--report", path_text.as_str()]);
+    let (output, took) = kit(&all).await;
+    let report = Report::read(&path)
+        .unwrap_or_else(|e| panic!("a complete report: {e}; stderr: {}", stderr(&output)));
+    (output, took, report)
+}
+
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
@@ -74,16 +87,8 @@ async fn builtin_run_is_conformant_and_writes_reports() {
 
 #[tokio::test]
 async fn a_fault_makes_the_run_fail_with_exit_1() {
-    let report_path = temp_path("fault.json");
-    let (output, _) = kit(&[
-        "--fault",
-        "omit-context-id",
-        "--report",
-        report_path.to_str().expect("utf8"),
-    ])
-    .await;
+    let (output, _, report) = kit_report("fault.json", &["--fault", "omit-context-id"]).await;
     assert_eq!(output.status.code(), Some(1));
-    let report = Report::read(&report_path).expect("report");
     assert_eq!(report.verdict, Verdict::NonConformant);
     let failed = report
         .results
@@ -236,17 +241,10 @@ async fn card_server(interface_url: Option<&str>) -> MockServer {
 #[tokio::test]
 async fn dead_interface_gives_error_results_not_passes() {
     let server = card_server(Some("http://127.0.0.1:9/rpc")).await;
-    let report_path = temp_path("dead-interface.json");
-    let (output, took) = kit(&[
-        "--target",
-        &server.uri(),
-        "--report",
-        report_path.to_str().expect("utf8"),
-    ])
-    .await;
+    let (output, took, report) =
+        kit_report("dead-interface.json", &["--target", &server.uri()]).await;
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     assert!(took < Duration::from_secs(20), "took {took:?}");
-    let report = Report::read(&report_path).expect("report");
     assert_eq!(report.verdict, Verdict::Inconclusive);
     let problem = report.interfaces[0].problem.as_deref().unwrap_or_default();
     assert!(problem.contains("did not answer"), "{problem}");
@@ -280,16 +278,8 @@ async fn interface_answering_html_is_unusable_never_a_pass() {
         .respond_with(ResponseTemplate::new(200).set_body_raw("<html>oops</html>", "text/html"))
         .mount(&server)
         .await;
-    let report_path = temp_path("html-interface.json");
-    let (output, _) = kit(&[
-        "--target",
-        &server.uri(),
-        "--report",
-        report_path.to_str().expect("utf8"),
-    ])
-    .await;
+    let (output, _, report) = kit_report("html-interface.json", &["--target", &server.uri()]).await;
     assert_eq!(output.status.code(), Some(1));
-    let report = Report::read(&report_path).expect("report");
     let problem = report.interfaces[0].problem.as_deref().unwrap_or_default();
     assert!(problem.contains("did not answer JSON-RPC"), "{problem}");
     for result in report
@@ -329,18 +319,17 @@ async fn an_interface_with_one_odd_answer_is_still_tested() {
         .respond_with(method_not_found())
         .mount(&server)
         .await;
-    let report_path = temp_path("odd-answer.json");
-    let (output, _) = kit(&[
-        "--target",
-        &server.uri(),
-        "--select",
-        "tasks.get.unknown-id-returns-task-not-found",
-        "--report",
-        report_path.to_str().expect("utf8"),
-    ])
+    let (output, _, report) = kit_report(
+        "odd-answer.json",
+        &[
+            "--target",
+            &server.uri(),
+            "--select",
+            "tasks.get.unknown-id-returns-task-not-found",
+        ],
+    )
     .await;
     assert_eq!(output.status.code(), Some(1));
-    let report = Report::read(&report_path).expect("report");
     assert_eq!(report.interfaces[0].problem, None);
     assert_eq!(
         report.results[0].status,
@@ -364,47 +353,41 @@ async fn credentials_are_asked_for_sent_and_redacted() {
         .respond_with(ResponseTemplate::new(401).insert_header("www-authenticate", "Bearer"))
         .mount(&server)
         .await;
-    let select = ["--select", "tasks.get.unknown-id-returns-task-not-found"];
+    let uri = server.uri();
+    let select = "tasks.get.unknown-id-returns-task-not-found";
 
-    let without = temp_path("no-credentials.json");
-    let (output, _) = kit(&[
-        &[
-            "--target",
-            &server.uri(),
-            "--report",
-            without.to_str().expect("utf8"),
-        ][..],
-        &select[..],
-    ]
-    .concat())
+    let (output, _, report) = kit_report(
+        "no-credentials.json",
+        &["--target", &uri, "--select", select],
+    )
     .await;
     assert_eq!(output.status.code(), Some(1));
-    let report = Report::read(&without).expect("report");
     let problem = report.interfaces[0].problem.as_deref().unwrap_or_default();
     assert!(
         problem.contains("requires authentication") && problem.contains("--header"),
         "{problem}"
     );
 
-    let with = temp_path("credentials.json");
-    let args = [
-        "--target",
-        &server.uri(),
-        "--header",
-        "Authorization: Bearer s3cret",
-        "--report",
-        with.to_str().expect("utf8"),
-    ];
-    let (output, _) = kit(&[&args[..], &select[..]].concat()).await;
+    let (output, _, report) = kit_report(
+        "credentials.json",
+        &[
+            "--target",
+            &uri,
+            "--header",
+            "Authorization: Bearer s3cret",
+            "--select",
+            select,
+        ],
+    )
+    .await;
     assert_eq!(output.status.code(), Some(1));
-    let report = Report::read(&with).expect("report");
     assert_eq!(
         report.results[0].status,
         Status::Fail,
         "{}",
         report.results[0].message
     );
-    let text = std::fs::read_to_string(&with).expect("report text");
+    let text = std::fs::read_to_string(temp_path("credentials.json")).expect("report text");
     assert!(!text.contains("s3cret"), "a credential reached the report");
     assert!(text.contains("[redacted]"));
 }
