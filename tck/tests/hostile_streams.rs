@@ -274,6 +274,22 @@ fn assert_rejected(result: &CheckResult, took: Duration) {
     assert!(took < Duration::from_secs(10), "took {took:?}");
 }
 
+/// The result is FAIL (not just rejected), and its message says `why`.
+fn assert_fails_saying(result: &CheckResult, took: Duration, why: &str) {
+    assert_eq!(
+        result.status,
+        Status::Fail,
+        "{}",
+        support::explain(&[result])
+    );
+    assert_rejected(result, took);
+    assert!(
+        result.message.contains(why),
+        "the message says {why:?}: {}",
+        result.message
+    );
+}
+
 #[tokio::test]
 async fn a_stream_that_never_closes_fails_with_its_events() {
     let server = hostile(
@@ -288,18 +304,7 @@ async fn a_stream_that_never_closes_fails_with_its_events() {
     )
     .await;
     let (result, took) = run_one(&server.card_url, "streaming.closes-after-terminal-state").await;
-    assert_eq!(
-        result.status,
-        Status::Fail,
-        "{}",
-        support::explain(&[&result])
-    );
-    assert_rejected(&result, took);
-    assert!(
-        result.message.contains("silent"),
-        "the message says the stream stayed open: {}",
-        result.message
-    );
+    assert_fails_saying(&result, took, "silent");
     assert_eq!(events_in(&result), 3, "{}", support::explain(&[&result]));
 }
 
@@ -360,18 +365,7 @@ async fn an_event_that_is_not_json_fails_naming_it() {
     )
     .await;
     let (result, took) = run_one(&server.card_url, "streaming.task-stream-starts-with-task").await;
-    assert_eq!(
-        result.status,
-        Status::Fail,
-        "{}",
-        support::explain(&[&result])
-    );
-    assert_rejected(&result, took);
-    assert!(
-        result.message.contains("not JSON") && result.message.contains("not json"),
-        "the message names the event: {}",
-        result.message
-    );
+    assert_fails_saying(&result, took, "event data is not JSON: \"not json\"");
     assert_eq!(events_in(&result), 1);
 }
 
@@ -413,18 +407,7 @@ async fn a_stream_cut_after_its_terminal_state_fails() {
     )
     .await;
     let (result, took) = run_one(&server.card_url, "streaming.closes-after-terminal-state").await;
-    assert_eq!(
-        result.status,
-        Status::Fail,
-        "{}",
-        support::explain(&[&result])
-    );
-    assert_rejected(&result, took);
-    assert!(
-        result.message.contains("broke"),
-        "the message says the stream broke: {}",
-        result.message
-    );
+    assert_fails_saying(&result, took, "broke");
     assert_eq!(events_in(&result), 2);
     assert!(
         result.evidence.iter().any(|e| e.error.is_some()),
@@ -445,18 +428,7 @@ async fn an_sse_body_sent_as_json_fails_the_content_type_check() {
     )
     .await;
     let (result, took) = run_one(&server.card_url, "streaming.sse-content-type").await;
-    assert_eq!(
-        result.status,
-        Status::Fail,
-        "{}",
-        support::explain(&[&result])
-    );
-    assert_rejected(&result, took);
-    assert!(
-        result.message.contains("text/event-stream"),
-        "{}",
-        result.message
-    );
+    assert_fails_saying(&result, took, "text/event-stream");
     assert_eq!(result.evidence.len(), 1, "the answer is kept");
 }
 
