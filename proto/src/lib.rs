@@ -85,12 +85,6 @@ pub fn message(full_name: &str) -> Option<MessageDescriptor> {
     pool().get_message_by_name(full_name)
 }
 
-/// Names of all rpcs of the 1.0 service, in proto order; the same as
-/// `method_names_in(SERVICE)`.
-pub fn method_names() -> Vec<String> {
-    method_names_in(SERVICE)
-}
-
 /// Names of all rpcs of `service`, in proto order (empty for a service the
 /// pool does not have).
 pub fn method_names_in(service: &str) -> Vec<String> {

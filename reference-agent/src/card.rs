@@ -96,9 +96,7 @@ fn card_json(base_url: &str, config: &AgentConfig) -> Value {
         },
         "version": env!("CARGO_PKG_VERSION"),
         "capabilities": {
-            "streaming": !(config.no_streaming
-                || config.has(Fault::StreamingUndeclared)
-                || config.has(Fault::StreamingUnsupportedWrongError)),
+            "streaming": config.streams() && !config.has(Fault::StreamingUndeclared),
             "pushNotifications": false,
             "extendedAgentCard": false,
         },

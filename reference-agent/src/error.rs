@@ -45,16 +45,6 @@ impl GrpcCode {
             GrpcCode::Internal => "INTERNAL",
         }
     }
-
-    /// The numeric code (`grpc-status`).
-    pub fn number(self) -> i32 {
-        match self {
-            GrpcCode::InvalidArgument => 3,
-            GrpcCode::NotFound => 5,
-            GrpcCode::FailedPrecondition => 9,
-            GrpcCode::Internal => 13,
-        }
-    }
 }
 
 /// An A2A error, binding-neutral; JSON-RPC `code` is its identity.
@@ -274,6 +264,5 @@ mod tests {
                 "{error:?}"
             );
         }
-        assert_eq!(RpcError::task_not_found("t").grpc_code().number(), 5);
     }
 }

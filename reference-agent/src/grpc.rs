@@ -1,6 +1,7 @@
-//! The gRPC binding (`lf.a2a.v1.A2AService`): the `a2a-proto` server adapter turns each rpc
-//! into ProtoJSON for the binding-neutral core in [`crate::service`], and the core's errors
-//! into gRPC statuses with ErrorInfo details.
+//! The gRPC binding (`lf.a2a.v1.A2AService` for 1.0, `a2a.v1.A2AService` for
+//! 0.3): the `a2a-proto` server adapter turns each rpc into ProtoJSON for the
+//! binding-neutral core in [`crate::service`] (through [`crate::v03`] for 0.3),
+//! and the core's errors into gRPC statuses with ErrorInfo details.
 
 // `BackendError` is the adapter's type (a status with its details); its size is not ours.
 #![allow(clippy::result_large_err)]

@@ -1,6 +1,6 @@
 //! A deterministic, scripted A2A 1.0 agent for the a2a-tck conformance kit,
-//! serving JSON-RPC 2.0 and HTTP+JSON/REST (with SSE streams) over one
-//! binding-neutral [`service`]. The same URLs also serve A2A 0.3 ([`v03`]),
+//! serving JSON-RPC 2.0, HTTP+JSON/REST (with SSE streams) and gRPC (h2c, on
+//! the same port) over one binding-neutral [`service`]. The same URLs also serve A2A 0.3 ([`v03`]),
 //! picked by the `A2A-Version` header (absent = 0.3).
 //!
 //! The prefix of `message.messageId` picks a scenario from
@@ -73,6 +73,12 @@ impl AgentConfig {
         self
     }
 
+    /// Whether the agent streams at all (the no-streaming profile and the
+    /// `streaming-unsupported-wrong-error` fault turn streaming off).
+    pub fn streams(&self) -> bool {
+        !(self.no_streaming || self.has(Fault::StreamingUnsupportedWrongError))
+    }
+
     /// Whether `fault` is active.
     pub fn has(&self, fault: Fault) -> bool {
         self.faults.contains(&fault)
@@ -103,11 +109,6 @@ impl App {
             v03_tasks: std::sync::Mutex::default(),
             config,
         })
-    }
-
-    /// How the agent behaves.
-    pub fn config(&self) -> &AgentConfig {
-        &self.config
     }
 
     /// Ends every open stream (the server is shutting down).

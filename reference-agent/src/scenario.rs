@@ -131,11 +131,7 @@ impl Scenarios {
 }
 
 fn validate_outcome(prefix: &str, task: &TaskOutcome, nested: bool) -> Result<(), String> {
-    let ends = task.state.is_terminal()
-        || matches!(
-            task.state,
-            TaskState::InputRequired | TaskState::AuthRequired
-        );
+    let ends = task.state.ends_stream();
     match (&task.release, task.state) {
         (None, _) if ends => {}
         (Some(release), TaskState::Working) if !nested => validate_outcome(prefix, release, true)?,

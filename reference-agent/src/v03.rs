@@ -162,7 +162,7 @@ fn convert_events(app: &App, dialect: Dialect, events: EventStream) -> EventStre
 /// UnsupportedOperationError. Events are 1.0 `StreamResponse`s.
 fn subscribe(app: &Arc<App>, params: Option<Value>) -> Result<EventStream, RpcError> {
     let config = &app.config;
-    let streams = !(config.no_streaming || config.has(Fault::StreamingUnsupportedWrongError));
+    let streams = config.streams();
     let id = params
         .as_ref()
         .and_then(|p| p.get("id"))

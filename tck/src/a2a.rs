@@ -1,4 +1,4 @@
-//! Facts of the A2A 1.0 protocol the checks assert, written from the specification
+//! Facts of the A2A protocol (1.0, and the 0.3 forms where they differ) the checks assert, written from the specification
 //! (error table §5.4 / §9.5, task states §4.1.3), never from the reference agent.
 
 use std::fmt;
@@ -105,11 +105,6 @@ impl ErrorKind {
             | ErrorKind::InvalidParams => "INVALID_ARGUMENT",
             ErrorKind::InvalidAgentResponse | ErrorKind::Internal => "INTERNAL",
         }
-    }
-
-    /// What the error looks like on `binding`, for `expected` in a violation.
-    pub fn on(self, binding: Binding) -> String {
-        self.on_version(binding, crate::check::ProtocolVersion::V1_0)
     }
 
     /// What the error looks like on `binding` in `version` (0.3 leaves REST and gRPC error

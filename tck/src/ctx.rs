@@ -126,20 +126,6 @@ impl Ctx {
         Ok(RpcReply::new(http))
     }
 
-    /// Sends a JSON-RPC request with `A2A-Version` set to the interface's version, or to
-    /// `version` when given.
-    pub async fn rpc_with_version(
-        &self,
-        method: &str,
-        params: Value,
-        version: Option<&str>,
-    ) -> Result<RpcReply, HarnessError> {
-        let version = version
-            .unwrap_or(self.interface()?.version.as_str())
-            .to_string();
-        self.rpc_versioned(method, params, Some(version)).await
-    }
-
     /// Sends a JSON-RPC request without any `A2A-Version` header.
     pub async fn rpc_without_version(
         &self,
@@ -436,7 +422,8 @@ impl Ctx {
     }
 
     pub async fn rpc(&self, method: &str, params: Value) -> Result<RpcReply, HarnessError> {
-        self.rpc_with_version(method, params, None).await
+        let version = self.version_value(VersionHeader::Interface)?;
+        self.rpc_versioned(method, params, version).await
     }
 
     /// Before any check runs on an interface: does it answer its binding at all? GetTask of

@@ -167,7 +167,7 @@ pub struct EventStream {
 }
 
 impl EventStream {
-    /// A stream over gRPC messages (see `transport::grpc`).
+    /// A stream over frames: SSE events (see [`start_sse`]) or gRPC messages.
     pub fn from_frames(binding: Binding, frames: Frames, log: StreamLog) -> EventStream {
         EventStream {
             binding,

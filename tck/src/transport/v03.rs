@@ -70,18 +70,6 @@ const JSONRPC_STATES: &[(&str, &str)] = &[
 /// The 0.3 proto enum names that differ from 1.0.
 const PROTO_STATES: &[(&str, &str)] = &[("TASK_STATE_CANCELLED", "TASK_STATE_CANCELED")];
 
-/// How a 1.0 state is spelled in a 0.3 form.
-pub fn state_name(form: Form, state: &str) -> String {
-    let table = match form {
-        Form::JsonRpc => JSONRPC_STATES,
-        Form::Proto => PROTO_STATES,
-    };
-    table
-        .iter()
-        .find(|(_, v10)| *v10 == state)
-        .map_or_else(|| state.to_string(), |(v03, _)| v03.to_string())
-}
-
 /// Rewrites the 1.0 params of `method` into the 0.3 form.
 pub fn request(form: Form, method: &str, params: &Value) -> Value {
     let mut p: Map<String, Value> = params.as_object().cloned().unwrap_or_default();
