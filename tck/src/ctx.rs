@@ -234,23 +234,7 @@ impl Ctx {
                 (Form::JsonRpc, reply)
             }
             Binding::Rest => {
-                let route = rest::route_03(&interface.url, method, &params)?;
-                let mut headers = vec![("accept", "application/json".to_string())];
-                if route.body.is_some() {
-                    headers.push(("content-type", "application/json".to_string()));
-                }
-                if let Some(version) = version {
-                    headers.push(("a2a-version", version));
-                }
-                let http = self
-                    .wire
-                    .send(Request {
-                        method: route.method,
-                        url: &route.url,
-                        headers,
-                        body: route.body.map(|b| b.to_string().into_bytes()),
-                    })
-                    .await?;
+                let http = self.rest_send(method, &params, version, false).await?;
                 (Form::Proto, rest::read(&http))
             }
             Binding::Grpc => {
@@ -262,16 +246,12 @@ impl Ctx {
                 (Form::Proto, reply)
             }
         };
-        reply.version = ProtocolVersion::V0_3;
-        match &mut reply.read {
-            Ok(Answer::Result(result)) => {
-                let mut reading = v03::Reading::default();
-                *result = reading.result(form, method, result);
-                reply.problems = reading.problems;
-                reply.state_problems = reading.state_problems;
-            }
-            Ok(Answer::Error(error)) => error.version = ProtocolVersion::V0_3,
-            Err(_) => {}
+        reply.mark_0_3();
+        if let Ok(Answer::Result(result)) = &mut reply.read {
+            let mut reading = v03::Reading::default();
+            *result = reading.result(form, method, result);
+            reply.problems = reading.problems;
+            reply.state_problems = reading.state_problems;
         }
         Ok(reply)
     }
@@ -301,7 +281,12 @@ impl Ctx {
         version: Option<String>,
         stream: bool,
     ) -> Result<RestRequest, HarnessError> {
-        let route = rest::route(&self.interface()?.url, method, params)?;
+        let interface = self.interface()?;
+        // 0.3 has its own routes (under /v1) and bodies (the 0.3 proto JSON).
+        let route = match interface.version {
+            ProtocolVersion::V0_3 => rest::route_03(&interface.url, method, params)?,
+            ProtocolVersion::V1_0 => rest::route(&interface.url, method, params)?,
+        };
         let accept = if stream {
             "text/event-stream"
         } else {
@@ -353,10 +338,7 @@ impl Ctx {
                 stream::start_sse(Binding::Jsonrpc, opened, Some(id), wait).await?
             }
             Binding::Rest => {
-                let (mut route, headers) = self.rest_request(method, &params, version, true)?;
-                if v03 {
-                    route = rest::route_03(&interface.url, method, &params)?;
-                }
+                let (route, headers) = self.rest_request(method, &params, version, true)?;
                 let opened = self
                     .wire
                     .open(Request {
@@ -388,10 +370,7 @@ impl Ctx {
                 Start::Stream(Box::new(s.in_0_3(form)))
             }
             Start::Refused(mut reply) if v03 => {
-                reply.version = ProtocolVersion::V0_3;
-                if let Ok(Answer::Error(e)) = &mut reply.read {
-                    e.version = ProtocolVersion::V0_3;
-                }
+                reply.mark_0_3();
                 Start::Refused(reply)
             }
             other => other,

@@ -133,12 +133,8 @@ impl ErrorReply {
             }
         }
         // Every REST and gRPC error has the binding's error form (§11.6), generic ones too.
-        if let (None, true, Some(problem)) = (
-            kind.reason(),
-            self.binding != Binding::Jsonrpc,
-            &self.shape_problem,
-        ) {
-            problems.push(problem.clone());
+        if self.binding != Binding::Jsonrpc {
+            problems.extend(self.shape_problem.clone());
         }
         // A generic error (no ErrorInfo reason of its own) is not one whose ErrorInfo names
         // an A2A error: on HTTP and gRPC, statuses alone are shared by several errors.
@@ -153,9 +149,6 @@ impl ErrorReply {
         // ErrorInfo is a MUST for A2A errors on gRPC and REST (§10.6, §11.6); on JSON-RPC it
         // is a SHOULD with its own check.
         if let (Some(reason), true) = (kind.reason(), self.binding != Binding::Jsonrpc) {
-            if let Some(problem) = &self.shape_problem {
-                problems.push(problem.clone());
-            }
             match &self.error_info {
                 Some(info) if info.reason == reason && info.domain == a2a::ERROR_DOMAIN => {}
                 Some(info) => problems.push(format!(
@@ -189,12 +182,8 @@ impl ErrorReply {
                 let server_side = kind.http_status() >= 500;
                 match self.status.as_deref() {
                     Some("OK") | None => Err("no error status".into()),
-                    Some("INTERNAL" | "UNKNOWN" | "UNAVAILABLE") if !server_side => Err(format!(
-                        "gRPC status {}",
-                        self.status.as_deref().unwrap_or("")
-                    )),
                     Some(s)
-                        if server_side && !matches!(s, "INTERNAL" | "UNKNOWN" | "UNAVAILABLE") =>
+                        if matches!(s, "INTERNAL" | "UNKNOWN" | "UNAVAILABLE") != server_side =>
                     {
                         Err(format!("gRPC status {s}"))
                     }
@@ -227,6 +216,14 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// Marks an exchange of a 0.3 interface (its error, too, is then judged as 0.3).
+    pub fn mark_0_3(&mut self) {
+        self.version = ProtocolVersion::V0_3;
+        if let Ok(Answer::Error(error)) = &mut self.read {
+            error.version = ProtocolVersion::V0_3;
+        }
+    }
+
     /// Reads the answer; an unreadable one is a harness error here. Checks of the binding's
     /// envelope judge unreadable answers themselves.
     pub fn answer(&self) -> Result<Answer, HarnessError> {
