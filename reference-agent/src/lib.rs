@@ -133,6 +133,8 @@ pub struct RunningAgent {
     app: Arc<App>,
     /// The agent behind REST.
     rest_app: Arc<App>,
+    /// Where the card is served (a fault may move it off the well-known path).
+    card_path: &'static str,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
 }
@@ -200,6 +202,7 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
         addr,
         app,
         rest_app,
+        card_path,
         shutdown: Some(shutdown),
         task: Some(task),
     })
@@ -229,6 +232,12 @@ impl RunningAgent {
     /// The Agent Card URL.
     pub fn card_url(&self) -> String {
         format!("{}{}", self.base_url(), card::CARD_PATH)
+    }
+
+    /// Where the card is actually served: the well-known URL, or the legacy one when a
+    /// fault moved it there.
+    pub fn served_card_url(&self) -> String {
+        format!("{}{}", self.base_url(), self.card_path)
     }
 
     /// The JSON-RPC endpoint URL.

@@ -198,7 +198,7 @@ pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
             (_, None) => Some(format!(
                 "protocol version {protocol_version:?} is not one the kit tests"
             )),
-            (Some(b), Some(_)) if !usable_url(b, &url) => {
+            (Some(b), Some(_)) if !usable_url(Some(b), &url) => {
                 Some(format!("url {url:?} is not an absolute URL"))
             }
             (Some(b), Some(v)) if tested.iter().any(|i| i.binding == b && i.version == v) => {
@@ -264,7 +264,7 @@ pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
             }
             let reason = match binding {
                 None => Some(format!("transport {transport:?} is not one the kit knows")),
-                Some(b) if !usable_url(b, &url) => {
+                Some(b) if !usable_url(Some(b), &url) => {
                     Some(format!("url {url:?} is not an absolute URL"))
                 }
                 Some(b)
@@ -301,12 +301,12 @@ pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
 }
 
 /// An absolute URL with a host; for gRPC also `host:port` (the proto's form).
-fn usable_url(binding: Binding, url: &str) -> bool {
+pub fn usable_url(binding: Option<Binding>, url: &str) -> bool {
     let absolute = |u: &str| reqwest::Url::parse(u).is_ok_and(|u| u.has_host());
     if url.contains("://") {
         absolute(url)
     } else {
-        binding == Binding::Grpc && absolute(&format!("http://{url}"))
+        binding == Some(Binding::Grpc) && absolute(&format!("http://{url}"))
     }
 }
 

@@ -348,18 +348,8 @@ fn run(args: RunArgs) -> ExitCode {
             .map_or_else(|| args.target.clone(), |a| a.base_url());
         let card_url = match (&args.card_url, &agent) {
             (Some(url), _) => url.clone(),
-            // Faults that move the card away from the well-known path: read it where it is.
-            (None, Some(agent))
-                if args.fault.iter().any(|f| {
-                    matches!(
-                        f,
-                        Fault::CardOnlyAtLegacyPath | Fault::CardWellKnownServesHtml
-                    )
-                }) =>
-            {
-                format!("{}/.well-known/agent.json", agent.base_url())
-            }
-            (None, Some(agent)) => agent.card_url(),
+            // A fault may move the card off the well-known path: read it where it is.
+            (None, Some(agent)) => agent.served_card_url(),
             (None, None) => match card::card_url_for(&target) {
                 Ok(url) => url,
                 Err(e) => return usage(&e.to_string()),

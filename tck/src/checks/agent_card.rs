@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use crate::a2a;
 use crate::card::{self, WELL_KNOWN_PATH};
-use crate::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
+use crate::check::{Binding, Check, HarnessError, Level, Scope, SpecRef, Verdict};
 use crate::ctx::Ctx;
 use crate::wire::Request;
 
@@ -315,15 +315,14 @@ async fn interfaces_declared(ctx: Ctx) -> Result<Verdict, HarnessError> {
                 .chain(version.iter())
                 .map(|p| format!("supportedInterfaces[{i}]: {p}")),
         );
-        let is_grpc = entry
+        let binding = entry
             .get("protocolBinding")
             .and_then(Value::as_str)
-            .is_some_and(|b| b.eq_ignore_ascii_case("GRPC"));
+            .and_then(Binding::from_card);
         match entry.get("url").and_then(Value::as_str) {
             None | Some("") => problems.push(format!("supportedInterfaces[{i}]: `url` is missing")),
             Some(url) => {
-                let absolute = reqwest::Url::parse(url).is_ok_and(|u| u.has_host());
-                if !(absolute || is_grpc && looks_like_host_port(url)) {
+                if !card::usable_url(binding, url) {
                     problems.push(format!(
                         "supportedInterfaces[{i}]: url {url:?} is not an absolute URL"
                     ));
@@ -337,23 +336,11 @@ async fn interfaces_declared(ctx: Ctx) -> Result<Verdict, HarnessError> {
     ))
 }
 
-fn looks_like_host_port(value: &str) -> bool {
-    value
-        .rsplit_once(':')
-        .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok())
-}
-
 /// A 0.3 card's interfaces: `url` (of `preferredTransport`, JSONRPC by default) and each
 /// `additionalInterfaces` entry with a `url` and a `transport`.
 fn interfaces_0_3(card: &Value) -> Verdict {
-    let absolute = |url: &str, transport: &str| {
-        let full = if url.contains("://") || !transport.eq_ignore_ascii_case("GRPC") {
-            url.to_string()
-        } else {
-            format!("http://{url}")
-        };
-        reqwest::Url::parse(&full).is_ok_and(|u| u.has_host())
-    };
+    let absolute =
+        |url: &str, transport: &str| card::usable_url(Binding::from_card(transport), url);
     let mut problems = Vec::new();
     let preferred = card
         .get("preferredTransport")
