@@ -58,12 +58,17 @@ pub struct ErrorInfo {
     pub metadata: BTreeMap<String, String>,
 }
 
+impl GrpcStatus {
+    /// The code's canonical upper-snake name, e.g. `"NOT_FOUND"`.
+    pub fn code_name(&self) -> &'static str {
+        crate::details::code_name(self.code)
+    }
+}
+
 /// A gRPC status the peer sent, with its `google.rpc.Status` details.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GrpcStatus {
     pub code: i32,
-    /// Canonical upper-snake name, e.g. `"NOT_FOUND"`.
-    pub code_name: &'static str,
     pub message: String,
     /// The first `google.rpc.ErrorInfo` among the details.
     pub error_info: Option<ErrorInfo>,
@@ -103,7 +108,7 @@ pub enum ClientError {
 #[derive(thiserror::Error, Debug, Clone, PartialEq)]
 pub enum GrpcStreamEnd {
     /// The peer ended the stream with this status.
-    #[error("stream ended with {}: {}", .0.code_name, .0.message)]
+    #[error("stream ended with {}: {}", .0.code_name(), .0.message)]
     Status(GrpcStatus),
     /// The connection or stream broke (reset, connection lost).
     #[error("stream broke: {0}")]
@@ -261,14 +266,10 @@ impl GrpcClient {
         };
         let answer = bounded(timeout, call).await??;
         match answer {
-            Ok(resp) => {
-                let headers = metadata_pairs(resp.metadata());
-                Ok(Ok(GrpcEvents {
-                    stream: resp.into_inner(),
-                    headers,
-                    done: false,
-                }))
-            }
+            Ok(resp) => Ok(Ok(GrpcEvents {
+                stream: resp.into_inner(),
+                done: false,
+            })),
             Err(status) => classify(status).map(Err),
         }
     }
@@ -277,14 +278,12 @@ impl GrpcClient {
 /// The messages of a server stream.
 pub struct GrpcEvents {
     stream: Streaming<DynamicMessage>,
-    headers: Vec<(String, String)>,
     done: bool,
 }
 
 impl std::fmt::Debug for GrpcEvents {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GrpcEvents")
-            .field("headers", &self.headers)
             .field("done", &self.done)
             .finish_non_exhaustive()
     }
@@ -319,11 +318,6 @@ impl GrpcEvents {
                 })
             }
         }
-    }
-
-    /// The response headers (initial metadata), ASCII values only.
-    pub fn headers(&self) -> &[(String, String)] {
-        &self.headers
     }
 }
 
@@ -415,18 +409,6 @@ fn panic_text(panic: Box<dyn Any + Send>) -> String {
         .or_else(|| panic.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "unknown panic".into());
     format!("the gRPC library failed on the response: {text}")
-}
-
-fn metadata_pairs(md: &tonic::metadata::MetadataMap) -> Vec<(String, String)> {
-    md.iter()
-        .filter_map(|kv| match kv {
-            tonic::metadata::KeyAndValueRef::Ascii(k, v) => v
-                .to_str()
-                .ok()
-                .map(|v| (k.as_str().to_owned(), v.to_owned())),
-            tonic::metadata::KeyAndValueRef::Binary(_, _) => None,
-        })
-        .collect()
 }
 
 fn tls(endpoint: Endpoint) -> Result<Endpoint, String> {

@@ -41,7 +41,6 @@ pub(crate) fn status_with_details(
     code: Code,
     message: &str,
     reason: Option<&str>,
-    domain: &str,
     metadata: &[(String, String)],
     field_violations: &[(String, String)],
 ) -> Status {
@@ -52,7 +51,7 @@ pub(crate) fn status_with_details(
     if let Some(reason) = reason {
         let metadata: std::collections::HashMap<String, String> =
             metadata.iter().cloned().collect();
-        details.set_error_info(reason, domain, metadata);
+        details.set_error_info(reason, crate::ERROR_DOMAIN, metadata);
     }
     for (field, description) in field_violations {
         details.add_bad_request_violation(field.clone(), description.clone());
@@ -65,7 +64,6 @@ pub(crate) fn grpc_status(status: &Status) -> GrpcStatus {
     let code = status.code() as i32;
     let mut out = GrpcStatus {
         code,
-        code_name: code_name(code),
         message: status.message().to_owned(),
         error_info: None,
         details: Vec::new(),

@@ -63,8 +63,6 @@ pub struct BackendError {
     pub message: String,
     /// `ErrorInfo.reason`; None = no ErrorInfo detail.
     pub reason: Option<String>,
-    /// `ErrorInfo.domain`, normally [`crate::ERROR_DOMAIN`].
-    pub domain: String,
     /// `ErrorInfo.metadata`.
     pub metadata: Vec<(String, String)>,
     /// `BadRequest.field_violations` as (field, description); empty = no
@@ -79,7 +77,6 @@ impl BackendError {
             code,
             message: message.into(),
             reason: None,
-            domain: crate::ERROR_DOMAIN.to_owned(),
             metadata: Vec::new(),
             field_violations: Vec::new(),
         }
@@ -115,7 +112,6 @@ impl BackendError {
             self.code,
             &self.message,
             self.reason.as_deref(),
-            &self.domain,
             &self.metadata,
             &self.field_violations,
         )

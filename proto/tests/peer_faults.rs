@@ -159,7 +159,7 @@ async fn details_that_are_not_base64_do_not_panic() {
         .await
         .expect("no client error")
         .expect_err("a status");
-    assert_eq!(status.code_name, "NOT_FOUND");
+    assert_eq!(status.code_name(), "NOT_FOUND");
     assert_eq!(status.message, "gone");
     let note = status.details_error.expect("details_error");
     assert!(note.contains("not base64"), "{note}");
@@ -172,7 +172,7 @@ async fn details_that_are_not_a_status_are_reported() {
         .await
         .expect("no client error")
         .expect_err("a status");
-    assert_eq!(status.code_name, "FAILED_PRECONDITION");
+    assert_eq!(status.code_name(), "FAILED_PRECONDITION");
     assert_eq!(status.message, "nope");
     assert!(status.details_error.is_some(), "{status:?}");
     assert_eq!(status.error_info, None);
@@ -185,7 +185,7 @@ async fn missing_grpc_status_is_unknown() {
         .await
         .expect("no client error")
         .expect_err("a status");
-    assert_eq!(status.code_name, "UNKNOWN");
+    assert_eq!(status.code_name(), "UNKNOWN");
     assert!(status.message.contains("grpc-status"), "{}", status.message);
 }
 

@@ -217,7 +217,7 @@ async fn server_stream_ends_with_error_status_after_one_event() {
     );
     match within(events.next()).await {
         Err(GrpcStreamEnd::Status(s)) => {
-            assert_eq!(s.code_name, "INTERNAL");
+            assert_eq!(s.code_name(), "INTERNAL");
             assert_eq!(s.message, "agent broke");
             let info = s.error_info.expect("ErrorInfo");
             assert_eq!(info.reason, "INVALID_AGENT_RESPONSE");
@@ -235,7 +235,7 @@ async fn server_stream_failing_before_any_event_is_a_status() {
             .expect("no client error");
     match answer {
         Err(s) => {
-            assert_eq!((s.code, s.code_name), (5, "NOT_FOUND"));
+            assert_eq!((s.code, s.code_name()), (5, "NOT_FOUND"));
             assert_eq!(s.error_info.expect("ErrorInfo").reason, "TASK_NOT_FOUND");
         }
         Ok(events) => panic!("expected a status, got a stream {events:?}"),
@@ -248,7 +248,7 @@ async fn error_info_is_decoded() {
     let s =
         status_of(within(client.unary("GetTask", &json!({"id": "missing"}), &v1(), CALL)).await);
     assert_eq!(s.code, 5);
-    assert_eq!(s.code_name, "NOT_FOUND");
+    assert_eq!(s.code_name(), "NOT_FOUND");
     assert_eq!(s.message, "Task not found");
     assert_eq!(s.details_error, None);
     let info = s.error_info.clone().expect("ErrorInfo");
@@ -273,7 +273,7 @@ async fn error_info_is_decoded() {
 async fn error_without_details() {
     let client = client_for(Arc::new(Fake::default())).await;
     let s = status_of(within(client.unary("GetTask", &json!({"id": "plain"}), &v1(), CALL)).await);
-    assert_eq!((s.code, s.code_name), (14, "UNAVAILABLE"));
+    assert_eq!((s.code, s.code_name()), (14, "UNAVAILABLE"));
     assert_eq!(s.message, "try later");
     assert_eq!(s.error_info, None);
     assert!(s.details.is_empty());
@@ -285,7 +285,7 @@ async fn bad_request_details() {
     let client = client_for(Arc::new(Fake::default())).await;
     let s =
         status_of(within(client.unary("GetTask", &json!({"id": "invalid"}), &v1(), CALL)).await);
-    assert_eq!(s.code_name, "INVALID_ARGUMENT");
+    assert_eq!(s.code_name(), "INVALID_ARGUMENT");
     assert_eq!(s.error_info, None);
     assert_eq!(
         s.details,
@@ -301,7 +301,7 @@ async fn backend_result_that_does_not_fit_is_internal() {
     let client = client_for(Arc::new(Fake::default())).await;
     let s =
         status_of(within(client.unary("GetTask", &json!({"id": "bad-result"}), &v1(), CALL)).await);
-    assert_eq!(s.code_name, "INTERNAL");
+    assert_eq!(s.code_name(), "INTERNAL");
     assert!(s.message.contains("notAField"), "{}", s.message);
 }
 
@@ -326,7 +326,7 @@ async fn version_metadata_reaches_the_backend() {
         ))
         .await,
     );
-    assert_eq!(s.code_name, "FAILED_PRECONDITION");
+    assert_eq!(s.code_name(), "FAILED_PRECONDITION");
     assert_eq!(
         s.error_info.expect("ErrorInfo").reason,
         "VERSION_NOT_SUPPORTED"

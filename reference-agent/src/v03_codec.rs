@@ -432,38 +432,39 @@ pub fn event_out(dialect: Dialect, event: Value, config: &AgentConfig) -> Value 
     if event.len() != 1 {
         return Value::Object(event);
     }
-    let (member, converted, kind) = if let Some(task) = event.remove("task") {
-        return send_result(dialect, wrap("task", task), config);
-    } else if let Some(message) = event.remove("message") {
-        return send_result(dialect, wrap("message", message), config);
-    } else if let Some(Value::Object(mut update)) = event.remove("statusUpdate") {
-        let state = update.get("status").and_then(|s| s.get("state")).cloned();
-        // 0.3 says `final` marks the event after which the stream ends; it leaves
-        // interrupted states open (§2.9 #10). This agent ends 0.3 streams after
-        // input-required and auth-required as in 1.0, so `final` is true there too.
-        let last = state
-            .as_ref()
-            .and_then(state_of)
-            .is_some_and(TaskState::ends_stream);
-        if let Some(status) = update.remove("status") {
-            insert(&mut update, "status", status_out(dialect, status, config));
-        }
-        if !config.has(Fault::V03NoFinal) {
-            insert(&mut update, "final", last);
-        }
-        ("statusUpdate", update, "status-update")
-    } else if let Some(Value::Object(mut update)) = event.remove("artifactUpdate") {
-        if let Some(artifact) = update.remove("artifact") {
-            insert(
-                &mut update,
-                "artifact",
-                artifact_out(dialect, artifact, config),
-            );
-        }
-        ("artifactUpdate", update, "artifact-update")
-    } else {
-        return Value::Object(event);
-    };
+    // A Task or Message event is rendered like a send result.
+    if event.contains_key("task") || event.contains_key("message") {
+        return send_result(dialect, Value::Object(event), config);
+    }
+    let (member, converted, kind) =
+        if let Some(Value::Object(mut update)) = event.remove("statusUpdate") {
+            let state = update.get("status").and_then(|s| s.get("state")).cloned();
+            // 0.3 says `final` marks the event after which the stream ends; it leaves
+            // interrupted states open (§2.9 #10). This agent ends 0.3 streams after
+            // input-required and auth-required as in 1.0, so `final` is true there too.
+            let last = state
+                .as_ref()
+                .and_then(state_of)
+                .is_some_and(TaskState::ends_stream);
+            if let Some(status) = update.remove("status") {
+                insert(&mut update, "status", status_out(dialect, status, config));
+            }
+            if !config.has(Fault::V03NoFinal) {
+                insert(&mut update, "final", last);
+            }
+            ("statusUpdate", update, "status-update")
+        } else if let Some(Value::Object(mut update)) = event.remove("artifactUpdate") {
+            if let Some(artifact) = update.remove("artifact") {
+                insert(
+                    &mut update,
+                    "artifact",
+                    artifact_out(dialect, artifact, config),
+                );
+            }
+            ("artifactUpdate", update, "artifact-update")
+        } else {
+            return Value::Object(event);
+        };
     match dialect {
         Dialect::JsonRpc => {
             let mut converted = converted;

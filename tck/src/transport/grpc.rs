@@ -95,7 +95,7 @@ fn error_reply(status: &GrpcStatus) -> ErrorReply {
         binding: Binding::Grpc,
         code: None,
         http_status: None,
-        status: Some(status.code_name.to_string()),
+        status: Some(status.code_name().to_string()),
         error_info: status.error_info.as_ref().map(|i| ErrorInfo {
             reason: i.reason.clone(),
             domain: i.domain.clone(),
@@ -112,7 +112,7 @@ fn error_reply(status: &GrpcStatus) -> ErrorReply {
 fn status_json(status: &GrpcStatus) -> Value {
     json!({
         "code": status.code,
-        "status": status.code_name,
+        "status": status.code_name(),
         "message": status.message,
         "details": status.details,
     })
@@ -162,7 +162,7 @@ fn prepare(
 /// Records a call that ended with an error status.
 fn record_status(log: &mut StreamLog, status: &GrpcStatus) {
     log.set_response(recorded(
-        &format!("{} {}", status.code, status.code_name),
+        &format!("{} {}", status.code, status.code_name()),
         &status_json(status),
     ));
 }
