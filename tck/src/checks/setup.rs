@@ -183,6 +183,14 @@ pub fn broken_rejection(answer: &Answer, expected: &str) -> Option<Verdict> {
     }
 }
 
+/// The Task a GetTask/CancelTask result must be, or a violation.
+pub fn result_task<'a>(answer: &'a Answer, expected: &str) -> Result<&'a Value, Verdict> {
+    match answer {
+        Answer::Result(task) if task.is_object() => Ok(task),
+        other => Err(Verdict::fail(expected, other.describe())),
+    }
+}
+
 /// Setup: a task's whole history, as GetTask without a limit shows it.
 pub async fn full_history(ctx: &Ctx, id: &str) -> Result<Vec<Value>, HarnessError> {
     let full = ctx.get_task(id, None).await?;

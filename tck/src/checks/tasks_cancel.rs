@@ -1,9 +1,9 @@
 //! CancelTask checks (`tasks.cancel.*`): open tasks become canceled and stay so; terminal
 //! and unknown tasks are refused (spec 1.0 §3.1.5).
 
-use serde_json::{json, Value};
+use serde_json::json;
 
-use super::setup::{task_id, terminal_tasks, tried_and_skipped, Setup};
+use super::setup::{result_task, task_id, terminal_tasks, tried_and_skipped, Setup};
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
@@ -70,14 +70,6 @@ pub fn checks() -> Vec<Check> {
             run: |ctx| Box::pin(cancel_unknown(ctx)),
         },
     ]
-}
-
-/// The Task a GetTask/CancelTask result must be, or a violation.
-fn result_task<'a>(answer: &'a Answer, expected: &str) -> Result<&'a Value, Verdict> {
-    match answer {
-        Answer::Result(task) if task.is_object() => Ok(task),
-        other => Err(Verdict::fail(expected, other.describe())),
-    }
 }
 
 async fn cancel_open(ctx: Ctx) -> Result<Verdict, HarnessError> {

@@ -4,12 +4,12 @@
 use serde_json::{json, Value};
 
 use super::setup::{
-    full_history, history_ids, judge_limit_of_one, limit_unobservable, task_id, Setup,
+    full_history, history_ids, judge_limit_of_one, limit_unobservable, result_task, task_id, Setup,
 };
 use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
+use crate::ctx::Ctx;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "tasks.get";
@@ -71,14 +71,6 @@ pub fn checks() -> Vec<Check> {
             run: |ctx| Box::pin(history_cap(ctx)),
         },
     ]
-}
-
-/// The Task a GetTask/CancelTask result must be, or a violation.
-fn result_task<'a>(answer: &'a Answer, expected: &str) -> Result<&'a Value, Verdict> {
-    match answer {
-        Answer::Result(task) if task.is_object() => Ok(task),
-        other => Err(Verdict::fail(expected, other.describe())),
-    }
 }
 
 async fn get_returns_current(ctx: Ctx) -> Result<Verdict, HarnessError> {
