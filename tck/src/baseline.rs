@@ -225,7 +225,21 @@ impl Baseline {
             })
             .collect();
         let tested = report.interfaces.iter().filter(|i| i.tested).count();
-        let (verdict, verdict_reason) = Verdict::of(&unexpected, tested);
+        let (mut verdict, mut verdict_reason) = Verdict::of(&unexpected, tested);
+        // Setting the expected results aside can leave no MUST pass (every MUST result was
+        // an expected failure): the run still judged MUST checks, and nothing unexpected is
+        // wrong or unjudged, so the gate holds. A run that judged no MUST check stays
+        // inconclusive.
+        let unjudged = unexpected
+            .iter()
+            .any(|r| matches!(r.status, Status::Error | Status::Untestable));
+        let judged_must = report.results.iter().any(|r| {
+            r.level == crate::check::Level::Must && matches!(r.status, Status::Pass | Status::Fail)
+        });
+        if verdict == Verdict::Inconclusive && !unjudged && tested > 0 && judged_must {
+            verdict = Verdict::Conformant;
+            verdict_reason = "no MUST check failed that the baseline does not expect".to_string();
+        }
         let passed = verdict == Verdict::Conformant && stale.is_empty();
         let mut reason = format!(
             "over the results the baseline does not expect: {verdict_reason}; {} result(s) expected",
