@@ -1,6 +1,8 @@
-//! Every check is shown to fail: each check id is paired with a named fault of the reference
+//! Every check is shown to fail: each check id is paired with a fault of the reference
 //! agent that breaks its sentence, and the check must then FAIL (MUST) or WARN (SHOULD/MAY).
 //! The trial `every-check-has-a-negative-case` lists checks without one; that list is empty.
+//! The trial `every-fault-has-a-negative-case` lists faults no case exercises, apart from
+//! those in [`KIT_SIDE_PENDING`]; that list is empty too.
 
 mod support;
 
@@ -14,7 +16,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 /// How a check is broken.
 struct Case {
     check: &'static str,
-    fault: &'static str,
+    fault: Fault,
     /// The card URL path to use instead of the well-known one (for card faults).
     card_path: Option<&'static str>,
     /// The status to see instead of FAIL/WARN (for faults that must not count as failures).
@@ -26,7 +28,7 @@ struct Case {
     versions: &'static [ProtocolVersion],
 }
 
-const fn case(check: &'static str, fault: &'static str) -> Case {
+const fn case(check: &'static str, fault: Fault) -> Case {
     Case {
         check,
         fault,
@@ -38,7 +40,7 @@ const fn case(check: &'static str, fault: &'static str) -> Case {
 }
 
 /// A case judged on some bindings' results only.
-const fn on(bindings: &'static [Binding], check: &'static str, fault: &'static str) -> Case {
+const fn on(bindings: &'static [Binding], check: &'static str, fault: Fault) -> Case {
     Case {
         check,
         fault,
@@ -54,7 +56,7 @@ const fn on_v(
     bindings: &'static [Binding],
     versions: &'static [ProtocolVersion],
     check: &'static str,
-    fault: &'static str,
+    fault: Fault,
 ) -> Case {
     Case {
         check,
@@ -73,7 +75,7 @@ const V1_0: &[ProtocolVersion] = &[ProtocolVersion::V1_0];
 const fn in_version(
     version: &'static [ProtocolVersion],
     check: &'static str,
-    fault: &'static str,
+    fault: Fault,
 ) -> Case {
     Case {
         check,
@@ -91,7 +93,7 @@ const JSON: &[Binding] = &[Binding::Jsonrpc, Binding::Rest];
 const CASES: &[Case] = &[
     Case {
         check: "card.discovery.served-at-well-known-path",
-        fault: "card-well-known-serves-html",
+        fault: Fault::CardWellKnownServesHtml,
         card_path: Some("/.well-known/agent.json"),
         expect: None,
         bindings: &[],
@@ -100,7 +102,7 @@ const CASES: &[Case] = &[
     // A card published only by direct configuration: nothing at the well-known URI is N/A.
     Case {
         check: "card.discovery.served-at-well-known-path",
-        fault: "card-only-at-legacy-path",
+        fault: Fault::CardOnlyAtLegacyPath,
         card_path: Some("/.well-known/agent.json"),
         expect: Some(Status::NotApplicable),
         bindings: &[],
@@ -108,204 +110,225 @@ const CASES: &[Case] = &[
     },
     case(
         "card.fields.required-present",
-        "card-missing-required-field",
+        Fault::CardMissingRequiredField,
     ),
     case(
         "card.interfaces.declare-binding-url-version",
-        "card-bad-interface",
+        Fault::CardBadInterface,
     ),
     case(
         "card.interfaces.version-is-major-minor",
-        "card-patch-version",
+        Fault::CardPatchVersion,
     ),
     case(
         "card.caching.cache-control-max-age",
-        "card-no-cache-headers",
+        Fault::CardNoCacheHeaders,
     ),
-    case("card.caching.etag", "card-no-cache-headers"),
+    case("card.caching.etag", Fault::CardNoCacheHeaders),
     in_version(
         V1_0,
         "send.returns-task-or-message",
-        "send-result-unwrapped",
+        Fault::SendResultUnwrapped,
     ),
     case(
         "send.blocking-waits-for-terminal-or-interrupted",
-        "blocking-returns-working",
+        Fault::BlockingReturnsWorking,
     ),
     case(
         "send.blocking-returns-artifacts",
-        "blocking-omits-artifacts",
+        Fault::BlockingOmitsArtifacts,
     ),
-    case("send.task-ids-server-generated-unique", "reuse-task-id"),
+    case("send.task-ids-server-generated-unique", Fault::ReuseTaskId),
     case(
         "send.context-id-generated-when-absent",
-        "message-omits-context-id",
+        Fault::MessageOmitsContextId,
     ),
-    case("send.task-carries-context-id", "omit-context-id"),
+    case("send.task-carries-context-id", Fault::OmitContextId),
     case(
         "send.client-context-id-kept-or-rejected",
-        "replace-context-id",
+        Fault::ReplaceContextId,
     ),
     case(
         "send.unknown-task-id-returns-task-not-found",
-        "unknown-task-id-creates-task",
+        Fault::UnknownTaskIdCreatesTask,
     ),
     case(
         "send.terminal-task-rejects-message",
-        "terminal-task-accepts-message",
+        Fault::TerminalTaskAcceptsMessage,
     ),
     case(
         "send.follow-up-continues-interrupted-task",
-        "follow-up-starts-new-task",
+        Fault::FollowUpStartsNewTask,
     ),
-    case("send.history-length-caps-messages", "ignore-history-length"),
+    case(
+        "send.history-length-caps-messages",
+        Fault::IgnoreHistoryLength,
+    ),
     case(
         "context.task-id-only-infers-context-id",
-        "follow-up-new-context-id",
+        Fault::FollowUpNewContextId,
     ),
     case(
         "context.mismatched-context-id-rejected",
-        "accept-mismatched-context-id",
+        Fault::AcceptMismatchedContextId,
     ),
     case(
         "context.mismatched-context-id-rejected",
-        "mismatched-context-internal-error",
+        Fault::MismatchedContextInternalError,
     ),
-    case("tasks.get.returns-current-task", "get-stale-state"),
+    case("tasks.get.returns-current-task", Fault::GetStaleState),
     case(
         "tasks.get.unknown-id-returns-task-not-found",
-        "get-unknown-returns-null",
+        Fault::GetUnknownReturnsNull,
     ),
     case(
         "tasks.get.history-length-zero-omits-history",
-        "ignore-history-length",
+        Fault::IgnoreHistoryLength,
     ),
     case(
         "tasks.get.history-length-caps-messages",
-        "ignore-history-length",
+        Fault::IgnoreHistoryLength,
     ),
     case(
         "tasks.get.history-length-caps-messages",
-        "history-oldest-first",
+        Fault::HistoryOldestFirst,
     ),
     case(
         "tasks.cancel.open-task-becomes-canceled",
-        "cancel-returns-previous-state",
+        Fault::CancelReturnsPreviousState,
     ),
     case(
         "tasks.cancel.canceled-task-stays-canceled",
-        "cancel-not-persisted",
+        Fault::CancelNotPersisted,
     ),
     case(
         "tasks.cancel.terminal-task-not-cancelable",
-        "cancel-completed-task-succeeds",
+        Fault::CancelCompletedTaskSucceeds,
     ),
     in_version(
         V1_0,
         "tasks.cancel.unknown-id-returns-task-not-found",
-        "cancel-unknown-returns-not-cancelable",
+        Fault::CancelUnknownReturnsNotCancelable,
     ),
     case(
         "tasks.list.next-page-token-always-present",
-        "list-omits-next-page-token",
+        Fault::ListOmitsNextPageToken,
     ),
     case(
         "tasks.list.artifacts-omitted-by-default",
-        "list-includes-artifacts",
+        Fault::ListIncludesArtifacts,
     ),
-    case("tasks.list.sorted-by-update-time-desc", "list-ascending"),
+    case(
+        "tasks.list.sorted-by-update-time-desc",
+        Fault::ListAscending,
+    ),
     case(
         "tasks.list.filters-by-context-id",
-        "list-ignores-context-filter",
+        Fault::ListIgnoresContextFilter,
     ),
-    case("tasks.list.page-size-and-cursor", "list-ignores-page-size"),
+    case(
+        "tasks.list.page-size-and-cursor",
+        Fault::ListIgnoresPageSize,
+    ),
     on(
         JSON,
         "tasks.list.response-required-fields",
-        "list-omits-total-size",
+        Fault::ListOmitsTotalSize,
     ),
-    case("data-model.task.required-fields", "omit-status-state"),
+    case("data-model.task.required-fields", Fault::OmitStatusState),
     case(
         "data-model.message.required-fields",
-        "message-missing-message-id",
+        Fault::MessageMissingMessageId,
     ),
     case(
         "data-model.message.required-fields",
-        "nested-message-missing-role",
+        Fault::NestedMessageMissingRole,
     ),
-    case("data-model.artifact.required-fields", "artifact-missing-id"),
+    case(
+        "data-model.artifact.required-fields",
+        Fault::ArtifactMissingId,
+    ),
     case(
         "data-model.json.camel-case-field-names",
-        "snake-case-fields",
+        Fault::SnakeCaseFields,
     ),
-    case("data-model.enums.protojson-names", "lowercase-task-state"),
-    case("data-model.timestamps.utc-z", "timestamp-with-offset"),
-    case("data-model.no-kind-discriminator", "emit-kind-field"),
+    case(
+        "data-model.enums.protojson-names",
+        Fault::LowercaseTaskState,
+    ),
+    case("data-model.timestamps.utc-z", Fault::TimestampWithOffset),
+    case("data-model.no-kind-discriminator", Fault::EmitKindField),
     case(
         "jsonrpc.envelope.response-is-jsonrpc-2",
-        "omit-jsonrpc-member",
+        Fault::OmitJsonrpcMember,
     ),
-    case("jsonrpc.envelope.id-echoed", "wrong-response-id"),
+    case("jsonrpc.envelope.id-echoed", Fault::WrongResponseId),
     case(
         "jsonrpc.envelope.content-type-json",
-        "text-plain-content-type",
+        Fault::TextPlainContentType,
     ),
     case(
         "jsonrpc.errors.parse-error",
-        "parse-error-as-invalid-request",
+        Fault::ParseErrorAsInvalidRequest,
     ),
-    case("jsonrpc.errors.invalid-request", "ignore-jsonrpc-version"),
+    case(
+        "jsonrpc.errors.invalid-request",
+        Fault::IgnoreJsonrpcVersion,
+    ),
     case(
         "jsonrpc.errors.method-not-found",
-        "unknown-method-invalid-request",
+        Fault::UnknownMethodInvalidRequest,
     ),
     case(
         "jsonrpc.errors.invalid-params",
-        "missing-message-internal-error",
+        Fault::MissingMessageInternalError,
     ),
     case(
         "jsonrpc.errors.error-object-structure",
-        "error-data-not-array",
+        Fault::ErrorDataNotArray,
     ),
-    case("jsonrpc.errors.error-info-in-data", "omit-error-info"),
+    case("jsonrpc.errors.error-info-in-data", Fault::OmitErrorInfo),
     case(
         "versioning.unsupported-version-rejected",
-        "ignore-version-header",
+        Fault::IgnoreVersionHeader,
     ),
     // On 0.3 REST a 404 is also what TaskNotFound looks like; the 0.3 gRPC service has no header.
     on(
         &[Binding::Jsonrpc],
         "versioning.missing-version-means-0-3",
-        "missing-version-as-1-0",
+        Fault::MissingVersionAs10,
     ),
-    case("versioning.patch-version-ignored", "reject-patch-version"),
+    case(
+        "versioning.patch-version-ignored",
+        Fault::RejectPatchVersion,
+    ),
     // The card denies streaming while the agent streams anyway.
     case(
         "capabilities.streaming-absent-rejects-streaming",
-        "streaming-undeclared",
+        Fault::StreamingUndeclared,
     ),
     case(
         "capabilities.push-absent-rejects-push-config",
-        "push-unsupported-wrong-error",
+        Fault::PushUnsupportedWrongError,
     ),
     case(
         "capabilities.extended-card-absent-rejected",
-        "extended-card-unsupported-wrong-error",
+        Fault::ExtendedCardUnsupportedWrongError,
     ),
     case(
         "send.unsupported-media-type-rejected",
-        "accept-unsupported-media-type",
+        Fault::AcceptUnsupportedMediaType,
     ),
-    case("send.invalid-message-rejected", "accept-invalid-message"),
-    case("send.unknown-fields-ignored", "reject-unknown-fields"),
+    case("send.invalid-message-rejected", Fault::AcceptInvalidMessage),
+    case("send.unknown-fields-ignored", Fault::RejectUnknownFields),
     case(
         "tasks.list.status-timestamp-after-filter",
-        "list-ignores-timestamp-filter",
+        Fault::ListIgnoresTimestampFilter,
     ),
     // Cancellation is not guaranteed (§3.1.5): declining it makes the check UNTESTABLE.
     Case {
         check: "tasks.cancel.open-task-becomes-canceled",
-        fault: "cancel-open-task-not-cancelable",
+        fault: Fault::CancelOpenTaskNotCancelable,
         card_path: None,
         expect: Some(Status::Untestable),
         bindings: &[],
@@ -314,139 +337,175 @@ const CASES: &[Case] = &[
     // JSON-RPC batches.
     case(
         "jsonrpc.batch.empty-array-invalid-request",
-        "empty-batch-returns-array",
+        Fault::EmptyBatchReturnsArray,
     ),
-    case("jsonrpc.batch.answers-each-request", "batch-rejected"),
+    case("jsonrpc.batch.answers-each-request", Fault::BatchRejected),
     // Protocol 0.3 beside 1.0.
     on(
         &[Binding::Jsonrpc],
         "v03.states-spelled-for-0-3",
-        "v03-state-spelled-1-0",
+        Fault::V03StateSpelled10,
     ),
     on(
         &[Binding::Jsonrpc],
         "v03.states-spelled-for-0-3",
-        "v03-canceled-spelled-cancelled",
+        Fault::V03CanceledSpelledCancelled,
     ),
     on(
         &[Binding::Rest],
         "v03.states-spelled-for-0-3",
-        "v03-proto-state-cancelled-one-l",
+        Fault::V03ProtoStateCancelledOneL,
     ),
     case(
         "v03.jsonrpc.bare-results-with-kind",
-        "v03-answers-1-0-shapes",
+        Fault::V03Answers10Shapes,
     ),
-    case("v03.jsonrpc.bare-results-with-kind", "v03-no-kind"),
-    case("v03.stream.status-updates-carry-final", "v03-no-final"),
+    case("v03.jsonrpc.bare-results-with-kind", Fault::V03NoKind),
+    case("v03.stream.status-updates-carry-final", Fault::V03NoFinal),
     case(
         "versioning.0-3-method-under-1-0-not-found",
-        "v03-method-under-1-0",
+        Fault::V03MethodUnder10,
     ),
     case(
         "versioning.1-0-method-under-0-3-not-found",
-        "v10-method-under-0-3",
+        Fault::V10MethodUnder03,
     ),
-    case("versioning.card-declares-every-version", "card-omits-0-3"),
-    case("versioning.query-parameter-version", "ignore-version-query"),
+    case("versioning.card-declares-every-version", Fault::CardOmits03),
+    case(
+        "versioning.query-parameter-version",
+        Fault::IgnoreVersionQuery,
+    ),
     case(
         "versioning.task-same-in-both-versions",
-        "cross-version-isolated",
+        Fault::CrossVersionIsolated,
     ),
     in_version(
         &[ProtocolVersion::V0_3],
         "send.follow-up-with-data-part-continues-task",
-        "v03-data-part-refused",
+        Fault::V03DataPartRefused,
     ),
     case(
         "send.message-id-kept-in-history",
-        "history-replaces-message-id",
+        Fault::HistoryReplacesMessageId,
     ),
     // Streams.
     case(
         "streaming.task-stream-starts-with-task",
-        "stream-first-event-status-update",
+        Fault::StreamFirstEventStatusUpdate,
     ),
     case(
         "streaming.message-stream-is-one-message",
-        "stream-message-then-more",
+        Fault::StreamMessageThenMore,
     ),
-    case("streaming.states-in-order", "stream-status-out-of-order"),
+    case("streaming.states-in-order", Fault::StreamStatusOutOfOrder),
     case(
         "streaming.closes-after-terminal-state",
-        "stream-open-after-terminal",
+        Fault::StreamOpenAfterTerminal,
     ),
     case(
         "streaming.artifact-chunks-append-in-order",
-        "stream-chunk-no-last-chunk",
+        Fault::StreamChunkNoLastChunk,
     ),
     case(
         "streaming.artifact-chunks-append-in-order",
-        "stream-chunk-append-wrong",
+        Fault::StreamChunkAppendWrong,
     ),
     case(
         "streaming.final-state-matches-get-task",
-        "stream-state-not-stored",
+        Fault::StreamStateNotStored,
     ),
     case(
         "subscribe.first-event-is-current-task",
-        "subscribe-first-event-not-task",
+        Fault::SubscribeFirstEventNotTask,
     ),
-    case("subscribe.receives-later-updates", "subscribe-no-updates"),
+    case(
+        "subscribe.receives-later-updates",
+        Fault::SubscribeNoUpdates,
+    ),
     case(
         "subscribe.closes-at-terminal-state",
-        "subscribe-open-after-terminal",
+        Fault::SubscribeOpenAfterTerminal,
     ),
     case(
         "subscribe.terminal-task-unsupported",
-        "subscribe-terminal-allowed",
+        Fault::SubscribeTerminalAllowed,
     ),
     case(
         "subscribe.unknown-task-not-found",
-        "subscribe-unknown-wrong-error",
+        Fault::SubscribeUnknownWrongError,
     ),
     case(
         "subscribe.subscribers-see-same-events",
-        "subscribe-first-only",
+        Fault::SubscribeFirstOnly,
     ),
-    case("streaming.sse-content-type", "sse-wrong-content-type"),
+    case("streaming.sse-content-type", Fault::SseWrongContentType),
     case(
         "jsonrpc.stream.events-are-responses",
-        "sse-events-unwrapped",
+        Fault::SseEventsUnwrapped,
     ),
-    case("jsonrpc.stream.events-are-responses", "sse-wrong-id"),
+    case("jsonrpc.stream.events-are-responses", Fault::SseWrongId),
     // The HTTP+JSON binding.
-    case("rest.content-type-a2a-json", "rest-plain-json-content-type"),
-    case("rest.content-type-json", "rest-text-content-type"),
-    case("rest.success-status-200", "rest-success-201"),
-    case("rest.errors.google-rpc-status", "rest-error-problem-json"),
-    case("rest.errors.google-rpc-status", "rest-error-no-error-info"),
+    case(
+        "rest.content-type-a2a-json",
+        Fault::RestPlainJsonContentType,
+    ),
+    case("rest.content-type-json", Fault::RestTextContentType),
+    case("rest.success-status-200", Fault::RestSuccess201),
+    case("rest.errors.google-rpc-status", Fault::RestErrorProblemJson),
+    case("rest.errors.google-rpc-status", Fault::RestErrorNoErrorInfo),
     on_v(
         &[Binding::Rest],
         V1_0,
         "tasks.get.unknown-id-returns-task-not-found",
-        "rest-wrong-status",
+        Fault::RestWrongStatus,
     ),
     on_v(
         &[Binding::Rest],
         V1_0,
         "tasks.get.unknown-id-returns-task-not-found",
-        "rest-error-200",
+        Fault::RestError200,
     ),
     // The gRPC binding.
-    case("grpc.errors.status-and-error-info", "grpc-wrong-status"),
-    case("grpc.errors.status-and-error-info", "grpc-no-error-info"),
+    case("grpc.errors.status-and-error-info", Fault::GrpcWrongStatus),
+    case("grpc.errors.status-and-error-info", Fault::GrpcNoErrorInfo),
     on_v(
         &[Binding::Grpc],
         V1_0,
         "tasks.get.unknown-id-returns-task-not-found",
-        "grpc-wrong-status",
+        Fault::GrpcWrongStatus,
     ),
     // Every binding serves the same tasks.
     case(
         "bindings.task-readable-on-every-binding",
-        "cross-binding-isolated",
+        Fault::CrossBindingIsolated,
     ),
+    // Streaming off, refused with method-not-found instead of UnsupportedOperationError.
+    case(
+        "capabilities.streaming-absent-rejects-streaming",
+        Fault::StreamingUnsupportedWrongError,
+    ),
+];
+
+/// Faults that no case exercises yet because the kit cannot observe them today ("kit side
+/// pending"): each gets its case, and leaves this list, with the kit change it needs.
+const KIT_SIDE_PENDING: &[Fault] = &[
+    // No check waits for a stream that reached INPUT_REQUIRED/AUTH_REQUIRED to close.
+    Fault::StreamOpenAfterInterrupted,
+    // The agent's card declares no tenant, so no check sends a REST request under /{tenant}.
+    Fault::RestIgnoresTenant,
+    // Conformant alternatives for a second CancelTask of a canceled task (spec §3.3.1 read
+    // as idempotent, or the task as gone): the cases expect PASS once the checks accept them.
+    Fault::CancelCanceledReturnsTask,
+    Fault::CancelCanceledNotFound,
+    // The superseded 1.0.0 error-status table: not a FAIL; the case comes with the checks
+    // that name the 1.0.1 entry instead of failing.
+    Fault::Errors100Table,
+    // Only the official TCK's messageId prefixes: the kit-only scenarios fall back to
+    // completing the task; the case comes with checks that detect the missing scenario.
+    Fault::OfficialContractOnly,
+    // A failing gRPC stream answered as an empty stream ending in the error status: the
+    // case expects PASS once the gRPC stream checks accept that form.
+    Fault::GrpcStreamErrorInStream,
 ];
 
 fn main() -> std::process::ExitCode {
@@ -472,6 +531,27 @@ fn main() -> std::process::ExitCode {
             Err(format!("checks without a negative case: {missing:?}; cases for unknown checks: {unknown:?}").into())
         }
     })];
+    trials.push(Trial::test("every-fault-has-a-negative-case", || {
+        let exercised: BTreeSet<Fault> = CASES.iter().map(|c| c.fault).collect();
+        let pending: BTreeSet<Fault> = KIT_SIDE_PENDING.iter().copied().collect();
+        let missing: Vec<&str> = (Fault::all().iter())
+            .filter(|f| !exercised.contains(f) && !pending.contains(f))
+            .map(Fault::name)
+            .collect();
+        let stale: Vec<&str> = (pending.iter())
+            .filter(|f| exercised.contains(f))
+            .map(Fault::name)
+            .collect();
+        if missing.is_empty() && stale.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "faults no negative case exercises: {missing:?}; \
+                 faults listed as kit side pending that now have a case (remove them): {stale:?}"
+            )
+            .into())
+        }
+    }));
     for case in CASES {
         let Some(check) = catalog.iter().find(|c| c.id == case.check) else {
             continue;
@@ -483,12 +563,8 @@ fn main() -> std::process::ExitCode {
         let runtime = runtime.clone();
         trials.push(
             Trial::test(format!("{} under {}", case.check, case.fault), move || {
-                let fault: Fault = case
-                    .fault
-                    .parse()
-                    .map_err(|e| Failed::from(format!("{e}")))?;
                 runtime.block_on(async {
-                    let agent = a2a_tck::builtin::start(&[fault])
+                    let agent = a2a_tck::builtin::start(&[case.fault])
                         .await
                         .map_err(|e| Failed::from(format!("agent did not start: {e}")))?;
                     let card_url = match case.card_path {
