@@ -1,5 +1,7 @@
 //! JSON-RPC 1.0 helpers: requests with `A2A-Version: 1.0` (id 1) and their results.
 
+#![allow(clippy::unwrap_used)]
+
 use std::time::SystemTime;
 
 use serde_json::{json, Value};
