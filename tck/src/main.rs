@@ -2,13 +2,13 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use a2a_reference_agent::Fault;
 use a2a_tck::check::{Binding, Level, ProtocolVersion, Scope};
 use a2a_tck::report::{Report, Verdict};
 use a2a_tck::runner::{self, Filter, RunError, RunOptions};
-use a2a_tck::{builtin, card, checks, output, report};
+use a2a_tck::{builtin, card, checks, failure, html, output, report};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Conformance test kit for the Agent2Agent (A2A) protocol.
@@ -16,7 +16,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// Reads the agent card, runs every applicable check on each declared interface, prints a
 /// summary, and writes the reports asked for. Exit status: 0 when the agent is conformant,
 /// 1 when a MUST check failed or a check could not be judged, 2 for a usage error or an
-/// unusable agent card.
+/// unusable agent card (which still writes every report asked for, with verdict `error`).
 #[derive(Debug, Parser)]
 #[command(
     name = "a2a-tck",
@@ -148,6 +148,9 @@ struct RunArgs {
     /// Write a Markdown summary here (e.g. "$GITHUB_STEP_SUMMARY").
     #[arg(long, value_name = "PATH")]
     markdown: Option<PathBuf>,
+    /// Write a self-contained HTML report here (one file, no network needed to view it).
+    #[arg(long, value_name = "PATH")]
+    html: Option<PathBuf>,
     #[command(flatten)]
     selection: Selection,
     /// Deadline of one HTTP exchange, in seconds.
@@ -364,13 +367,19 @@ fn run(args: RunArgs) -> ExitCode {
         options.jobs = args.jobs;
         options.headers = args.headers.clone();
         let catalog = checks::all();
+        let started_at = SystemTime::now();
         let outcome = runner::run(&catalog, &options).await;
         if let Some(agent) = agent {
             agent.shutdown().await;
         }
         let report = match outcome {
             Ok(report) => report,
-            Err(RunError::Card(e)) => return usage(&e.to_string()),
+            // Nothing could be tested, but the reports still say why, with the card exchange.
+            Err(RunError::Card { error, evidence }) => {
+                eprintln!("error: {error}");
+                let message = error.to_string();
+                failure::card_unusable(&catalog, &options, started_at, message, evidence)
+            }
             Err(e) => return usage(&e.to_string()),
         };
         finish(&report, &args)
@@ -405,8 +414,14 @@ fn finish(report: &Report, args: &RunArgs) -> ExitCode {
             return usage(&format!("failed to write {}: {e}", path.display()));
         }
     }
+    if let Some(path) = &args.html {
+        if let Err(e) = report::write_atomic(path, html::page(report).as_bytes()) {
+            return usage(&format!("failed to write {}: {e}", path.display()));
+        }
+    }
     match report.verdict {
         Verdict::Conformant => ExitCode::SUCCESS,
         Verdict::NonConformant | Verdict::Inconclusive => ExitCode::from(1),
+        Verdict::Error => ExitCode::from(2),
     }
 }
