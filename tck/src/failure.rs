@@ -57,7 +57,7 @@ pub fn card_unusable(
         results: Vec::new(),
         totals,
         verdict: Verdict::Error,
-        verdict_reason: "the agent card is unusable, so no check ran (see failure)".into(),
+        verdict_reason: "the agent card is unusable, so no check ran".into(),
         failure: Some(RunFailure { message, evidence }),
         complete: true,
     }
