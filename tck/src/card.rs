@@ -90,6 +90,8 @@ pub async fn fetch(wire: &Wire, url: &str) -> Result<FetchedCard, CardError> {
             url: url.to_string(),
             reason: "no exchange recorded".into(),
         })?;
+    // Left on the recorder too: when the card is unusable, it is the run's evidence.
+    wire.recorder().push(exchange.clone());
     if reply.status != 200 {
         let body = match reply.header("location") {
             Some(location) => format!(

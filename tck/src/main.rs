@@ -2,14 +2,14 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use a2a_reference_agent::Fault;
 use a2a_tck::baseline::Baseline;
 use a2a_tck::check::{Binding, Level, ProtocolVersion, Scope};
 use a2a_tck::report::{Report, Verdict};
 use a2a_tck::runner::{self, Filter, RunError, RunOptions};
-use a2a_tck::{builtin, card, checks, output, report};
+use a2a_tck::{builtin, card, checks, failure, html, output, report};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod cli_reports;
@@ -21,7 +21,7 @@ use cli_reports::{diff, progress_bar, write_baseline};
 /// summary, and writes the reports asked for. Exit status: 0 when the agent is conformant
 /// (or, with --expect, when the baseline's gate passes), 1 when a MUST check failed, a check
 /// could not be judged or a baseline entry is stale, 2 for a usage error or an unusable agent
-/// card.
+/// card (which still writes every report asked for, with verdict `error`).
 #[derive(Debug, Parser)]
 #[command(
     name = "a2a-tck",
@@ -175,6 +175,9 @@ struct RunArgs {
     /// not fail the run, its stale entries do; the exit status follows its gate.
     #[arg(long, value_name = "FILE")]
     expect: Option<PathBuf>,
+    /// Write a self-contained HTML report here (one file, no network needed to view it).
+    #[arg(long, value_name = "PATH")]
+    html: Option<PathBuf>,
     #[command(flatten)]
     selection: Selection,
     /// Deadline of one HTTP exchange, in seconds.
@@ -406,6 +409,7 @@ fn run(args: RunArgs) -> ExitCode {
         let bar = (!args.quiet).then(progress_bar).flatten();
         options.progress = bar.as_ref().map(|(_, progress)| progress.clone());
         let catalog = checks::all();
+        let started_at = SystemTime::now();
         let outcome = runner::run(&catalog, &options).await;
         if let Some((bar, _)) = bar {
             bar.finish_and_clear();
@@ -415,7 +419,12 @@ fn run(args: RunArgs) -> ExitCode {
         }
         let mut report = match outcome {
             Ok(report) => report,
-            Err(RunError::Card(e)) => return usage(&e.to_string()),
+            // Nothing could be tested, but the reports still say why, with the card exchange.
+            Err(RunError::Card { error, evidence }) => {
+                eprintln!("error: {error}");
+                let message = error.to_string();
+                failure::card_unusable(&catalog, &options, started_at, message, evidence)
+            }
             Err(e) => return usage(&e.to_string()),
         };
         if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
@@ -460,6 +469,11 @@ fn finish(report: &Report, args: &RunArgs) -> ExitCode {
             return usage(&format!("failed to write {}: {e}", path.display()));
         }
     }
+    if let Some(path) = &args.html {
+        if let Err(e) = report::write_atomic(path, html::page(report).as_bytes()) {
+            return usage(&format!("failed to write {}: {e}", path.display()));
+        }
+    }
     if let Some(gate) = &report.baseline {
         return if gate.passed {
             ExitCode::SUCCESS
@@ -470,5 +484,6 @@ fn finish(report: &Report, args: &RunArgs) -> ExitCode {
     match report.verdict {
         Verdict::Conformant => ExitCode::SUCCESS,
         Verdict::NonConformant | Verdict::Inconclusive => ExitCode::from(1),
+        Verdict::Error => ExitCode::from(2),
     }
 }

@@ -1,10 +1,12 @@
-//! Other views of a report: the summary people read, and JUnit XML for CI dashboards.
+//! Other views of a report: the summary people read, JUnit XML for CI dashboards (failures
+//! carry their evidence), and a Markdown summary. The HTML page is in `html`.
 
 use std::fmt::Write as _;
 
 use quick_junit::{NonSuccessKind, Property, TestCase, TestCaseStatus, TestSuite};
 
 use crate::check::{Level, Status};
+use crate::evidence::{self, Caps};
 use crate::report::{CheckResult, Report};
 
 /// Where a result ran: `card`, or `jsonrpc 1.0`.
@@ -29,6 +31,16 @@ pub fn summary(report: &Report) -> String {
             .as_deref()
             .unwrap_or("unnamed agent")
     );
+    if let Some(failure) = &report.failure {
+        let _ = writeln!(out, "  the run could not start: {}", failure.message);
+        let caps = Caps {
+            body: 512,
+            total: 4 * 1024,
+        };
+        for line in evidence::text(&failure.evidence, caps).lines() {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
     for interface in &report.interfaces {
         let state = if let Some(problem) = &interface.problem {
             format!("UNUSABLE: {problem}")
@@ -161,15 +173,30 @@ fn totals_line(report: &Report) -> String {
             parts.push(format!("{level}: {}", shown.join(", ")));
         }
     }
+    if parts.is_empty() {
+        return "totals: no results".to_string();
+    }
     format!("totals: {}", parts.join("; "))
 }
 
 /// JUnit XML: one suite per place (card, binding x version), one case per check. FAIL is a
 /// failure; ERROR and UNTESTABLE are errors (never skipped); N/A is skipped; WARN passes with
-/// the warning in its output.
+/// the warning in its output. A failure, error or warning carries its recorded exchanges,
+/// cut to [`Caps::COMPACT`]. A run that could not start is one error case, `agent-card`.
 pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
     let mut junit = quick_junit::Report::new("a2a-tck");
     let mut suites: Vec<(String, TestSuite)> = Vec::new();
+    if let Some(failure) = &report.failure {
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+        status.set_message(failure.message.clone());
+        status.set_type("ERROR");
+        status.set_description(evidence::text(&failure.evidence, Caps::COMPACT));
+        let mut case = TestCase::new("agent-card", status);
+        case.set_classname("card");
+        let mut suite = TestSuite::new("a2a-tck card");
+        suite.add_test_case(case);
+        suites.push(("card".to_string(), suite));
+    }
     for result in &report.results {
         let place = place(result);
         let index = match suites.iter().position(|(name, _)| *name == place) {
@@ -179,18 +206,26 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
                 suites.len() - 1
             }
         };
+        let evidence =
+            (!result.evidence.is_empty()).then(|| evidence::text(&result.evidence, Caps::COMPACT));
         let status = match result.status {
             Status::Pass | Status::Warn => TestCaseStatus::success(),
             Status::Fail => {
                 let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 s.set_message(result.message.clone());
                 s.set_type("FAIL");
+                if let Some(evidence) = &evidence {
+                    s.set_description(evidence.as_str());
+                }
                 s
             }
             Status::Error | Status::Untestable => {
                 let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
                 s.set_message(result.message.clone());
                 s.set_type(result.status.as_str());
+                if let Some(evidence) = &evidence {
+                    s.set_description(evidence.as_str());
+                }
                 s
             }
             Status::NotApplicable => {
@@ -208,7 +243,12 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
             format!("{} §{}", result.spec_version, result.section),
         ));
         if result.status == Status::Warn {
-            case.set_system_out(format!("WARN: {}", result.message));
+            let mut text = format!("WARN: {}", result.message);
+            if let Some(evidence) = &evidence {
+                text.push_str("\n\n");
+                text.push_str(evidence);
+            }
+            case.set_system_out(text);
         }
         suites[index].1.add_test_case(case);
     }
@@ -250,6 +290,14 @@ pub fn markdown(report: &Report) -> String {
     );
     if let Some(compat) = &report.compatibility {
         let _ = writeln!(out, "Compatibility: {}.\n", cell(&compat.line));
+    }
+    if let Some(failure) = &report.failure {
+        let _ = writeln!(
+            out,
+            "## The run could not start\n\n{}\n\n```text\n{}```\n",
+            failure.message,
+            evidence::text(&failure.evidence, Caps::COMPACT).replace("```", "` ` `")
+        );
     }
     let _ = writeln!(
         out,

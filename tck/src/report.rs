@@ -47,6 +47,9 @@ pub struct Report {
     /// What the reviewed baseline (`--expect`) made of the run; the exit status follows it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<Gate>,
+    /// Why the run could not start (verdict `error`): the agent card is unusable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<RunFailure>,
     /// Written last: a report without it is truncated and must be rejected.
     pub complete: bool,
 }
@@ -64,7 +67,8 @@ pub struct Target {
     /// The URL given with `--target`, or the address of the built-in reference agent.
     pub url: String,
     pub card_url: String,
-    /// SHA-256 of the card body as served, `sha256:<hex>`.
+    /// SHA-256 of the card body as served, `sha256:<hex>`; empty when no usable card was read
+    /// (verdict `error`).
     pub card_sha256: String,
     /// The card's own `name` and `version`, when present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -124,6 +128,17 @@ pub struct CheckResult {
     pub evidence: Vec<Exchange>,
 }
 
+/// Why a run could not test anything, with the exchange that shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunFailure {
+    /// What went wrong, for people.
+    pub message: String,
+    /// The exchanges that show it: the card request, and what came back or why nothing did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<Exchange>,
+}
+
 /// Counts of each status.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -171,6 +186,8 @@ pub enum Verdict {
     /// No MUST check failed, but some check could not be judged (ERROR or UNTESTABLE), or
     /// nothing was testable: compliance is not shown.
     Inconclusive,
+    /// The run could not start (the agent card is unusable): see `failure`.
+    Error,
 }
 
 impl Verdict {
@@ -179,6 +196,7 @@ impl Verdict {
             Verdict::Conformant => "conformant",
             Verdict::NonConformant => "non-conformant",
             Verdict::Inconclusive => "inconclusive",
+            Verdict::Error => "error",
         }
     }
 

@@ -129,8 +129,12 @@ impl RunOptions {
 /// Why a run could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
-    #[error(transparent)]
-    Card(#[from] CardError),
+    /// The card is unusable; `evidence` is its exchange (request, answer or why none came).
+    #[error("{error}")]
+    Card {
+        error: CardError,
+        evidence: Vec<crate::wire::Exchange>,
+    },
     #[error("{0}")]
     Usage(String),
     #[error("{0}")]
@@ -154,7 +158,13 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         Wire::new(client.clone(), options.limits, recorder).with_headers(extra.clone())
     };
     let card_wire = wire(Recorder::default());
-    let fetched = Arc::new(card::fetch(&card_wire, &options.card_url).await?);
+    let fetched = match card::fetch(&card_wire, &options.card_url).await {
+        Ok(fetched) => Arc::new(fetched),
+        Err(error) => {
+            let evidence = card_wire.recorder().take();
+            return Err(RunError::Card { error, evidence });
+        }
+    };
     let (mut declared, mut interfaces) = card::interfaces(&fetched.json);
     let (bindings, versions) = (&options.filter.bindings, &options.filter.versions);
     let wanted_binding = |b: Binding| bindings.is_empty() || bindings.contains(&b);
@@ -336,6 +346,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         compatibility: Some(crate::compat::of(&results)),
         baseline: None,
         results,
+        failure: None,
         complete: true,
     })
 }

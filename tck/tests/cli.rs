@@ -106,14 +106,97 @@ async fn a_fault_makes_the_run_fail_with_exit_1() {
 
 #[tokio::test]
 async fn unreachable_target_exits_2_quickly() {
-    let (output, took) = kit(&["--target", "http://127.0.0.1:9"]).await;
+    let (output, took, report) =
+        kit_report("port-9.json", &["--target", "http://127.0.0.1:9"]).await;
     assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        report.verdict,
+        Verdict::Error,
+        "the report is written all the same"
+    );
     let message = stderr(&output);
     assert!(
         message.contains("http://127.0.0.1:9/.well-known/agent-card.json"),
         "{message}"
     );
     assert!(took < Duration::from_secs(10), "took {took:?}");
+}
+
+/// Runs the kit against an unusable target with every report asked for; checks the exit
+/// status and that each report says `error` with the card exchange; returns the JSON report.
+async fn unusable(name: &str, args: &[&str]) -> (Output, Duration, Report) {
+    let paths = ["json", "xml", "md", "html"].map(|ext| temp_path(&format!("{name}.{ext}")));
+    let [json, junit, markdown, html] = paths.each_ref().map(|p| p.to_str().expect("utf8"));
+    let mut all = args.to_vec();
+    all.extend([
+        "--report",
+        json,
+        "--junit",
+        junit,
+        "--markdown",
+        markdown,
+        "--html",
+        html,
+    ]);
+    let (output, took) = kit(&all).await;
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let report = Report::read(&paths[0]).expect("a complete report");
+    assert_eq!(report.verdict, Verdict::Error);
+    assert!(report.results.is_empty());
+    let failure = report.failure.clone().expect("the failure");
+    assert_eq!(failure.evidence.len(), 1, "the card exchange");
+    assert!(failure.evidence[0]
+        .request
+        .url
+        .ends_with("/.well-known/agent-card.json"));
+    let read = |path| std::fs::read_to_string(path).expect("written");
+    let junit = read(&paths[1]);
+    assert!(
+        junit.contains("agent-card") && junit.contains("<error"),
+        "{junit}"
+    );
+    assert!(
+        junit.contains("&gt; GET "),
+        "the JUnit error carries the exchange: {junit}"
+    );
+    assert!(read(&paths[2]).contains("could not start"));
+    let html = read(&paths[3]);
+    assert!(html.contains("v-error") && html.contains("agent-card.json"));
+    (output, took, report)
+}
+
+#[tokio::test]
+async fn an_unusable_card_still_writes_every_report() {
+    // A dead port: no response, and why.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let target = format!("http://127.0.0.1:{port}");
+    let (_, _, report) = unusable("dead", &["--target", &target]).await;
+    let failure = report.failure.expect("failure");
+    assert!(
+        failure.message.contains("could not fetch"),
+        "{}",
+        failure.message
+    );
+    let exchange = &failure.evidence[0];
+    assert!(exchange.response.is_none() && exchange.error.is_some());
+
+    // An HTML page where the card should be: what came back.
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_raw("<html><body>hello</body></html>", "text/html"),
+        )
+        .mount(&server)
+        .await;
+    let (_, _, report) = unusable("html-card", &["--target", &server.uri()]).await;
+    let exchange = &report.failure.expect("failure").evidence[0];
+    let response = exchange.response.as_ref().expect("a response");
+    assert_eq!(response.status, 200);
+    let body = response.body.text.as_deref().unwrap_or_default();
+    assert!(body.contains("<html>"), "{body}");
 }
 
 #[tokio::test]
@@ -177,10 +260,15 @@ async fn silent_server() -> (String, tokio::task::JoinHandle<()>) {
 #[tokio::test]
 async fn silent_target_ends_within_the_deadline() {
     let (url, server) = silent_server().await;
-    let (output, took) = kit(&["--target", &url, "--timeout", "1"]).await;
+    let (output, took, report) = unusable("silent", &["--target", &url, "--timeout", "1"]).await;
     server.abort();
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("within"), "{}", stderr(&output));
+    let failure = report.failure.expect("failure");
+    assert!(failure.evidence[0]
+        .error
+        .as_deref()
+        .is_some_and(|e| e.contains("within")));
     assert!(took < Duration::from_secs(8), "took {took:?}");
 }
 
@@ -212,10 +300,17 @@ async fn firehose_server() -> (String, tokio::task::JoinHandle<()>) {
 #[tokio::test]
 async fn enormous_card_is_cut_off() {
     let (url, server) = firehose_server().await;
-    let (output, took) = kit(&["--target", &url]).await;
+    let (output, took, report) = unusable("enormous", &["--target", &url]).await;
     server.abort();
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("limit"), "{}", stderr(&output));
+    let response = report.failure.expect("failure").evidence[0]
+        .response
+        .clone();
+    assert!(
+        response.is_some_and(|r| r.body.truncated),
+        "the start of the body is kept"
+    );
     assert!(took < Duration::from_secs(20), "took {took:?}");
 }
 

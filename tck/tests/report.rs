@@ -37,6 +37,25 @@ async fn builtin_report(jobs: usize) -> Report {
     report
 }
 
+/// The report of a run whose card cannot be fetched (a port nothing listens on).
+async fn unusable_card_report() -> Report {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let target = format!("http://127.0.0.1:{port}");
+    let options = RunOptions::new(&target, &format!("{target}/.well-known/agent-card.json"));
+    let catalog = a2a_tck::checks::all();
+    let started = std::time::SystemTime::now();
+    match runner::run(&catalog, &options).await {
+        Err(runner::RunError::Card { error, evidence }) => {
+            let message = error.to_string();
+            a2a_tck::failure::card_unusable(&catalog, &options, started, message, evidence)
+        }
+        other => panic!("expected an unusable card, got {other:?}"),
+    }
+}
+
 #[tokio::test]
 async fn reports_validate_against_the_schema() {
     let schema: serde_json::Value =
@@ -54,6 +73,7 @@ async fn reports_validate_against_the_schema() {
             .expect("run"),
     );
     agent.shutdown().await;
+    reports.push(unusable_card_report().await);
     for report in reports {
         let instance = serde_json::to_value(&report).expect("serializes");
         let errors: Vec<String> = validator
