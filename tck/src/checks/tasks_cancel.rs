@@ -146,17 +146,18 @@ async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
             Ok(Answer::Result(t)) if a2a::text(&t, "id") == Some(id.as_str())
                 && a2a::state(&t) == Some("TASK_STATE_CANCELED")
         );
-        let how = if idempotent {
-            "the canceled task again (idempotent, §3.3.1)"
-        } else if reply.is_error(ErrorKind::TaskNotFound) {
-            "TaskNotFoundError (purged, §3.3.1)"
-        } else if let Verdict::Violated { actual, .. } = verdict {
-            problems.push(format!(
-                "{state}: {actual} (TaskNotFoundError or the task still canceled are accepted too)"
-            ));
-            continue;
-        } else {
-            "TaskNotCancelableError"
+        let how = match verdict {
+            _ if idempotent => "the canceled task again (idempotent, §3.3.1)",
+            Verdict::Violated { .. } if reply.is_error(ErrorKind::TaskNotFound) => {
+                "TaskNotFoundError (purged, §3.3.1)"
+            }
+            Verdict::Violated { actual, .. } => {
+                problems.push(format!(
+                    "{state}: {actual} (TaskNotFoundError or the task still canceled are accepted too)"
+                ));
+                continue;
+            }
+            _ => "TaskNotCancelableError",
         };
         answers.push(format!("a second cancel of the canceled task gave {how}"));
     }
