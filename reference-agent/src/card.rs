@@ -1,4 +1,5 @@
-//! The public Agent Card (`GET /.well-known/agent-card.json`).
+//! The public Agent Card (`GET /.well-known/agent-card.json`): the conformant card, sent
+//! through the card pass of [`crate::shape`] once at startup.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -9,9 +10,10 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::fault::Fault;
 use crate::params::INPUT_MODES;
-use crate::{AgentConfig, App, JSONRPC_PATH, REST_PATH};
+use crate::policy::Policy;
+use crate::shape::Shaper;
+use crate::{App, JSONRPC_PATH, REST_PATH};
 
 /// Where the card lives, and the 0.2-era path the `card-only-at-legacy-path` fault uses.
 pub const CARD_PATH: &str = "/.well-known/agent-card.json";
@@ -27,8 +29,8 @@ pub struct CardDocument {
 }
 
 impl CardDocument {
-    pub fn new(base_url: &str, config: &AgentConfig) -> Self {
-        let body = card_json(base_url, config).to_string();
+    pub fn new(base_url: &str, policy: &Policy, shape: &Shaper) -> Self {
+        let body = shape.card(card_json(base_url, policy)).to_string();
         let digest = Sha256::digest(body.as_bytes());
         let hex = digest.iter().take(8).fold(String::new(), |mut hex, byte| {
             let _ = write!(hex, "{byte:02x}");
@@ -48,12 +50,7 @@ impl CardDocument {
     }
 }
 
-fn card_json(base_url: &str, config: &AgentConfig) -> Value {
-    let protocol_version = if config.has(Fault::CardPatchVersion) {
-        "1.0.0"
-    } else {
-        "1.0"
-    };
+fn card_json(base_url: &str, policy: &Policy) -> Value {
     let jsonrpc_url = format!("{base_url}{JSONRPC_PATH}");
     // 0.3 REST clients add `/v1` to this url themselves.
     let rest_url = format!("{base_url}{REST_PATH}");
@@ -64,27 +61,15 @@ fn card_json(base_url: &str, config: &AgentConfig) -> Value {
         ("HTTP+JSON", rest_url.as_str()),
         ("GRPC", grpc_url),
     ];
-    let declares_0_3 = !config.has(Fault::CardOmits03);
     // Each binding serves 1.0 and 0.3 at the same url, picked by A2A-Version.
-    let mut versions = vec!["1.0"];
-    if declares_0_3 {
-        versions.push("0.3");
-    }
-    let mut interfaces: Vec<Value> = versions
+    let interfaces: Vec<Value> = ["1.0", "0.3"]
         .iter()
         .flat_map(|version| {
             bindings.iter().map(move |(binding, url)| {
-                let version = match (*version, *binding) {
-                    ("1.0", "JSONRPC") => protocol_version,
-                    (version, _) => version,
-                };
                 json!({"url": url, "protocolBinding": binding, "protocolVersion": version})
             })
         })
         .collect();
-    if config.has(Fault::CardBadInterface) {
-        interfaces.push(json!({"url": "rest", "protocolBinding": "HTTP+JSON"}));
-    }
     let mut card = json!({
         "name": "A2A TCK Reference Agent",
         "description": "A deterministic, scripted A2A 1.0 and 0.3 agent used to validate the a2a-tck \
@@ -96,7 +81,7 @@ fn card_json(base_url: &str, config: &AgentConfig) -> Value {
         },
         "version": env!("CARGO_PKG_VERSION"),
         "capabilities": {
-            "streaming": config.streams() && !config.has(Fault::StreamingUndeclared),
+            "streaming": policy.streams(),
             "pushNotifications": false,
             "extendedAgentCard": false,
         },
@@ -115,7 +100,7 @@ fn card_json(base_url: &str, config: &AgentConfig) -> Value {
             ],
         }],
     });
-    if let (true, Some(card)) = (declares_0_3, card.as_object_mut()) {
+    if let Some(card) = card.as_object_mut() {
         // The 0.3 card fields, so that 0.3 clients can read the same card.
         let additional: Vec<Value> = bindings
             .iter()
@@ -127,12 +112,6 @@ fn card_json(base_url: &str, config: &AgentConfig) -> Value {
         card.insert("additionalInterfaces".to_owned(), json!(additional));
         card.insert("supportsAuthenticatedExtendedCard".to_owned(), json!(false));
     }
-    if let (true, Some(card)) = (
-        config.has(Fault::CardMissingRequiredField),
-        card.as_object_mut(),
-    ) {
-        card.remove("description");
-    }
     card
 }
 
@@ -140,7 +119,7 @@ fn card_json(base_url: &str, config: &AgentConfig) -> Value {
 pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     let card = &app.card;
     let json = [(header::CONTENT_TYPE, "application/json")];
-    if app.config.has(Fault::CardNoCacheHeaders) {
+    if !app.policy.card.cache_headers {
         return (json, card.body.clone()).into_response();
     }
     let caching = [
@@ -164,7 +143,12 @@ mod tests {
 
     #[test]
     fn etag_is_quoted_sha256_prefix() {
-        let card = CardDocument::new("http://127.0.0.1:1", &AgentConfig::default());
+        let config = crate::AgentConfig::default();
+        let card = CardDocument::new(
+            "http://127.0.0.1:1",
+            &Policy::new(&config),
+            &Shaper::new(&config),
+        );
         assert_eq!(card.etag.len(), 18);
         assert!(card.matches(&card.etag));
         assert!(card.matches(&format!("\"x\", W/{}", card.etag)));
@@ -177,23 +161,8 @@ mod tests {
     }
 
     #[test]
-    fn card_faults_change_the_card() {
-        let with = |fault| {
-            let config = AgentConfig::default().with_fault(fault);
-            card_json("http://h", &config)
-        };
-        assert!(with(Fault::CardMissingRequiredField)
-            .get("description")
-            .is_none());
-        assert_eq!(
-            with(Fault::CardPatchVersion)["supportedInterfaces"][0]["protocolVersion"],
-            "1.0.0"
-        );
-        assert_eq!(
-            with(Fault::CardBadInterface)["supportedInterfaces"][6]["url"],
-            "rest"
-        );
-        let card = card_json("http://h:1", &AgentConfig::default());
+    fn card_lists_both_versions_on_every_binding() {
+        let card = card_json("http://h:1", &Policy::new(&crate::AgentConfig::default()));
         let interfaces = card["supportedInterfaces"].as_array().unwrap();
         assert_eq!(interfaces.len(), 6);
         assert_eq!(interfaces[3]["url"], "http://h:1/a2a/jsonrpc");
@@ -202,9 +171,5 @@ mod tests {
         assert_eq!(card["protocolVersion"], "0.3.0");
         assert_eq!(card["url"], "http://h:1/a2a/jsonrpc");
         assert_eq!(card["additionalInterfaces"][1]["transport"], "HTTP+JSON");
-        let omits = with(Fault::CardOmits03);
-        assert_eq!(omits["supportedInterfaces"].as_array().unwrap().len(), 3);
-        assert!(omits.get("protocolVersion").is_none());
-        assert!(omits.get("additionalInterfaces").is_none());
     }
 }

@@ -3,8 +3,7 @@
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::fault::Fault;
-use crate::AgentConfig;
+use crate::policy::StatusTable;
 
 const ERROR_INFO: &str = "type.googleapis.com/google.rpc.ErrorInfo";
 const BAD_REQUEST: &str = "type.googleapis.com/google.rpc.BadRequest";
@@ -32,6 +31,7 @@ pub enum GrpcCode {
     InvalidArgument,
     NotFound,
     FailedPrecondition,
+    Unimplemented,
     Internal,
 }
 
@@ -42,6 +42,7 @@ impl GrpcCode {
             GrpcCode::InvalidArgument => "INVALID_ARGUMENT",
             GrpcCode::NotFound => "NOT_FOUND",
             GrpcCode::FailedPrecondition => "FAILED_PRECONDITION",
+            GrpcCode::Unimplemented => "UNIMPLEMENTED",
             GrpcCode::Internal => "INTERNAL",
         }
     }
@@ -160,27 +161,22 @@ impl RpcError {
             .with("supportedVersions", "0.3, 1.0")
     }
 
-    /// The one table mapping an error to the other bindings (A2A 1.0.1 §5.4):
-    /// its HTTP status and gRPC status code.
-    pub fn canonical(&self) -> (u16, GrpcCode) {
+    /// The table mapping an error to the other bindings: its HTTP status and gRPC status
+    /// code, by A2A 1.0.1 §5.4 or by the superseded 1.0.0 table.
+    pub fn canonical(&self, table: StatusTable) -> (u16, GrpcCode) {
+        let superseded = table == StatusTable::V1_0_0;
         match self.code {
             -32001 | -32601 => (404, GrpcCode::NotFound),
+            -32002 if superseded => (409, GrpcCode::FailedPrecondition),
+            -32003 | -32004 | -32009 if superseded => (400, GrpcCode::Unimplemented),
+            -32005 if superseded => (415, GrpcCode::InvalidArgument),
+            -32006 if superseded => (502, GrpcCode::Internal),
             -32002 | -32003 | -32004 | -32007 | -32008 | -32009 => {
                 (400, GrpcCode::FailedPrecondition)
             }
             -32700 | -32600 | -32602 | -32005 => (400, GrpcCode::InvalidArgument),
             _ => (500, GrpcCode::Internal),
         }
-    }
-
-    /// The REST HTTP status of the error.
-    pub fn http_status(&self) -> u16 {
-        self.canonical().0
-    }
-
-    /// The gRPC status code of the error.
-    pub fn grpc_code(&self) -> GrpcCode {
-        self.canonical().1
     }
 
     /// The typed details: `google.rpc.ErrorInfo`, then `google.rpc.BadRequest`
@@ -201,26 +197,43 @@ impl RpcError {
     }
 
     /// The JSON-RPC `error` member of the response.
-    pub fn to_json(&self, config: &AgentConfig) -> Value {
-        let details = self.details();
-        let mut error = json!({"code": self.code, "message": self.message});
-        let data = if config.has(Fault::OmitErrorInfo) {
-            None
-        } else if config.has(Fault::ErrorDataNotArray) {
-            details.into_iter().next()
-        } else {
-            Some(Value::Array(details))
-        };
-        if let (Some(data), Some(object)) = (data, error.as_object_mut()) {
-            object.insert("data".to_owned(), data);
-        }
-        error
+    pub fn to_json(&self) -> Value {
+        json!({"code": self.code, "message": self.message, "data": self.details()})
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn superseded_table() {
+        let old = |error: RpcError| {
+            let (http, grpc) = error.canonical(StatusTable::V1_0_0);
+            (http, grpc.name())
+        };
+        assert_eq!(
+            old(RpcError::task_not_cancelable("t", "s")),
+            (409, "FAILED_PRECONDITION")
+        );
+        assert_eq!(
+            old(RpcError::push_notification_not_supported()),
+            (400, "UNIMPLEMENTED")
+        );
+        assert_eq!(
+            old(RpcError::unsupported_operation("x")),
+            (400, "UNIMPLEMENTED")
+        );
+        assert_eq!(
+            old(RpcError::version_not_supported("9")),
+            (400, "UNIMPLEMENTED")
+        );
+        assert_eq!(
+            old(RpcError::content_type_not_supported("a/b")),
+            (415, "INVALID_ARGUMENT")
+        );
+        assert_eq!(old(RpcError::task_not_found("t")), (404, "NOT_FOUND"));
+    }
 
     #[test]
     fn canonical_mapping() {
@@ -259,7 +272,10 @@ mod tests {
         ];
         for (error, status, code) in cases {
             assert_eq!(
-                (error.http_status(), error.grpc_code().name()),
+                {
+                    let (http, grpc) = error.canonical(StatusTable::V1_0_1);
+                    (http, grpc.name())
+                },
                 (status, code),
                 "{error:?}"
             );

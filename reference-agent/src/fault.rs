@@ -242,6 +242,16 @@ faults! {
         "0.3 status-update events carry no `final` member.";
     CardOmits03 => "card-omits-0-3",
         "The Agent Card declares only the 1.0 interfaces (no 0.3 interfaces or fields) while the agent still answers 0.3.";
+    CancelCanceledReturnsTask => "cancel-canceled-returns-task",
+        "A second CancelTask of an already canceled task answers with the canceled Task (the idempotent reading of §3.3.1): a conformant alternative the kit must accept.";
+    CancelCanceledNotFound => "cancel-canceled-not-found",
+        "A second CancelTask of an already canceled task fails with TaskNotFoundError: a conformant alternative the kit must accept.";
+    Errors100Table => "errors-1-0-0-table",
+        "REST and gRPC error statuses follow the superseded A2A 1.0.0 mapping table instead of 1.0.1 (e.g. TaskNotCancelable HTTP 409, UnsupportedOperation gRPC UNIMPLEMENTED): superseded text, which the kit must not FAIL.";
+    OfficialContractOnly => "official-contract-only",
+        "Only the messageId prefixes of the official TCK's table are honoured; every kit-only prefix (tck-long-running, tck-fail-task, ...) gets the default behaviour (complete the task), as most SDK test agents do.";
+    GrpcStreamErrorInStream => "grpc-stream-error-in-stream",
+        "A failing gRPC streaming call sends response headers and then the error as the status of an empty stream instead of failing up front: a conformant alternative the kit must accept.";
 }
 
 impl Fault {
@@ -300,7 +310,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 105);
+        assert_eq!(Fault::all().len(), 110);
     }
 
     #[test]

@@ -14,19 +14,21 @@ use serde_json::Value;
 use tonic::Code;
 
 use crate::error::{GrpcCode, RpcError};
-use crate::fault::Fault;
-use crate::{service, AgentConfig, App};
+use crate::shape::Wire;
+use crate::{service, App};
 
 /// The agent's core behind the gRPC adapter.
 pub struct GrpcBackend(pub Arc<App>);
 
 impl Backend for GrpcBackend {
     fn check_version(&self, requested: Option<&str>) -> Result<(), BackendError> {
-        service::check_version(&self.0.config, requested).map_err(|e| status(&self.0.config, &e))
+        service::check_version(&self.0.policy.versions, requested).map_err(|e| status(&self.0, &e))
     }
 
     fn call(&self, method: &str, params: Value) -> Result<Value, BackendError> {
-        service::call(&self.0, method, Some(params)).map_err(|e| status(&self.0.config, &e))
+        let app = &self.0;
+        let result = service::call(app, method, Some(params)).map_err(|e| status(app, &e))?;
+        Ok(app.shape.result(Wire::V1_0, method, result))
     }
 
     fn stream(
@@ -34,10 +36,10 @@ impl Backend for GrpcBackend {
         method: &str,
         params: Value,
     ) -> Result<BoxStream<'static, Result<Value, BackendError>>, BackendError> {
-        statuses(
-            &self.0.config,
-            service::stream(&self.0, method, Some(params)),
-        )
+        let app = &self.0;
+        let events = service::stream(app, method, Some(params))
+            .map(|events| app.shape.events(Wire::V1_0, events));
+        statuses(app, events)
     }
 }
 
@@ -52,7 +54,7 @@ impl Backend for GrpcBackend03 {
     }
 
     fn call(&self, method: &str, params: Value) -> Result<Value, BackendError> {
-        crate::v03::call_proto03(&self.0, method, params).map_err(|e| status(&self.0.config, &e))
+        crate::v03::call_proto03(&self.0, method, params).map_err(|e| status(&self.0, &e))
     }
 
     fn stream(
@@ -60,38 +62,43 @@ impl Backend for GrpcBackend03 {
         method: &str,
         params: Value,
     ) -> Result<BoxStream<'static, Result<Value, BackendError>>, BackendError> {
-        statuses(
-            &self.0.config,
-            crate::v03::stream_proto03(&self.0, method, params),
-        )
+        statuses(&self.0, crate::v03::stream_proto03(&self.0, method, params))
     }
 }
 
-/// A stream of the core with its errors as gRPC statuses.
+/// A stream of the core with its errors as gRPC statuses. A call that fails before its
+/// first event fails up front, or (by the policy) answers an empty stream ending in the error.
 fn statuses(
-    config: &AgentConfig,
+    app: &Arc<App>,
     events: Result<service::EventStream, RpcError>,
 ) -> Result<BoxStream<'static, Result<Value, BackendError>>, BackendError> {
-    let config = config.clone();
-    let events = events.map_err(|e| status(&config, &e))?;
+    let events = match events {
+        Ok(events) => events,
+        Err(e) if app.policy.grpc.stream_errors_in_stream => {
+            let error = status(app, &e);
+            return Ok(futures::stream::once(async move { Err(error) }).boxed());
+        }
+        Err(e) => return Err(status(app, &e)),
+    };
+    let app = Arc::clone(app);
     Ok(events
-        .map(move |event| event.map_err(|e| status(&config, &e)))
+        .map(move |event| event.map_err(|e| status(&app, &e)))
         .boxed())
 }
 
-/// An A2A error as a gRPC status (§5.4 mapping, ErrorInfo per §10.6).
-fn status(config: &AgentConfig, error: &RpcError) -> BackendError {
-    let code = match error.grpc_code() {
-        GrpcCode::NotFound if config.has(Fault::GrpcWrongStatus) => Code::InvalidArgument,
+/// An A2A error as a gRPC status (the policy's status table, ErrorInfo per §10.6).
+fn status(app: &App, error: &RpcError) -> BackendError {
+    let code = match app.policy.errors.grpc(error) {
         GrpcCode::NotFound => Code::NotFound,
         GrpcCode::InvalidArgument => Code::InvalidArgument,
         GrpcCode::FailedPrecondition => Code::FailedPrecondition,
+        GrpcCode::Unimplemented => Code::Unimplemented,
         GrpcCode::Internal => Code::Internal,
     };
-    let mut status = if config.has(Fault::GrpcNoErrorInfo) {
-        BackendError::new(code, error.message.clone())
-    } else {
+    let mut status = if app.policy.grpc.error_info {
         BackendError::a2a(code, error.reason, error.message.clone())
+    } else {
+        BackendError::new(code, error.message.clone())
     };
     for (key, value) in &error.metadata {
         status = status.with_metadata(*key, value.clone());

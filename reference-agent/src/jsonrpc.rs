@@ -21,9 +21,11 @@ use futures::stream::StreamExt;
 use serde_json::{json, Map, Value};
 
 use crate::error::RpcError;
-use crate::fault::Fault;
+use crate::policy::Policy;
 use crate::service::{self, Version};
-use crate::{sse, v03, AgentConfig, App};
+use crate::shape::Wire;
+use crate::v03_codec::Dialect;
+use crate::{sse, v03, App};
 
 /// A method call: the negotiated version, the method name and params.
 type Call = (Version, String, Option<Value>);
@@ -41,14 +43,15 @@ enum Route {
 /// version". The methods of the other version do not exist in those semantics,
 /// so a 1.0 method under 0.3 (and a 0.3 method under 1.0) is -32601 Method not
 /// found, not VersionNotSupportedError (the version itself is supported).
-fn route(config: &AgentConfig, version: Version, method: &str) -> Route {
+fn route(policy: &Policy, version: Version, method: &str) -> Route {
     let is_v03 = v03::is_method(method);
+    let versions = &policy.versions;
     match version {
-        Version::V1_0 if is_v03 && config.has(Fault::V03MethodUnder10) => Route::V03,
+        Version::V1_0 if is_v03 && versions.v03_methods_under_1_0 => Route::V03,
         Version::V1_0 if is_v03 => Route::Unknown,
         Version::V1_0 => Route::V10,
         Version::V0_3 if is_v03 => Route::V03,
-        Version::V0_3 if config.has(Fault::V10MethodUnder03) => Route::V10,
+        Version::V0_3 if versions.v10_methods_under_0_3 => Route::V10,
         Version::V0_3 => Route::Unknown,
     }
 }
@@ -61,85 +64,87 @@ fn is_streaming(route: Route, method: &str) -> bool {
     }
 }
 
+/// The form the results of a route leave in.
+fn wire(route: Route) -> Wire {
+    match route {
+        Route::V03 => Wire::V0_3(Dialect::JsonRpc),
+        Route::V10 | Route::Unknown => Wire::V1_0,
+    }
+}
+
+/// A unary call, its result shaped for the route's version.
 fn dispatch(
     app: &App,
     route: Route,
     method: &str,
     params: Option<Value>,
 ) -> Result<Value, RpcError> {
-    match route {
+    let result = match route {
         Route::V03 => v03::call(app, method, params),
         Route::V10 => service::call(app, method, params),
-        Route::Unknown => Err(service::unknown_method(&app.config, method)),
-    }
+        Route::Unknown => Err(service::unknown_method(&app.policy.service, method)),
+    }?;
+    Ok(app.shape.result(wire(route), method, result))
 }
 
-/// `POST /a2a/jsonrpc`.
+/// `POST /a2a/jsonrpc` (and `/a2a/jsonrpc/`).
 pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Response {
-    let config = &app.config;
+    let policy = &app.policy;
     let request: Value = match serde_json::from_slice(&body) {
         Ok(request) => request,
-        Err(e) if config.has(Fault::ParseErrorAsInvalidRequest) => {
-            return respond(config, Value::Null, Err(RpcError::invalid_request(e)))
+        Err(e) if policy.jsonrpc.parse_error_invalid_request => {
+            return respond(&app, Value::Null, Err(RpcError::invalid_request(e)))
         }
-        Err(e) => return respond(config, Value::Null, Err(RpcError::parse_error(e))),
+        Err(e) => return respond(&app, Value::Null, Err(RpcError::parse_error(e))),
     };
     if let Value::Array(batch) = request {
         return handle_batch(&app, &headers, batch);
     }
-    let Some((id, call)) = process(config, &headers, request) else {
+    let Some((id, call)) = process(policy, &headers, request) else {
         return StatusCode::NO_CONTENT.into_response();
     };
     let (version, method, params) = match call {
         Ok(call) => call,
-        Err(error) => return respond(config, id, Err(error)),
+        Err(error) => return respond(&app, id, Err(error)),
     };
-    let route = route(config, version, &method);
+    let route = route(policy, version, &method);
     if !is_streaming(route, &method) {
-        return respond(config, id, dispatch(&app, route, &method, params));
+        return respond(&app, id, dispatch(&app, route, &method, params));
     }
     let streamed = match route {
         Route::V03 => v03::stream(&app, &method, params),
         _ => service::stream(&app, &method, params),
     };
     let events = match streamed {
-        Ok(events) => events,
-        Err(error) => return respond(config, id, Err(error)),
+        Ok(events) => app.shape.events(wire(route), events),
+        Err(error) => return respond(&app, id, Err(error)),
     };
-    let id = if config.has(Fault::SseWrongId) {
-        other_id(&id)
-    } else {
-        id
-    };
-    let moved = config.clone();
-    let events = events.map(move |outcome| match outcome {
-        Ok(event) if moved.has(Fault::SseEventsUnwrapped) => event,
-        outcome => response_object(&moved, id.clone(), outcome),
-    });
-    sse::response(config, events)
+    let shape = app.shape.clone();
+    let events = events.map(move |outcome| shape.rpc_event(envelope(id.clone(), outcome)));
+    sse::response(policy, events)
 }
 
 /// A batch (JSON-RPC 2.0 §6): each member is answered as if sent alone, in one array;
 /// notifications get no entry, and a batch of notifications only gets HTTP 204.
 fn handle_batch(app: &App, headers: &HeaderMap, batch: Vec<Value>) -> Response {
-    let config = &app.config;
+    let policy = &app.policy;
     if batch.is_empty() {
-        if config.has(Fault::EmptyBatchReturnsArray) {
-            return json_response(config, "[]".to_owned());
+        if policy.jsonrpc.empty_batch_array {
+            return json_response(policy, "[]".to_owned());
         }
         let error = RpcError::invalid_request("an empty batch");
-        return respond(config, Value::Null, Err(error));
+        return respond(app, Value::Null, Err(error));
     }
-    if config.has(Fault::BatchRejected) {
+    if !policy.jsonrpc.batches {
         let error = RpcError::invalid_request("batch requests are not supported");
-        return respond(config, Value::Null, Err(error));
+        return respond(app, Value::Null, Err(error));
     }
     let responses: Vec<Value> = batch
         .into_iter()
-        .filter_map(|member| process(config, headers, member))
+        .filter_map(|member| process(policy, headers, member))
         .map(|(id, call)| {
             let outcome = call.and_then(|(version, method, params)| {
-                let route = route(config, version, &method);
+                let route = route(policy, version, &method);
                 if is_streaming(route, &method) {
                     Err(RpcError::invalid_request(format_args!(
                         "the streaming method {method} cannot be part of a batch"
@@ -148,28 +153,19 @@ fn handle_batch(app: &App, headers: &HeaderMap, batch: Vec<Value>) -> Response {
                     dispatch(app, route, &method, params)
                 }
             });
-            response_object(config, id, outcome)
+            app.shape.rpc_response(envelope(id, outcome))
         })
         .collect();
     if responses.is_empty() {
         return StatusCode::NO_CONTENT.into_response();
     }
-    json_response(config, Value::Array(responses).to_string())
-}
-
-/// An id that differs from `id` (for the `sse-wrong-id` fault).
-fn other_id(id: &Value) -> Value {
-    match id {
-        Value::Number(n) => json!(n.as_i64().unwrap_or_default().wrapping_add(1)),
-        Value::String(s) => Value::String(format!("{s}-other")),
-        _ => json!(0),
-    }
+    json_response(policy, Value::Array(responses).to_string())
 }
 
 /// The response id and the checked call (or the error to answer with), or
 /// `None` for a notification (no reply).
 fn process(
-    config: &AgentConfig,
+    policy: &Policy,
     headers: &HeaderMap,
     request: Value,
 ) -> Option<(Value, Result<Call, RpcError>)> {
@@ -185,7 +181,7 @@ fn process(
         let error = RpcError::invalid_request("`id` must be a string, a number or null");
         return Some((Value::Null, Err(error)));
     }
-    let method = match envelope(&request, config) {
+    let method = match method(&request, policy) {
         Ok(method) => method,
         // An invalid request object is answered even without an id (id null).
         Err(error) => return Some((id.unwrap_or(Value::Null), Err(error))),
@@ -195,15 +191,15 @@ fn process(
     let version = headers
         .get("a2a-version")
         .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-    let call = service::negotiate_version(config, version.as_deref())
+    let call = service::negotiate_version(&policy.versions, version.as_deref())
         .map(|version| (version, method, request.remove("params")));
     Some((id, call))
 }
 
 /// Checks `jsonrpc` and returns the method name.
-fn envelope(request: &Map<String, Value>, config: &AgentConfig) -> Result<String, RpcError> {
+fn method(request: &Map<String, Value>, policy: &Policy) -> Result<String, RpcError> {
     if request.get("jsonrpc").and_then(Value::as_str) != Some("2.0")
-        && !config.has(Fault::IgnoreJsonrpcVersion)
+        && policy.jsonrpc.check_jsonrpc_member
     {
         return Err(RpcError::invalid_request("`jsonrpc` must be \"2.0\""));
     }
@@ -214,33 +210,23 @@ fn envelope(request: &Map<String, Value>, config: &AgentConfig) -> Result<String
     }
 }
 
-/// A JSON-RPC response object.
-fn response_object(config: &AgentConfig, id: Value, outcome: Result<Value, RpcError>) -> Value {
-    let id = match id {
-        Value::Number(n) if config.has(Fault::WrongResponseId) => Value::String(n.to_string()),
-        id => id,
-    };
+/// A conformant JSON-RPC response object (the adapter shapes it).
+fn envelope(id: Value, outcome: Result<Value, RpcError>) -> Map<String, Value> {
     let mut body = Map::new();
-    if !config.has(Fault::OmitJsonrpcMember) {
-        body.insert("jsonrpc".to_owned(), json!("2.0"));
-    }
+    body.insert("jsonrpc".to_owned(), json!("2.0"));
     body.insert("id".to_owned(), id);
     match outcome {
         Ok(result) => body.insert("result".to_owned(), result),
-        Err(error) => body.insert("error".to_owned(), error.to_json(config)),
+        Err(error) => body.insert("error".to_owned(), error.to_json()),
     };
-    Value::Object(body)
+    body
 }
 
-fn respond(config: &AgentConfig, id: Value, outcome: Result<Value, RpcError>) -> Response {
-    json_response(config, response_object(config, id, outcome).to_string())
+fn respond(app: &App, id: Value, outcome: Result<Value, RpcError>) -> Response {
+    let response = app.shape.rpc_response(envelope(id, outcome));
+    json_response(&app.policy, response.to_string())
 }
 
-fn json_response(config: &AgentConfig, body: String) -> Response {
-    let content_type = if config.has(Fault::TextPlainContentType) {
-        "text/plain"
-    } else {
-        "application/json"
-    };
-    ([(header::CONTENT_TYPE, content_type)], body).into_response()
+fn json_response(policy: &Policy, body: String) -> Response {
+    ([(header::CONTENT_TYPE, policy.jsonrpc.content_type)], body).into_response()
 }

@@ -6,12 +6,16 @@
 //! The prefix of `message.messageId` picks a scenario from
 //! `fixtures/scenarios.json`. With no [`Fault`] the agent is conformant; each
 //! fault makes it break exactly one rule, so negative tests can show that the
-//! matching check fails.
+//! matching check fails (or, for the faults that say so, takes a conformant
+//! alternative the kit must accept). The faults reach the code through two seams:
+//! the behaviour [`policy`] (values the store, the service and the adapters read) and
+//! the [`shape`] pass over outgoing JSON.
 
 use std::collections::BTreeSet;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::routing::{any, get, post};
 use axum::serve::ListenerExt;
@@ -28,17 +32,21 @@ mod grpc;
 mod jsonrpc;
 mod model;
 mod params;
+pub mod policy;
 mod rest;
 mod scenario;
 pub mod service;
+mod shape;
 mod sse;
 mod store;
+mod stream;
 pub mod v03;
 mod v03_codec;
 mod wire;
 
 pub use error::{FieldViolation, GrpcCode, RpcError};
 pub use fault::Fault;
+use policy::CardLocation;
 pub use service::Version;
 pub use v03::{call_proto03, stream_proto03};
 
@@ -56,6 +64,9 @@ pub struct AgentConfig {
     /// fault): the card says `streaming: false` and streaming operations get
     /// UnsupportedOperationError.
     pub no_streaming: bool,
+    /// Delay every response of every binding by this many milliseconds (0 = none), to
+    /// benchmark a slow agent.
+    pub delay_ms: u64,
 }
 
 impl AgentConfig {
@@ -63,7 +74,7 @@ impl AgentConfig {
     pub fn with_faults(faults: impl IntoIterator<Item = Fault>) -> Self {
         AgentConfig {
             faults: faults.into_iter().collect(),
-            no_streaming: false,
+            ..AgentConfig::default()
         }
     }
 
@@ -73,40 +84,38 @@ impl AgentConfig {
         self
     }
 
-    /// Whether the agent streams at all (the no-streaming profile and the
-    /// `streaming-unsupported-wrong-error` fault turn streaming off).
-    pub fn streams(&self) -> bool {
-        !(self.no_streaming || self.has(Fault::StreamingUnsupportedWrongError))
-    }
-
     /// Whether `fault` is active.
     pub fn has(&self, fault: Fault) -> bool {
         self.faults.contains(&fault)
     }
 }
 
-/// The agent behind every binding: configuration, card and task store.
-/// Binding adapters pass it to the [`service`] functions.
+/// The agent behind every binding: its behaviour policy, the shape pass of its outgoing
+/// JSON, card and task store. Binding adapters pass it to the [`service`] functions.
 pub struct App {
     config: AgentConfig,
+    policy: policy::Policy,
+    shape: shape::Shaper,
     card: card::CardDocument,
     store: store::Store,
     /// Set to true at shutdown; every open stream ends then.
     closing: watch::Sender<bool>,
-    /// Ids of tasks made by 0.3 JSON-RPC requests (kept for the `cross-version-isolated` fault).
-    v03_tasks: std::sync::Mutex<std::collections::HashSet<String>>,
 }
 
 impl App {
     /// A fresh agent whose card lists interfaces under `base_url` (`http://host:port`).
     pub fn new(base_url: &str, config: AgentConfig) -> io::Result<App> {
+        let policy = policy::Policy::new(&config);
+        let shape = shape::Shaper::new(&config);
         let scenarios = scenario::Scenarios::builtin()
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?
+            .only(policy.scenarios);
         Ok(App {
-            card: card::CardDocument::new(base_url, &config),
-            store: store::Store::new(config.clone(), scenarios),
+            card: card::CardDocument::new(base_url, &policy, &shape),
+            store: store::Store::new(policy.clone(), scenarios),
             closing: watch::channel(false).0,
-            v03_tasks: std::sync::Mutex::default(),
+            policy,
+            shape,
             config,
         })
     }
@@ -144,21 +153,21 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let app = Arc::new(App::new(&base_url(addr), config)?);
-    // With `cross-binding-isolated`, REST gets a store of its own.
-    let rest_app = if app.config.has(Fault::CrossBindingIsolated) {
+    // REST may have a store of its own.
+    let rest_app = if app.policy.isolation.rest_apart {
         Arc::new(App::new(&base_url(addr), app.config.clone())?)
     } else {
         Arc::clone(&app)
     };
-    let moved = app.config.has(Fault::CardOnlyAtLegacyPath)
-        || app.config.has(Fault::CardWellKnownServesHtml);
-    let card_path = if moved {
-        card::LEGACY_CARD_PATH
-    } else {
-        card::CARD_PATH
+    let location = app.policy.card.location;
+    let card_path = match location {
+        CardLocation::WellKnown => card::CARD_PATH,
+        CardLocation::LegacyOnly | CardLocation::LegacyWithHtmlAtWellKnown => {
+            card::LEGACY_CARD_PATH
+        }
     };
     let mut router = Router::new().route(card_path, get(card::handle));
-    if app.config.has(Fault::CardWellKnownServesHtml) {
+    if location == CardLocation::LegacyWithHtmlAtWellKnown {
         router = router.route(
             card::CARD_PATH,
             get(|| async { axum::response::Html("<html><body>Welcome!</body></html>") }),
@@ -174,11 +183,22 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
             Arc::new(grpc::GrpcBackend03(Arc::clone(&app))),
         ),
     );
-    let router = router
+    let mut router = router
         .route(JSONRPC_PATH, post(jsonrpc::handle))
+        // Clients that join a base URL ending in `/` post here.
+        .route(&format!("{JSONRPC_PATH}/"), post(jsonrpc::handle))
         .with_state(Arc::clone(&app))
         .merge(rest)
         .merge(grpc);
+    if app.config.delay_ms > 0 {
+        let delay = Duration::from_millis(app.config.delay_ms);
+        router = router.layer(axum::middleware::from_fn(
+            move |request: axum::extract::Request, next: axum::middleware::Next| async move {
+                tokio::time::sleep(delay).await;
+                next.run(request).await
+            },
+        ));
+    }
     let (shutdown, signal) = oneshot::channel::<()>();
     let apps = [Arc::clone(&app), Arc::clone(&rest_app)];
     let task = tokio::spawn(async move {

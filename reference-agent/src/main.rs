@@ -24,6 +24,10 @@ struct Args {
     /// UnsupportedOperationError): conformant, for the checks of agents that lack it.
     #[arg(long)]
     no_streaming: bool,
+    /// Delay every response of every binding by this many milliseconds (0 = none), to
+    /// benchmark how a client copes with a slow agent.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    delay_ms: u64,
     /// Print the available faults and exit.
     #[arg(long)]
     list_faults: bool,
@@ -51,6 +55,7 @@ async fn main() -> anyhow::Result<()> {
         .with_context(|| format!("{} resolves to no address", args.host))?;
     let config = AgentConfig {
         no_streaming: args.no_streaming,
+        delay_ms: args.delay_ms,
         ..AgentConfig::with_faults(args.faults)
     };
     let config_faults = config.faults.clone();

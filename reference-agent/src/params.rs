@@ -9,10 +9,9 @@ use serde_json::{Map, Value};
 
 use crate::clock::Timestamp;
 use crate::error::{FieldViolation, RpcError};
-use crate::fault::Fault;
 use crate::model::{Message, Role, TaskState};
+use crate::policy::RequestPolicy;
 use crate::store::ListQuery;
-use crate::AgentConfig;
 
 /// Media types the agent accepts (the card's `defaultInputModes`).
 pub const INPUT_MODES: [&str; 2] = ["text/plain", "application/json"];
@@ -219,25 +218,22 @@ fn unknown_message_field(message: Option<&Value>) -> Option<String> {
 
 pub fn send_message(
     params: Option<Value>,
-    config: &AgentConfig,
+    policy: &RequestPolicy,
 ) -> Result<SendMessageParams, RpcError> {
     let mut fields = Fields::new(params)?;
     if fields.raw("message").is_none() {
-        if config.has(Fault::MissingMessageInternalError) {
+        if policy.missing_message_internal {
             return Err(RpcError::internal("message is missing"));
         }
         fields.violate("message", "required");
     }
-    if config.has(Fault::RejectUnknownFields) {
+    if policy.reject_unknown_fields {
         if let Some(unknown) = unknown_message_field(fields.raw("message")) {
             fields.violate(format!("message.{unknown}"), "unknown field");
         }
     }
     let message = fields.get::<Message>("message");
-    if let Some(message) = message
-        .as_ref()
-        .filter(|_| !config.has(Fault::AcceptInvalidMessage))
-    {
+    if let Some(message) = message.as_ref().filter(|_| policy.validate_message) {
         validate_message(&mut fields, message);
     }
     let configuration = fields
@@ -249,8 +245,7 @@ pub fn send_message(
         "configuration.historyLength",
     );
     let message = fields.finish(message.unwrap_or_default())?;
-    if let Some(media_type) =
-        unsupported_media_type(&message).filter(|_| !config.has(Fault::AcceptUnsupportedMediaType))
+    if let Some(media_type) = unsupported_media_type(&message).filter(|_| policy.check_media_types)
     {
         return Err(RpcError::content_type_not_supported(media_type));
     }
@@ -335,7 +330,7 @@ mod tests {
 
     #[test]
     fn send_message_validation() {
-        let config = AgentConfig::default();
+        let config = crate::policy::Policy::new(&crate::AgentConfig::default()).requests;
         let ok = send_message(
             Some(json!({"message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "hi"}]},
                         "configuration": {"historyLength": "2", "returnImmediately": true}})),

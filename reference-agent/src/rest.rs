@@ -19,9 +19,10 @@ use futures::stream::StreamExt;
 use serde_json::{json, Map, Value};
 
 use crate::error::RpcError;
-use crate::fault::Fault;
+use crate::policy::RestErrorForm;
 use crate::service::{self, EventStream, Version};
-use crate::{sse, v03, AgentConfig, App, REST_PATH};
+use crate::shape::Wire;
+use crate::{sse, v03, App, REST_PATH};
 
 const A2A_JSON: &str = "application/a2a+json";
 
@@ -51,18 +52,17 @@ pub async fn handle(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let config = &app.config;
     match process(&app, &verb, &uri, &headers, &body) {
-        Ok(Reply::Unary(operation, value, version)) => success(config, operation, &value, version),
+        Ok(Reply::Unary(operation, value, version)) => success(&app, operation, &value, version),
         Ok(Reply::Stream(events)) => {
-            let moved = config.clone();
+            let moved = Arc::clone(&app);
             let events = events.map(move |event| match event {
                 Ok(event) => event,
                 Err(error) => error_body(&moved, &error),
             });
-            sse::response(config, events)
+            sse::response(&app.policy, events)
         }
-        Err(error) => error_response(config, &error),
+        Err(error) => error_response(&app, &error),
     }
 }
 
@@ -73,11 +73,12 @@ fn process(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<Reply, RpcError> {
-    let config = &app.config;
+    let policy = &app.policy;
     let path = uri.path().strip_prefix(REST_PATH).unwrap_or_default();
-    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    // A trailing slash names the same route (clients that join a base URL ending in `/`).
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
     let tenant_route = || match segments.split_first() {
-        Some((tenant, rest)) if !rest.is_empty() && !config.has(Fault::RestIgnoresTenant) => {
+        Some((tenant, rest)) if !rest.is_empty() && policy.rest.tenants => {
             let (operation, mut params, input) = route(verb.as_str(), rest)?;
             params.insert("tenant".to_owned(), Value::from(*tenant));
             Some((operation, params, input))
@@ -101,19 +102,19 @@ fn process(
     // Spec §3.6.1: the version may also be sent as a request parameter.
     let version = match headers.get("a2a-version") {
         Some(value) => Some(String::from_utf8_lossy(value.as_bytes()).into_owned()),
-        None if config.has(Fault::IgnoreVersionQuery) => None,
+        None if !policy.versions.query_parameter => None,
         None => query
             .iter()
             .find(|(key, _)| is_version(key))
             .map(|(_, value)| value.clone()),
     };
-    let version = service::negotiate_version(config, version.as_deref())?;
+    let version = service::negotiate_version(&policy.versions, version.as_deref())?;
     // Each version's routes exist only under its own semantics (spec 1.0 §3.6.2):
     // a route of the other version is answered like an unknown route.
     let served = route_version == version
         || match route_version {
-            Version::V0_3 => config.has(Fault::V03MethodUnder10),
-            Version::V1_0 => config.has(Fault::V10MethodUnder03),
+            Version::V0_3 => policy.versions.v03_methods_under_1_0,
+            Version::V1_0 => policy.versions.v10_methods_under_0_3,
         };
     if !served {
         return Err(not_found());
@@ -147,13 +148,12 @@ fn process(
     }
     let params = Some(Value::Object(params));
     if service::is_streaming(operation) {
-        Ok(Reply::Stream(service::stream(app, operation, params)?))
+        let events = service::stream(app, operation, params)?;
+        Ok(Reply::Stream(app.shape.events(Wire::V1_0, events)))
     } else {
-        Ok(Reply::Unary(
-            operation,
-            service::call(app, operation, params)?,
-            Version::V1_0,
-        ))
+        let result = service::call(app, operation, params)?;
+        let result = app.shape.result(Wire::V1_0, operation, result);
+        Ok(Reply::Unary(operation, result, Version::V1_0))
     }
 }
 
@@ -278,19 +278,15 @@ fn query_value(key: &str, value: String) -> Value {
     }
 }
 
-fn success(config: &AgentConfig, operation: &str, value: &Value, version: Version) -> Response {
-    let status = if operation == "SendMessage" && config.has(Fault::RestSuccess201) {
-        StatusCode::CREATED
-    } else {
-        StatusCode::OK
+fn success(app: &App, operation: &str, value: &Value, version: Version) -> Response {
+    let rest = &app.policy.rest;
+    let status = match operation {
+        "SendMessage" => StatusCode::from_u16(rest.send_status).unwrap_or(StatusCode::OK),
+        _ => StatusCode::OK,
     };
-    let content_type = if config.has(Fault::RestTextContentType) {
-        "text/plain"
-    } else if config.has(Fault::RestPlainJsonContentType) || version == Version::V0_3 {
-        // 0.3 REST: "Content-Type: application/json" (0.3 §3.2.3).
-        "application/json"
-    } else {
-        A2A_JSON
+    let content_type = match version {
+        Version::V1_0 => rest.content_type,
+        Version::V0_3 => rest.content_type_0_3,
     };
     (
         status,
@@ -300,48 +296,38 @@ fn success(config: &AgentConfig, operation: &str, value: &Value, version: Versio
         .into_response()
 }
 
-/// The HTTP status the error is answered with in the body's `code`.
-fn mapped_status(config: &AgentConfig, error: &RpcError) -> u16 {
-    if error.code == RpcError::task_not_found("").code && config.has(Fault::RestWrongStatus) {
-        400
-    } else {
-        error.http_status()
-    }
-}
-
 /// `{"error": google.rpc.Status}` as ProtoJSON.
-fn error_body(config: &AgentConfig, error: &RpcError) -> Value {
-    let details = if config.has(Fault::RestErrorNoErrorInfo) {
-        Vec::new()
-    } else {
-        error.details()
-    };
-    json!({"error": {
-        "code": mapped_status(config, error),
-        "status": error.grpc_code().name(),
+fn error_body(app: &App, error: &RpcError) -> Value {
+    let statuses = &app.policy.errors;
+    let body = json!({"error": {
+        "code": statuses.http(error),
+        "status": error.canonical(statuses.table).1.name(),
         "message": error.message,
-        "details": details,
-    }})
+        "details": error.details(),
+    }});
+    app.shape.rest_error(body)
 }
 
-fn error_response(config: &AgentConfig, error: &RpcError) -> Response {
-    let mapped = mapped_status(config, error);
-    let status = if config.has(Fault::RestError200) {
+fn error_response(app: &App, error: &RpcError) -> Response {
+    let rest = &app.policy.rest;
+    let mapped = app.policy.errors.http(error);
+    let status = if rest.errors_with_200 {
         StatusCode::OK
     } else {
         StatusCode::from_u16(mapped).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
     };
-    let (content_type, body) = if config.has(Fault::RestErrorProblemJson) {
-        let kind = error.reason.to_ascii_lowercase().replace('_', "-");
-        let problem = json!({
-            "type": format!("https://a2a-protocol.org/errors/{kind}"),
-            "title": error.message,
-            "status": mapped,
-            "detail": error.message,
-        });
-        ("application/problem+json", problem)
-    } else {
-        (A2A_JSON, error_body(config, error))
+    let (content_type, body) = match rest.error_form {
+        RestErrorForm::ProblemJson => {
+            let kind = error.reason.to_ascii_lowercase().replace('_', "-");
+            let problem = json!({
+                "type": format!("https://a2a-protocol.org/errors/{kind}"),
+                "title": error.message,
+                "status": mapped,
+                "detail": error.message,
+            });
+            ("application/problem+json", problem)
+        }
+        RestErrorForm::GoogleStatus => (A2A_JSON, error_body(app, error)),
     };
     (
         status,

@@ -6,8 +6,29 @@ use std::collections::BTreeSet;
 use serde::Deserialize;
 
 use crate::model::{Part, TaskState};
+use crate::policy::ScenarioSet;
 
 const FIXTURE: &str = include_str!("../../fixtures/scenarios.json");
+
+/// The messageId prefixes of the official A2A TCK's scenario table (its 1.0 SUT contract);
+/// the others of `fixtures/scenarios.json` are this kit's own.
+pub const OFFICIAL_PREFIXES: &[&str] = &[
+    "tck-complete-task",
+    "tck-input-required",
+    "tck-artifact-text",
+    "tck-artifact-file",
+    "tck-artifact-file-url",
+    "tck-artifact-data",
+    "tck-message-response",
+    "tck-reject-task",
+    "tck-stream-001",
+    "tck-stream-002",
+    "tck-stream-003",
+    "tck-stream-ordering-001",
+    "tck-stream-artifact-text",
+    "tck-stream-artifact-file",
+    "tck-stream-artifact-chunked",
+];
 
 /// What the agent does for one messageId prefix.
 #[derive(Debug, Clone, Deserialize)]
@@ -77,6 +98,16 @@ impl Scenarios {
             serde_json::from_str(text).map_err(|e| format!("scenario table: {e}"))?;
         table.validate()?;
         Ok(table)
+    }
+
+    /// The table restricted to `set`: with [`ScenarioSet::Official`] only the official
+    /// prefixes remain, so any other gets the default scenario.
+    pub fn only(mut self, set: ScenarioSet) -> Self {
+        if set == ScenarioSet::Official {
+            self.scenarios
+                .retain(|s| OFFICIAL_PREFIXES.contains(&s.prefix.as_str()));
+        }
+        self
     }
 
     fn validate(&self) -> Result<(), String> {
@@ -196,6 +227,23 @@ mod tests {
             "tck-complete-task"
         );
         assert_eq!(table.select("").unwrap().prefix, "tck-complete-task");
+    }
+
+    #[test]
+    fn official_table_keeps_only_official_prefixes() {
+        let table = Scenarios::builtin().unwrap().only(ScenarioSet::Official);
+        assert_eq!(table.scenarios.len(), OFFICIAL_PREFIXES.len());
+        for kit_only in [
+            "tck-long-running-1",
+            "tck-fail-task-1",
+            "tck-auth-required-1",
+        ] {
+            assert_eq!(table.select(kit_only).unwrap().prefix, "tck-complete-task");
+        }
+        assert_eq!(
+            table.select("tck-input-required-1").unwrap().prefix,
+            "tck-input-required"
+        );
     }
 
     #[test]

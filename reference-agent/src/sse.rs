@@ -6,20 +6,12 @@ use axum::response::{IntoResponse, Response};
 use futures::stream::{Stream, StreamExt};
 use serde_json::Value;
 
-use crate::fault::Fault;
-use crate::AgentConfig;
+use crate::policy::Policy;
 
 /// A `text/event-stream` response with one `data:` event per value; the body
 /// ends when `events` does.
-pub fn response(
-    config: &AgentConfig,
-    events: impl Stream<Item = Value> + Send + 'static,
-) -> Response {
-    let content_type = if config.has(Fault::SseWrongContentType) {
-        "application/json"
-    } else {
-        "text/event-stream"
-    };
+pub fn response(policy: &Policy, events: impl Stream<Item = Value> + Send + 'static) -> Response {
+    let content_type = policy.sse_content_type;
     let frames =
         events.map(|event| Ok::<_, std::convert::Infallible>(format!("data: {event}\n\n")));
     (

@@ -1,8 +1,9 @@
 //! A2A 0.3 served beside 1.0: the 0.3 operations as a codec ([`crate::v03_codec`])
 //! around the one 1.0 core in [`crate::service`], so both versions share one
-//! store. JSON-RPC 0.3 uses the slash methods ([`call`], [`stream`]); 0.3 REST
-//! and 0.3 gRPC use the rpc names of the `a2a.v1` proto ([`call_proto03`],
-//! [`stream_proto03`]) with ProtoJSON of that proto.
+//! store. JSON-RPC 0.3 uses the slash methods ([`call`], [`stream`]: 0.3 requests in,
+//! conformant 1.0 results out, which the adapter shapes as 0.3 through [`crate::shape`]);
+//! 0.3 REST and 0.3 gRPC use the rpc names of the `a2a.v1` proto ([`call_proto03`],
+//! [`stream_proto03`]), whose results are already shaped as that proto's ProtoJSON.
 
 use std::sync::Arc;
 
@@ -10,8 +11,8 @@ use futures::stream::StreamExt;
 use serde_json::{json, Value};
 
 use crate::error::RpcError;
-use crate::fault::Fault;
-use crate::service::{self, EventStream};
+use crate::service::{self, EventStream, Version};
+use crate::shape::Wire;
 use crate::v03_codec::{self as codec, Dialect};
 use crate::wire::{self, Artifacts, TaskView};
 use crate::App;
@@ -69,100 +70,98 @@ fn no_extended_card() -> RpcError {
     )
 }
 
-/// Unary JSON-RPC 0.3 methods: `types.ts` params in, `types.ts` result out.
+/// A 0.3 SendMessage request as the 1.0 one, refusing what the policy refuses.
+fn send_request(
+    app: &App,
+    dialect: Dialect,
+    params: Option<Value>,
+) -> Result<Option<Value>, RpcError> {
+    let params = codec::send_request(dialect, params);
+    if app.policy.requests.v03_refuse_data_only_follow_up {
+        let message = params.as_ref().and_then(|p| p.get("message"));
+        let follow_up = message
+            .and_then(|m| m.get("taskId"))
+            .and_then(Value::as_str)
+            .is_some_and(|id| !id.is_empty());
+        let data_only = message
+            .and_then(|m| m.get("parts"))
+            .and_then(Value::as_array)
+            .is_some_and(|parts| {
+                !parts.is_empty() && parts.iter().all(|p| p.get("data").is_some())
+            });
+        if follow_up && data_only {
+            return Err(RpcError::invalid_param(
+                "message.parts",
+                "a follow-up message must contain a text part",
+            ));
+        }
+    }
+    Ok(params)
+}
+
+/// SendMessage of a 0.3 request; the task it makes is recorded as made by 0.3.
+fn send(app: &App, dialect: Dialect, params: Option<Value>) -> Result<Value, RpcError> {
+    let params = send_request(app, dialect, params)?;
+    let result = service::call(app, "SendMessage", params)?;
+    if let Some(id) = result.pointer("/task/id").and_then(Value::as_str) {
+        app.store.set_origin(id, Version::V0_3);
+    }
+    Ok(result)
+}
+
+/// GetTask of a 0.3 request (which may see only the tasks 0.3 made, by the policy).
+fn get_task(app: &App, params: Option<Value>) -> Result<Value, RpcError> {
+    if app.policy.isolation.v03_reads_own_tasks_only {
+        let id = params
+            .as_ref()
+            .and_then(|p| p.get("id"))
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        if app.store.origin(id) != Some(Version::V0_3) {
+            return Err(RpcError::task_not_found(id));
+        }
+    }
+    service::call(app, "GetTask", params)
+}
+
+/// Unary JSON-RPC 0.3 methods: `types.ts` params in, the 1.0 result out.
 pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, RpcError> {
-    let config = &app.config;
-    let shapes_1_0 = config.has(Fault::V03Answers10Shapes);
-    let task = |result: Value| {
-        if shapes_1_0 {
-            result
-        } else {
-            codec::task_out(Dialect::JsonRpc, result, config)
-        }
-    };
     match method {
-        "message/send" => {
-            let params = codec::send_request(Dialect::JsonRpc, params, config)?;
-            let result = service::call(app, "SendMessage", params)?;
-            if config.has(Fault::CrossVersionIsolated) {
-                if let (Some(id), Ok(mut made)) = (
-                    result.pointer("/task/id").and_then(Value::as_str),
-                    app.v03_tasks.lock(),
-                ) {
-                    made.insert(id.to_owned());
-                }
-            }
-            if shapes_1_0 {
-                return Ok(result);
-            }
-            Ok(codec::send_result(Dialect::JsonRpc, result, config))
-        }
-        // With `cross-version-isolated`, 0.3 sees only the tasks 0.3 made.
-        "tasks/get" if config.has(Fault::CrossVersionIsolated) => {
-            let id = params
-                .as_ref()
-                .and_then(|p| p.get("id"))
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
-            let made = app
-                .v03_tasks
-                .lock()
-                .map(|m| m.contains(&id))
-                .unwrap_or(false);
-            if made {
-                service::call(app, "GetTask", params).map(task)
-            } else {
-                Err(RpcError::task_not_found(&id))
-            }
-        }
+        "message/send" => send(app, Dialect::JsonRpc, params),
         // TaskQueryParams{id, historyLength, metadata} / TaskIdParams{id, metadata}
         // read as the 1.0 params (unknown members are ignored).
-        "tasks/get" => service::call(app, "GetTask", params).map(task),
-        "tasks/cancel" => service::call(app, "CancelTask", params).map(task),
+        "tasks/get" => get_task(app, params),
+        "tasks/cancel" => service::call(app, "CancelTask", params),
         "agent/getAuthenticatedExtendedCard" => Err(no_extended_card()),
         _ => match push_method(method) {
             Some(method) => service::call(app, method, params),
-            None => Err(service::unknown_method(config, method)),
+            None => Err(service::unknown_method(&app.policy.service, method)),
         },
     }
 }
 
-/// Streaming JSON-RPC 0.3 methods: each item is the `result` of one SSE event
-/// (a Task, Message, status-update or artifact-update, with `kind`).
+/// Streaming JSON-RPC 0.3 methods: the 1.0 `StreamResponse`s, which the adapter shapes
+/// as 0.3 events (a Task, Message, status-update or artifact-update, with `kind`).
 pub fn stream(
     app: &Arc<App>,
     method: &str,
     params: Option<Value>,
 ) -> Result<EventStream, RpcError> {
-    let config = &app.config;
-    let events = match method {
+    match method {
         "message/stream" => {
-            let params = codec::send_request(Dialect::JsonRpc, params, config)?;
-            service::stream(app, "SendStreamingMessage", params)?
+            let params = send_request(app, Dialect::JsonRpc, params)?;
+            service::stream(app, "SendStreamingMessage", params)
         }
-        "tasks/resubscribe" => subscribe(app, params)?,
-        _ => return Err(service::unknown_method(config, method)),
-    };
-    if config.has(Fault::V03Answers10Shapes) {
-        return Ok(events);
+        "tasks/resubscribe" => subscribe(app, params),
+        _ => Err(service::unknown_method(&app.policy.service, method)),
     }
-    Ok(convert_events(app, Dialect::JsonRpc, events))
-}
-
-fn convert_events(app: &App, dialect: Dialect, events: EventStream) -> EventStream {
-    let config = app.config.clone();
-    events
-        .map(move |event| event.map(|event| codec::event_out(dialect, event, &config)))
-        .boxed()
 }
 
 /// SubscribeToTask with the 0.3 behaviour on a terminal task (0.3 proto comment
 /// on TaskSubscription): the Task, then the stream closes, instead of 1.0's
 /// UnsupportedOperationError. Events are 1.0 `StreamResponse`s.
 fn subscribe(app: &Arc<App>, params: Option<Value>) -> Result<EventStream, RpcError> {
-    let config = &app.config;
-    let streams = config.streams();
+    let streams = app.policy.streams();
     let id = params
         .as_ref()
         .and_then(|p| p.get("id"))
@@ -173,9 +172,10 @@ fn subscribe(app: &Arc<App>, params: Option<Value>) -> Result<EventStream, RpcEr
     if let Some(task) = terminal {
         let view = TaskView {
             history_length: None,
+            window: app.policy.service.history,
             artifacts: Artifacts::NonEmpty,
         };
-        let event = wire::task(&task, view, config).map(|task| json!({ "task": task }));
+        let event = wire::task(&task, view).map(|task| json!({ "task": task }));
         return Ok(futures::stream::once(async move { event }).boxed());
     }
     service::stream(app, "SubscribeToTask", params)
@@ -200,20 +200,14 @@ fn task_name(params: &Value, field: &str) -> Result<String, RpcError> {
 }
 
 /// The unary rpcs of the 0.3 proto (`a2a.v1.A2AService`), for 0.3 gRPC and REST:
-/// 0.3 ProtoJSON request in, 0.3 ProtoJSON response out. `rpc` is one of
-/// `SendMessage`, `GetTask`, `CancelTask`, `CreateTaskPushNotificationConfig`,
+/// 0.3 ProtoJSON request in, 0.3 ProtoJSON response out (shaped: what the agent sends).
+/// `rpc` is one of `SendMessage`, `GetTask`, `CancelTask`, `CreateTaskPushNotificationConfig`,
 /// `GetTaskPushNotificationConfig`, `ListTaskPushNotificationConfig`,
 /// `DeleteTaskPushNotificationConfig`, `GetAgentCard`. The caller has
 /// negotiated version 0.3.
 pub fn call_proto03(app: &App, rpc: &str, params: Value) -> Result<Value, RpcError> {
-    let config = &app.config;
-    let task = |result: Value| codec::task_out(Dialect::Proto, result, config);
-    match rpc {
-        "SendMessage" => {
-            let params = codec::send_request(Dialect::Proto, Some(params), config)?;
-            let result = service::call(app, "SendMessage", params)?;
-            Ok(codec::send_result(Dialect::Proto, result, config))
-        }
+    let result = match rpc {
+        "SendMessage" => send(app, Dialect::Proto, Some(params)),
         "GetTask" => {
             let id = task_name(&params, "name")?;
             let mut request = json!({ "id": id });
@@ -223,36 +217,36 @@ pub fn call_proto03(app: &App, rpc: &str, params: Value) -> Result<Value, RpcErr
                 Some(n) if n.as_i64() == Some(0) => {}
                 Some(n) => request["historyLength"] = n.clone(),
             }
-            service::call(app, "GetTask", Some(request)).map(task)
+            service::call(app, "GetTask", Some(request))
         }
         "CancelTask" => {
             let id = task_name(&params, "name")?;
-            service::call(app, "CancelTask", Some(json!({ "id": id }))).map(task)
+            service::call(app, "CancelTask", Some(json!({ "id": id })))
         }
         "GetAgentCard" => Err(no_extended_card()),
         _ => match push_method(rpc) {
             Some(method) => service::call(app, method, Some(params)),
-            None => Err(service::unknown_method(config, rpc)),
+            None => Err(service::unknown_method(&app.policy.service, rpc)),
         },
-    }
+    }?;
+    Ok(app.shape.result(Wire::V0_3(Dialect::Proto), rpc, result))
 }
 
 /// The streaming rpcs of the 0.3 proto, `SendStreamingMessage` and
-/// `TaskSubscription`: each item is a 0.3 ProtoJSON `StreamResponse`.
+/// `TaskSubscription`: each item is a 0.3 ProtoJSON `StreamResponse` (shaped).
 pub fn stream_proto03(app: &Arc<App>, rpc: &str, params: Value) -> Result<EventStream, RpcError> {
-    let config = &app.config;
     let events = match rpc {
         "SendStreamingMessage" => {
-            let params = codec::send_request(Dialect::Proto, Some(params), config)?;
+            let params = send_request(app, Dialect::Proto, Some(params))?;
             service::stream(app, "SendStreamingMessage", params)?
         }
         "TaskSubscription" => {
             let id = task_name(&params, "name")?;
             subscribe(app, Some(json!({ "id": id })))?
         }
-        _ => return Err(service::unknown_method(config, rpc)),
+        _ => return Err(service::unknown_method(&app.policy.service, rpc)),
     };
-    Ok(convert_events(app, Dialect::Proto, events))
+    Ok(app.shape.events(Wire::V0_3(Dialect::Proto), events))
 }
 
 /// Whether the 0.3 proto `rpc` is a streaming one ([`stream_proto03`]).

@@ -11,10 +11,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::error::RpcError;
-use crate::fault::Fault;
 use crate::model::TaskState;
-use crate::AgentConfig;
 
 /// The 0.3 JSON dialect of a binding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,13 +44,9 @@ fn insert(object: &mut Map<String, Value>, key: &str, value: impl Into<Value>) {
 
 /// 0.3 `MessageSendParams` (JSON-RPC) or `SendMessageRequest` (proto) as the
 /// 1.0 `SendMessageRequest`.
-pub fn send_request(
-    dialect: Dialect,
-    params: Option<Value>,
-    config: &AgentConfig,
-) -> Result<Option<Value>, RpcError> {
+pub fn send_request(dialect: Dialect, params: Option<Value>) -> Option<Value> {
     let Some(Value::Object(mut params)) = params else {
-        return Ok(params);
+        return params;
     };
     let mut out = Map::new();
     let names: &[&str] = match dialect {
@@ -62,9 +55,7 @@ pub fn send_request(
         Dialect::Proto => &["message", "request"],
     };
     if let Some(message) = take(&mut params, names) {
-        let message = message_in(dialect, message);
-        refuse_data_only_follow_up(config, &message)?;
-        insert(&mut out, "message", message);
+        insert(&mut out, "message", message_in(dialect, message));
     }
     // JSON-RPC 0.3 clients get a blocking call unless they ask otherwise (the
     // Python SDK's default); the proto's `blocking` defaults to false.
@@ -102,30 +93,7 @@ pub fn send_request(
     if let Some(metadata) = take(&mut params, &["metadata"]) {
         insert(&mut out, "metadata", metadata);
     }
-    Ok(Some(Value::Object(out)))
-}
-
-/// The `v03-data-part-refused` fault: a follow-up (it names a task) whose parts
-/// are all data parts is refused.
-fn refuse_data_only_follow_up(config: &AgentConfig, message: &Value) -> Result<(), RpcError> {
-    if !config.has(Fault::V03DataPartRefused) {
-        return Ok(());
-    }
-    let follow_up = message
-        .get("taskId")
-        .and_then(Value::as_str)
-        .is_some_and(|id| !id.is_empty());
-    let data_only = message
-        .get("parts")
-        .and_then(Value::as_array)
-        .is_some_and(|parts| !parts.is_empty() && parts.iter().all(|p| p.get("data").is_some()));
-    if follow_up && data_only {
-        return Err(RpcError::invalid_param(
-            "message.parts",
-            "a follow-up message must contain a text part",
-        ));
-    }
-    Ok(())
+    Some(Value::Object(out))
 }
 
 /// A 0.3 Message as a 1.0 Message.
@@ -232,7 +200,7 @@ fn part_in(dialect: Dialect, part: Value) -> Value {
 
 /// A 1.0 SendMessage result as 0.3: the bare Task or Message (JSON-RPC) or the
 /// `SendMessageResponse{task|message}` (proto).
-pub fn send_result(dialect: Dialect, result: Value, config: &AgentConfig) -> Value {
+pub fn send_result(dialect: Dialect, result: Value) -> Value {
     let (member, inner) = match result {
         Value::Object(mut object) if object.len() == 1 => {
             match (object.remove("task"), object.remove("message")) {
@@ -246,9 +214,9 @@ pub fn send_result(dialect: Dialect, result: Value, config: &AgentConfig) -> Val
         bare => ("message", bare),
     };
     let converted = if member == "task" {
-        task_out(dialect, inner, config)
+        task_out(dialect, inner)
     } else {
-        message_out(dialect, inner, config)
+        message_out(dialect, inner)
     };
     match dialect {
         Dialect::JsonRpc => converted,
@@ -262,46 +230,32 @@ fn wrap(member: &str, value: Value) -> Value {
     Value::Object(object)
 }
 
-fn mark_kind(dialect: Dialect, object: &mut Map<String, Value>, kind: &str, config: &AgentConfig) {
-    if dialect == Dialect::JsonRpc && !config.has(Fault::V03NoKind) {
+fn mark_kind(dialect: Dialect, object: &mut Map<String, Value>, kind: &str) {
+    if dialect == Dialect::JsonRpc {
         insert(object, "kind", kind);
     }
 }
 
-fn state_out(dialect: Dialect, state: Value, config: &AgentConfig) -> Value {
+fn state_out(dialect: Dialect, state: Value) -> Value {
     let Some(parsed) = state_of(&state) else {
         return state;
     };
     match dialect {
-        Dialect::JsonRpc if config.has(Fault::V03StateSpelled10) => state,
-        Dialect::JsonRpc
-            if parsed == TaskState::Canceled && config.has(Fault::V03CanceledSpelledCancelled) =>
-        {
-            Value::from("cancelled")
-        }
         Dialect::JsonRpc => Value::from(parsed.legacy_name()),
-        Dialect::Proto
-            if parsed == TaskState::Canceled && !config.has(Fault::V03ProtoStateCancelledOneL) =>
-        {
-            Value::from("TASK_STATE_CANCELLED")
-        }
+        Dialect::Proto if parsed == TaskState::Canceled => Value::from("TASK_STATE_CANCELLED"),
         Dialect::Proto => state,
     }
 }
 
-fn status_out(dialect: Dialect, status: Value, config: &AgentConfig) -> Value {
+fn status_out(dialect: Dialect, status: Value) -> Value {
     let Value::Object(mut status) = status else {
         return status;
     };
     if let Some(state) = status.remove("state") {
-        insert(&mut status, "state", state_out(dialect, state, config));
+        insert(&mut status, "state", state_out(dialect, state));
     }
     if let Some(message) = status.remove("message") {
-        insert(
-            &mut status,
-            "message",
-            message_out(dialect, message, config),
-        );
+        insert(&mut status, "message", message_out(dialect, message));
     }
     Value::Object(status)
 }
@@ -314,44 +268,44 @@ fn map_array(value: Value, f: impl Fn(Value) -> Value) -> Value {
 }
 
 /// A 1.0 Task as a 0.3 Task.
-pub fn task_out(dialect: Dialect, task: Value, config: &AgentConfig) -> Value {
+pub fn task_out(dialect: Dialect, task: Value) -> Value {
     let Value::Object(mut task) = task else {
         return task;
     };
     if let Some(status) = task.remove("status") {
-        insert(&mut task, "status", status_out(dialect, status, config));
+        insert(&mut task, "status", status_out(dialect, status));
     }
     if let Some(history) = task.remove("history") {
-        let history = map_array(history, |m| message_out(dialect, m, config));
+        let history = map_array(history, |m| message_out(dialect, m));
         insert(&mut task, "history", history);
     }
     if let Some(artifacts) = task.remove("artifacts") {
-        let artifacts = map_array(artifacts, |a| artifact_out(dialect, a, config));
+        let artifacts = map_array(artifacts, |a| artifact_out(dialect, a));
         insert(&mut task, "artifacts", artifacts);
     }
-    mark_kind(dialect, &mut task, "task", config);
+    mark_kind(dialect, &mut task, "task");
     Value::Object(task)
 }
 
-fn artifact_out(dialect: Dialect, artifact: Value, config: &AgentConfig) -> Value {
+fn artifact_out(dialect: Dialect, artifact: Value) -> Value {
     let Value::Object(mut artifact) = artifact else {
         return artifact;
     };
     if let Some(parts) = artifact.remove("parts") {
-        let parts = map_array(parts, |p| part_out(dialect, p, config));
+        let parts = map_array(parts, |p| part_out(dialect, p));
         insert(&mut artifact, "parts", parts);
     }
     Value::Object(artifact)
 }
 
 /// A 1.0 Message as a 0.3 Message.
-pub fn message_out(dialect: Dialect, message: Value, config: &AgentConfig) -> Value {
+pub fn message_out(dialect: Dialect, message: Value) -> Value {
     let Value::Object(mut message) = message else {
         return message;
     };
     let parts = message
         .remove("parts")
-        .map(|parts| map_array(parts, |p| part_out(dialect, p, config)));
+        .map(|parts| map_array(parts, |p| part_out(dialect, p)));
     match dialect {
         Dialect::JsonRpc => {
             let role = match message.get("role").and_then(Value::as_str) {
@@ -372,11 +326,11 @@ pub fn message_out(dialect: Dialect, message: Value, config: &AgentConfig) -> Va
             }
         }
     }
-    mark_kind(dialect, &mut message, "message", config);
+    mark_kind(dialect, &mut message, "message");
     Value::Object(message)
 }
 
-fn part_out(dialect: Dialect, part: Value, config: &AgentConfig) -> Value {
+fn part_out(dialect: Dialect, part: Value) -> Value {
     let Value::Object(mut part) = part else {
         return part;
     };
@@ -419,13 +373,13 @@ fn part_out(dialect: Dialect, part: Value, config: &AgentConfig) -> Value {
     if let Some(metadata) = part.remove("metadata") {
         insert(&mut out, "metadata", metadata);
     }
-    mark_kind(dialect, &mut out, kind, config);
+    mark_kind(dialect, &mut out, kind);
     Value::Object(out)
 }
 
 /// A 1.0 `StreamResponse` as a 0.3 stream event: the Task, Message or update
 /// with its `kind` (JSON-RPC), or the 0.3 `StreamResponse` (proto).
-pub fn event_out(dialect: Dialect, event: Value, config: &AgentConfig) -> Value {
+pub fn event_out(dialect: Dialect, event: Value) -> Value {
     let Value::Object(mut event) = event else {
         return event;
     };
@@ -434,7 +388,7 @@ pub fn event_out(dialect: Dialect, event: Value, config: &AgentConfig) -> Value 
     }
     // A Task or Message event is rendered like a send result.
     if event.contains_key("task") || event.contains_key("message") {
-        return send_result(dialect, Value::Object(event), config);
+        return send_result(dialect, Value::Object(event));
     }
     let (member, converted, kind) =
         if let Some(Value::Object(mut update)) = event.remove("statusUpdate") {
@@ -447,19 +401,13 @@ pub fn event_out(dialect: Dialect, event: Value, config: &AgentConfig) -> Value 
                 .and_then(state_of)
                 .is_some_and(TaskState::ends_stream);
             if let Some(status) = update.remove("status") {
-                insert(&mut update, "status", status_out(dialect, status, config));
+                insert(&mut update, "status", status_out(dialect, status));
             }
-            if !config.has(Fault::V03NoFinal) {
-                insert(&mut update, "final", last);
-            }
+            insert(&mut update, "final", last);
             ("statusUpdate", update, "status-update")
         } else if let Some(Value::Object(mut update)) = event.remove("artifactUpdate") {
             if let Some(artifact) = update.remove("artifact") {
-                insert(
-                    &mut update,
-                    "artifact",
-                    artifact_out(dialect, artifact, config),
-                );
+                insert(&mut update, "artifact", artifact_out(dialect, artifact));
             }
             ("artifactUpdate", update, "artifact-update")
         } else {
@@ -468,7 +416,6 @@ pub fn event_out(dialect: Dialect, event: Value, config: &AgentConfig) -> Value 
     match dialect {
         Dialect::JsonRpc => {
             let mut converted = converted;
-            // Events keep their `kind` even under `v03-no-kind` (Task/Message/parts only).
             insert(&mut converted, "kind", kind);
             Value::Object(converted)
         }
@@ -477,125 +424,4 @@ pub fn event_out(dialect: Dialect, event: Value, config: &AgentConfig) -> Value 
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn config() -> AgentConfig {
-        AgentConfig::default()
-    }
-
-    #[test]
-    fn jsonrpc_send_params_become_1_0() {
-        let params = json!({
-            "message": {"kind": "message", "role": "user", "messageId": "m", "parts": [
-                {"kind": "text", "text": "hi"},
-                {"kind": "file", "file": {"uri": "https://x/y", "name": "y", "mimeType": "text/plain"}},
-                {"kind": "file", "file": {"bytes": "aGk="}},
-                {"kind": "data", "data": {"a": 1}},
-            ]},
-            "configuration": {"blocking": false, "historyLength": 2, "acceptedOutputModes": ["text/plain"]},
-        });
-        let out = send_request(Dialect::JsonRpc, Some(params), &config())
-            .unwrap()
-            .unwrap();
-        assert_eq!(
-            out,
-            json!({
-                "message": {"role": "ROLE_USER", "messageId": "m", "parts": [
-                    {"text": "hi"},
-                    {"url": "https://x/y", "filename": "y", "mediaType": "text/plain"},
-                    {"raw": "aGk="},
-                    {"data": {"a": 1}, "mediaType": "application/json"},
-                ]},
-                "configuration": {"returnImmediately": true, "historyLength": 2, "acceptedOutputModes": ["text/plain"]},
-            })
-        );
-        let blocking = send_request(Dialect::JsonRpc, Some(json!({})), &config()).unwrap();
-        assert_eq!(
-            blocking.unwrap()["configuration"]["returnImmediately"],
-            false
-        );
-    }
-
-    #[test]
-    fn proto_send_request_becomes_1_0() {
-        let params = json!({
-            "request": {"role": "ROLE_USER", "messageId": "m", "content": [
-                {"text": "hi"},
-                {"file": {"fileWithBytes": "aGk=", "mimeType": "text/plain", "name": "n"}},
-                {"data": {"data": {"a": 1}}},
-            ]},
-            "configuration": {"historyLength": 0},
-        });
-        let out = send_request(Dialect::Proto, Some(params), &config())
-            .unwrap()
-            .unwrap();
-        assert_eq!(
-            out,
-            json!({
-                "message": {"role": "ROLE_USER", "messageId": "m", "parts": [
-                    {"text": "hi"},
-                    {"raw": "aGk=", "mediaType": "text/plain", "filename": "n"},
-                    {"data": {"a": 1}, "mediaType": "application/json"},
-                ]},
-                "configuration": {"returnImmediately": true},
-            })
-        );
-    }
-
-    #[test]
-    fn results_in_both_dialects() {
-        let task = json!({
-            "id": "t", "contextId": "c",
-            "status": {"state": "TASK_STATE_CANCELED", "message": {"role": "ROLE_AGENT", "messageId": "a", "parts": [{"text": "x"}]}},
-            "artifacts": [{"artifactId": "r", "parts": [{"data": [1]}, {"url": "u", "mediaType": "text/plain"}]}],
-        });
-        let rpc = send_result(Dialect::JsonRpc, json!({"task": task.clone()}), &config());
-        assert_eq!(rpc["kind"], "task");
-        assert_eq!(rpc["status"]["state"], "canceled");
-        assert_eq!(rpc["status"]["message"]["role"], "agent");
-        assert_eq!(
-            rpc["status"]["message"]["parts"][0],
-            json!({"kind": "text", "text": "x"})
-        );
-        assert_eq!(
-            rpc["artifacts"][0]["parts"],
-            json!([
-                {"kind": "data", "data": {"value": [1]}},
-                {"kind": "file", "file": {"uri": "u", "mimeType": "text/plain"}},
-            ])
-        );
-        let proto = send_result(Dialect::Proto, json!({"task": task}), &config());
-        assert_eq!(proto["task"]["status"]["state"], "TASK_STATE_CANCELLED");
-        assert_eq!(
-            proto["task"]["status"]["message"]["content"],
-            json!([{"text": "x"}])
-        );
-        assert!(proto["task"].get("kind").is_none());
-        assert_eq!(
-            proto["task"]["artifacts"][0]["parts"][1],
-            json!({"file": {"fileWithUri": "u", "mimeType": "text/plain"}})
-        );
-    }
-
-    #[test]
-    fn events_in_both_dialects() {
-        let update = json!({"statusUpdate": {"taskId": "t", "contextId": "c",
-            "status": {"state": "TASK_STATE_INPUT_REQUIRED"}}});
-        let rpc = event_out(Dialect::JsonRpc, update.clone(), &config());
-        assert_eq!(
-            rpc,
-            json!({"kind": "status-update", "taskId": "t", "contextId": "c",
-                "status": {"state": "input-required"}, "final": true})
-        );
-        let proto = event_out(Dialect::Proto, update, &config());
-        assert_eq!(proto["statusUpdate"]["final"], true);
-        let artifact = json!({"artifactUpdate": {"taskId": "t", "artifact": {"artifactId": "a",
-            "parts": [{"text": "x"}]}, "append": false, "lastChunk": true}});
-        let rpc = event_out(Dialect::JsonRpc, artifact, &config());
-        assert_eq!(rpc["kind"], "artifact-update");
-        assert_eq!(rpc["artifact"]["parts"][0]["kind"], "text");
-    }
-}
+mod tests;

@@ -1,4 +1,5 @@
-//! End-to-end tests: start the agent on an ephemeral port and talk HTTP to it.
+//! End-to-end tests of the conformant agent over JSON-RPC: start it on an ephemeral port
+//! and talk HTTP to it. (Fault tests are in the `faults_*` files.)
 
 #![allow(clippy::unwrap_used)]
 
@@ -6,110 +7,10 @@ use std::time::{Duration, SystemTime};
 
 mod common;
 
-use a2a_reference_agent::{AgentConfig, Fault};
+use a2a_reference_agent::AgentConfig;
+use common::rpc::*;
 use common::Harness;
 use serde_json::{json, Value};
-
-struct Reply {
-    content_type: String,
-    body: Value,
-}
-
-impl Harness {
-    async fn post_raw(&self, body: String, version: Option<&str>) -> reqwest::Response {
-        let mut request = self
-            .http
-            .post(self.agent.jsonrpc_url())
-            .header("content-type", "application/json")
-            .body(body);
-        if let Some(version) = version {
-            request = request.header("A2A-Version", version);
-        }
-        request.send().await.unwrap()
-    }
-
-    async fn post(&self, body: String, version: Option<&str>) -> Reply {
-        let response = self.post_raw(body, version).await;
-        assert_eq!(response.status(), 200);
-        let content_type = response.headers()["content-type"]
-            .to_str()
-            .unwrap()
-            .to_owned();
-        let text = response.text().await.unwrap();
-        Reply {
-            content_type,
-            body: serde_json::from_str(&text).unwrap(),
-        }
-    }
-
-    /// Sends a request with `A2A-Version: 1.0` and returns the whole response body.
-    async fn call(&self, method: &str, params: Value) -> Value {
-        let request = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-        self.post(request.to_string(), Some("1.0")).await.body
-    }
-
-    async fn result(&self, method: &str, params: Value) -> Value {
-        let response = self.call(method, params).await;
-        assert!(response.get("error").is_none(), "{response}");
-        response["result"].clone()
-    }
-
-    async fn error_code(&self, method: &str, params: Value) -> i64 {
-        let response = self.call(method, params).await;
-        response["error"]["code"]
-            .as_i64()
-            .unwrap_or_else(|| panic!("{response}"))
-    }
-
-    async fn send(&self, message_id: &str, extra: Value) -> Value {
-        self.result(
-            "SendMessage",
-            json!({"message": user_message(message_id, extra)}),
-        )
-        .await
-    }
-
-    /// The error code of a GetTask for an unknown task sent with `version`
-    /// (-32001 means the version was accepted).
-    async fn version_code(&self, version: Option<&str>) -> Value {
-        let request =
-            json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "x"}});
-        self.post(request.to_string(), version).await.body["error"]["code"].clone()
-    }
-
-    /// The ids of the tasks in a ListTasks result.
-    async fn list_ids(&self, params: Value) -> (Value, Vec<Value>) {
-        let page = self.result("ListTasks", params).await;
-        let ids = page["tasks"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["id"].clone())
-            .collect();
-        (page, ids)
-    }
-}
-
-fn user_message(message_id: &str, extra: Value) -> Value {
-    let mut message =
-        json!({"messageId": message_id, "role": "ROLE_USER", "parts": [{"text": "hi"}]});
-    message
-        .as_object_mut()
-        .unwrap()
-        .extend(extra.as_object().unwrap().clone());
-    message
-}
-
-fn parse_time(text: &Value) -> SystemTime {
-    humantime::parse_rfc3339(text.as_str().unwrap()).unwrap()
-}
-
-fn is_rfc3339_millis_z(text: &str) -> bool {
-    text.len() == 24
-        && text.ends_with('Z')
-        && text.as_bytes()[10] == b'T'
-        && text.as_bytes()[19] == b'.'
-}
 
 #[tokio::test]
 async fn card_is_served_with_caching_headers() {
@@ -402,57 +303,6 @@ async fn concurrent_requests_get_distinct_tasks() {
 }
 
 #[tokio::test]
-async fn faults_change_behaviour() {
-    let h = Harness::new(AgentConfig::default().with_fault(Fault::SendResultUnwrapped)).await;
-    let result = h.send("tck-complete-task-1", json!({})).await;
-    assert_eq!(result["status"]["state"], "TASK_STATE_COMPLETED");
-
-    let h = Harness::new(AgentConfig::with_faults([
-        Fault::WrongResponseId,
-        Fault::TextPlainContentType,
-    ]))
-    .await;
-    let reply = h
-        .post(
-            json!({"jsonrpc": "2.0", "id": 7, "method": "GetTask", "params": {"id": "x"}})
-                .to_string(),
-            Some("1.0"),
-        )
-        .await;
-    assert_eq!(reply.body["id"], "7");
-    assert_eq!(reply.content_type, "text/plain");
-
-    let h = Harness::new(AgentConfig::default().with_fault(Fault::LowercaseTaskState)).await;
-    assert_eq!(
-        h.send("tck-input-required-1", json!({})).await["task"]["status"]["state"],
-        "input-required"
-    );
-
-    let h = Harness::new(AgentConfig::default().with_fault(Fault::IgnoreVersionHeader)).await;
-    let reply = h
-        .post(
-            json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": "x"}})
-                .to_string(),
-            None,
-        )
-        .await;
-    assert_eq!(reply.body["error"]["code"], -32001);
-
-    let h = Harness::new(AgentConfig::default().with_fault(Fault::CardOnlyAtLegacyPath)).await;
-    assert_eq!(
-        h.http
-            .get(h.agent.card_url())
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        404
-    );
-    let legacy = format!("{}/.well-known/agent.json", h.agent.base_url());
-    assert_eq!(h.http.get(legacy).send().await.unwrap().status(), 200);
-}
-
-#[tokio::test]
 async fn shutdown_stops_the_server() {
     let h = Harness::conformant().await;
     let url = h.agent.card_url();
@@ -553,199 +403,48 @@ async fn batches_get_an_array_and_empty_batches_one_error() {
     let reply = h.post("[]".to_string(), Some("1.0")).await;
     assert_eq!(reply.body["error"]["code"], -32600);
     assert_eq!(reply.body["id"], Value::Null);
-    for (fault, body) in [
-        (Fault::EmptyBatchReturnsArray, "[]".to_string()),
-        (Fault::BatchRejected, json!([get(1)]).to_string()),
-    ] {
-        let h = Harness::new(AgentConfig::with_faults([fault])).await;
-        let reply = h.post(body, Some("1.0")).await;
-        assert!(
-            !reply.body.is_array() || reply.body.as_array().is_some_and(Vec::is_empty),
-            "{fault:?}"
-        );
-    }
 }
 
 #[tokio::test]
-async fn fault_list_ignores_page_size() {
-    for (fault, tasks, token_empty) in [
-        (None, 2, false),
-        (Some(Fault::ListIgnoresPageSize), 3, true),
-    ] {
-        let h = Harness::new(AgentConfig::with_faults(fault)).await;
-        for n in 0..3 {
-            h.send(&format!("tck-complete-task-{n}"), json!({})).await;
-        }
-        let (page, ids) = h.list_ids(json!({"pageSize": 2})).await;
-        assert_eq!(ids.len(), tasks, "{fault:?}");
-        assert_eq!(page["nextPageToken"] == "", token_empty, "{fault:?}");
-        assert_eq!(page["pageSize"], 2);
-        assert_eq!(page["totalSize"], 3);
-    }
-}
-
-#[tokio::test]
-async fn fault_list_ignores_context_filter() {
-    for (fault, expected) in [(None, 1), (Some(Fault::ListIgnoresContextFilter), 2)] {
-        let h = Harness::new(AgentConfig::with_faults(fault)).await;
-        h.send("tck-complete-task-a", json!({"contextId": "ctx-a"}))
-            .await;
-        h.send("tck-complete-task-b", json!({"contextId": "ctx-b"}))
-            .await;
-        let (_, ids) = h.list_ids(json!({"contextId": "ctx-a"})).await;
-        assert_eq!(ids.len(), expected, "{fault:?}");
-    }
-}
-
-#[tokio::test]
-async fn fault_list_omits_total_size() {
-    let h = Harness::faulty(Fault::ListOmitsTotalSize).await;
-    h.send("tck-complete-task-1", json!({})).await;
-    let (page, ids) = h.list_ids(json!({"pageSize": 5})).await;
-    assert_eq!(ids.len(), 1);
-    assert!(page.get("totalSize").is_none() && page.get("pageSize").is_none());
-    assert_eq!(page["nextPageToken"], "");
-}
-
-#[tokio::test]
-async fn fault_streaming_unsupported_wrong_error() {
-    let h = Harness::faulty(Fault::StreamingUnsupportedWrongError).await;
-    for method in ["SendStreamingMessage", "SubscribeToTask"] {
-        assert_eq!(h.error_code(method, json!({})).await, -32601, "{method}");
-    }
-}
-
-#[tokio::test]
-async fn fault_push_unsupported_wrong_error() {
-    let conformant = Harness::conformant().await;
-    let h = Harness::faulty(Fault::PushUnsupportedWrongError).await;
-    for method in [
-        "CreateTaskPushNotificationConfig",
-        "GetTaskPushNotificationConfig",
-        "ListTaskPushNotificationConfigs",
-        "DeleteTaskPushNotificationConfig",
-    ] {
-        assert_eq!(conformant.error_code(method, json!({})).await, -32003);
-        assert_eq!(h.error_code(method, json!({})).await, -32004, "{method}");
-    }
-}
-
-#[tokio::test]
-async fn fault_extended_card_unsupported_wrong_error() {
-    let h = Harness::faulty(Fault::ExtendedCardUnsupportedWrongError).await;
+async fn jsonrpc_url_with_a_trailing_slash_is_served() {
+    let h = Harness::conformant().await;
+    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage",
+        "params": {"message": user_message("tck-complete-task-1", json!({}))}});
+    let response = h
+        .http
+        .post(format!("{}/", h.agent.jsonrpc_url()))
+        .header("A2A-Version", "1.0")
+        .header("content-type", "application/json")
+        .body(request.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let body: Value = serde_json::from_str(&response.text().await.unwrap()).unwrap();
     assert_eq!(
-        h.error_code("GetExtendedAgentCard", json!({})).await,
-        -32601
+        body["result"]["task"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
     );
 }
 
 #[tokio::test]
-async fn fault_reject_patch_version() {
-    let h = Harness::faulty(Fault::RejectPatchVersion).await;
-    assert_eq!(h.version_code(Some("1.0.3")).await, -32009);
+async fn delay_ms_delays_every_binding() {
+    let delay = std::time::Duration::from_millis(150);
+    let h = Harness::new(AgentConfig {
+        delay_ms: 150,
+        ..AgentConfig::default()
+    })
+    .await;
+    let started = std::time::Instant::now();
     assert_eq!(h.version_code(Some("1.0")).await, -32001);
-    assert_eq!(h.version_code(None).await, -32601);
-}
-
-#[tokio::test]
-async fn fault_missing_version_as_1_0() {
-    let h = Harness::faulty(Fault::MissingVersionAs10).await;
-    assert_eq!(h.version_code(None).await, -32001);
-    assert_eq!(h.version_code(Some("")).await, -32001);
-    // An explicit 0.3 is still 0.3 (no GetTask method there).
-    assert_eq!(h.version_code(Some("0.3")).await, -32601);
-    assert_eq!(h.version_code(Some("99.0")).await, -32009);
-}
-
-#[tokio::test]
-async fn fault_blocking_omits_artifacts() {
-    let h = Harness::faulty(Fault::BlockingOmitsArtifacts).await;
-    let task = h.send("tck-artifact-text-1", json!({})).await["task"].clone();
-    assert_eq!(task["status"]["state"], "TASK_STATE_COMPLETED");
-    assert!(task.get("artifacts").is_none());
-    let stored = h.result("GetTask", json!({"id": task["id"]})).await;
-    assert_eq!(stored["artifacts"][0]["artifactId"], "artifact-1");
-    let params = json!({"message": user_message("tck-artifact-text-2", json!({})),
-                        "configuration": {"returnImmediately": true}});
-    let immediate = h.result("SendMessage", params).await;
-    assert_eq!(
-        immediate["task"]["artifacts"][0]["artifactId"],
-        "artifact-1"
-    );
-}
-
-#[tokio::test]
-async fn fault_history_oldest_first() {
-    for (fault, expected) in [
-        (None, ["tck-complete-task-2", "msg-000002"]),
-        (
-            Some(Fault::HistoryOldestFirst),
-            ["tck-input-required-1", "msg-000001"],
-        ),
-    ] {
-        let h = Harness::new(AgentConfig::with_faults(fault)).await;
-        let id = h.send("tck-input-required-1", json!({})).await["task"]["id"].clone();
-        h.send("tck-complete-task-2", json!({"taskId": id})).await;
-        let task = h
-            .result("GetTask", json!({"id": id, "historyLength": 2}))
-            .await;
-        let history: Vec<Value> = task["history"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["messageId"].clone())
-            .collect();
-        assert_eq!(history, expected, "{fault:?}");
-    }
-}
-
-#[tokio::test]
-async fn fault_cancel_open_task_not_cancelable() {
-    let h = Harness::faulty(Fault::CancelOpenTaskNotCancelable).await;
-    let id = h.send("tck-input-required-1", json!({})).await["task"]["id"].clone();
-    assert_eq!(h.error_code("CancelTask", json!({"id": id})).await, -32002);
-    let task = h.result("GetTask", json!({"id": id})).await;
-    assert_eq!(task["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
-    assert_eq!(
-        h.error_code("CancelTask", json!({"id": "nope"})).await,
-        -32001
-    );
-}
-
-#[tokio::test]
-async fn fault_mismatched_context_internal_error() {
-    let h = Harness::faulty(Fault::MismatchedContextInternalError).await;
-    let id = h.send("tck-input-required-1", json!({})).await["task"]["id"].clone();
-    let message = user_message(
-        "tck-complete-task-2",
-        json!({"taskId": id, "contextId": "other"}),
-    );
-    assert_eq!(
-        h.error_code("SendMessage", json!({"message": message}))
-            .await,
-        -32603
-    );
-}
-
-#[tokio::test]
-async fn fault_message_omits_context_id() {
-    let h = Harness::faulty(Fault::MessageOmitsContextId).await;
-    let reply = h.send("tck-message-response-1", json!({})).await;
-    assert_eq!(reply["message"]["messageId"], "msg-000001");
-    assert!(reply["message"].get("contextId").is_none());
-    let task = h.send("tck-complete-task-1", json!({})).await;
-    assert!(task["task"]["contextId"].is_string());
-    assert!(task["task"]["status"]["message"]["contextId"].is_string());
-}
-
-#[tokio::test]
-async fn fault_nested_message_missing_role() {
-    let h = Harness::faulty(Fault::NestedMessageMissingRole).await;
-    let task = h.send("tck-complete-task-1", json!({})).await["task"].clone();
-    assert!(task["status"]["message"].get("role").is_none());
-    assert!(task["status"]["message"]["messageId"].is_string());
-    assert_eq!(task["history"][0]["role"], "ROLE_USER");
-    assert!(task["history"][1].get("role").is_none());
-    let reply = h.send("tck-message-response-1", json!({})).await;
-    assert_eq!(reply["message"]["role"], "ROLE_AGENT");
+    assert!(started.elapsed() >= delay, "{:?}", started.elapsed());
+    let started = std::time::Instant::now();
+    let url = format!("{}/tasks/x", h.agent.rest_url());
+    let response = h.http.get(url).header("A2A-Version", "1.0").send().await;
+    assert_eq!(response.unwrap().status(), 404);
+    assert!(started.elapsed() >= delay, "{:?}", started.elapsed());
+    let started = std::time::Instant::now();
+    let response = h.http.get(h.agent.card_url()).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(started.elapsed() >= delay, "{:?}", started.elapsed());
 }

@@ -1,150 +1,16 @@
 //! End-to-end tests of A2A 0.3 served beside 1.0 on the same URLs: JSON-RPC 0.3
 //! (`types.ts` shapes), REST 0.3 (`/v1` routes, 0.3 proto JSON), the proto entry
-//! points for 0.3 gRPC, the card, and the v03 faults. Every read has a timeout.
+//! points for 0.3 gRPC, and the card. Every read has a timeout. (The 0.3 faults are
+//! in `faults_v03.rs`.)
 
 mod common;
 
-use a2a_reference_agent::{call_proto03, stream_proto03, Fault};
-use common::{header, Harness, Reply, WAIT};
+use a2a_reference_agent::{call_proto03, stream_proto03};
+use common::v03::*;
+use common::{Harness, WAIT};
 use futures::stream::StreamExt;
-use serde_json::{json, Value};
+use serde_json::json;
 use tokio::time::timeout;
-
-/// A 0.3 JSON-RPC user message.
-fn message03(message_id: &str, extra: Value) -> Value {
-    let mut message = json!({
-        "kind": "message", "role": "user", "messageId": message_id,
-        "parts": [{"kind": "text", "text": "hi"}],
-    });
-    let extra = extra.as_object().expect("object").clone();
-    message.as_object_mut().expect("object").extend(extra);
-    message
-}
-
-/// A 0.3 proto JSON user message.
-fn proto_message(message_id: &str) -> Value {
-    json!({"messageId": message_id, "role": "ROLE_USER", "content": [{"text": "hi"}]})
-}
-
-impl Harness {
-    fn rpc_request(
-        &self,
-        method: &str,
-        params: Value,
-        version: Option<&str>,
-    ) -> reqwest::RequestBuilder {
-        let request = json!({"jsonrpc": "2.0", "id": 3, "method": method, "params": params});
-        let mut request = self
-            .http
-            .post(self.agent.jsonrpc_url())
-            .header("content-type", "application/json")
-            .body(request.to_string());
-        if let Some(version) = version {
-            request = request.header("A2A-Version", version);
-        }
-        request
-    }
-
-    /// A JSON-RPC call with `version` (None = no header); the whole response body.
-    async fn rpc(&self, method: &str, params: Value, version: Option<&str>) -> Value {
-        Self::reply(self.rpc_request(method, params, version))
-            .await
-            .body
-    }
-
-    /// A 0.3 JSON-RPC call without header; its result.
-    async fn result03(&self, method: &str, params: Value) -> Value {
-        let response = self.rpc(method, params, None).await;
-        assert!(response.get("error").is_none(), "{response}");
-        assert_eq!(response["id"], 3);
-        response["result"].clone()
-    }
-
-    async fn code(&self, method: &str, params: Value, version: Option<&str>) -> Value {
-        self.rpc(method, params, version).await["error"]["code"].clone()
-    }
-
-    async fn send03(&self, message_id: &str, extra: Value) -> Value {
-        let params = json!({"message": message03(message_id, extra)});
-        self.result03("message/send", params).await
-    }
-
-    /// The SSE `data:` payloads of a stream, up to its end.
-    async fn events(request: reqwest::RequestBuilder) -> (String, Vec<Value>) {
-        let response = timeout(WAIT, request.send())
-            .await
-            .expect("response in time")
-            .expect("request");
-        assert_eq!(response.status(), 200);
-        let content_type = header(&response);
-        let text = timeout(WAIT, response.text())
-            .await
-            .expect("the stream ends in time")
-            .expect("body");
-        let events = text
-            .split("\n\n")
-            .filter_map(|frame| frame.strip_prefix("data: "))
-            .map(|data| serde_json::from_str(data).expect("event is JSON"))
-            .collect();
-        (content_type, events)
-    }
-
-    /// The results of a 0.3 JSON-RPC stream (no header), checking each envelope.
-    async fn rpc_events03(&self, method: &str, params: Value) -> Vec<Value> {
-        let (content_type, events) = Self::events(self.rpc_request(method, params, None)).await;
-        assert_eq!(content_type, "text/event-stream");
-        events
-            .into_iter()
-            .map(|event| {
-                assert_eq!(event["jsonrpc"], "2.0");
-                assert_eq!(event["id"], 3);
-                event["result"].clone()
-            })
-            .collect()
-    }
-
-    fn rest_request(
-        &self,
-        verb: &str,
-        path: &str,
-        body: Option<Value>,
-        version: Option<&str>,
-    ) -> reqwest::RequestBuilder {
-        let url = format!("{}{path}", self.agent.rest_url());
-        let verb = reqwest::Method::from_bytes(verb.as_bytes()).expect("verb");
-        let mut request = self.http.request(verb, url);
-        if let Some(version) = version {
-            request = request.header("A2A-Version", version);
-        }
-        match body {
-            Some(body) => request
-                .header("content-type", "application/json")
-                .body(body.to_string()),
-            None => request,
-        }
-    }
-
-    async fn rest(
-        &self,
-        verb: &str,
-        path: &str,
-        body: Option<Value>,
-        version: Option<&str>,
-    ) -> Reply {
-        Self::reply(self.rest_request(verb, path, body, version)).await
-    }
-
-    async fn card(&self) -> Value {
-        Self::reply(self.http.get(self.agent.card_url())).await.body
-    }
-}
-
-fn error_reason(reply: &Reply) -> (u16, Value) {
-    (
-        reply.status,
-        reply.body["error"]["details"][0]["reason"].clone(),
-    )
-}
 
 #[tokio::test]
 async fn jsonrpc_send_without_header_is_0_3() {
@@ -163,7 +29,7 @@ async fn jsonrpc_send_without_header_is_0_3() {
 
     // An explicit 0.3 (patch ignored) is the same.
     let params = json!({"message": message03("tck-artifact-text-1", json!({}))});
-    let response = h.rpc("message/send", params, Some("0.3.1")).await;
+    let response = h.rpc_v("message/send", params, Some("0.3.1")).await;
     let task = &response["result"];
     assert_eq!(task["status"]["state"], "completed");
     let part = &task["artifacts"][0]["parts"][0];
@@ -216,12 +82,12 @@ async fn cancel_and_read_in_both_versions() {
         (&v03["id"], &v03["status"]["state"]),
         (&id, &json!("canceled"))
     );
-    let v10 = h.rpc("GetTask", json!({"id": id}), Some("1.0")).await;
+    let v10 = h.rpc_v("GetTask", json!({"id": id}), Some("1.0")).await;
     assert_eq!(v10["result"]["id"], id);
     assert_eq!(v10["result"]["status"]["state"], "TASK_STATE_CANCELED");
     assert!(v10["result"].get("kind").is_none());
     let rest = h
-        .rest(
+        .rest_v(
             "GET",
             &format!("/v1/tasks/{}", id.as_str().expect("id")),
             None,
@@ -310,7 +176,7 @@ async fn methods_belong_to_their_version() {
         h.code("SendMessage", send10.clone(), Some("99.0")).await,
         -32009
     );
-    let ok = h.rpc("SendMessage", send10, Some("1.0")).await;
+    let ok = h.rpc_v("SendMessage", send10, Some("1.0")).await;
     assert_eq!(
         ok["result"]["task"]["status"]["state"],
         "TASK_STATE_COMPLETED"
@@ -330,7 +196,7 @@ async fn methods_belong_to_their_version() {
         );
     }
     let card = h
-        .rpc("agent/getAuthenticatedExtendedCard", json!({}), None)
+        .rpc_v("agent/getAuthenticatedExtendedCard", json!({}), None)
         .await;
     assert_eq!(card["error"]["code"], -32004);
     assert_eq!(h.code("tasks/list", json!({}), None).await, -32601);
@@ -345,7 +211,7 @@ async fn rest_0_3_routes_speak_proto_json() {
     let body = json!({"message": proto_message("tck-artifact-text-1"),
         "configuration": {"blocking": true}});
     let sent = h
-        .rest("POST", "/v1/message:send", Some(body.clone()), None)
+        .rest_v("POST", "/v1/message:send", Some(body.clone()), None)
         .await;
     assert_eq!(sent.status, 200, "{}", sent.body);
     assert_eq!(sent.content_type, "application/json");
@@ -358,7 +224,7 @@ async fn rest_0_3_routes_speak_proto_json() {
     let id = task["id"].as_str().expect("id");
 
     let got = h
-        .rest(
+        .rest_v(
             "GET",
             &format!("/v1/tasks/{id}?historyLength=1"),
             None,
@@ -369,7 +235,7 @@ async fn rest_0_3_routes_speak_proto_json() {
     assert_eq!(got.body["id"], id);
     assert_eq!(got.body["history"].as_array().map(Vec::len), Some(1));
     let full = h
-        .rest(
+        .rest_v(
             "GET",
             &format!("/v1/tasks/{id}?historyLength=0"),
             None,
@@ -379,7 +245,7 @@ async fn rest_0_3_routes_speak_proto_json() {
     assert!(full.body["history"].as_array().map(Vec::len) > Some(1));
 
     // A stream: 0.3 StreamResponses, the last with final.
-    let stream = h.rest_request("POST", "/v1/message:stream", Some(body.clone()), None);
+    let stream = h.rest03_request("POST", "/v1/message:stream", Some(body.clone()), None);
     let (content_type, events) = Harness::events(stream).await;
     assert_eq!(content_type, "text/event-stream");
     assert!(events[0]["task"].is_object(), "{events:?}");
@@ -392,10 +258,10 @@ async fn rest_0_3_routes_speak_proto_json() {
 
     // Cancel (POST) and subscribe to a terminal task (GET or POST).
     let open = json!({"message": proto_message("tck-input-required-1")});
-    let open = h.rest("POST", "/v1/message:send", Some(open), None).await;
+    let open = h.rest_v("POST", "/v1/message:send", Some(open), None).await;
     let open_id = open.body["task"]["id"].as_str().expect("id").to_owned();
     let canceled = h
-        .rest(
+        .rest_v(
             "POST",
             &format!("/v1/tasks/{open_id}:cancel"),
             Some(json!({})),
@@ -403,18 +269,18 @@ async fn rest_0_3_routes_speak_proto_json() {
         )
         .await;
     assert_eq!(canceled.body["status"]["state"], "TASK_STATE_CANCELLED");
-    let sub = h.rest_request("GET", &format!("/v1/tasks/{open_id}:subscribe"), None, None);
+    let sub = h.rest03_request("GET", &format!("/v1/tasks/{open_id}:subscribe"), None, None);
     let (_, events) = Harness::events(sub).await;
     assert_eq!(events.len(), 1);
     assert_eq!(events[0]["task"]["status"]["state"], "TASK_STATE_CANCELLED");
 
     // Errors: the 1.0 bodies and statuses.
-    let missing = h.rest("GET", "/v1/tasks/nope", None, None).await;
+    let missing = h.rest_v("GET", "/v1/tasks/nope", None, None).await;
     assert_eq!(error_reason(&missing), (404, json!("TASK_NOT_FOUND")));
-    let card = h.rest("GET", "/v1/card", None, None).await;
+    let card = h.rest_v("GET", "/v1/card", None, None).await;
     assert_eq!(error_reason(&card), (400, json!("UNSUPPORTED_OPERATION")));
     let push = h
-        .rest(
+        .rest_v(
             "GET",
             &format!("/v1/tasks/{id}/pushNotificationConfigs"),
             None,
@@ -428,17 +294,17 @@ async fn rest_0_3_routes_speak_proto_json() {
 
     // Each version's routes only under that version.
     let under_1_0 = h
-        .rest("POST", "/v1/message:send", Some(body), Some("1.0"))
+        .rest_v("POST", "/v1/message:send", Some(body), Some("1.0"))
         .await;
     assert_eq!(error_reason(&under_1_0), (404, json!("METHOD_NOT_FOUND")));
     let body10 =
         json!({"message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "x"}]}});
     let under_0_3 = h
-        .rest("POST", "/message:send", Some(body10.clone()), None)
+        .rest_v("POST", "/message:send", Some(body10.clone()), None)
         .await;
     assert_eq!(error_reason(&under_0_3), (404, json!("METHOD_NOT_FOUND")));
     let unknown = h
-        .rest("POST", "/message:send", Some(body10), Some("99.0"))
+        .rest_v("POST", "/message:send", Some(body10), Some("99.0"))
         .await;
     assert_eq!(
         error_reason(&unknown),
@@ -446,7 +312,7 @@ async fn rest_0_3_routes_speak_proto_json() {
     );
     // The query parameter still selects the version.
     let by_param = h
-        .rest("GET", &format!("/tasks/{id}?A2A-Version=1.0"), None, None)
+        .rest_v("GET", &format!("/tasks/{id}?A2A-Version=1.0"), None, None)
         .await;
     assert_eq!(by_param.body["status"]["state"], "TASK_STATE_COMPLETED");
 }
@@ -526,108 +392,3 @@ async fn card_declares_both_versions() {
 }
 
 // ------------------------------------------------------------------ faults
-
-#[tokio::test]
-async fn fault_v03_answers_1_0_shapes() {
-    let h = Harness::faulty(Fault::V03Answers10Shapes).await;
-    let result = h.send03("tck-complete-task-1", json!({})).await;
-    assert_eq!(result["task"]["status"]["state"], "TASK_STATE_COMPLETED");
-    assert!(result.get("kind").is_none());
-}
-
-#[tokio::test]
-async fn fault_v03_state_spelled_1_0() {
-    let h = Harness::faulty(Fault::V03StateSpelled10).await;
-    let task = h.send03("tck-complete-task-1", json!({})).await;
-    assert_eq!(task["kind"], "task");
-    assert_eq!(task["status"]["state"], "TASK_STATE_COMPLETED");
-}
-
-#[tokio::test]
-async fn fault_v03_canceled_spelled_cancelled() {
-    let h = Harness::faulty(Fault::V03CanceledSpelledCancelled).await;
-    let task = h.send03("tck-input-required-1", json!({})).await;
-    let canceled = h.result03("tasks/cancel", json!({"id": task["id"]})).await;
-    assert_eq!(canceled["status"]["state"], "cancelled");
-}
-
-#[tokio::test]
-async fn fault_v03_no_kind() {
-    let h = Harness::faulty(Fault::V03NoKind).await;
-    let task = h.send03("tck-complete-task-1", json!({})).await;
-    assert_eq!(task["status"]["state"], "completed");
-    assert!(task.get("kind").is_none());
-    assert!(task["history"][0].get("kind").is_none());
-    assert_eq!(task["history"][0]["parts"][0], json!({"text": "hi"}));
-}
-
-#[tokio::test]
-async fn fault_v03_method_under_1_0() {
-    let h = Harness::faulty(Fault::V03MethodUnder10).await;
-    let params = json!({"message": message03("tck-complete-task-1", json!({}))});
-    let response = h.rpc("message/send", params, Some("1.0")).await;
-    assert_eq!(response["result"]["kind"], "task", "{response}");
-    let body = json!({"message": proto_message("tck-complete-task-1")});
-    let rest = h
-        .rest("POST", "/v1/message:send", Some(body), Some("1.0"))
-        .await;
-    assert_eq!(rest.status, 200);
-}
-
-#[tokio::test]
-async fn fault_v10_method_under_0_3() {
-    let h = Harness::faulty(Fault::V10MethodUnder03).await;
-    let params = json!({"message": {"messageId": "tck-complete-task-1", "role": "ROLE_USER",
-        "parts": [{"text": "hi"}]}});
-    let response = h.rpc("SendMessage", params, None).await;
-    assert_eq!(
-        response["result"]["task"]["status"]["state"], "TASK_STATE_COMPLETED",
-        "{response}"
-    );
-}
-
-#[tokio::test]
-async fn fault_v03_proto_state_cancelled_one_l() {
-    let h = Harness::faulty(Fault::V03ProtoStateCancelledOneL).await;
-    let open = json!({"message": proto_message("tck-input-required-1")});
-    let open = h.rest("POST", "/v1/message:send", Some(open), None).await;
-    let id = open.body["task"]["id"].as_str().expect("id").to_owned();
-    let canceled = h
-        .rest("POST", &format!("/v1/tasks/{id}:cancel"), None, None)
-        .await;
-    assert_eq!(canceled.body["status"]["state"], "TASK_STATE_CANCELED");
-}
-
-#[tokio::test]
-async fn fault_v03_data_part_refused() {
-    let h = Harness::faulty(Fault::V03DataPartRefused).await;
-    let task = h.send03("tck-input-required-1", json!({})).await;
-    let follow_up = json!({"taskId": task["id"], "contextId": task["contextId"],
-        "parts": [{"kind": "data", "data": {"answer": 42}}]});
-    let params = json!({"message": message03("tck-complete-task-2", follow_up)});
-    assert_eq!(h.code("message/send", params, None).await, -32602);
-}
-
-#[tokio::test]
-async fn fault_v03_no_final() {
-    let h = Harness::faulty(Fault::V03NoFinal).await;
-    let params = json!({"message": message03("tck-complete-task-1", json!({}))});
-    let events = h.rpc_events03("message/stream", params).await;
-    let last = events.last().expect("events");
-    assert_eq!(last["kind"], "status-update");
-    assert_eq!(last["status"]["state"], "completed");
-    assert!(last.get("final").is_none());
-}
-
-#[tokio::test]
-async fn fault_card_omits_0_3() {
-    let h = Harness::faulty(Fault::CardOmits03).await;
-    let card = h.card().await;
-    assert!(card.get("protocolVersion").is_none());
-    assert!(card.get("url").is_none());
-    let interfaces = card["supportedInterfaces"].as_array().expect("interfaces");
-    assert!(interfaces.iter().all(|i| i["protocolVersion"] == "1.0"));
-    // The agent still answers 0.3.
-    let task = h.send03("tck-complete-task-1", json!({})).await;
-    assert_eq!(task["kind"], "task");
-}

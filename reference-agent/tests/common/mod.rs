@@ -2,6 +2,10 @@
 
 #![allow(dead_code)]
 
+pub mod rpc;
+pub mod sse;
+pub mod v03;
+
 use std::net::SocketAddr;
 use std::time::Duration;
 

@@ -1,0 +1,207 @@
+//! Builds the [`Policy`] from a configuration: the one place where each behaviour fault
+//! (and the no-streaming profile) becomes a value.
+
+use super::*;
+use crate::fault::Fault;
+use crate::AgentConfig;
+
+/// `faulty` when the fault is active, else `conformant`.
+fn pick<T>(faulty_active: bool, faulty: T, conformant: T) -> T {
+    if faulty_active {
+        faulty
+    } else {
+        conformant
+    }
+}
+
+impl Policy {
+    /// The policy of `config`.
+    pub fn new(config: &AgentConfig) -> Policy {
+        let has = |fault| config.faults.contains(&fault);
+        let terminal = pick(
+            has(Fault::CancelCompletedTaskSucceeds),
+            CancelTerminal::Cancel,
+            CancelTerminal::NotCancelable,
+        );
+        let canceled = if has(Fault::CancelCanceledReturnsTask) {
+            CancelTerminal::ReturnTask
+        } else if has(Fault::CancelCanceledNotFound) {
+            CancelTerminal::NotFound
+        } else {
+            terminal
+        };
+        let streaming = if has(Fault::StreamingUnsupportedWrongError) {
+            Streaming::OffMethodNotFound
+        } else if config.no_streaming {
+            Streaming::Off
+        } else {
+            Streaming::On
+        };
+        Policy {
+            tasks: TaskPolicy {
+                reuse_task_id: has(Fault::ReuseTaskId),
+                client_context_id: pick(
+                    has(Fault::ReplaceContextId),
+                    ClientContext::Replace,
+                    ClientContext::Keep,
+                ),
+                absent_context_id: pick(
+                    has(Fault::OmitContextId),
+                    AbsentContext::Omit,
+                    AbsentContext::Generate,
+                ),
+                unknown_task_starts_task: has(Fault::UnknownTaskIdCreatesTask),
+                terminal_task_accepts_message: has(Fault::TerminalTaskAcceptsMessage),
+                follow_up_starts_new_task: has(Fault::FollowUpStartsNewTask),
+                follow_up_fresh_context_id: has(Fault::FollowUpNewContextId),
+                mismatched_context_id: if has(Fault::AcceptMismatchedContextId) {
+                    MismatchedContext::Accept
+                } else if has(Fault::MismatchedContextInternalError) {
+                    MismatchedContext::Internal
+                } else {
+                    MismatchedContext::InvalidParams
+                },
+                blocking_returns_working: has(Fault::BlockingReturnsWorking),
+                get_returns_initial: has(Fault::GetStaleState),
+                streamed_terminal_stored: !has(Fault::StreamStateNotStored),
+                second_chunk_appends: !has(Fault::StreamChunkAppendWrong),
+                last_chunk_flagged: !has(Fault::StreamChunkNoLastChunk),
+            },
+            cancel: CancelPolicy {
+                unknown_not_cancelable: has(Fault::CancelUnknownReturnsNotCancelable),
+                open_refused: has(Fault::CancelOpenTaskNotCancelable),
+                terminal,
+                canceled,
+                stored: !has(Fault::CancelNotPersisted),
+                answers_previous_state: has(Fault::CancelReturnsPreviousState),
+            },
+            list: ListPolicy {
+                newest_first: !has(Fault::ListAscending),
+                honours_page_size: !has(Fault::ListIgnoresPageSize),
+                honours_context_filter: !has(Fault::ListIgnoresContextFilter),
+                honours_timestamp_filter: !has(Fault::ListIgnoresTimestampFilter),
+            },
+            subscribe: SubscribePolicy {
+                unknown_invalid_params: has(Fault::SubscribeUnknownWrongError),
+                terminal_snapshot: has(Fault::SubscribeTerminalAllowed),
+                first_subscriber_only: has(Fault::SubscribeFirstOnly),
+            },
+            streams: StreamPolicy {
+                send_starts_with_status: has(Fault::StreamFirstEventStatusUpdate),
+                subscribe_starts_with_status: has(Fault::SubscribeFirstEventNotTask),
+                message_then_status: has(Fault::StreamMessageThenMore),
+                terminal_before_working: has(Fault::StreamStatusOutOfOrder),
+                send_open_after_terminal: has(Fault::StreamOpenAfterTerminal),
+                send_open_after_interrupted: has(Fault::StreamOpenAfterInterrupted),
+                subscribe_open_after_terminal: has(Fault::SubscribeOpenAfterTerminal),
+                subscribe_live_updates: !has(Fault::SubscribeNoUpdates),
+            },
+            service: ServicePolicy {
+                streaming,
+                get_unknown_null: has(Fault::GetUnknownReturnsNull),
+                history: if has(Fault::IgnoreHistoryLength) {
+                    HistoryWindow::Everything
+                } else if has(Fault::HistoryOldestFirst) {
+                    HistoryWindow::Oldest
+                } else {
+                    HistoryWindow::MostRecent
+                },
+                blocking_shows_artifacts: !has(Fault::BlockingOmitsArtifacts),
+                list_shows_artifacts_by_default: has(Fault::ListIncludesArtifacts),
+                unknown_method_invalid_request: has(Fault::UnknownMethodInvalidRequest),
+                push_answers_unsupported: has(Fault::PushUnsupportedWrongError),
+                extended_card_method_not_found: has(Fault::ExtendedCardUnsupportedWrongError),
+            },
+            requests: RequestPolicy {
+                missing_message_internal: has(Fault::MissingMessageInternalError),
+                reject_unknown_fields: has(Fault::RejectUnknownFields),
+                validate_message: !has(Fault::AcceptInvalidMessage),
+                check_media_types: !has(Fault::AcceptUnsupportedMediaType),
+                v03_refuse_data_only_follow_up: has(Fault::V03DataPartRefused),
+            },
+            versions: VersionPolicy {
+                always_1_0: has(Fault::IgnoreVersionHeader),
+                missing_means_1_0: has(Fault::MissingVersionAs10),
+                reject_patch: has(Fault::RejectPatchVersion),
+                query_parameter: !has(Fault::IgnoreVersionQuery),
+                v03_methods_under_1_0: has(Fault::V03MethodUnder10),
+                v10_methods_under_0_3: has(Fault::V10MethodUnder03),
+            },
+            jsonrpc: JsonRpcPolicy {
+                parse_error_invalid_request: has(Fault::ParseErrorAsInvalidRequest),
+                check_jsonrpc_member: !has(Fault::IgnoreJsonrpcVersion),
+                empty_batch_array: has(Fault::EmptyBatchReturnsArray),
+                batches: !has(Fault::BatchRejected),
+                content_type: pick(
+                    has(Fault::TextPlainContentType),
+                    "text/plain",
+                    "application/json",
+                ),
+            },
+            rest: RestPolicy {
+                tenants: !has(Fault::RestIgnoresTenant),
+                content_type: if has(Fault::RestTextContentType) {
+                    "text/plain"
+                } else if has(Fault::RestPlainJsonContentType) {
+                    "application/json"
+                } else {
+                    "application/a2a+json"
+                },
+                // 0.3 REST: "Content-Type: application/json" (0.3 §3.2.3).
+                content_type_0_3: pick(
+                    has(Fault::RestTextContentType),
+                    "text/plain",
+                    "application/json",
+                ),
+                send_status: pick(has(Fault::RestSuccess201), 201, 200),
+                errors_with_200: has(Fault::RestError200),
+                error_form: pick(
+                    has(Fault::RestErrorProblemJson),
+                    RestErrorForm::ProblemJson,
+                    RestErrorForm::GoogleStatus,
+                ),
+            },
+            grpc: GrpcPolicy {
+                error_info: !has(Fault::GrpcNoErrorInfo),
+                stream_errors_in_stream: has(Fault::GrpcStreamErrorInStream),
+            },
+            errors: ErrorStatuses {
+                table: pick(
+                    has(Fault::Errors100Table),
+                    StatusTable::V1_0_0,
+                    StatusTable::V1_0_1,
+                ),
+                task_not_found_http: pick(has(Fault::RestWrongStatus), 400, 404),
+                task_not_found_grpc: pick(
+                    has(Fault::GrpcWrongStatus),
+                    GrpcCode::InvalidArgument,
+                    GrpcCode::NotFound,
+                ),
+            },
+            card: CardPolicy {
+                location: if has(Fault::CardWellKnownServesHtml) {
+                    CardLocation::LegacyWithHtmlAtWellKnown
+                } else if has(Fault::CardOnlyAtLegacyPath) {
+                    CardLocation::LegacyOnly
+                } else {
+                    CardLocation::WellKnown
+                },
+                cache_headers: !has(Fault::CardNoCacheHeaders),
+            },
+            scenarios: pick(
+                has(Fault::OfficialContractOnly),
+                ScenarioSet::Official,
+                ScenarioSet::All,
+            ),
+            isolation: Isolation {
+                rest_apart: has(Fault::CrossBindingIsolated),
+                v03_reads_own_tasks_only: has(Fault::CrossVersionIsolated),
+            },
+            sse_content_type: pick(
+                has(Fault::SseWrongContentType),
+                "application/json",
+                "text/event-stream",
+            ),
+        }
+    }
+}

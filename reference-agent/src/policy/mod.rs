@@ -1,0 +1,349 @@
+//! The agent's behaviour policy: built once from the configuration (the fault set and the
+//! profile), a plain struct of values that the store, the service and the binding adapters
+//! read. Every fault that changes what the agent *does* is translated here, and only here;
+//! the faults that change only the *shape* of outgoing JSON live in [`crate::shape`].
+
+mod build;
+
+use crate::error::{GrpcCode, RpcError};
+
+/// Everything the agent decides, as values. `Policy::new(&AgentConfig::default())` is conformant.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    pub tasks: TaskPolicy,
+    pub cancel: CancelPolicy,
+    pub list: ListPolicy,
+    pub subscribe: SubscribePolicy,
+    pub streams: StreamPolicy,
+    pub service: ServicePolicy,
+    pub requests: RequestPolicy,
+    pub versions: VersionPolicy,
+    pub jsonrpc: JsonRpcPolicy,
+    pub rest: RestPolicy,
+    pub grpc: GrpcPolicy,
+    pub errors: ErrorStatuses,
+    pub card: CardPolicy,
+    /// Which scenarios of the table the agent plays.
+    pub scenarios: ScenarioSet,
+    pub isolation: Isolation,
+    /// Content-Type of SSE stream responses (both HTTP bindings).
+    pub sse_content_type: &'static str,
+}
+
+/// The task lifecycle (read by the store).
+#[derive(Debug, Clone)]
+pub struct TaskPolicy {
+    /// Every new task gets the same id.
+    pub reuse_task_id: bool,
+    pub client_context_id: ClientContext,
+    pub absent_context_id: AbsentContext,
+    /// A message naming an unknown task: TaskNotFoundError, or start a new task.
+    pub unknown_task_starts_task: bool,
+    /// A message to a terminal task: UnsupportedOperationError, or answer with the task.
+    pub terminal_task_accepts_message: bool,
+    /// A follow-up to an open task continues it, or starts a new one.
+    pub follow_up_starts_new_task: bool,
+    /// A follow-up naming only a taskId gets the task's contextId, or a fresh one.
+    pub follow_up_fresh_context_id: bool,
+    pub mismatched_context_id: MismatchedContext,
+    /// A blocking SendMessage answers with a WORKING snapshot instead of the final state.
+    pub blocking_returns_working: bool,
+    /// GetTask answers with the task as it was created.
+    pub get_returns_initial: bool,
+    /// A terminal status reached while streaming is stored.
+    pub streamed_terminal_stored: bool,
+    /// The second chunk of a chunked artifact has `append` true.
+    pub second_chunk_appends: bool,
+    /// The last chunk of a chunked artifact has `lastChunk` true.
+    pub last_chunk_flagged: bool,
+}
+
+/// What happens to a contextId the client sent with a new message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientContext {
+    Keep,
+    Replace,
+}
+
+/// What a new task or reply gets when the client sent no contextId.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AbsentContext {
+    Generate,
+    Omit,
+}
+
+/// A follow-up whose contextId differs from its task's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MismatchedContext {
+    InvalidParams,
+    Internal,
+    Accept,
+}
+
+/// CancelTask (read by the store).
+#[derive(Debug, Clone)]
+pub struct CancelPolicy {
+    /// An unknown id: TaskNotFoundError, or TaskNotCancelableError.
+    pub unknown_not_cancelable: bool,
+    /// An open task is canceled, or refused with TaskNotCancelableError.
+    pub open_refused: bool,
+    /// A completed, failed or rejected task.
+    pub terminal: CancelTerminal,
+    /// A task that is already canceled.
+    pub canceled: CancelTerminal,
+    /// The cancellation is stored.
+    pub stored: bool,
+    /// The answer shows the task before the cancellation.
+    pub answers_previous_state: bool,
+}
+
+/// What CancelTask does with a task in a terminal state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CancelTerminal {
+    /// TaskNotCancelableError (spec 1.0 §3.1.5).
+    NotCancelable,
+    /// Cancel it anyway (a new CANCELED status).
+    Cancel,
+    /// Answer with the task unchanged (an idempotent reading).
+    ReturnTask,
+    /// TaskNotFoundError.
+    NotFound,
+}
+
+/// ListTasks filters and paging (read by the store).
+#[derive(Debug, Clone)]
+pub struct ListPolicy {
+    pub newest_first: bool,
+    pub honours_page_size: bool,
+    pub honours_context_filter: bool,
+    pub honours_timestamp_filter: bool,
+}
+
+/// SubscribeToTask (read by the store).
+#[derive(Debug, Clone)]
+pub struct SubscribePolicy {
+    /// An unknown id: TaskNotFoundError, or InvalidParams.
+    pub unknown_invalid_params: bool,
+    /// A terminal task: UnsupportedOperationError, or its snapshot and the end.
+    pub terminal_snapshot: bool,
+    /// Only the first subscriber gets live events.
+    pub first_subscriber_only: bool,
+}
+
+/// The events of a stream (read by the service).
+#[derive(Debug, Clone)]
+pub struct StreamPolicy {
+    /// SendStreamingMessage starts with a statusUpdate instead of the Task.
+    pub send_starts_with_status: bool,
+    /// SubscribeToTask starts with a statusUpdate instead of the Task.
+    pub subscribe_starts_with_status: bool,
+    /// A Message-only stream sends a statusUpdate after the message.
+    pub message_then_status: bool,
+    /// The COMPLETED status is sent before the WORKING one.
+    pub terminal_before_working: bool,
+    /// SendStreamingMessage stays open after a terminal status.
+    pub send_open_after_terminal: bool,
+    /// SendStreamingMessage stays open after an interrupted status.
+    pub send_open_after_interrupted: bool,
+    /// SubscribeToTask stays open after a terminal status.
+    pub subscribe_open_after_terminal: bool,
+    /// Subscribers get the live events after the snapshot.
+    pub subscribe_live_updates: bool,
+}
+
+/// Answers of the service that are not about tasks.
+#[derive(Debug, Clone)]
+pub struct ServicePolicy {
+    pub streaming: Streaming,
+    /// GetTask of an unknown id answers `null` instead of TaskNotFoundError.
+    pub get_unknown_null: bool,
+    pub history: HistoryWindow,
+    /// A blocking SendMessage shows the task's artifacts.
+    pub blocking_shows_artifacts: bool,
+    /// ListTasks shows artifacts when includeArtifacts is false or absent.
+    pub list_shows_artifacts_by_default: bool,
+    /// An unknown method: -32601, or -32600.
+    pub unknown_method_invalid_request: bool,
+    /// Push-config methods: PushNotificationNotSupportedError, or UnsupportedOperationError.
+    pub push_answers_unsupported: bool,
+    /// GetExtendedAgentCard: UnsupportedOperationError, or -32601.
+    pub extended_card_method_not_found: bool,
+}
+
+/// Whether the agent streams, and how it refuses when it does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Streaming {
+    On,
+    /// The no-streaming profile: UnsupportedOperationError.
+    Off,
+    /// Streaming refused with -32601 (the `streaming-unsupported-wrong-error` fault).
+    OffMethodNotFound,
+}
+
+/// Which messages a `historyLength` of n keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistoryWindow {
+    MostRecent,
+    Oldest,
+    /// historyLength is ignored.
+    Everything,
+}
+
+/// Validation of request params.
+#[derive(Debug, Clone)]
+pub struct RequestPolicy {
+    /// SendMessage without `message`: InvalidParams, or an internal error.
+    pub missing_message_internal: bool,
+    pub reject_unknown_fields: bool,
+    /// Required message fields are checked.
+    pub validate_message: bool,
+    /// Part media types are checked against the input modes.
+    pub check_media_types: bool,
+    /// Under 0.3, a follow-up of data parts only is refused.
+    pub v03_refuse_data_only_follow_up: bool,
+}
+
+/// A2A-Version negotiation.
+#[derive(Debug, Clone)]
+pub struct VersionPolicy {
+    /// Every request is read as 1.0, whatever it says.
+    pub always_1_0: bool,
+    /// No (or an empty) version means 1.0 instead of 0.3.
+    pub missing_means_1_0: bool,
+    pub reject_patch: bool,
+    /// REST reads the version from the query parameter when there is no header.
+    pub query_parameter: bool,
+    /// 0.3 methods are served under 1.0.
+    pub v03_methods_under_1_0: bool,
+    /// 1.0 methods are served under 0.3.
+    pub v10_methods_under_0_3: bool,
+}
+
+/// The JSON-RPC envelope and batches.
+#[derive(Debug, Clone)]
+pub struct JsonRpcPolicy {
+    /// A body that is not JSON gets -32600 instead of -32700.
+    pub parse_error_invalid_request: bool,
+    pub check_jsonrpc_member: bool,
+    /// An empty batch is answered with `[]`.
+    pub empty_batch_array: bool,
+    pub batches: bool,
+    pub content_type: &'static str,
+}
+
+/// The HTTP+JSON binding.
+#[derive(Debug, Clone)]
+pub struct RestPolicy {
+    pub tenants: bool,
+    /// Content-Type of 1.0 success responses.
+    pub content_type: &'static str,
+    /// Content-Type of 0.3 success responses.
+    pub content_type_0_3: &'static str,
+    /// HTTP status of a successful SendMessage.
+    pub send_status: u16,
+    /// Errors are sent with HTTP 200.
+    pub errors_with_200: bool,
+    pub error_form: RestErrorForm,
+}
+
+/// The body of a REST error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RestErrorForm {
+    /// `{"error": google.rpc.Status}`.
+    GoogleStatus,
+    /// RFC 9457 `application/problem+json`.
+    ProblemJson,
+}
+
+/// The gRPC binding.
+#[derive(Debug, Clone)]
+pub struct GrpcPolicy {
+    /// Error statuses carry ErrorInfo.
+    pub error_info: bool,
+    /// A failing streaming call answers with headers and then the error as the status of
+    /// an empty stream, instead of failing up front.
+    pub stream_errors_in_stream: bool,
+}
+
+/// The table mapping A2A errors to HTTP and gRPC statuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusTable {
+    /// A2A 1.0.1 §5.4.
+    V1_0_1,
+    /// The superseded A2A 1.0.0 table.
+    V1_0_0,
+}
+
+/// Error statuses of the REST and gRPC bindings.
+#[derive(Debug, Clone)]
+pub struct ErrorStatuses {
+    pub table: StatusTable,
+    /// HTTP status of TaskNotFoundError.
+    pub task_not_found_http: u16,
+    /// gRPC code of TaskNotFoundError.
+    pub task_not_found_grpc: GrpcCode,
+}
+
+impl ErrorStatuses {
+    fn is_task_not_found(error: &RpcError) -> bool {
+        error.code == RpcError::task_not_found("").code
+    }
+
+    /// The HTTP status of `error`.
+    pub fn http(&self, error: &RpcError) -> u16 {
+        if Self::is_task_not_found(error) {
+            return self.task_not_found_http;
+        }
+        error.canonical(self.table).0
+    }
+
+    /// The gRPC code of `error`.
+    pub fn grpc(&self, error: &RpcError) -> GrpcCode {
+        if Self::is_task_not_found(error) {
+            return self.task_not_found_grpc;
+        }
+        error.canonical(self.table).1
+    }
+}
+
+/// Where and how the card is served.
+#[derive(Debug, Clone)]
+pub struct CardPolicy {
+    pub location: CardLocation,
+    pub cache_headers: bool,
+}
+
+/// Where the card is served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardLocation {
+    WellKnown,
+    /// Only at the legacy path.
+    LegacyOnly,
+    /// At the legacy path; the well-known path serves an HTML page.
+    LegacyWithHtmlAtWellKnown,
+}
+
+/// Which prefixes of the scenario table the agent honours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScenarioSet {
+    /// Every scenario of `fixtures/scenarios.json`.
+    All,
+    /// Only the prefixes of the official TCK's table; any other gets the default.
+    Official,
+}
+
+/// Which requests share the task store.
+#[derive(Debug, Clone)]
+pub struct Isolation {
+    /// REST has a store of its own.
+    pub rest_apart: bool,
+    /// 0.3 JSON-RPC tasks/get finds only the tasks 0.3 requests made.
+    pub v03_reads_own_tasks_only: bool,
+}
+
+impl Policy {
+    /// Whether the agent streams at all.
+    pub fn streams(&self) -> bool {
+        self.service.streaming == Streaming::On
+    }
+}

@@ -1,0 +1,133 @@
+//! The in-memory task store: the tasks, their records and the lock every operation runs
+//! under. The operations are split by concern: [`lifecycle`] (SendMessage, CancelTask,
+//! SubscribeToTask: the task state machine), [`playback`] (running a scripted scenario as
+//! events) and [`list`] (ListTasks filters and paging). What the store does where the spec
+//! leaves a choice, or where a fault breaks a rule, it reads from its [`Policy`].
+//!
+//! Every operation runs to completion under one lock: scenarios are scripted
+//! and synchronous, so there is no background work. Each change to a task is
+//! an [`Event`]; events reach a task's live feed (a broadcast channel created
+//! by its first listener) under the same lock that applies them.
+
+mod lifecycle;
+mod list;
+mod playback;
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use tokio::sync::broadcast;
+
+use crate::clock::{Clock, Ids, Timestamp};
+use crate::model::{Event, Message, Task};
+use crate::policy::Policy;
+use crate::scenario::{Scenarios, TaskOutcome};
+use crate::service::Version;
+
+pub use list::ListQuery;
+
+/// What SendMessage produced.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SendReply {
+    Task(Task),
+    Message(Message),
+}
+
+/// The events a stream starts with and, while the task is still open, its
+/// live feed (subscribed atomically with the snapshot, so nothing is lost or
+/// repeated between the two).
+#[derive(Debug)]
+pub struct Feed {
+    pub events: Vec<Event>,
+    pub live: Option<broadcast::Receiver<Event>>,
+}
+
+/// Events a slow subscriber may fall behind by before its stream fails.
+const FEED_CAPACITY: usize = 256;
+
+/// Sort key: last status update, then creation order.
+pub(super) type Key = (Timestamp, u64);
+
+pub(super) struct Record {
+    task: Task,
+    /// The task as it was when created (before its scenario ran).
+    initial: Task,
+    created: u64,
+    /// For a held task: what the next follow-up message does.
+    release: Option<TaskOutcome>,
+    /// The live feed of the task's events, created by the first listener.
+    feed: Option<broadcast::Sender<Event>>,
+    /// How many SubscribeToTask calls the task has had.
+    subscribers: usize,
+    /// The protocol version of the request that made the task.
+    origin: Version,
+}
+
+impl Record {
+    fn key(&self) -> Key {
+        (self.task.status.timestamp, self.created)
+    }
+
+    fn listen(&mut self) -> broadcast::Receiver<Event> {
+        self.feed
+            .get_or_insert_with(|| broadcast::channel(FEED_CAPACITY).0)
+            .subscribe()
+    }
+}
+
+pub(super) struct State {
+    clock: Clock,
+    ids: Ids,
+    tasks: HashMap<String, Record>,
+    /// Issued ListTasks page tokens and the key of the last task on their page.
+    page_tokens: HashMap<String, Key>,
+}
+
+/// Thread-safe task store.
+pub struct Store {
+    policy: Policy,
+    scenarios: Scenarios,
+    state: Mutex<State>,
+}
+
+impl Store {
+    /// An empty store that behaves as `policy` says and plays `scenarios`.
+    pub fn new(policy: Policy, scenarios: Scenarios) -> Self {
+        Store {
+            policy,
+            scenarios,
+            state: Mutex::new(State {
+                clock: Clock::system(),
+                ids: Ids::default(),
+                tasks: HashMap::new(),
+                page_tokens: HashMap::new(),
+            }),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// GetTask: the stored task, if any.
+    pub fn get(&self, id: &str) -> Option<Task> {
+        let state = self.lock();
+        let record = state.tasks.get(id)?;
+        if self.policy.tasks.get_returns_initial {
+            return Some(record.initial.clone());
+        }
+        Some(record.task.clone())
+    }
+
+    /// Records that a request of `version` made the task `id`.
+    pub fn set_origin(&self, id: &str, version: Version) {
+        if let Some(record) = self.lock().tasks.get_mut(id) {
+            record.origin = version;
+        }
+    }
+
+    /// The protocol version of the request that made the task `id`.
+    pub fn origin(&self, id: &str) -> Option<Version> {
+        self.lock().tasks.get(id).map(|record| record.origin)
+    }
+}

@@ -1,0 +1,207 @@
+//! The streaming operations of the 1.0 core (`SendStreamingMessage`, `SubscribeToTask`):
+//! the events a stream starts with, its live feed, and when it closes, as the
+//! [`StreamPolicy`] says. Events are conformant ProtoJSON `StreamResponse`s; the adapters
+//! pass each through [`crate::shape`].
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use futures::stream::{BoxStream, StreamExt};
+use serde_json::Value;
+use tokio::sync::broadcast::{self, error::RecvError};
+
+use crate::clock::Timestamp;
+use crate::error::RpcError;
+use crate::model::{Event, StatusUpdate, Task, TaskState, TaskStatus};
+use crate::policy::StreamPolicy;
+use crate::service::{is_streaming, streaming_refused, unknown_method};
+use crate::wire::{self, Artifacts, TaskView};
+use crate::{params, App};
+
+/// A stream of ProtoJSON `StreamResponse` objects. An `Err` item is a
+/// mid-stream error and is the last item.
+pub type EventStream = BoxStream<'static, Result<Value, RpcError>>;
+
+/// Streaming operations (`SendStreamingMessage`, `SubscribeToTask`): an error
+/// before the first event is `Err`; otherwise the events, ending after the
+/// one that closes the stream (a Message, or a terminal or interrupted status).
+pub fn stream(
+    app: &Arc<App>,
+    method: &str,
+    params: Option<Value>,
+) -> Result<EventStream, RpcError> {
+    let policy = &app.policy;
+    if !is_streaming(method) {
+        return Err(unknown_method(&policy.service, method));
+    }
+    if let Some(refused) = streaming_refused(&policy.service, method) {
+        return Err(refused);
+    }
+    let (kind, feed, history_length) = if method == "SendStreamingMessage" {
+        let params = params::send_message(params, &policy.requests)?;
+        let feed = app.store.send_streaming(params.message)?;
+        (Kind::Send, feed, params.history_length)
+    } else {
+        let id = params::task_id(params)?;
+        (Kind::Subscribe, app.store.subscribe(&id)?, None)
+    };
+    let mut events = feed.events;
+    initial_events(kind, &mut events, &policy.streams);
+    let run = Run {
+        queue: events.into(),
+        live: feed.live,
+        kind,
+        view: TaskView {
+            history_length,
+            window: policy.service.history,
+            artifacts: Artifacts::NonEmpty,
+        },
+        policy: policy.streams.clone(),
+        hold_open: false,
+        done: false,
+    };
+    let mut closing = app.closing.subscribe();
+    let shutdown = async move {
+        // Ends every stream when the server shuts down (or is dropped).
+        let _ = closing.wait_for(|closed| *closed).await;
+    };
+    Ok(futures::stream::unfold(run, Run::next)
+        .take_until(shutdown)
+        .boxed())
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Send,
+    Subscribe,
+}
+
+/// The state of one stream: the events known at the start, then the live feed.
+struct Run {
+    queue: VecDeque<Event>,
+    live: Option<broadcast::Receiver<Event>>,
+    kind: Kind,
+    view: TaskView,
+    policy: StreamPolicy,
+    /// The policy keeps the stream open after the last event sent.
+    hold_open: bool,
+    done: bool,
+}
+
+impl Run {
+    async fn next(mut self) -> Option<(Result<Value, RpcError>, Self)> {
+        if self.done {
+            return None;
+        }
+        match self.next_event().await {
+            Some(Ok(event)) => {
+                self.hold_open = self.holds_open_after(&event);
+                let value = wire::event(&event, self.view);
+                self.done = value.is_err();
+                Some((value, self))
+            }
+            Some(Err(error)) => {
+                self.done = true;
+                Some((Err(error), self))
+            }
+            None => {
+                if self.hold_open {
+                    futures::future::pending::<()>().await;
+                }
+                None
+            }
+        }
+    }
+
+    async fn next_event(&mut self) -> Option<Result<Event, RpcError>> {
+        if let Some(event) = self.queue.pop_front() {
+            return Some(Ok(event));
+        }
+        let skip_updates = self.kind == Kind::Subscribe && !self.policy.subscribe_live_updates;
+        loop {
+            let received = self.live.as_mut()?.recv().await;
+            match received {
+                Ok(event) => {
+                    let ends = event.ends_stream();
+                    if ends {
+                        self.live = None;
+                    }
+                    if !skip_updates {
+                        return Some(Ok(event));
+                    }
+                }
+                Err(RecvError::Lagged(missed)) => {
+                    self.live = None;
+                    let error =
+                        RpcError::internal(format_args!("the stream fell {missed} events behind"));
+                    return Some(Err(error));
+                }
+                Err(RecvError::Closed) => {
+                    self.live = None;
+                    return None;
+                }
+            }
+        }
+    }
+
+    fn holds_open_after(&self, event: &Event) -> bool {
+        let Event::Status(update) = event else {
+            return false;
+        };
+        let state = update.status.state;
+        let policy = &self.policy;
+        match self.kind {
+            Kind::Send => {
+                (state.is_terminal() && policy.send_open_after_terminal)
+                    || (state.is_interrupted() && policy.send_open_after_interrupted)
+            }
+            Kind::Subscribe => state.is_terminal() && policy.subscribe_open_after_terminal,
+        }
+    }
+}
+
+fn status_of(task: &Task) -> Event {
+    Event::Status(StatusUpdate {
+        task_id: task.id.clone(),
+        context_id: task.context_id.clone(),
+        status: task.status.clone(),
+    })
+}
+
+/// The events known at the start, as the policy orders them.
+fn initial_events(kind: Kind, events: &mut Vec<Event>, policy: &StreamPolicy) {
+    let first_is_status = match kind {
+        Kind::Send => policy.send_starts_with_status,
+        Kind::Subscribe => policy.subscribe_starts_with_status,
+    };
+    if let (true, Some(Event::Task(task))) = (first_is_status, events.first()) {
+        events[0] = status_of(task);
+    }
+    if kind == Kind::Subscribe {
+        return;
+    }
+    if let (true, [Event::Message(message)]) = (policy.message_then_status, events.as_slice()) {
+        let extra = StatusUpdate {
+            task_id: message.task_id.clone(),
+            context_id: message.context_id.clone(),
+            status: TaskStatus {
+                state: TaskState::Completed,
+                message: None,
+                timestamp: Timestamp::wall_clock(),
+            },
+        };
+        events.push(Event::Status(extra));
+    }
+    if policy.terminal_before_working {
+        let state_at = |i: usize| match &events[i] {
+            Event::Status(update) => Some(update.status.state),
+            _ => None,
+        };
+        let working = (0..events.len()).find(|&i| state_at(i) == Some(TaskState::Working));
+        let terminal =
+            (0..events.len()).rfind(|&i| state_at(i).is_some_and(TaskState::is_terminal));
+        if let (Some(working), Some(terminal)) = (working, terminal) {
+            events.swap(working, terminal);
+        }
+    }
+}

@@ -1,0 +1,557 @@
+//! The negative cases: each check paired with the fault of the reference agent that breaks
+//! its sentence, and the faults whose case is still pending on the kit side.
+
+use a2a_reference_agent::Fault;
+use a2a_tck::check::{Binding, ProtocolVersion, Status};
+
+/// How a check is broken.
+pub struct Case {
+    pub check: &'static str,
+    pub fault: Fault,
+    /// The card URL path to use instead of the well-known one (for card faults).
+    pub card_path: Option<&'static str>,
+    /// The status to see instead of FAIL/WARN (for faults that must not count as failures).
+    pub expect: Option<Status>,
+    /// The bindings whose results are judged, for faults of some bindings; empty = every
+    /// result.
+    pub bindings: &'static [Binding],
+    /// The protocol versions whose results are judged; empty = every result.
+    pub versions: &'static [ProtocolVersion],
+}
+
+const fn case(check: &'static str, fault: Fault) -> Case {
+    Case {
+        check,
+        fault,
+        card_path: None,
+        expect: None,
+        bindings: &[],
+        versions: &[],
+    }
+}
+
+/// A case whose fault is a conformant (or tolerated) alternative: every result must have
+/// `status` (PASS, or WARN for a tolerated answer), never FAIL.
+const fn expecting(check: &'static str, fault: Fault, status: Status) -> Case {
+    Case {
+        check,
+        fault,
+        card_path: None,
+        expect: Some(status),
+        bindings: &[],
+        versions: &[],
+    }
+}
+
+/// A case judged on some bindings' results only.
+const fn on(bindings: &'static [Binding], check: &'static str, fault: Fault) -> Case {
+    Case {
+        check,
+        fault,
+        card_path: None,
+        expect: None,
+        bindings,
+        versions: &[],
+    }
+}
+
+/// A case judged on some bindings of some versions only.
+const fn on_v(
+    bindings: &'static [Binding],
+    versions: &'static [ProtocolVersion],
+    check: &'static str,
+    fault: Fault,
+) -> Case {
+    Case {
+        check,
+        fault,
+        card_path: None,
+        expect: None,
+        bindings,
+        versions,
+    }
+}
+
+/// 1.0 only: 0.3 specifies neither REST error bodies nor gRPC statuses, nor a result wrapper.
+const V1_0: &[ProtocolVersion] = &[ProtocolVersion::V1_0];
+
+/// A case judged on the results of one protocol version only.
+const fn in_version(
+    version: &'static [ProtocolVersion],
+    check: &'static str,
+    fault: Fault,
+) -> Case {
+    Case {
+        check,
+        fault,
+        card_path: None,
+        expect: None,
+        bindings: &[],
+        versions: version,
+    }
+}
+
+/// The bindings that carry JSON (a fault of the JSON encoding cannot show on gRPC).
+const JSON: &[Binding] = &[Binding::Jsonrpc, Binding::Rest];
+
+pub const CASES: &[Case] = &[
+    Case {
+        check: "card.discovery.served-at-well-known-path",
+        fault: Fault::CardWellKnownServesHtml,
+        card_path: Some("/.well-known/agent.json"),
+        expect: None,
+        bindings: &[],
+        versions: &[],
+    },
+    // A card published only by direct configuration: nothing at the well-known URI is N/A.
+    Case {
+        check: "card.discovery.served-at-well-known-path",
+        fault: Fault::CardOnlyAtLegacyPath,
+        card_path: Some("/.well-known/agent.json"),
+        expect: Some(Status::NotApplicable),
+        bindings: &[],
+        versions: &[],
+    },
+    case(
+        "card.fields.required-present",
+        Fault::CardMissingRequiredField,
+    ),
+    case(
+        "card.interfaces.declare-binding-url-version",
+        Fault::CardBadInterface,
+    ),
+    case(
+        "card.interfaces.version-is-major-minor",
+        Fault::CardPatchVersion,
+    ),
+    case(
+        "card.caching.cache-control-max-age",
+        Fault::CardNoCacheHeaders,
+    ),
+    case("card.caching.etag", Fault::CardNoCacheHeaders),
+    in_version(
+        V1_0,
+        "send.returns-task-or-message",
+        Fault::SendResultUnwrapped,
+    ),
+    case(
+        "send.blocking-waits-for-terminal-or-interrupted",
+        Fault::BlockingReturnsWorking,
+    ),
+    case(
+        "send.blocking-returns-artifacts",
+        Fault::BlockingOmitsArtifacts,
+    ),
+    case("send.task-ids-server-generated-unique", Fault::ReuseTaskId),
+    case(
+        "send.context-id-generated-when-absent",
+        Fault::MessageOmitsContextId,
+    ),
+    case("send.task-carries-context-id", Fault::OmitContextId),
+    case(
+        "send.client-context-id-kept-or-rejected",
+        Fault::ReplaceContextId,
+    ),
+    case(
+        "send.unknown-task-id-returns-task-not-found",
+        Fault::UnknownTaskIdCreatesTask,
+    ),
+    case(
+        "send.terminal-task-rejects-message",
+        Fault::TerminalTaskAcceptsMessage,
+    ),
+    case(
+        "send.follow-up-continues-interrupted-task",
+        Fault::FollowUpStartsNewTask,
+    ),
+    case(
+        "send.history-length-caps-messages",
+        Fault::IgnoreHistoryLength,
+    ),
+    case(
+        "context.task-id-only-infers-context-id",
+        Fault::FollowUpNewContextId,
+    ),
+    case(
+        "context.mismatched-context-id-rejected",
+        Fault::AcceptMismatchedContextId,
+    ),
+    case(
+        "context.mismatched-context-id-rejected",
+        Fault::MismatchedContextInternalError,
+    ),
+    case("tasks.get.returns-current-task", Fault::GetStaleState),
+    case(
+        "tasks.get.unknown-id-returns-task-not-found",
+        Fault::GetUnknownReturnsNull,
+    ),
+    case(
+        "tasks.get.history-length-zero-omits-history",
+        Fault::IgnoreHistoryLength,
+    ),
+    case(
+        "tasks.get.history-length-caps-messages",
+        Fault::IgnoreHistoryLength,
+    ),
+    case(
+        "tasks.get.history-length-caps-messages",
+        Fault::HistoryOldestFirst,
+    ),
+    case(
+        "tasks.cancel.open-task-becomes-canceled",
+        Fault::CancelReturnsPreviousState,
+    ),
+    case(
+        "tasks.cancel.canceled-task-stays-canceled",
+        Fault::CancelNotPersisted,
+    ),
+    case(
+        "tasks.cancel.terminal-task-not-cancelable",
+        Fault::CancelCompletedTaskSucceeds,
+    ),
+    // A second cancel of a canceled task: the task still canceled (idempotent, §3.3.1) and
+    // TaskNotFoundError (purged) are conformant alternatives.
+    expecting(
+        "tasks.cancel.terminal-task-not-cancelable",
+        Fault::CancelCanceledReturnsTask,
+        Status::Pass,
+    ),
+    expecting(
+        "tasks.cancel.terminal-task-not-cancelable",
+        Fault::CancelCanceledNotFound,
+        Status::Pass,
+    ),
+    in_version(
+        V1_0,
+        "tasks.cancel.unknown-id-returns-task-not-found",
+        Fault::CancelUnknownReturnsNotCancelable,
+    ),
+    case(
+        "tasks.list.next-page-token-always-present",
+        Fault::ListOmitsNextPageToken,
+    ),
+    case(
+        "tasks.list.artifacts-omitted-by-default",
+        Fault::ListIncludesArtifacts,
+    ),
+    case(
+        "tasks.list.sorted-by-update-time-desc",
+        Fault::ListAscending,
+    ),
+    case(
+        "tasks.list.filters-by-context-id",
+        Fault::ListIgnoresContextFilter,
+    ),
+    case(
+        "tasks.list.page-size-and-cursor",
+        Fault::ListIgnoresPageSize,
+    ),
+    on(
+        JSON,
+        "tasks.list.response-required-fields",
+        Fault::ListOmitsTotalSize,
+    ),
+    case("data-model.task.required-fields", Fault::OmitStatusState),
+    case(
+        "data-model.message.required-fields",
+        Fault::MessageMissingMessageId,
+    ),
+    case(
+        "data-model.message.required-fields",
+        Fault::NestedMessageMissingRole,
+    ),
+    case(
+        "data-model.artifact.required-fields",
+        Fault::ArtifactMissingId,
+    ),
+    case(
+        "data-model.json.camel-case-field-names",
+        Fault::SnakeCaseFields,
+    ),
+    case(
+        "data-model.enums.protojson-names",
+        Fault::LowercaseTaskState,
+    ),
+    case("data-model.timestamps.utc-z", Fault::TimestampWithOffset),
+    case("data-model.no-kind-discriminator", Fault::EmitKindField),
+    case(
+        "jsonrpc.envelope.response-is-jsonrpc-2",
+        Fault::OmitJsonrpcMember,
+    ),
+    case("jsonrpc.envelope.id-echoed", Fault::WrongResponseId),
+    case(
+        "jsonrpc.envelope.content-type-json",
+        Fault::TextPlainContentType,
+    ),
+    case(
+        "jsonrpc.errors.parse-error",
+        Fault::ParseErrorAsInvalidRequest,
+    ),
+    case(
+        "jsonrpc.errors.invalid-request",
+        Fault::IgnoreJsonrpcVersion,
+    ),
+    case(
+        "jsonrpc.errors.method-not-found",
+        Fault::UnknownMethodInvalidRequest,
+    ),
+    case(
+        "jsonrpc.errors.invalid-params",
+        Fault::MissingMessageInternalError,
+    ),
+    case(
+        "jsonrpc.errors.error-object-structure",
+        Fault::ErrorDataNotArray,
+    ),
+    case("jsonrpc.errors.error-info-in-data", Fault::OmitErrorInfo),
+    case(
+        "versioning.unsupported-version-rejected",
+        Fault::IgnoreVersionHeader,
+    ),
+    // On 0.3 REST a 404 is also what TaskNotFound looks like; the 0.3 gRPC service has no header.
+    on(
+        &[Binding::Jsonrpc],
+        "versioning.missing-version-means-0-3",
+        Fault::MissingVersionAs10,
+    ),
+    case(
+        "versioning.patch-version-ignored",
+        Fault::RejectPatchVersion,
+    ),
+    // The card denies streaming while the agent streams anyway.
+    case(
+        "capabilities.streaming-absent-rejects-streaming",
+        Fault::StreamingUndeclared,
+    ),
+    case(
+        "capabilities.push-absent-rejects-push-config",
+        Fault::PushUnsupportedWrongError,
+    ),
+    case(
+        "capabilities.extended-card-absent-rejected",
+        Fault::ExtendedCardUnsupportedWrongError,
+    ),
+    case(
+        "send.unsupported-media-type-rejected",
+        Fault::AcceptUnsupportedMediaType,
+    ),
+    // Processing a message that misses a REQUIRED field is tolerated (§5.7 SHOULD against
+    // §3.3.2 MUST): WARN on this MUST check. Its FAIL (an error other than InvalidParams) is
+    // shown in tests/real_answers.rs.
+    expecting(
+        "send.invalid-message-rejected",
+        Fault::AcceptInvalidMessage,
+        Status::Warn,
+    ),
+    case("send.unknown-fields-ignored", Fault::RejectUnknownFields),
+    case(
+        "tasks.list.status-timestamp-after-filter",
+        Fault::ListIgnoresTimestampFilter,
+    ),
+    // Cancellation is not guaranteed (§3.1.5): declining it makes the check UNTESTABLE.
+    Case {
+        check: "tasks.cancel.open-task-becomes-canceled",
+        fault: Fault::CancelOpenTaskNotCancelable,
+        card_path: None,
+        expect: Some(Status::Untestable),
+        bindings: &[],
+        versions: &[],
+    },
+    // JSON-RPC batches.
+    case(
+        "jsonrpc.batch.empty-array-invalid-request",
+        Fault::EmptyBatchReturnsArray,
+    ),
+    case("jsonrpc.batch.answers-each-request", Fault::BatchRejected),
+    // Protocol 0.3 beside 1.0.
+    on(
+        &[Binding::Jsonrpc],
+        "v03.states-spelled-for-0-3",
+        Fault::V03StateSpelled10,
+    ),
+    on(
+        &[Binding::Jsonrpc],
+        "v03.states-spelled-for-0-3",
+        Fault::V03CanceledSpelledCancelled,
+    ),
+    on(
+        &[Binding::Rest],
+        "v03.states-spelled-for-0-3",
+        Fault::V03ProtoStateCancelledOneL,
+    ),
+    case(
+        "v03.jsonrpc.bare-results-with-kind",
+        Fault::V03Answers10Shapes,
+    ),
+    case("v03.jsonrpc.bare-results-with-kind", Fault::V03NoKind),
+    case("v03.stream.status-updates-carry-final", Fault::V03NoFinal),
+    case(
+        "versioning.0-3-method-under-1-0-not-found",
+        Fault::V03MethodUnder10,
+    ),
+    case(
+        "versioning.1-0-method-under-0-3-not-found",
+        Fault::V10MethodUnder03,
+    ),
+    case("versioning.card-declares-every-version", Fault::CardOmits03),
+    case(
+        "versioning.query-parameter-version",
+        Fault::IgnoreVersionQuery,
+    ),
+    case(
+        "versioning.task-same-in-both-versions",
+        Fault::CrossVersionIsolated,
+    ),
+    in_version(
+        &[ProtocolVersion::V0_3],
+        "send.follow-up-with-data-part-continues-task",
+        Fault::V03DataPartRefused,
+    ),
+    case(
+        "send.message-id-kept-in-history",
+        Fault::HistoryReplacesMessageId,
+    ),
+    // Streams.
+    case(
+        "streaming.task-stream-starts-with-task",
+        Fault::StreamFirstEventStatusUpdate,
+    ),
+    case(
+        "streaming.message-stream-is-one-message",
+        Fault::StreamMessageThenMore,
+    ),
+    case("streaming.states-in-order", Fault::StreamStatusOutOfOrder),
+    case(
+        "streaming.closes-after-terminal-state",
+        Fault::StreamOpenAfterTerminal,
+    ),
+    case(
+        "streaming.artifact-chunks-append-in-order",
+        Fault::StreamChunkNoLastChunk,
+    ),
+    case(
+        "streaming.artifact-chunks-append-in-order",
+        Fault::StreamChunkAppendWrong,
+    ),
+    case(
+        "streaming.final-state-matches-get-task",
+        Fault::StreamStateNotStored,
+    ),
+    case(
+        "subscribe.first-event-is-current-task",
+        Fault::SubscribeFirstEventNotTask,
+    ),
+    case(
+        "subscribe.receives-later-updates",
+        Fault::SubscribeNoUpdates,
+    ),
+    case(
+        "subscribe.closes-at-terminal-state",
+        Fault::SubscribeOpenAfterTerminal,
+    ),
+    case(
+        "subscribe.terminal-task-unsupported",
+        Fault::SubscribeTerminalAllowed,
+    ),
+    case(
+        "subscribe.unknown-task-not-found",
+        Fault::SubscribeUnknownWrongError,
+    ),
+    case(
+        "subscribe.subscribers-see-same-events",
+        Fault::SubscribeFirstOnly,
+    ),
+    // An agent that honours only the official prefixes (no `tck-long-running`): the
+    // subscription checks fall back to an input-required task and still judge.
+    expecting(
+        "subscribe.first-event-is-current-task",
+        Fault::OfficialContractOnly,
+        Status::Pass,
+    ),
+    expecting(
+        "subscribe.receives-later-updates",
+        Fault::OfficialContractOnly,
+        Status::Pass,
+    ),
+    expecting(
+        "subscribe.closes-at-terminal-state",
+        Fault::OfficialContractOnly,
+        Status::Pass,
+    ),
+    expecting(
+        "subscribe.subscribers-see-same-events",
+        Fault::OfficialContractOnly,
+        Status::Pass,
+    ),
+    expecting(
+        "send.terminal-task-rejects-message",
+        Fault::OfficialContractOnly,
+        Status::Pass,
+    ),
+    expecting(
+        "tasks.cancel.terminal-task-not-cancelable",
+        Fault::OfficialContractOnly,
+        Status::Pass,
+    ),
+    case("streaming.sse-content-type", Fault::SseWrongContentType),
+    case(
+        "jsonrpc.stream.events-are-responses",
+        Fault::SseEventsUnwrapped,
+    ),
+    case("jsonrpc.stream.events-are-responses", Fault::SseWrongId),
+    // The HTTP+JSON binding.
+    case(
+        "rest.content-type-a2a-json",
+        Fault::RestPlainJsonContentType,
+    ),
+    case("rest.content-type-json", Fault::RestTextContentType),
+    case("rest.success-status-200", Fault::RestSuccess201),
+    case("rest.errors.google-rpc-status", Fault::RestErrorProblemJson),
+    case("rest.errors.google-rpc-status", Fault::RestErrorNoErrorInfo),
+    on_v(
+        &[Binding::Rest],
+        V1_0,
+        "tasks.get.unknown-id-returns-task-not-found",
+        Fault::RestWrongStatus,
+    ),
+    on_v(
+        &[Binding::Rest],
+        V1_0,
+        "tasks.get.unknown-id-returns-task-not-found",
+        Fault::RestError200,
+    ),
+    // The gRPC binding.
+    case("grpc.errors.status-and-error-info", Fault::GrpcWrongStatus),
+    case("grpc.errors.status-and-error-info", Fault::GrpcNoErrorInfo),
+    on_v(
+        &[Binding::Grpc],
+        V1_0,
+        "tasks.get.unknown-id-returns-task-not-found",
+        Fault::GrpcWrongStatus,
+    ),
+    // Every binding serves the same tasks.
+    case(
+        "bindings.task-readable-on-every-binding",
+        Fault::CrossBindingIsolated,
+    ),
+    // Streaming off, refused with method-not-found instead of UnsupportedOperationError.
+    case(
+        "capabilities.streaming-absent-rejects-streaming",
+        Fault::StreamingUnsupportedWrongError,
+    ),
+];
+
+/// Faults that no case exercises yet because the kit cannot observe them today ("kit side
+/// pending"): each gets its case, and leaves this list, with the kit change it needs.
+pub const KIT_SIDE_PENDING: &[Fault] = &[
+    // No check waits for a stream that reached INPUT_REQUIRED/AUTH_REQUIRED to close.
+    Fault::StreamOpenAfterInterrupted,
+    // The agent's card declares no tenant, so no check sends a REST request under /{tenant}.
+    Fault::RestIgnoresTenant,
+    // The superseded 1.0.0 error-status table: not a FAIL; the case comes with the checks
+    // that name the 1.0.1 entry instead of failing.
+    Fault::Errors100Table,
+    // A failing gRPC stream answered as an empty stream ending in the error status: the
+    // case expects PASS once the gRPC stream checks accept that form.
+    Fault::GrpcStreamErrorInStream,
+];
