@@ -226,6 +226,15 @@ pub enum Verdict {
     Violated { expected: String, actual: String },
     /// The sentence does not apply to this target (e.g. a capability it does not declare).
     NotApplicable { reason: String },
+    /// The target's answer is not the one the current text asks for, but a careful reader
+    /// can defend it: it follows superseded text (1.0.0 where 1.0.1 changed it) or one side
+    /// of a sentence the spec contradicts. WARN at every level, never FAIL, never PASS;
+    /// `why` names the text the answer follows.
+    Tolerated {
+        expected: String,
+        actual: String,
+        why: String,
+    },
 }
 
 impl Verdict {
@@ -243,6 +252,34 @@ impl Verdict {
         Verdict::Violated {
             expected: expected.into(),
             actual: actual.into(),
+        }
+    }
+
+    /// A defensible answer that follows superseded or contested text (see
+    /// [`Verdict::Tolerated`]).
+    pub fn tolerate(
+        expected: impl Into<String>,
+        actual: impl Into<String>,
+        why: impl Into<String>,
+    ) -> Verdict {
+        Verdict::Tolerated {
+            expected: expected.into(),
+            actual: actual.into(),
+            why: why.into(),
+        }
+    }
+
+    /// The result message a person reads for this verdict.
+    pub fn message(&self) -> String {
+        match self {
+            Verdict::Satisfied { detail } => detail.clone().unwrap_or_else(|| "satisfied".into()),
+            Verdict::Violated { expected, actual } => format!("expected {expected}; got {actual}"),
+            Verdict::NotApplicable { reason } => reason.clone(),
+            Verdict::Tolerated {
+                expected,
+                actual,
+                why,
+            } => format!("expected {expected}; got {actual}; tolerated, not failed: {why}"),
         }
     }
 }
@@ -322,6 +359,9 @@ impl Status {
                 Level::Should | Level::May => Status::Warn,
             },
             Ok(Verdict::NotApplicable { .. }) => Status::NotApplicable,
+            // Never FAIL (the answer is defensible) and never PASS (it is not the current
+            // text's): WARN, which does not fail the verdict (see report::Verdict::of).
+            Ok(Verdict::Tolerated { .. }) => Status::Warn,
             Err(HarnessError::Prerequisite(_)) => Status::Untestable,
             Err(_) => Status::Error,
         }
@@ -349,6 +389,10 @@ mod tests {
         assert_eq!(Status::of(Level::Must, &na), Status::NotApplicable);
         let prereq = Err(HarnessError::Prerequisite("x".into()));
         assert_eq!(Status::of(Level::Must, &prereq), Status::Untestable);
+        let tolerated = Ok(Verdict::tolerate("a", "b", "superseded 1.0.0 text"));
+        for level in Level::ALL {
+            assert_eq!(Status::of(level, &tolerated), Status::Warn);
+        }
         let dead = Err(HarnessError::Transport("refused".into()));
         assert_eq!(Status::of(Level::Should, &dead), Status::Error);
     }

@@ -393,11 +393,7 @@ async fn execute(
     };
     let status = Status::of(check.level, &outcome);
     let message = match &outcome {
-        Ok(Verdict::Satisfied { detail }) => detail.clone().unwrap_or_else(|| "satisfied".into()),
-        Ok(Verdict::Violated { expected, actual }) => {
-            format!("expected {expected}; got {actual}")
-        }
-        Ok(Verdict::NotApplicable { reason }) => reason.clone(),
+        Ok(verdict) => verdict.message(),
         Err(error) => error.to_string(),
     };
     let evidence = recorder.take();

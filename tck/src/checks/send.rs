@@ -167,9 +167,13 @@ pub fn checks() -> Vec<Check> {
             requires: &[],
             maps_to: &["CORE-ERR-002"],
             reading: Some(
-                "§5.7 says implementations SHOULD reject messages missing REQUIRED fields, but \
-                 §3.3.2 says servers MUST validate all input parameters before processing; this \
-                 check follows the MUST.",
+                "Contested: §5.7 says implementations SHOULD validate REQUIRED fields and reject \
+                 messages missing them, while §3.3.2 says servers MUST validate all input \
+                 parameters before processing. InvalidParams passes. Processing such a message \
+                 (a result) is WARN, for each of the three fields alike: the sentence about \
+                 exactly this case is §5.7's SHOULD, and no sentence sets messageId, role or \
+                 parts apart. Refusing it with another error (an internal error, a different A2A \
+                 error, a wrong error form) is FAIL: no reading allows that.",
             ),
             run: |ctx| Box::pin(invalid_message(ctx)),
         },
@@ -230,7 +234,12 @@ pub fn identity_checks() -> Vec<Check> {
             maps_to: &[],
             reading: Some(
                 "Approval flows answer an input-required task with a data part (e.g. \
-                 {\"approved\": true}); the follow-up must continue that task like a text answer.",
+                 {\"approved\": true}, mediaType application/json); the follow-up must continue \
+                 that task like a text answer. An agent whose card admits no JSON input (neither \
+                 defaultInputModes nor any skill's inputModes has application/json, \
+                 application/* or */*) may refuse such a part, as §13.4 asks (agents SHOULD \
+                 reject unexpected media types): then the check is N/A, and so is a \
+                 ContentTypeNotSupportedError answer to the data part.",
             ),
             run: |ctx| Box::pin(data_part_follow_up(ctx)),
         },

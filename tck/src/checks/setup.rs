@@ -97,6 +97,73 @@ pub async fn terminal_tasks(
     Ok((tasks, skipped))
 }
 
+/// The input modes a card declares: `defaultInputModes` and each skill's `inputModes`, with
+/// the field they come from, as bare lowercase media types (parameters dropped).
+pub fn input_modes(card: &Value) -> Vec<(String, Vec<String>)> {
+    let modes = |object: &Value, field: &str| -> Vec<String> {
+        a2a::items(object, field)
+            .filter_map(Value::as_str)
+            .map(|m| {
+                m.split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase()
+            })
+            .collect()
+    };
+    let mut declared = vec![(
+        "defaultInputModes".to_string(),
+        modes(card, "defaultInputModes"),
+    )];
+    for (i, skill) in a2a::items(card, "skills").enumerate() {
+        declared.push((
+            format!("skills[{i}].inputModes"),
+            modes(skill, "inputModes"),
+        ));
+    }
+    declared
+}
+
+/// Whether a declared input mode admits `media` (`type/subtype`): the type itself, `type/*`,
+/// `*/*` or `*`.
+pub fn mode_admits(mode: &str, media: &str) -> bool {
+    let family = media.split('/').next().unwrap_or("");
+    mode == media || mode == "*" || mode == "*/*" || mode == format!("{family}/*")
+}
+
+/// N/A when the card says the agent takes no input of type `media`: neither
+/// `defaultInputModes` nor any skill's `inputModes` admits it. A card without
+/// `defaultInputModes` says nothing, so the check runs.
+pub fn input_mode_not_declared(card: &Value, media: &str) -> Option<Verdict> {
+    card.get("defaultInputModes").and_then(Value::as_array)?;
+    let declared = input_modes(card);
+    let admitted = declared
+        .iter()
+        .any(|(_, modes)| modes.iter().any(|m| mode_admits(m, media)));
+    (!admitted).then(|| Verdict::NotApplicable {
+        reason: format!(
+            "the card's input modes ({}) do not admit {media}, so the agent may refuse such a \
+             part (§13.4: agents SHOULD reject unexpected media types)",
+            declared
+                .iter()
+                .filter(|(_, m)| !m.is_empty())
+                .map(|(f, m)| format!("{f} {m:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    })
+}
+
+/// Whether an error names `kind` in any form the binding has: its JSON-RPC code, or its
+/// ErrorInfo reason (the only name 0.3 REST and gRPC errors may carry).
+pub fn names_error(error: &ErrorReply, kind: ErrorKind) -> bool {
+    error.code == Some(kind.jsonrpc_code())
+        || kind
+            .reason()
+            .is_some_and(|r| error.error_info.as_ref().is_some_and(|i| i.reason == r))
+}
+
 /// Task id of a task returned by setup (present: setup checked it).
 pub fn task_id(task: &Value) -> String {
     a2a::text(task, "id").unwrap_or_default().to_string()

@@ -4,12 +4,14 @@
 
 use serde_json::{json, Value};
 
-use super::setup::{close_after_terminal, full_follow_up, rank, task_id, until_terminal, Setup};
+use super::setup::{
+    close_after_terminal, full_follow_up, rank, sent_task, task_id, until_terminal, Setup,
+};
 use super::{EVERY_BINDING_1_0, STREAMING};
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::Ctx;
-use crate::transport::stream::{Collected, End, Event, EventStream, Next};
+use crate::transport::stream::{Collected, End, Event, EventStream, Next, Start};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "subscribe";
@@ -50,9 +52,11 @@ pub fn checks() -> Vec<Check> {
             requires: STREAMING,
             maps_to: &["STREAM-ORDER-002"],
             reading: Some(
-                "The task is kept open (`tck-long-running`, else `tck-input-required`), one \
-                 subscriber attaches, then a follow-up message completes it: the subscriber must \
-                 see at least the terminal status after its snapshot.",
+                "The task is kept open (`tck-long-running`, the kit's own scenario, when the \
+                 agent keeps it WORKING and its subscription starts open; else the official \
+                 `tck-input-required`), one subscriber attaches, then a follow-up message \
+                 completes it: the subscriber must see at least the terminal status after its \
+                 snapshot.",
             ),
             run: |ctx| Box::pin(subscribe_updates(ctx)),
         },
@@ -122,36 +126,80 @@ pub fn checks() -> Vec<Check> {
     ]
 }
 
-/// Setup: a task that stays open until released: `tck-long-running` (WORKING until a
-/// follow-up or a cancel), else an input-required task.
-async fn open_task(ctx: &Ctx) -> Result<Value, HarnessError> {
-    // Non-blocking: a blocking call would rightly wait for a state this task never reaches
-    // until released (§3.2.2).
+/// Setup: a `tck-long-running` task (the kit's own scenario: WORKING until a follow-up or a
+/// cancel), when the agent plays it. Sent non-blocking: a blocking call would rightly wait for
+/// a state this task never reaches until released (§3.2.2). The task counts only when it is
+/// WORKING, in the answer or in a GetTask after it: an agent that does not know this prefix
+/// (it is not in the official contract) may answer SUBMITTED and complete the task a moment
+/// later. None means "use the official `tck-input-required` instead".
+async fn long_running(ctx: &Ctx) -> Result<Option<Value>, HarnessError> {
     let message = ctx.user_message("tck-long-running");
     let answer = ctx
         .send_message(message, Some(json!({ "returnImmediately": true })))
         .await?;
-    let task = match answer.result().and_then(|r| r.get("task")) {
-        Some(task) if a2a::text(task, "id").is_some() => task.clone(),
-        _ => {
-            return Err(HarnessError::Prerequisite(format!(
-                "SendMessage (`tck-long-running`, returnImmediately) gave no task: {}",
-                answer.describe()
-            )))
-        }
+    let Some(task) = sent_task(&answer).filter(|t| a2a::text(t, "id").is_some()) else {
+        return Ok(None);
     };
-    let state = a2a::state(&task).unwrap_or_default();
-    if !a2a::TERMINAL_STATES.contains(&state) {
-        return Ok(task);
+    match a2a::state(task) {
+        Some("TASK_STATE_WORKING") => return Ok(Some(task.clone())),
+        Some(s) if a2a::TERMINAL_STATES.contains(&s) => return Ok(None),
+        _ => {}
     }
-    ctx.create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
-        .await
+    let now = ctx.get_task(&task_id(task), None).await?;
+    Ok(now
+        .result()
+        .filter(|t| a2a::state(t) == Some("TASK_STATE_WORKING"))
+        .cloned())
+}
+
+/// An open task and a started subscription to it, with the subscription's first event read.
+struct Opened {
+    task: Value,
+    stream: EventStream,
+    first: Next,
+}
+
+/// Setup: an open task and a subscription to it. The `tck-long-running` task is used when
+/// the agent plays it and its subscription starts with the task still open; otherwise (the
+/// task ended in between, the subscription was refused) an input-required task
+/// (`tck-input-required`, official contract) is made and subscribed to, and what that
+/// subscription does is what the check judges. The same on every binding.
+async fn open_subscribed(ctx: &Ctx) -> Result<Opened, HarnessError> {
+    let wait = ctx.stream_wait();
+    if let Some(task) = long_running(ctx).await? {
+        if let Start::Stream(mut stream) = ctx.stream("SubscribeToTask", id_params(&task)).await? {
+            let first = stream.next(wait).await;
+            let open = matches!(&first, Next::Event(e) if e.kind() == Some("task")
+                && e.state().is_some_and(|s| !a2a::TERMINAL_STATES.contains(&s)));
+            if open {
+                return Ok(Opened {
+                    task,
+                    stream: *stream,
+                    first,
+                });
+            }
+        }
+        let _ = ctx.cancel_task(&task_id(&task)).await;
+    }
+    let task = ctx
+        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
+        .await?;
+    let mut stream = subscribe(ctx, &task).await?;
+    let first = stream.next(wait).await;
+    Ok(Opened {
+        task,
+        stream,
+        first,
+    })
+}
+
+fn id_params(task: &Value) -> Value {
+    json!({ "id": task_id(task) })
 }
 
 /// Subscribes to `task`; the subscription must start.
 async fn subscribe(ctx: &Ctx, task: &Value) -> Result<EventStream, HarnessError> {
-    ctx.open_stream("SubscribeToTask", json!({ "id": task_id(task) }))
-        .await
+    ctx.open_stream("SubscribeToTask", id_params(task)).await
 }
 
 /// Completes an open task with a follow-up message; the follow-up must be accepted.
@@ -168,10 +216,12 @@ async fn release(ctx: &Ctx, task: &Value) -> Result<(), HarnessError> {
 }
 
 async fn subscribe_first_event(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let task = open_task(&ctx).await?;
+    let Opened {
+        task,
+        stream,
+        first,
+    } = open_subscribed(&ctx).await?;
     let id = task_id(&task);
-    let mut stream = subscribe(&ctx, &task).await?;
-    let first = stream.next(ctx.stream_wait()).await;
     let expected = format!(
         "a task event for task {id:?}, open, in state {} or later",
         a2a::shown(a2a::state(&task))
@@ -200,11 +250,13 @@ async fn subscribe_first_event(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 /// Subscribes, checks the snapshot, releases the task, and reads the rest of the stream.
 async fn subscribed_events(ctx: &Ctx) -> Result<(Collected, Collected), HarnessError> {
-    let task = open_task(ctx).await?;
-    let mut first = subscribe(ctx, &task).await?;
+    let Opened {
+        task,
+        stream: mut first,
+        first: one,
+    } = open_subscribed(ctx).await?;
     let mut second = subscribe(ctx, &task).await?;
     let wait = ctx.stream_wait();
-    let one = first.next(wait).await;
     let two = second.next(wait).await;
     for snapshot in [&one, &two] {
         if !matches!(snapshot, Next::Event(e) if e.kind() == Some("task")) {
@@ -219,10 +271,12 @@ async fn subscribed_events(ctx: &Ctx) -> Result<(Collected, Collected), HarnessE
 }
 
 async fn subscribe_updates(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let task = open_task(&ctx).await?;
-    let mut stream = subscribe(&ctx, &task).await?;
+    let Opened {
+        task,
+        mut stream,
+        first: snapshot,
+    } = open_subscribed(&ctx).await?;
     let wait = ctx.stream_wait();
-    let snapshot = stream.next(wait).await;
     if !matches!(&snapshot, Next::Event(e) if e.kind() == Some("task")) {
         return Err(HarnessError::Prerequisite(format!(
             "the subscription did not start with the task: {}",
@@ -251,9 +305,12 @@ async fn subscribe_updates(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 async fn subscribe_closes(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let task = open_task(&ctx).await?;
-    let mut stream = subscribe(&ctx, &task).await?;
-    let snapshot = match stream.next(ctx.stream_wait()).await {
+    let Opened {
+        task,
+        mut stream,
+        first,
+    } = open_subscribed(&ctx).await?;
+    let snapshot = match first {
         Next::Event(e) => vec![e],
         Next::End(end) => {
             return Err(HarnessError::Prerequisite(format!(
@@ -287,8 +344,8 @@ async fn subscribe_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {
 async fn refused_with(ctx: &Ctx, params: Value, kind: ErrorKind) -> Result<Verdict, HarnessError> {
     let expected = ctx.error_form(kind);
     Ok(match ctx.stream("SubscribeToTask", params).await? {
-        crate::transport::stream::Start::Refused(reply) => reply.expect_error(kind),
-        crate::transport::stream::Start::Stream(mut stream) => {
+        Start::Refused(reply) => reply.expect_error(kind),
+        Start::Stream(mut stream) => {
             let collected = stream.collect(ctx.stream_wait()).await;
             match (&collected.end, collected.events.is_empty()) {
                 (End::Error(e), true) => match e.check(kind) {

@@ -3,10 +3,11 @@
 
 use serde_json::json;
 
-use crate::a2a;
+use crate::a2a::{self, ErrorKind};
 use crate::check::{HarnessError, Verdict};
 use crate::checks::setup::{
-    full_follow_up, full_history, judge_limit_of_one, limit_unobservable, sent_task, task_id, Setup,
+    full_follow_up, full_history, input_mode_not_declared, judge_limit_of_one, limit_unobservable,
+    names_error, sent_task, task_id, Setup,
 };
 use crate::ctx::{Answer, Ctx};
 
@@ -60,13 +61,29 @@ pub(super) async fn send_history_cap(ctx: Ctx) -> Result<Verdict, HarnessError> 
 }
 
 pub(super) async fn data_part_follow_up(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    const JSON: &str = "application/json";
+    if let Some(na) = input_mode_not_declared(&ctx.card.json, JSON) {
+        return Ok(na);
+    }
     let task = ctx
         .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
         .await?;
     let mut message = full_follow_up(&ctx, &task, "tck-complete-task");
-    message["parts"] = json!([{ "data": { "approved": true }, "mediaType": "application/json" }]);
+    message["parts"] = json!([{ "data": { "approved": true }, "mediaType": JSON }]);
     let answer = ctx.send_message(message, None).await?;
     let id = task_id(&task);
+    if let Answer::Error(e) = &answer {
+        if names_error(e, ErrorKind::ContentTypeNotSupported) {
+            return Ok(Verdict::NotApplicable {
+                reason: format!(
+                    "the agent refused the data part as a media type it does not take \
+                     (ContentTypeNotSupportedError, which §13.4 asks for unexpected media \
+                     types): {}",
+                    answer.describe()
+                ),
+            });
+        }
+    }
     let answered = answer
         .result()
         .and_then(|r| r.get("task"))

@@ -1,11 +1,13 @@
 //! SendMessage rejections (`send.*`): unknown and terminal tasks, unsupported media types,
 //! invalid messages, and unknown fields that must be ignored.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
-use crate::a2a::{self, ErrorKind};
+use crate::a2a::ErrorKind;
 use crate::check::{HarnessError, Verdict};
-use crate::checks::setup::{full_follow_up, terminal_tasks, tried_and_skipped};
+use crate::checks::setup::{
+    full_follow_up, input_modes, mode_admits, terminal_tasks, tried_and_skipped,
+};
 use crate::ctx::{Answer, Ctx};
 
 pub(super) async fn unknown_task_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -49,33 +51,11 @@ pub(super) async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessEr
 
 pub(super) async fn unsupported_media_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
     // N/A when the card or a skill accepts any application/* type.
-    let card = &ctx.card.json;
-    let modes = |object: &Value, field: &str| -> Vec<String> {
-        a2a::items(object, field)
-            .filter_map(Value::as_str)
-            .map(|m| {
-                m.split(';')
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .to_ascii_lowercase()
-            })
-            .collect()
-    };
-    let mut declared = vec![(
-        "defaultInputModes".to_string(),
-        modes(card, "defaultInputModes"),
-    )];
-    for (i, skill) in a2a::items(card, "skills").enumerate() {
-        declared.push((
-            format!("skills[{i}].inputModes"),
-            modes(skill, "inputModes"),
-        ));
-    }
+    let declared = input_modes(&ctx.card.json);
     if let Some((field, _)) = declared.iter().find(|(_, modes)| {
         modes
             .iter()
-            .any(|m| matches!(m.as_str(), "*" | "*/*" | "application/*"))
+            .any(|m| mode_admits(m, "application/x-a2a-tck-unsupported"))
     }) {
         return Ok(Verdict::NotApplicable {
             reason: format!("the card's {field} accept any application/* media type"),
@@ -94,6 +74,7 @@ pub(super) async fn unsupported_media_type(ctx: Ctx) -> Result<Verdict, HarnessE
 
 pub(super) async fn invalid_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut problems = Vec::new();
+    let mut accepted = Vec::new();
     for (missing, field) in [
         ("messageId", "messageId"),
         ("role", "role"),
@@ -108,21 +89,33 @@ pub(super) async fn invalid_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
         let reply = ctx
             .request("SendMessage", json!({ "message": message }))
             .await?;
-        if let Verdict::Violated { actual, .. } = reply.expect_error(ErrorKind::InvalidParams) {
-            problems.push(format!("without {missing}: {actual}"));
+        match reply.expect_error(ErrorKind::InvalidParams) {
+            Verdict::Violated { actual, .. } if matches!(reply.answer(), Ok(Answer::Result(_))) => {
+                accepted.push(format!("without {missing}: {actual}"))
+            }
+            Verdict::Violated { actual, .. } => {
+                problems.push(format!("without {missing}: {actual}"))
+            }
+            _ => {}
         }
     }
-    if problems.is_empty() {
-        Ok(Verdict::pass())
+    let expected = format!(
+        "{} for each invalid message",
+        ctx.error_form(ErrorKind::InvalidParams)
+    );
+    Ok(if !problems.is_empty() {
+        problems.extend(accepted);
+        Verdict::fail(expected, problems.join("; "))
+    } else if !accepted.is_empty() {
+        Verdict::tolerate(
+            expected,
+            format!("processed: {}", accepted.join("; ")),
+            "§5.7 says implementations SHOULD (not MUST) reject messages with missing required \
+             fields, against §3.3.2's MUST validate all input parameters: contested",
+        )
     } else {
-        Ok(Verdict::fail(
-            format!(
-                "{} for each invalid message",
-                ctx.error_form(ErrorKind::InvalidParams)
-            ),
-            problems.join("; "),
-        ))
-    }
+        Verdict::pass()
+    })
 }
 
 pub(super) async fn unknown_fields(ctx: Ctx) -> Result<Verdict, HarnessError> {

@@ -1,0 +1,359 @@
+//! Answers real agents gave that the kit once judged wrongly. Each test puts a scripted
+//! JSON-RPC 1.0 front in front of the reference agent: it forwards every request and rewrites
+//! the one answer the way a real SDK agent answered, then runs the check through the public
+//! API and requires the verdict a careful reader gives (PASS, N/A or WARN, never a false
+//! FAIL or UNTESTABLE), and where a rewrite is indefensible, FAIL.
+//!
+//! The front binds 127.0.0.1 on an ephemeral port and stops when dropped.
+
+mod support;
+
+use std::sync::Arc;
+
+use a2a_tck::check::Status;
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::{json, Value};
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+
+/// How the front deviates from the reference agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Persona {
+    /// A second cancel of a canceled task answers the canceled task (idempotent cancel).
+    CancelIdempotent,
+    /// The card admits only text/plain input and a data part gets ContentTypeNotSupported.
+    TextOnly,
+    /// The card admits JSON, but the agent still refuses a data part (ContentTypeNotSupported).
+    RefusesDataPart,
+    /// `tck-long-running` is unknown: the task is completed, but the non-blocking answer says
+    /// SUBMITTED (the answer is sent at the first event, before the task ends).
+    UnknownLongRunning,
+    /// The first chunk of a chunked artifact has append: true (the official SUT contract).
+    FirstChunkAppends,
+    /// A message without role or with empty parts is processed (role and parts filled in).
+    AcceptsMissingFields,
+    /// A message without role gets the internal error -32603.
+    MissingRoleInternalError,
+}
+
+struct Front {
+    persona: Persona,
+    upstream: String,
+    client: reqwest::Client,
+    card: Value,
+}
+
+/// A front server; stops when dropped.
+struct Server {
+    base: String,
+    task: JoinHandle<()>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+async fn front(persona: Persona, upstream: String) -> Server {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let modes = match persona {
+        Persona::TextOnly => json!(["text/plain"]),
+        _ => json!(["text/plain", "application/json"]),
+    };
+    let card = json!({
+        "name": "front", "description": "answers as a real agent did", "version": "1",
+        "supportedInterfaces": [
+            {"url": format!("{base}/rpc"), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+        ],
+        "capabilities": {"streaming": true},
+        "defaultInputModes": modes, "defaultOutputModes": ["text/plain"],
+        "skills": [{"id": "echo", "name": "echo", "description": "echoes", "tags": ["echo"]}]
+    });
+    let state = Arc::new(Front {
+        persona,
+        upstream,
+        client: a2a_tck::wire::client().expect("client"),
+        card,
+    });
+    let app = Router::new()
+        .route("/.well-known/agent-card.json", get(card_of))
+        .route("/rpc", post(rpc))
+        .with_state(state);
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    Server { base, task }
+}
+
+async fn card_of(State(front): State<Arc<Front>>) -> Json<Value> {
+    Json(front.card.clone())
+}
+
+fn rpc_error(id: &Value, code: i64, message: &str) -> Response {
+    Json(json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}))
+        .into_response()
+}
+
+fn rpc_result(id: &Value, result: Value) -> Response {
+    Json(json!({"jsonrpc": "2.0", "id": id, "result": result})).into_response()
+}
+
+/// Forwards a JSON-RPC request to the reference agent; returns its response unread.
+async fn forward(front: &Front, headers: &HeaderMap, body: &Value) -> reqwest::Response {
+    let mut request = front
+        .client
+        .post(&front.upstream)
+        .header("content-type", "application/json")
+        .body(body.to_string());
+    for name in ["a2a-version", "accept"] {
+        if let Some(value) = headers.get(name).and_then(|v| v.to_str().ok()) {
+            request = request.header(name, value);
+        }
+    }
+    request.send().await.expect("the reference agent answers")
+}
+
+/// Forwards and reads the JSON answer.
+async fn forward_json(front: &Front, headers: &HeaderMap, body: &Value) -> Value {
+    let text = forward(front, headers, body)
+        .await
+        .text()
+        .await
+        .expect("an answer");
+    serde_json::from_str(&text).expect("a JSON answer")
+}
+
+/// Passes the upstream response through as it comes (streams too).
+fn pass_through(response: reqwest::Response) -> Response {
+    let status = StatusCode::from_u16(response.status().as_u16()).unwrap_or(StatusCode::OK);
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/json")
+        .to_string();
+    let mut out = Response::new(Body::from_stream(response.bytes_stream()));
+    *out.status_mut() = status;
+    out.headers_mut()
+        .insert("content-type", content_type.parse().expect("header"));
+    out
+}
+
+async fn rpc(State(front): State<Arc<Front>>, headers: HeaderMap, body: Bytes) -> Response {
+    let Ok(mut request) = serde_json::from_slice::<Value>(&body) else {
+        return rpc_error(&Value::Null, -32700, "parse error");
+    };
+    let id = request.get("id").cloned().unwrap_or(Value::Null);
+    let method = request
+        .get("method")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let message = request["params"]["message"].clone();
+    let message_id = message
+        .get("messageId")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    match (front.persona, method.as_str()) {
+        (Persona::CancelIdempotent, "CancelTask") => {
+            let answer = forward_json(&front, &headers, &request).await;
+            if answer["error"]["code"] == json!(-32002) {
+                let get = json!({"jsonrpc": "2.0", "id": "get", "method": "GetTask",
+                                 "params": {"id": request["params"]["id"]}});
+                let task = forward_json(&front, &headers, &get).await["result"].clone();
+                if task["status"]["state"] == json!("TASK_STATE_CANCELED") {
+                    return rpc_result(&id, task);
+                }
+            }
+            Json(answer).into_response()
+        }
+        (Persona::TextOnly | Persona::RefusesDataPart, "SendMessage")
+            if a2a_tck::a2a::items(&message, "parts").any(|p| p.get("data").is_some()) =>
+        {
+            rpc_error(&id, -32005, "only text/plain input is accepted")
+        }
+        (Persona::UnknownLongRunning, "SendMessage")
+            if message_id.starts_with("tck-long-running") =>
+        {
+            request["params"]["message"]["messageId"] =
+                json!(message_id.replacen("tck-long-running", "tck-complete-task", 1));
+            if let Some(config) = request["params"]
+                .get_mut("configuration")
+                .and_then(Value::as_object_mut)
+            {
+                config.remove("returnImmediately");
+            }
+            let mut answer = forward_json(&front, &headers, &request).await;
+            answer["result"]["task"]["status"]["state"] = json!("TASK_STATE_SUBMITTED");
+            Json(answer).into_response()
+        }
+        (Persona::FirstChunkAppends, "SendStreamingMessage") => {
+            let text = forward(&front, &headers, &request)
+                .await
+                .text()
+                .await
+                .expect("a stream body");
+            let mut seen = Vec::new();
+            let rewritten: Vec<String> = text
+                .split("\n\n")
+                .map(|event| first_chunk_appends(event, &mut seen))
+                .collect();
+            let mut out = Response::new(Body::from(rewritten.join("\n\n")));
+            out.headers_mut()
+                .insert("content-type", "text/event-stream".parse().expect("header"));
+            out
+        }
+        (Persona::AcceptsMissingFields, "SendMessage") => {
+            if message.get("role").is_none() {
+                request["params"]["message"]["role"] = json!("ROLE_USER");
+            }
+            if message.get("parts") == Some(&json!([])) {
+                request["params"]["message"]["parts"] = json!([{"text": "filled in"}]);
+            }
+            pass_through(forward(&front, &headers, &request).await)
+        }
+        (Persona::MissingRoleInternalError, "SendMessage") if message.get("role").is_none() => {
+            rpc_error(&id, -32603, "internal error")
+        }
+        _ => pass_through(forward(&front, &headers, &request).await),
+    }
+}
+
+/// One SSE event; the first artifactUpdate of each artifact gets append: true.
+fn first_chunk_appends(event: &str, seen: &mut Vec<String>) -> String {
+    let Some(data) = event.lines().find_map(|l| l.strip_prefix("data:")) else {
+        return event.to_string();
+    };
+    let Ok(mut envelope) = serde_json::from_str::<Value>(data.trim()) else {
+        return event.to_string();
+    };
+    let Some(update) = envelope
+        .get_mut("result")
+        .and_then(|r| r.get_mut("artifactUpdate"))
+    else {
+        return event.to_string();
+    };
+    if let Some(artifact) = update["artifact"]["artifactId"]
+        .as_str()
+        .map(str::to_string)
+    {
+        if !seen.contains(&artifact) {
+            seen.push(artifact);
+            update["append"] = json!(true);
+        }
+    }
+    format!("data: {envelope}")
+}
+
+/// Runs the checks matching `select` against the reference agent behind `persona`.
+async fn judge(persona: Persona, select: &str) -> Vec<(String, Status, String)> {
+    let agent = a2a_tck::builtin::start(&[])
+        .await
+        .expect("the reference agent starts");
+    let upstream = format!("{}{}", agent.base_url(), a2a_reference_agent::JSONRPC_PATH);
+    let server = front(persona, upstream).await;
+    let card_url = format!("{}/.well-known/agent-card.json", server.base);
+    let report = support::run(&server.base, &card_url, select).await;
+    drop(server);
+    agent.shutdown().await;
+    report
+        .results
+        .iter()
+        .map(|r| (r.id.clone(), r.status, r.message.clone()))
+        .collect()
+}
+
+fn assert_all(results: &[(String, Status, String)], status: Status, says: &str) {
+    assert!(!results.is_empty(), "no results");
+    for (id, got, message) in results {
+        assert_eq!(*got, status, "{id}: {message}");
+        assert!(message.contains(says), "{id}: {message:?} lacks {says:?}");
+    }
+}
+
+#[tokio::test]
+async fn canceling_a_canceled_task_may_return_it_still_canceled() {
+    let results = judge(
+        Persona::CancelIdempotent,
+        "tasks.cancel.terminal-task-not-cancelable",
+    )
+    .await;
+    assert_all(
+        &results,
+        Status::Pass,
+        "the canceled task again (idempotent",
+    );
+}
+
+#[tokio::test]
+async fn a_data_part_refused_by_a_text_only_card_is_not_applicable() {
+    let results = judge(
+        Persona::TextOnly,
+        "send.follow-up-with-data-part-continues-task",
+    )
+    .await;
+    assert_all(
+        &results,
+        Status::NotApplicable,
+        "do not admit application/json",
+    );
+}
+
+#[tokio::test]
+async fn a_data_part_refused_as_unsupported_media_is_not_applicable() {
+    let results = judge(
+        Persona::RefusesDataPart,
+        "send.follow-up-with-data-part-continues-task",
+    )
+    .await;
+    assert_all(
+        &results,
+        Status::NotApplicable,
+        "ContentTypeNotSupportedError",
+    );
+}
+
+#[tokio::test]
+async fn subscription_checks_run_when_long_running_is_unknown() {
+    let results = judge(Persona::UnknownLongRunning, "subscribe.*").await;
+    assert_eq!(results.len(), 6, "{results:?}");
+    assert_all(&results, Status::Pass, "");
+}
+
+#[tokio::test]
+async fn a_first_chunk_that_appends_is_tolerated() {
+    let results = judge(
+        Persona::FirstChunkAppends,
+        "streaming.artifact-chunks-append-in-order",
+    )
+    .await;
+    assert_all(&results, Status::Warn, "tolerated, not failed");
+}
+
+#[tokio::test]
+async fn processing_a_message_without_role_or_parts_is_tolerated() {
+    let results = judge(
+        Persona::AcceptsMissingFields,
+        "send.invalid-message-rejected",
+    )
+    .await;
+    assert_all(&results, Status::Warn, "§5.7 says implementations SHOULD");
+}
+
+#[tokio::test]
+async fn an_internal_error_for_a_message_without_role_fails() {
+    let results = judge(
+        Persona::MissingRoleInternalError,
+        "send.invalid-message-rejected",
+    )
+    .await;
+    assert_all(&results, Status::Fail, "without role");
+}
