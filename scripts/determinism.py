@@ -6,7 +6,8 @@ every run. Prints one line; exits 1 on any difference, naming the results that d
     python3 scripts/determinism.py              # 100 runs
     python3 scripts/determinism.py --runs 20 -- --fault omit-context-id
 
-It builds the release binary first (cargo build --release --locked -p a2a-tck) unless --no-build.
+It builds the release binary first (cargo build --release --locked -p a2a-tck) unless --no-build or
+--binary names another a2a-tck (e.g. the one a wheel installed).
 """
 
 import argparse
@@ -41,12 +42,13 @@ def statuses(path):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=100)
-    parser.add_argument("--no-build", action="store_true", help="use target/release/a2a-tck as it is")
+    parser.add_argument("--no-build", action="store_true", help="use the binary as it is")
+    parser.add_argument("--binary", default=BINARY, help="the a2a-tck to run (default: target/release/a2a-tck)")
     parser.add_argument("extra", nargs="*", help="extra arguments for a2a-tck (after --)")
     args = parser.parse_args()
     if args.runs < 2:
         sys.exit("determinism: --runs must be at least 2")
-    if not args.no_build:
+    if not args.no_build and args.binary == BINARY:
         subprocess.run(["cargo", "build", "--release", "--locked", "--quiet", "-p", "a2a-tck"], cwd=ROOT, check=True)
 
     first, first_code, first_verdict = None, None, None
@@ -55,7 +57,7 @@ def main():
         path = os.path.join(tmp, "report.json")
         for run in range(1, args.runs + 1):
             start = time.perf_counter()
-            done = subprocess.run([BINARY, "--quiet", "--report", path, *args.extra],
+            done = subprocess.run([args.binary, "--quiet", "--report", path, *args.extra],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp)
             walls.append(time.perf_counter() - start)
             if done.returncode not in (0, 1):
