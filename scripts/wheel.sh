@@ -17,16 +17,15 @@ fail() { echo "wheel: FAILED: $*" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# A fresh Debian image may lack the venv module (package python3-venv): install it if so.
-if ! "$python" -m venv "$work/probe" >/dev/null 2>&1; then
-  echo "== $python -m venv is unavailable: installing python3-venv"
+# A fresh Debian image may lack what venv needs (ensurepip, package python3-venv): install it.
+if ! "$python" -c 'import ensurepip, venv' >/dev/null 2>&1; then
+  echo "== $python has no ensurepip/venv: installing python3-venv"
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq python3-venv >/dev/null
-  "$python" -m venv "$work/probe" || fail "$python -m venv still fails after installing python3-venv"
+  "$python" -c 'import ensurepip, venv' || fail "$python still lacks ensurepip/venv after installing python3-venv"
 fi
-rm -rf "$work/probe"
 
 echo "== maturin into a fresh venv"
 "$python" -m venv "$work/build"
