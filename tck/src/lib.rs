@@ -5,6 +5,7 @@
 //! in-process reference agent.
 
 pub mod a2a;
+pub mod api;
 pub mod baseline;
 pub mod builtin;
 pub mod card;

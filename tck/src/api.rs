@@ -1,0 +1,291 @@
+//! The kit as a library: one call, [`run`], takes [`Options`] (the target, the selection, the
+//! deadlines) and returns the [`Report`], the same report the `a2a-tck` command writes. A thin
+//! facade over [`crate::runner::run`] and [`crate::builtin`], so an SDK or an agent's own test
+//! suite can gate on conformance inside `cargo test`.
+//!
+//! ```no_run
+//! use a2a_tck::api::{self, Options, Verdict};
+//!
+//! # async fn gate() -> Result<(), a2a_tck::api::Error> {
+//! // An agent already serving (e.g. started by the test itself on an ephemeral port):
+//! let report = api::run(&Options::url("http://127.0.0.1:8080")).await?;
+//! assert_eq!(report.verdict, Verdict::Conformant, "{}", api::summary(&report));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The report serializes to the versioned JSON format ([`Report::to_json`], [`Report::write`]);
+//! [`crate::output`] renders it as text, JUnit XML or Markdown.
+
+use std::time::Duration;
+
+use crate::runner::{self, Filter, RunError, RunOptions};
+use crate::wire::Limits;
+use crate::{builtin, card, checks, output};
+
+pub use crate::check::{Binding, Level, ProtocolVersion, Status};
+pub use crate::report::{CheckResult, Report, Verdict};
+pub use a2a_reference_agent::{AgentConfig, Fault};
+
+/// The agent a run tests.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// The reference agent, started in-process on an ephemeral loopback port for the run and
+    /// stopped after it (faults in the configuration break named rules).
+    Builtin(AgentConfig),
+    /// An agent already serving at this base URL: its origin locates the card.
+    Url(String),
+}
+
+/// What to run, and against what. Start from [`Options::builtin`] or [`Options::url`] and
+/// narrow it with the builder methods; defaults are the command line's.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use a2a_tck::api::{Binding, Level, Options, ProtocolVersion};
+///
+/// let options = Options::url("http://127.0.0.1:8080")
+///     .level(Level::Must)
+///     .select("tasks.*")
+///     .binding(Binding::Jsonrpc)
+///     .version(ProtocolVersion::V1_0)
+///     .check_timeout(Duration::from_secs(10))
+///     .header("Authorization", "Bearer test-token");
+/// ```
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct Options {
+    target: Target,
+    card_url: Option<String>,
+    filter: Filter,
+    limits: Limits,
+    check_timeout: Duration,
+    jobs: usize,
+    headers: Vec<(String, String)>,
+}
+
+impl Options {
+    /// The conformant built-in reference agent.
+    pub fn builtin() -> Options {
+        Options::new(Target::Builtin(AgentConfig::default()))
+    }
+
+    /// The built-in reference agent with a configuration (faults, the no-streaming profile).
+    pub fn builtin_with(config: AgentConfig) -> Options {
+        Options::new(Target::Builtin(config))
+    }
+
+    /// The agent serving at `base_url`.
+    pub fn url(base_url: impl Into<String>) -> Options {
+        Options::new(Target::Url(base_url.into()))
+    }
+
+    /// Options for `target`, everything else at its default.
+    pub fn new(target: Target) -> Options {
+        let defaults = RunOptions::new("", "");
+        Options {
+            target,
+            card_url: None,
+            filter: defaults.filter,
+            limits: defaults.limits,
+            check_timeout: defaults.check_timeout,
+            jobs: defaults.jobs,
+            headers: defaults.headers,
+        }
+    }
+
+    /// The agent this run tests.
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// Read the card here instead of `<origin>/.well-known/agent-card.json`.
+    pub fn card_url(mut self, url: impl Into<String>) -> Options {
+        self.card_url = Some(url.into());
+        self
+    }
+
+    /// The weakest level to run: [`Level::Must`] runs MUST checks only (default: all).
+    pub fn level(mut self, level: Level) -> Options {
+        self.filter.level = level;
+        self
+    }
+
+    /// Run only checks whose id matches this glob, e.g. `tasks.*` (repeatable).
+    pub fn select(mut self, glob: impl Into<String>) -> Options {
+        self.filter.select.push(glob.into());
+        self
+    }
+
+    /// Test only this binding of the card's interfaces (repeatable; default: every one).
+    pub fn binding(mut self, binding: Binding) -> Options {
+        self.filter.bindings.push(binding);
+        self
+    }
+
+    /// Test only this protocol version of the card's interfaces (repeatable; default: every
+    /// one).
+    pub fn version(mut self, version: ProtocolVersion) -> Options {
+        self.filter.versions.push(version);
+        self
+    }
+
+    /// Deadline of one HTTP exchange (default 10 s).
+    pub fn request_timeout(mut self, deadline: Duration) -> Options {
+        self.limits.request_timeout = deadline;
+        self
+    }
+
+    /// Deadline of one check, all its exchanges included (default 30 s).
+    pub fn check_timeout(mut self, deadline: Duration) -> Options {
+        self.check_timeout = deadline;
+        self
+    }
+
+    /// How long a stream may stay silent before the kit judges it as it stands (default 5 s).
+    pub fn stream_wait(mut self, wait: Duration) -> Options {
+        self.limits.stream_wait = wait;
+        self
+    }
+
+    /// How many checks run at once (default 16).
+    pub fn jobs(mut self, jobs: usize) -> Options {
+        self.jobs = jobs;
+        self
+    }
+
+    /// Send this header on every request, e.g. credentials (repeatable); values never appear
+    /// in the report.
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Options {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    fn validate(&self) -> Result<(), Error> {
+        let deadlines = [
+            ("request timeout", self.limits.request_timeout),
+            ("check timeout", self.check_timeout),
+            ("stream wait", self.limits.stream_wait),
+        ];
+        if let Some((name, _)) = deadlines.iter().find(|(_, d)| d.is_zero()) {
+            return Err(Error::Usage(format!("the {name} must be positive")));
+        }
+        for (name, value) in &self.headers {
+            reqwest::header::HeaderName::from_bytes(name.as_bytes())
+                .map_err(|e| Error::Usage(format!("bad header name {name:?}: {e}")))?;
+            reqwest::header::HeaderValue::from_str(value)
+                .map_err(|e| Error::Usage(format!("bad value for header {name}: {e}")))?;
+        }
+        Ok(())
+    }
+
+    fn run_options(&self, target: &str, card_url: &str, builtin: bool) -> RunOptions {
+        let mut options = RunOptions::new(target, card_url);
+        options.builtin = builtin;
+        options.filter = self.filter.clone();
+        options.limits = self.limits;
+        options.check_timeout = self.check_timeout;
+        options.jobs = self.jobs;
+        options.headers = self.headers.clone();
+        options
+    }
+}
+
+/// Why a run produced no report. A run that produced one returns it, whatever its verdict.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The options are not usable (a zero deadline, a bad header, a glob matching nothing).
+    #[error("{0}")]
+    Usage(String),
+    /// The built-in reference agent could not start.
+    #[error("failed to start the built-in reference agent: {0}")]
+    Start(#[source] std::io::Error),
+    /// The run could not start: the card could not be fetched or parsed, or the kit failed.
+    #[error(transparent)]
+    Run(RunError),
+}
+
+impl From<RunError> for Error {
+    fn from(error: RunError) -> Error {
+        match error {
+            RunError::Usage(message) => Error::Usage(message),
+            other => Error::Run(other),
+        }
+    }
+}
+
+/// Runs every selected check against the target and returns the report.
+///
+/// A built-in target is started before the run and shut down after it. The report's
+/// `verdict` is the gate: [`Verdict::Conformant`] when every MUST check passed and nothing was
+/// left unjudged.
+///
+/// ```no_run
+/// use a2a_tck::api::{self, Options, Verdict};
+///
+/// # async fn gate() -> Result<(), a2a_tck::api::Error> {
+/// let report = api::run(&Options::builtin().select("card.*")).await?;
+/// assert_eq!(report.verdict, Verdict::Conformant);
+/// # Ok(())
+/// # }
+/// ```
+pub async fn run(options: &Options) -> Result<Report, Error> {
+    options.validate()?;
+    let catalog = checks::all();
+    match &options.target {
+        Target::Url(url) => {
+            let card_url = match &options.card_url {
+                Some(card_url) => card_url.clone(),
+                None => card::card_url_for(url).map_err(RunError::Card)?,
+            };
+            let run = options.run_options(url, &card_url, false);
+            Ok(runner::run(&catalog, &run).await?)
+        }
+        Target::Builtin(config) => {
+            let agent = builtin::start_with(config.clone())
+                .await
+                .map_err(Error::Start)?;
+            // A fault may move the card off the well-known path: read it where it is served.
+            let card_url = options
+                .card_url
+                .clone()
+                .unwrap_or_else(|| agent.served_card_url());
+            let run = options.run_options(&agent.base_url(), &card_url, true);
+            let outcome = runner::run(&catalog, &run).await;
+            agent.shutdown().await;
+            Ok(outcome?)
+        }
+    }
+}
+
+/// [`run`] on a runtime of its own, for callers that are not async. It must not be called
+/// from inside an async runtime (use [`run`] there).
+///
+/// ```no_run
+/// use a2a_tck::api::{self, Options};
+///
+/// let report = api::run_blocking(&Options::builtin()).expect("the run starts");
+/// println!("{}", api::summary(&report));
+/// ```
+pub fn run_blocking(options: &Options) -> Result<Report, Error> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Usage(format!("failed to start the async runtime: {e}")))?;
+    runtime.block_on(run(options))
+}
+
+/// The text summary the command prints: verdict, totals and every result that is not PASS,
+/// with its message. Fit for an assertion message.
+pub fn summary(report: &Report) -> String {
+    output::summary(report)
+}
+
+/// The results that did not pass (FAIL, WARN, ERROR, UNTESTABLE; N/A is not counted).
+pub fn problems(report: &Report) -> Vec<&CheckResult> {
+    report
+        .results
+        .iter()
+        .filter(|r| !matches!(r.status, Status::Pass | Status::NotApplicable))
+        .collect()
+}
