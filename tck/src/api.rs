@@ -236,7 +236,10 @@ pub async fn run(options: &Options) -> Result<Report, Error> {
         Target::Url(url) => {
             let card_url = match &options.card_url {
                 Some(card_url) => card_url.clone(),
-                None => card::card_url_for(url).map_err(RunError::Card)?,
+                None => card::card_url_for(url).map_err(|error| RunError::Card {
+                    error,
+                    evidence: Vec::new(),
+                })?,
             };
             let run = options.run_options(url, &card_url, false);
             Ok(runner::run(&catalog, &run).await?)
