@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::DeclaredInterface;
 use crate::check::{Binding, Level, ProtocolVersion, Status};
-use crate::wire::Exchange;
+use crate::evidence::Exchange;
 
 /// Bumped on any change a reader must know about.
 pub const FORMAT_VERSION: u32 = 1;

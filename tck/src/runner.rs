@@ -14,8 +14,11 @@ use crate::check::{
     Binding, Check, Gate, HarnessError, Level, ProtocolVersion, Scope, Status, Verdict,
 };
 use crate::ctx::Ctx;
+use crate::evidence::{Exchange, Recorder};
+use crate::probe::probe;
 use crate::report::{self, CheckResult, Counts, Report, Selection, Target, Tool};
-use crate::wire::{Limits, Recorder, Wire};
+use crate::transport::Connector;
+use crate::wire::{Limits, Wire};
 
 /// Which checks to run.
 #[derive(Debug, Clone)]
@@ -141,6 +144,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     };
     let card_wire = wire(Recorder::default());
     let fetched = Arc::new(card::fetch(&card_wire, &options.card_url).await?);
+    // The run's connections: the HTTP client above, and the gRPC channels made from here on.
+    let connector = Connector::new(&fetched.url);
     let (mut declared, mut interfaces) = card::interfaces(&fetched.json);
     let (bindings, versions) = (&options.filter.bindings, &options.filter.versions);
     let wanted_binding = |b: Binding| bindings.is_empty() || bindings.contains(&b);
@@ -192,9 +197,10 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             fetched.clone(),
             Some(interface.clone()),
             wire(recorder.clone()),
+            connector.clone(),
             &format!("{run_id}-probe"),
         );
-        if let Err(error) = ctx.probe().await {
+        if let Err(error) = probe(&ctx).await {
             let reason = error.to_string();
             if let Some(entry) = declared.iter_mut().find(|d| {
                 d.tested
@@ -231,6 +237,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                 fetched.clone(),
                 planned.interface.clone(),
                 wire(Recorder::default()),
+                connector.clone(),
                 &format!("{run_id}-{index}"),
             )
             .with_interfaces(usable.clone());
@@ -315,7 +322,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
 #[derive(Debug, Clone)]
 struct Problem {
     error: HarnessError,
-    evidence: Vec<crate::wire::Exchange>,
+    evidence: Vec<Exchange>,
 }
 
 /// Runs one check in its own task (so a panic is contained) under its deadline; a check that
