@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use crate::a2a::{self, ErrorKind};
+use crate::a2a::ErrorKind;
 use crate::card::{FetchedCard, Interface};
 use crate::ids::Ids;
 use crate::judge;
@@ -247,104 +247,4 @@ impl Ctx {
     pub async fn list_tasks(&self, params: Value) -> Result<Answer, HarnessError> {
         self.transport()?.list(params).await?.answer()
     }
-
-    /// Setup: sends a message with the given scenario prefix and returns the Task it created.
-    /// Anything else means the target did not produce the state the check needs.
-    pub async fn create_task(&self, prefix: &str) -> Result<Value, HarnessError> {
-        let message = self.user_message(prefix);
-        self.create_task_with(prefix, message).await
-    }
-
-    /// Like [`Ctx::create_task`], with a prepared message.
-    pub async fn create_task_with(
-        &self,
-        prefix: &str,
-        message: Value,
-    ) -> Result<Value, HarnessError> {
-        let answer = self.send_message(message, None).await?;
-        match answer.result().and_then(|r| r.get("task")) {
-            Some(task) if a2a::text(task, "id").is_some() => Ok(task.clone()),
-            _ => Err(HarnessError::Prerequisite(format!(
-                "SendMessage (messageId prefix `{prefix}`) did not return a task with an id; got {}",
-                answer.describe()
-            ))),
-        }
-    }
-
-    /// Setup: creates a task and requires it to be in `state` (e.g. an input-required task).
-    pub async fn create_task_in_state(
-        &self,
-        prefix: &str,
-        state: &str,
-    ) -> Result<Value, HarnessError> {
-        let task = self.create_task(prefix).await?;
-        match a2a::state(&task) {
-            Some(s) if s == state => Ok(task),
-            other => Err(HarnessError::Prerequisite(format!(
-                "SendMessage (messageId prefix `{prefix}`) returned a task in state {}, \
-                 not {state}",
-                a2a::shown(other)
-            ))),
-        }
-    }
-}
-
-/// Setup: one task in each terminal state the agent can be driven into: COMPLETED
-/// (`tck-complete-task`), REJECTED (`tck-reject-task`), FAILED (`tck-fail-task`, the kit's own
-/// scenario) and CANCELED (an input-required task, canceled). COMPLETED is required; the other
-/// states are tried and left out, with the reason, when the agent does not produce them.
-pub async fn terminal_tasks(
-    ctx: &Ctx,
-) -> Result<(Vec<(&'static str, Value)>, Vec<String>), HarnessError> {
-    let mut tasks = vec![(
-        "TASK_STATE_COMPLETED",
-        ctx.create_task_in_state("tck-complete-task", "TASK_STATE_COMPLETED")
-            .await?,
-    )];
-    let mut skipped = Vec::new();
-    for (prefix, state) in [
-        ("tck-reject-task", "TASK_STATE_REJECTED"),
-        ("tck-fail-task", "TASK_STATE_FAILED"),
-    ] {
-        match ctx.create_task_in_state(prefix, state).await {
-            Ok(task) => tasks.push((state, task)),
-            Err(HarnessError::Prerequisite(why)) => skipped.push(why),
-            Err(other) => return Err(other),
-        }
-    }
-    match ctx
-        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
-        .await
-    {
-        Ok(open) => {
-            let canceled = ctx.cancel_task(&task_id(&open)).await?;
-            match canceled.result() {
-                Some(t) if a2a::state(t) == Some("TASK_STATE_CANCELED") => {
-                    tasks.push(("TASK_STATE_CANCELED", t.clone()))
-                }
-                _ => skipped.push(format!(
-                    "no canceled task: CancelTask gave {}",
-                    canceled.describe()
-                )),
-            }
-        }
-        Err(HarnessError::Prerequisite(why)) => skipped.push(why),
-        Err(other) => return Err(other),
-    }
-    Ok((tasks, skipped))
-}
-
-/// Task id of a task returned by setup (present: setup checked it).
-pub fn task_id(task: &Value) -> String {
-    a2a::text(task, "id").unwrap_or_default().to_string()
-}
-
-/// The verdict for "this JSON-RPC call must fail with exactly `kind`".
-pub fn expect_error_reply(reply: &RpcReply, kind: ErrorKind) -> Verdict {
-    reply.reply().expect_error(kind)
-}
-
-/// The task in a SendMessage result (`{"task": {...}}`), for follow-ups.
-pub fn sent_task(answer: &Answer) -> Option<&Value> {
-    answer.result().and_then(|r| r.get("task"))
 }

@@ -5,11 +5,14 @@
 //! in-process reference agent.
 
 pub mod a2a;
+pub mod baseline;
 pub mod builtin;
 pub mod card;
 pub mod check;
 pub mod checks;
+pub mod compat;
 pub mod ctx;
+pub mod diff;
 pub mod evidence;
 pub mod ids;
 pub mod judge;

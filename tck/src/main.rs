@@ -5,18 +5,23 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use a2a_reference_agent::Fault;
+use a2a_tck::baseline::Baseline;
 use a2a_tck::check::{Binding, Level, ProtocolVersion, Scope};
 use a2a_tck::report::{Report, Verdict};
 use a2a_tck::runner::{self, Filter, RunError, RunOptions};
 use a2a_tck::{builtin, card, checks, output, report};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod cli_reports;
+use cli_reports::{diff, progress_bar, write_baseline};
+
 /// Conformance test kit for the Agent2Agent (A2A) protocol.
 ///
 /// Reads the agent card, runs every applicable check on each declared interface, prints a
-/// summary, and writes the reports asked for. Exit status: 0 when the agent is conformant,
-/// 1 when a MUST check failed or a check could not be judged, 2 for a usage error or an
-/// unusable agent card.
+/// summary, and writes the reports asked for. Exit status: 0 when the agent is conformant
+/// (or, with --expect, when the baseline's gate passes), 1 when a MUST check failed, a check
+/// could not be judged or a baseline entry is stale, 2 for a usage error or an unusable agent
+/// card.
 #[derive(Debug, Parser)]
 #[command(
     name = "a2a-tck",
@@ -47,6 +52,24 @@ enum Command {
     },
     /// Print the JSON Schema of the report format.
     Schema,
+    /// Write a starting baseline from a report: every result that is not PASS or N/A, each
+    /// with the reason "TODO: review". Review it, then run with --expect FILE.
+    Baseline {
+        /// A JSON report written with --report.
+        report: PathBuf,
+        /// Write it here (.toml or .yaml/.yml); default: TOML on stdout.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Compare two JSON reports: regressions, fixes, new and removed results. Exits 1 on a
+    /// regression.
+    Diff {
+        old: PathBuf,
+        new: PathBuf,
+        /// Print the comparison as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -148,6 +171,10 @@ struct RunArgs {
     /// Write a Markdown summary here (e.g. "$GITHUB_STEP_SUMMARY").
     #[arg(long, value_name = "PATH")]
     markdown: Option<PathBuf>,
+    /// A reviewed baseline of expected results (.toml or .yaml): the results it expects do
+    /// not fail the run, its stale entries do; the exit status follows its gate.
+    #[arg(long, value_name = "FILE")]
+    expect: Option<PathBuf>,
     #[command(flatten)]
     selection: Selection,
     /// Deadline of one HTTP exchange, in seconds.
@@ -190,6 +217,8 @@ fn main() -> ExitCode {
             print!("{}", Report::schema());
             ExitCode::SUCCESS
         }
+        Some(Command::Baseline { report, output }) => write_baseline(&report, output.as_deref()),
+        Some(Command::Diff { old, new, json }) => diff(&old, &new, json),
         Some(Command::Run(args)) => run(*args),
         None => run(cli.run),
     }
@@ -323,6 +352,17 @@ fn run(args: RunArgs) -> ExitCode {
         (Ok(r), Ok(c), Ok(w)) => (r, c, w),
         (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return usage(&e),
     };
+    let baseline = match args.expect.as_deref().map(Baseline::load).transpose() {
+        Ok(baseline) => baseline,
+        Err(e) => return usage(&e),
+    };
+    if let Some(unreviewed) = baseline
+        .as_ref()
+        .map(Baseline::unreviewed)
+        .filter(|n| *n > 0)
+    {
+        eprintln!("note: {unreviewed} baseline entries still give a TODO as their reason");
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -363,16 +403,27 @@ fn run(args: RunArgs) -> ExitCode {
         options.check_timeout = check_timeout;
         options.jobs = args.jobs;
         options.headers = args.headers.clone();
+        let bar = (!args.quiet).then(progress_bar).flatten();
+        options.progress = bar.as_ref().map(|(_, progress)| progress.clone());
         let catalog = checks::all();
         let outcome = runner::run(&catalog, &options).await;
+        if let Some((bar, _)) = bar {
+            bar.finish_and_clear();
+        }
         if let Some(agent) = agent {
             agent.shutdown().await;
         }
-        let report = match outcome {
+        let mut report = match outcome {
             Ok(report) => report,
             Err(RunError::Card(e)) => return usage(&e.to_string()),
             Err(e) => return usage(&e.to_string()),
         };
+        if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
+            match baseline.gate(&report, &path.display().to_string()) {
+                Ok(gate) => report.baseline = Some(gate),
+                Err(e) => return usage(&e),
+            }
+        }
         finish(&report, &args)
     })
 }
@@ -384,6 +435,10 @@ fn finish(report: &Report, args: &RunArgs) -> ExitCode {
             report.verdict.as_str(),
             report.verdict_reason
         );
+        if let Some(gate) = &report.baseline {
+            let result = if gate.passed { "PASS" } else { "FAIL" };
+            println!("gate: {result} ({})", gate.reason);
+        }
     } else {
         print!("{}", output::summary(report));
     }
@@ -404,6 +459,13 @@ fn finish(report: &Report, args: &RunArgs) -> ExitCode {
         if let Err(e) = written {
             return usage(&format!("failed to write {}: {e}", path.display()));
         }
+    }
+    if let Some(gate) = &report.baseline {
+        return if gate.passed {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        };
     }
     match report.verdict {
         Verdict::Conformant => ExitCode::SUCCESS,

@@ -129,6 +129,9 @@ pub fn summary(report: &Report) -> String {
         );
     }
     let _ = writeln!(out, "{}", totals_line(report));
+    if let Some(compat) = &report.compatibility {
+        let _ = writeln!(out, "compatibility: {}", compat.line);
+    }
     let _ = writeln!(
         out,
         "verdict: {} ({}); {} results in {} ms",
@@ -137,6 +140,9 @@ pub fn summary(report: &Report) -> String {
         report.results.len(),
         report.duration_ms
     );
+    if let Some(gate) = &report.baseline {
+        out.push_str(&crate::baseline::summary(gate));
+    }
     out
 }
 
@@ -242,6 +248,9 @@ pub fn markdown(report: &Report) -> String {
         report.started_at,
         report.finished_at
     );
+    if let Some(compat) = &report.compatibility {
+        let _ = writeln!(out, "Compatibility: {}.\n", cell(&compat.line));
+    }
     let _ = writeln!(
         out,
         "| status | MUST | SHOULD | MAY |\n|---|---:|---:|---:|"
@@ -256,6 +265,9 @@ pub fn markdown(report: &Report) -> String {
             count(Level::Should),
             count(Level::May)
         );
+    }
+    if let Some(gate) = &report.baseline {
+        out.push_str(&crate::baseline::markdown(gate));
     }
     let _ = writeln!(
         out,

@@ -7,8 +7,10 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::baseline::Gate;
 use crate::card::DeclaredInterface;
 use crate::check::{Binding, Level, ProtocolVersion, Status};
+use crate::compat::Compatibility;
 use crate::evidence::Exchange;
 
 /// Bumped on any change a reader must know about.
@@ -39,6 +41,12 @@ pub struct Report {
     pub verdict: Verdict,
     /// Why the verdict is what it is, in one sentence.
     pub verdict_reason: String,
+    /// The requirements the run tested, by level and outcome, and the line to quote.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compatibility: Option<Compatibility>,
+    /// What the reviewed baseline (`--expect`) made of the run; the exit status follows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<Gate>,
     /// Written last: a report without it is truncated and must be rejected.
     pub complete: bool,
 }

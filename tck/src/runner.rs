@@ -98,6 +98,19 @@ pub struct RunOptions {
     pub jobs: usize,
     /// Headers to send on every request (credentials); redacted in evidence.
     pub headers: Vec<(String, String)>,
+    /// Told how many checks have finished, of how many planned (for a progress bar).
+    pub progress: Option<Progress>,
+}
+
+/// A progress callback: `(finished, planned)`, called once before the first check finishes
+/// and after each one.
+#[derive(Clone)]
+pub struct Progress(pub Arc<dyn Fn(usize, usize) + Send + Sync>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress")
+    }
 }
 
 impl RunOptions {
@@ -111,6 +124,7 @@ impl RunOptions {
             check_timeout: Duration::from_secs(30),
             jobs: 16,
             headers: Vec::new(),
+            progress: None,
         }
     }
 }
@@ -226,6 +240,11 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .cloned()
             .collect(),
     );
+    let planned_count = plan.len();
+    let finished = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    if let Some(progress) = &options.progress {
+        (progress.0)(0, planned_count);
+    }
     let results: Vec<CheckResult> = futures::stream::iter(plan.into_iter().enumerate())
         .map(|(index, planned)| {
             let problem = planned
@@ -241,7 +260,15 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                 &format!("{run_id}-{index}"),
             )
             .with_interfaces(usable.clone());
-            execute(planned.check, ctx, options.check_timeout, problem)
+            let (progress, finished) = (options.progress.clone(), finished.clone());
+            async move {
+                let result = execute(planned.check, ctx, options.check_timeout, problem).await;
+                if let Some(progress) = progress {
+                    let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    (progress.0)(done, planned_count);
+                }
+                result
+            }
         })
         .buffered(options.jobs.max(1))
         .collect()
@@ -310,10 +337,12 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         finished_at: humantime::format_rfc3339_millis(SystemTime::now()).to_string(),
         duration_ms: started.elapsed().as_millis() as u64,
         interfaces: declared,
-        results,
         totals,
         verdict,
         verdict_reason,
+        compatibility: Some(crate::compat::of(&results)),
+        baseline: None,
+        results,
         complete: true,
     })
 }

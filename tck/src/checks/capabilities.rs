@@ -1,15 +1,20 @@
-//! Operations of capabilities the card does not declare must be refused with the error the
-//! spec names (spec 1.0 §3.3.4). These run only when the card lacks the capability.
+//! Capability checks (`capabilities.*`): operations of capabilities the card does not declare
+//! must be refused with the error the spec names (spec 1.0 §3.3.4). These run only when the
+//! card lacks the capability.
 
 use serde_json::json;
 
+use super::setup::{task_id, verdict_from, Setup};
 use super::EVERY_BINDING_1_0;
 use crate::a2a::ErrorKind;
 use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
-use crate::checks::agent_card::verdict_from;
-use crate::ctx::{task_id, Ctx};
+use crate::ctx::Ctx;
 use crate::transport::stream::Start;
 
+/// The id prefix of every check in this module.
+pub const PREFIX: &str = "capabilities";
+
+/// This module's checks, in spec order.
 pub fn checks() -> Vec<Check> {
     vec![
         Check {

@@ -1,15 +1,19 @@
-//! The data model on the wire: REQUIRED fields, oneofs, ProtoJSON names, enums and
-//! timestamps (spec 1.0 §4.1, §5.5, §5.6.1, §5.7). These read what the proto requires
-//! directly, so a missing field cannot slip past a schema without `required` arrays.
+//! Data model checks (`data-model.*`): REQUIRED fields, oneofs, ProtoJSON names, enums and
+//! timestamps on the wire (spec 1.0 §4.1, §5.5, §5.6.1, §5.7). These read what the proto
+//! requires directly, so a missing field cannot slip past a schema without `required` arrays.
 
 use serde_json::Value;
 
-use super::agent_card::verdict_from;
+use super::setup::{task_id, verdict_from, Setup};
 use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, PART_CONTENT, ROLES, TASK_STATES};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{task_id, Ctx};
+use crate::ctx::Ctx;
 
+/// The id prefix of every check in this module.
+pub const PREFIX: &str = "data-model";
+
+/// This module's checks, in spec order.
 pub fn checks() -> Vec<Check> {
     vec![
         Check {

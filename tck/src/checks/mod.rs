@@ -1,18 +1,26 @@
-//! The catalogue: one file per spec area, each exporting its checks in spec order.
+//! The catalogue: one module per id prefix (`send` holds the `send.*` checks, `tasks_get` the
+//! `tasks.get.*` ones, ...), each exporting its checks in spec order, plus `setup`, the helpers
+//! several modules share. Check modules never import each other.
 
-use crate::check::{Binding, Check, ProtocolVersion, Scope};
+use crate::check::{Binding, Capability, Check, Gate, ProtocolVersion, Scope};
 
-pub mod agent_card;
 pub mod bindings;
 pub mod capabilities;
+pub mod card;
+pub mod context;
 pub mod data_model;
-pub mod jsonrpc_binding;
-pub mod list_tasks;
-pub mod send_message;
+pub mod grpc;
+pub mod jsonrpc;
+pub mod rest;
+pub mod send;
+pub(crate) mod setup;
 pub mod streaming;
-pub mod tasks;
+pub mod subscribe;
+pub mod tasks_cancel;
+pub mod tasks_get;
+pub mod tasks_list;
+pub mod v03;
 pub mod versioning;
-pub mod versions;
 
 /// Binding-agnostic checks: run once on every declared interface of 1.0.
 pub const EVERY_BINDING_1_0: Scope = Scope::Interface {
@@ -69,24 +77,40 @@ pub const JSON_1_0: Scope = Scope::Interface {
     versions: &[ProtocolVersion::V1_0],
 };
 
+/// The gate of the stream checks: the card declares `capabilities.streaming`.
+pub const STREAMING: &[Gate] = &[Gate::Declares(Capability::Streaming)];
+
+/// The catalogue in its stable order, in parts: each part is the id prefix of the module it
+/// comes from and that module's checks. A module may give more than one part, so that the
+/// order stays as it has always been (reports and snapshots follow it).
+fn parts() -> Vec<(&'static str, Vec<Check>)> {
+    vec![
+        (card::PREFIX, card::checks()),
+        (send::PREFIX, send::checks()),
+        (context::PREFIX, context::checks()),
+        (tasks_get::PREFIX, tasks_get::checks()),
+        (tasks_cancel::PREFIX, tasks_cancel::checks()),
+        (tasks_list::PREFIX, tasks_list::checks()),
+        (data_model::PREFIX, data_model::checks()),
+        (jsonrpc::PREFIX, jsonrpc::checks()),
+        (versioning::PREFIX, versioning::checks()),
+        (capabilities::PREFIX, capabilities::checks()),
+        (streaming::PREFIX, streaming::checks()),
+        (subscribe::PREFIX, subscribe::checks()),
+        (rest::PREFIX, rest::checks()),
+        (grpc::PREFIX, grpc::checks()),
+        (streaming::PREFIX, streaming::framing_checks()),
+        (jsonrpc::PREFIX, jsonrpc::stream_checks()),
+        (bindings::PREFIX, bindings::checks()),
+        (v03::PREFIX, v03::checks()),
+        (versioning::PREFIX, versioning::across_versions()),
+        (send::PREFIX, send::identity_checks()),
+    ]
+}
+
 /// Every check of the kit, in a stable order.
 pub fn all() -> Vec<Check> {
-    [
-        agent_card::checks(),
-        send_message::checks(),
-        tasks::checks(),
-        list_tasks::checks(),
-        data_model::checks(),
-        jsonrpc_binding::checks(),
-        versioning::checks(),
-        capabilities::checks(),
-        streaming::checks(),
-        bindings::checks(),
-        versions::checks(),
-    ]
-    .into_iter()
-    .flatten()
-    .collect()
+    parts().into_iter().flat_map(|(_, checks)| checks).collect()
 }
 
 #[cfg(test)]
@@ -110,6 +134,20 @@ mod tests {
             );
             assert!(!check.requirement.is_empty());
             assert!(!check.spec.section.is_empty());
+        }
+    }
+
+    #[test]
+    fn each_module_exports_only_ids_of_its_prefix() {
+        for (prefix, checks) in parts() {
+            assert!(!checks.is_empty(), "module {prefix} gives an empty part");
+            for check in checks {
+                assert!(
+                    check.id.starts_with(&format!("{prefix}.")),
+                    "check {} is in the module of prefix {prefix}",
+                    check.id
+                );
+            }
         }
     }
 }

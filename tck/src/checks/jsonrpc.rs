@@ -1,14 +1,20 @@
-//! Rules of the JSON-RPC 2.0 binding (spec 1.0 §9, and the JSON-RPC 2.0 specification it
-//! builds on): the envelope, ids, standard error codes, error objects.
+//! JSON-RPC binding checks (`jsonrpc.*`, spec 1.0 §9, and the JSON-RPC 2.0 specification it
+//! builds on): the envelope, ids, batches, standard error codes, error objects, and the
+//! events of a JSON-RPC stream.
 
 use serde_json::{json, Value};
 
-use super::agent_card::verdict_from;
+use super::setup::{expect_error_reply, verdict_from};
 use super::JSONRPC_1_0;
 use crate::a2a::{self, ErrorKind, ERROR_DOMAIN, ERROR_INFO_TYPE};
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{expect_error_reply, Ctx, ErrorReply, RpcReply};
+use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
+use crate::ctx::{Ctx, ErrorReply, RpcReply};
+use crate::transport::stream::{End, Next};
 
+/// The id prefix of every check in this module.
+pub const PREFIX: &str = "jsonrpc";
+
+/// This module's checks, in spec order.
 pub fn checks() -> Vec<Check> {
     vec![
         Check {
@@ -148,6 +154,24 @@ pub fn checks() -> Vec<Check> {
                  this check follows 1.0.1, so a missing ErrorInfo is a WARN.",
             ),
             run: |ctx| Box::pin(error_info(ctx)),
+        },
+    ]
+}
+
+/// The JSON-RPC framing of stream events; it comes after the HTTP+JSON and gRPC checks in the
+/// catalogue.
+pub fn stream_checks() -> Vec<Check> {
+    vec![
+        Check {
+            id: "jsonrpc.stream.events-are-responses",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "9.4.2", statements: &["V10-D-9.4.2-02"] },
+            requirement: "Each SSE event of a JSON-RPC stream is a JSON-RPC response with the request's id whose result is one StreamResponse",
+            scope: super::JSONRPC_1_0,
+            requires: &[Gate::Declares(Capability::Streaming)],
+            maps_to: &["JSONRPC-SSE-001"],
+            reading: None,
+            run: |ctx| Box::pin(jsonrpc_stream_events(ctx)),
         },
     ]
 }
@@ -414,5 +438,46 @@ async fn error_info(ctx: Ctx) -> Result<Verdict, HarnessError> {
             format!("error.data with an ErrorInfo reason {reason} domain {ERROR_DOMAIN}"),
             format!("error {}", a2a::brief(&error.raw, 300)),
         ))
+    }
+}
+
+async fn jsonrpc_stream_events(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let message = ctx.user_message("tck-stream-001");
+    let mut stream = ctx
+        .open_stream("SendStreamingMessage", json!({ "message": message }))
+        .await?;
+    let wait = ctx.stream_wait();
+    let mut seen = 0;
+    loop {
+        match stream.next(wait).await {
+            Next::Event(event) => {
+                seen += 1;
+                let problem = event.problem.clone().or_else(|| {
+                    event
+                        .kind()
+                        .is_none()
+                        .then(|| "the result is not one StreamResponse member".to_string())
+                });
+                if let Some(problem) = problem {
+                    return Ok(Verdict::fail(
+                        "every event a JSON-RPC 2.0 response with the request id and a StreamResponse result",
+                        format!("event {seen}: {problem}: {}", a2a::brief(&event.raw, 200)),
+                    ));
+                }
+            }
+            Next::End(End::Closed) if seen > 0 => {
+                return Ok(Verdict::pass_with(format!("{seen} events")))
+            }
+            Next::End(end) if seen > 0 => return Ok(Verdict::fail(
+                "every event a JSON-RPC 2.0 response with the request id, then the stream closes",
+                format!("after {seen} event(s): {}", end.describe()),
+            )),
+            Next::End(end) => {
+                return Err(HarnessError::Prerequisite(format!(
+                    "the stream sent no event: {}",
+                    end.describe()
+                )))
+            }
+        }
     }
 }

@@ -1,13 +1,19 @@
-//! ListTasks (spec 1.0 §3.1.4). Every check lists a context of its own holding tasks it just
-//! made, so sorting, paging and artifact omission are observed on real data.
+//! ListTasks checks (`tasks.list.*`, spec 1.0 §3.1.4). Every check lists a context of its
+//! own holding tasks it just made, so sorting, paging and artifact omission are observed on
+//! real data.
 
 use serde_json::{json, Value};
 
+use super::setup::{task_id, Setup};
 use super::EVERY_BINDING_1_0;
 use crate::a2a;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{task_id, Answer, Ctx};
+use crate::ctx::{Answer, Ctx};
 
+/// The id prefix of every check in this module.
+pub const PREFIX: &str = "tasks.list";
+
+/// This module's checks, in spec order.
 pub fn checks() -> Vec<Check> {
     vec![
         Check {

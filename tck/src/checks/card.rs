@@ -1,13 +1,19 @@
-//! Agent card: discovery, required fields, declared interfaces, caching (spec 1.0 §4.4, §8).
+//! Agent card checks (`card.*`): discovery, required fields, declared interfaces, caching
+//! (spec 1.0 §4.4, §8).
 
 use serde_json::Value;
 
+use super::setup::verdict_from;
 use crate::a2a;
 use crate::card::{self, WELL_KNOWN_PATH};
 use crate::check::{Binding, Check, HarnessError, Level, Scope, SpecRef, Verdict};
 use crate::ctx::Ctx;
 use crate::wire::Request;
 
+/// The id prefix of every check in this module.
+pub const PREFIX: &str = "card";
+
+/// This module's checks, in spec order.
 pub fn checks() -> Vec<Check> {
     vec![
         Check {
@@ -416,14 +422,5 @@ async fn etag(ctx: Ctx) -> Result<Verdict, HarnessError> {
     match ctx.card.reply.header("etag") {
         Some(value) if !value.trim().is_empty() => Ok(Verdict::pass_with("ETag present")),
         _ => Ok(Verdict::fail("an ETag header", "no ETag header")),
-    }
-}
-
-/// Satisfied when there are no problems, else violated with all of them.
-pub(crate) fn verdict_from(problems: Vec<String>, expected: &str) -> Verdict {
-    if problems.is_empty() {
-        Verdict::pass()
-    } else {
-        Verdict::fail(expected, problems.join("; "))
     }
 }

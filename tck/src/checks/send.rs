@@ -1,14 +1,26 @@
-//! SendMessage: what it returns, execution mode, and the identity rules for taskId and
-//! contextId (spec 1.0 §3.1.1, §3.2.2, §3.4).
+//! SendMessage checks (`send.*`): what it returns, execution mode, the identity rules for
+//! taskId and contextId, rejections, and follow-ups (spec 1.0 §3.1.1, §3.2.2, §3.4). The
+//! rejection and follow-up checks live in the submodules `rejections` and `follow_ups`.
+
+mod follow_ups;
+mod rejections;
 
 use serde_json::{json, Value};
 
-use super::EVERY_BINDING_1_0;
-use crate::a2a::{self, ErrorKind, INTERRUPTED_STATES, TERMINAL_STATES};
-use crate::check::{Binding, ProtocolVersion};
+use super::setup::{broken_rejection, sent_task, task_id, Setup};
+use super::{EVERY_BINDING_1_0, EVERY_BINDING_BOTH};
+use crate::a2a::{self, INTERRUPTED_STATES, TERMINAL_STATES};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{sent_task, task_id, terminal_tasks, Answer, Ctx};
+use crate::ctx::{Answer, Ctx};
+use follow_ups::{data_part_follow_up, follow_up_continues, message_id_kept, send_history_cap};
+use rejections::{
+    invalid_message, terminal_task_rejects, unknown_fields, unknown_task_id, unsupported_media_type,
+};
 
+/// The id prefix of every check in this module.
+pub const PREFIX: &str = "send";
+
+/// This module's checks, in spec order.
 pub fn checks() -> Vec<Check> {
     vec![
         Check {
@@ -202,38 +214,36 @@ pub fn checks() -> Vec<Check> {
             ),
             run: |ctx| Box::pin(send_history_cap(ctx)),
         },
+    ]
+}
+
+/// Identity rules that hold in 0.3 and 1.0 alike; they come last in the catalogue.
+pub fn identity_checks() -> Vec<Check> {
+    vec![
         Check {
-            id: "context.task-id-only-infers-context-id",
+            id: "send.follow-up-with-data-part-continues-task",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-04"] },
-            requirement: "A follow-up that gives only the taskId gets the task's contextId inferred",
-            scope: super::EVERY_BINDING_BOTH,
+            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-02"] },
+            requirement: "A follow-up to an input-required task whose only part is structured data continues the same task",
+            scope: EVERY_BINDING_BOTH,
             requires: &[],
-            maps_to: &["CORE-MULTI-005"],
+            maps_to: &[],
             reading: Some(
-                "The contextId is read from the Task or the Message the follow-up gets. A rejected \
-                 follow-up fails only if the same follow-up with the contextId is accepted.",
+                "Approval flows answer an input-required task with a data part (e.g. \
+                 {\"approved\": true}); the follow-up must continue that task like a text answer.",
             ),
-            run: |ctx| Box::pin(infers_context_id(ctx)),
+            run: |ctx| Box::pin(data_part_follow_up(ctx)),
         },
         Check {
-            id: "context.mismatched-context-id-rejected",
+            id: "send.message-id-kept-in-history",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-05"] },
-            requirement: "A message whose contextId differs from that of the task it names is rejected",
-            scope: super::EVERY_BINDING_BOTH,
+            spec: SpecRef { version: "1.0", section: "3.1.3", statements: &["V10-D-3.1.3-03"] },
+            requirement: "The client's message appears in the task's history with the messageId the client gave",
+            scope: EVERY_BINDING_BOTH,
             requires: &[],
-            maps_to: &["CORE-MULTI-006"],
-            reading: Some(
-                "The spec names no error type for this rejection: an A2A error or -32602 is \
-                 accepted, but not -32600/-32601/-32603/-32700, which say the request was not \
-                 understood or the agent broke. The task must be left unchanged (still \
-                 TASK_STATE_INPUT_REQUIRED), and the same follow-up with the right contextId must \
-                 then be accepted, so an agent that rejects every follow-up does not pass. Unlike \
-                 the official TCK, the task is an open one, so the rejection cannot come from the \
-                 terminal-task rule.",
-            ),
-            run: |ctx| Box::pin(mismatched_context(ctx)),
+            maps_to: &[],
+            reading: None,
+            run: |ctx| Box::pin(message_id_kept(ctx)),
         },
     ]
 }
@@ -420,336 +430,4 @@ async fn client_context_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
         )),
         None => Ok(Verdict::fail(expected, answer.describe())),
     }
-}
-
-async fn unknown_task_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let mut message = ctx.user_message("tck-complete-task");
-    message["taskId"] = json!(ctx.id("tck-no-such-task"));
-    ctx.call_expecting(
-        "SendMessage",
-        json!({ "message": message }),
-        ErrorKind::TaskNotFound,
-    )
-    .await
-}
-
-/// A follow-up message on `task` with the given scenario prefix.
-fn follow_up(ctx: &Ctx, task: &Value, prefix: &str, context: Option<&str>) -> Value {
-    let mut message = ctx.user_message(prefix);
-    message["taskId"] = json!(task_id(task));
-    if let Some(context) = context {
-        message["contextId"] = json!(context);
-    }
-    message
-}
-
-/// A follow-up on `task` that names its contextId too.
-pub(crate) fn full_follow_up(ctx: &Ctx, task: &Value, prefix: &str) -> Value {
-    follow_up(ctx, task, prefix, a2a::text(task, "contextId"))
-}
-
-async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let (tasks, skipped) = terminal_tasks(&ctx).await?;
-    let mut problems = Vec::new();
-    for (state, task) in &tasks {
-        let message = full_follow_up(&ctx, task, "tck-complete-task");
-        let reply = ctx
-            .request("SendMessage", json!({ "message": message }))
-            .await?;
-        if let Verdict::Violated { actual, .. } =
-            reply.expect_error(ErrorKind::UnsupportedOperation)
-        {
-            problems.push(format!("{state}: {actual}"));
-        }
-    }
-    let tried: Vec<&str> = tasks.iter().map(|(s, _)| *s).collect();
-    if problems.is_empty() {
-        Ok(Verdict::pass_with(tried_and_skipped(&tried, &skipped)))
-    } else {
-        Ok(Verdict::fail(
-            format!(
-                "{} for a message to each terminal task",
-                ctx.error_form(ErrorKind::UnsupportedOperation)
-            ),
-            problems.join("; "),
-        ))
-    }
-}
-
-/// "tried X, Y; left out: ..." for pass details of checks over several terminal states.
-pub(crate) fn tried_and_skipped(tried: &[&str], skipped: &[String]) -> String {
-    if skipped.is_empty() {
-        format!("tried {}", tried.join(", "))
-    } else {
-        format!(
-            "tried {}; left out: {}",
-            tried.join(", "),
-            skipped.join("; ")
-        )
-    }
-}
-
-async fn unsupported_media_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    // N/A when the card or a skill accepts any application/* type.
-    let card = &ctx.card.json;
-    let modes = |object: &Value, field: &str| -> Vec<String> {
-        a2a::items(object, field)
-            .filter_map(Value::as_str)
-            .map(|m| {
-                m.split(';')
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .to_ascii_lowercase()
-            })
-            .collect()
-    };
-    let mut declared = vec![(
-        "defaultInputModes".to_string(),
-        modes(card, "defaultInputModes"),
-    )];
-    for (i, skill) in a2a::items(card, "skills").enumerate() {
-        declared.push((
-            format!("skills[{i}].inputModes"),
-            modes(skill, "inputModes"),
-        ));
-    }
-    if let Some((field, _)) = declared.iter().find(|(_, modes)| {
-        modes
-            .iter()
-            .any(|m| matches!(m.as_str(), "*" | "*/*" | "application/*"))
-    }) {
-        return Ok(Verdict::NotApplicable {
-            reason: format!("the card's {field} accept any application/* media type"),
-        });
-    }
-    let mut message = ctx.user_message("tck-complete-task");
-    message["parts"] =
-        json!([{ "text": "a2a-tck", "mediaType": "application/x-a2a-tck-unsupported" }]);
-    ctx.call_expecting(
-        "SendMessage",
-        json!({ "message": message }),
-        ErrorKind::ContentTypeNotSupported,
-    )
-    .await
-}
-
-async fn invalid_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let mut problems = Vec::new();
-    for (missing, field) in [
-        ("messageId", "messageId"),
-        ("role", "role"),
-        ("a non-empty parts", "parts"),
-    ] {
-        let mut message = ctx.user_message("tck-complete-task");
-        if field == "parts" {
-            message["parts"] = json!([]);
-        } else if let Some(object) = message.as_object_mut() {
-            object.remove(field);
-        }
-        let reply = ctx
-            .request("SendMessage", json!({ "message": message }))
-            .await?;
-        if let Verdict::Violated { actual, .. } = reply.expect_error(ErrorKind::InvalidParams) {
-            problems.push(format!("without {missing}: {actual}"));
-        }
-    }
-    if problems.is_empty() {
-        Ok(Verdict::pass())
-    } else {
-        Ok(Verdict::fail(
-            format!(
-                "{} for each invalid message",
-                ctx.error_form(ErrorKind::InvalidParams)
-            ),
-            problems.join("; "),
-        ))
-    }
-}
-
-async fn unknown_fields(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let mut message = ctx.user_message("tck-complete-task");
-    message["tckUnknownField"] = json!({ "ignored": true });
-    let params = json!({ "message": message, "tckUnknownParam": 1 });
-    let answer = ctx.call("SendMessage", params).await?;
-    match &answer {
-        Answer::Result(r) if r.get("task").or_else(|| r.get("message")).is_some() => {
-            Ok(Verdict::pass())
-        }
-        other => Ok(Verdict::fail(
-            "the message processed, its unknown fields ignored",
-            other.describe(),
-        )),
-    }
-}
-
-/// The task id an answer speaks for: a Task's id, or a Message's taskId.
-fn answered_task_id(answer: &Answer) -> Option<&str> {
-    let result = answer.result()?;
-    match result.get("task") {
-        Some(task) => a2a::text(task, "id"),
-        None => result.get("message").and_then(|m| a2a::text(m, "taskId")),
-    }
-}
-
-async fn follow_up_continues(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let task = ctx
-        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
-        .await?;
-    let message = full_follow_up(&ctx, &task, "tck-complete-task");
-    let answer = ctx.send_message(message, None).await?;
-    let id = task_id(&task);
-    if answered_task_id(&answer) == Some(id.as_str()) {
-        Ok(Verdict::pass_with(format!("task {id:?} continued")))
-    } else {
-        Ok(Verdict::fail(
-            format!("an answer for the same task {id:?}"),
-            answer.describe(),
-        ))
-    }
-}
-
-async fn send_history_cap(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let task = ctx
-        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
-        .await?;
-    let id = task_id(&task);
-    let message = full_follow_up(&ctx, &task, "tck-input-required");
-    let answer = ctx
-        .send_message(message, Some(json!({ "historyLength": 1 })))
-        .await?;
-    let Some(returned) = sent_task(&answer).filter(|t| a2a::text(t, "id") == Some(id.as_str()))
-    else {
-        return Err(HarnessError::Prerequisite(format!(
-            "a follow-up on the input-required task did not return that task: {}",
-            answer.describe()
-        )));
-    };
-    let history = super::tasks::full_history(&ctx, &id).await?;
-    if let Some(na) = super::tasks::limit_unobservable(&history) {
-        return Ok(na);
-    }
-    Ok(super::tasks::judge_limit_of_one(&history, returned))
-}
-
-async fn infers_context_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let task = ctx
-        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
-        .await?;
-    let Some(context) = a2a::text(&task, "contextId").map(str::to_string) else {
-        return Err(HarnessError::Prerequisite(
-            "the input-required task has no contextId".into(),
-        ));
-    };
-    let answer = ctx
-        .send_message(follow_up(&ctx, &task, "tck-complete-task", None), None)
-        .await?;
-    let expected = format!("the follow-up answered in contextId {context:?}");
-    if let Answer::Error(_) = &answer {
-        let control = ctx
-            .send_message(full_follow_up(&ctx, &task, "tck-complete-task"), None)
-            .await?;
-        return match control {
-            Answer::Error(_) => Err(HarnessError::Prerequisite(format!(
-                "the agent rejects follow-ups on the input-required task even with its contextId: {}",
-                control.describe()
-            ))),
-            Answer::Result(_) => Ok(Verdict::fail(
-                expected,
-                format!(
-                    "{} (the same follow-up with the contextId is accepted)",
-                    answer.describe()
-                ),
-            )),
-        };
-    }
-    let returned = answer
-        .result()
-        .and_then(|r| r.get("task").or_else(|| r.get("message")))
-        .and_then(|o| o.get("contextId"))
-        .and_then(Value::as_str);
-    match returned {
-        Some(c) if c == context => Ok(Verdict::pass()),
-        Some(c) => Ok(Verdict::fail(expected, format!("contextId {c:?}"))),
-        None => Ok(Verdict::fail(expected, answer.describe())),
-    }
-}
-
-/// Codes that say a request was not understood or the agent broke: not a rejection of it.
-const NOT_A_REJECTION: &[ErrorKind] = &[
-    ErrorKind::JsonParse,
-    ErrorKind::InvalidRequest,
-    ErrorKind::MethodNotFound,
-    ErrorKind::Internal,
-];
-
-/// A violation when `answer` is an error that does not reject the request for a reason
-/// (see [`NOT_A_REJECTION`]).
-fn broken_rejection(answer: &Answer, expected: &str) -> Option<Verdict> {
-    match answer {
-        // On HTTP and gRPC, parse errors, invalid requests and invalid params share their
-        // status: there only a missing route and an internal error are told apart.
-        Answer::Error(e)
-            if NOT_A_REJECTION.iter().any(|k| {
-                e.is(*k)
-                    && match (e.binding, e.version) {
-                        (Binding::Jsonrpc, _) => true,
-                        // 0.3 REST and gRPC errors are told apart by their class only.
-                        (_, ProtocolVersion::V0_3) => *k == ErrorKind::Internal,
-                        _ => matches!(k, ErrorKind::MethodNotFound | ErrorKind::Internal),
-                    }
-            }) =>
-        {
-            Some(Verdict::fail(
-                format!("{expected} (an A2A error or -32602)"),
-                answer.describe(),
-            ))
-        }
-        _ => None,
-    }
-}
-
-async fn mismatched_context(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let task = ctx
-        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
-        .await?;
-    let other = ctx.id("tck-other-context");
-    let answer = ctx
-        .send_message(
-            follow_up(&ctx, &task, "tck-complete-task", Some(&other)),
-            None,
-        )
-        .await?;
-    let expected = format!("a rejection of contextId {other:?}, which is not the task's");
-    if let Answer::Result(_) = answer {
-        return Ok(Verdict::fail(expected, answer.describe()));
-    }
-    let id = task_id(&task);
-    let after = ctx.get_task(&id, None).await?;
-    match after.result().and_then(a2a::state) {
-        Some("TASK_STATE_INPUT_REQUIRED") => {}
-        Some(other) => {
-            return Ok(Verdict::fail(
-                "the rejected message to leave the task in TASK_STATE_INPUT_REQUIRED",
-                format!("GetTask shows state {other:?}"),
-            ))
-        }
-        None => {
-            return Err(HarnessError::Prerequisite(format!(
-                "GetTask failed after the rejection: {}",
-                after.describe()
-            )))
-        }
-    }
-    let control = ctx
-        .send_message(full_follow_up(&ctx, &task, "tck-complete-task"), None)
-        .await?;
-    if let Answer::Error(_) = control {
-        return Err(HarnessError::Prerequisite(format!(
-            "the agent also rejects the follow-up with the task's own contextId, so the rejection \
-             says nothing about the mismatch: {}",
-            control.describe()
-        )));
-    }
-    Ok(broken_rejection(&answer, &expected).unwrap_or_else(Verdict::pass))
 }

@@ -1,0 +1,139 @@
+//! contextId checks (`context.*`): a follow-up naming only the taskId gets the task's
+//! context, and a contextId that is not the task's is rejected (spec 1.0 §3.4).
+
+use serde_json::Value;
+
+use super::setup::{broken_rejection, follow_up, full_follow_up, task_id, Setup};
+use crate::a2a;
+use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::ctx::{Answer, Ctx};
+
+/// The id prefix of every check in this module.
+pub const PREFIX: &str = "context";
+
+/// This module's checks, in spec order.
+pub fn checks() -> Vec<Check> {
+    vec![
+        Check {
+            id: "context.task-id-only-infers-context-id",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-04"] },
+            requirement: "A follow-up that gives only the taskId gets the task's contextId inferred",
+            scope: super::EVERY_BINDING_BOTH,
+            requires: &[],
+            maps_to: &["CORE-MULTI-005"],
+            reading: Some(
+                "The contextId is read from the Task or the Message the follow-up gets. A rejected \
+                 follow-up fails only if the same follow-up with the contextId is accepted.",
+            ),
+            run: |ctx| Box::pin(infers_context_id(ctx)),
+        },
+        Check {
+            id: "context.mismatched-context-id-rejected",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-05"] },
+            requirement: "A message whose contextId differs from that of the task it names is rejected",
+            scope: super::EVERY_BINDING_BOTH,
+            requires: &[],
+            maps_to: &["CORE-MULTI-006"],
+            reading: Some(
+                "The spec names no error type for this rejection: an A2A error or -32602 is \
+                 accepted, but not -32600/-32601/-32603/-32700, which say the request was not \
+                 understood or the agent broke. The task must be left unchanged (still \
+                 TASK_STATE_INPUT_REQUIRED), and the same follow-up with the right contextId must \
+                 then be accepted, so an agent that rejects every follow-up does not pass. Unlike \
+                 the official TCK, the task is an open one, so the rejection cannot come from the \
+                 terminal-task rule.",
+            ),
+            run: |ctx| Box::pin(mismatched_context(ctx)),
+        },
+    ]
+}
+
+async fn infers_context_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx
+        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
+        .await?;
+    let Some(context) = a2a::text(&task, "contextId").map(str::to_string) else {
+        return Err(HarnessError::Prerequisite(
+            "the input-required task has no contextId".into(),
+        ));
+    };
+    let answer = ctx
+        .send_message(follow_up(&ctx, &task, "tck-complete-task", None), None)
+        .await?;
+    let expected = format!("the follow-up answered in contextId {context:?}");
+    if let Answer::Error(_) = &answer {
+        let control = ctx
+            .send_message(full_follow_up(&ctx, &task, "tck-complete-task"), None)
+            .await?;
+        return match control {
+            Answer::Error(_) => Err(HarnessError::Prerequisite(format!(
+                "the agent rejects follow-ups on the input-required task even with its contextId: {}",
+                control.describe()
+            ))),
+            Answer::Result(_) => Ok(Verdict::fail(
+                expected,
+                format!(
+                    "{} (the same follow-up with the contextId is accepted)",
+                    answer.describe()
+                ),
+            )),
+        };
+    }
+    let returned = answer
+        .result()
+        .and_then(|r| r.get("task").or_else(|| r.get("message")))
+        .and_then(|o| o.get("contextId"))
+        .and_then(Value::as_str);
+    match returned {
+        Some(c) if c == context => Ok(Verdict::pass()),
+        Some(c) => Ok(Verdict::fail(expected, format!("contextId {c:?}"))),
+        None => Ok(Verdict::fail(expected, answer.describe())),
+    }
+}
+
+async fn mismatched_context(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx
+        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
+        .await?;
+    let other = ctx.id("tck-other-context");
+    let answer = ctx
+        .send_message(
+            follow_up(&ctx, &task, "tck-complete-task", Some(&other)),
+            None,
+        )
+        .await?;
+    let expected = format!("a rejection of contextId {other:?}, which is not the task's");
+    if let Answer::Result(_) = answer {
+        return Ok(Verdict::fail(expected, answer.describe()));
+    }
+    let id = task_id(&task);
+    let after = ctx.get_task(&id, None).await?;
+    match after.result().and_then(a2a::state) {
+        Some("TASK_STATE_INPUT_REQUIRED") => {}
+        Some(other) => {
+            return Ok(Verdict::fail(
+                "the rejected message to leave the task in TASK_STATE_INPUT_REQUIRED",
+                format!("GetTask shows state {other:?}"),
+            ))
+        }
+        None => {
+            return Err(HarnessError::Prerequisite(format!(
+                "GetTask failed after the rejection: {}",
+                after.describe()
+            )))
+        }
+    }
+    let control = ctx
+        .send_message(full_follow_up(&ctx, &task, "tck-complete-task"), None)
+        .await?;
+    if let Answer::Error(_) = control {
+        return Err(HarnessError::Prerequisite(format!(
+            "the agent also rejects the follow-up with the task's own contextId, so the rejection \
+             says nothing about the mismatch: {}",
+            control.describe()
+        )));
+    }
+    Ok(broken_rejection(&answer, &expected).unwrap_or_else(Verdict::pass))
+}

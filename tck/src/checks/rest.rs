@@ -1,0 +1,204 @@
+//! HTTP+JSON/REST binding checks (`rest.*`, spec 1.0 §11): media types, success status, and
+//! the google.rpc.Status error body.
+
+use serde_json::{json, Value};
+
+use super::setup::{not_found, task_id, Setup};
+use super::REST_1_0;
+use crate::a2a::{self, ERROR_DOMAIN, ERROR_INFO_TYPE};
+use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::ctx::{Answer, Ctx};
+use crate::transport::rest;
+use crate::wire::{HttpReply, Request};
+
+/// The id prefix of every check in this module.
+pub const PREFIX: &str = "rest";
+
+/// This module's checks, in spec order.
+pub fn checks() -> Vec<Check> {
+    vec![
+        Check {
+            id: "rest.content-type-a2a-json",
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "11.1", statements: &["V10-11.1-01"] },
+            requirement: "REST responses use Content-Type application/a2a+json",
+            scope: REST_1_0,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "1.0.0 named application/json; 1.0.1 asks for application/a2a+json (spec notes \
+                 §1.17 #4). application/json is a valid JSON answer (see rest.content-type-json) \
+                 and only this SHOULD warns about it.",
+            ),
+            run: |ctx| Box::pin(content_type_a2a(ctx)),
+        },
+        Check {
+            id: "rest.content-type-json",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "11.1", statements: &["V10-D-11.1-01"] },
+            requirement: "REST responses are ProtoJSON with a JSON media type (application/a2a+json or application/json)",
+            scope: REST_1_0,
+            requires: &[],
+            maps_to: &[],
+            reading: None,
+            run: |ctx| Box::pin(content_type_json(ctx)),
+        },
+        Check {
+            id: "rest.success-status-200",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "11.3", statements: &["V10-D-11.3-01"] },
+            requirement: "A successful REST call answers HTTP 200 with the response message as its body",
+            scope: REST_1_0,
+            requires: &[],
+            maps_to: &["HTTP_JSON-STATUS-001"],
+            reading: Some(
+                "The HTTP+JSON routes are the proto's google.api.http annotations, whose success \
+                 status is 200 with the response message as the body.",
+            ),
+            run: |ctx| Box::pin(success_200(ctx)),
+        },
+        Check {
+            id: "rest.errors.google-rpc-status",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "11.6", statements: &["V10-11.6-01", "V10-11.6-04", "V10-5.4-01"] },
+            requirement: "A REST error is a google.rpc.Status in \"error\" (code = HTTP status, status name, message, @type'd details) with ErrorInfo reason and domain",
+            scope: REST_1_0,
+            requires: &[],
+            maps_to: &["HTTP_JSON-STATUS-001"],
+            reading: Some(
+                "§6.4/§6.5 still show RFC 9457 problem details; §11.6 and the 1.0 change notes \
+                 make google.rpc.Status the REST error format (spec notes §1.17 #2). This check \
+                 follows §11.6.",
+            ),
+            run: |ctx| Box::pin(rest_error_body(ctx)),
+        },
+    ]
+}
+
+/// A plain successful REST exchange: GetTask of a task just created.
+async fn rest_get(ctx: &Ctx) -> Result<HttpReply, HarnessError> {
+    let task = ctx.create_task("tck-complete-task").await?;
+    let interface = ctx
+        .interface
+        .as_ref()
+        .ok_or_else(|| HarnessError::Internal("no interface".into()))?;
+    let params = ctx.with_tenant(json!({ "id": task_id(&task) }))?;
+    let route = rest::route(&interface.url, "GetTask", &params)?;
+    ctx.wire
+        .send(Request {
+            method: route.method,
+            url: &route.url,
+            headers: vec![
+                ("accept", rest::ACCEPT.to_string()),
+                ("a2a-version", interface.version.as_str().to_string()),
+            ],
+            body: None,
+        })
+        .await
+}
+
+async fn content_type_a2a(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let http = rest_get(&ctx).await?;
+    Ok(match http.media_type().as_deref() {
+        Some("application/a2a+json") => Verdict::pass(),
+        other => Verdict::fail(
+            "Content-Type application/a2a+json",
+            format!("Content-Type {}", a2a::shown(other)),
+        ),
+    })
+}
+
+async fn content_type_json(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let http = rest_get(&ctx).await?;
+    let media = http.media_type();
+    let json_type = matches!(
+        media.as_deref(),
+        Some("application/a2a+json" | "application/json")
+    );
+    Ok(match (json_type, http.json().is_some()) {
+        (true, true) => Verdict::pass(),
+        _ => Verdict::fail(
+            "a JSON body with Content-Type application/a2a+json or application/json",
+            format!(
+                "HTTP {}, Content-Type {}: {}",
+                http.status,
+                a2a::shown(media.as_deref()),
+                http.body_start(120)
+            ),
+        ),
+    })
+}
+
+async fn success_200(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let message = ctx.user_message("tck-complete-task");
+    let interface = ctx
+        .interface
+        .as_ref()
+        .ok_or_else(|| HarnessError::Internal("no interface".into()))?;
+    let params = ctx.with_tenant(json!({ "message": message }))?;
+    let route = rest::route(&interface.url, "SendMessage", &params)?;
+    let http = ctx
+        .wire
+        .send(Request {
+            method: route.method,
+            url: &route.url,
+            headers: vec![
+                ("accept", rest::ACCEPT.to_string()),
+                ("content-type", rest::REQUEST_CONTENT_TYPE.to_string()),
+                ("a2a-version", interface.version.as_str().to_string()),
+            ],
+            body: route.body.map(|b| b.to_string().into_bytes()),
+        })
+        .await?;
+    let read = rest::read(&http);
+    Ok(match (http.status, &read.read) {
+        (200, Ok(Answer::Result(_))) => Verdict::pass(),
+        _ => Verdict::fail(
+            "HTTP 200 with the SendMessageResponse",
+            format!("HTTP {}: {}", http.status, http.body_start(200)),
+        ),
+    })
+}
+
+async fn rest_error_body(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let error = match not_found(&ctx).await? {
+        Ok(e) => e,
+        Err(v) => return Ok(v),
+    };
+    let mut problems = Vec::new();
+    if error.http_status != Some(404) {
+        problems.push(format!(
+            "HTTP {} (404 for TaskNotFoundError)",
+            error.http_status.unwrap_or(0)
+        ));
+    }
+    if let Some(problem) = &error.shape_problem {
+        problems.push(problem.clone());
+    }
+    let body = error.raw.get("error");
+    if let Some(body) = body {
+        if body.get("status").and_then(Value::as_str) != Some("NOT_FOUND") {
+            problems.push(format!(
+                "error.status is {} (NOT_FOUND for HTTP 404)",
+                a2a::shown_json(body.get("status"))
+            ));
+        }
+        if !body.get("message").is_some_and(Value::is_string) {
+            problems.push("error.message is not a string".into());
+        }
+    }
+    match &error.error_info {
+        Some(info) if info.reason == "TASK_NOT_FOUND" && info.domain == ERROR_DOMAIN => {}
+        other => problems.push(format!(
+            "no {ERROR_INFO_TYPE} with reason TASK_NOT_FOUND and domain {ERROR_DOMAIN} (found {other:?})"
+        )),
+    }
+    Ok(if problems.is_empty() {
+        Verdict::pass()
+    } else {
+        Verdict::fail(
+            "{\"error\": {code: 404, status: \"NOT_FOUND\", message, details: [ErrorInfo TASK_NOT_FOUND]}}",
+            format!("{}: {error}", problems.join("; ")),
+        )
+    })
+}

@@ -1,0 +1,332 @@
+//! Setup and judgement helpers shared by several check modules: tasks made in a given state
+//! (through the scenario prefixes agents dispatch on), follow-up messages, history limits,
+//! stream endings, and small verdict builders. A helper used by one module stays in it.
+
+use serde_json::{json, Value};
+
+use crate::a2a::{self, ErrorKind};
+use crate::check::{Binding, HarnessError, ProtocolVersion, Verdict};
+use crate::ctx::{Answer, Ctx, ErrorReply, RpcReply};
+use crate::transport::stream::{Collected, End, Event, EventStream, Next};
+
+/// Setup calls on a check's context.
+pub(crate) trait Setup {
+    /// Sends a message with the given scenario prefix and returns the Task it created.
+    /// Anything else means the target did not produce the state the check needs.
+    async fn create_task(&self, prefix: &str) -> Result<Value, HarnessError>;
+
+    /// Like [`Setup::create_task`], with a prepared message.
+    async fn create_task_with(&self, prefix: &str, message: Value) -> Result<Value, HarnessError>;
+
+    /// Creates a task and requires it to be in `state` (e.g. an input-required task).
+    async fn create_task_in_state(&self, prefix: &str, state: &str) -> Result<Value, HarnessError>;
+}
+
+impl Setup for Ctx {
+    async fn create_task(&self, prefix: &str) -> Result<Value, HarnessError> {
+        let message = self.user_message(prefix);
+        self.create_task_with(prefix, message).await
+    }
+
+    async fn create_task_with(&self, prefix: &str, message: Value) -> Result<Value, HarnessError> {
+        let answer = self.send_message(message, None).await?;
+        match answer.result().and_then(|r| r.get("task")) {
+            Some(task) if a2a::text(task, "id").is_some() => Ok(task.clone()),
+            _ => Err(HarnessError::Prerequisite(format!(
+                "SendMessage (messageId prefix `{prefix}`) did not return a task with an id; got {}",
+                answer.describe()
+            ))),
+        }
+    }
+
+    async fn create_task_in_state(&self, prefix: &str, state: &str) -> Result<Value, HarnessError> {
+        let task = self.create_task(prefix).await?;
+        match a2a::state(&task) {
+            Some(s) if s == state => Ok(task),
+            other => Err(HarnessError::Prerequisite(format!(
+                "SendMessage (messageId prefix `{prefix}`) returned a task in state {}, \
+                 not {state}",
+                a2a::shown(other)
+            ))),
+        }
+    }
+}
+
+/// Setup: one task in each terminal state the agent can be driven into: COMPLETED
+/// (`tck-complete-task`), REJECTED (`tck-reject-task`), FAILED (`tck-fail-task`, the kit's own
+/// scenario) and CANCELED (an input-required task, canceled). COMPLETED is required; the other
+/// states are tried and left out, with the reason, when the agent does not produce them.
+pub async fn terminal_tasks(
+    ctx: &Ctx,
+) -> Result<(Vec<(&'static str, Value)>, Vec<String>), HarnessError> {
+    let mut tasks = vec![(
+        "TASK_STATE_COMPLETED",
+        ctx.create_task_in_state("tck-complete-task", "TASK_STATE_COMPLETED")
+            .await?,
+    )];
+    let mut skipped = Vec::new();
+    for (prefix, state) in [
+        ("tck-reject-task", "TASK_STATE_REJECTED"),
+        ("tck-fail-task", "TASK_STATE_FAILED"),
+    ] {
+        match ctx.create_task_in_state(prefix, state).await {
+            Ok(task) => tasks.push((state, task)),
+            Err(HarnessError::Prerequisite(why)) => skipped.push(why),
+            Err(other) => return Err(other),
+        }
+    }
+    match ctx
+        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
+        .await
+    {
+        Ok(open) => {
+            let canceled = ctx.cancel_task(&task_id(&open)).await?;
+            match canceled.result() {
+                Some(t) if a2a::state(t) == Some("TASK_STATE_CANCELED") => {
+                    tasks.push(("TASK_STATE_CANCELED", t.clone()))
+                }
+                _ => skipped.push(format!(
+                    "no canceled task: CancelTask gave {}",
+                    canceled.describe()
+                )),
+            }
+        }
+        Err(HarnessError::Prerequisite(why)) => skipped.push(why),
+        Err(other) => return Err(other),
+    }
+    Ok((tasks, skipped))
+}
+
+/// Task id of a task returned by setup (present: setup checked it).
+pub fn task_id(task: &Value) -> String {
+    a2a::text(task, "id").unwrap_or_default().to_string()
+}
+
+/// The verdict for "this JSON-RPC call must fail with exactly `kind`".
+pub fn expect_error_reply(reply: &RpcReply, kind: ErrorKind) -> Verdict {
+    reply.reply().expect_error(kind)
+}
+
+/// The task in a SendMessage result (`{"task": {...}}`), for follow-ups.
+pub fn sent_task(answer: &Answer) -> Option<&Value> {
+    answer.result().and_then(|r| r.get("task"))
+}
+
+/// Satisfied when there are no problems, else violated with all of them.
+pub fn verdict_from(problems: Vec<String>, expected: &str) -> Verdict {
+    if problems.is_empty() {
+        Verdict::pass()
+    } else {
+        Verdict::fail(expected, problems.join("; "))
+    }
+}
+
+/// A follow-up message on `task` with the given scenario prefix.
+pub fn follow_up(ctx: &Ctx, task: &Value, prefix: &str, context: Option<&str>) -> Value {
+    let mut message = ctx.user_message(prefix);
+    message["taskId"] = json!(task_id(task));
+    if let Some(context) = context {
+        message["contextId"] = json!(context);
+    }
+    message
+}
+
+/// A follow-up on `task` that names its contextId too.
+pub fn full_follow_up(ctx: &Ctx, task: &Value, prefix: &str) -> Value {
+    follow_up(ctx, task, prefix, a2a::text(task, "contextId"))
+}
+
+/// "tried X, Y; left out: ..." for pass details of checks over several terminal states.
+pub fn tried_and_skipped(tried: &[&str], skipped: &[String]) -> String {
+    if skipped.is_empty() {
+        format!("tried {}", tried.join(", "))
+    } else {
+        format!(
+            "tried {}; left out: {}",
+            tried.join(", "),
+            skipped.join("; ")
+        )
+    }
+}
+
+/// Codes that say a request was not understood or the agent broke: not a rejection of it.
+pub const NOT_A_REJECTION: &[ErrorKind] = &[
+    ErrorKind::JsonParse,
+    ErrorKind::InvalidRequest,
+    ErrorKind::MethodNotFound,
+    ErrorKind::Internal,
+];
+
+/// A violation when `answer` is an error that does not reject the request for a reason
+/// (see [`NOT_A_REJECTION`]).
+pub fn broken_rejection(answer: &Answer, expected: &str) -> Option<Verdict> {
+    match answer {
+        // On HTTP and gRPC, parse errors, invalid requests and invalid params share their
+        // status: there only a missing route and an internal error are told apart.
+        Answer::Error(e)
+            if NOT_A_REJECTION.iter().any(|k| {
+                e.is(*k)
+                    && match (e.binding, e.version) {
+                        (Binding::Jsonrpc, _) => true,
+                        // 0.3 REST and gRPC errors are told apart by their class only.
+                        (_, ProtocolVersion::V0_3) => *k == ErrorKind::Internal,
+                        _ => matches!(k, ErrorKind::MethodNotFound | ErrorKind::Internal),
+                    }
+            }) =>
+        {
+            Some(Verdict::fail(
+                format!("{expected} (an A2A error or -32602)"),
+                answer.describe(),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The Task a GetTask/CancelTask result must be, or a violation.
+pub fn result_task<'a>(answer: &'a Answer, expected: &str) -> Result<&'a Value, Verdict> {
+    match answer {
+        Answer::Result(task) if task.is_object() => Ok(task),
+        other => Err(Verdict::fail(expected, other.describe())),
+    }
+}
+
+/// Setup: a task's whole history, as GetTask without a limit shows it.
+pub async fn full_history(ctx: &Ctx, id: &str) -> Result<Vec<Value>, HarnessError> {
+    let full = ctx.get_task(id, None).await?;
+    Ok(full
+        .result()
+        .ok_or_else(|| HarnessError::Prerequisite(format!("GetTask failed: {}", full.describe())))?
+        .get("history")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default())
+}
+
+pub fn history_ids(task: &Value) -> Vec<Option<&str>> {
+    task.get("history")
+        .and_then(Value::as_array)
+        .map(|h| h.iter().map(|m| a2a::text(m, "messageId")).collect())
+        .unwrap_or_default()
+}
+
+/// N/A when a task's full history is too short for a limit of 1 to show.
+pub fn limit_unobservable(history: &[Value]) -> Option<Verdict> {
+    (history.len() < 2).then(|| Verdict::NotApplicable {
+        reason: format!(
+            "the task's full history has {} message(s), so a limit of 1 is not observable",
+            history.len()
+        ),
+    })
+}
+
+/// For historyLength 1: `got` keeps at most one message, the most recent of `history`.
+pub fn judge_limit_of_one(history: &[Value], got: &Value) -> Verdict {
+    let newest = history.last().and_then(|m| a2a::text(m, "messageId"));
+    let kept = history_ids(got);
+    if kept.len() > 1 || (kept.len() == 1 && kept[0] != newest) {
+        Verdict::fail(
+            format!(
+                "for historyLength 1, only the most recent message ({})",
+                a2a::shown(newest)
+            ),
+            format!("history messageIds {kept:?}"),
+        )
+    } else {
+        Verdict::pass_with(format!(
+            "{} of {} messages returned",
+            kept.len(),
+            history.len()
+        ))
+    }
+}
+
+/// GetTask of a task that does not exist: the error to inspect.
+pub async fn not_found(ctx: &Ctx) -> Result<Result<ErrorReply, Verdict>, HarnessError> {
+    let reply = ctx
+        .request("GetTask", json!({ "id": ctx.id("tck-no-such-task") }))
+        .await?;
+    let expected = ctx.error_form(ErrorKind::TaskNotFound);
+    Ok(match reply.read {
+        Ok(Answer::Error(e)) => Ok(e),
+        Ok(other) => Err(Verdict::fail(expected, other.describe())),
+        Err(unreadable) => Err(Verdict::fail(expected, unreadable)),
+    })
+}
+
+/// Where a state sits in a task's life: states never move to a lower rank.
+pub fn rank(state: &str) -> u8 {
+    match state {
+        "TASK_STATE_SUBMITTED" => 0,
+        "TASK_STATE_WORKING" => 1,
+        s if a2a::INTERRUPTED_STATES.contains(&s) => 2,
+        s if a2a::TERMINAL_STATES.contains(&s) => 3,
+        _ => 0,
+    }
+}
+
+/// Reads events after `seen` up to and including the first terminal state; a stream that ends
+/// first gives back what it sent and how it ended.
+pub async fn until_terminal(
+    stream: &mut EventStream,
+    wait: std::time::Duration,
+    mut seen: Vec<Event>,
+) -> Result<Vec<Event>, Collected> {
+    loop {
+        match stream.next(wait).await {
+            Next::Event(event) => {
+                let terminal = event
+                    .state()
+                    .is_some_and(|s| a2a::TERMINAL_STATES.contains(&s));
+                seen.push(event);
+                if terminal {
+                    return Ok(seen);
+                }
+            }
+            Next::End(end) => return Err(Collected { events: seen, end }),
+        }
+    }
+}
+
+/// Reads until a terminal state, then requires the stream to close.
+pub async fn close_after_terminal(
+    ctx: &Ctx,
+    stream: &mut EventStream,
+    seen: Vec<Event>,
+) -> Result<Verdict, HarnessError> {
+    let wait = ctx.stream_wait();
+    let expected = "the stream closes right after the terminal state";
+    let seen = match until_terminal(stream, wait, seen).await {
+        Ok(seen) => seen,
+        // A clean close before a terminal state: the agent did not play the scenario.
+        Err(collected) if collected.end == End::Closed => {
+            return Err(HarnessError::Prerequisite(format!(
+                "the stream closed before any terminal state: {}",
+                collected.describe()
+            )));
+        }
+        Err(collected) => {
+            return Ok(Verdict::fail(
+                "the task's events up to its terminal state, then the stream closes",
+                collected.describe(),
+            ));
+        }
+    };
+    // A final Task snapshot may follow the terminal status (§11.7); nothing else may.
+    let rest = stream.collect(wait).await;
+    let extra: Vec<&Event> = rest
+        .events
+        .iter()
+        .filter(|e| e.kind() != Some("task"))
+        .collect();
+    let mut all = seen;
+    all.extend(rest.events.iter().cloned());
+    let collected = Collected {
+        events: all,
+        end: rest.end.clone(),
+    };
+    Ok(match (&rest.end, extra.is_empty()) {
+        (End::Closed, true) => Verdict::pass_with(collected.describe()),
+        _ => Verdict::fail(expected, collected.describe()),
+    })
+}

@@ -1,0 +1,336 @@
+//! SubscribeToTask checks (`subscribe.*`, spec 1.0 §3.1.6, §3.5.2): the first event, later
+//! updates, the end of a subscription, refusals, and several subscribers. These run when the
+//! card declares `capabilities.streaming`; every wait is bounded by the kit's stream wait.
+
+use serde_json::{json, Value};
+
+use super::setup::{close_after_terminal, full_follow_up, rank, task_id, until_terminal, Setup};
+use super::{EVERY_BINDING_1_0, STREAMING};
+use crate::a2a::{self, ErrorKind};
+use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::ctx::Ctx;
+use crate::transport::stream::{Collected, End, Event, EventStream, Next};
+
+/// The id prefix of every check in this module.
+pub const PREFIX: &str = "subscribe";
+
+/// This module's checks, in spec order.
+pub fn checks() -> Vec<Check> {
+    vec![
+        Check {
+            id: "subscribe.first-event-is-current-task",
+            level: Level::Must,
+            spec: SpecRef {
+                version: "1.0",
+                section: "3.1.6",
+                statements: &["V10-3.1.6-02"],
+            },
+            requirement: "The first event of SubscribeToTask is the Task as it stands",
+            scope: EVERY_BINDING_1_0,
+            requires: STREAMING,
+            maps_to: &["STREAM-SUB-001"],
+            reading: Some(
+                "On HTTP+JSON the kit subscribes with POST /tasks/{id}:subscribe, the verb of \
+                 §5.3 and §11.3.2; the proto's annotation says GET (spec notes §1.17 #1). An \
+                 agent that answers only GET fails the subscription checks on HTTP+JSON.",
+            ),
+            run: |ctx| Box::pin(subscribe_first_event(ctx)),
+        },
+        Check {
+            id: "subscribe.receives-later-updates",
+            level: Level::Must,
+            spec: SpecRef {
+                version: "1.0",
+                section: "3.5.2",
+                statements: &["V10-3.5.2-04"],
+            },
+            requirement:
+                "A subscriber receives the task's later events (a follow-up that completes it)",
+            scope: EVERY_BINDING_1_0,
+            requires: STREAMING,
+            maps_to: &["STREAM-ORDER-002"],
+            reading: Some(
+                "The task is kept open (`tck-long-running`, else `tck-input-required`), one \
+                 subscriber attaches, then a follow-up message completes it: the subscriber must \
+                 see at least the terminal status after its snapshot.",
+            ),
+            run: |ctx| Box::pin(subscribe_updates(ctx)),
+        },
+        Check {
+            id: "subscribe.closes-at-terminal-state",
+            level: Level::Must,
+            spec: SpecRef {
+                version: "1.0",
+                section: "3.1.6",
+                statements: &["V10-3.1.6-01"],
+            },
+            requirement: "A SubscribeToTask stream closes when the task reaches a terminal state",
+            scope: EVERY_BINDING_1_0,
+            requires: STREAMING,
+            maps_to: &["STREAM-SUB-002"],
+            reading: None,
+            run: |ctx| Box::pin(subscribe_closes(ctx)),
+        },
+        Check {
+            id: "subscribe.terminal-task-unsupported",
+            level: Level::Must,
+            spec: SpecRef {
+                version: "1.0",
+                section: "3.1.6",
+                statements: &["V10-P-13"],
+            },
+            requirement: "Subscribing to a task in a terminal state gets UnsupportedOperationError",
+            scope: EVERY_BINDING_1_0,
+            requires: STREAMING,
+            maps_to: &["STREAM-SUB-003"],
+            reading: None,
+            run: |ctx| Box::pin(subscribe_terminal(ctx)),
+        },
+        Check {
+            id: "subscribe.unknown-task-not-found",
+            level: Level::Must,
+            spec: SpecRef {
+                version: "1.0",
+                section: "3.1.6",
+                statements: &["V10-D-3.1.6-01"],
+            },
+            requirement: "Subscribing to a task that does not exist gets TaskNotFoundError",
+            scope: EVERY_BINDING_1_0,
+            requires: STREAMING,
+            maps_to: &["STREAM-SUB-004"],
+            reading: None,
+            run: |ctx| Box::pin(subscribe_unknown(ctx)),
+        },
+        Check {
+            id: "subscribe.subscribers-see-same-events",
+            level: Level::Must,
+            spec: SpecRef {
+                version: "1.0",
+                section: "3.5.2",
+                statements: &["V10-3.5.2-05"],
+            },
+            requirement: "Two subscribers of one task receive the same events in the same order",
+            scope: EVERY_BINDING_1_0,
+            requires: STREAMING,
+            maps_to: &["STREAM-ORDER-003"],
+            reading: Some(
+                "Events are compared by kind, state and artifact id after the subscription \
+                 snapshot; timestamps may differ only between snapshots.",
+            ),
+            run: |ctx| Box::pin(subscribers_agree(ctx)),
+        },
+    ]
+}
+
+/// Setup: a task that stays open until released: `tck-long-running` (WORKING until a
+/// follow-up or a cancel), else an input-required task.
+async fn open_task(ctx: &Ctx) -> Result<Value, HarnessError> {
+    // Non-blocking: a blocking call would rightly wait for a state this task never reaches
+    // until released (§3.2.2).
+    let message = ctx.user_message("tck-long-running");
+    let answer = ctx
+        .send_message(message, Some(json!({ "returnImmediately": true })))
+        .await?;
+    let task = match answer.result().and_then(|r| r.get("task")) {
+        Some(task) if a2a::text(task, "id").is_some() => task.clone(),
+        _ => {
+            return Err(HarnessError::Prerequisite(format!(
+                "SendMessage (`tck-long-running`, returnImmediately) gave no task: {}",
+                answer.describe()
+            )))
+        }
+    };
+    let state = a2a::state(&task).unwrap_or_default();
+    if !a2a::TERMINAL_STATES.contains(&state) {
+        return Ok(task);
+    }
+    ctx.create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
+        .await
+}
+
+/// Subscribes to `task`; the subscription must start.
+async fn subscribe(ctx: &Ctx, task: &Value) -> Result<EventStream, HarnessError> {
+    ctx.open_stream("SubscribeToTask", json!({ "id": task_id(task) }))
+        .await
+}
+
+/// Completes an open task with a follow-up message; the follow-up must be accepted.
+async fn release(ctx: &Ctx, task: &Value) -> Result<(), HarnessError> {
+    let message = full_follow_up(ctx, task, "tck-complete-task");
+    let answer = ctx.send_message(message, None).await?;
+    match answer.result() {
+        Some(_) => Ok(()),
+        None => Err(HarnessError::Prerequisite(format!(
+            "the follow-up that completes the task was refused: {}",
+            answer.describe()
+        ))),
+    }
+}
+
+async fn subscribe_first_event(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = open_task(&ctx).await?;
+    let id = task_id(&task);
+    let mut stream = subscribe(&ctx, &task).await?;
+    let first = stream.next(ctx.stream_wait()).await;
+    let expected = format!(
+        "a task event for task {id:?}, open, in state {} or later",
+        a2a::shown(a2a::state(&task))
+    );
+    let verdict = match &first {
+        Next::Event(event) if event.kind() == Some("task") => {
+            let t = event.get("task").cloned().unwrap_or_default();
+            // The task may have moved on since it was made (returnImmediately), but only
+            // forward, and it is still open.
+            let state = a2a::state(&t).unwrap_or_default();
+            let made = a2a::state(&task).unwrap_or_default();
+            let open = !a2a::TERMINAL_STATES.contains(&state) && a2a::TASK_STATES.contains(&state);
+            if a2a::text(&t, "id") == Some(id.as_str()) && open && rank(state) >= rank(made) {
+                Verdict::pass()
+            } else {
+                Verdict::fail(expected, event.brief())
+            }
+        }
+        Next::Event(event) => Verdict::fail(expected, format!("first event {}", event.brief())),
+        Next::End(end) => Verdict::fail(expected, end.describe()),
+    };
+    drop(stream);
+    let _ = ctx.cancel_task(&id).await;
+    Ok(verdict)
+}
+
+/// Subscribes, checks the snapshot, releases the task, and reads the rest of the stream.
+async fn subscribed_events(ctx: &Ctx) -> Result<(Collected, Collected), HarnessError> {
+    let task = open_task(ctx).await?;
+    let mut first = subscribe(ctx, &task).await?;
+    let mut second = subscribe(ctx, &task).await?;
+    let wait = ctx.stream_wait();
+    let one = first.next(wait).await;
+    let two = second.next(wait).await;
+    for snapshot in [&one, &two] {
+        if !matches!(snapshot, Next::Event(e) if e.kind() == Some("task")) {
+            return Err(HarnessError::Prerequisite(format!(
+                "a subscription did not start with the task: {}",
+                snapshot.brief()
+            )));
+        }
+    }
+    release(ctx, &task).await?;
+    Ok((first.collect(wait).await, second.collect(wait).await))
+}
+
+async fn subscribe_updates(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = open_task(&ctx).await?;
+    let mut stream = subscribe(&ctx, &task).await?;
+    let wait = ctx.stream_wait();
+    let snapshot = stream.next(wait).await;
+    if !matches!(&snapshot, Next::Event(e) if e.kind() == Some("task")) {
+        return Err(HarnessError::Prerequisite(format!(
+            "the subscription did not start with the task: {}",
+            snapshot.brief()
+        )));
+    }
+    release(&ctx, &task).await?;
+    Ok(match until_terminal(&mut stream, wait, Vec::new()).await {
+        Ok(later) => Verdict::pass_with(format!("{} event(s) after the snapshot", later.len())),
+        // An interrupted task's subscription may close at once (§11.7): nothing to judge.
+        Err(collected)
+            if collected.end == End::Closed
+                && collected.events.is_empty()
+                && a2a::state(&task).is_some_and(|s| a2a::INTERRUPTED_STATES.contains(&s)) =>
+        {
+            return Err(HarnessError::Prerequisite(format!(
+                "the subscription closed after its snapshot, before the follow-up: {}",
+                collected.describe()
+            )))
+        }
+        Err(collected) => Verdict::fail(
+            "the follow-up's events, up to the terminal state, after the snapshot",
+            collected.describe(),
+        ),
+    })
+}
+
+async fn subscribe_closes(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = open_task(&ctx).await?;
+    let mut stream = subscribe(&ctx, &task).await?;
+    let snapshot = match stream.next(ctx.stream_wait()).await {
+        Next::Event(e) => vec![e],
+        Next::End(end) => {
+            return Err(HarnessError::Prerequisite(format!(
+                "the subscription ended before its first event: {}",
+                end.describe()
+            )))
+        }
+    };
+    release(&ctx, &task).await?;
+    close_after_terminal(&ctx, &mut stream, snapshot).await
+}
+
+async fn subscribe_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx
+        .create_task_in_state("tck-complete-task", "TASK_STATE_COMPLETED")
+        .await?;
+    refused_with(
+        &ctx,
+        json!({ "id": task_id(&task) }),
+        ErrorKind::UnsupportedOperation,
+    )
+    .await
+}
+
+async fn subscribe_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let params = json!({ "id": ctx.id("tck-no-such-task") });
+    refused_with(&ctx, params, ErrorKind::TaskNotFound).await
+}
+
+/// SubscribeToTask must be refused with `kind`, before or as the stream's only event.
+async fn refused_with(ctx: &Ctx, params: Value, kind: ErrorKind) -> Result<Verdict, HarnessError> {
+    let expected = ctx.error_form(kind);
+    Ok(match ctx.stream("SubscribeToTask", params).await? {
+        crate::transport::stream::Start::Refused(reply) => reply.expect_error(kind),
+        crate::transport::stream::Start::Stream(mut stream) => {
+            let collected = stream.collect(ctx.stream_wait()).await;
+            match (&collected.end, collected.events.is_empty()) {
+                (End::Error(e), true) => match e.check(kind) {
+                    Ok(()) => Verdict::pass_with("the error came as the stream's only event"),
+                    Err(differs) => Verdict::fail(expected, format!("{differs}: {e}")),
+                },
+                _ => Verdict::fail(expected, collected.describe()),
+            }
+        }
+    })
+}
+
+/// An event reduced to what two subscribers must agree on.
+fn essence(event: &Event) -> String {
+    let artifact = event
+        .get("artifactUpdate")
+        .and_then(|u| u.get("artifact"))
+        .and_then(|a| a2a::text(a, "artifactId"));
+    format!(
+        "{}:{}:{}",
+        event.kind().unwrap_or("?"),
+        event.state().unwrap_or(""),
+        artifact.unwrap_or("")
+    )
+}
+
+async fn subscribers_agree(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let (one, two) = subscribed_events(&ctx).await?;
+    let a: Vec<String> = one.events.iter().map(essence).collect();
+    let b: Vec<String> = two.events.iter().map(essence).collect();
+    if a.is_empty() {
+        return Ok(Verdict::fail(
+            "both subscribers receive the follow-up's events",
+            format!("first subscriber: {}", one.describe()),
+        ));
+    }
+    Ok(if a == b {
+        Verdict::pass_with(format!("both saw {a:?}"))
+    } else {
+        Verdict::fail(
+            "the same events in the same order on both subscriptions",
+            format!("first: {}; second: {}", one.describe(), two.describe()),
+        )
+    })
+}

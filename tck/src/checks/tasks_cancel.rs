@@ -1,0 +1,155 @@
+//! CancelTask checks (`tasks.cancel.*`): open tasks become canceled and stay so; terminal
+//! and unknown tasks are refused (spec 1.0 §3.1.5).
+
+use serde_json::json;
+
+use super::setup::{result_task, task_id, terminal_tasks, tried_and_skipped, Setup};
+use crate::a2a::{self, ErrorKind};
+use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::ctx::{Answer, Ctx};
+
+/// The id prefix of every check in this module.
+pub const PREFIX: &str = "tasks.cancel";
+
+/// This module's checks, in spec order.
+pub fn checks() -> Vec<Check> {
+    vec![
+        Check {
+            id: "tasks.cancel.open-task-becomes-canceled",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-D-3.1.5-01"] },
+            requirement: "CancelTask on an open task returns the task, same id, in TASK_STATE_CANCELED",
+            scope: super::EVERY_BINDING_BOTH,
+            requires: &[],
+            maps_to: &["CORE-CANCEL-001"],
+            reading: Some(
+                "§3.1.5 says cancellation is not guaranteed: an agent may answer \
+                 TaskNotCancelableError for a task it cannot cancel now, which makes this check \
+                 UNTESTABLE rather than FAIL. A cancel it accepts must return the task canceled.",
+            ),
+            run: |ctx| Box::pin(cancel_open(ctx)),
+        },
+        Check {
+            id: "tasks.cancel.canceled-task-stays-canceled",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-D-3.1.3-01", "V10-D-3.1.5-01"] },
+            requirement: "A canceled task stays in TASK_STATE_CANCELED: GetTask afterwards shows it canceled",
+            scope: super::EVERY_BINDING_BOTH,
+            requires: &[],
+            maps_to: &[],
+            reading: None,
+            run: |ctx| Box::pin(cancel_persists(ctx)),
+        },
+        Check {
+            id: "tasks.cancel.terminal-task-not-cancelable",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-5.4-01", "V10-D-3.1.5-02"] },
+            requirement: "CancelTask on a task in a terminal state (completed, rejected, failed, canceled) gets TaskNotCancelableError",
+            scope: super::EVERY_BINDING_BOTH,
+            requires: &[],
+            maps_to: &["CORE-CANCEL-002"],
+            reading: Some(concat!(
+                "Tried on every terminal state the agent can be driven into (COMPLETED is \
+                 required). For an already canceled task TaskNotFoundError is accepted too, since a \
+                 duplicate cancel may find the task purged (§3.3.1).",
+                " In 0.3 (-32002 on JSON-RPC) REST and gRPC error forms are unspecified: only the class is asked there.",
+            )),
+            run: |ctx| Box::pin(cancel_terminal(ctx)),
+        },
+        Check {
+            id: "tasks.cancel.unknown-id-returns-task-not-found",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-3.3.2-11", "V10-5.4-01"] },
+            requirement: "CancelTask for an id that names no task gets TaskNotFoundError",
+            scope: super::EVERY_BINDING_BOTH,
+            requires: &[],
+            maps_to: &["CORE-CANCEL-003"],
+            reading: Some(
+                "Both versions: -32001 on JSON-RPC. On 1.0 REST and gRPC, HTTP 404 / NOT_FOUND with ErrorInfo TASK_NOT_FOUND; 0.3 specifies neither REST error bodies nor gRPC statuses, so there only the class is asked (an HTTP 4xx; a gRPC status other than OK and INTERNAL).",
+            ),
+            run: |ctx| Box::pin(cancel_unknown(ctx)),
+        },
+    ]
+}
+
+async fn cancel_open(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx
+        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
+        .await?;
+    let id = task_id(&task);
+    let answer = ctx.cancel_task(&id).await?;
+    if let Answer::Error(e) = &answer {
+        if e.is(ErrorKind::TaskNotCancelable) {
+            return Err(HarnessError::Prerequisite(
+                "the agent declined to cancel the open task (TaskNotCancelableError), which \
+                 §3.1.5 allows"
+                    .into(),
+            ));
+        }
+    }
+    let expected = format!("task {id:?} in TASK_STATE_CANCELED");
+    let got = match result_task(&answer, &expected) {
+        Ok(t) => t,
+        Err(v) => return Ok(v),
+    };
+    if a2a::text(got, "id") == Some(id.as_str()) && a2a::state(got) == Some("TASK_STATE_CANCELED") {
+        Ok(Verdict::pass())
+    } else {
+        Ok(Verdict::fail(expected, answer.describe()))
+    }
+}
+
+async fn cancel_persists(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx
+        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
+        .await?;
+    let id = task_id(&task);
+    let canceled = ctx.cancel_task(&id).await?;
+    if canceled.result().and_then(a2a::state) != Some("TASK_STATE_CANCELED") {
+        return Err(HarnessError::Prerequisite(format!(
+            "CancelTask did not return a canceled task: {}",
+            canceled.describe()
+        )));
+    }
+    let answer = ctx.get_task(&id, None).await?;
+    match answer.result().and_then(a2a::state) {
+        Some("TASK_STATE_CANCELED") => Ok(Verdict::pass()),
+        other => Ok(Verdict::fail(
+            "GetTask after CancelTask to show TASK_STATE_CANCELED",
+            format!("state {}", a2a::shown(other)),
+        )),
+    }
+}
+
+async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let (tasks, skipped) = terminal_tasks(&ctx).await?;
+    let mut problems = Vec::new();
+    for (state, task) in &tasks {
+        let reply = ctx
+            .request("CancelTask", json!({ "id": task_id(task) }))
+            .await?;
+        let verdict = reply.expect_error(ErrorKind::TaskNotCancelable);
+        let purged = *state == "TASK_STATE_CANCELED" && reply.is_error(ErrorKind::TaskNotFound);
+        if let (Verdict::Violated { actual, .. }, false) = (verdict, purged) {
+            problems.push(format!("{state}: {actual}"));
+        }
+    }
+    let tried: Vec<&str> = tasks.iter().map(|(s, _)| *s).collect();
+    if problems.is_empty() {
+        Ok(Verdict::pass_with(tried_and_skipped(&tried, &skipped)))
+    } else {
+        Ok(Verdict::fail(
+            format!(
+                "{} for CancelTask of each terminal task",
+                ctx.error_form(ErrorKind::TaskNotCancelable)
+            ),
+            problems.join("; "),
+        ))
+    }
+}
+
+async fn cancel_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let id = ctx.id("tck-no-such-task");
+    ctx.call_expecting("CancelTask", json!({ "id": id }), ErrorKind::TaskNotFound)
+        .await
+}

@@ -1,0 +1,267 @@
+//! The binary's gate on a reviewed baseline (`--expect`), the starting baseline it writes
+//! (`baseline`), the comparison of two reports (`diff`) and the compatibility summary, end to
+//! end against the built-in reference agent with a named fault.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use a2a_tck::check::{Binding, Status};
+use a2a_tck::report::{Report, Verdict};
+
+const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
+/// One check, and the fault that breaks it on every interface (1.0 and 0.3).
+const CHECK: &str = "send.context-id-generated-when-absent";
+const FAULT: &str = "omit-context-id";
+
+fn kit(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("the kit runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("a2a-tck-gate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("utf8")
+}
+
+/// Runs the one check (under the fault when `faulty`) with `extra` arguments; returns the
+/// output and the report.
+fn run(name: &str, faulty: bool, extra: &[&str]) -> (Output, Report) {
+    let report = temp(&format!("{name}.json"));
+    let mut args = vec!["--select", CHECK, "--report", path(&report)];
+    if faulty {
+        args.extend(["--fault", FAULT]);
+    }
+    args.extend(extra);
+    let output = kit(&args);
+    let read = Report::read(&report)
+        .unwrap_or_else(|e| panic!("a complete report: {e}; stderr: {}", text(&output.stderr)));
+    (output, read)
+}
+
+fn write(name: &str, body: &str) -> PathBuf {
+    let file = temp(name);
+    std::fs::write(&file, body).expect("write baseline");
+    file
+}
+
+const ACCEPT_TOML: &str = r#"
+[[expect]]
+check = "send.context-id-*"
+status = "FAIL"
+reason = "the agent answers with a bare Message; tracked upstream"
+"#;
+
+#[test]
+fn a_baseline_accepting_the_failure_exits_0() {
+    let baseline = write("accept.toml", ACCEPT_TOML);
+    let markdown = temp("accept.md");
+    let (output, report) = run(
+        "accept",
+        true,
+        &["--expect", path(&baseline), "--markdown", path(&markdown)],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+    // The verdict on the agent stays what it is; the gate passes.
+    assert_eq!(report.verdict, Verdict::NonConformant);
+    let gate = report.baseline.expect("the report carries the gate");
+    assert!(gate.passed && gate.stale.is_empty(), "{gate:?}");
+    assert_eq!(gate.verdict, Verdict::Conformant);
+    assert_eq!(gate.expected.len(), report.results.len());
+    assert!(gate
+        .expected
+        .iter()
+        .all(|e| e.reason.contains("tracked upstream")));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("expected   FAIL send.context-id-generated-when-absent"));
+    assert!(stdout.contains("gate: PASS"), "{stdout}");
+    let markdown = std::fs::read_to_string(&markdown).expect("markdown");
+    assert!(markdown.contains("gate PASS") && markdown.contains("tracked upstream"));
+}
+
+#[test]
+fn a_yaml_baseline_narrowed_by_binding_and_version_gates_the_rest() {
+    let baseline = write(
+        "narrow.yaml",
+        "expect:\n  - check: send.context-id-generated-when-absent\n    binding: '{jsonrpc,rest}'\n    \
+         version: '1.0'\n    status: FAIL\n    reason: fixed in the next release\n",
+    );
+    let (output, report) = run("narrow", true, &["--expect", path(&baseline)]);
+    assert_eq!(output.status.code(), Some(1));
+    let gate = report.baseline.expect("gate");
+    assert!(!gate.passed);
+    assert_eq!(gate.verdict, Verdict::NonConformant);
+    assert_eq!(gate.expected.len(), 2);
+    assert!(gate
+        .expected
+        .iter()
+        .all(|e| e.binding != Some(Binding::Grpc)));
+}
+
+#[test]
+fn an_entry_matching_nothing_is_stale_and_exits_1() {
+    let baseline = write(
+        "nothing.toml",
+        &format!(
+            "{ACCEPT_TOML}\n[[expect]]\ncheck = \"tasks.no-such-check\"\nstatus = \"UNTESTABLE\"\nreason = \"gone\"\n"
+        ),
+    );
+    let (output, report) = run("nothing", true, &["--expect", path(&baseline)]);
+    assert_eq!(output.status.code(), Some(1));
+    let gate = report.baseline.expect("gate");
+    assert!(!gate.passed);
+    assert_eq!(gate.stale.len(), 1);
+    assert_eq!(gate.stale[0].entry.check, "tasks.no-such-check");
+    assert!(gate.stale[0].why.contains("matches no result"));
+    assert!(text(&output.stdout).contains("STALE"));
+}
+
+#[test]
+fn an_entry_whose_results_now_pass_is_stale_and_exits_1() {
+    let baseline = write("fixed.toml", ACCEPT_TOML);
+    let (output, report) = run("fixed", false, &["--expect", path(&baseline), "--quiet"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stdout));
+    assert_eq!(report.verdict, Verdict::Conformant);
+    let gate = report.baseline.expect("gate");
+    assert_eq!(gate.stale.len(), 1);
+    assert!(gate.stale[0].why.contains("now pass"));
+    assert!(text(&output.stdout).contains("gate: FAIL"));
+}
+
+#[test]
+fn bad_baselines_are_usage_errors() {
+    let cases = [
+        (
+            "noreason.toml",
+            "[[expect]]\ncheck = \"x\"\nstatus = \"FAIL\"\n",
+        ),
+        (
+            "blank.toml",
+            "[[expect]]\ncheck = \"x\"\nstatus = \"FAIL\"\nreason = \" \"\n",
+        ),
+        (
+            "pass.toml",
+            "[[expect]]\ncheck = \"x\"\nstatus = \"PASS\"\nreason = \"r\"\n",
+        ),
+        (
+            "typo.toml",
+            "[[expect]]\ncheck = \"x\"\nstatus = \"FAIL\"\nreason = \"r\"\nbindng = \"rest\"\n",
+        ),
+        (
+            "glob.yaml",
+            "expect:\n  - {check: 'a[', status: FAIL, reason: r}\n",
+        ),
+        ("format.json", "{}"),
+    ];
+    for (name, body) in cases {
+        let baseline = write(name, body);
+        let output = kit(&["--select", CHECK, "--expect", path(&baseline)]);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{name}: {}",
+            text(&output.stderr)
+        );
+    }
+}
+
+#[test]
+fn the_written_baseline_gates_the_run_it_came_from() {
+    let (_, report) = run("source", true, &[]);
+    let source = temp("source.json");
+    for name in ["start.toml", "start.yaml"] {
+        let baseline = temp(name);
+        let output = kit(&["baseline", path(&source), "-o", path(&baseline)]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        let written = a2a_tck::baseline::Baseline::load(&baseline).expect("it loads");
+        assert_eq!(written.expect.len(), report.results.len());
+        assert!(written
+            .expect
+            .iter()
+            .all(|e| e.status == Status::Fail && e.reason == a2a_tck::baseline::TODO_REASON));
+        let (output, gated) = run("regated", true, &["--expect", path(&baseline)]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+        assert!(text(&output.stderr).contains("TODO"));
+        assert!(gated.baseline.expect("gate").passed);
+    }
+    let stdout = kit(&["baseline", path(&source)]);
+    assert!(text(&stdout.stdout).contains("[[expect]]"));
+}
+
+#[test]
+fn diff_exits_1_on_a_regression_and_0_on_a_fix() {
+    run("good", false, &[]);
+    run("bad", true, &[]);
+    let (good, bad) = (temp("good.json"), temp("bad.json"));
+    let worse = kit(&["diff", path(&good), path(&bad)]);
+    assert_eq!(worse.status.code(), Some(1));
+    let shown = text(&worse.stdout);
+    assert!(
+        shown.contains("regressions (6)") && shown.contains(CHECK),
+        "{shown}"
+    );
+    let better = kit(&["diff", path(&bad), path(&good), "--json"]);
+    assert_eq!(better.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&better.stdout).expect("json");
+    assert_eq!(json["fixes"].as_array().map(Vec::len), Some(6));
+    assert_eq!(json["regressions"].as_array().map(Vec::len), Some(0));
+    assert_eq!(json["fixes"][0]["old"], "FAIL");
+    // Another selection: results only one report has are new or removed, not regressions.
+    let (_, _) = run_other("other");
+    let other = temp("other.json");
+    let moved = kit(&["diff", path(&good), path(&other), "--json"]);
+    assert_eq!(moved.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&moved.stdout).expect("json");
+    assert_eq!(json["removed"].as_array().map(Vec::len), Some(6));
+    assert!(!json["new"].as_array().expect("new").is_empty());
+    assert_eq!(
+        kit(&["diff", path(&good), "/nonexistent.json"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+fn run_other(name: &str) -> (Output, Report) {
+    let report = temp(&format!("{name}.json"));
+    let output = kit(&["--select", "card.*", "--report", path(&report)]);
+    let read = Report::read(&report).expect("report");
+    (output, read)
+}
+
+#[test]
+fn the_compatibility_summary_counts_requirements() {
+    let (output, report) = run("compat", true, &[]);
+    let compat = report.compatibility.expect("the report has the summary");
+    let must = &compat.levels[&a2a_tck::check::Level::Must];
+    assert_eq!(must.satisfied, 0);
+    assert!(must.violated > 0);
+    assert_eq!(compat.percent, Some(0.0));
+    assert!(text(&output.stdout).contains("compatibility: 0.0% of the requirements tested"));
+    // Not a terminal: no progress bar on stderr.
+    assert!(!text(&output.stderr).contains("checks"));
+}
+
+#[test]
+fn an_entry_expecting_another_status_is_stale_and_the_result_still_gates() {
+    let baseline = write(
+        "other-status.toml",
+        &ACCEPT_TOML.replace("\"FAIL\"", "\"UNTESTABLE\""),
+    );
+    let (output, report) = run("other-status", true, &["--expect", path(&baseline)]);
+    assert_eq!(output.status.code(), Some(1));
+    let gate = report.baseline.expect("gate");
+    assert!(gate.expected.is_empty());
+    assert_eq!(gate.verdict, Verdict::NonConformant);
+    assert_eq!(
+        gate.stale[0].why,
+        "its results are now FAIL, none UNTESTABLE"
+    );
+}
