@@ -6,11 +6,9 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use crate::a2a::ErrorKind;
 use crate::card::{FetchedCard, Interface};
 use crate::ids::Ids;
-use crate::judge;
-use crate::model::{Binding, HarnessError, ProtocolVersion, Verdict};
+use crate::model::{Binding, HarnessError, ProtocolVersion};
 use crate::transport::jsonrpc;
 pub use crate::transport::jsonrpc::RpcReply;
 use crate::transport::stream::{self, Start};
@@ -102,13 +100,11 @@ impl Ctx {
             .map_or(Binding::Jsonrpc, |i| i.binding)
     }
 
-    /// What `kind` looks like on the interface under test (binding and version).
-    pub fn error_form(&self, kind: ErrorKind) -> String {
-        let version = self
-            .interface
+    /// The protocol version under test (1.0 for card checks, which make no calls).
+    pub fn version(&self) -> ProtocolVersion {
+        self.interface
             .as_ref()
-            .map_or(ProtocolVersion::V1_0, |i| i.version);
-        judge::expected(kind, self.binding(), version)
+            .map_or(ProtocolVersion::V1_0, |i| i.version)
     }
 
     /// The transport of the interface under test.
@@ -194,20 +190,6 @@ impl Ctx {
     /// How long the kit waits for the next event of a stream.
     pub fn stream_wait(&self) -> std::time::Duration {
         self.wire.limits().stream_wait
-    }
-
-    /// Calls a method that must fail with exactly `kind`. An answer that is not the
-    /// binding's error form violates the rule too.
-    pub async fn call_expecting(
-        &self,
-        method: &str,
-        params: Value,
-        kind: ErrorKind,
-    ) -> Result<Verdict, HarnessError> {
-        Ok(judge::expect_error(
-            &self.request(method, params).await?,
-            kind,
-        ))
     }
 
     /// Calls a method and reads its answer.

@@ -149,28 +149,27 @@ pub fn is_error(reply: &Reply, kind: ErrorKind) -> bool {
     matches!(&reply.read, Ok(Answer::Error(e)) if is(e, kind))
 }
 
-impl ErrorReply {
-    /// [`error`], as a method.
-    pub fn check(&self, kind: ErrorKind) -> Result<(), String> {
-        error(self, kind)
-    }
+/// Errors that say a request was not understood or the agent broke: not a rejection of it.
+const NOT_A_REJECTION: &[ErrorKind] = &[
+    ErrorKind::JsonParse,
+    ErrorKind::InvalidRequest,
+    ErrorKind::MethodNotFound,
+    ErrorKind::Internal,
+];
 
-    /// [`is`], as a method.
-    pub fn is(&self, kind: ErrorKind) -> bool {
-        is(self, kind)
-    }
-}
-
-impl Reply {
-    /// [`expect_error`], as a method.
-    pub fn expect_error(&self, kind: ErrorKind) -> Verdict {
-        expect_error(self, kind)
-    }
-
-    /// [`is_error`], as a method.
-    pub fn is_error(&self, kind: ErrorKind) -> bool {
-        is_error(self, kind)
-    }
+/// Whether `error` says the request was not understood or the agent broke, rather than
+/// rejecting the request for a reason. On HTTP and gRPC, parse errors, invalid requests and
+/// invalid params share their status: there only a missing route and an internal error are
+/// told apart; 0.3 REST and gRPC errors are told apart by their class only.
+pub fn not_a_rejection(error: &ErrorReply) -> bool {
+    NOT_A_REJECTION.iter().any(|k| {
+        is(error, *k)
+            && match (error.binding, error.version) {
+                (Binding::Jsonrpc, _) => true,
+                (_, ProtocolVersion::V0_3) => *k == ErrorKind::Internal,
+                _ => matches!(k, ErrorKind::MethodNotFound | ErrorKind::Internal),
+            }
+    })
 }
 
 #[cfg(test)]

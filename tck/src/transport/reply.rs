@@ -96,6 +96,9 @@ pub struct Reply {
     pub state_problems: Vec<String>,
     /// The protocol version of the exchange.
     pub version: ProtocolVersion,
+    /// The answer came as the first event of a stream that had started (HTTP status and
+    /// `text/event-stream`, or gRPC response headers), not as the whole answer.
+    pub in_stream: bool,
 }
 
 impl Reply {
@@ -108,6 +111,7 @@ impl Reply {
             problems: Vec::new(),
             state_problems: Vec::new(),
             version: ProtocolVersion::V1_0,
+            in_stream: false,
         }
     }
 

@@ -208,8 +208,9 @@ impl EventStream {
         let first = self.read_next(wait).await;
         if let Next::End(End::Error(error)) = first {
             let status = self.http.as_ref().map(|h| h.status);
-            let refusal = Ok(Answer::Error(*error));
-            return Start::Refused(Box::new(Reply::new(self.binding, status, refusal)));
+            let mut refusal = Reply::new(self.binding, status, Ok(Answer::Error(*error)));
+            refusal.in_stream = true;
+            return Start::Refused(Box::new(refusal));
         }
         self.pending = Some(first);
         Start::Stream(Box::new(self))

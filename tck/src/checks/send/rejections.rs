@@ -7,16 +7,15 @@ use crate::a2a::{self, ErrorKind};
 use crate::check::{HarnessError, Verdict};
 use crate::checks::setup::{full_follow_up, terminal_tasks, tried_and_skipped};
 use crate::ctx::{Answer, Ctx};
+use crate::judge;
 
 pub(super) async fn unknown_task_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut message = ctx.user_message("tck-complete-task");
     message["taskId"] = json!(ctx.id("tck-no-such-task"));
-    ctx.call_expecting(
-        "SendMessage",
-        json!({ "message": message }),
-        ErrorKind::TaskNotFound,
-    )
-    .await
+    let reply = ctx
+        .request("SendMessage", json!({ "message": message }))
+        .await?;
+    Ok(judge::expect_error(&reply, ErrorKind::TaskNotFound))
 }
 
 pub(super) async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -28,7 +27,7 @@ pub(super) async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessEr
             .request("SendMessage", json!({ "message": message }))
             .await?;
         if let Verdict::Violated { actual, .. } =
-            reply.expect_error(ErrorKind::UnsupportedOperation)
+            judge::expect_error(&reply, ErrorKind::UnsupportedOperation)
         {
             problems.push(format!("{state}: {actual}"));
         }
@@ -40,7 +39,11 @@ pub(super) async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessEr
         Ok(Verdict::fail(
             format!(
                 "{} for a message to each terminal task",
-                ctx.error_form(ErrorKind::UnsupportedOperation)
+                judge::expected(
+                    ErrorKind::UnsupportedOperation,
+                    ctx.binding(),
+                    ctx.version()
+                )
             ),
             problems.join("; "),
         ))
@@ -84,12 +87,13 @@ pub(super) async fn unsupported_media_type(ctx: Ctx) -> Result<Verdict, HarnessE
     let mut message = ctx.user_message("tck-complete-task");
     message["parts"] =
         json!([{ "text": "a2a-tck", "mediaType": "application/x-a2a-tck-unsupported" }]);
-    ctx.call_expecting(
-        "SendMessage",
-        json!({ "message": message }),
+    let reply = ctx
+        .request("SendMessage", json!({ "message": message }))
+        .await?;
+    Ok(judge::expect_error(
+        &reply,
         ErrorKind::ContentTypeNotSupported,
-    )
-    .await
+    ))
 }
 
 pub(super) async fn invalid_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -108,7 +112,9 @@ pub(super) async fn invalid_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
         let reply = ctx
             .request("SendMessage", json!({ "message": message }))
             .await?;
-        if let Verdict::Violated { actual, .. } = reply.expect_error(ErrorKind::InvalidParams) {
+        if let Verdict::Violated { actual, .. } =
+            judge::expect_error(&reply, ErrorKind::InvalidParams)
+        {
             problems.push(format!("without {missing}: {actual}"));
         }
     }
@@ -118,7 +124,7 @@ pub(super) async fn invalid_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Ok(Verdict::fail(
             format!(
                 "{} for each invalid message",
-                ctx.error_form(ErrorKind::InvalidParams)
+                judge::expected(ErrorKind::InvalidParams, ctx.binding(), ctx.version())
             ),
             problems.join("; "),
         ))
