@@ -5,8 +5,6 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::check::Binding;
-
 /// The ErrorInfo domain of A2A errors (spec 1.0 §10.6, §11.6).
 pub const ERROR_DOMAIN: &str = "a2a-protocol.org";
 /// The `@type` of a `google.rpc.ErrorInfo` detail.
@@ -104,36 +102,6 @@ impl ErrorKind {
             | ErrorKind::InvalidRequest
             | ErrorKind::InvalidParams => "INVALID_ARGUMENT",
             ErrorKind::InvalidAgentResponse | ErrorKind::Internal => "INTERNAL",
-        }
-    }
-
-    /// What the error looks like on `binding` in `version` (0.3 leaves REST and gRPC error
-    /// forms unspecified: only the class is asked there).
-    pub fn on_version(self, binding: Binding, version: crate::check::ProtocolVersion) -> String {
-        if version == crate::check::ProtocolVersion::V0_3 {
-            match binding {
-                Binding::Jsonrpc => return format!("JSON-RPC error {self}"),
-                Binding::Rest => {
-                    return format!(
-                        "an HTTP {}xx error ({})",
-                        self.http_status() / 100,
-                        self.name()
-                    )
-                }
-                Binding::Grpc => return format!("a gRPC error status ({})", self.name()),
-            }
-        }
-        let info = |prefix: &str| match self.reason() {
-            Some(reason) => format!("{prefix} with ErrorInfo reason {reason} ({})", self.name()),
-            None => format!("{prefix} ({})", self.name()),
-        };
-        match binding {
-            Binding::Jsonrpc => format!("JSON-RPC error {self}"),
-            Binding::Rest => info(&format!(
-                "HTTP {} and a google.rpc.Status body",
-                self.http_status()
-            )),
-            Binding::Grpc => info(&format!("gRPC status {}", self.grpc_status())),
         }
     }
 

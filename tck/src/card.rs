@@ -6,7 +6,8 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::check::{Binding, HarnessError, ProtocolVersion};
-use crate::wire::{Exchange, HttpReply, Recorder, Request, Wire};
+use crate::evidence::{Exchange, Recorder};
+use crate::wire::{HttpReply, Request, Wire};
 
 /// The well-known path of the public agent card (spec 1.0 §8.2).
 pub const WELL_KNOWN_PATH: &str = "/.well-known/agent-card.json";

@@ -9,6 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::ctx::Ctx;
+pub use crate::model::{Binding, HarnessError, ProtocolVersion, Verdict};
 
 /// The RFC 2119 keyword of the sentence a check tests.
 #[derive(
@@ -38,91 +39,6 @@ impl fmt::Display for Level {
         f.write_str(self.as_str())
     }
 }
-
-/// A protocol binding, as named in `AgentInterface.protocolBinding`.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Binding {
-    Jsonrpc,
-    Rest,
-    Grpc,
-}
-
-impl Binding {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Binding::Jsonrpc => "jsonrpc",
-            Binding::Rest => "rest",
-            Binding::Grpc => "grpc",
-        }
-    }
-
-    /// The binding's name in prose.
-    pub fn title(self) -> &'static str {
-        match self {
-            Binding::Jsonrpc => "JSON-RPC",
-            Binding::Rest => "HTTP+JSON",
-            Binding::Grpc => "gRPC",
-        }
-    }
-
-    /// The binding named by a card's `protocolBinding` value (case-insensitive).
-    pub fn from_card(value: &str) -> Option<Binding> {
-        match value.to_ascii_uppercase().as_str() {
-            "JSONRPC" => Some(Binding::Jsonrpc),
-            "HTTP+JSON" => Some(Binding::Rest),
-            "GRPC" => Some(Binding::Grpc),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Binding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A protocol version the kit knows how to test.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
-)]
-pub enum ProtocolVersion {
-    #[serde(rename = "1.0")]
-    V1_0,
-    #[serde(rename = "0.3")]
-    V0_3,
-}
-
-impl ProtocolVersion {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProtocolVersion::V1_0 => "1.0",
-            ProtocolVersion::V0_3 => "0.3",
-        }
-    }
-
-    /// Parses a `Major.Minor[.Patch]` value; the patch number is ignored (spec 1.0 §3.6).
-    pub fn from_declared(value: &str) -> Option<ProtocolVersion> {
-        let mut parts = value.trim().split('.');
-        let major = parts.next()?;
-        let minor = parts.next()?;
-        match (major, minor) {
-            ("1", "0") => Some(ProtocolVersion::V1_0),
-            ("0", "3") => Some(ProtocolVersion::V0_3),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for ProtocolVersion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// An optional capability an agent declares in `AgentCard.capabilities`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -216,94 +132,6 @@ impl fmt::Debug for Check {
             .finish_non_exhaustive()
     }
 }
-
-/// The author's finding.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
-    /// The target does what the sentence asks.
-    Satisfied { detail: Option<String> },
-    /// The target broke the sentence.
-    Violated { expected: String, actual: String },
-    /// The sentence does not apply to this target (e.g. a capability it does not declare).
-    NotApplicable { reason: String },
-    /// The target's answer is not the one the current text asks for, but a careful reader
-    /// can defend it: it follows superseded text (1.0.0 where 1.0.1 changed it) or one side
-    /// of a sentence the spec contradicts. WARN at every level, never FAIL, never PASS;
-    /// `why` names the text the answer follows.
-    Tolerated {
-        expected: String,
-        actual: String,
-        why: String,
-    },
-}
-
-impl Verdict {
-    pub fn pass() -> Verdict {
-        Verdict::Satisfied { detail: None }
-    }
-
-    pub fn pass_with(detail: impl Into<String>) -> Verdict {
-        Verdict::Satisfied {
-            detail: Some(detail.into()),
-        }
-    }
-
-    pub fn fail(expected: impl Into<String>, actual: impl Into<String>) -> Verdict {
-        Verdict::Violated {
-            expected: expected.into(),
-            actual: actual.into(),
-        }
-    }
-
-    /// A defensible answer that follows superseded or contested text (see
-    /// [`Verdict::Tolerated`]).
-    pub fn tolerate(
-        expected: impl Into<String>,
-        actual: impl Into<String>,
-        why: impl Into<String>,
-    ) -> Verdict {
-        Verdict::Tolerated {
-            expected: expected.into(),
-            actual: actual.into(),
-            why: why.into(),
-        }
-    }
-
-    /// The result message a person reads for this verdict.
-    pub fn message(&self) -> String {
-        match self {
-            Verdict::Satisfied { detail } => detail.clone().unwrap_or_else(|| "satisfied".into()),
-            Verdict::Violated { expected, actual } => format!("expected {expected}; got {actual}"),
-            Verdict::NotApplicable { reason } => reason.clone(),
-            Verdict::Tolerated {
-                expected,
-                actual,
-                why,
-            } => format!("expected {expected}; got {actual}; tolerated, not failed: {why}"),
-        }
-    }
-}
-
-/// Why the kit could not reach a verdict.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum HarnessError {
-    /// The request could not be completed: connection refused, reset, DNS, TLS.
-    #[error("transport error: {0}")]
-    Transport(String),
-    /// A request or the check itself ran past its deadline.
-    #[error("deadline passed: {0}")]
-    Deadline(String),
-    /// The answer could not be parsed well enough to judge it.
-    #[error("malformed answer: {0}")]
-    Malformed(String),
-    /// The target did not produce the state the check needs (a setup step failed).
-    #[error("could not provoke the state under test: {0}")]
-    Prerequisite(String),
-    /// A bug of the kit itself.
-    #[error("internal error of the kit: {0}")]
-    Internal(String),
-}
-
 /// The status of one result in the report.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
@@ -395,25 +223,5 @@ mod tests {
         }
         let dead = Err(HarnessError::Transport("refused".into()));
         assert_eq!(Status::of(Level::Should, &dead), Status::Error);
-    }
-
-    #[test]
-    fn versions_ignore_patch_numbers() {
-        assert_eq!(
-            ProtocolVersion::from_declared("1.0"),
-            Some(ProtocolVersion::V1_0)
-        );
-        assert_eq!(
-            ProtocolVersion::from_declared("1.0.7"),
-            Some(ProtocolVersion::V1_0)
-        );
-        assert_eq!(ProtocolVersion::from_declared("1"), None);
-        assert_eq!(
-            ProtocolVersion::from_declared("0.3.0"),
-            Some(ProtocolVersion::V0_3)
-        );
-        assert_eq!(ProtocolVersion::from_declared("0.2"), None);
-        assert_eq!(Binding::from_card("jsonrpc"), Some(Binding::Jsonrpc));
-        assert_eq!(Binding::from_card("HTTP+JSON"), Some(Binding::Rest));
     }
 }

@@ -1,129 +1,270 @@
-//! Recorded exchanges as plain text for people (JUnit failures, Markdown, the summary), held
-//! to a size budget: each body is cut at its own cap, the whole at a total cap, and the text
-//! says where something was cut.
+//! The evidence model: every exchange the kit makes (request, headers with secrets redacted,
+//! status, body, stream events with their arrival times), as a report keeps it, and the
+//! per-check [`Recorder`] that collects it. Nothing here talks to the network.
 
-use std::fmt::Write as _;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
-use crate::wire::{Exchange, RecordedBody};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-/// How much evidence text to keep.
-#[derive(Debug, Clone, Copy)]
-pub struct Caps {
-    /// Bytes of one body (request, response or stream event).
-    pub body: usize,
-    /// Bytes of the whole text.
-    pub total: usize,
+use crate::model::HarnessError;
+
+/// Header names whose values never reach a report.
+const SECRET_HEADERS: &[&str] = &[
+    "authorization",
+    "proxy-authorization",
+    "cookie",
+    "set-cookie",
+    "x-api-key",
+];
+
+/// How much of a body a report keeps.
+const EVIDENCE_BODY_LIMIT: usize = 64 * 1024;
+
+/// One HTTP exchange, as recorded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Exchange {
+    pub request: RecordedRequest,
+    /// Absent when no response arrived (see `error`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<RecordedResponse>,
+    /// Why the exchange did not complete, if it did not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub elapsed_ms: u64,
+    /// The events of a stream (SSE events, gRPC stream messages), in arrival order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<RecordedEvent>,
 }
 
-impl Caps {
-    /// For JUnit failures and Markdown: enough to see what happened, small enough for CI UIs.
-    pub const COMPACT: Caps = Caps {
-        body: 2 * 1024,
-        total: 16 * 1024,
-    };
+/// One event of a stream, as received.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RecordedEvent {
+    /// Milliseconds from the request to this event's arrival.
+    pub at_ms: u64,
+    /// The SSE event type, when the event named one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    pub data: RecordedBody,
 }
 
-/// A body as text: pretty JSON when it parsed, else the text received; `None` when empty.
-pub fn body_text(body: &RecordedBody) -> Option<String> {
-    if let Some(json) = &body.json {
-        return Some(serde_json::to_string_pretty(json).unwrap_or_default());
-    }
-    body.text.clone().filter(|t| !t.is_empty())
+/// How many events of one stream a report keeps.
+pub const EVIDENCE_EVENT_LIMIT: usize = 200;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RecordedRequest {
+    pub method: String,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<RecordedBody>,
 }
 
-/// A stream event's data on one line: compact JSON when it parsed, else the text received.
-pub fn event_text(body: &RecordedBody) -> String {
-    match &body.json {
-        Some(json) => serde_json::to_string(json).unwrap_or_default(),
-        None => body.text.clone().unwrap_or_default(),
-    }
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RecordedResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: RecordedBody,
 }
 
-/// Cuts `text` to at most `max` bytes (on a char boundary); true when it cut.
-pub fn cut(text: &str, max: usize) -> (&str, bool) {
-    if text.len() <= max {
-        return (text, false);
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    (&text[..end], true)
+/// A body as evidence: parsed JSON when it is JSON, else text; cut at 64 KiB.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RecordedBody {
+    /// Size in bytes of what was received (or sent).
+    pub bytes: usize,
+    /// The body as JSON, when it parsed as JSON and is small enough to keep whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub json: Option<Value>,
+    /// The body as text otherwise (lossy UTF-8), possibly cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// True when `text` holds only the start of the body.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
 }
 
-/// One line saying how big a body was and whether the record holds only its start.
-pub fn body_note(body: &RecordedBody) -> Option<String> {
-    body.truncated.then(|| {
-        format!(
-            "[{} bytes received; the record keeps only the start]",
-            body.bytes
-        )
-    })
-}
-
-fn push_body(out: &mut String, body: &RecordedBody, caps: Caps) {
-    if let Some(text) = body_text(body) {
-        let (shown, was_cut) = cut(&text, caps.body);
-        let _ = writeln!(out, "{shown}");
-        if was_cut {
-            let _ = writeln!(out, "[body cut here: {} bytes in all]", text.len());
-        }
-    }
-    if let Some(note) = body_note(body) {
-        let _ = writeln!(out, "{note}");
-    }
-}
-
-/// The exchanges as text: `>` lines for the request, `<` lines for the answer, then the
-/// stream events with their arrival times. Header values are as recorded (already redacted).
-pub fn text(exchanges: &[Exchange], caps: Caps) -> String {
-    let mut out = String::new();
-    for (index, exchange) in exchanges.iter().enumerate() {
-        if index > 0 {
-            out.push('\n');
-        }
-        let request = &exchange.request;
-        let _ = writeln!(out, "> {} {}", request.method, request.url);
-        for (name, value) in &request.headers {
-            let _ = writeln!(out, "> {name}: {value}");
-        }
-        if let Some(body) = &request.body {
-            push_body(&mut out, body, caps);
-        }
-        match &exchange.response {
-            Some(response) => {
-                let _ = writeln!(out, "< {} ({} ms)", response.status, exchange.elapsed_ms);
-                for (name, value) in &response.headers {
-                    let _ = writeln!(out, "< {name}: {value}");
-                }
-                push_body(&mut out, &response.body, caps);
-            }
-            None => {
-                let _ = writeln!(out, "< no response ({} ms)", exchange.elapsed_ms);
+impl RecordedBody {
+    pub fn of(bytes: &[u8]) -> RecordedBody {
+        if bytes.len() <= EVIDENCE_BODY_LIMIT {
+            if let Ok(json) = serde_json::from_slice::<Value>(bytes) {
+                return RecordedBody {
+                    bytes: bytes.len(),
+                    json: Some(json),
+                    text: None,
+                    truncated: false,
+                };
             }
         }
-        for event in &exchange.events {
-            let name = event.event.as_deref().unwrap_or("event");
-            let data = event_text(&event.data).replace('\n', " ");
-            let (shown, was_cut) = cut(&data, caps.body);
-            let _ = writeln!(
-                out,
-                "  +{} ms {name}: {shown}{}",
-                event.at_ms,
-                if was_cut { " [cut]" } else { "" }
-            );
-        }
-        if let Some(error) = &exchange.error {
-            let _ = writeln!(out, "! {error}");
+        let keep = bytes.len().min(EVIDENCE_BODY_LIMIT);
+        RecordedBody {
+            bytes: bytes.len(),
+            json: None,
+            text: Some(String::from_utf8_lossy(&bytes[..keep]).into_owned()),
+            truncated: keep < bytes.len(),
         }
     }
-    let (shown, was_cut) = cut(&out, caps.total);
-    if was_cut {
-        format!(
-            "{shown}\n[evidence cut here: {} bytes in all; the JSON report (--report) keeps it whole]\n",
-            out.len()
-        )
+}
+/// Evidence collected by one check.
+#[derive(Debug, Clone, Default)]
+pub struct Recorder(Arc<Mutex<Vec<Exchange>>>);
+
+impl Recorder {
+    pub fn push(&self, exchange: Exchange) {
+        if let Ok(mut log) = self.0.lock() {
+            log.push(exchange);
+        }
+    }
+
+    pub fn take(&self) -> Vec<Exchange> {
+        self.0
+            .lock()
+            .map(|mut log| std::mem::take(&mut *log))
+            .unwrap_or_default()
+    }
+}
+/// The evidence of one stream, pushed to the check's recorder when dropped (also when the
+/// check is aborted at its deadline, so the events seen so far are never lost).
+pub struct StreamLog {
+    recorder: Recorder,
+    started: Instant,
+    max_body: usize,
+    read: usize,
+    exchange: Exchange,
+}
+
+impl StreamLog {
+    /// Milliseconds since the request was sent.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    /// Counts bytes read from the stream; past the body limit the stream must stop.
+    pub fn count(&mut self, bytes: usize) -> Result<(), HarnessError> {
+        self.read += bytes;
+        if self.read > self.max_body {
+            return Err(HarnessError::Malformed(format!(
+                "the stream exceeded the kit's limit of {} bytes; stopped reading",
+                self.max_body
+            )));
+        }
+        Ok(())
+    }
+
+    /// Records one event.
+    pub fn event(&mut self, event: Option<&str>, data: &[u8]) {
+        if self.exchange.events.len() < EVIDENCE_EVENT_LIMIT {
+            let at_ms = self.elapsed_ms();
+            self.exchange.events.push(RecordedEvent {
+                at_ms,
+                event: event.filter(|e| !e.is_empty()).map(str::to_string),
+                data: RecordedBody::of(data),
+            });
+        }
+    }
+
+    /// Records a body read whole.
+    pub fn body(&mut self, body: &[u8]) {
+        if let Some(response) = self.exchange.response.as_mut() {
+            response.body = RecordedBody::of(body);
+        }
+    }
+
+    /// Records why the stream ended abnormally (the first reason wins).
+    pub fn fail(&mut self, why: String) {
+        self.exchange.error.get_or_insert(why);
+    }
+
+    /// Replaces the recorded response (for transports that are not plain HTTP, e.g. gRPC).
+    pub fn set_response(&mut self, response: Option<RecordedResponse>) {
+        self.exchange.response = response;
+    }
+
+    /// A log of one exchange, sent at `started`, whose reads stop at `max_body` bytes.
+    pub fn new(
+        recorder: &Recorder,
+        request: RecordedRequest,
+        max_body: usize,
+        started: Instant,
+    ) -> StreamLog {
+        StreamLog {
+            recorder: recorder.clone(),
+            started,
+            max_body,
+            read: 0,
+            exchange: Exchange {
+                request,
+                response: None,
+                error: None,
+                elapsed_ms: 0,
+                events: Vec::new(),
+            },
+        }
+    }
+
+    /// The body limit of this exchange.
+    pub fn max_body(&self) -> usize {
+        self.max_body
+    }
+}
+
+impl Drop for StreamLog {
+    fn drop(&mut self) {
+        let mut exchange = std::mem::replace(
+            &mut self.exchange,
+            Exchange {
+                request: RecordedRequest {
+                    method: String::new(),
+                    url: String::new(),
+                    headers: Vec::new(),
+                    body: None,
+                },
+                response: None,
+                error: None,
+                elapsed_ms: 0,
+                events: Vec::new(),
+            },
+        );
+        exchange.elapsed_ms = self.elapsed_ms();
+        self.recorder.push(exchange);
+    }
+}
+pub fn redact(name: &str, value: &str) -> String {
+    if SECRET_HEADERS
+        .iter()
+        .any(|secret| name.eq_ignore_ascii_case(secret))
+    {
+        "[redacted]".to_string()
     } else {
-        out
+        value.to_string()
+    }
+}
+
+pub fn redact_all(headers: &[(String, String)]) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(k, v)| (k.clone(), redact(k, v)))
+        .collect()
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_redacted() {
+        assert_eq!(redact("Authorization", "Bearer abc"), "[redacted]");
+        assert_eq!(redact("x-api-key", "k"), "[redacted]");
+        assert_eq!(redact("A2A-Version", "1.0"), "1.0");
+    }
+
+    #[test]
+    fn large_bodies_are_cut_in_evidence() {
+        let big = vec![b'x'; EVIDENCE_BODY_LIMIT + 10];
+        let body = RecordedBody::of(&big);
+        assert!(body.truncated);
+        assert_eq!(body.bytes, EVIDENCE_BODY_LIMIT + 10);
+        let json = RecordedBody::of(br#"{"a":1}"#);
+        assert_eq!(json.json, Some(serde_json::json!({"a":1})));
     }
 }

@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use std::time::SystemTime;
 
 use crate::check::{Check, Level};
+use crate::evidence::Exchange;
 use crate::report::{self, Counts, Report, RunFailure, Selection, Target, Tool, Verdict};
 use crate::runner::RunOptions;
-use crate::wire::Exchange;
 
 /// The report of a run of `catalog` with `options` whose card could not be used: `message`
 /// says why, `evidence` is the card exchange. `started_at` is when the run began.

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use quick_junit::{NonSuccessKind, Property, TestCase, TestCaseStatus, TestSuite};
 
 use crate::check::{Level, Status};
-use crate::evidence::{self, Caps};
+use crate::evidence_text::{self as evidence, Caps};
 use crate::report::{CheckResult, Report};
 
 /// Where a result ran: `card`, or `jsonrpc 1.0`.

@@ -11,7 +11,7 @@ use crate::baseline::Gate;
 use crate::card::DeclaredInterface;
 use crate::check::{Binding, Level, ProtocolVersion, Status};
 use crate::compat::Compatibility;
-use crate::wire::Exchange;
+use crate::evidence::Exchange;
 
 /// Bumped on any change a reader must know about.
 pub const FORMAT_VERSION: u32 = 1;

@@ -14,8 +14,11 @@ use crate::check::{
     Binding, Check, Gate, HarnessError, Level, ProtocolVersion, Scope, Status, Verdict,
 };
 use crate::ctx::Ctx;
+use crate::evidence::{Exchange, Recorder};
+use crate::probe::probe;
 use crate::report::{self, CheckResult, Counts, Report, Selection, Target, Tool};
-use crate::wire::{Limits, Recorder, Wire};
+use crate::transport::Connector;
+use crate::wire::{Limits, Wire};
 
 /// Which checks to run.
 #[derive(Debug, Clone)]
@@ -133,7 +136,7 @@ pub enum RunError {
     #[error("{error}")]
     Card {
         error: CardError,
-        evidence: Vec<crate::wire::Exchange>,
+        evidence: Vec<crate::evidence::Exchange>,
     },
     #[error("{0}")]
     Usage(String),
@@ -165,6 +168,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             return Err(RunError::Card { error, evidence });
         }
     };
+    // The run's connections: the HTTP client above, and the gRPC channels made from here on.
+    let connector = Connector::new(&fetched.url);
     let (mut declared, mut interfaces) = card::interfaces(&fetched.json);
     let (bindings, versions) = (&options.filter.bindings, &options.filter.versions);
     let wanted_binding = |b: Binding| bindings.is_empty() || bindings.contains(&b);
@@ -216,9 +221,10 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             fetched.clone(),
             Some(interface.clone()),
             wire(recorder.clone()),
+            connector.clone(),
             &format!("{run_id}-probe"),
         );
-        if let Err(error) = ctx.probe().await {
+        if let Err(error) = probe(&ctx).await {
             let reason = error.to_string();
             if let Some(entry) = declared.iter_mut().find(|d| {
                 d.tested
@@ -260,6 +266,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                 fetched.clone(),
                 planned.interface.clone(),
                 wire(Recorder::default()),
+                connector.clone(),
                 &format!("{run_id}-{index}"),
             )
             .with_interfaces(usable.clone());
@@ -355,7 +362,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
 #[derive(Debug, Clone)]
 struct Problem {
     error: HarnessError,
-    evidence: Vec<crate::wire::Exchange>,
+    evidence: Vec<Exchange>,
 }
 
 /// Runs one check in its own task (so a panic is contained) under its deadline; a check that

@@ -1,111 +1,17 @@
-//! The recording HTTP layer: every exchange the kit makes (request, headers with secrets
-//! redacted, status, body) is kept as evidence. Bodies are read with a size cap and every
-//! request has a deadline, so a hostile target cannot hang or exhaust the kit.
+//! The recording HTTP client: every request the kit makes goes through [`Wire`], which sends
+//! the user's extra headers, holds each exchange to a deadline and a body limit (so a hostile
+//! target cannot hang or exhaust the kit), and records it as evidence ([`crate::evidence`]).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::check::HarnessError;
-
-/// Header names whose values never reach a report.
-const SECRET_HEADERS: &[&str] = &[
-    "authorization",
-    "proxy-authorization",
-    "cookie",
-    "set-cookie",
-    "x-api-key",
-];
-
-/// How much of a body a report keeps.
-const EVIDENCE_BODY_LIMIT: usize = 64 * 1024;
-
-/// One HTTP exchange, as recorded.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Exchange {
-    pub request: RecordedRequest,
-    /// Absent when no response arrived (see `error`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub response: Option<RecordedResponse>,
-    /// Why the exchange did not complete, if it did not.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    pub elapsed_ms: u64,
-    /// The events of a stream (SSE events, gRPC stream messages), in arrival order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub events: Vec<RecordedEvent>,
-}
-
-/// One event of a stream, as received.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct RecordedEvent {
-    /// Milliseconds from the request to this event's arrival.
-    pub at_ms: u64,
-    /// The SSE event type, when the event named one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub event: Option<String>,
-    pub data: RecordedBody,
-}
-
-/// How many events of one stream a report keeps.
-pub const EVIDENCE_EVENT_LIMIT: usize = 200;
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct RecordedRequest {
-    pub method: String,
-    pub url: String,
-    pub headers: Vec<(String, String)>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub body: Option<RecordedBody>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct RecordedResponse {
-    pub status: u16,
-    pub headers: Vec<(String, String)>,
-    pub body: RecordedBody,
-}
-
-/// A body as evidence: parsed JSON when it is JSON, else text; cut at 64 KiB.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct RecordedBody {
-    /// Size in bytes of what was received (or sent).
-    pub bytes: usize,
-    /// The body as JSON, when it parsed as JSON and is small enough to keep whole.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub json: Option<Value>,
-    /// The body as text otherwise (lossy UTF-8), possibly cut.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
-    /// True when `text` holds only the start of the body.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub truncated: bool,
-}
-
-impl RecordedBody {
-    pub fn of(bytes: &[u8]) -> RecordedBody {
-        if bytes.len() <= EVIDENCE_BODY_LIMIT {
-            if let Ok(json) = serde_json::from_slice::<Value>(bytes) {
-                return RecordedBody {
-                    bytes: bytes.len(),
-                    json: Some(json),
-                    text: None,
-                    truncated: false,
-                };
-            }
-        }
-        let keep = bytes.len().min(EVIDENCE_BODY_LIMIT);
-        RecordedBody {
-            bytes: bytes.len(),
-            json: None,
-            text: Some(String::from_utf8_lossy(&bytes[..keep]).into_owned()),
-            truncated: keep < bytes.len(),
-        }
-    }
-}
+use crate::evidence::{
+    redact, redact_all, Exchange, RecordedBody, RecordedRequest, RecordedResponse, Recorder,
+    StreamLog,
+};
+use crate::model::HarnessError;
 
 /// An HTTP answer as the checks see it.
 #[derive(Debug, Clone)]
@@ -153,26 +59,6 @@ impl HttpReply {
         }
     }
 }
-
-/// Evidence collected by one check.
-#[derive(Debug, Clone, Default)]
-pub struct Recorder(Arc<Mutex<Vec<Exchange>>>);
-
-impl Recorder {
-    pub fn push(&self, exchange: Exchange) {
-        if let Ok(mut log) = self.0.lock() {
-            log.push(exchange);
-        }
-    }
-
-    pub fn take(&self) -> Vec<Exchange> {
-        self.0
-            .lock()
-            .map(|mut log| std::mem::take(&mut *log))
-            .unwrap_or_default()
-    }
-}
-
 /// Limits every exchange is held to.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -296,27 +182,17 @@ impl Wire {
         })?;
         let status = response.status().as_u16();
         let headers = header_list(response.headers());
+        let mut log = StreamLog::new(&self.recorder, request, self.limits.max_body, started);
+        log.set_response(Some(RecordedResponse {
+            status,
+            headers: redact_all(&headers),
+            body: RecordedBody::of(b""),
+        }));
         Ok(Opened {
             status,
-            headers: headers.clone(),
+            headers,
             response: Some(response),
-            log: StreamLog {
-                recorder: self.recorder.clone(),
-                started,
-                max_body: self.limits.max_body,
-                read: 0,
-                exchange: Exchange {
-                    request,
-                    response: Some(RecordedResponse {
-                        status,
-                        headers: redact_all(&headers),
-                        body: RecordedBody::of(b""),
-                    }),
-                    error: None,
-                    elapsed_ms: 0,
-                    events: Vec::new(),
-                },
-            },
+            log,
         })
     }
 
@@ -411,7 +287,7 @@ impl Opened {
         let Some(response) = self.response.take() else {
             return Ok(self.reply(Vec::new()));
         };
-        let max = self.log.max_body;
+        let max = self.log.max_body();
         let body = match tokio::time::timeout(deadline, read_capped(response, max)).await {
             Ok(Ok(body)) => body,
             Ok(Err((partial, error))) => {
@@ -431,104 +307,6 @@ impl Opened {
         Ok(self.reply(body))
     }
 }
-
-/// The evidence of one stream, pushed to the check's recorder when dropped (also when the
-/// check is aborted at its deadline, so the events seen so far are never lost).
-pub struct StreamLog {
-    recorder: Recorder,
-    started: Instant,
-    max_body: usize,
-    read: usize,
-    exchange: Exchange,
-}
-
-impl StreamLog {
-    /// Milliseconds since the request was sent.
-    pub fn elapsed_ms(&self) -> u64 {
-        self.started.elapsed().as_millis() as u64
-    }
-
-    /// Counts bytes read from the stream; past the body limit the stream must stop.
-    pub fn count(&mut self, bytes: usize) -> Result<(), HarnessError> {
-        self.read += bytes;
-        if self.read > self.max_body {
-            return Err(HarnessError::Malformed(format!(
-                "the stream exceeded the kit's limit of {} bytes; stopped reading",
-                self.max_body
-            )));
-        }
-        Ok(())
-    }
-
-    /// Records one event.
-    pub fn event(&mut self, event: Option<&str>, data: &[u8]) {
-        if self.exchange.events.len() < EVIDENCE_EVENT_LIMIT {
-            let at_ms = self.elapsed_ms();
-            self.exchange.events.push(RecordedEvent {
-                at_ms,
-                event: event.filter(|e| !e.is_empty()).map(str::to_string),
-                data: RecordedBody::of(data),
-            });
-        }
-    }
-
-    /// Records a body read whole.
-    pub fn body(&mut self, body: &[u8]) {
-        if let Some(response) = self.exchange.response.as_mut() {
-            response.body = RecordedBody::of(body);
-        }
-    }
-
-    /// Records why the stream ended abnormally (the first reason wins).
-    pub fn fail(&mut self, why: String) {
-        self.exchange.error.get_or_insert(why);
-    }
-
-    /// Replaces the recorded response (for transports that are not plain HTTP, e.g. gRPC).
-    pub fn set_response(&mut self, response: Option<RecordedResponse>) {
-        self.exchange.response = response;
-    }
-
-    /// A log for an exchange made outside [`Wire`] (gRPC).
-    pub fn detached(recorder: &Recorder, request: RecordedRequest, max_body: usize) -> StreamLog {
-        StreamLog {
-            recorder: recorder.clone(),
-            started: Instant::now(),
-            max_body,
-            read: 0,
-            exchange: Exchange {
-                request,
-                response: None,
-                error: None,
-                elapsed_ms: 0,
-                events: Vec::new(),
-            },
-        }
-    }
-}
-
-impl Drop for StreamLog {
-    fn drop(&mut self) {
-        let mut exchange = std::mem::replace(
-            &mut self.exchange,
-            Exchange {
-                request: RecordedRequest {
-                    method: String::new(),
-                    url: String::new(),
-                    headers: Vec::new(),
-                    body: None,
-                },
-                response: None,
-                error: None,
-                elapsed_ms: 0,
-                events: Vec::new(),
-            },
-        );
-        exchange.elapsed_ms = self.elapsed_ms();
-        self.recorder.push(exchange);
-    }
-}
-
 /// Builds the kit's HTTP client. Redirects are not followed (a 3xx is an answer to judge, and
 /// stays in the evidence) and no retries are made.
 pub fn client() -> Result<reqwest::Client, HarnessError> {
@@ -594,44 +372,4 @@ fn header_list(headers: &reqwest::header::HeaderMap) -> Vec<(String, String)> {
             )
         })
         .collect()
-}
-
-pub(crate) fn redact(name: &str, value: &str) -> String {
-    if SECRET_HEADERS
-        .iter()
-        .any(|secret| name.eq_ignore_ascii_case(secret))
-    {
-        "[redacted]".to_string()
-    } else {
-        value.to_string()
-    }
-}
-
-fn redact_all(headers: &[(String, String)]) -> Vec<(String, String)> {
-    headers
-        .iter()
-        .map(|(k, v)| (k.clone(), redact(k, v)))
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn secrets_are_redacted() {
-        assert_eq!(redact("Authorization", "Bearer abc"), "[redacted]");
-        assert_eq!(redact("x-api-key", "k"), "[redacted]");
-        assert_eq!(redact("A2A-Version", "1.0"), "1.0");
-    }
-
-    #[test]
-    fn large_bodies_are_cut_in_evidence() {
-        let big = vec![b'x'; EVIDENCE_BODY_LIMIT + 10];
-        let body = RecordedBody::of(&big);
-        assert!(body.truncated);
-        assert_eq!(body.bytes, EVIDENCE_BODY_LIMIT + 10);
-        let json = RecordedBody::of(br#"{"a":1}"#);
-        assert_eq!(json.json, Some(serde_json::json!({"a":1})));
-    }
 }

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use a2a_tck::check::Status;
+use a2a_tck::evidence::{Exchange, RecordedBody, RecordedEvent, RecordedRequest, RecordedResponse};
 use a2a_tck::html;
 use a2a_tck::report::Report;
 use a2a_tck::runner::{self, RunOptions};
-use a2a_tck::wire::{Exchange, RecordedBody, RecordedEvent, RecordedRequest, RecordedResponse};
 use scraper::{ElementRef, Html, Selector};
 
 async fn run_with(faults: &[&str]) -> Report {

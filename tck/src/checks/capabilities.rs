@@ -9,6 +9,7 @@ use super::EVERY_BINDING_1_0;
 use crate::a2a::ErrorKind;
 use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::Ctx;
+use crate::judge;
 use crate::transport::stream::Start;
 
 /// The id prefix of every check in this module.
@@ -89,11 +90,11 @@ async fn all_refused(
         } else {
             ctx.request(method, params).await?
         };
-        if !task_known && names_task && reply.is_error(ErrorKind::TaskNotFound) {
+        if !task_known && names_task && judge::is_error(&reply, ErrorKind::TaskNotFound) {
             continue;
         }
         judged += 1;
-        if let Verdict::Violated { actual, .. } = reply.expect_error(kind) {
+        if let Verdict::Violated { actual, .. } = judge::expect_error(&reply, kind) {
             problems.push(format!("{method}: {actual}"));
         }
     }
@@ -106,7 +107,10 @@ async fn all_refused(
     }
     Ok(verdict_from(
         problems,
-        &format!("{} for each", ctx.error_form(kind)),
+        &format!(
+            "{} for each",
+            judge::expected(kind, ctx.binding(), ctx.version())
+        ),
     ))
 }
 

@@ -5,6 +5,7 @@ use super::GRPC_1_0;
 use crate::a2a::ErrorKind;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::Ctx;
+use crate::judge;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "grpc";
@@ -31,10 +32,10 @@ async fn grpc_error(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Ok(e) => e,
         Err(v) => return Ok(v),
     };
-    Ok(match error.check(ErrorKind::TaskNotFound) {
+    Ok(match judge::error(&error, ErrorKind::TaskNotFound) {
         Ok(()) => Verdict::pass(),
         Err(differs) => Verdict::fail(
-            ctx.error_form(ErrorKind::TaskNotFound),
+            judge::expected(ErrorKind::TaskNotFound, ctx.binding(), ctx.version()),
             format!("{differs}: {error}"),
         ),
     })

@@ -9,6 +9,7 @@ use super::JSONRPC_1_0;
 use crate::a2a::{self, ErrorKind, ERROR_DOMAIN, ERROR_INFO_TYPE};
 use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Ctx, ErrorReply, RpcReply};
+use crate::judge;
 use crate::transport::stream::{End, Next};
 
 /// The id prefix of every check in this module.
@@ -350,13 +351,13 @@ async fn invalid_request(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 async fn method_not_found(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    ctx.call_expecting("NoSuchMethod", json!({}), ErrorKind::MethodNotFound)
-        .await
+    let reply = ctx.request("NoSuchMethod", json!({})).await?;
+    Ok(judge::expect_error(&reply, ErrorKind::MethodNotFound))
 }
 
 async fn invalid_params(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    ctx.call_expecting("SendMessage", json!({}), ErrorKind::InvalidParams)
-        .await
+    let reply = ctx.request("SendMessage", json!({})).await?;
+    Ok(judge::expect_error(&reply, ErrorKind::InvalidParams))
 }
 
 /// An A2A error to inspect: GetTask of a task that does not exist.

@@ -5,8 +5,9 @@
 use serde_json::{json, Value};
 
 use crate::a2a::{self, ErrorKind};
-use crate::check::{Binding, HarnessError, ProtocolVersion, Verdict};
+use crate::check::{HarnessError, Verdict};
 use crate::ctx::{Answer, Ctx, ErrorReply, RpcReply};
+use crate::judge;
 use crate::transport::stream::{Collected, End, Event, EventStream, Next};
 
 /// Setup calls on a check's context.
@@ -171,7 +172,7 @@ pub fn task_id(task: &Value) -> String {
 
 /// The verdict for "this JSON-RPC call must fail with exactly `kind`".
 pub fn expect_error_reply(reply: &RpcReply, kind: ErrorKind) -> Verdict {
-    reply.reply().expect_error(kind)
+    judge::expect_error(&reply.reply(), kind)
 }
 
 /// The task in a SendMessage result (`{"task": {...}}`), for follow-ups.
@@ -216,36 +217,14 @@ pub fn tried_and_skipped(tried: &[&str], skipped: &[String]) -> String {
     }
 }
 
-/// Codes that say a request was not understood or the agent broke: not a rejection of it.
-pub const NOT_A_REJECTION: &[ErrorKind] = &[
-    ErrorKind::JsonParse,
-    ErrorKind::InvalidRequest,
-    ErrorKind::MethodNotFound,
-    ErrorKind::Internal,
-];
-
 /// A violation when `answer` is an error that does not reject the request for a reason
-/// (see [`NOT_A_REJECTION`]).
+/// (see [`judge::not_a_rejection`]).
 pub fn broken_rejection(answer: &Answer, expected: &str) -> Option<Verdict> {
     match answer {
-        // On HTTP and gRPC, parse errors, invalid requests and invalid params share their
-        // status: there only a missing route and an internal error are told apart.
-        Answer::Error(e)
-            if NOT_A_REJECTION.iter().any(|k| {
-                e.is(*k)
-                    && match (e.binding, e.version) {
-                        (Binding::Jsonrpc, _) => true,
-                        // 0.3 REST and gRPC errors are told apart by their class only.
-                        (_, ProtocolVersion::V0_3) => *k == ErrorKind::Internal,
-                        _ => matches!(k, ErrorKind::MethodNotFound | ErrorKind::Internal),
-                    }
-            }) =>
-        {
-            Some(Verdict::fail(
-                format!("{expected} (an A2A error or -32602)"),
-                answer.describe(),
-            ))
-        }
+        Answer::Error(e) if judge::not_a_rejection(e) => Some(Verdict::fail(
+            format!("{expected} (an A2A error or -32602)"),
+            answer.describe(),
+        )),
         _ => None,
     }
 }
@@ -313,7 +292,7 @@ pub async fn not_found(ctx: &Ctx) -> Result<Result<ErrorReply, Verdict>, Harness
     let reply = ctx
         .request("GetTask", json!({ "id": ctx.id("tck-no-such-task") }))
         .await?;
-    let expected = ctx.error_form(ErrorKind::TaskNotFound);
+    let expected = judge::expected(ErrorKind::TaskNotFound, ctx.binding(), ctx.version());
     Ok(match reply.read {
         Ok(Answer::Error(e)) => Ok(e),
         Ok(other) => Err(Verdict::fail(expected, other.describe())),

@@ -11,6 +11,7 @@ use super::{EVERY_BINDING_1_0, STREAMING};
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::Ctx;
+use crate::judge;
 use crate::transport::stream::{Collected, End, Event, EventStream, Next, Start};
 
 /// The id prefix of every check in this module.
@@ -340,20 +341,15 @@ async fn subscribe_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {
     refused_with(&ctx, params, ErrorKind::TaskNotFound).await
 }
 
-/// SubscribeToTask must be refused with `kind`, before or as the stream's only event.
+/// SubscribeToTask must be refused with `kind`: an error before any event, however the
+/// binding sends it (the whole answer, or a stream's first event).
 async fn refused_with(ctx: &Ctx, params: Value, kind: ErrorKind) -> Result<Verdict, HarnessError> {
-    let expected = ctx.error_form(kind);
     Ok(match ctx.stream("SubscribeToTask", params).await? {
-        Start::Refused(reply) => reply.expect_error(kind),
+        Start::Refused(reply) => judge::expect_error(&reply, kind),
         Start::Stream(mut stream) => {
             let collected = stream.collect(ctx.stream_wait()).await;
-            match (&collected.end, collected.events.is_empty()) {
-                (End::Error(e), true) => match e.check(kind) {
-                    Ok(()) => Verdict::pass_with("the error came as the stream's only event"),
-                    Err(differs) => Verdict::fail(expected, format!("{differs}: {e}")),
-                },
-                _ => Verdict::fail(expected, collected.describe()),
-            }
+            let expected = judge::expected(kind, ctx.binding(), ctx.version());
+            Verdict::fail(expected, collected.describe())
         }
     })
 }

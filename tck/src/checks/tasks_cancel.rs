@@ -7,6 +7,7 @@ use super::setup::{result_task, task_id, terminal_tasks, tried_and_skipped, Setu
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
+use crate::judge;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "tasks.cancel";
@@ -83,7 +84,7 @@ async fn cancel_open(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let id = task_id(&task);
     let answer = ctx.cancel_task(&id).await?;
     if let Answer::Error(e) = &answer {
-        if e.is(ErrorKind::TaskNotCancelable) {
+        if judge::is(e, ErrorKind::TaskNotCancelable) {
             return Err(HarnessError::Prerequisite(
                 "the agent declined to cancel the open task (TaskNotCancelableError), which \
                  §3.1.5 allows"
@@ -132,7 +133,7 @@ async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
     for (state, task) in &tasks {
         let id = task_id(task);
         let reply = ctx.request("CancelTask", json!({ "id": id })).await?;
-        let verdict = reply.expect_error(ErrorKind::TaskNotCancelable);
+        let verdict = judge::expect_error(&reply, ErrorKind::TaskNotCancelable);
         if *state != "TASK_STATE_CANCELED" {
             if let Verdict::Violated { actual, .. } = verdict {
                 problems.push(format!("{state}: {actual}"));
@@ -148,7 +149,7 @@ async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
         );
         let how = match verdict {
             _ if idempotent => "the canceled task again (idempotent, §3.3.1)",
-            Verdict::Violated { .. } if reply.is_error(ErrorKind::TaskNotFound) => {
+            Verdict::Violated { .. } if judge::is_error(&reply, ErrorKind::TaskNotFound) => {
                 "TaskNotFoundError (purged, §3.3.1)"
             }
             Verdict::Violated { actual, .. } => {
@@ -173,7 +174,7 @@ async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Ok(Verdict::fail(
             format!(
                 "{} for CancelTask of each terminal task",
-                ctx.error_form(ErrorKind::TaskNotCancelable)
+                judge::expected(ErrorKind::TaskNotCancelable, ctx.binding(), ctx.version())
             ),
             problems.join("; "),
         ))
@@ -182,6 +183,6 @@ async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 async fn cancel_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let id = ctx.id("tck-no-such-task");
-    ctx.call_expecting("CancelTask", json!({ "id": id }), ErrorKind::TaskNotFound)
-        .await
+    let reply = ctx.request("CancelTask", json!({ "id": id })).await?;
+    Ok(judge::expect_error(&reply, ErrorKind::TaskNotFound))
 }

@@ -10,6 +10,7 @@ use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::Ctx;
+use crate::judge;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "tasks.get";
@@ -99,8 +100,8 @@ async fn get_returns_current(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 async fn get_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let id = ctx.id("tck-no-such-task");
-    ctx.call_expecting("GetTask", json!({ "id": id }), ErrorKind::TaskNotFound)
-        .await
+    let reply = ctx.request("GetTask", json!({ "id": id })).await?;
+    Ok(judge::expect_error(&reply, ErrorKind::TaskNotFound))
 }
 
 /// A task whose history holds two user turns (input-required, then input-required again),

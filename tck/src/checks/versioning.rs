@@ -10,6 +10,7 @@ use crate::a2a::{self, ErrorKind};
 use crate::card;
 use crate::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
 use crate::ctx::Ctx;
+use crate::judge;
 use crate::transport::VersionHeader;
 
 /// The id prefix of every check in this module.
@@ -157,7 +158,7 @@ async fn unknown_task_under(
     let reply = ctx
         .request_with("GetTask", params, VersionHeader::Value(version))
         .await?;
-    Ok(reply.expect_error(kind))
+    Ok(judge::expect_error(&reply, kind))
 }
 
 async fn unsupported_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -186,7 +187,7 @@ async fn missing_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
                 VersionHeader::Absent,
             )
             .await?;
-        return Ok(match reply.expect_error(ErrorKind::TaskNotFound) {
+        return Ok(match judge::expect_error(&reply, ErrorKind::TaskNotFound) {
             Verdict::Violated { expected, actual } => Verdict::fail(
                 format!("a 0.3 answer to a 0.3 request without A2A-Version: {expected}"),
                 actual,
@@ -201,7 +202,7 @@ async fn missing_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
             VersionHeader::Absent,
         )
         .await?;
-    Ok(reply.expect_error(ErrorKind::VersionNotSupported))
+    Ok(judge::expect_error(&reply, ErrorKind::VersionNotSupported))
 }
 
 async fn patch_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -212,14 +213,20 @@ async fn method_0_3_under_1_0(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let reply = ctx
         .rpc("tasks/get", json!({ "id": ctx.id("tck-no-such-task") }))
         .await?;
-    Ok(reply.reply().expect_error(ErrorKind::MethodNotFound))
+    Ok(judge::expect_error(
+        &reply.reply(),
+        ErrorKind::MethodNotFound,
+    ))
 }
 
 async fn method_1_0_under_0_3(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let reply = ctx
         .rpc_without_version("GetTask", json!({ "id": ctx.id("tck-no-such-task") }))
         .await?;
-    Ok(reply.reply().expect_error(ErrorKind::MethodNotFound))
+    Ok(judge::expect_error(
+        &reply.reply(),
+        ErrorKind::MethodNotFound,
+    ))
 }
 
 async fn card_declares_versions(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -243,7 +250,7 @@ async fn card_declares_versions(ctx: Ctx) -> Result<Verdict, HarnessError> {
             .rpc_without_version("tasks/get", json!({ "id": ctx.id("tck-no-such-task") }))
             .await?
             .reply();
-        if reply.is_error(ErrorKind::TaskNotFound) {
+        if judge::is_error(&reply, ErrorKind::TaskNotFound) {
             problems.push(format!(
                 "{} answers a 0.3 tasks/get (-32001) but the card declares only 1.0 there",
                 interface.url
@@ -332,5 +339,8 @@ async fn query_parameter(ctx: Ctx) -> Result<Verdict, HarnessError> {
             body: None,
         })
         .await?;
-    Ok(crate::transport::rest::read(&http).expect_error(ErrorKind::TaskNotFound))
+    Ok(judge::expect_error(
+        &crate::transport::rest::read(&http),
+        ErrorKind::TaskNotFound,
+    ))
 }

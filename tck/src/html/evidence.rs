@@ -4,8 +4,8 @@
 
 use maud::{html, Markup};
 
-use crate::evidence::{body_note, body_text, cut, event_text};
-use crate::wire::{Exchange, RecordedBody};
+use crate::evidence::{Exchange, RecordedBody};
+use crate::evidence_text::{body_note, body_text, cut, event_text};
 
 /// Bytes of one body, header block or event shown.
 pub const BODY_CAP: usize = 16 * 1024;

@@ -172,7 +172,7 @@ fn result(index: usize, r: &CheckResult, budget: &mut evidence::Budget) -> Marku
                 span.place { (place(r)) } " "
                 span.level { (r.level.as_str()) }
                 @if r.status != Status::Pass {
-                    " " span.short { (crate::evidence::cut(&r.message, 160).0) }
+                    " " span.short { (crate::evidence_text::cut(&r.message, 160).0) }
                 }
             }
             dl {

@@ -6,87 +6,197 @@
 //! as JSON, and each message of a stream with its arrival time.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use a2a_proto::client::{ClientError, GrpcClient, GrpcStatus, GrpcStreamEnd};
+use async_trait::async_trait;
 use futures::stream;
 use serde_json::{json, Value};
 
 use super::stream::{EventStream, Frame, Start};
-use super::{Answer, ErrorInfo, ErrorReply, Reply};
-use crate::check::{Binding, HarnessError, ProtocolVersion};
-use crate::ctx::Ctx;
-use crate::wire::{redact, RecordedBody, RecordedRequest, RecordedResponse, StreamLog};
+use super::{Answer, ErrorInfo, ErrorReply, Link, Reply, Transport, VersionHeader};
+use crate::evidence::{redact, RecordedBody, RecordedRequest, RecordedResponse, StreamLog};
+use crate::model::{Binding, HarnessError, ProtocolVersion};
 
-/// One client (one HTTP/2 connection, made lazily) per endpoint, shared by the checks.
-fn client_for(ctx: &Ctx, url: &str) -> Result<GrpcClient, HarnessError> {
-    static CLIENTS: OnceLock<Mutex<HashMap<String, GrpcClient>>> = OnceLock::new();
-    // A card's gRPC url may be `host:port`: the card's own scheme tells plain from TLS.
-    let scheme = if ctx.card.url.starts_with("https:") {
-        "https"
-    } else {
-        "http"
-    };
-    let key = format!("{scheme} {url}");
-    let clients = CLIENTS.get_or_init(Mutex::default);
-    if let Some(client) = clients.lock().ok().and_then(|c| c.get(&key).cloned()) {
-        return Ok(client);
+/// The gRPC clients of a run: one per endpoint (one HTTP/2 connection, made lazily), shared
+/// by the transports of every check of the run.
+#[derive(Debug, Clone, Default)]
+pub struct Channels(Arc<Mutex<HashMap<String, GrpcClient>>>);
+
+impl Channels {
+    /// The client of `url`; a `host:port` url is reached with `scheme`.
+    fn client(
+        &self,
+        url: &str,
+        scheme: &str,
+        connect_timeout: std::time::Duration,
+    ) -> Result<GrpcClient, HarnessError> {
+        let key = format!("{scheme} {url}");
+        if let Some(client) = self.0.lock().ok().and_then(|c| c.get(&key).cloned()) {
+            return Ok(client);
+        }
+        let client = GrpcClient::new(url, scheme, connect_timeout)
+            .map_err(|e| HarnessError::Transport(format!("gRPC endpoint {url:?}: {e}")))?;
+        if let Ok(mut clients) = self.0.lock() {
+            clients.insert(key, client.clone());
+        }
+        Ok(client)
     }
-    let client = GrpcClient::new(url, scheme, ctx.wire.limits().request_timeout)
-        .map_err(|e| HarnessError::Transport(format!("gRPC endpoint {url:?}: {e}")))?;
-    if let Ok(mut clients) = clients.lock() {
-        clients.insert(key, client.clone());
-    }
-    Ok(client)
 }
 
-/// The metadata of a call: the user's `--header`s (names lowercased) and `a2a-version`.
-fn metadata(ctx: &Ctx, version: Option<String>) -> Vec<(String, String)> {
-    let mut metadata: Vec<(String, String)> = ctx
-        .wire
-        .extra_headers()
-        .iter()
-        .map(|(k, v)| (k.to_ascii_lowercase(), v.clone()))
-        .collect();
-    if let Some(version) = version {
-        metadata.push(("a2a-version".into(), version));
-    }
-    metadata
+/// The gRPC binding of one interface.
+#[derive(Debug)]
+pub struct Grpc {
+    link: Link,
+    channels: Channels,
+    /// The scheme of a card url `host:port` (the card's own: plain or TLS).
+    scheme: &'static str,
 }
 
-/// The evidence of one call, pushed to the check's recorder when dropped.
-fn log_for(
-    ctx: &Ctx,
-    client: &GrpcClient,
-    service: &str,
-    method: &str,
-    params: &Value,
-    metadata: &[(String, String)],
-) -> StreamLog {
-    let user: Vec<String> = ctx
-        .wire
-        .extra_headers()
-        .iter()
-        .map(|(k, _)| k.to_ascii_lowercase())
-        .collect();
-    let headers = metadata
-        .iter()
-        .map(|(k, v)| {
-            let shown = if user.contains(k) {
-                "[redacted]".to_string()
-            } else {
-                redact(k, v)
-            };
-            (k.clone(), shown)
+impl Grpc {
+    pub fn new(link: Link, channels: Channels, scheme: &'static str) -> Grpc {
+        Grpc {
+            link,
+            channels,
+            scheme,
+        }
+    }
+
+    /// The metadata of a call: the user's `--header`s (names lowercased) and `a2a-version`.
+    fn metadata(&self, version: Option<String>) -> Vec<(String, String)> {
+        let mut metadata: Vec<(String, String)> = self
+            .link
+            .wire
+            .extra_headers()
+            .iter()
+            .map(|(k, v)| (k.to_ascii_lowercase(), v.clone()))
+            .collect();
+        if let Some(version) = version {
+            metadata.push(("a2a-version".into(), version));
+        }
+        metadata
+    }
+
+    /// The evidence of one call, pushed to the check's recorder when dropped.
+    fn log_for(
+        &self,
+        client: &GrpcClient,
+        service: &str,
+        method: &str,
+        params: &Value,
+        metadata: &[(String, String)],
+    ) -> StreamLog {
+        let wire = &self.link.wire;
+        let user: Vec<String> = wire
+            .extra_headers()
+            .iter()
+            .map(|(k, _)| k.to_ascii_lowercase())
+            .collect();
+        let headers = metadata
+            .iter()
+            .map(|(k, v)| {
+                let shown = if user.contains(k) {
+                    "[redacted]".to_string()
+                } else {
+                    redact(k, v)
+                };
+                (k.clone(), shown)
+            })
+            .collect();
+        let request = RecordedRequest {
+            method: "gRPC".into(),
+            url: format!("{}/{service}/{method}", client.uri().trim_end_matches('/')),
+            headers,
+            body: Some(RecordedBody::of(params.to_string().as_bytes())),
+        };
+        let max_body = wire.limits().max_body;
+        StreamLog::new(
+            wire.recorder(),
+            request,
+            max_body,
+            std::time::Instant::now(),
+        )
+    }
+
+    /// The client, the metadata and the evidence log of one call, in the interface's
+    /// version's service.
+    fn prepare(
+        &self,
+        method: &str,
+        params: Value,
+        version: VersionHeader<'_>,
+    ) -> Result<Prepared, HarnessError> {
+        let link = &self.link;
+        let (service, rpc, params) = link.codec.grpc(method, link.with_tenant(params))?;
+        let timeout = link.wire.limits().request_timeout;
+        let client = self
+            .channels
+            .client(&link.interface.url, self.scheme, timeout)?;
+        let metadata = self.metadata(link.codec.version_value(version));
+        let log = self.log_for(&client, service, &rpc, &params, &metadata);
+        Ok(Prepared {
+            client,
+            service,
+            rpc,
+            params,
+            metadata,
+            log,
         })
-        .collect();
-    let request = RecordedRequest {
-        method: "gRPC".into(),
-        url: format!("{}/{service}/{method}", client.uri().trim_end_matches('/')),
-        headers,
-        body: Some(RecordedBody::of(params.to_string().as_bytes())),
-    };
-    StreamLog::detached(ctx.wire.recorder(), request, ctx.wire.limits().max_body)
+    }
+}
+
+/// One call, ready to make.
+struct Prepared {
+    client: GrpcClient,
+    service: &'static str,
+    rpc: String,
+    params: Value,
+    metadata: Vec<(String, String)>,
+    log: StreamLog,
+}
+
+#[async_trait]
+impl Transport for Grpc {
+    fn link(&self) -> &Link {
+        &self.link
+    }
+
+    async fn call(
+        &self,
+        method: &str,
+        params: Value,
+        version: VersionHeader<'_>,
+    ) -> Result<Reply, HarnessError> {
+        let call = self.prepare(method, params, version)?;
+        let reply = unary(call, &self.link).await?;
+        Ok(self.link.codec.read(Binding::Grpc, method, reply))
+    }
+
+    async fn open_stream(&self, method: &str, params: Value) -> Result<Start, HarnessError> {
+        let call = self.prepare(method, params, VersionHeader::Interface)?;
+        let start = server_stream(call, &self.link).await?;
+        Ok(self.link.codec.read_start(Binding::Grpc, start))
+    }
+
+    /// In protobuf binary a scalar at its default value is not sent: over gRPC an absent
+    /// nextPageToken is "" and an absent count is 0 (the ProtoJSON of the message omits
+    /// them), where JSON bindings must send them (ListTasksResponse marks them REQUIRED).
+    async fn list(&self, params: Value) -> Result<Reply, HarnessError> {
+        let mut reply = self
+            .call("ListTasks", params, VersionHeader::Interface)
+            .await?;
+        if let Ok(Answer::Result(Value::Object(page))) = &mut reply.read {
+            for (field, default) in [
+                ("tasks", json!([])),
+                ("nextPageToken", json!("")),
+                ("pageSize", json!(0)),
+                ("totalSize", json!(0)),
+            ] {
+                page.entry(field).or_insert(default);
+            }
+        }
+        Ok(reply)
+    }
 }
 
 /// A gRPC status as the checks read it.
@@ -141,24 +251,6 @@ fn harness_error(error: ClientError, url: &str) -> HarnessError {
     }
 }
 
-/// The client, the metadata and the evidence log of one call.
-type Prepared = (GrpcClient, Vec<(String, String)>, StreamLog);
-
-/// Prepares one call.
-fn prepare(
-    ctx: &Ctx,
-    url: &str,
-    service: &str,
-    method: &str,
-    params: &Value,
-    version: Option<String>,
-) -> Result<Prepared, HarnessError> {
-    let client = client_for(ctx, url)?;
-    let metadata = metadata(ctx, version);
-    let log = log_for(ctx, &client, service, method, params, &metadata);
-    Ok((client, metadata, log))
-}
-
 /// Records a call that ended with an error status.
 fn record_status(log: &mut StreamLog, status: &GrpcStatus) {
     log.set_response(recorded(
@@ -167,18 +259,20 @@ fn record_status(log: &mut StreamLog, status: &GrpcStatus) {
     ));
 }
 
-pub async fn unary(
-    ctx: &Ctx,
-    url: &str,
-    service: &str,
-    method: &str,
-    params: &Value,
-    version: Option<String>,
-) -> Result<Reply, HarnessError> {
-    let (client, metadata, mut log) = prepare(ctx, url, service, method, params, version)?;
-    let timeout = ctx.wire.limits().request_timeout;
+/// A unary call.
+async fn unary(call: Prepared, link: &Link) -> Result<Reply, HarnessError> {
+    let Prepared {
+        client,
+        service,
+        rpc,
+        params,
+        metadata,
+        mut log,
+    } = call;
+    let url = &link.interface.url;
+    let timeout = link.wire.limits().request_timeout;
     let read = match client
-        .unary_in(service, method, params, &metadata, timeout)
+        .unary_in(service, &rpc, &params, &metadata, timeout)
         .await
     {
         Ok(Ok(value)) => {
@@ -200,28 +294,24 @@ pub async fn unary(
             return Err(harness_error(error, url));
         }
     };
-    Ok(Reply {
-        binding: Binding::Grpc,
-        http_status: None,
-        read,
-        problems: Vec::new(),
-        state_problems: Vec::new(),
-        version: ProtocolVersion::V1_0,
-    })
+    Ok(Reply::new(Binding::Grpc, None, read))
 }
 
-pub async fn stream(
-    ctx: &Ctx,
-    url: &str,
-    service: &str,
-    method: &str,
-    params: &Value,
-    version: Option<String>,
-) -> Result<Start, HarnessError> {
-    let (client, metadata, mut log) = prepare(ctx, url, service, method, params, version)?;
-    let timeout = ctx.wire.limits().request_timeout;
+/// A server-streaming call. A status before any message is a refusal, whether it came
+/// alone (trailers only) or after the response headers.
+async fn server_stream(call: Prepared, link: &Link) -> Result<Start, HarnessError> {
+    let Prepared {
+        client,
+        service,
+        rpc,
+        params,
+        metadata,
+        mut log,
+    } = call;
+    let url = &link.interface.url;
+    let limits = link.wire.limits();
     match client
-        .server_stream_in(service, method, params, &metadata, timeout)
+        .server_stream_in(service, &rpc, &params, &metadata, limits.request_timeout)
         .await
     {
         Ok(Ok(events)) => {
@@ -244,22 +334,17 @@ pub async fn stream(
                 };
                 Some((frame, Some(events)))
             });
-            Ok(Start::Stream(Box::new(EventStream::from_frames(
-                Binding::Grpc,
-                Box::pin(frames),
-                log,
-            ))))
+            let stream = EventStream::from_frames(Binding::Grpc, Box::pin(frames), log);
+            Ok(stream.started(limits.stream_wait).await)
         }
         Ok(Err(status)) => {
             record_status(&mut log, &status);
-            Ok(Start::Refused(Box::new(Reply {
-                binding: Binding::Grpc,
-                http_status: None,
-                read: Ok(Answer::Error(error_reply(&status))),
-                problems: Vec::new(),
-                state_problems: Vec::new(),
-                version: ProtocolVersion::V1_0,
-            })))
+            let error = Ok(Answer::Error(error_reply(&status)));
+            Ok(Start::Refused(Box::new(Reply::new(
+                Binding::Grpc,
+                None,
+                error,
+            ))))
         }
         Err(error) => {
             log.fail(error.to_string());

@@ -1,13 +1,90 @@
 //! HTTP+JSON/REST (spec 1.0 §11): operations as HTTP verbs on resource paths relative to the
-//! interface URL, ProtoJSON bodies, errors as a `google.rpc.Status` body.
+//! interface URL, ProtoJSON bodies, errors as a `google.rpc.Status` body; streams as SSE.
 
+use async_trait::async_trait;
 use reqwest::{Method, Url};
 use serde_json::{json, Map, Value};
 
-use super::{error_info_in, Answer, ErrorReply, Reply};
+use super::stream::{self, Start};
+use super::{error_info_in, Answer, ErrorReply, Link, Reply, Transport, VersionHeader};
 use crate::a2a;
-use crate::check::{Binding, HarnessError, ProtocolVersion};
-use crate::wire::HttpReply;
+use crate::model::{Binding, HarnessError, ProtocolVersion};
+use crate::wire::{HttpReply, Request};
+
+/// The HTTP+JSON binding of one interface.
+#[derive(Debug)]
+pub struct Rest(pub Link);
+
+/// The headers of a request.
+type Headers = Vec<(&'static str, String)>;
+
+impl Rest {
+    /// The request of an operation: its route (by the interface's version) and headers.
+    fn request(
+        &self,
+        method: &str,
+        params: Value,
+        version: VersionHeader<'_>,
+        stream: bool,
+    ) -> Result<(Route, Headers), HarnessError> {
+        let link = &self.0;
+        let params = link.with_tenant(params);
+        let route = link.codec.route(&link.interface.url, method, &params)?;
+        let accept = if stream { "text/event-stream" } else { ACCEPT };
+        let mut headers = vec![("accept", accept.to_string())];
+        if route.body.is_some() {
+            headers.push(("content-type", REQUEST_CONTENT_TYPE.to_string()));
+        }
+        if let Some(version) = link.codec.version_value(version) {
+            headers.push(("a2a-version", version));
+        }
+        Ok((route, headers))
+    }
+}
+
+#[async_trait]
+impl Transport for Rest {
+    fn link(&self) -> &Link {
+        &self.0
+    }
+
+    async fn call(
+        &self,
+        method: &str,
+        params: Value,
+        version: VersionHeader<'_>,
+    ) -> Result<Reply, HarnessError> {
+        let (route, headers) = self.request(method, params, version, false)?;
+        let http = self
+            .0
+            .wire
+            .send(Request {
+                method: route.method,
+                url: &route.url,
+                headers,
+                body: route.body.map(|b| b.to_string().into_bytes()),
+            })
+            .await?;
+        Ok(self.0.codec.read(Binding::Rest, method, read(&http)))
+    }
+
+    async fn open_stream(&self, method: &str, params: Value) -> Result<Start, HarnessError> {
+        let (route, headers) = self.request(method, params, VersionHeader::Interface, true)?;
+        let opened = self
+            .0
+            .wire
+            .open(Request {
+                method: route.method,
+                url: &route.url,
+                headers,
+                body: route.body.map(|b| b.to_string().into_bytes()),
+            })
+            .await?;
+        let wait = self.0.wire.limits().stream_wait;
+        let start = stream::start_sse(Binding::Rest, opened, None, wait).await?;
+        Ok(self.0.codec.read_start(Binding::Rest, start))
+    }
+}
 
 /// The media type the kit sends (accepted by every 1.0 server) and the ones it accepts.
 pub const REQUEST_CONTENT_TYPE: &str = "application/json";
@@ -117,36 +194,6 @@ pub fn route(base: &str, method: &str, params: &Value) -> Result<Route, HarnessE
     })
 }
 
-/// The 0.3 route of an operation (spec notes §2.2): the same paths under `/v1` (the extended
-/// card at `/v1/card`), bodies in the 0.3 proto JSON, no tenant. ListTasks has no 0.3 route.
-pub fn route_03(base: &str, method: &str, params: &Value) -> Result<Route, HarnessError> {
-    let mut fields = params.as_object().cloned().unwrap_or_default();
-    fields.remove("tenant");
-    let params = Value::Object(fields);
-    let v1 = format!("{}/v1", base.trim_end_matches('/'));
-    let mut route = match method {
-        "ListTasks" => {
-            return Err(HarnessError::Prerequisite(
-                "ListTasks does not exist in 0.3".into(),
-            ))
-        }
-        "GetExtendedAgentCard" => Route {
-            method: Method::GET,
-            url: format!("{v1}/card"),
-            body: None,
-        },
-        _ => route(&v1, method, &params)?,
-    };
-    if route.body.is_some() {
-        route.body = Some(super::v03::request(
-            super::v03::Form::Proto,
-            method,
-            &params,
-        ));
-    }
-    Ok(route)
-}
-
 fn take_text(fields: &mut Map<String, Value>, key: &str) -> Option<String> {
     match fields.remove(key) {
         Some(Value::String(s)) => Some(s),
@@ -170,14 +217,7 @@ fn query_values(value: &Value) -> Vec<String> {
 /// should be a `google.rpc.Status` (§11.6). A 2xx whose body is such an error is read as an
 /// error with that 2xx status, so that checks expecting a result or a given status see it.
 pub fn read(http: &HttpReply) -> Reply {
-    Reply {
-        binding: Binding::Rest,
-        http_status: Some(http.status),
-        read: read_answer(http),
-        problems: Vec::new(),
-        state_problems: Vec::new(),
-        version: ProtocolVersion::V1_0,
-    }
+    Reply::new(Binding::Rest, Some(http.status), read_answer(http))
 }
 
 fn read_answer(http: &HttpReply) -> Result<Answer, String> {
@@ -316,17 +356,26 @@ mod tests {
     #[test]
     fn errors_are_read_from_google_rpc_status() {
         let body = r#"{"error":{"code":404,"status":"NOT_FOUND","message":"x","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}"#;
-        let reply = read(&http(404, body));
-        assert!(reply.is_error(a2a::ErrorKind::TaskNotFound));
-        let reply = read(&http(400, body));
-        assert!(!reply.is_error(a2a::ErrorKind::TaskNotFound));
-        // A 200 carrying the error body is an error, with the wrong status.
-        let reply = read(&http(200, body));
-        assert!(matches!(reply.read, Ok(Answer::Error(_))));
-        assert!(!reply.is_error(a2a::ErrorKind::TaskNotFound));
+        let Ok(Answer::Error(e)) = read(&http(404, body)).read else {
+            panic!("an error")
+        };
+        assert_eq!(e.status.as_deref(), Some("NOT_FOUND"));
+        assert_eq!(
+            e.error_info.map(|i| i.reason).as_deref(),
+            Some("TASK_NOT_FOUND")
+        );
+        assert_eq!(e.shape_problem, None);
+        // A 200 carrying the error body is an error, with that status.
+        let Ok(Answer::Error(e)) = read(&http(200, body)).read else {
+            panic!("an error")
+        };
+        assert!(e.shape_problem.is_some());
         // problem+json is not the binding's error form.
-        let reply = read(&http(404, r#"{"type":"about:blank","status":404}"#));
-        assert!(!reply.is_error(a2a::ErrorKind::TaskNotFound));
+        let Ok(Answer::Error(e)) = read(&http(404, r#"{"type":"about:blank","status":404}"#)).read
+        else {
+            panic!("an error")
+        };
+        assert!(e.shape_problem.is_some());
         assert!(matches!(read(&http(200, "{}")).read, Ok(Answer::Result(_))));
         assert!(read(&http(200, "<html>")).read.is_err());
     }

@@ -1,7 +1,10 @@
 //! Streams of `StreamResponse` events: SSE on JSON-RPC (each `data:` a JSON-RPC response
 //! whose `result` is the event, §9.4.2) and on HTTP+JSON (each `data:` a bare event, §11.7),
-//! and gRPC server streams (§10). Every read has a deadline; every event is recorded with
-//! its arrival time, and the record survives a check aborted at its own deadline.
+//! and gRPC server streams (§10). A stream has one meaning on every binding: an error before
+//! the first event (an HTTP error, a JSON-RPC error, a gRPC status with no message before it)
+//! is a refused stream, [`Start::Refused`]. Every read has a deadline; every event is
+//! recorded with its arrival time, and the record survives a check aborted at its own
+//! deadline.
 
 use std::pin::Pin;
 use std::time::Duration;
@@ -10,11 +13,11 @@ use eventsource_stream::Eventsource;
 use futures::{Stream, StreamExt};
 use serde_json::Value;
 
-use super::v03::{Form, Reading};
 use super::{jsonrpc, rest, Answer, ErrorReply, Reply};
 use crate::a2a;
-use crate::check::{Binding, HarnessError};
-use crate::wire::{HttpReply, Opened, StreamLog};
+use crate::evidence::StreamLog;
+use crate::model::{Binding, HarnessError};
+use crate::wire::{HttpReply, Opened};
 
 /// The members of the `StreamResponse` oneof.
 pub const EVENT_KINDS: &[&str] = &["task", "message", "statusUpdate", "artifactUpdate"];
@@ -23,9 +26,19 @@ pub const EVENT_KINDS: &[&str] = &["task", "message", "statusUpdate", "artifactU
 pub enum Start {
     /// The server started a stream (HTTP 200 `text/event-stream`, or a gRPC stream).
     Stream(Box<EventStream>),
-    /// The server answered with a single non-stream reply instead (an error before the
-    /// first event, or something that is not a stream at all).
+    /// The server answered with an error before the first event (as the HTTP answer, as the
+    /// stream's first event, or as a gRPC status before any message), or with something that
+    /// is not a stream at all.
     Refused(Box<Reply>),
+}
+
+/// Reads the events of a stream sent in another form back into 1.0 ProtoJSON (set by the
+/// interface's codec; see `v03`).
+pub trait ReadBack: Send {
+    /// An event, read back; what did not have the form's shape becomes its problem.
+    fn event(&self, event: Event) -> Event;
+    /// The error that ended the stream, marked as the form's.
+    fn error(&self, error: &mut ErrorReply);
 }
 
 /// One event as received.
@@ -162,8 +175,10 @@ pub struct EventStream {
     /// The HTTP status and headers (not for gRPC).
     pub http: Option<HttpReply>,
     ended: Option<End>,
-    /// A 0.3 stream: events are read back from this 0.3 form into 1.0 ProtoJSON.
-    v03: Option<Form>,
+    /// What was read before the caller asked (the first event, read to tell a refusal).
+    pending: Option<Next>,
+    /// Reads events of another form back into 1.0 ProtoJSON.
+    read_back: Option<Box<dyn ReadBack>>,
 }
 
 impl EventStream {
@@ -176,31 +191,29 @@ impl EventStream {
             request_id: None,
             http: None,
             ended: None,
-            v03: None,
+            pending: None,
+            read_back: None,
         }
     }
 
-    /// Reads the events of a 0.3 stream, in `form`, back into 1.0 ProtoJSON; what did not
-    /// have the 0.3 shape becomes the event's problem.
-    pub fn in_0_3(mut self, form: Form) -> EventStream {
-        self.v03 = Some(form);
+    /// Reads the events back with `read_back`.
+    pub fn read_back(mut self, read_back: Box<dyn ReadBack>) -> EventStream {
+        self.read_back = Some(read_back);
         self
     }
 
-    /// An event of a 0.3 stream, read back into 1.0.
-    fn read_0_3(&self, mut event: Event) -> Event {
-        let (Some(form), Some(response)) = (self.v03, event.response.as_ref()) else {
-            return event;
-        };
-        let mut reading = Reading::default();
-        event.response = Some(reading.event(form, response));
-        if !reading.problems.is_empty() || !reading.state_problems.is_empty() {
-            let mut problems: Vec<String> = event.problem.take().into_iter().collect();
-            problems.extend(reading.problems);
-            problems.extend(reading.state_problems);
-            event.problem = Some(problems.join("; "));
+    /// The stream as its opener sees it: read up to the first event (waiting at most
+    /// `wait`); an error before it means the stream was refused.
+    pub async fn started(mut self, wait: Duration) -> Start {
+        let first = self.read_next(wait).await;
+        if let Next::End(End::Error(error)) = first {
+            let status = self.http.as_ref().map(|h| h.status);
+            let mut refusal = Reply::new(self.binding, status, Ok(Answer::Error(*error)));
+            refusal.in_stream = true;
+            return Start::Refused(Box::new(refusal));
         }
-        event
+        self.pending = Some(first);
+        Start::Stream(Box::new(self))
     }
 
     /// The media type of the HTTP response, if any.
@@ -210,6 +223,25 @@ impl EventStream {
 
     /// Reads the next event, waiting at most `wait`.
     pub async fn next(&mut self, wait: Duration) -> Next {
+        let next = match self.pending.take() {
+            Some(next) => next,
+            None => self.read_next(wait).await,
+        };
+        let Some(read_back) = &self.read_back else {
+            return next;
+        };
+        match next {
+            Next::Event(event) => Next::Event(read_back.event(event)),
+            Next::End(End::Error(mut error)) => {
+                read_back.error(&mut error);
+                Next::End(End::Error(error))
+            }
+            end => end,
+        }
+    }
+
+    /// The next event as the binding sent it.
+    async fn read_next(&mut self, wait: Duration) -> Next {
         if let Some(end) = &self.ended {
             return Next::End(end.clone());
         }
@@ -226,16 +258,12 @@ impl EventStream {
                 } else {
                     self.log.event(frame.kind.as_deref(), &frame.data);
                     match self.read_frame(frame) {
-                        Ok(event) => return Next::Event(self.read_0_3(event)),
+                        Ok(event) => return Next::Event(event),
                         Err(end) => end,
                     }
                 }
             }
         };
-        let mut next = next;
-        if let (End::Error(error), Some(_)) = (&mut next, self.v03) {
-            error.version = crate::check::ProtocolVersion::V0_3;
-        }
         if !matches!(next, End::Closed) {
             self.log.fail(next.describe());
         }
@@ -358,7 +386,7 @@ pub async fn start_sse(
     let mut stream = EventStream::from_frames(binding, Box::pin(frames), opened.log);
     stream.request_id = request_id;
     stream.http = http;
-    Ok(Start::Stream(Box::new(stream)))
+    Ok(stream.started(wait).await)
 }
 
 /// A whole HTTP reply read the binding's way.

@@ -9,16 +9,15 @@ use crate::checks::setup::{
     full_follow_up, input_modes, mode_admits, terminal_tasks, tried_and_skipped,
 };
 use crate::ctx::{Answer, Ctx};
+use crate::judge;
 
 pub(super) async fn unknown_task_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut message = ctx.user_message("tck-complete-task");
     message["taskId"] = json!(ctx.id("tck-no-such-task"));
-    ctx.call_expecting(
-        "SendMessage",
-        json!({ "message": message }),
-        ErrorKind::TaskNotFound,
-    )
-    .await
+    let reply = ctx
+        .request("SendMessage", json!({ "message": message }))
+        .await?;
+    Ok(judge::expect_error(&reply, ErrorKind::TaskNotFound))
 }
 
 pub(super) async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -30,7 +29,7 @@ pub(super) async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessEr
             .request("SendMessage", json!({ "message": message }))
             .await?;
         if let Verdict::Violated { actual, .. } =
-            reply.expect_error(ErrorKind::UnsupportedOperation)
+            judge::expect_error(&reply, ErrorKind::UnsupportedOperation)
         {
             problems.push(format!("{state}: {actual}"));
         }
@@ -42,7 +41,11 @@ pub(super) async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessEr
         Ok(Verdict::fail(
             format!(
                 "{} for a message to each terminal task",
-                ctx.error_form(ErrorKind::UnsupportedOperation)
+                judge::expected(
+                    ErrorKind::UnsupportedOperation,
+                    ctx.binding(),
+                    ctx.version()
+                )
             ),
             problems.join("; "),
         ))
@@ -64,12 +67,13 @@ pub(super) async fn unsupported_media_type(ctx: Ctx) -> Result<Verdict, HarnessE
     let mut message = ctx.user_message("tck-complete-task");
     message["parts"] =
         json!([{ "text": "a2a-tck", "mediaType": "application/x-a2a-tck-unsupported" }]);
-    ctx.call_expecting(
-        "SendMessage",
-        json!({ "message": message }),
+    let reply = ctx
+        .request("SendMessage", json!({ "message": message }))
+        .await?;
+    Ok(judge::expect_error(
+        &reply,
         ErrorKind::ContentTypeNotSupported,
-    )
-    .await
+    ))
 }
 
 pub(super) async fn invalid_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -89,7 +93,7 @@ pub(super) async fn invalid_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
         let reply = ctx
             .request("SendMessage", json!({ "message": message }))
             .await?;
-        match reply.expect_error(ErrorKind::InvalidParams) {
+        match judge::expect_error(&reply, ErrorKind::InvalidParams) {
             Verdict::Violated { actual, .. } if matches!(reply.answer(), Ok(Answer::Result(_))) => {
                 accepted.push(format!("without {missing}: {actual}"))
             }
@@ -101,7 +105,7 @@ pub(super) async fn invalid_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
     let expected = format!(
         "{} for each invalid message",
-        ctx.error_form(ErrorKind::InvalidParams)
+        judge::expected(ErrorKind::InvalidParams, ctx.binding(), ctx.version())
     );
     Ok(if !problems.is_empty() {
         problems.extend(accepted);

@@ -1,58 +1,11 @@
-//! Protocol 0.3 beside 1.0. Checks speak 1.0 ProtoJSON; on a 0.3 interface each request is
-//! rewritten into the 0.3 form of its binding and each answer read back into 1.0 ProtoJSON,
-//! strictly: every place where the answer does not have the 0.3 shape (a missing `kind`, a
-//! state spelled the other version's way, a 1.0 wrapper) is kept as a *problem*, and a value
-//! that is not 0.3 at all becomes `UNKNOWN(<value>)`, never a silently accepted 1.0 value.
-//!
-//! Two 0.3 forms exist (spec notes §2.3, §2.4): JSON-RPC carries the JSON of the 0.3 JSON
-//! schema (`kind` discriminators, lowercase states, `role: "user"`, bare Task/Message results,
-//! `final` on status updates); REST and gRPC carry the ProtoJSON of the 0.3 proto (`a2a.v1`:
-//! `content` instead of `parts`, `TASK_STATE_CANCELLED`, resource names `tasks/{id}`).
+//! Reading 0.3 answers back into 1.0 ProtoJSON, strictly: every place where an answer does
+//! not have the 0.3 shape (a missing `kind`, a state spelled the other version's way, a 1.0
+//! wrapper) is kept as a *problem*, and a value that is not 0.3 at all becomes
+//! `UNKNOWN(<value>)`, never a silently accepted 1.0 value.
 
 use serde_json::{json, Map, Value};
 
-/// Which 0.3 encoding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Form {
-    /// The JSON of the 0.3 JSON schema, on JSON-RPC.
-    JsonRpc,
-    /// The ProtoJSON of the 0.3 proto, on HTTP+JSON and gRPC.
-    Proto,
-}
-
-/// The 0.3 JSON-RPC method of a 1.0 operation.
-pub fn jsonrpc_method(method: &str) -> Option<&'static str> {
-    Some(match method {
-        "SendMessage" => "message/send",
-        "SendStreamingMessage" => "message/stream",
-        "GetTask" => "tasks/get",
-        "CancelTask" => "tasks/cancel",
-        "SubscribeToTask" => "tasks/resubscribe",
-        "CreateTaskPushNotificationConfig" => "tasks/pushNotificationConfig/set",
-        "GetTaskPushNotificationConfig" => "tasks/pushNotificationConfig/get",
-        "ListTaskPushNotificationConfigs" => "tasks/pushNotificationConfig/list",
-        "DeleteTaskPushNotificationConfig" => "tasks/pushNotificationConfig/delete",
-        "GetExtendedAgentCard" => "agent/getAuthenticatedExtendedCard",
-        _ => return None,
-    })
-}
-
-/// The 0.3 gRPC rpc (`a2a.v1.A2AService`) of a 1.0 operation.
-pub fn grpc_rpc(method: &str) -> Option<&'static str> {
-    Some(match method {
-        "SendMessage" => "SendMessage",
-        "SendStreamingMessage" => "SendStreamingMessage",
-        "GetTask" => "GetTask",
-        "CancelTask" => "CancelTask",
-        "SubscribeToTask" => "TaskSubscription",
-        "CreateTaskPushNotificationConfig" => "CreateTaskPushNotificationConfig",
-        "GetTaskPushNotificationConfig" => "GetTaskPushNotificationConfig",
-        "ListTaskPushNotificationConfigs" => "ListTaskPushNotificationConfig",
-        "DeleteTaskPushNotificationConfig" => "DeleteTaskPushNotificationConfig",
-        "GetExtendedAgentCard" => "GetAgentCard",
-        _ => return None,
-    })
-}
+use super::Form;
 
 /// The 0.3 state names of the JSON-RPC form, beside their 1.0 names.
 const JSONRPC_STATES: &[(&str, &str)] = &[
@@ -69,156 +22,6 @@ const JSONRPC_STATES: &[(&str, &str)] = &[
 
 /// The 0.3 proto enum names that differ from 1.0.
 const PROTO_STATES: &[(&str, &str)] = &[("TASK_STATE_CANCELLED", "TASK_STATE_CANCELED")];
-
-/// Rewrites the 1.0 params of `method` into the 0.3 form.
-pub fn request(form: Form, method: &str, params: &Value) -> Value {
-    let mut p: Map<String, Value> = params.as_object().cloned().unwrap_or_default();
-    p.remove("tenant");
-    let text = |p: &Map<String, Value>, k: &str| {
-        p.get(k)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
-    match (method, form) {
-        ("SendMessage" | "SendStreamingMessage", _) => {
-            let mut out = Map::new();
-            if let Some(message) = p.get("message") {
-                out.insert("message".into(), message_out(form, message));
-            }
-            let configuration = p.get("configuration").cloned().unwrap_or(json!({}));
-            let mut config = Map::new();
-            // Blocking is set explicitly: its default differs between the 0.3 forms.
-            let immediate = configuration
-                .get("returnImmediately")
-                .and_then(Value::as_bool)
-                .unwrap_or(false);
-            config.insert("blocking".into(), json!(!immediate));
-            for key in ["historyLength", "acceptedOutputModes"] {
-                if let Some(v) = configuration.get(key) {
-                    config.insert(key.into(), v.clone());
-                }
-            }
-            out.insert("configuration".into(), Value::Object(config));
-            if let Some(m) = p.get("metadata") {
-                out.insert("metadata".into(), m.clone());
-            }
-            Value::Object(out)
-        }
-        ("GetTask" | "CancelTask" | "SubscribeToTask", Form::Proto) => {
-            let mut out = json!({ "name": format!("tasks/{}", text(&p, "id")) });
-            if let Some(n) = p.get("historyLength") {
-                out["historyLength"] = n.clone();
-            }
-            out
-        }
-        ("CreateTaskPushNotificationConfig", Form::JsonRpc) => {
-            let task = p.remove("taskId").unwrap_or(Value::Null);
-            json!({ "taskId": task, "pushNotificationConfig": Value::Object(p) })
-        }
-        ("CreateTaskPushNotificationConfig", Form::Proto) => {
-            let task = text(&p, "taskId");
-            p.remove("taskId");
-            json!({ "parent": format!("tasks/{task}"), "config": { "pushNotificationConfig": Value::Object(p) } })
-        }
-        ("GetTaskPushNotificationConfig" | "DeleteTaskPushNotificationConfig", Form::JsonRpc) => {
-            json!({ "id": text(&p, "taskId"), "pushNotificationConfigId": text(&p, "id") })
-        }
-        ("GetTaskPushNotificationConfig" | "DeleteTaskPushNotificationConfig", Form::Proto) => {
-            json!({ "name": format!("tasks/{}/pushNotificationConfigs/{}", text(&p, "taskId"), text(&p, "id")) })
-        }
-        ("ListTaskPushNotificationConfigs", Form::JsonRpc) => json!({ "id": text(&p, "taskId") }),
-        ("ListTaskPushNotificationConfigs", Form::Proto) => {
-            json!({ "parent": format!("tasks/{}", text(&p, "taskId")) })
-        }
-        _ => Value::Object(p),
-    }
-}
-
-/// A 1.0 message in the 0.3 form.
-fn message_out(form: Form, message: &Value) -> Value {
-    let mut m: Map<String, Value> = message.as_object().cloned().unwrap_or_default();
-    let parts: Vec<Value> = m
-        .remove("parts")
-        .and_then(|p| p.as_array().cloned())
-        .unwrap_or_default()
-        .iter()
-        .map(|part| part_out(form, part))
-        .collect();
-    match form {
-        Form::JsonRpc => {
-            let role = match m.get("role").and_then(Value::as_str) {
-                Some("ROLE_AGENT") => "agent",
-                _ => "user",
-            };
-            m.insert("role".into(), json!(role));
-            m.insert("parts".into(), Value::Array(parts));
-            m.insert("kind".into(), json!("message"));
-        }
-        Form::Proto => {
-            m.insert("content".into(), Value::Array(parts));
-        }
-    }
-    Value::Object(m)
-}
-
-/// A 1.0 part in the 0.3 form.
-fn part_out(form: Form, part: &Value) -> Value {
-    let get = |k: &str| part.get(k).cloned();
-    let media = get("mediaType");
-    let name = get("filename");
-    let mut out = Map::new();
-    match form {
-        Form::JsonRpc => {
-            if let Some(text) = get("text") {
-                out.insert("kind".into(), json!("text"));
-                out.insert("text".into(), text);
-            } else if get("raw").is_some() || get("url").is_some() {
-                let mut file = Map::new();
-                if let Some(raw) = get("raw") {
-                    file.insert("bytes".into(), raw);
-                }
-                if let Some(url) = get("url") {
-                    file.insert("uri".into(), url);
-                }
-                if let Some(media) = media {
-                    file.insert("mimeType".into(), media);
-                }
-                if let Some(name) = name {
-                    file.insert("name".into(), name);
-                }
-                out.insert("kind".into(), json!("file"));
-                out.insert("file".into(), Value::Object(file));
-            } else if let Some(data) = get("data") {
-                out.insert("kind".into(), json!("data"));
-                out.insert("data".into(), data);
-            }
-        }
-        Form::Proto => {
-            if let Some(text) = get("text") {
-                out.insert("text".into(), text);
-            } else if get("raw").is_some() || get("url").is_some() {
-                let mut file = Map::new();
-                if let Some(raw) = get("raw") {
-                    file.insert("fileWithBytes".into(), raw);
-                }
-                if let Some(url) = get("url") {
-                    file.insert("fileWithUri".into(), url);
-                }
-                if let Some(media) = media {
-                    file.insert("mimeType".into(), media);
-                }
-                out.insert("file".into(), Value::Object(file));
-            } else if let Some(data) = get("data") {
-                out.insert("data".into(), json!({ "data": data }));
-            }
-        }
-    }
-    if let Some(metadata) = get("metadata") {
-        out.insert("metadata".into(), metadata);
-    }
-    Value::Object(out)
-}
 
 /// What was read back, and where the answer left the 0.3 shape.
 #[derive(Debug, Default)]
@@ -551,32 +354,6 @@ fn copy(from: &Value, key: &str, to: &mut Map<String, Value>, as_key: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn requests_take_the_0_3_forms() {
-        let send = json!({"message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "hi"}, {"data": {"a": 1}}]}});
-        let rpc = request(Form::JsonRpc, "SendMessage", &send);
-        assert_eq!(rpc["message"]["kind"], "message");
-        assert_eq!(rpc["message"]["role"], "user");
-        assert_eq!(
-            rpc["message"]["parts"][0],
-            json!({"kind": "text", "text": "hi"})
-        );
-        assert_eq!(
-            rpc["message"]["parts"][1],
-            json!({"kind": "data", "data": {"a": 1}})
-        );
-        assert_eq!(rpc["configuration"]["blocking"], true);
-        let proto = request(Form::Proto, "SendMessage", &send);
-        assert_eq!(
-            proto["message"]["content"][1],
-            json!({"data": {"data": {"a": 1}}})
-        );
-        assert_eq!(
-            request(Form::Proto, "GetTask", &json!({"id": "t1"})),
-            json!({"name": "tasks/t1"})
-        );
-    }
 
     #[test]
     fn answers_are_read_strictly() {

@@ -1,0 +1,101 @@
+//! Before any check runs on an interface: does it answer its binding at all? Only when nothing
+//! answers is the interface unusable: then every check on it is ERROR with one reason, found
+//! once, with its evidence.
+
+use serde_json::{json, Value};
+
+use crate::ctx::Ctx;
+use crate::model::{Binding, HarnessError, ProtocolVersion};
+use crate::transport::{Answer, ErrorReply};
+
+/// GetTask of an unknown id (then, on JSON-RPC 1.0, an unknown method if that gets no
+/// JSON-RPC answer); a request that runs past its deadline is tried once more.
+pub async fn probe(ctx: &Ctx) -> Result<(), HarnessError> {
+    let interface = ctx.transport()?.interface();
+    let url = interface.url.clone();
+    let binding = interface.binding;
+    let mut seen = String::new();
+    let mut attempts = vec![("GetTask", json!({ "id": ctx.id("tck-probe") }))];
+    if binding == Binding::Jsonrpc && interface.version == ProtocolVersion::V1_0 {
+        attempts.push(("TckProbeUnknownMethod", json!({})));
+    }
+    for (method, params) in attempts {
+        let reply = match ctx.request(method, params.clone()).await {
+            Err(HarnessError::Deadline(_)) => ctx.request(method, params).await,
+            other => other,
+        };
+        let reply = match reply {
+            Ok(reply) => reply,
+            Err(HarnessError::Transport(m)) => {
+                return Err(HarnessError::Transport(format!(
+                    "the interface at {url} did not answer: {m}"
+                )))
+            }
+            Err(other) => {
+                seen = other.to_string();
+                continue;
+            }
+        };
+        if let Some(status @ (401 | 403)) = reply.http_status {
+            return Err(HarnessError::Transport(needs_credentials(
+                ctx,
+                &url,
+                &format!("HTTP {status}"),
+            )));
+        }
+        match &reply.read {
+            Ok(Answer::Error(e)) if refuses_credentials(e) => {
+                return Err(HarnessError::Transport(needs_credentials(
+                    ctx,
+                    &url,
+                    &e.to_string(),
+                )));
+            }
+            Ok(Answer::Error(e))
+                if binding == Binding::Rest
+                    && e.shape_problem.is_some()
+                    && e.http_status == Some(404)
+                    && e.raw.is_string() =>
+            {
+                // A plain 404 page: no HTTP+JSON binding at this URL.
+                seen = e.to_string();
+            }
+            Ok(_) => return Ok(()),
+            Err(unreadable) => seen = unreadable.clone(),
+        }
+    }
+    Err(HarnessError::Malformed(format!(
+        "the interface at {url} did not answer {} ({seen}); check the url the card declares",
+        binding.title()
+    )))
+}
+
+/// Whether an error says the request lacked credentials (gRPC UNAUTHENTICATED or
+/// PERMISSION_DENIED; HTTP 401 and 403 are seen by their status).
+fn refuses_credentials(error: &ErrorReply) -> bool {
+    error.binding == Binding::Grpc
+        && matches!(
+            error.status.as_deref(),
+            Some("UNAUTHENTICATED" | "PERMISSION_DENIED")
+        )
+}
+
+/// What to tell a user whose agent wants credentials the kit was not given.
+fn needs_credentials(ctx: &Ctx, url: &str, error: &str) -> String {
+    let schemes: Vec<&String> = ctx
+        .card
+        .json
+        .get("securitySchemes")
+        .and_then(Value::as_object)
+        .map(|m| m.keys().collect())
+        .unwrap_or_default();
+    let declared = if schemes.is_empty() {
+        String::new()
+    } else {
+        format!("; the card declares security schemes {schemes:?}")
+    };
+    format!(
+        "the interface at {url} requires authentication ({error}){declared}; \
+         give credentials with --header, e.g. --header 'Authorization: Bearer <token>'"
+    )
+}
