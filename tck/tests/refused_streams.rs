@@ -50,9 +50,10 @@ fn card(interface: Value) -> Value {
     })
 }
 
-/// The task every SendMessage makes: open, so a subscription to it is in order.
+/// The task every SendMessage makes: open (waiting for input, as the official scenario
+/// `tck-input-required` leaves it), so a subscription to it is in order.
 fn task() -> Value {
-    json!({"task": {"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_WORKING"}}})
+    json!({"task": {"id": "t1", "contextId": "c1", "status": {"state": "TASK_STATE_INPUT_REQUIRED"}}})
 }
 
 /// Runs both checks and requires: UNTESTABLE (with the refusal as evidence) where the stream
