@@ -33,6 +33,8 @@ pub struct Ctx {
     usable: Arc<Vec<Interface>>,
     ns: Arc<str>,
     seq: Arc<AtomicU32>,
+    /// The scenario contract of the run, and the scenario prefixes this check sent.
+    scenarios: crate::contract::Scenarios,
 }
 
 impl Ctx {
@@ -44,7 +46,19 @@ impl Ctx {
             usable: Arc::default(),
             ns: Arc::from(ns),
             seq: Arc::new(AtomicU32::new(0)),
+            scenarios: crate::contract::Scenarios::default(),
         }
+    }
+
+    /// With the run's scenario contract (default: every scenario honoured).
+    pub fn with_scenarios(mut self, scenarios: crate::contract::Scenarios) -> Ctx {
+        self.scenarios = scenarios;
+        self
+    }
+
+    /// The run's scenario contract, and what this check sent of it.
+    pub fn scenarios(&self) -> &crate::contract::Scenarios {
+        &self.scenarios
     }
 
     /// With the interfaces of this run that checks comparing interfaces may use.
@@ -71,6 +85,7 @@ impl Ctx {
     /// official TCK's SUT contract (e.g. `tck-complete-task`) go first, so agents that
     /// dispatch on the prefix see them.
     pub fn id(&self, prefix: &str) -> String {
+        self.scenarios.note(prefix);
         let n = self.seq.fetch_add(1, Ordering::Relaxed) + 1;
         format!("{prefix}-{}-{n}", self.ns)
     }

@@ -13,6 +13,7 @@ use crate::card::{self, CardError, Interface};
 use crate::check::{
     Binding, Check, Gate, HarnessError, Level, ProtocolVersion, Scope, Status, Verdict,
 };
+use crate::contract::{self, Contract, ContractReport, Scenarios};
 use crate::ctx::Ctx;
 use crate::report::{self, CheckResult, Counts, Report, Selection, Target, Tool};
 use crate::wire::{Limits, Recorder, Wire};
@@ -97,6 +98,8 @@ pub struct RunOptions {
     pub headers: Vec<(String, String)>,
     /// Told how many checks have finished, of how many planned (for a progress bar).
     pub progress: Option<Progress>,
+    /// The scenario contract the agent honours (`--contract`); `None`: the probe decides.
+    pub contract: Option<Contract>,
 }
 
 /// A progress callback: `(finished, planned)`, called once before the first check finishes
@@ -122,6 +125,7 @@ impl RunOptions {
             jobs: 16,
             headers: Vec::new(),
             progress: None,
+            contract: None,
         }
     }
 }
@@ -244,12 +248,44 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .cloned()
             .collect(),
     );
+    let (scenarios, contract) = scenario_contract(options, &usable, |interface| {
+        Ctx::new(
+            fetched.clone(),
+            Some(interface),
+            wire(Recorder::default()),
+            &format!("{run_id}-contract"),
+        )
+    })
+    .await;
+    let mut not_run = Vec::new();
+    plan.retain(
+        |p| match crate::checks::needs::not_run(p.check, &scenarios) {
+            Some(reason) => {
+                not_run.push(report::NotRun {
+                    id: p.check.id.to_string(),
+                    level: p.check.level,
+                    binding: p.interface.as_ref().map(|i| i.binding),
+                    version: p.interface.as_ref().map(|i| i.version),
+                    reason,
+                });
+                false
+            }
+            None => true,
+        },
+    );
     let planned_count = plan.len();
     let finished = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     if let Some(progress) = &options.progress {
         (progress.0)(0, planned_count);
     }
-    let results: Vec<CheckResult> = futures::stream::iter(plan.into_iter().enumerate())
+    // With several at once, the longest chains of exchanges start first, so the run does not
+    // end with one long check alone; the results are put back in catalogue order. One at a
+    // time, the catalogue order is kept (the agent sees the same sequence every run).
+    let mut order: Vec<(usize, Planned)> = plan.into_iter().enumerate().collect();
+    if options.jobs > 1 {
+        order.sort_by_key(|(_, p)| std::cmp::Reverse(crate::checks::needs::weight(p.check.id)));
+    }
+    let mut results: Vec<(usize, CheckResult)> = futures::stream::iter(order)
         .map(|(index, planned)| {
             let problem = planned
                 .interface
@@ -262,7 +298,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                 wire(Recorder::default()),
                 &format!("{run_id}-{index}"),
             )
-            .with_interfaces(usable.clone());
+            .with_interfaces(usable.clone())
+            .with_scenarios(scenarios.fresh());
             let (progress, finished) = (options.progress.clone(), finished.clone());
             async move {
                 let result = execute(planned.check, ctx, options.check_timeout, problem).await;
@@ -270,12 +307,14 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                     let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     (progress.0)(done, planned_count);
                 }
-                result
+                (index, result)
             }
         })
-        .buffered(options.jobs.max(1))
+        .buffer_unordered(options.jobs.max(1))
         .collect()
         .await;
+    results.sort_by_key(|(index, _)| *index);
+    let results: Vec<CheckResult> = results.into_iter().map(|(_, r)| r).collect();
 
     let mut totals: BTreeMap<Level, Counts> = Level::ALL
         .iter()
@@ -300,6 +339,16 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             "; {} declared interface(s) not tested: {}",
             untested.len(),
             untested.join(", ")
+        ));
+    }
+    if !not_run.is_empty() {
+        let checks: std::collections::BTreeSet<&str> =
+            not_run.iter().map(|n| n.id.as_str()).collect();
+        verdict_reason.push_str(&format!(
+            "; {} check(s) not run ({} planned results), as the contract is `none` and they \
+             need the agent to play a test scenario",
+            checks.len(),
+            not_run.len()
         ));
     }
     let mut spec_versions: Vec<String> = interfaces
@@ -344,11 +393,55 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         verdict,
         verdict_reason,
         compatibility: Some(crate::compat::of(&results)),
+        contract,
+        not_run,
         baseline: None,
         results,
         failure: None,
         complete: true,
     })
+}
+
+/// The run's scenario contract: the requested one (no probe), else what the contract probe
+/// finds on one usable interface (1.0 JSON-RPC first), so every binding is judged alike.
+async fn scenario_contract(
+    options: &RunOptions,
+    usable: &[Interface],
+    ctx_on: impl Fn(Interface) -> Ctx,
+) -> (Scenarios, Option<ContractReport>) {
+    let requested = options.contract;
+    let mut probed = usable.to_vec();
+    probed.sort_by_key(|i| (i.version != ProtocolVersion::V1_0, i.binding));
+    let probe_on = probed.into_iter().next();
+    let (detected, honoured, evidence) = match (requested, probe_on) {
+        // A contract given with --contract is taken as said: no probe.
+        (Some(_), _) | (_, None) => (None, Default::default(), Vec::new()),
+        (_, Some(interface)) => {
+            let place = format!("{} {}", interface.binding, interface.version);
+            let (detected, honoured, lines) = contract::probe(&ctx_on(interface)).await;
+            let evidence = lines.into_iter().map(|l| format!("{place}: {l}")).collect();
+            (Some(detected), honoured, evidence)
+        }
+    };
+    let Some(used) = requested.or(detected) else {
+        return (Scenarios::default(), None);
+    };
+    // A kit-only scenario is used when the probe showed it honoured, or when asked for.
+    let kit = match requested {
+        Some(Contract::Kit) => contract::KIT_ONLY.iter().map(|(p, _)| *p).collect(),
+        Some(Contract::Official | Contract::None) => Default::default(),
+        None if used == Contract::None => Default::default(),
+        None => honoured,
+    };
+    let report = ContractReport {
+        requested,
+        detected,
+        used,
+        kit_scenarios: kit.iter().map(|p| p.to_string()).collect(),
+        evidence,
+    };
+    let by_request = requested == Some(Contract::Official);
+    (Scenarios::new(used, by_request, kit), Some(report))
 }
 
 /// Why an interface cannot be tested, found by its probe.
@@ -369,6 +462,7 @@ async fn execute(
     let started = Instant::now();
     let recorder = ctx.wire.recorder().clone();
     let interface = ctx.interface.clone();
+    let scenarios = ctx.scenarios().clone();
     let outcome = if let Some(missing) = missing_capability(check, &ctx.card.json) {
         Ok(missing)
     } else if let Some(problem) = problem {
@@ -391,6 +485,19 @@ async fn execute(
             }
         }
     };
+    let outcome = outcome.and_then(|verdict| {
+        let declared = crate::checks::needs::scenarios_of(check.id);
+        let undeclared: Vec<&str> = (scenarios.sent().into_iter())
+            .filter(|p| !declared.contains(p))
+            .collect();
+        if undeclared.is_empty() {
+            Ok(verdict)
+        } else {
+            Err(HarnessError::Internal(format!(
+                "the check sent scenario(s) {undeclared:?} that its declaration omits"
+            )))
+        }
+    });
     let status = Status::of(check.level, &outcome);
     let message = match &outcome {
         Ok(verdict) => verdict.message(),
