@@ -11,7 +11,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::a2a;
+use crate::card::Interface;
 use crate::check::HarnessError;
+use crate::check::ProtocolVersion;
 use crate::ctx::Ctx;
 
 /// A scenario contract.
@@ -90,7 +92,9 @@ pub struct ContractReport {
     /// is taken as said, and a run without a usable interface has nothing to probe).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detected: Option<Contract>,
-    /// The contract the checks used: the requested one, else the detected one.
+    /// The contract the checks used: the requested one, else the detected one, but never
+    /// `none` unless requested (a probe that saw no scenario played still leaves the official
+    /// table in use, so checks say UNTESTABLE rather than go unrun).
     pub used: Contract,
     /// The kit's own scenarios the checks used (those the probe showed honoured, or all of
     /// them with `--contract kit`).
@@ -199,6 +203,52 @@ pub fn not_honoured(prefix: &str) -> String {
     format!("the agent does not honour the kit's scenario `{prefix}` (the contract probe found it unplayed)")
 }
 
+/// The run's scenario contract: the requested one (no probe), else what the contract probe
+/// finds on one usable interface (1.0 JSON-RPC first), so every binding is judged alike.
+pub async fn decide(
+    requested: Option<Contract>,
+    usable: &[Interface],
+    ctx_on: impl Fn(Interface) -> Ctx,
+) -> (Scenarios, Option<ContractReport>) {
+    let mut probed = usable.to_vec();
+    probed.sort_by_key(|i| (i.version != ProtocolVersion::V1_0, i.binding));
+    let probe_on = probed.into_iter().next();
+    let (detected, honoured, evidence) = match (requested, probe_on) {
+        // A contract given with --contract is taken as said: no probe.
+        (Some(_), _) | (_, None) => (None, Default::default(), Vec::new()),
+        (_, Some(interface)) => {
+            let place = format!("{} {}", interface.binding, interface.version);
+            let (detected, honoured, lines) = probe(&ctx_on(interface)).await;
+            let evidence = lines.into_iter().map(|l| format!("{place}: {l}")).collect();
+            (Some(detected), honoured, evidence)
+        }
+    };
+    // Left to the probe, the official table is always tried: an agent whose answers the probe
+    // cannot read (a state misspelled or missing) must not have its checks left out, so only
+    // `--contract none` leaves them out; the probe's finding stays in the report.
+    let used = match (requested, detected) {
+        (Some(contract), _) => contract,
+        (None, Some(Contract::None)) => Contract::Official,
+        (None, Some(detected)) => detected,
+        (None, None) => return (Scenarios::default(), None),
+    };
+    // A kit-only scenario is used when the probe showed it honoured, or when asked for.
+    let kit = match requested {
+        Some(Contract::Kit) => KIT_ONLY.iter().map(|(p, _)| *p).collect(),
+        Some(Contract::Official | Contract::None) => Default::default(),
+        None => honoured,
+    };
+    let report = ContractReport {
+        requested,
+        detected,
+        used,
+        kit_scenarios: kit.iter().map(|p| p.to_string()).collect(),
+        evidence,
+    };
+    let by_request = requested == Some(Contract::Official);
+    (Scenarios::new(used, by_request, kit), Some(report))
+}
+
 /// The probe: sends the official `tck-input-required` and each kit-only scenario once
 /// (concurrently, non-blocking), reads back the state each task reached, and cancels the
 /// tasks left open. Transport trouble counts as "not honoured", with the reason.
@@ -268,4 +318,54 @@ async fn attempt(
         }
     }
     Ok((got == state, got, Some(id)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tables_cover_the_scenario_fixture() {
+        let fixture: serde_json::Value =
+            serde_json::from_str(include_str!("../../fixtures/scenarios.json")).expect("JSON");
+        let mut in_fixture: Vec<&str> = a2a::items(&fixture, "scenarios")
+            .filter_map(|s| a2a::text(s, "prefix"))
+            .collect();
+        let mut known: Vec<&str> = OFFICIAL
+            .iter()
+            .copied()
+            .chain(KIT_ONLY.iter().map(|(p, _)| *p))
+            .collect();
+        in_fixture.sort_unstable();
+        known.sort_unstable();
+        assert_eq!(
+            in_fixture, known,
+            "a scenario is neither official nor kit-only"
+        );
+    }
+
+    #[test]
+    fn a_contract_decides_what_may_be_sent() {
+        let none = Scenarios::new(Contract::None, false, BTreeSet::new());
+        assert!(none.honours(PLAIN) && none.honours("tck-no-such-task"));
+        assert!(!none.honours("tck-input-required") && !none.honours("tck-fail-task"));
+        let official = Scenarios::new(Contract::Official, true, BTreeSet::new());
+        assert!(official.honours("tck-input-required"));
+        assert!(official
+            .refusal("tck-fail-task")
+            .is_some_and(|w| w.contains("`official`")));
+        let probed = Scenarios::new(Contract::Official, false, ["tck-fail-task"].into());
+        assert!(probed.honours("tck-fail-task"));
+        assert!(probed
+            .refusal("tck-long-running")
+            .is_some_and(|w| w.contains("does not honour")));
+        probed.note("tck-input-required");
+        probed.note("tck-no-such-task");
+        probed.note(PLAIN);
+        assert_eq!(probed.fresh().sent().len(), 0);
+        assert_eq!(
+            probed.sent().into_iter().collect::<Vec<_>>(),
+            ["tck-input-required"]
+        );
+    }
 }

@@ -13,7 +13,7 @@ use crate::card::{self, CardError, Interface};
 use crate::check::{
     Binding, Check, Gate, HarnessError, Level, ProtocolVersion, Scope, Status, Verdict,
 };
-use crate::contract::{self, Contract, ContractReport, Scenarios};
+use crate::contract::{self, Contract};
 use crate::ctx::Ctx;
 use crate::report::{self, CheckResult, Counts, Report, Selection, Target, Tool};
 use crate::wire::{Limits, Recorder, Wire};
@@ -248,7 +248,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .cloned()
             .collect(),
     );
-    let (scenarios, contract) = scenario_contract(options, &usable, |interface| {
+    let (scenarios, contract) = contract::decide(options.contract, &usable, |interface| {
         Ctx::new(
             fetched.clone(),
             Some(interface),
@@ -402,48 +402,6 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     })
 }
 
-/// The run's scenario contract: the requested one (no probe), else what the contract probe
-/// finds on one usable interface (1.0 JSON-RPC first), so every binding is judged alike.
-async fn scenario_contract(
-    options: &RunOptions,
-    usable: &[Interface],
-    ctx_on: impl Fn(Interface) -> Ctx,
-) -> (Scenarios, Option<ContractReport>) {
-    let requested = options.contract;
-    let mut probed = usable.to_vec();
-    probed.sort_by_key(|i| (i.version != ProtocolVersion::V1_0, i.binding));
-    let probe_on = probed.into_iter().next();
-    let (detected, honoured, evidence) = match (requested, probe_on) {
-        // A contract given with --contract is taken as said: no probe.
-        (Some(_), _) | (_, None) => (None, Default::default(), Vec::new()),
-        (_, Some(interface)) => {
-            let place = format!("{} {}", interface.binding, interface.version);
-            let (detected, honoured, lines) = contract::probe(&ctx_on(interface)).await;
-            let evidence = lines.into_iter().map(|l| format!("{place}: {l}")).collect();
-            (Some(detected), honoured, evidence)
-        }
-    };
-    let Some(used) = requested.or(detected) else {
-        return (Scenarios::default(), None);
-    };
-    // A kit-only scenario is used when the probe showed it honoured, or when asked for.
-    let kit = match requested {
-        Some(Contract::Kit) => contract::KIT_ONLY.iter().map(|(p, _)| *p).collect(),
-        Some(Contract::Official | Contract::None) => Default::default(),
-        None if used == Contract::None => Default::default(),
-        None => honoured,
-    };
-    let report = ContractReport {
-        requested,
-        detected,
-        used,
-        kit_scenarios: kit.iter().map(|p| p.to_string()).collect(),
-        evidence,
-    };
-    let by_request = requested == Some(Contract::Official);
-    (Scenarios::new(used, by_request, kit), Some(report))
-}
-
 /// Why an interface cannot be tested, found by its probe.
 #[derive(Debug, Clone)]
 struct Problem {
@@ -486,17 +444,7 @@ async fn execute(
         }
     };
     let outcome = outcome.and_then(|verdict| {
-        let declared = crate::checks::needs::scenarios_of(check.id);
-        let undeclared: Vec<&str> = (scenarios.sent().into_iter())
-            .filter(|p| !declared.contains(p))
-            .collect();
-        if undeclared.is_empty() {
-            Ok(verdict)
-        } else {
-            Err(HarnessError::Internal(format!(
-                "the check sent scenario(s) {undeclared:?} that its declaration omits"
-            )))
-        }
+        crate::checks::needs::held_to_declaration(check.id, &scenarios.sent()).map(|_| verdict)
     });
     let status = Status::of(check.level, &outcome);
     let message = match &outcome {

@@ -22,6 +22,10 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         &["tck-input-required"],
     ),
     (
+        "capabilities.streaming-absent-rejects-streaming",
+        &["tck-input-required"],
+    ),
+    (
         "context.mismatched-context-id-rejected",
         &["tck-input-required"],
     ),
@@ -207,6 +211,26 @@ pub fn not_run(check: &Check, scenarios: &Scenarios) -> Option<String> {
                 .join(", ")
         )
     })
+}
+
+/// An internal error when a check sent a scenario its declaration omits (a bug of the kit).
+pub fn held_to_declaration(
+    id: &str,
+    sent: &std::collections::BTreeSet<&'static str>,
+) -> Result<(), crate::check::HarnessError> {
+    let declared = scenarios_of(id);
+    let undeclared: Vec<&str> = sent
+        .iter()
+        .copied()
+        .filter(|p| !declared.contains(p))
+        .collect();
+    if undeclared.is_empty() {
+        Ok(())
+    } else {
+        Err(crate::check::HarnessError::Internal(format!(
+            "the check sent scenario(s) {undeclared:?} that checks::needs does not declare for it"
+        )))
+    }
 }
 
 /// The estimated length of `id`'s chain of sequential exchanges.
