@@ -214,15 +214,20 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         .iter()
         .filter(|i| plan.iter().any(|p| p.interface.as_ref() == Some(*i)))
         .collect();
-    for interface in planned {
+    // The probes run at once: against a slow agent, one after another they would add up.
+    let probes = futures::future::join_all(planned.iter().map(|interface| {
         let recorder = Recorder::default();
         let ctx = Ctx::new(
             fetched.clone(),
-            Some(interface.clone()),
+            Some((*interface).clone()),
             wire(recorder.clone()),
             &format!("{run_id}-probe"),
         );
-        if let Err(error) = ctx.probe().await {
+        async move { (ctx.probe().await, recorder) }
+    }))
+    .await;
+    for (interface, (outcome, recorder)) in planned.into_iter().zip(probes) {
+        if let Err(error) = outcome {
             let reason = error.to_string();
             if let Some(entry) = declared.iter_mut().find(|d| {
                 d.tested
