@@ -32,6 +32,8 @@ pub struct Ctx {
     /// that compare interfaces use these and no others.
     usable: Arc<Vec<Interface>>,
     ids: Ids,
+    /// The scenario contract of the run, and the scenario prefixes this check sent.
+    scenarios: crate::contract::Scenarios,
 }
 
 impl Ctx {
@@ -54,7 +56,19 @@ impl Ctx {
             connector,
             usable: Arc::default(),
             ids,
+            scenarios: crate::contract::Scenarios::default(),
         }
+    }
+
+    /// With the run's scenario contract (default: every scenario honoured).
+    pub fn with_scenarios(mut self, scenarios: crate::contract::Scenarios) -> Ctx {
+        self.scenarios = scenarios;
+        self
+    }
+
+    /// The run's scenario contract, and what this check sent of it.
+    pub fn scenarios(&self) -> &crate::contract::Scenarios {
+        &self.scenarios
     }
 
     /// With the interfaces of this run that checks comparing interfaces may use.
@@ -81,6 +95,7 @@ impl Ctx {
 
     /// A fresh id in this check's namespace: `<prefix>-<ns>-<n>` (see [`Ids`]).
     pub fn id(&self, prefix: &str) -> String {
+        self.scenarios.note(prefix);
         self.ids.next(prefix)
     }
 

@@ -59,6 +59,8 @@ pub fn card_unusable(
         verdict: Verdict::Error,
         verdict_reason: "the agent card is unusable, so no check ran".into(),
         compatibility: None,
+        contract: None,
+        not_run: Vec::new(),
         baseline: None,
         failure: Some(RunFailure { message, evidence }),
         complete: true,

@@ -12,6 +12,7 @@ pub mod card;
 pub mod check;
 pub mod checks;
 pub mod compat;
+pub mod contract;
 pub mod ctx;
 pub mod diff;
 pub mod evidence;

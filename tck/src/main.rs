@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime};
 use a2a_reference_agent::Fault;
 use a2a_tck::baseline::Baseline;
 use a2a_tck::check::{Binding, Level, ProtocolVersion, Scope};
+use a2a_tck::contract::Contract;
 use a2a_tck::report::{Report, Verdict};
 use a2a_tck::runner::{self, Filter, RunError, RunOptions};
 use a2a_tck::{builtin, card, checks, failure, html, output, report};
@@ -138,6 +139,23 @@ impl From<VersionArg> for ProtocolVersion {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
+enum ContractArg {
+    Official,
+    Kit,
+    None,
+}
+
+impl From<ContractArg> for Contract {
+    fn from(value: ContractArg) -> Self {
+        match value {
+            ContractArg::Official => Contract::Official,
+            ContractArg::Kit => Contract::Kit,
+            ContractArg::None => Contract::None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
 enum BindingArg {
     Jsonrpc,
     Rest,
@@ -193,6 +211,11 @@ struct RunArgs {
     /// How many checks run at once.
     #[arg(long, value_name = "N", default_value_t = 16)]
     jobs: usize,
+    /// The scenario contract the agent honours: `official` (the official TCK's messageId
+    /// prefixes), `kit` (those and the kit's own), `none` (no scenario: the checks that need
+    /// one are not run, and listed). Default: detected by a probe.
+    #[arg(long, value_name = "CONTRACT")]
+    contract: Option<ContractArg>,
     /// Send this header on every request, e.g. credentials: 'Authorization: Bearer <token>'
     /// (repeatable). Values never appear in reports.
     #[arg(long = "header", value_name = "NAME: VALUE", value_parser = parse_header)]
@@ -405,6 +428,7 @@ fn run(args: RunArgs) -> ExitCode {
         options.limits.stream_wait = stream_wait;
         options.check_timeout = check_timeout;
         options.jobs = args.jobs;
+        options.contract = args.contract.map(Contract::from);
         options.headers = args.headers.clone();
         let bar = (!args.quiet).then(progress_bar).flatten();
         options.progress = bar.as_ref().map(|(_, progress)| progress.clone());

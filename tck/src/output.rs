@@ -140,6 +140,7 @@ pub fn summary(report: &Report) -> String {
             result.message
         );
     }
+    out.push_str(&contract_lines(report));
     let _ = writeln!(out, "{}", totals_line(report));
     if let Some(compat) = &report.compatibility {
         let _ = writeln!(out, "compatibility: {}", compat.line);
@@ -156,6 +157,51 @@ pub fn summary(report: &Report) -> String {
         out.push_str(&crate::baseline::summary(gate));
     }
     out
+}
+
+/// The scenario contract, and the checks not run for want of one, grouped by check.
+fn contract_lines(report: &Report) -> String {
+    let mut out = String::new();
+    if let Some(c) = &report.contract {
+        let _ = writeln!(out, "contract: {}", contract_words(c));
+    }
+    for (id, level, places, reason) in not_run_groups(report) {
+        let _ = writeln!(out, "NOT RUN    [{level}] {id} ({places}): {reason}");
+    }
+    out
+}
+
+/// "kit (detected by the probe; kit scenarios used: ...)".
+pub fn contract_words(c: &crate::contract::ContractReport) -> String {
+    let how = match (c.requested, c.detected) {
+        (Some(_), _) => "given with --contract".to_string(),
+        (None, _) => "detected by the probe".to_string(),
+    };
+    let kit = if c.kit_scenarios.is_empty() {
+        "no kit-only scenario used".to_string()
+    } else {
+        format!("kit-only scenarios used: {}", c.kit_scenarios.join(", "))
+    };
+    format!("{} ({how}; {kit})", c.used.as_str())
+}
+
+/// The checks not run, one entry per check with the places it was planned on.
+fn not_run_groups(report: &Report) -> Vec<(String, Level, String, String)> {
+    let mut groups: Vec<(String, Level, Vec<String>, String)> = Vec::new();
+    for n in &report.not_run {
+        let place = match (n.binding, n.version) {
+            (Some(b), Some(v)) => format!("{b} {v}"),
+            _ => "card".to_string(),
+        };
+        match groups.iter_mut().find(|g| g.0 == n.id) {
+            Some(group) => group.2.push(place),
+            None => groups.push((n.id.clone(), n.level, vec![place], n.reason.clone())),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(id, level, places, reason)| (id, level, places.join(", "), reason))
+        .collect()
 }
 
 fn totals_line(report: &Report) -> String {
@@ -316,6 +362,27 @@ pub fn markdown(report: &Report) -> String {
     }
     if let Some(gate) = &report.baseline {
         out.push_str(&crate::baseline::markdown(gate));
+    }
+    if let Some(c) = &report.contract {
+        let _ = writeln!(out, "\nScenario contract: {}.", cell(&contract_words(c)));
+    }
+    let groups = not_run_groups(report);
+    if !groups.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n## Not run ({} checks)\n\nThese checks need the agent to play a test scenario; \
+             they were not run, and count neither for nor against the verdict.\n\n\
+             | level | check | where | why |\n|---|---|---|---|",
+            groups.len()
+        );
+        for (id, level, places, reason) in groups {
+            let _ = writeln!(
+                out,
+                "| {level} | `{id}` | {} | {} |",
+                cell(&places),
+                cell(&reason)
+            );
+        }
     }
     let _ = writeln!(
         out,

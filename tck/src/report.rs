@@ -44,6 +44,13 @@ pub struct Report {
     /// The requirements the run tested, by level and outcome, and the line to quote.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compatibility: Option<Compatibility>,
+    /// Which scenario contract the agent honours (`--contract`, or what the probe found).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contract: Option<crate::contract::ContractReport>,
+    /// Checks not run because they need the agent to play a scenario and the contract is
+    /// `none`; not results, so they count neither for nor against the verdict.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_run: Vec<NotRun>,
     /// What the reviewed baseline (`--expect`) made of the run; the exit status follows it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<Gate>,
@@ -126,6 +133,19 @@ pub struct CheckResult {
     /// The exchanges the check made; kept for every result that is not PASS.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub evidence: Vec<Exchange>,
+}
+
+/// A planned check that was not run, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NotRun {
+    pub id: String,
+    pub level: Level,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binding: Option<Binding>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<ProtocolVersion>,
+    pub reason: String,
 }
 
 /// Why a run could not test anything, with the exchange that shows it.

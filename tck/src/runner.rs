@@ -13,6 +13,7 @@ use crate::card::{self, CardError, Interface};
 use crate::check::{
     Binding, Check, Gate, HarnessError, Level, ProtocolVersion, Scope, Status, Verdict,
 };
+use crate::contract::{self, Contract};
 use crate::ctx::Ctx;
 use crate::evidence::{Exchange, Recorder};
 use crate::probe::probe;
@@ -100,6 +101,8 @@ pub struct RunOptions {
     pub headers: Vec<(String, String)>,
     /// Told how many checks have finished, of how many planned (for a progress bar).
     pub progress: Option<Progress>,
+    /// The scenario contract the agent honours (`--contract`); `None`: the probe decides.
+    pub contract: Option<Contract>,
 }
 
 /// A progress callback: `(finished, planned)`, called once before the first check finishes
@@ -125,6 +128,7 @@ impl RunOptions {
             jobs: 16,
             headers: Vec::new(),
             progress: None,
+            contract: None,
         }
     }
 }
@@ -215,16 +219,21 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         .iter()
         .filter(|i| plan.iter().any(|p| p.interface.as_ref() == Some(*i)))
         .collect();
-    for interface in planned {
+    // The probes run at once: against a slow agent, one after another they would add up.
+    let probes = futures::future::join_all(planned.iter().map(|interface| {
         let recorder = Recorder::default();
         let ctx = Ctx::new(
             fetched.clone(),
-            Some(interface.clone()),
+            Some((*interface).clone()),
             wire(recorder.clone()),
             connector.clone(),
             &format!("{run_id}-probe"),
         );
-        if let Err(error) = probe(&ctx).await {
+        async move { (probe(&ctx).await, recorder) }
+    }))
+    .await;
+    for (interface, (outcome, recorder)) in planned.into_iter().zip(probes) {
+        if let Err(error) = outcome {
             let reason = error.to_string();
             if let Some(entry) = declared.iter_mut().find(|d| {
                 d.tested
@@ -250,12 +259,45 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .cloned()
             .collect(),
     );
+    let (scenarios, contract) = contract::decide(options.contract, &usable, |interface| {
+        Ctx::new(
+            fetched.clone(),
+            Some(interface),
+            wire(Recorder::default()),
+            connector.clone(),
+            &format!("{run_id}-contract"),
+        )
+    })
+    .await;
+    let mut not_run = Vec::new();
+    plan.retain(
+        |p| match crate::checks::needs::not_run(p.check, &scenarios) {
+            Some(reason) => {
+                not_run.push(report::NotRun {
+                    id: p.check.id.to_string(),
+                    level: p.check.level,
+                    binding: p.interface.as_ref().map(|i| i.binding),
+                    version: p.interface.as_ref().map(|i| i.version),
+                    reason,
+                });
+                false
+            }
+            None => true,
+        },
+    );
     let planned_count = plan.len();
     let finished = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     if let Some(progress) = &options.progress {
         (progress.0)(0, planned_count);
     }
-    let results: Vec<CheckResult> = futures::stream::iter(plan.into_iter().enumerate())
+    // With several at once, the longest chains of exchanges start first, so the run does not
+    // end with one long check alone; the results are put back in catalogue order. One at a
+    // time, the catalogue order is kept (the agent sees the same sequence every run).
+    let mut order: Vec<(usize, Planned)> = plan.into_iter().enumerate().collect();
+    if options.jobs > 1 {
+        order.sort_by_key(|(_, p)| std::cmp::Reverse(crate::checks::needs::weight(p.check.id)));
+    }
+    let mut results: Vec<(usize, CheckResult)> = futures::stream::iter(order)
         .map(|(index, planned)| {
             let problem = planned
                 .interface
@@ -269,7 +311,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                 connector.clone(),
                 &format!("{run_id}-{index}"),
             )
-            .with_interfaces(usable.clone());
+            .with_interfaces(usable.clone())
+            .with_scenarios(scenarios.fresh());
             let (progress, finished) = (options.progress.clone(), finished.clone());
             async move {
                 let result = execute(planned.check, ctx, options.check_timeout, problem).await;
@@ -277,12 +320,14 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                     let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     (progress.0)(done, planned_count);
                 }
-                result
+                (index, result)
             }
         })
-        .buffered(options.jobs.max(1))
+        .buffer_unordered(options.jobs.max(1))
         .collect()
         .await;
+    results.sort_by_key(|(index, _)| *index);
+    let results: Vec<CheckResult> = results.into_iter().map(|(_, r)| r).collect();
 
     let mut totals: BTreeMap<Level, Counts> = Level::ALL
         .iter()
@@ -307,6 +352,16 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             "; {} declared interface(s) not tested: {}",
             untested.len(),
             untested.join(", ")
+        ));
+    }
+    if !not_run.is_empty() {
+        let checks: std::collections::BTreeSet<&str> =
+            not_run.iter().map(|n| n.id.as_str()).collect();
+        verdict_reason.push_str(&format!(
+            "; {} check(s) not run ({} planned results), as the contract is `none` and they \
+             need the agent to play a test scenario",
+            checks.len(),
+            not_run.len()
         ));
     }
     let mut spec_versions: Vec<String> = interfaces
@@ -351,6 +406,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         verdict,
         verdict_reason,
         compatibility: Some(crate::compat::of(&results)),
+        contract,
+        not_run,
         baseline: None,
         results,
         failure: None,
@@ -376,6 +433,7 @@ async fn execute(
     let started = Instant::now();
     let recorder = ctx.wire.recorder().clone();
     let interface = ctx.interface.clone();
+    let scenarios = ctx.scenarios().clone();
     let outcome = if let Some(missing) = missing_capability(check, &ctx.card.json) {
         Ok(missing)
     } else if let Some(problem) = problem {
@@ -398,6 +456,9 @@ async fn execute(
             }
         }
     };
+    let outcome = outcome.and_then(|verdict| {
+        crate::checks::needs::held_to_declaration(check.id, &scenarios.sent()).map(|_| verdict)
+    });
     let status = Status::of(check.level, &outcome);
     let message = match &outcome {
         Ok(verdict) => verdict.message(),

@@ -1,6 +1,7 @@
 //! The catalogue: one module per id prefix (`send` holds the `send.*` checks, `tasks_get` the
 //! `tasks.get.*` ones, ...), each exporting its checks in spec order, plus `setup`, the helpers
-//! several modules share. Check modules never import each other.
+//! several modules share, and `needs`, what each check needs of the agent. Check modules
+//! never import each other.
 
 use crate::check::{Binding, Capability, Check, Gate, ProtocolVersion, Scope};
 
@@ -11,6 +12,7 @@ pub mod context;
 pub mod data_model;
 pub mod grpc;
 pub mod jsonrpc;
+pub mod needs;
 pub mod rest;
 pub mod send;
 pub(crate) mod setup;

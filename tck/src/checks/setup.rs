@@ -41,6 +41,10 @@ impl Setup for Ctx {
     }
 
     async fn create_task_in_state(&self, prefix: &str, state: &str) -> Result<Value, HarnessError> {
+        // Decided once per run by the contract probe, so alike on every binding.
+        if let Some(why) = self.scenarios().refusal(prefix) {
+            return Err(HarnessError::Prerequisite(why));
+        }
         let task = self.create_task(prefix).await?;
         match a2a::state(&task) {
             Some(s) if s == state => Ok(task),
@@ -55,8 +59,9 @@ impl Setup for Ctx {
 
 /// Setup: one task in each terminal state the agent can be driven into: COMPLETED
 /// (`tck-complete-task`), REJECTED (`tck-reject-task`), FAILED (`tck-fail-task`, the kit's own
-/// scenario) and CANCELED (an input-required task, canceled). COMPLETED is required; the other
-/// states are tried and left out, with the reason, when the agent does not produce them.
+/// scenario, used only when the contract probe showed it honoured) and CANCELED (an
+/// input-required task, canceled). COMPLETED is required; the other states are tried and left
+/// out, with the reason, when the agent does not produce them.
 pub async fn terminal_tasks(
     ctx: &Ctx,
 ) -> Result<(Vec<(&'static str, Value)>, Vec<String>), HarnessError> {

@@ -134,6 +134,10 @@ pub fn checks() -> Vec<Check> {
 /// (it is not in the official contract) may answer SUBMITTED and complete the task a moment
 /// later. None means "use the official `tck-input-required` instead".
 async fn long_running(ctx: &Ctx) -> Result<Option<Value>, HarnessError> {
+    // Used only when the contract probe showed the agent plays it: alike on every binding.
+    if !ctx.scenarios().honours("tck-long-running") {
+        return Ok(None);
+    }
     let message = ctx.user_message("tck-long-running");
     let answer = ctx
         .send_message(message, Some(json!({ "returnImmediately": true })))

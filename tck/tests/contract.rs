@@ -1,0 +1,187 @@
+//! The scenario contract end to end: `--contract none` leaves out (and lists) the checks that
+//! need a scenario and still exits 0 against the reference agent; an agent that honours only
+//! the official prefix table is judged with the official fallbacks, and the kit-only scenarios
+//! it does not play are left out with the same words on every binding.
+
+use std::collections::BTreeMap;
+
+use a2a_reference_agent::Fault;
+use a2a_tck::check::Status;
+use a2a_tck::checks::needs::scenarios_of;
+use a2a_tck::contract::Contract;
+use a2a_tck::report::{Report, Verdict};
+use a2a_tck::runner::{self, RunOptions};
+
+const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
+
+fn temp_path(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("a2a-tck-contract-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+/// Runs the binary; returns its exit code, stdout and report.
+fn kit(name: &str, args: &[&str]) -> (Option<i32>, String, Report) {
+    let path = temp_path(name);
+    let output = std::process::Command::new(BIN)
+        .args(args)
+        .args(["--report", path.to_str().expect("utf8")])
+        .output()
+        .expect("the kit runs");
+    let report = Report::read(&path).expect("a complete report");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    (output.status.code(), stdout, report)
+}
+
+async fn run(faults: &[Fault], contract: Option<Contract>) -> Report {
+    let agent = a2a_tck::builtin::start(faults).await.expect("agent starts");
+    let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
+    options.contract = contract;
+    let report = runner::run(&a2a_tck::checks::all(), &options)
+        .await
+        .expect("run");
+    agent.shutdown().await;
+    report
+}
+
+#[test]
+fn contract_none_lists_the_unrun_checks_and_exits_0() {
+    let markdown = temp_path("none.md");
+    let (code, stdout, report) = kit(
+        "none.json",
+        &[
+            "--contract",
+            "none",
+            "--markdown",
+            markdown.to_str().expect("utf8"),
+        ],
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    assert_eq!(report.verdict, Verdict::Conformant);
+    let contract = report.contract.as_ref().expect("contract recorded");
+    assert_eq!(
+        (contract.requested, contract.used),
+        (Some(Contract::None), Contract::None)
+    );
+    assert!(!report.not_run.is_empty());
+    for entry in &report.not_run {
+        assert!(
+            !scenarios_of(&entry.id).is_empty(),
+            "{} needs no scenario",
+            entry.id
+        );
+        assert!(entry.reason.contains("`none`"), "{}", entry.reason);
+    }
+    for result in &report.results {
+        assert!(scenarios_of(&result.id).is_empty(), "{} ran", result.id);
+        assert!(
+            matches!(result.status, Status::Pass | Status::NotApplicable),
+            "{} {}: {}",
+            result.id,
+            result.status,
+            result.message
+        );
+    }
+    // In words, in every summary: the verdict line, the console list, the Markdown.
+    assert!(
+        report.verdict_reason.contains("not run"),
+        "{}",
+        report.verdict_reason
+    );
+    assert!(stdout.contains("NOT RUN"), "{stdout}");
+    let md = std::fs::read_to_string(markdown).expect("markdown");
+    assert!(md.contains("## Not run"), "{md}");
+}
+
+#[test]
+fn official_contract_against_an_official_only_agent_has_no_untestable() {
+    let (code, stdout, report) = kit(
+        "official.json",
+        &[
+            "--contract",
+            "official",
+            "--fault",
+            "official-contract-only",
+        ],
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    assert_eq!(report.verdict, Verdict::Conformant);
+    assert!(report.not_run.is_empty());
+    let contract = report.contract.as_ref().expect("contract recorded");
+    assert_eq!(contract.used, Contract::Official);
+    assert!(contract.kit_scenarios.is_empty());
+    assert!(report
+        .results
+        .iter()
+        .all(|r| r.status != Status::Untestable && r.status != Status::Fail));
+    left_out_alike(&report, "the contract is `official`");
+}
+
+#[tokio::test]
+async fn the_probe_finds_an_official_only_agent_and_judges_every_binding_alike() {
+    let report = run(&[Fault::OfficialContractOnly], None).await;
+    let contract = report.contract.as_ref().expect("contract recorded");
+    assert_eq!(contract.detected, Some(Contract::Official));
+    assert_eq!(contract.used, Contract::Official);
+    assert!(contract.kit_scenarios.is_empty(), "{contract:?}");
+    assert!(contract
+        .evidence
+        .iter()
+        .any(|l| l.contains("tck-fail-task") && l.contains("not honoured")));
+    assert!(report
+        .results
+        .iter()
+        .all(|r| r.status != Status::Untestable && r.status != Status::Fail));
+    left_out_alike(
+        &report,
+        "does not honour the kit's scenario `tck-fail-task`",
+    );
+    // The full reference agent honours them all.
+    let report = run(&[], None).await;
+    let contract = report.contract.as_ref().expect("contract recorded");
+    assert_eq!(contract.detected, Some(Contract::Kit));
+    assert_eq!(contract.kit_scenarios.len(), 3);
+}
+
+/// The checks over every terminal state leave FAILED out, saying `words`, with the same
+/// message on every binding and version.
+fn left_out_alike(report: &Report, words: &str) {
+    for id in [
+        "send.terminal-task-rejects-message",
+        "tasks.cancel.terminal-task-not-cancelable",
+    ] {
+        let messages: BTreeMap<String, &str> = report
+            .results
+            .iter()
+            .filter(|r| r.id == id)
+            .map(|r| {
+                (
+                    format!("{:?} {:?}", r.binding, r.version),
+                    r.message.as_str(),
+                )
+            })
+            .collect();
+        assert!(messages.len() >= 3, "{id}: {messages:?}");
+        for message in messages.values() {
+            assert!(message.contains(words), "{id}: {message}");
+        }
+        let distinct: std::collections::BTreeSet<&&str> = messages.values().collect();
+        assert_eq!(
+            distinct.len(),
+            1,
+            "{id} differs between bindings: {messages:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_probe_that_sees_no_scenario_played_never_leaves_checks_out() {
+    // States the probe cannot read: it finds no contract, yet only `--contract none` may
+    // leave checks out, so the broken state names still FAIL.
+    let report = run(&[Fault::OmitStatusState], None).await;
+    let contract = report.contract.as_ref().expect("contract recorded");
+    assert_eq!(contract.detected, Some(Contract::None));
+    assert_eq!(contract.used, Contract::Official);
+    assert!(report.not_run.is_empty());
+    assert_eq!(report.verdict, Verdict::NonConformant);
+}
