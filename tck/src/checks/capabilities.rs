@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use super::setup::{task_id, verdict_from, Setup};
+use super::setup::{task_id, Findings, Setup};
 use super::EVERY_BINDING_1_0;
 use crate::a2a::ErrorKind;
 use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
@@ -67,7 +67,7 @@ async fn all_refused(
     kind: ErrorKind,
     task_known: bool,
 ) -> Result<Verdict, HarnessError> {
-    let mut problems = Vec::new();
+    let mut findings = Findings::default();
     let mut judged = 0;
     for (method, params) in calls {
         // Only a call that names the (unknown) task may answer TaskNotFoundError instead.
@@ -80,7 +80,7 @@ async fn all_refused(
                 Start::Stream(mut stream) => {
                     judged += 1;
                     let first = stream.next(ctx.stream_wait()).await;
-                    problems.push(format!(
+                    findings.problem(format!(
                         "{method}: a stream started (first: {})",
                         first.brief()
                     ));
@@ -94,9 +94,7 @@ async fn all_refused(
             continue;
         }
         judged += 1;
-        if let Verdict::Violated { actual, .. } = judge::expect_error(&reply, kind) {
-            problems.push(format!("{method}: {actual}"));
-        }
+        findings.add(method, judge::expect_error(&reply, kind));
     }
     if judged == 0 {
         return Err(HarnessError::Prerequisite(
@@ -105,12 +103,12 @@ async fn all_refused(
                 .into(),
         ));
     }
-    Ok(verdict_from(
-        problems,
-        &format!(
+    Ok(findings.verdict(
+        format!(
             "{} for each",
             judge::expected(kind, ctx.binding(), ctx.version())
         ),
+        Verdict::pass(),
     ))
 }
 

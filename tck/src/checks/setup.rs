@@ -194,6 +194,50 @@ pub fn verdict_from(problems: Vec<String>, expected: &str) -> Verdict {
     }
 }
 
+/// What the judged answers of one check add up to: violations, and answers tolerated because
+/// they follow superseded or contested text ([`Verdict::Tolerated`]). A violation makes the
+/// check fail; otherwise a tolerated answer makes it tolerated (WARN); otherwise it passes.
+#[derive(Debug, Default)]
+pub struct Findings {
+    problems: Vec<String>,
+    tolerated: Vec<String>,
+    why: Option<String>,
+}
+
+impl Findings {
+    /// Records the verdict on the answer labelled `label` (a method, a task state, ...).
+    pub fn add(&mut self, label: &str, verdict: Verdict) {
+        match verdict {
+            Verdict::Violated { actual, .. } => self.problems.push(format!("{label}: {actual}")),
+            Verdict::Tolerated { actual, why, .. } => {
+                self.tolerated.push(format!("{label}: {actual}"));
+                self.why.get_or_insert(why);
+            }
+            Verdict::Satisfied { .. } | Verdict::NotApplicable { .. } => {}
+        }
+    }
+
+    /// Records a violation described in full.
+    pub fn problem(&mut self, problem: String) {
+        self.problems.push(problem);
+    }
+
+    /// The check's verdict: `clean` when nothing was found.
+    pub fn verdict(self, expected: impl Into<String>, clean: Verdict) -> Verdict {
+        if !self.problems.is_empty() {
+            Verdict::fail(expected, self.problems.join("; "))
+        } else if !self.tolerated.is_empty() {
+            Verdict::tolerate(
+                expected,
+                self.tolerated.join("; "),
+                self.why.unwrap_or_default(),
+            )
+        } else {
+            clean
+        }
+    }
+}
+
 /// A follow-up message on `task` with the given scenario prefix.
 pub fn follow_up(ctx: &Ctx, task: &Value, prefix: &str, context: Option<&str>) -> Value {
     let mut message = ctx.user_message(prefix);

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::setup::{result_task, task_id, terminal_tasks, tried_and_skipped, Setup};
+use super::setup::{result_task, task_id, terminal_tasks, tried_and_skipped, Findings, Setup};
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
@@ -128,16 +128,14 @@ async fn cancel_persists(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let (tasks, skipped) = terminal_tasks(&ctx).await?;
-    let mut problems = Vec::new();
+    let mut findings = Findings::default();
     let mut answers = Vec::new();
     for (state, task) in &tasks {
         let id = task_id(task);
         let reply = ctx.request("CancelTask", json!({ "id": id })).await?;
         let verdict = judge::expect_error(&reply, ErrorKind::TaskNotCancelable);
         if *state != "TASK_STATE_CANCELED" {
-            if let Verdict::Violated { actual, .. } = verdict {
-                problems.push(format!("{state}: {actual}"));
-            }
+            findings.add(state, verdict);
             continue;
         }
         // A second cancel of a canceled task: §3.3.1 makes cancel idempotent and lets the
@@ -153,9 +151,13 @@ async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
                 "TaskNotFoundError (purged, §3.3.1)"
             }
             Verdict::Violated { actual, .. } => {
-                problems.push(format!(
+                findings.problem(format!(
                     "{state}: {actual} (TaskNotFoundError or the task still canceled are accepted too)"
                 ));
+                continue;
+            }
+            tolerated @ Verdict::Tolerated { .. } => {
+                findings.add(state, tolerated);
                 continue;
             }
             _ => "TaskNotCancelableError",
@@ -163,22 +165,18 @@ async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
         answers.push(format!("a second cancel of the canceled task gave {how}"));
     }
     let tried: Vec<&str> = tasks.iter().map(|(s, _)| *s).collect();
-    if problems.is_empty() {
-        let mut detail = tried_and_skipped(&tried, &skipped);
-        for answer in answers {
-            detail.push_str("; ");
-            detail.push_str(&answer);
-        }
-        Ok(Verdict::pass_with(detail))
-    } else {
-        Ok(Verdict::fail(
-            format!(
-                "{} for CancelTask of each terminal task",
-                judge::expected(ErrorKind::TaskNotCancelable, ctx.binding(), ctx.version())
-            ),
-            problems.join("; "),
-        ))
+    let mut detail = tried_and_skipped(&tried, &skipped);
+    for answer in answers {
+        detail.push_str("; ");
+        detail.push_str(&answer);
     }
+    Ok(findings.verdict(
+        format!(
+            "{} for CancelTask of each terminal task",
+            judge::expected(ErrorKind::TaskNotCancelable, ctx.binding(), ctx.version())
+        ),
+        Verdict::pass_with(detail),
+    ))
 }
 
 async fn cancel_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {

@@ -94,6 +94,24 @@ const fn in_version(
 /// The bindings that carry JSON (a fault of the JSON encoding cannot show on gRPC).
 const JSON: &[Binding] = &[Binding::Jsonrpc, Binding::Rest];
 
+/// A case whose fault is a defensible alternative on some bindings of 1.0 only: those results
+/// must have `status` (PASS, or WARN for a tolerated answer).
+const fn alternative(
+    bindings: &'static [Binding],
+    check: &'static str,
+    fault: Fault,
+    status: Status,
+) -> Case {
+    Case {
+        check,
+        fault,
+        card_path: None,
+        expect: Some(status),
+        bindings,
+        versions: V1_0,
+    }
+}
+
 pub const CASES: &[Case] = &[
     Case {
         check: "card.discovery.served-at-well-known-path",
@@ -539,6 +557,46 @@ pub const CASES: &[Case] = &[
         "capabilities.streaming-absent-rejects-streaming",
         Fault::StreamingUnsupportedWrongError,
     ),
+    // The superseded 1.0.0 error table (HTTP 409/415/502, gRPC UNIMPLEMENTED): tolerated,
+    // naming the 1.0.1 entry, never failed (spec §3.6, §5.4).
+    alternative(
+        &[Binding::Rest],
+        "tasks.cancel.terminal-task-not-cancelable",
+        Fault::Errors100Table,
+        Status::Warn,
+    ),
+    alternative(
+        &[Binding::Grpc],
+        "versioning.unsupported-version-rejected",
+        Fault::Errors100Table,
+        Status::Warn,
+    ),
+    alternative(
+        &[Binding::Grpc],
+        "subscribe.terminal-task-unsupported",
+        Fault::Errors100Table,
+        Status::Warn,
+    ),
+    // A gRPC stream refused with headers and then the status of an empty stream (as grpc-js
+    // does) is the same refusal as a trailers-only status.
+    alternative(
+        &[Binding::Grpc],
+        "subscribe.terminal-task-unsupported",
+        Fault::GrpcStreamErrorInStream,
+        Status::Pass,
+    ),
+    alternative(
+        &[Binding::Grpc],
+        "subscribe.unknown-task-not-found",
+        Fault::GrpcStreamErrorInStream,
+        Status::Pass,
+    ),
+    alternative(
+        &[Binding::Grpc],
+        "subscribe.first-event-is-current-task",
+        Fault::GrpcStreamErrorInStream,
+        Status::Pass,
+    ),
 ];
 
 /// Faults that no case exercises yet because the kit cannot observe them today ("kit side
@@ -548,10 +606,4 @@ pub const KIT_SIDE_PENDING: &[Fault] = &[
     Fault::StreamOpenAfterInterrupted,
     // The agent's card declares no tenant, so no check sends a REST request under /{tenant}.
     Fault::RestIgnoresTenant,
-    // The superseded 1.0.0 error-status table: not a FAIL; the case comes with the checks
-    // that name the 1.0.1 entry instead of failing.
-    Fault::Errors100Table,
-    // A failing gRPC stream answered as an empty stream ending in the error status: the
-    // case expects PASS once the gRPC stream checks accept that form.
-    Fault::GrpcStreamErrorInStream,
 ];

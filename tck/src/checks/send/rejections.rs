@@ -6,7 +6,7 @@ use serde_json::json;
 use crate::a2a::ErrorKind;
 use crate::check::{HarnessError, Verdict};
 use crate::checks::setup::{
-    full_follow_up, input_modes, mode_admits, terminal_tasks, tried_and_skipped,
+    full_follow_up, input_modes, mode_admits, terminal_tasks, tried_and_skipped, Findings,
 };
 use crate::ctx::{Answer, Ctx};
 use crate::judge;
@@ -22,34 +22,29 @@ pub(super) async fn unknown_task_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 pub(super) async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let (tasks, skipped) = terminal_tasks(&ctx).await?;
-    let mut problems = Vec::new();
+    let mut findings = Findings::default();
     for (state, task) in &tasks {
         let message = full_follow_up(&ctx, task, "tck-complete-task");
         let reply = ctx
             .request("SendMessage", json!({ "message": message }))
             .await?;
-        if let Verdict::Violated { actual, .. } =
-            judge::expect_error(&reply, ErrorKind::UnsupportedOperation)
-        {
-            problems.push(format!("{state}: {actual}"));
-        }
+        findings.add(
+            state,
+            judge::expect_error(&reply, ErrorKind::UnsupportedOperation),
+        );
     }
     let tried: Vec<&str> = tasks.iter().map(|(s, _)| *s).collect();
-    if problems.is_empty() {
-        Ok(Verdict::pass_with(tried_and_skipped(&tried, &skipped)))
-    } else {
-        Ok(Verdict::fail(
-            format!(
-                "{} for a message to each terminal task",
-                judge::expected(
-                    ErrorKind::UnsupportedOperation,
-                    ctx.binding(),
-                    ctx.version()
-                )
-            ),
-            problems.join("; "),
-        ))
-    }
+    Ok(findings.verdict(
+        format!(
+            "{} for a message to each terminal task",
+            judge::expected(
+                ErrorKind::UnsupportedOperation,
+                ctx.binding(),
+                ctx.version()
+            )
+        ),
+        Verdict::pass_with(tried_and_skipped(&tried, &skipped)),
+    ))
 }
 
 pub(super) async fn unsupported_media_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
