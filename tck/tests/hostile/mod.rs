@@ -54,6 +54,9 @@ pub enum Step {
     Drip(String),
     /// Stay silent with the connection open, until the server is dropped.
     Hold,
+    /// This StreamResponse as SSE events, as fast as the socket takes them, until the client
+    /// goes away or the server is dropped.
+    Flood(Value),
 }
 
 pub fn raw(text: &str) -> Step {
@@ -203,6 +206,15 @@ pub async fn play(mut socket: TcpStream, wire: Wire, id: &Value, script: &[Step]
             }
             Step::Drip(text) => return drip(socket, text.as_bytes()).await,
             Step::Hold => std::future::pending().await,
+            Step::Flood(event) => {
+                let data = match wire {
+                    Wire::Jsonrpc => json!({"jsonrpc": "2.0", "id": id, "result": event}),
+                    Wire::Rest => event.clone(),
+                };
+                let batch = chunk(&format!("data: {data}\n\n").repeat(64));
+                while socket.write_all(batch.as_bytes()).await.is_ok() {}
+                return;
+            }
         };
         if socket.write_all(bytes.as_bytes()).await.is_err() {
             return;
@@ -278,4 +290,35 @@ pub fn assert_fails_saying(result: &CheckResult, took: Duration, why: &str) {
         "the message says {why:?}: {}",
         result.message
     );
+}
+
+/// A target that serves its card, then accepts every call, reads it, and never answers.
+pub async fn never_answering() -> Server {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let card = card(
+        json!({"protocolBinding": "JSONRPC", "protocolVersion": "1.0",
+                           "url": format!("{base}/rpc")}),
+    );
+    let task = tokio::spawn(async move {
+        let mut connections = JoinSet::new();
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let card = card.clone();
+            connections.spawn(async move {
+                let Some((head, _)) = read_request(&mut socket).await else {
+                    return;
+                };
+                if head.starts_with(&format!("GET {CARD_PATH} ")) {
+                    let _ = socket.write_all(response("200 OK", &card).as_bytes()).await;
+                } else {
+                    // Hold the connection, silent, until the server is dropped.
+                    std::future::pending::<()>().await;
+                }
+            });
+        }
+    });
+    Server {
+        card_url: format!("{base}{CARD_PATH}"),
+        task,
+    }
 }
