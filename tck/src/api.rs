@@ -242,7 +242,9 @@ pub async fn run(options: &Options) -> Result<Report, Error> {
                 })?,
             };
             let run = options.run_options(url, &card_url, false);
-            Ok(runner::run(&catalog, &run).await?)
+            let mut report = runner::run(&catalog, &run).await?;
+            report.cap_evidence();
+            Ok(report)
         }
         Target::Builtin(config) => {
             let agent = builtin::start_with(config.clone())
@@ -256,7 +258,9 @@ pub async fn run(options: &Options) -> Result<Report, Error> {
             let run = options.run_options(&agent.base_url(), &card_url, true);
             let outcome = runner::run(&catalog, &run).await;
             agent.shutdown().await;
-            Ok(outcome?)
+            let mut report = outcome?;
+            report.cap_evidence();
+            Ok(report)
         }
     }
 }

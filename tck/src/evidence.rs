@@ -23,6 +23,16 @@ const SECRET_HEADERS: &[&str] = &[
 /// How much of a body a report keeps.
 const EVIDENCE_BODY_LIMIT: usize = 64 * 1024;
 
+/// Bytes of event data one stream's record keeps; later events are counted, not kept.
+pub const EVIDENCE_STREAM_BYTES: usize = 256 * 1024;
+
+/// Bytes of bodies and events the evidence of one result keeps; exchanges past it keep their
+/// request, status and headers, and count what they drop.
+pub const EVIDENCE_RESULT_BYTES: usize = 1024 * 1024;
+
+/// Bytes of bodies and events the evidence of a whole report keeps (see [`cap_report`]).
+pub const EVIDENCE_REPORT_BYTES: usize = 8 * 1024 * 1024;
+
 /// One HTTP exchange, as recorded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Exchange {
@@ -37,6 +47,55 @@ pub struct Exchange {
     /// The events of a stream (SSE events, gRPC stream messages), in arrival order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<RecordedEvent>,
+    /// What the record left out to stay within the kit's evidence caps, if anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dropped: Option<Dropped>,
+}
+
+/// What a record left out: events not kept, and the bytes of events and bodies not kept.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Dropped {
+    /// Stream events received but not kept.
+    pub events: u64,
+    /// Bytes received (event data, bodies) that the record does not keep.
+    pub bytes: u64,
+}
+
+impl Exchange {
+    /// Bytes of bodies and event data this record keeps.
+    pub fn kept_bytes(&self) -> usize {
+        self.request
+            .body
+            .as_ref()
+            .map_or(0, RecordedBody::kept_bytes)
+            + self.response.as_ref().map_or(0, |r| r.body.kept_bytes())
+            + self
+                .events
+                .iter()
+                .map(|e| e.data.kept_bytes())
+                .sum::<usize>()
+    }
+
+    /// Leaves out the response body and the events (the request, status and headers stay),
+    /// counting what was left out.
+    pub fn shed(&mut self) {
+        let dropped = self.dropped.get_or_insert_with(Dropped::default);
+        for event in self.events.drain(..) {
+            dropped.events += 1;
+            dropped.bytes += event.data.bytes as u64;
+        }
+        if let Some(response) = self.response.as_mut() {
+            if response.body.kept_bytes() > 0 {
+                dropped.bytes += response.body.bytes as u64;
+                response.body = RecordedBody {
+                    bytes: response.body.bytes,
+                    json: None,
+                    text: None,
+                    truncated: true,
+                };
+            }
+        }
+    }
 }
 
 /// One event of a stream, as received.
@@ -86,6 +145,15 @@ pub struct RecordedBody {
 }
 
 impl RecordedBody {
+    /// Bytes of the body this record keeps (the parsed JSON counts as what it was parsed from).
+    pub fn kept_bytes(&self) -> usize {
+        if self.json.is_some() {
+            self.bytes
+        } else {
+            self.text.as_ref().map_or(0, String::len)
+        }
+    }
+
     pub fn of(bytes: &[u8]) -> RecordedBody {
         if bytes.len() <= EVIDENCE_BODY_LIMIT {
             if let Ok(json) = serde_json::from_slice::<Value>(bytes) {
@@ -106,22 +174,51 @@ impl RecordedBody {
         }
     }
 }
-/// Evidence collected by one check.
+/// Evidence collected by one check, held to [`EVIDENCE_RESULT_BYTES`].
 #[derive(Debug, Clone, Default)]
-pub struct Recorder(Arc<Mutex<Vec<Exchange>>>);
+pub struct Recorder(Arc<Mutex<Log>>);
+
+#[derive(Debug, Default)]
+struct Log {
+    exchanges: Vec<Exchange>,
+    kept: usize,
+}
 
 impl Recorder {
-    pub fn push(&self, exchange: Exchange) {
+    pub fn push(&self, mut exchange: Exchange) {
         if let Ok(mut log) = self.0.lock() {
-            log.push(exchange);
+            let size = exchange.kept_bytes();
+            if log.kept + size > EVIDENCE_RESULT_BYTES {
+                exchange.shed();
+            }
+            log.kept += exchange.kept_bytes();
+            log.exchanges.push(exchange);
         }
     }
 
     pub fn take(&self) -> Vec<Exchange> {
         self.0
             .lock()
-            .map(|mut log| std::mem::take(&mut *log))
+            .map(|mut log| {
+                log.kept = 0;
+                std::mem::take(&mut log.exchanges)
+            })
             .unwrap_or_default()
+    }
+}
+
+/// Holds the evidence of a whole report to [`EVIDENCE_REPORT_BYTES`]: the exchanges, in
+/// order, that would pass it are shed (see [`Exchange::shed`]), each saying what it dropped.
+pub fn cap_report<'a>(evidence: impl IntoIterator<Item = &'a mut Vec<Exchange>>) {
+    let mut kept = 0;
+    for exchanges in evidence {
+        for exchange in exchanges.iter_mut() {
+            let size = exchange.kept_bytes();
+            if kept + size > EVIDENCE_REPORT_BYTES {
+                exchange.shed();
+            }
+            kept += exchange.kept_bytes();
+        }
     }
 }
 /// The evidence of one stream, pushed to the check's recorder when dropped (also when the
@@ -131,6 +228,8 @@ pub struct StreamLog {
     started: Instant,
     max_body: usize,
     read: usize,
+    /// Bytes of event data the record keeps.
+    kept: usize,
     exchange: Exchange,
 }
 
@@ -152,15 +251,24 @@ impl StreamLog {
         Ok(())
     }
 
-    /// Records one event.
+    /// Records one event; past [`EVIDENCE_EVENT_LIMIT`] events or [`EVIDENCE_STREAM_BYTES`]
+    /// bytes, only counts it.
     pub fn event(&mut self, event: Option<&str>, data: &[u8]) {
-        if self.exchange.events.len() < EVIDENCE_EVENT_LIMIT {
+        let data_kept = data.len().min(EVIDENCE_BODY_LIMIT);
+        if self.exchange.events.len() < EVIDENCE_EVENT_LIMIT
+            && self.kept + data_kept <= EVIDENCE_STREAM_BYTES
+        {
             let at_ms = self.elapsed_ms();
+            self.kept += data_kept;
             self.exchange.events.push(RecordedEvent {
                 at_ms,
                 event: event.filter(|e| !e.is_empty()).map(str::to_string),
                 data: RecordedBody::of(data),
             });
+        } else {
+            let dropped = self.exchange.dropped.get_or_insert_with(Dropped::default);
+            dropped.events += 1;
+            dropped.bytes += data.len() as u64;
         }
     }
 
@@ -193,12 +301,14 @@ impl StreamLog {
             started,
             max_body,
             read: 0,
+            kept: 0,
             exchange: Exchange {
                 request,
                 response: None,
                 error: None,
                 elapsed_ms: 0,
                 events: Vec::new(),
+                dropped: None,
             },
         }
     }
@@ -224,6 +334,7 @@ impl Drop for StreamLog {
                 error: None,
                 elapsed_ms: 0,
                 events: Vec::new(),
+                dropped: None,
             },
         );
         exchange.elapsed_ms = self.elapsed_ms();

@@ -54,11 +54,22 @@ pub fn cut(text: &str, max: usize) -> (&str, bool) {
 /// One line saying how big a body was and whether the record holds only its start.
 pub fn body_note(body: &RecordedBody) -> Option<String> {
     body.truncated.then(|| {
-        format!(
-            "[{} bytes received; the record keeps only the start]",
-            body.bytes
-        )
+        let kept = if body.kept_bytes() == 0 {
+            "none of it (the kit's evidence cap)"
+        } else {
+            "only the start"
+        };
+        format!("[{} bytes received; the record keeps {kept}]", body.bytes)
     })
+}
+
+/// One line saying what a record left out to stay within the kit's evidence caps.
+pub fn dropped_note(exchange: &Exchange) -> Option<String> {
+    let dropped = exchange.dropped.filter(|d| d.events > 0 || d.bytes > 0)?;
+    Some(format!(
+        "[the record left out {} event(s), {} bytes, past the kit's evidence caps]",
+        dropped.events, dropped.bytes
+    ))
 }
 
 fn push_body(out: &mut String, body: &RecordedBody, caps: Caps) {
@@ -112,6 +123,9 @@ pub fn text(exchanges: &[Exchange], caps: Caps) -> String {
                 event.at_ms,
                 if was_cut { " [cut]" } else { "" }
             );
+        }
+        if let Some(note) = dropped_note(exchange) {
+            let _ = writeln!(out, "{note}");
         }
         if let Some(error) = &exchange.error {
             let _ = writeln!(out, "! {error}");

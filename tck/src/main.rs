@@ -451,6 +451,7 @@ fn run(args: RunArgs) -> ExitCode {
             }
             Err(e) => return usage(&e.to_string()),
         };
+        report.cap_evidence();
         if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
             match baseline.gate(&report, &path.display().to_string()) {
                 Ok(gate) => report.baseline = Some(gate),

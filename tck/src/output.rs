@@ -9,6 +9,23 @@ use crate::check::{Level, Status};
 use crate::evidence_text::{self as evidence, Caps};
 use crate::report::{CheckResult, Report};
 
+/// How much of one result's message the summary prints.
+pub const SUMMARY_MESSAGE_LIMIT: usize = 1000;
+
+/// How much the summary prints in all; the reports (--report, --html...) keep everything.
+pub const SUMMARY_LIMIT: usize = 64 * 1024;
+
+/// `text` cut to `max` bytes, saying so.
+fn capped(text: &str, max: usize) -> String {
+    match evidence::cut(text, max) {
+        (shown, true) => format!(
+            "{shown}... [cut: {} bytes in all; the reports keep it whole]",
+            text.len()
+        ),
+        (shown, false) => shown.to_string(),
+    }
+}
+
 /// Where a result ran: `card`, or `jsonrpc 1.0`.
 pub fn place(result: &CheckResult) -> String {
     match (result.binding, result.version) {
@@ -17,7 +34,9 @@ pub fn place(result: &CheckResult) -> String {
     }
 }
 
-/// One line per result that is not PASS, then the interfaces, totals and verdict.
+/// One line per result that is not PASS, then the interfaces, totals and verdict; each
+/// message is cut at [`SUMMARY_MESSAGE_LIMIT`], the lines before the totals at
+/// [`SUMMARY_LIMIT`], so a hostile target cannot flood stdout.
 pub fn summary(report: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -32,7 +51,11 @@ pub fn summary(report: &Report) -> String {
             .unwrap_or("unnamed agent")
     );
     if let Some(failure) = &report.failure {
-        let _ = writeln!(out, "  the run could not start: {}", failure.message);
+        let _ = writeln!(
+            out,
+            "  the run could not start: {}",
+            capped(&failure.message, SUMMARY_MESSAGE_LIMIT)
+        );
         let caps = Caps {
             body: 512,
             total: 4 * 1024,
@@ -43,7 +66,7 @@ pub fn summary(report: &Report) -> String {
     }
     for interface in &report.interfaces {
         let state = if let Some(problem) = &interface.problem {
-            format!("UNUSABLE: {problem}")
+            format!("UNUSABLE: {}", capped(problem, SUMMARY_MESSAGE_LIMIT))
         } else if interface.tested {
             "tested".to_string()
         } else {
@@ -130,15 +153,23 @@ pub fn summary(report: &Report) -> String {
             .filter(|r| std::ptr::eq(**r, *result) || same(r))
             .map(|r| place(r))
             .collect();
-        let _ = writeln!(
-            out,
+        let line = format!(
             "{:<10} [{}] {} ({}): {}",
             result.status.as_str(),
             result.level,
             result.id,
             places.join(", "),
-            result.message
+            capped(&result.message, SUMMARY_MESSAGE_LIMIT)
         );
+        if out.len() + line.len() > SUMMARY_LIMIT {
+            let _ = writeln!(
+                out,
+                "... [{} more result line(s) cut; the reports keep them]",
+                listed.len() - i
+            );
+            break;
+        }
+        let _ = writeln!(out, "{line}");
     }
     out.push_str(&contract_lines(report));
     let _ = writeln!(out, "{}", totals_line(report));

@@ -9,7 +9,9 @@ use crate::model::{Binding, HarnessError, ProtocolVersion};
 use crate::transport::{Answer, ErrorReply};
 
 /// GetTask of an unknown id (then, on JSON-RPC 1.0, an unknown method if that gets no
-/// JSON-RPC answer); a request that runs past its deadline is tried once more.
+/// JSON-RPC answer). A request that gets no answer within its deadline ends the probe at
+/// once: an interface that accepts calls and never answers costs one deadline, not one per
+/// attempt (and its checks are ERROR at once with this reason).
 pub async fn probe(ctx: &Ctx) -> Result<(), HarnessError> {
     let interface = ctx.transport()?.interface();
     let url = interface.url.clone();
@@ -20,12 +22,14 @@ pub async fn probe(ctx: &Ctx) -> Result<(), HarnessError> {
         attempts.push(("TckProbeUnknownMethod", json!({})));
     }
     for (method, params) in attempts {
-        let reply = match ctx.request(method, params.clone()).await {
-            Err(HarnessError::Deadline(_)) => ctx.request(method, params).await,
-            other => other,
-        };
-        let reply = match reply {
+        let reply = match ctx.request(method, params).await {
             Ok(reply) => reply,
+            Err(HarnessError::Deadline(m)) => {
+                return Err(HarnessError::Deadline(format!(
+                    "the interface at {url} did not answer {} in time: {m}",
+                    binding.title()
+                )))
+            }
             Err(HarnessError::Transport(m)) => {
                 return Err(HarnessError::Transport(format!(
                     "the interface at {url} did not answer: {m}"

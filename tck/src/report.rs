@@ -286,6 +286,12 @@ pub enum ReportError {
 }
 
 impl Report {
+    /// Holds the evidence of the whole report to [`crate::evidence::EVIDENCE_REPORT_BYTES`]
+    /// (results in order; what is left out is counted in each exchange's `dropped`).
+    pub fn cap_evidence(&mut self) {
+        crate::evidence::cap_report(self.results.iter_mut().map(|r| &mut r.evidence));
+    }
+
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
     }

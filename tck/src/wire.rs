@@ -178,6 +178,7 @@ impl Wire {
                 error: Some(error.to_string()),
                 elapsed_ms: started.elapsed().as_millis() as u64,
                 events: Vec::new(),
+                dropped: None,
             });
         })?;
         let status = response.status().as_u16();
@@ -228,6 +229,7 @@ impl Wire {
                     error: None,
                     elapsed_ms,
                     events: Vec::new(),
+                    dropped: None,
                 });
                 Ok(HttpReply {
                     status,
@@ -246,6 +248,7 @@ impl Wire {
                     error: Some(error.to_string()),
                     elapsed_ms,
                     events: Vec::new(),
+                    dropped: None,
                 });
                 Err(error)
             }
@@ -256,6 +259,7 @@ impl Wire {
                     error: Some(error.to_string()),
                     elapsed_ms,
                     events: Vec::new(),
+                    dropped: None,
                 });
                 Err(error)
             }

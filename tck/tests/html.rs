@@ -153,6 +153,7 @@ fn exchange(body: &str, events: usize) -> Exchange {
                 data: recorded(body),
             })
             .collect(),
+        dropped: None,
     }
 }
 

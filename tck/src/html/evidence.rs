@@ -5,7 +5,7 @@
 use maud::{html, Markup};
 
 use crate::evidence::{Exchange, RecordedBody};
-use crate::evidence_text::{body_note, body_text, cut, event_text};
+use crate::evidence_text::{body_note, body_text, cut, dropped_note, event_text};
 
 /// Bytes of one body, header block or event shown.
 pub const BODY_CAP: usize = 16 * 1024;
@@ -127,6 +127,7 @@ fn exchange(budget: &mut Budget, exchange: &Exchange) -> Markup {
                     }
                 }
             }
+            @if let Some(note) = dropped_note(exchange) { p.cut { (note) } }
             @if let Some(error) = &exchange.error {
                 p.error { "Did not complete: " (budget.take(error).0) }
             }

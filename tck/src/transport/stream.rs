@@ -19,6 +19,13 @@ use crate::evidence::StreamLog;
 use crate::model::{Binding, HarnessError};
 use crate::wire::{HttpReply, Opened};
 
+/// How many events of one stream the kit reads: past it the kit stops reading (an endless or
+/// flooding stream ends there, judged on the events read), so a stream costs bounded memory.
+pub const STREAM_EVENT_LIMIT: usize = 1000;
+
+/// How many events a one-line description names (the first ones and the last ones).
+const DESCRIBED_EVENTS: usize = 12;
+
 /// The members of the `StreamResponse` oneof.
 pub const EVENT_KINDS: &[&str] = &["task", "message", "statusUpdate", "artifactUpdate"];
 
@@ -144,7 +151,15 @@ pub struct Collected {
 impl Collected {
     /// The events in one line: `task(TASK_STATE_SUBMITTED), statusUpdate(...), ...; closed`.
     pub fn describe(&self) -> String {
-        let events: Vec<String> = self.events.iter().map(Event::brief).collect();
+        let count = self.events.len();
+        let mut events: Vec<String> = Vec::new();
+        for (i, event) in self.events.iter().enumerate() {
+            if count <= DESCRIBED_EVENTS || i < DESCRIBED_EVENTS - 2 || i >= count - 2 {
+                events.push(event.brief());
+            } else if i == DESCRIBED_EVENTS - 2 {
+                events.push(format!("... {} more ...", count - DESCRIBED_EVENTS));
+            }
+        }
         format!(
             "{} event(s) [{}]; {}",
             self.events.len(),
@@ -179,6 +194,8 @@ pub struct EventStream {
     pending: Option<Next>,
     /// Reads events of another form back into 1.0 ProtoJSON.
     read_back: Option<Box<dyn ReadBack>>,
+    /// Events read so far (at most [`STREAM_EVENT_LIMIT`]).
+    read: usize,
 }
 
 impl EventStream {
@@ -193,6 +210,7 @@ impl EventStream {
             ended: None,
             pending: None,
             read_back: None,
+            read: 0,
         }
     }
 
@@ -245,21 +263,29 @@ impl EventStream {
         if let Some(end) = &self.ended {
             return Next::End(end.clone());
         }
-        let next = match tokio::time::timeout(wait, self.frames.next()).await {
-            Err(_) => {
-                // Silence is not an end: the caller may wait again.
-                return Next::End(End::Silent(wait));
-            }
-            Ok(None) => End::Closed,
-            Ok(Some(Err(why))) => End::Broken(why),
-            Ok(Some(Ok(frame))) => {
-                if let Err(e) = self.log.count(frame.data.len()) {
-                    End::Broken(e.to_string())
-                } else {
-                    self.log.event(frame.kind.as_deref(), &frame.data);
-                    match self.read_frame(frame) {
-                        Ok(event) => return Next::Event(event),
-                        Err(end) => end,
+        let next = if self.read >= STREAM_EVENT_LIMIT {
+            End::Broken(format!(
+                "the kit stopped reading after {STREAM_EVENT_LIMIT} events (its limit per \
+                 stream); the stream had not ended"
+            ))
+        } else {
+            match tokio::time::timeout(wait, self.frames.next()).await {
+                Err(_) => {
+                    // Silence is not an end: the caller may wait again.
+                    return Next::End(End::Silent(wait));
+                }
+                Ok(None) => End::Closed,
+                Ok(Some(Err(why))) => End::Broken(why),
+                Ok(Some(Ok(frame))) => {
+                    if let Err(e) = self.log.count(frame.data.len()) {
+                        End::Broken(e.to_string())
+                    } else {
+                        self.read += 1;
+                        self.log.event(frame.kind.as_deref(), &frame.data);
+                        match self.read_frame(frame) {
+                            Ok(event) => return Next::Event(event),
+                            Err(end) => end,
+                        }
                     }
                 }
             }
@@ -375,7 +401,23 @@ pub async fn start_sse(
         return Err(HarnessError::Internal("stream opened twice".into()));
     };
     let http = Some(opened.reply(Vec::new()));
-    let frames = response.bytes_stream().eventsource().map(|item| {
+    // Bytes are counted before the SSE parser, which buffers an event until it is whole: an
+    // endless event (a `data:` line that never ends) stops at the body limit too.
+    let max = opened.log.max_body();
+    let bytes = response.bytes_stream().scan(0usize, move |read, chunk| {
+        let item = chunk.map_err(|e| e.to_string()).and_then(|chunk| {
+            *read += chunk.len();
+            if *read > max {
+                Err(format!(
+                    "the stream exceeded the kit's limit of {max} bytes; stopped reading"
+                ))
+            } else {
+                Ok(chunk)
+            }
+        });
+        futures::future::ready(Some(item))
+    });
+    let frames = bytes.eventsource().map(|item| {
         item.map(|event| Frame {
             kind: Some(event.event).filter(|e| !e.is_empty() && e != "message"),
             data: event.data.into_bytes(),
