@@ -319,6 +319,43 @@ mod tests {
             .all(|(_, bytes)| !String::from_utf8_lossy(bytes).contains("signatures")));
     }
 
+    /// A detached JWS over the first canonical form of `card`, signed by `sign`.
+    fn sign(card: &Value, header: &Value, sign: impl Fn(&[u8]) -> Vec<u8>) -> Value {
+        let protected = URL_SAFE_NO_PAD.encode(header.to_string());
+        let payload = URL_SAFE_NO_PAD.encode(&canonical_forms(card)[0].1);
+        let signature = sign(format!("{protected}.{payload}").as_bytes());
+        json!({"protected": protected, "signature": URL_SAFE_NO_PAD.encode(signature)})
+    }
+
+    #[test]
+    fn ed25519_signatures_verify_with_their_key_only() {
+        let rng = ring::rand::SystemRandom::new();
+        let pkcs8 = sig::Ed25519KeyPair::generate_pkcs8(&rng).unwrap();
+        let pair = sig::Ed25519KeyPair::from_pkcs8(pkcs8.as_ref()).unwrap();
+        let x = URL_SAFE_NO_PAD.encode(sig::KeyPair::public_key(&pair).as_ref());
+        let jwk = json!({"kty": "OKP", "crv": "Ed25519", "x": x, "kid": "k"});
+        let card = json!({"name": "a", "capabilities": {}});
+        let header = json!({"alg": "EdDSA", "typ": "JOSE", "kid": "k"});
+        let entry = sign(&card, &header, |input| pair.sign(input).as_ref().to_vec());
+        let signature = Signature::parse(&entry);
+        assert_eq!(signature.kid().as_deref(), Some("k"));
+        let keys = keys_for(&trusted_keys(&jwk.to_string()).unwrap(), Some("k"));
+        assert!(matches!(
+            signature.verify_with_any(&card, &keys),
+            Outcome::Verified { .. }
+        ));
+        let tampered = json!({"name": "b", "capabilities": {}});
+        assert_eq!(
+            signature.verify_with_any(&tampered, &keys),
+            Outcome::Mismatch
+        );
+        let es = json!({"kty": "EC", "crv": "P-256", "x": "AA", "y": "AA"});
+        assert!(matches!(
+            signature.verify_with_any(&card, &[es]),
+            Outcome::Unsupported(_)
+        ));
+    }
+
     #[test]
     fn trusted_key_files_are_a_jwk_or_a_set() {
         let jwk = json!({"kty": "EC", "kid": "k"});
