@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 use crate::params::INPUT_MODES;
 use crate::policy::Policy;
 use crate::shape::Shaper;
+use crate::signing::{CardSigner, JWKS_PATH};
 use crate::{App, JSONRPC_PATH, REST_PATH};
 
 /// Where the card lives, and the 0.2-era path the `card-only-at-legacy-path` fault uses.
@@ -21,25 +22,32 @@ pub const LEGACY_CARD_PATH: &str = "/.well-known/agent.json";
 
 const CACHE_CONTROL: &str = "public, max-age=300";
 
-/// The serialized card and its entity tag, computed once at startup.
+/// The serialized card (signed) and its entity tag, and the JWK Set of the signing key,
+/// computed once at startup.
 #[derive(Debug, Clone)]
 pub struct CardDocument {
     body: String,
     etag: String,
+    jwks: String,
 }
 
 impl CardDocument {
-    pub fn new(base_url: &str, policy: &Policy, shape: &Shaper) -> Self {
-        let body = shape.card(card_json(base_url, policy)).to_string();
+    pub fn new(base_url: &str, policy: &Policy, shape: &Shaper) -> Result<Self, String> {
+        let signer = CardSigner::new(policy.card.signing)?;
+        let jku = format!("{base_url}{JWKS_PATH}");
+        let body = signer
+            .sign(shape.card(card_json(base_url, policy)), &jku)
+            .to_string();
         let digest = Sha256::digest(body.as_bytes());
         let hex = digest.iter().take(8).fold(String::new(), |mut hex, byte| {
             let _ = write!(hex, "{byte:02x}");
             hex
         });
-        CardDocument {
+        Ok(CardDocument {
             body,
             etag: format!("\"{hex}\""),
-        }
+            jwks: signer.jwks().to_owned(),
+        })
     }
 
     fn matches(&self, if_none_match: &str) -> bool {
@@ -136,6 +144,12 @@ pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
     (json, caching, card.body.clone()).into_response()
 }
 
+/// Serves the JWK Set of the card's signing key (the signature's `jku`).
+pub async fn jwks(State(app): State<Arc<App>>) -> Response {
+    let json = [(header::CONTENT_TYPE, "application/jwk-set+json")];
+    (json, app.card.jwks.clone()).into_response()
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -148,7 +162,8 @@ mod tests {
             "http://127.0.0.1:1",
             &Policy::new(&config),
             &Shaper::new(&config),
-        );
+        )
+        .unwrap();
         assert_eq!(card.etag.len(), 18);
         assert!(card.matches(&card.etag));
         assert!(card.matches(&format!("\"x\", W/{}", card.etag)));

@@ -42,6 +42,14 @@ faults! {
         "The JSON-RPC interface declares protocolVersion \"1.0.0\" instead of the Major.Minor form \"1.0\".";
     CardNoCacheHeaders => "card-no-cache-headers",
         "The Agent Card is served without Cache-Control and ETag headers.";
+    CardSignatureBad => "card-signature-bad",
+        "The Agent Card's signature is computed over other bytes than its canonical form.";
+    CardSignatureNoKid => "card-signature-no-kid",
+        "The protected header of the Agent Card's signature has no `kid`.";
+    CardSignatureTypJwt => "card-signature-typ-jwt",
+        "The protected header of the Agent Card's signature says `typ: \"JWT\"` instead of \"JOSE\".";
+    CardSignatureUnknownKey => "card-signature-unknown-key",
+        "The JWK Set named by the signature's `jku` does not hold the signing key: it serves another key, under another kid.";
     SendResultUnwrapped => "send-result-unwrapped",
         "SendMessage returns the bare Task or Message instead of the {\"task\"}/{\"message\"} wrapper.";
     BlockingReturnsWorking => "blocking-returns-working",
@@ -310,7 +318,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 110);
+        assert_eq!(Fault::all().len(), 114);
     }
 
     #[test]

@@ -37,6 +37,7 @@ mod rest;
 mod scenario;
 pub mod service;
 mod shape;
+mod signing;
 mod sse;
 mod store;
 mod stream;
@@ -111,7 +112,7 @@ impl App {
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?
             .only(policy.scenarios);
         Ok(App {
-            card: card::CardDocument::new(base_url, &policy, &shape),
+            card: card::CardDocument::new(base_url, &policy, &shape).map_err(io::Error::other)?,
             store: store::Store::new(policy.clone(), scenarios),
             closing: watch::channel(false).0,
             policy,
@@ -166,7 +167,9 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
             card::LEGACY_CARD_PATH
         }
     };
-    let mut router = Router::new().route(card_path, get(card::handle));
+    let mut router = Router::new()
+        .route(card_path, get(card::handle))
+        .route(signing::JWKS_PATH, get(card::jwks));
     if location == CardLocation::LegacyWithHtmlAtWellKnown {
         router = router.route(
             card::CARD_PATH,

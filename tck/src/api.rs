@@ -62,6 +62,7 @@ pub struct Options {
     check_timeout: Duration,
     jobs: usize,
     headers: Vec<(String, String)>,
+    trusted_keys: Vec<serde_json::Value>,
 }
 
 impl Options {
@@ -91,6 +92,7 @@ impl Options {
             check_timeout: defaults.check_timeout,
             jobs: defaults.jobs,
             headers: defaults.headers,
+            trusted_keys: defaults.trusted_keys,
         }
     }
 
@@ -161,6 +163,13 @@ impl Options {
         self
     }
 
+    /// Trust these public keys (JWKs) for the card's signatures, besides those its `jku`
+    /// names (repeatable).
+    pub fn trusted_keys(mut self, keys: impl IntoIterator<Item = serde_json::Value>) -> Options {
+        self.trusted_keys.extend(keys);
+        self
+    }
+
     fn validate(&self) -> Result<(), Error> {
         let deadlines = [
             ("request timeout", self.limits.request_timeout),
@@ -187,6 +196,7 @@ impl Options {
         options.check_timeout = self.check_timeout;
         options.jobs = self.jobs;
         options.headers = self.headers.clone();
+        options.trusted_keys = self.trusted_keys.clone();
         options
     }
 }

@@ -34,6 +34,8 @@ pub struct Ctx {
     ids: Ids,
     /// The scenario contract of the run, and the scenario prefixes this check sent.
     scenarios: crate::contract::Scenarios,
+    /// Public keys (JWKs) the user trusts for card signatures (`--trusted-key`).
+    trusted_keys: Arc<Vec<Value>>,
 }
 
 impl Ctx {
@@ -57,6 +59,7 @@ impl Ctx {
             usable: Arc::default(),
             ids,
             scenarios: crate::contract::Scenarios::default(),
+            trusted_keys: Arc::default(),
         }
     }
 
@@ -69,6 +72,17 @@ impl Ctx {
     /// The run's scenario contract, and what this check sent of it.
     pub fn scenarios(&self) -> &crate::contract::Scenarios {
         &self.scenarios
+    }
+
+    /// With the public keys (JWKs) trusted for card signatures.
+    pub fn with_trusted_keys(mut self, keys: Arc<Vec<Value>>) -> Ctx {
+        self.trusted_keys = keys;
+        self
+    }
+
+    /// The public keys (JWKs) trusted for card signatures (see [`Ctx::with_trusted_keys`]).
+    pub fn trusted_keys(&self) -> &[Value] {
+        &self.trusted_keys
     }
 
     /// With the interfaces of this run that checks comparing interfaces may use.

@@ -21,6 +21,7 @@ pub mod failure;
 pub mod html;
 pub mod ids;
 pub mod judge;
+pub mod jws;
 pub mod model;
 pub mod output;
 pub mod probe;

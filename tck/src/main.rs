@@ -220,6 +220,10 @@ struct RunArgs {
     /// (repeatable). Values never appear in reports.
     #[arg(long = "header", value_name = "NAME: VALUE", value_parser = parse_header)]
     headers: Vec<(String, String)>,
+    /// A public key trusted for the card's signatures: a file holding a JWK or a JWK Set
+    /// (repeatable); used besides the key set the signature's `jku` names.
+    #[arg(long = "trusted-key", value_name = "FILE")]
+    trusted_keys: Vec<std::path::PathBuf>,
     /// Break a named rule in the built-in reference agent (repeatable; builtin target only).
     #[arg(long, value_name = "NAME")]
     fault: Vec<Fault>,
@@ -430,6 +434,15 @@ fn run(args: RunArgs) -> ExitCode {
         options.jobs = args.jobs;
         options.contract = args.contract.map(Contract::from);
         options.headers = args.headers.clone();
+        for path in &args.trusted_keys {
+            let keys = std::fs::read_to_string(path)
+                .map_err(|e| e.to_string())
+                .and_then(|text| a2a_tck::jws::trusted_keys(&text));
+            match keys {
+                Ok(keys) => options.trusted_keys.extend(keys),
+                Err(e) => return usage(&format!("--trusted-key {}: {e}", path.display())),
+            }
+        }
         let bar = (!args.quiet).then(progress_bar).flatten();
         options.progress = bar.as_ref().map(|(_, progress)| progress.clone());
         let catalog = checks::all();

@@ -99,6 +99,8 @@ pub struct RunOptions {
     pub jobs: usize,
     /// Headers to send on every request (credentials); redacted in evidence.
     pub headers: Vec<(String, String)>,
+    /// Public keys (JWKs) trusted for card signatures (`--trusted-key`).
+    pub trusted_keys: Vec<serde_json::Value>,
     /// Told how many checks have finished, of how many planned (for a progress bar).
     pub progress: Option<Progress>,
     /// The scenario contract the agent honours (`--contract`); `None`: the probe decides.
@@ -127,6 +129,7 @@ impl RunOptions {
             check_timeout: Duration::from_secs(30),
             jobs: 16,
             headers: Vec::new(),
+            trusted_keys: Vec::new(),
             progress: None,
             contract: None,
         }
@@ -286,6 +289,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         },
     );
     let planned_count = plan.len();
+    let trusted_keys = Arc::new(options.trusted_keys.clone());
     let finished = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     if let Some(progress) = &options.progress {
         (progress.0)(0, planned_count);
@@ -312,7 +316,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                 &format!("{run_id}-{index}"),
             )
             .with_interfaces(usable.clone())
-            .with_scenarios(scenarios.fresh());
+            .with_scenarios(scenarios.fresh())
+            .with_trusted_keys(trusted_keys.clone());
             let (progress, finished) = (options.progress.clone(), finished.clone());
             async move {
                 let result = execute(planned.check, ctx, options.check_timeout, problem).await;

@@ -187,6 +187,7 @@ impl Policy {
                     CardLocation::WellKnown
                 },
                 cache_headers: !has(Fault::CardNoCacheHeaders),
+                signing: crate::signing::SigningFaults::from_faults(has),
             },
             scenarios: pick(
                 has(Fault::OfficialContractOnly),

@@ -311,6 +311,8 @@ impl ErrorStatuses {
 pub struct CardPolicy {
     pub location: CardLocation,
     pub cache_headers: bool,
+    /// Which signing rules the card breaks.
+    pub signing: crate::signing::SigningFaults,
 }
 
 /// Where the card is served.

@@ -8,6 +8,7 @@ use crate::check::{Binding, Capability, Check, Gate, ProtocolVersion, Scope};
 pub mod bindings;
 pub mod capabilities;
 pub mod card;
+pub mod card_signature;
 pub mod context;
 pub mod data_model;
 pub mod grpc;
@@ -88,6 +89,7 @@ pub const STREAMING: &[Gate] = &[Gate::Declares(Capability::Streaming)];
 fn parts() -> Vec<(&'static str, Vec<Check>)> {
     vec![
         (card::PREFIX, card::checks()),
+        (card_signature::PREFIX, card_signature::checks()),
         (send::PREFIX, send::checks()),
         (context::PREFIX, context::checks()),
         (tasks_get::PREFIX, tasks_get::checks()),

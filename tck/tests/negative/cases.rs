@@ -147,6 +147,16 @@ pub const CASES: &[Case] = &[
         Fault::CardNoCacheHeaders,
     ),
     case("card.caching.etag", Fault::CardNoCacheHeaders),
+    case("card.signature.verifies", Fault::CardSignatureBad),
+    case(
+        "card.signature.header-alg-typ-kid",
+        Fault::CardSignatureNoKid,
+    ),
+    case("card.signature.typ-jose", Fault::CardSignatureTypJwt),
+    case(
+        "card.signature.jku-holds-key",
+        Fault::CardSignatureUnknownKey,
+    ),
     in_version(
         V1_0,
         "send.returns-task-or-message",
