@@ -51,6 +51,10 @@ pub struct Report {
     /// `none`; not results, so they count neither for nor against the verdict.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_run: Vec<NotRun>,
+    /// What the card declares (capabilities, security, signatures, extensions) that no result
+    /// of this run tested, each with why; a declaration is never passed over in silence.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub untested_declarations: Vec<crate::declarations::UntestedDeclaration>,
     /// What the reviewed baseline (`--expect`) made of the run; the exit status follows it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<Gate>,

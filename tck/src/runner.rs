@@ -364,6 +364,17 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             not_run.len()
         ));
     }
+    let untested_declarations = crate::declarations::untested(&crate::declarations::Run {
+        card: &fetched.json,
+        catalog,
+        selected: &selected,
+        results: &results,
+        not_run: &not_run,
+        filter: &options.filter,
+    });
+    for untested in &untested_declarations {
+        verdict_reason.push_str(&format!("; {}", untested.line()));
+    }
     let mut spec_versions: Vec<String> = interfaces
         .iter()
         .map(|i| i.version.as_str().to_string())
@@ -408,6 +419,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         compatibility: Some(crate::compat::of(&results)),
         contract,
         not_run,
+        untested_declarations,
         baseline: None,
         results,
         failure: None,
