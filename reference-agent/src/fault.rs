@@ -168,6 +168,8 @@ faults! {
         "The last chunk of a chunked artifact has lastChunk false.";
     StreamChunkAppendWrong => "stream-chunk-append-wrong",
         "The second chunk of a chunked artifact has append false, replacing the first instead of extending it.";
+    StreamFailedStatusDropped => "stream-failed-status-dropped",
+        "A SendStreamingMessage stream of a task that fails closes without its TASK_STATE_FAILED status (the last event says WORKING), though GetTask shows FAILED.";
     StreamStateNotStored => "stream-state-not-stored",
         "A stream reports the terminal status but the store keeps TASK_STATE_WORKING, so GetTask afterwards disagrees.";
     SubscribeFirstEventNotTask => "subscribe-first-event-not-task",

@@ -358,8 +358,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         let checks: std::collections::BTreeSet<&str> =
             not_run.iter().map(|n| n.id.as_str()).collect();
         verdict_reason.push_str(&format!(
-            "; {} check(s) not run ({} planned results), as the contract is `none` and they \
-             need the agent to play a test scenario",
+            "; {} check(s) not run ({} planned results), as they need the agent to play a test \
+             scenario the contract does not give",
             checks.len(),
             not_run.len()
         ));
