@@ -312,7 +312,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 110);
+        assert_eq!(Fault::all().len(), 111);
     }
 
     #[test]
