@@ -176,6 +176,8 @@ faults! {
         "The last chunk of a chunked artifact has lastChunk false.";
     StreamChunkAppendWrong => "stream-chunk-append-wrong",
         "The second chunk of a chunked artifact has append false, replacing the first instead of extending it.";
+    StreamFailedStatusDropped => "stream-failed-status-dropped",
+        "A SendStreamingMessage stream of a task that fails closes without its TASK_STATE_FAILED status (the last event says WORKING), though GetTask shows FAILED.";
     StreamStateNotStored => "stream-state-not-stored",
         "A stream reports the terminal status but the store keeps TASK_STATE_WORKING, so GetTask afterwards disagrees.";
     SubscribeFirstEventNotTask => "subscribe-first-event-not-task",
@@ -318,7 +320,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 114);
+        assert_eq!(Fault::all().len(), 115);
     }
 
     #[test]

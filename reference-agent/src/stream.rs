@@ -180,6 +180,9 @@ fn initial_events(kind: Kind, events: &mut Vec<Event>, policy: &StreamPolicy) {
     if kind == Kind::Subscribe {
         return;
     }
+    if policy.send_drops_failed_status {
+        events.retain(|e| !matches!(e, Event::Status(u) if u.status.state == TaskState::Failed));
+    }
     if let (true, [Event::Message(message)]) = (policy.message_then_status, events.as_slice()) {
         let extra = StatusUpdate {
             task_id: message.task_id.clone(),

@@ -1,5 +1,5 @@
-//! The binary's commands over written reports (`baseline`, `diff`) and the progress bar of a
-//! run; part of the `a2a-tck` binary, not of the library.
+//! The binary's commands over written reports (`baseline`, `diff`), the registry's `coverage`, and
+//! the progress bar of a run; part of the `a2a-tck` binary, not of the library.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -87,4 +87,18 @@ pub fn diff(old: &Path, new: &Path, json: bool) -> ExitCode {
     } else {
         ExitCode::from(1)
     }
+}
+
+/// `a2a-tck coverage`: the coverage table of every registry the kit carries.
+pub fn coverage() -> ExitCode {
+    for (name, text) in a2a_tck::registry::REGISTRIES {
+        match a2a_tck::registry::parse(text) {
+            Ok(entries) => print!("{}", a2a_tck::registry::table(name, &entries)),
+            Err(e) => {
+                eprintln!("error: the registry {name} does not parse: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    ExitCode::SUCCESS
 }

@@ -61,6 +61,7 @@ pub fn card_unusable(
         compatibility: None,
         contract: None,
         not_run: Vec::new(),
+        untested_declarations: Vec::new(),
         baseline: None,
         failure: Some(RunFailure { message, evidence }),
         complete: true,

@@ -14,7 +14,7 @@ use a2a_tck::{builtin, card, checks, failure, html, output, report};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod cli_reports;
-use cli_reports::{diff, progress_bar, write_baseline};
+use cli_reports::{coverage, diff, progress_bar, write_baseline};
 
 /// Conformance test kit for the Agent2Agent (A2A) protocol.
 ///
@@ -53,6 +53,9 @@ enum Command {
     },
     /// Print the JSON Schema of the report format.
     Schema,
+    /// Print the requirements registry's coverage: per level, the entries covered by checks,
+    /// planned and untestable, and how many server-side MUST entries are covered.
+    Coverage,
     /// Write a starting baseline from a report: every result that is not PASS or N/A, each
     /// with the reason "TODO: review". Review it, then run with --expect FILE.
     Baseline {
@@ -247,6 +250,7 @@ fn main() -> ExitCode {
             print!("{}", Report::schema());
             ExitCode::SUCCESS
         }
+        Some(Command::Coverage) => coverage(),
         Some(Command::Baseline { report, output }) => write_baseline(&report, output.as_deref()),
         Some(Command::Diff { old, new, json }) => diff(&old, &new, json),
         Some(Command::Run(args)) => run(*args),

@@ -172,6 +172,9 @@ pub fn summary(report: &Report) -> String {
         let _ = writeln!(out, "{line}");
     }
     out.push_str(&contract_lines(report));
+    for untested in &report.untested_declarations {
+        let _ = writeln!(out, "NOT TESTED {}", untested.line());
+    }
     let _ = writeln!(out, "{}", totals_line(report));
     if let Some(compat) = &report.compatibility {
         let _ = writeln!(out, "compatibility: {}", compat.line);
@@ -413,6 +416,15 @@ pub fn markdown(report: &Report) -> String {
                 cell(&places),
                 cell(&reason)
             );
+        }
+    }
+    if !report.untested_declarations.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n## Declared, not tested\n\n| the card declares | why no check tested it |\n|---|---|"
+        );
+        for untested in &report.untested_declarations {
+            let _ = writeln!(out, "| `{}` | {} |", untested.what, cell(&untested.why));
         }
     }
     let _ = writeln!(

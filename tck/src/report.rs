@@ -47,10 +47,15 @@ pub struct Report {
     /// Which scenario contract the agent honours (`--contract`, or what the probe found).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contract: Option<crate::contract::ContractReport>,
-    /// Checks not run because they need the agent to play a scenario and the contract is
-    /// `none`; not results, so they count neither for nor against the verdict.
+    /// Checks not run because they need the agent to play a scenario the contract does not
+    /// give (any scenario under `none`; a kit-only one the agent does not honour); not
+    /// results, so they count neither for nor against the verdict.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_run: Vec<NotRun>,
+    /// What the card declares (capabilities, security, signatures, extensions) that no result
+    /// of this run tested, each with why; a declaration is never passed over in silence.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub untested_declarations: Vec<crate::declarations::UntestedDeclaration>,
     /// What the reviewed baseline (`--expect`) made of the run; the exit status follows it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<Gate>,

@@ -363,11 +363,22 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         let checks: std::collections::BTreeSet<&str> =
             not_run.iter().map(|n| n.id.as_str()).collect();
         verdict_reason.push_str(&format!(
-            "; {} check(s) not run ({} planned results), as the contract is `none` and they \
-             need the agent to play a test scenario",
+            "; {} check(s) not run ({} planned results), as they need the agent to play a test \
+             scenario the contract does not give",
             checks.len(),
             not_run.len()
         ));
+    }
+    let untested_declarations = crate::declarations::untested(&crate::declarations::Run {
+        card: &fetched.json,
+        catalog,
+        selected: &selected,
+        results: &results,
+        not_run: &not_run,
+        filter: &options.filter,
+    });
+    for untested in &untested_declarations {
+        verdict_reason.push_str(&format!("; {}", untested.line()));
     }
     let mut spec_versions: Vec<String> = interfaces
         .iter()
@@ -413,6 +424,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         compatibility: Some(crate::compat::of(&results)),
         contract,
         not_run,
+        untested_declarations,
         baseline: None,
         results,
         failure: None,

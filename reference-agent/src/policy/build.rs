@@ -92,6 +92,7 @@ impl Policy {
                 message_then_status: has(Fault::StreamMessageThenMore),
                 terminal_before_working: has(Fault::StreamStatusOutOfOrder),
                 send_open_after_terminal: has(Fault::StreamOpenAfterTerminal),
+                send_drops_failed_status: has(Fault::StreamFailedStatusDropped),
                 send_open_after_interrupted: has(Fault::StreamOpenAfterInterrupted),
                 subscribe_open_after_terminal: has(Fault::SubscribeOpenAfterTerminal),
                 subscribe_live_updates: !has(Fault::SubscribeNoUpdates),

@@ -143,6 +143,8 @@ pub struct StreamPolicy {
     pub terminal_before_working: bool,
     /// SendStreamingMessage stays open after a terminal status.
     pub send_open_after_terminal: bool,
+    /// SendStreamingMessage leaves out the TASK_STATE_FAILED status of a task that fails.
+    pub send_drops_failed_status: bool,
     /// SendStreamingMessage stays open after an interrupted status.
     pub send_open_after_interrupted: bool,
     /// SubscribeToTask stays open after a terminal status.

@@ -4,13 +4,13 @@
 //! runner starts the longest chains first).
 
 use crate::check::Check;
-use crate::contract::{Contract, Scenarios};
+use crate::contract::{is_kit_only, Contract, Scenarios};
 
 /// The scenarios (prefixes beyond the plain message) each check may send: what it needs the
 /// agent to play. A check not listed needs none: it sends plain messages, which any agent
 /// answers its own way, or none at all. The runner holds every check to this table (a check
 /// that sends an unlisted scenario is an ERROR of the kit), and with `--contract none` the
-/// listed checks are not run. Kit-only scenarios (`tck-long-running`, `tck-fail-task`) are
+/// listed checks are not run. Kit-only scenarios (`tck-long-running`, `tck-fail-task`, `tck-auth-required`) are
 /// listed where a check uses them when honoured, beside the official fallback.
 const SCENARIOS: &[(&str, &[&str])] = &[
     (
@@ -56,6 +56,10 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         &["tck-message-response"],
     ),
     (
+        "send.auth-required-follow-up-continues-task",
+        &["tck-auth-required"],
+    ),
+    (
         "send.follow-up-continues-interrupted-task",
         &["tck-input-required"],
     ),
@@ -73,6 +77,10 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         &["tck-stream-artifact-chunked"],
     ),
     ("streaming.closes-after-terminal-state", &["tck-stream-003"]),
+    (
+        "streaming.failed-task-ends-stream-failed",
+        &["tck-fail-task"],
+    ),
     (
         "streaming.final-state-matches-get-task",
         &["tck-stream-001"],
@@ -176,10 +184,12 @@ const WEIGHTS: &[(&str, u32)] = &[
     ("rest.content-type-a2a-json", 2),
     ("rest.content-type-json", 2),
     ("send.blocking-returns-artifacts", 2),
+    ("send.auth-required-follow-up-continues-task", 2),
     ("send.follow-up-continues-interrupted-task", 2),
     ("send.follow-up-with-data-part-continues-task", 2),
     ("send.message-id-kept-in-history", 2),
     ("send.task-ids-server-generated-unique", 2),
+    ("streaming.failed-task-ends-stream-failed", 2),
     ("streaming.final-state-matches-get-task", 2),
     ("subscribe.terminal-task-unsupported", 2),
     ("tasks.cancel.open-task-becomes-canceled", 2),
@@ -198,9 +208,15 @@ pub fn scenarios_of(id: &str) -> &'static [&'static str] {
 }
 
 /// Why `check` is not run under this contract: it needs a scenario and the contract is
-/// `none`.
+/// `none`; or it exists for kit-only scenarios only and the contract does not give them.
 pub fn not_run(check: &Check, scenarios: &Scenarios) -> Option<String> {
     let needs = scenarios_of(check.id);
+    if scenarios.used() != Contract::None && needs.iter().all(|p| is_kit_only(p)) {
+        return needs
+            .iter()
+            .find_map(|p| scenarios.refusal(p))
+            .map(|why| format!("not run: {why}"));
+    }
     (scenarios.used() == Contract::None && !needs.is_empty()).then(|| {
         format!(
             "not run: it needs the agent to play the scenario(s) {}, and the contract is `none`",

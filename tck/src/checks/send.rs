@@ -12,7 +12,10 @@ use super::{EVERY_BINDING_1_0, EVERY_BINDING_BOTH};
 use crate::a2a::{self, INTERRUPTED_STATES, TERMINAL_STATES};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
-use follow_ups::{data_part_follow_up, follow_up_continues, message_id_kept, send_history_cap};
+use follow_ups::{
+    auth_follow_up_continues, data_part_follow_up, follow_up_continues, message_id_kept,
+    send_history_cap,
+};
 use rejections::{
     invalid_message, terminal_task_rejects, unknown_fields, unknown_task_id, unsupported_media_type,
 };
@@ -203,6 +206,24 @@ pub fn checks() -> Vec<Check> {
                  i.e. answer with that task (or a Message naming it).",
             ),
             run: |ctx| Box::pin(follow_up_continues(ctx)),
+        },
+        Check {
+            id: "send.auth-required-follow-up-continues-task",
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "7.6.1", statements: &["V10-3.4.3-02", "V10-3.3.3-01"] },
+            requirement: "A follow-up naming the taskId of a task waiting in TASK_STATE_AUTH_REQUIRED resumes that same task",
+            scope: super::EVERY_BINDING_BOTH,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "Driven by the kit's own scenario `tck-auth-required`, used only when the \
+                 contract probe showed the agent asks for authorization on it. As for \
+                 input-required (`send.follow-up-continues-interrupted-task`), no sentence makes \
+                 continuing the task a MUST, so this is a SHOULD; the follow-up must be \
+                 answered for that same task (a Task, or a Message naming it), in whatever \
+                 state the agent then puts it: how credentials arrive is out of band (§7.6.1).",
+            ),
+            run: |ctx| Box::pin(auth_follow_up_continues(ctx)),
         },
         Check {
             id: "send.history-length-caps-messages",

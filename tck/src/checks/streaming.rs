@@ -7,7 +7,7 @@
 use serde_json::{json, Value};
 
 use super::setup::{close_after_terminal, rank};
-use super::{EVERY_BINDING_1_0, JSON_1_0, STREAMING};
+use super::{EVERY_BINDING_1_0, EVERY_BINDING_BOTH, JSON_1_0, STREAMING};
 use crate::a2a;
 use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::Ctx;
@@ -98,6 +98,23 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             reading: None,
             run: |ctx| Box::pin(final_state_matches(ctx)),
+        },
+        Check {
+            id: "streaming.failed-task-ends-stream-failed",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.2", statements: &["V10-3.1.2-06", "V10-D-3.1.3-02"] },
+            requirement: "A task that fails while streamed ends its stream with a TASK_STATE_FAILED status as the last event, and GetTask agrees",
+            scope: EVERY_BINDING_BOTH,
+            requires: STREAMING,
+            maps_to: &[],
+            reading: Some(
+                "Driven by the kit's own scenario `tck-fail-task`, used only when the contract \
+                 probe showed the agent fails such a task. The last event may be the FAILED \
+                 status update or a final Task snapshot in FAILED (§11.7). A stream whose task \
+                 is not failed at all (no FAILED event, GetTask not FAILED) is UNTESTABLE, \
+                 never a FAIL: the agent did not play the scenario when streaming.",
+            ),
+            run: |ctx| Box::pin(failed_task_stream(ctx)),
         },
     ]
 }
@@ -432,5 +449,64 @@ async fn sse_content_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Verdict::pass()
     } else {
         Verdict::fail(expected, format!("HTTP {status} with text/event-stream"))
+    })
+}
+
+async fn failed_task_stream(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    const FAILED: &str = "TASK_STATE_FAILED";
+    if let Some(why) = ctx.scenarios().refusal("tck-fail-task") {
+        return Err(HarnessError::Prerequisite(why));
+    }
+    let collected = stream_of(&ctx, "tck-fail-task").await?;
+    let expected = "a TASK_STATE_FAILED status as the stream's last event";
+    if let Some(v) = malformed(&collected, expected) {
+        return Ok(v);
+    }
+    let id = collected
+        .events
+        .iter()
+        .find_map(|e| {
+            e.get("task")
+                .and_then(|t| a2a::text(t, "id"))
+                .or_else(|| e.get("statusUpdate").and_then(|u| a2a::text(u, "taskId")))
+        })
+        .map(str::to_string)
+        .ok_or_else(|| {
+            HarnessError::Prerequisite(format!(
+                "the stream of `tck-fail-task` named no task: {}",
+                collected.describe()
+            ))
+        })?;
+    let answer = ctx.get_task(&id, None).await?;
+    let stored = answer.result().and_then(a2a::state);
+    let last = collected.events.last().and_then(Event::state);
+    let streamed_failed = collected.events.iter().any(|e| e.state() == Some(FAILED));
+    if !streamed_failed && stored != Some(FAILED) {
+        return Err(HarnessError::Prerequisite(format!(
+            "the streamed `tck-fail-task` task {id:?} did not fail (GetTask: {}): {}",
+            a2a::shown(stored),
+            collected.describe()
+        )));
+    }
+    if let Some(v) = ended_badly(&collected, expected) {
+        return Ok(v);
+    }
+    let mut problems = Vec::new();
+    if last != Some(FAILED) {
+        problems.push(format!("the last event says {}", a2a::shown(last)));
+    }
+    if stored != Some(FAILED) {
+        problems.push(format!(
+            "GetTask of task {id:?} says {}",
+            a2a::shown(stored)
+        ));
+    }
+    Ok(if problems.is_empty() {
+        Verdict::pass_with(format!("task {id:?}: {}", collected.describe()))
+    } else {
+        Verdict::fail(
+            format!("{expected}, and GetTask showing {FAILED}"),
+            format!("{}; stream: {}", problems.join("; "), collected.describe()),
+        )
     })
 }

@@ -193,6 +193,10 @@ pub const CASES: &[Case] = &[
         Fault::FollowUpStartsNewTask,
     ),
     case(
+        "send.auth-required-follow-up-continues-task",
+        Fault::FollowUpStartsNewTask,
+    ),
+    case(
         "send.history-length-caps-messages",
         Fault::IgnoreHistoryLength,
     ),
@@ -464,6 +468,10 @@ pub const CASES: &[Case] = &[
     case(
         "streaming.final-state-matches-get-task",
         Fault::StreamStateNotStored,
+    ),
+    case(
+        "streaming.failed-task-ends-stream-failed",
+        Fault::StreamFailedStatusDropped,
     ),
     case(
         "subscribe.first-event-is-current-task",

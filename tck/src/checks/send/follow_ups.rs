@@ -1,5 +1,6 @@
-//! SendMessage follow-ups (`send.*`): a follow-up continues its task, with a text or a data
-//! part; historyLength caps the returned history; the client's messageId is kept in history.
+//! SendMessage follow-ups (`send.*`): a follow-up continues its task (input-required, with a
+//! text or a data part; auth-required); historyLength caps the returned history; the client's
+//! messageId is kept in history.
 
 use serde_json::json;
 
@@ -32,6 +33,27 @@ pub(super) async fn follow_up_continues(ctx: Ctx) -> Result<Verdict, HarnessErro
     } else {
         Ok(Verdict::fail(
             format!("an answer for the same task {id:?}"),
+            answer.describe(),
+        ))
+    }
+}
+
+pub(super) async fn auth_follow_up_continues(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx
+        .create_task_in_state("tck-auth-required", "TASK_STATE_AUTH_REQUIRED")
+        .await?;
+    let message = full_follow_up(&ctx, &task, "tck-complete-task");
+    let answer = ctx.send_message(message, None).await?;
+    let id = task_id(&task);
+    if answered_task_id(&answer) == Some(id.as_str()) {
+        let state = sent_task(&answer).and_then(a2a::state);
+        Ok(Verdict::pass_with(format!(
+            "auth-required task {id:?} resumed (now {})",
+            a2a::shown(state)
+        )))
+    } else {
+        Ok(Verdict::fail(
+            format!("an answer for the same auth-required task {id:?}"),
             answer.describe(),
         ))
     }

@@ -1,0 +1,129 @@
+//! What the card declares that no result of the run tested: capabilities, security, signatures,
+//! extensions. A declaration no check judged is named in the verdict, the summary and the
+//! reports, with why it went untested, so a run never passes over it in silence.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::check::{Capability, Check, Gate};
+use crate::report::{CheckResult, NotRun};
+use crate::runner::Filter;
+
+/// Something the card declares that the run did not test.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UntestedDeclaration {
+    /// What the card declares, e.g. `pushNotifications` or `securitySchemes`.
+    pub what: String,
+    /// Why no check tested it.
+    pub why: String,
+}
+
+impl UntestedDeclaration {
+    /// "pushNotifications declared, not tested: this version of the kit has no push checks".
+    pub fn line(&self) -> String {
+        format!("{} declared, not tested: {}", self.what, self.why)
+    }
+}
+
+/// What the run needs to know to tell a declaration tested from one left untested.
+pub struct Run<'a> {
+    pub card: &'a Value,
+    pub catalog: &'a [Check],
+    pub selected: &'a [&'a Check],
+    pub results: &'a [CheckResult],
+    pub not_run: &'a [NotRun],
+    pub filter: &'a Filter,
+}
+
+const CAPABILITIES: [(Capability, &str); 3] = [
+    (Capability::Streaming, "streaming"),
+    (Capability::PushNotifications, "push notification"),
+    (Capability::ExtendedAgentCard, "extended agent card"),
+];
+
+/// Every declaration of the card that no result of the run tested, in card order.
+pub fn untested(run: &Run<'_>) -> Vec<UntestedDeclaration> {
+    let mut out = Vec::new();
+    let capabilities = run.card.get("capabilities");
+    for (capability, words) in CAPABILITIES {
+        let field = capability.card_field();
+        let mut declared = capabilities
+            .and_then(|c| c.get(field))
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        // The 0.3 card's own field for the extended card.
+        if capability == Capability::ExtendedAgentCard {
+            declared |= run
+                .card
+                .get("supportsAuthenticatedExtendedCard")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+        }
+        if let Some(why) = declared
+            .then(|| capability_gap(run, capability, words))
+            .flatten()
+        {
+            out.push(UntestedDeclaration {
+                what: field.to_string(),
+                why,
+            });
+        }
+    }
+    let non_empty = |value: Option<&Value>| match value {
+        Some(Value::Array(items)) => !items.is_empty(),
+        Some(Value::Object(fields)) => !fields.is_empty(),
+        _ => false,
+    };
+    if non_empty(capabilities.and_then(|c| c.get("extensions"))) {
+        out.push(UntestedDeclaration {
+            what: "extensions".into(),
+            why: "this version of the kit has no extension checks".into(),
+        });
+    }
+    let no_auth = "this version of the kit has no authentication checks (it sends the \
+                   --header credentials given, and judges nothing about the schemes)";
+    for key in ["securitySchemes", "securityRequirements", "security"] {
+        if non_empty(run.card.get(key)) {
+            out.push(UntestedDeclaration {
+                what: key.into(),
+                why: no_auth.into(),
+            });
+        }
+    }
+    if non_empty(run.card.get("signatures")) {
+        out.push(UntestedDeclaration {
+            what: "signatures".into(),
+            why: "this version of the kit does not verify card signatures".into(),
+        });
+    }
+    out
+}
+
+/// Why the checks of a declared capability produced no result, or `None` when one did.
+fn capability_gap(run: &Run<'_>, capability: Capability, words: &str) -> Option<String> {
+    let gated = |check: &Check| check.requires.contains(&Gate::Declares(capability));
+    let ids: Vec<&str> = run
+        .catalog
+        .iter()
+        .filter(|c| gated(c))
+        .map(|c| c.id)
+        .collect();
+    if ids.is_empty() {
+        return Some(format!("this version of the kit has no {words} checks"));
+    }
+    if run.results.iter().any(|r| ids.contains(&r.id.as_str())) {
+        return None;
+    }
+    if !run.selected.iter().any(|c| gated(c)) {
+        return Some("the selection (--select, --level) excluded its checks".into());
+    }
+    if run.not_run.iter().any(|n| ids.contains(&n.id.as_str())) {
+        return Some("its checks were not run: the contract is `none`".into());
+    }
+    if !run.filter.bindings.is_empty() || !run.filter.versions.is_empty() {
+        return Some("the selection (--binding, --version) excluded it".into());
+    }
+    Some("no usable interface ran its checks".into())
+}

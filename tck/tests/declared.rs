@@ -1,0 +1,133 @@
+//! The binary on what a card declares: a declaration no check tested is named in the summary,
+//! the verdict, the Markdown and the JSON report; and `a2a-tck coverage` prints the registry's
+//! coverage table. Every target is a server on 127.0.0.1 that the test starts and stops.
+
+use std::process::Output;
+
+use a2a_tck::report::Report;
+use serde_json::json;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
+
+/// Runs the kit with `args`, in a blocking thread so test servers keep serving.
+async fn kit(args: Vec<String>) -> Output {
+    tokio::task::spawn_blocking(move || std::process::Command::new(BIN).args(&args).output())
+        .await
+        .expect("join")
+        .expect("the kit runs")
+}
+
+fn temp_path(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("a2a-tck-declared-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+#[tokio::test]
+async fn declarations_no_check_tested_are_named_everywhere() {
+    let server = MockServer::start().await;
+    let card = json!({
+        "name": "mock", "description": "a card that declares much", "version": "1",
+        "supportedInterfaces": [
+            {"url": "http://127.0.0.1:9/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+        ],
+        "capabilities": {
+            "streaming": true, "pushNotifications": true,
+            "extensions": [{"uri": "https://example.com/ext/v1"}]
+        },
+        "securitySchemes": {"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}},
+        "signatures": [{"protected": "e30", "signature": "c2ln"}],
+        "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []
+    });
+    Mock::given(method("GET"))
+        .and(path("/.well-known/agent-card.json"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(card))
+        .mount(&server)
+        .await;
+    let (report_path, markdown_path) = (temp_path("declares.json"), temp_path("declares.md"));
+    let args = [
+        "--target",
+        &server.uri(),
+        "--select",
+        "card.*",
+        "--report",
+        report_path.to_str().expect("utf8"),
+        "--markdown",
+        markdown_path.to_str().expect("utf8"),
+    ];
+    let output = kit(args.iter().map(|a| a.to_string()).collect()).await;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let report = Report::read(&report_path).expect("a complete report");
+    let why = |what: &str| {
+        report
+            .untested_declarations
+            .iter()
+            .find(|u| u.what == what)
+            .map(|u| u.why.clone())
+            .unwrap_or_else(|| panic!("{what} not named: {:?}", report.untested_declarations))
+    };
+    assert_eq!(
+        why("pushNotifications"),
+        "this version of the kit has no push notification checks"
+    );
+    assert_eq!(
+        why("streaming"),
+        "the selection (--select, --level) excluded its checks"
+    );
+    assert!(why("extensions").contains("no extension checks"));
+    assert!(why("securitySchemes").contains("no authentication checks"));
+    assert!(why("signatures").contains("signatures"));
+    assert_eq!(report.untested_declarations.len(), 5);
+    let push = "pushNotifications declared, not tested: this version of the kit has no push \
+                notification checks";
+    assert!(stdout.contains(push), "{stdout}");
+    assert!(
+        report.verdict_reason.contains(push),
+        "{}",
+        report.verdict_reason
+    );
+    let markdown = std::fs::read_to_string(&markdown_path).expect("markdown");
+    assert!(markdown.contains("## Declared, not tested"), "{markdown}");
+    assert!(markdown.contains("| `pushNotifications` |"), "{markdown}");
+}
+
+#[tokio::test]
+async fn builtin_card_declares_nothing_untested_in_a_full_selection_of_streams() {
+    // The reference agent declares streaming only: with its checks selected, nothing is left.
+    let report_path = temp_path("builtin-streams.json");
+    let args = [
+        "--select",
+        "streaming.*",
+        "--binding",
+        "jsonrpc",
+        "--version",
+        "1.0",
+        "--report",
+        report_path.to_str().expect("utf8"),
+    ];
+    let output = kit(args.iter().map(|a| a.to_string()).collect()).await;
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let report = Report::read(&report_path).expect("a complete report");
+    assert!(
+        report.untested_declarations.is_empty(),
+        "{:?}",
+        report.untested_declarations
+    );
+}
+
+#[tokio::test]
+async fn coverage_prints_the_registry_table() {
+    let output = kit(vec!["coverage".into()]).await;
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with("a2a-v1.0.toml: "), "{stdout}");
+    for row in ["MUST", "SHOULD", "MAY", "other", "total"] {
+        assert!(
+            stdout.lines().any(|l| l.trim_start().starts_with(row)),
+            "no {row} row: {stdout}"
+        );
+    }
+    assert!(stdout.contains("server-side MUST entries: "), "{stdout}");
+}
