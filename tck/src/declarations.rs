@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::check::{Capability, Check, Gate};
+use crate::check::{Capability, Check, Gate, Status};
 use crate::report::{CheckResult, NotRun};
 use crate::runner::Filter;
 
@@ -93,10 +93,23 @@ pub fn untested(run: &Run<'_>) -> Vec<UntestedDeclaration> {
         }
     }
     if non_empty(run.card.get("signatures")) {
-        out.push(UntestedDeclaration {
-            what: "signatures".into(),
-            why: "this version of the kit does not verify card signatures".into(),
-        });
+        let signature_check = |id: &str| id.starts_with("card.signature.");
+        let judged = run
+            .results
+            .iter()
+            .any(|r| signature_check(&r.id) && r.status != Status::NotApplicable);
+        if !judged {
+            let why = if run.selected.iter().any(|c| signature_check(c.id)) {
+                "no signature could be judged (no key found through `jku` or --trusted-key, \
+                 or an algorithm the kit cannot verify)"
+            } else {
+                "the selection (--select, --level) excluded its checks"
+            };
+            out.push(UntestedDeclaration {
+                what: "signatures".into(),
+                why: why.into(),
+            });
+        }
     }
     out
 }
