@@ -19,6 +19,7 @@ pub mod diff;
 pub mod evidence;
 pub mod evidence_text;
 pub mod failure;
+pub mod filter;
 pub mod html;
 pub mod ids;
 pub mod judge;

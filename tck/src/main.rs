@@ -6,13 +6,14 @@ use std::time::{Duration, SystemTime};
 
 use a2a_reference_agent::Fault;
 use a2a_tck::baseline::Baseline;
-use a2a_tck::check::{Binding, Level, ProtocolVersion, Scope};
+use a2a_tck::check::{Binding, Level, ProtocolVersion};
 use a2a_tck::contract::Contract;
 use a2a_tck::report::{Report, Verdict};
 use a2a_tck::runner::{self, Filter, RunError, RunOptions};
 use a2a_tck::{builtin, card, checks, failure, html, output, report};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod cli_catalog;
 mod cli_reports;
 use cli_reports::{coverage, diff, progress_bar, write_baseline};
 
@@ -244,8 +245,11 @@ struct ListArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::List(args)) => list(&args),
-        Some(Command::Explain { id }) => explain(&id),
+        Some(Command::List(args)) => cli_catalog::list(&filter(&args.selection))
+            .map_or_else(|e| usage(&e), |()| ExitCode::SUCCESS),
+        Some(Command::Explain { id }) => {
+            cli_catalog::explain(&id).map_or_else(|e| usage(&e), |()| ExitCode::SUCCESS)
+        }
         Some(Command::Schema) => {
             print!("{}", Report::schema());
             ExitCode::SUCCESS
@@ -270,88 +274,6 @@ fn filter(selection: &Selection) -> Filter {
         bindings: selection.bindings.iter().map(|b| (*b).into()).collect(),
         versions: selection.versions.iter().map(|v| (*v).into()).collect(),
     }
-}
-
-fn list(args: &ListArgs) -> ExitCode {
-    let catalog = checks::all();
-    let filter = filter(&args.selection);
-    let kept = match filter.apply(&catalog) {
-        Ok(kept) => kept,
-        Err(message) => return usage(&message),
-    };
-    // --binding / --version keep the checks that run there (card checks always run).
-    let runs_there = |scope: &Scope| match scope {
-        Scope::Card => true,
-        Scope::Interface { bindings, versions } => {
-            (filter.bindings.is_empty() || bindings.iter().any(|b| filter.bindings.contains(b)))
-                && (filter.versions.is_empty()
-                    || versions.iter().any(|v| filter.versions.contains(v)))
-        }
-    };
-    let kept: Vec<_> = kept.into_iter().filter(|c| runs_there(&c.scope)).collect();
-    for check in &kept {
-        let scope = match check.scope {
-            Scope::Card => "card".to_string(),
-            Scope::Interface { bindings, versions } => {
-                let b: Vec<&str> = bindings.iter().map(|b| b.as_str()).collect();
-                let v: Vec<&str> = versions.iter().map(|v| v.as_str()).collect();
-                format!("{} {}", b.join(","), v.join(","))
-            }
-        };
-        println!(
-            "{:<52} {:<6} {:>3} §{:<7} {:<22} {}",
-            check.id,
-            check.level.as_str(),
-            check.spec.version,
-            check.spec.section,
-            scope,
-            check.requirement
-        );
-    }
-    println!("{} checks", kept.len());
-    ExitCode::SUCCESS
-}
-
-fn explain(id: &str) -> ExitCode {
-    let catalog = checks::all();
-    let Some(check) = catalog.iter().find(|c| c.id == id) else {
-        return usage(&format!("no check has the id {id:?} (see `a2a-tck list`)"));
-    };
-    println!("{}\n", check.id);
-    println!("  requirement  {}", check.requirement);
-    println!("  level        {}", check.level);
-    println!(
-        "  spec         A2A {} §{}",
-        check.spec.version, check.spec.section
-    );
-    println!("  statements   {}", check.spec.statements.join(", "));
-    let scope = match check.scope {
-        Scope::Card => "the agent card".to_string(),
-        Scope::Interface { bindings, versions } => format!(
-            "every declared interface of binding {} and version {}",
-            bindings
-                .iter()
-                .map(|b| b.as_str())
-                .collect::<Vec<_>>()
-                .join("/"),
-            versions
-                .iter()
-                .map(|v| v.as_str())
-                .collect::<Vec<_>>()
-                .join("/")
-        ),
-    };
-    println!("  runs on      {scope}");
-    for gate in check.requires {
-        println!("  applies when {gate}");
-    }
-    if !check.maps_to.is_empty() {
-        println!("  official TCK {}", check.maps_to.join(", "));
-    }
-    if let Some(reading) = check.reading {
-        println!("  reading      {reading}");
-    }
-    ExitCode::SUCCESS
 }
 
 fn parse_header(text: &str) -> Result<(String, String), String> {

@@ -6,6 +6,8 @@
 
 #[path = "negative/cases.rs"]
 mod cases;
+#[path = "negative/cases_more.rs"]
+mod cases_more;
 mod support;
 
 use std::collections::BTreeSet;
@@ -13,7 +15,13 @@ use std::sync::Arc;
 
 use a2a_reference_agent::Fault;
 use a2a_tck::check::{Level, Status};
-use cases::{CASES, KIT_SIDE_PENDING};
+use cases::{Case, CASES, KIT_SIDE_PENDING};
+use cases_more::MORE_CASES;
+
+/// Every negative case.
+fn all_cases() -> impl Iterator<Item = &'static Case> {
+    CASES.iter().chain(MORE_CASES)
+}
 use libtest_mimic::{Arguments, Failed, Trial};
 
 fn main() -> std::process::ExitCode {
@@ -21,7 +29,7 @@ fn main() -> std::process::ExitCode {
     let runtime = Arc::new(tokio::runtime::Runtime::new().expect("a tokio runtime"));
     let catalog = a2a_tck::checks::all();
     let mut trials = vec![Trial::test("every-check-has-a-negative-case", || {
-        let covered: BTreeSet<&str> = CASES.iter().map(|c| c.check).collect();
+        let covered: BTreeSet<&str> = all_cases().map(|c| c.check).collect();
         let catalog = a2a_tck::checks::all();
         let missing: Vec<&str> = catalog
             .iter()
@@ -40,7 +48,7 @@ fn main() -> std::process::ExitCode {
         }
     })];
     trials.push(Trial::test("every-fault-has-a-negative-case", || {
-        let exercised: BTreeSet<Fault> = CASES.iter().map(|c| c.fault).collect();
+        let exercised: BTreeSet<Fault> = all_cases().map(|c| c.fault).collect();
         let pending: BTreeSet<Fault> = KIT_SIDE_PENDING.iter().copied().collect();
         let missing: Vec<&str> = (Fault::all().iter())
             .filter(|f| !exercised.contains(f) && !pending.contains(f))
@@ -60,7 +68,7 @@ fn main() -> std::process::ExitCode {
             .into())
         }
     }));
-    for case in CASES {
+    for case in all_cases() {
         let Some(check) = catalog.iter().find(|c| c.id == case.check) else {
             continue;
         };

@@ -1,0 +1,86 @@
+//! The binary's commands over the catalogue (`list`, `explain`); part of the `a2a-tck` binary,
+//! not of the library.
+
+use a2a_tck::check::Scope;
+use a2a_tck::checks;
+use a2a_tck::runner::Filter;
+
+/// `a2a-tck list`: every check the filter keeps, one line each, with where it runs.
+pub fn list(filter: &Filter) -> Result<(), String> {
+    let catalog = checks::all();
+    let kept = filter.apply(&catalog)?;
+    // --binding / --version keep the checks that run there (card checks always run).
+    let runs_there = |scope: &Scope| match scope {
+        Scope::Card => true,
+        Scope::Interface { bindings, versions } => {
+            (filter.bindings.is_empty() || bindings.iter().any(|b| filter.bindings.contains(b)))
+                && (filter.versions.is_empty()
+                    || versions.iter().any(|v| filter.versions.contains(v)))
+        }
+    };
+    let kept: Vec<_> = kept.into_iter().filter(|c| runs_there(&c.scope)).collect();
+    for check in &kept {
+        let scope = match check.scope {
+            Scope::Card => "card".to_string(),
+            Scope::Interface { bindings, versions } => {
+                let b: Vec<&str> = bindings.iter().map(|b| b.as_str()).collect();
+                let v: Vec<&str> = versions.iter().map(|v| v.as_str()).collect();
+                format!("{} {}", b.join(","), v.join(","))
+            }
+        };
+        println!(
+            "{:<52} {:<6} {:>3} §{:<7} {:<22} {}",
+            check.id,
+            check.level.as_str(),
+            check.spec.version,
+            check.spec.section,
+            scope,
+            check.requirement
+        );
+    }
+    println!("{} checks", kept.len());
+    Ok(())
+}
+
+/// `a2a-tck explain ID`: one check in full.
+pub fn explain(id: &str) -> Result<(), String> {
+    let catalog = checks::all();
+    let Some(check) = catalog.iter().find(|c| c.id == id) else {
+        return Err(format!("no check has the id {id:?} (see `a2a-tck list`)"));
+    };
+    println!("{}\n", check.id);
+    println!("  requirement  {}", check.requirement);
+    println!("  level        {}", check.level);
+    println!(
+        "  spec         A2A {} §{}",
+        check.spec.version, check.spec.section
+    );
+    println!("  statements   {}", check.spec.statements.join(", "));
+    let scope = match check.scope {
+        Scope::Card => "the agent card".to_string(),
+        Scope::Interface { bindings, versions } => format!(
+            "every declared interface of binding {} and version {}",
+            bindings
+                .iter()
+                .map(|b| b.as_str())
+                .collect::<Vec<_>>()
+                .join("/"),
+            versions
+                .iter()
+                .map(|v| v.as_str())
+                .collect::<Vec<_>>()
+                .join("/")
+        ),
+    };
+    println!("  runs on      {scope}");
+    for gate in check.requires {
+        println!("  applies when {gate}");
+    }
+    if !check.maps_to.is_empty() {
+        println!("  official TCK {}", check.maps_to.join(", "));
+    }
+    if let Some(reading) = check.reading {
+        println!("  reading      {reading}");
+    }
+    Ok(())
+}
