@@ -194,32 +194,14 @@ mod tests {
     #[test]
     fn builtin_table_parses_and_covers_the_tck_prefixes() {
         let table = Scenarios::builtin().unwrap();
-        for prefix in [
-            "tck-complete-task",
-            "tck-input-required",
-            "tck-auth-required",
-            "tck-artifact-text",
-            "tck-artifact-file",
-            "tck-artifact-file-url",
-            "tck-artifact-data",
-            "tck-message-response",
-            "tck-reject-task",
-            "tck-fail-task",
-            "tck-stream-001",
-            "tck-stream-002",
-            "tck-stream-003",
-            "tck-stream-ordering-001",
-            "tck-stream-artifact-text",
-            "tck-stream-artifact-file",
-            "tck-stream-artifact-chunked",
-            "tck-long-running",
-        ] {
+        let kit_only = ["tck-auth-required", "tck-fail-task", "tck-long-running"];
+        for prefix in OFFICIAL_PREFIXES.iter().chain(&kit_only) {
             assert_eq!(
                 table
                     .select(&format!("{prefix}-0a1b2c3d-jsonrpc"))
                     .unwrap()
                     .prefix,
-                prefix
+                *prefix
             );
         }
         assert_eq!(
