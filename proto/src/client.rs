@@ -139,6 +139,16 @@ impl GrpcClient {
         default_scheme: &str,
         connect_timeout: Duration,
     ) -> Result<GrpcClient, ClientError> {
+        GrpcClient::trusting(url, default_scheme, connect_timeout, &[])
+    }
+
+    /// [`GrpcClient::new`] that also trusts the CA certificates `ca_pems` (PEM) for `https`.
+    pub fn trusting(
+        url: &str,
+        default_scheme: &str,
+        connect_timeout: Duration,
+        ca_pems: &[Vec<u8>],
+    ) -> Result<GrpcClient, ClientError> {
         let url = url.trim();
         if url.is_empty() {
             return Err(ClientError::InvalidUrl("empty URL".into()));
@@ -156,9 +166,8 @@ impl GrpcClient {
         }
         let endpoint = match scheme.as_str() {
             "http" => endpoint,
-            "https" => {
-                tls(endpoint).map_err(|e| ClientError::InvalidUrl(format!("{full}: {e}")))?
-            }
+            "https" => tls(endpoint, ca_pems)
+                .map_err(|e| ClientError::InvalidUrl(format!("{full}: {e}")))?,
             other => {
                 return Err(ClientError::InvalidUrl(format!(
                     "{full}: scheme {other:?} is neither http nor https"
@@ -411,8 +420,10 @@ fn panic_text(panic: Box<dyn Any + Send>) -> String {
     format!("the gRPC library failed on the response: {text}")
 }
 
-fn tls(endpoint: Endpoint) -> Result<Endpoint, String> {
-    endpoint
-        .tls_config(tonic::transport::ClientTlsConfig::new().with_native_roots())
-        .map_err(|e| e.to_string())
+fn tls(endpoint: Endpoint, ca_pems: &[Vec<u8>]) -> Result<Endpoint, String> {
+    let config = ca_pems.iter().fold(
+        tonic::transport::ClientTlsConfig::new().with_native_roots(),
+        |config, pem| config.ca_certificate(tonic::transport::Certificate::from_pem(pem)),
+    );
+    endpoint.tls_config(config).map_err(|e| e.to_string())
 }

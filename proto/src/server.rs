@@ -44,6 +44,15 @@ pub trait Backend: Send + Sync + 'static {
     /// (None when absent). Called before every rpc.
     fn check_version(&self, requested: Option<&str>) -> Result<(), BackendError>;
 
+    /// The other service parameters of a request (e.g. `a2a-extensions`), read from its
+    /// metadata after the version check; default: nothing to check.
+    fn check_extensions(
+        &self,
+        _metadata: &tonic::metadata::MetadataMap,
+    ) -> Result<(), BackendError> {
+        Ok(())
+    }
+
     /// A unary rpc (`method` is the rpc name, e.g. `"GetTask"`).
     fn call(&self, method: &str, params: Value) -> Result<Value, BackendError>;
 
@@ -185,6 +194,9 @@ impl Call {
             .map(|v| v.to_str().unwrap_or("(not ASCII)"));
         self.backend
             .check_version(requested)
+            .map_err(|e| e.to_status())?;
+        self.backend
+            .check_extensions(req.metadata())
             .map_err(|e| e.to_status())?;
         crate::to_json(req.get_ref()).map_err(Status::invalid_argument)
     }

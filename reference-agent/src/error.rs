@@ -155,6 +155,15 @@ impl RpcError {
         .with("mediaType", media_type)
     }
 
+    pub fn extension_support_required(uri: &str) -> Self {
+        Self::new(
+            -32008,
+            "EXTENSION_SUPPORT_REQUIRED",
+            "Extension support required",
+        )
+        .with("extension", uri)
+    }
+
     pub fn version_not_supported(requested: &str) -> Self {
         Self::new(-32009, "VERSION_NOT_SUPPORTED", "Version not supported")
             .with("requestedVersion", requested)

@@ -262,6 +262,29 @@ faults! {
         "Only the messageId prefixes of the official TCK's table are honoured; every kit-only prefix (tck-long-running, tck-fail-task, ...) gets the default behaviour (complete the task), as most SDK test agents do.";
     GrpcStreamErrorInStream => "grpc-stream-error-in-stream",
         "A failing gRPC streaming call sends response headers and then the error as the status of an empty stream instead of failing up front: a conformant alternative the kit must accept.";
+    // --- extensions, service parameters and TLS ---
+    ExtensionRequiredNotEnforced => "extension-required-not-enforced",
+        "A request that does not activate the card's required extension is processed instead of failing with ExtensionSupportRequiredError.";
+    ExtensionVersionDowngrade => "extension-version-downgrade",
+        "A request that activates another version of the required extension's URI (e.g. /v2 for /v1) is taken as activating the declared version.";
+    ExtensionNotEchoed => "extension-not-echoed",
+        "Responses do not list the activated extensions in an A2A-Extensions header.";
+    ExtensionUnknownRejected => "extension-unknown-rejected",
+        "A request that also names an extension the agent does not know is refused instead of the unknown extension being ignored.";
+    ExtensionsFirstValueOnly => "extensions-first-value-only",
+        "Only the first URI of a comma-separated A2A-Extensions value is read.";
+    GrpcMetadataExtensionsIgnored => "grpc-metadata-extensions-ignored",
+        "The 1.0 gRPC service does not read the a2a-extensions metadata, so no gRPC request activates the required extension.";
+    GrpcMetadataVersionIgnored => "grpc-metadata-version-ignored",
+        "The 1.0 gRPC service ignores the a2a-version metadata: any value, or none, is served as 1.0.";
+    TlsNoHsts => "tls-no-hsts",
+        "Under --tls, HTTP responses carry no Strict-Transport-Security header.";
+    TlsHttpInterface => "tls-http-interface",
+        "Under --tls, the card lists its JSON-RPC interfaces with plain http:// URLs.";
+    TlsLegacyAccepted => "tls-legacy-accepted",
+        "Under --tls, a ClientHello offering only SSLv3, TLS 1.0 or TLS 1.1 is answered with a ServerHello of that version instead of being refused.";
+    TlsNo13 => "tls-no-tls13",
+        "Under --tls, the agent offers TLS 1.2 only, not TLS 1.3.";
 }
 
 impl Fault {
@@ -320,7 +343,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 115);
+        assert_eq!(Fault::all().len(), 126);
     }
 
     #[test]

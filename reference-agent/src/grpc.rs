@@ -22,7 +22,22 @@ pub struct GrpcBackend(pub Arc<App>);
 
 impl Backend for GrpcBackend {
     fn check_version(&self, requested: Option<&str>) -> Result<(), BackendError> {
+        if self.0.config.has(crate::Fault::GrpcMetadataVersionIgnored) {
+            return Ok(());
+        }
         service::check_version(&self.0.policy.versions, requested).map_err(|e| status(&self.0, &e))
+    }
+
+    fn check_extensions(&self, headers: &tonic::metadata::MetadataMap) -> Result<(), BackendError> {
+        let mut headers = headers.clone().into_headers();
+        if self
+            .0
+            .config
+            .has(crate::Fault::GrpcMetadataExtensionsIgnored)
+        {
+            headers.clear();
+        }
+        crate::extensions::check(&self.0.config, &headers).map_err(|e| status(&self.0, &e))
     }
 
     fn call(&self, method: &str, params: Value) -> Result<Value, BackendError> {

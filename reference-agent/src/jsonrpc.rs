@@ -107,6 +107,11 @@ pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes
         Ok(call) => call,
         Err(error) => return respond(&app, id, Err(error)),
     };
+    if version == Version::V1_0 {
+        if let Err(error) = crate::extensions::check(&app.config, &headers) {
+            return respond(&app, id, Err(error));
+        }
+    }
     let route = route(policy, version, &method);
     if !is_streaming(route, &method) {
         return respond(&app, id, dispatch(&app, route, &method, params));

@@ -27,6 +27,7 @@ use tokio::task::JoinHandle;
 mod card;
 mod clock;
 mod error;
+pub mod extensions;
 pub mod fault;
 mod grpc;
 mod jsonrpc;
@@ -41,6 +42,7 @@ mod signing;
 mod sse;
 mod store;
 mod stream;
+mod tls;
 pub mod v03;
 mod v03_codec;
 mod wire;
@@ -68,6 +70,11 @@ pub struct AgentConfig {
     /// Delay every response of every binding by this many milliseconds (0 = none), to
     /// benchmark a slow agent.
     pub delay_ms: u64,
+    /// Declare one extension with `required: true` ([`extensions::REQUIRED_EXTENSION`]) and
+    /// refuse 1.0 requests that do not activate it (`--required-extension`).
+    pub required_extension: bool,
+    /// Serve every binding over TLS with a certificate made at start (`--tls`).
+    pub tls: bool,
 }
 
 impl AgentConfig {
@@ -112,7 +119,8 @@ impl App {
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?
             .only(policy.scenarios);
         Ok(App {
-            card: card::CardDocument::new(base_url, &policy, &shape).map_err(io::Error::other)?,
+            card: card::CardDocument::new(base_url, &policy, &shape, &config)
+                .map_err(io::Error::other)?,
             store: store::Store::new(policy.clone(), scenarios),
             closing: watch::channel(false).0,
             policy,
@@ -139,6 +147,10 @@ impl std::fmt::Debug for App {
 #[derive(Debug)]
 pub struct RunningAgent {
     addr: SocketAddr,
+    /// `http`, or `https` under `--tls`.
+    scheme: &'static str,
+    /// The PEM of the CA that signed the TLS certificate (under `--tls`).
+    ca_pem: Option<String>,
     /// The agent behind the JSON-RPC interface (and REST, unless isolated by a fault).
     app: Arc<App>,
     /// The agent behind REST.
@@ -153,10 +165,18 @@ pub struct RunningAgent {
 pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningAgent> {
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
-    let app = Arc::new(App::new(&base_url(addr), config)?);
+    let tls = if config.tls {
+        let host = base_url(addr, "https").replace("https://", "");
+        let host = host.rsplit_once(':').map_or(host.as_str(), |(h, _)| h);
+        Some(tls::material(&config, host.trim_matches(['[', ']']))?)
+    } else {
+        None
+    };
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    let app = Arc::new(App::new(&base_url(addr, scheme), config)?);
     // REST may have a store of its own.
     let rest_app = if app.policy.isolation.rest_apart {
-        Arc::new(App::new(&base_url(addr), app.config.clone())?)
+        Arc::new(App::new(&base_url(addr, scheme), app.config.clone())?)
     } else {
         Arc::clone(&app)
     };
@@ -193,6 +213,17 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
         .with_state(Arc::clone(&app))
         .merge(rest)
         .merge(grpc);
+    if app.config.required_extension {
+        let config = app.config.clone();
+        router = router.layer(axum::middleware::from_fn(
+            move |request: axum::extract::Request, next: axum::middleware::Next| {
+                extensions::echo(config.clone(), request, next)
+            },
+        ));
+    }
+    if tls.is_some() && !app.config.has(Fault::TlsNoHsts) {
+        router = router.layer(axum::middleware::from_fn(tls::hsts));
+    }
     if app.config.delay_ms > 0 {
         let delay = Duration::from_millis(app.config.delay_ms);
         router = router.layer(axum::middleware::from_fn(
@@ -204,25 +235,42 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
     }
     let (shutdown, signal) = oneshot::channel::<()>();
     let apps = [Arc::clone(&app), Arc::clone(&rest_app)];
+    let listener = match &tls {
+        Some(material) => Err(tls::TlsListener::new(listener, material, &app.config)?),
+        None => Ok(listener),
+    };
+    let ca_pem = tls.map(|material| material.ca_pem);
     let task = tokio::spawn(async move {
-        // No Nagle delay: HTTP/2 (gRPC) sends small frames that would otherwise wait for
-        // the peer's delayed ACK.
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        let served = axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                let _ = signal.await;
-                // Open streams would hold the graceful shutdown forever.
-                apps.iter().for_each(|app| app.close());
-            })
-            .await;
+        let shutdown = async move {
+            let _ = signal.await;
+            // Open streams would hold the graceful shutdown forever.
+            apps.iter().for_each(|app| app.close());
+        };
+        let served = match listener {
+            Err(tls_listener) => {
+                axum::serve(tls_listener, router)
+                    .with_graceful_shutdown(shutdown)
+                    .await
+            }
+            Ok(listener) => {
+                // No Nagle delay: HTTP/2 (gRPC) sends small frames that would otherwise
+                // wait for the peer's delayed ACK.
+                let listener = listener.tap_io(|tcp| {
+                    let _ = tcp.set_nodelay(true);
+                });
+                axum::serve(listener, router)
+                    .with_graceful_shutdown(shutdown)
+                    .await
+            }
+        };
         if let Err(e) = served {
             eprintln!("a2a-reference-agent: server error: {e}");
         }
     });
     Ok(RunningAgent {
         addr,
+        scheme,
+        ca_pem,
         app,
         rest_app,
         card_path,
@@ -231,14 +279,14 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
     })
 }
 
-/// `http://IP:PORT`, with an unspecified bind address replaced by loopback.
-fn base_url(addr: SocketAddr) -> String {
+/// `http://IP:PORT` (or `https`), with an unspecified bind address replaced by loopback.
+fn base_url(addr: SocketAddr, scheme: &str) -> String {
     let ip = match addr.ip() {
         IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
         IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
         ip => ip,
     };
-    format!("http://{}", SocketAddr::new(ip, addr.port()))
+    format!("{scheme}://{}", SocketAddr::new(ip, addr.port()))
 }
 
 impl RunningAgent {
@@ -247,9 +295,15 @@ impl RunningAgent {
         self.addr
     }
 
-    /// `http://127.0.0.1:PORT`.
+    /// `http://127.0.0.1:PORT` (`https` under `--tls`).
     pub fn base_url(&self) -> String {
-        base_url(self.addr)
+        base_url(self.addr, self.scheme)
+    }
+
+    /// Under `--tls`: the PEM of the private CA that signed the agent's certificate, for a
+    /// client to trust.
+    pub fn ca_pem(&self) -> Option<&str> {
+        self.ca_pem.as_deref()
     }
 
     /// The Agent Card URL.

@@ -28,6 +28,17 @@ struct Args {
     /// benchmark how a client copes with a slow agent.
     #[arg(long, value_name = "N", default_value_t = 0)]
     delay_ms: u64,
+    /// Declare one extension with `required: true` in the card and refuse 1.0 requests
+    /// that do not activate it (A2A-Extensions header / gRPC metadata).
+    #[arg(long)]
+    required_extension: bool,
+    /// Serve every binding over TLS (HTTPS, gRPC over TLS) with a private CA and a
+    /// certificate for localhost/127.0.0.1 made at start; HTTP responses carry HSTS.
+    #[arg(long)]
+    tls: bool,
+    /// With --tls: write the CA certificate (PEM) here, for clients to trust.
+    #[arg(long, value_name = "PATH", requires = "tls")]
+    tls_ca_out: Option<std::path::PathBuf>,
     /// Print the available faults and exit.
     #[arg(long)]
     list_faults: bool,
@@ -56,21 +67,32 @@ async fn main() -> anyhow::Result<()> {
     let config = AgentConfig {
         no_streaming: args.no_streaming,
         delay_ms: args.delay_ms,
+        required_extension: args.required_extension,
+        tls: args.tls,
         ..AgentConfig::with_faults(args.faults)
     };
     let config_faults = config.faults.clone();
     let agent = start(addr, config)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
+    if let (Some(path), Some(pem)) = (&args.tls_ca_out, agent.ca_pem()) {
+        std::fs::write(path, pem)
+            .with_context(|| format!("cannot write the CA certificate to {}", path.display()))?;
+    }
     let faults: Vec<&str> = config_faults.iter().map(|f| f.name()).collect();
     print(&format!(
         "listening on {}\nagent card: {}\njson-rpc: {} (1.0 and 0.3)\nrest: {} (0.3 under /v1)\n\
-         grpc: {} (lf.a2a.v1 and a2a.v1, h2c)\nfaults: {}\n",
+         grpc: {} (lf.a2a.v1 and a2a.v1, {})\nfaults: {}\n",
         agent.base_url(),
         agent.card_url(),
         agent.jsonrpc_url(),
         agent.rest_url(),
         agent.local_addr(),
+        if agent.ca_pem().is_some() {
+            "TLS"
+        } else {
+            "h2c"
+        },
         if faults.is_empty() {
             "none".to_string()
         } else {

@@ -68,7 +68,7 @@ pub struct Options {
 impl Options {
     /// The conformant built-in reference agent.
     pub fn builtin() -> Options {
-        Options::new(Target::Builtin(AgentConfig::default()))
+        Options::new(Target::Builtin(builtin::profile()))
     }
 
     /// The built-in reference agent with a configuration (faults, the no-streaming profile).
@@ -265,7 +265,10 @@ pub async fn run(options: &Options) -> Result<Report, Error> {
                 .card_url
                 .clone()
                 .unwrap_or_else(|| agent.served_card_url());
-            let run = options.run_options(&agent.base_url(), &card_url, true);
+            let mut run = options.run_options(&agent.base_url(), &card_url, true);
+            // Under `tls`, trust the private CA the agent made.
+            run.ca_certs
+                .extend(agent.ca_pem().map(|pem| pem.as_bytes().to_vec()));
             let outcome = runner::run(&catalog, &run).await;
             agent.shutdown().await;
             let mut report = outcome?;

@@ -107,6 +107,19 @@ impl Ctx {
         }
     }
 
+    /// The same check's context with `extensions` activated on every request instead of the
+    /// card's required ones (empty: none), on the same interface.
+    pub fn with_extensions(&self, extensions: Vec<String>) -> Ctx {
+        let wire = self.wire.clone().with_extensions(Arc::new(extensions));
+        let transport =
+            (self.interface.as_ref()).map(|i| self.connector.connect(i, &wire, &self.ids));
+        Ctx {
+            wire,
+            transport,
+            ..self.clone()
+        }
+    }
+
     /// A fresh id in this check's namespace: `<prefix>-<ns>-<n>` (see [`Ids`]).
     pub fn id(&self, prefix: &str) -> String {
         self.scenarios.note(prefix);

@@ -77,10 +77,23 @@ pub fn untested(run: &Run<'_>) -> Vec<UntestedDeclaration> {
         _ => false,
     };
     if non_empty(capabilities.and_then(|c| c.get("extensions"))) {
-        out.push(UntestedDeclaration {
-            what: "extensions".into(),
-            why: "this version of the kit has no extension checks".into(),
-        });
+        // Judged by the extension checks that look at the declared extensions.
+        let extension_check = |id: &str| {
+            id.starts_with("extensions.") && id != "extensions.unknown-extension-ignored"
+        };
+        let judged = (run.results.iter())
+            .any(|r| extension_check(&r.id) && r.status != Status::NotApplicable);
+        if !judged {
+            let why = if run.selected.iter().any(|c| extension_check(c.id)) {
+                "no extension check could judge it: the kit judges required extensions                  (what an optional one changes is defined by its own specification)"
+            } else {
+                "the selection (--select, --level) excluded its checks"
+            };
+            out.push(UntestedDeclaration {
+                what: "extensions".into(),
+                why: why.into(),
+            });
+        }
     }
     let no_auth = "this version of the kit has no authentication checks (it sends the \
                    --header credentials given, and judges nothing about the schemes)";

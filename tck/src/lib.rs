@@ -30,5 +30,7 @@ pub mod probe;
 pub mod registry;
 pub mod report;
 pub mod runner;
+pub mod service_params;
+pub mod tls_probe;
 pub mod transport;
 pub mod wire;

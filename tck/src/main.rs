@@ -231,6 +231,14 @@ struct RunArgs {
     /// Break a named rule in the built-in reference agent (repeatable; builtin target only).
     #[arg(long, value_name = "NAME")]
     fault: Vec<Fault>,
+    /// Trust this CA certificate (PEM file) besides the system's, for an https target with a
+    /// private CA (repeatable).
+    #[arg(long = "ca-cert", value_name = "FILE")]
+    ca_certs: Vec<std::path::PathBuf>,
+    /// Serve the built-in reference agent over TLS (a private CA made at start, which the kit
+    /// then trusts), so the tls.* checks run (builtin target only).
+    #[arg(long)]
+    tls: bool,
     /// Print only the verdict line.
     #[arg(long, short)]
     quiet: bool,
@@ -300,6 +308,9 @@ fn run(args: RunArgs) -> ExitCode {
     if !builtin && !args.fault.is_empty() {
         return usage("--fault applies to the built-in reference agent only (--target builtin)");
     }
+    if !builtin && args.tls {
+        return usage("--tls applies to the built-in reference agent only (--target builtin)");
+    }
     let (request_timeout, check_timeout, stream_wait) = match (
         seconds(args.timeout, "--timeout"),
         seconds(args.check_timeout, "--check-timeout"),
@@ -328,7 +339,10 @@ fn run(args: RunArgs) -> ExitCode {
     };
     runtime.block_on(async move {
         let agent = if builtin {
-            match builtin::start(&args.fault).await {
+            let mut config = builtin::profile();
+            config.faults.extend(args.fault.iter().copied());
+            config.tls = args.tls;
+            match builtin::start_with(config).await {
                 Ok(agent) => Some(agent),
                 Err(e) => {
                     return usage(&format!(
@@ -360,6 +374,16 @@ fn run(args: RunArgs) -> ExitCode {
         options.jobs = args.jobs;
         options.contract = args.contract.map(Contract::from);
         options.headers = args.headers.clone();
+        for path in &args.ca_certs {
+            match std::fs::read(path) {
+                Ok(pem) => options.ca_certs.push(pem),
+                Err(e) => return usage(&format!("--ca-cert {}: {e}", path.display())),
+            }
+        }
+        // The built-in agent under --tls: trust the CA it made.
+        if let Some(pem) = agent.as_ref().and_then(|a| a.ca_pem()) {
+            options.ca_certs.push(pem.as_bytes().to_vec());
+        }
         for path in &args.trusted_keys {
             let keys = std::fs::read_to_string(path)
                 .map_err(|e| e.to_string())

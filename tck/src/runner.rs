@@ -43,6 +43,8 @@ pub struct RunOptions {
     pub progress: Option<Progress>,
     /// The scenario contract the agent honours (`--contract`); `None`: the probe decides.
     pub contract: Option<Contract>,
+    /// CA certificates (PEM) trusted besides the system's (`--ca-cert`).
+    pub ca_certs: Vec<Vec<u8>>,
 }
 
 /// A progress callback: `(finished, planned)`, called once before the first check finishes
@@ -70,6 +72,7 @@ impl RunOptions {
             trusted_keys: Vec::new(),
             progress: None,
             contract: None,
+            ca_certs: Vec::new(),
         }
     }
 }
@@ -100,7 +103,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     let selected = options.filter.apply(catalog).map_err(RunError::Usage)?;
     let started_at = SystemTime::now();
     let started = Instant::now();
-    let client = crate::wire::client()?;
+    let client = crate::wire::client_trusting(&options.ca_certs)?;
     let extra = Arc::new(options.headers.clone());
     let wire = |recorder: Recorder| {
         Wire::new(client.clone(), options.limits, recorder).with_headers(extra.clone())
@@ -113,8 +116,11 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             return Err(RunError::Card { error, evidence });
         }
     };
+    // A correct client activates every extension the card requires, on every request.
+    let activate = Arc::new(crate::service_params::required_extensions(&fetched.json));
+    let wire = |recorder: Recorder| wire(recorder).with_extensions(activate.clone());
     // The run's connections: the HTTP client above, and the gRPC channels made from here on.
-    let connector = Connector::new(&fetched.url);
+    let connector = Connector::trusting(&fetched.url, Arc::new(options.ca_certs.clone()));
     let (mut declared, mut interfaces) = card::interfaces(&fetched.json);
     let (bindings, versions) = (&options.filter.bindings, &options.filter.versions);
     let wanted_binding = |b: Binding| bindings.is_empty() || bindings.contains(&b);

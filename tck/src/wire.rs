@@ -87,6 +87,9 @@ pub struct Wire {
     /// Headers the user gave (`--header`, e.g. credentials): sent on every request, their
     /// values always redacted in evidence.
     extra: Arc<Vec<(String, String)>>,
+    /// Extension URIs activated on every request (the card's required extensions; see
+    /// [`crate::service_params`]), sent as `A2A-Extensions` and its 0.3 name.
+    extensions: Arc<Vec<String>>,
 }
 
 /// One request to make.
@@ -104,7 +107,20 @@ impl Wire {
             limits,
             recorder,
             extra: Arc::default(),
+            extensions: Arc::default(),
         }
+    }
+
+    /// Activates these extensions on every request (replacing any list set before; empty:
+    /// none).
+    pub fn with_extensions(mut self, extensions: Arc<Vec<String>>) -> Wire {
+        self.extensions = extensions;
+        self
+    }
+
+    /// The extensions activated on every request.
+    pub fn extensions(&self) -> &[String] {
+        &self.extensions
     }
 
     /// Sends these headers too on every request.
@@ -127,7 +143,8 @@ impl Wire {
     }
 
     /// The request as evidence, and the request ready to send.
-    fn prepare(&self, req: Request<'_>) -> (RecordedRequest, reqwest::RequestBuilder) {
+    fn prepare(&self, mut req: Request<'_>) -> (RecordedRequest, reqwest::RequestBuilder) {
+        crate::service_params::add_extension_headers(&mut req.headers, &self.extensions);
         let recorded_request = RecordedRequest {
             method: req.method.to_string(),
             url: req.url.to_string(),
@@ -314,9 +331,21 @@ impl Opened {
 /// Builds the kit's HTTP client. Redirects are not followed (a 3xx is an answer to judge, and
 /// stays in the evidence) and no retries are made.
 pub fn client() -> Result<reqwest::Client, HarnessError> {
+    client_trusting(&[])
+}
+
+/// [`client`] that also trusts the CA certificates `ca_pems` (PEM; `--ca-cert`).
+pub fn client_trusting(ca_pems: &[Vec<u8>]) -> Result<reqwest::Client, HarnessError> {
     // reqwest is built without a bundled crypto provider; use ring. Installing twice is harmless.
     let _ = rustls::crypto::ring::default_provider().install_default();
-    reqwest::Client::builder()
+    let mut builder = reqwest::Client::builder();
+    for pem in ca_pems {
+        let certificate = reqwest::Certificate::from_pem(pem).map_err(|e| {
+            HarnessError::Internal(format!("a --ca-cert is not a PEM certificate: {e}"))
+        })?;
+        builder = builder.add_root_certificate(certificate);
+    }
+    builder
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(Duration::from_secs(5))
         .user_agent(concat!("a2a-tck/", env!("CARGO_PKG_VERSION")))

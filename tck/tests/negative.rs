@@ -6,6 +6,8 @@
 
 #[path = "negative/cases.rs"]
 mod cases;
+#[path = "negative/cases_ext.rs"]
+mod cases_ext;
 #[path = "negative/cases_more.rs"]
 mod cases_more;
 mod support;
@@ -16,11 +18,12 @@ use std::sync::Arc;
 use a2a_reference_agent::Fault;
 use a2a_tck::check::{Level, Status};
 use cases::{Case, CASES, KIT_SIDE_PENDING};
+use cases_ext::EXT_CASES;
 use cases_more::MORE_CASES;
 
 /// Every negative case.
 fn all_cases() -> impl Iterator<Item = &'static Case> {
-    CASES.iter().chain(MORE_CASES)
+    CASES.iter().chain(MORE_CASES).chain(EXT_CASES)
 }
 use libtest_mimic::{Arguments, Failed, Trial};
 

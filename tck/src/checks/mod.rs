@@ -11,17 +11,20 @@ pub mod card;
 pub mod card_signature;
 pub mod context;
 pub mod data_model;
+pub mod extensions;
 pub mod grpc;
 pub mod jsonrpc;
 pub mod needs;
 pub mod rest;
 pub mod send;
+pub mod service_params;
 pub(crate) mod setup;
 pub mod streaming;
 pub mod subscribe;
 pub mod tasks_cancel;
 pub mod tasks_get;
 pub mod tasks_list;
+pub mod tls;
 pub mod v03;
 pub mod versioning;
 
@@ -109,6 +112,9 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (v03::PREFIX, v03::checks()),
         (versioning::PREFIX, versioning::across_versions()),
         (send::PREFIX, send::identity_checks()),
+        (extensions::PREFIX, extensions::checks()),
+        (service_params::PREFIX, service_params::checks()),
+        (tls::PREFIX, tls::checks()),
     ]
 }
 

@@ -22,7 +22,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "versioning.unsupported-version-rejected",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-02", "V10-5.4-01"] },
+            spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-02", "V10-5.4-01", "V10-10.2-05"] },
             requirement: "A request for a version the interface does not support (A2A-Version: 99.0) gets VersionNotSupportedError",
             scope: EVERY_BINDING_1_0,
             requires: &[],

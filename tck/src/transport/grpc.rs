@@ -21,9 +21,14 @@ use crate::model::{Binding, HarnessError, ProtocolVersion};
 /// The gRPC clients of a run: one per endpoint (one HTTP/2 connection, made lazily), shared
 /// by the transports of every check of the run.
 #[derive(Debug, Clone, Default)]
-pub struct Channels(Arc<Mutex<HashMap<String, GrpcClient>>>);
+pub struct Channels(Arc<Mutex<HashMap<String, GrpcClient>>>, Arc<Vec<Vec<u8>>>);
 
 impl Channels {
+    /// Channels that also trust the CA certificates `ca_pems` (PEM; `--ca-cert`).
+    pub fn trusting(ca_pems: Arc<Vec<Vec<u8>>>) -> Channels {
+        Channels(Arc::default(), ca_pems)
+    }
+
     /// The client of `url`; a `host:port` url is reached with `scheme`.
     fn client(
         &self,
@@ -35,7 +40,7 @@ impl Channels {
         if let Some(client) = self.0.lock().ok().and_then(|c| c.get(&key).cloned()) {
             return Ok(client);
         }
-        let client = GrpcClient::new(url, scheme, connect_timeout)
+        let client = GrpcClient::trusting(url, scheme, connect_timeout, &self.1)
             .map_err(|e| HarnessError::Transport(format!("gRPC endpoint {url:?}: {e}")))?;
         if let Ok(mut clients) = self.0.lock() {
             clients.insert(key, client.clone());
@@ -74,6 +79,9 @@ impl Grpc {
         if let Some(version) = version {
             metadata.push(("a2a-version".into(), version));
         }
+        let mut extensions = Vec::new();
+        crate::service_params::add_extension_headers(&mut extensions, self.link.wire.extensions());
+        metadata.extend(extensions.into_iter().map(|(k, v)| (k.to_string(), v)));
         metadata
     }
 

@@ -193,8 +193,13 @@ pub struct Connector {
 
 impl Connector {
     pub fn new(card_url: &str) -> Connector {
+        Connector::trusting(card_url, Arc::default())
+    }
+
+    /// [`Connector::new`] whose gRPC channels also trust the CA certificates `ca_pems` (PEM).
+    pub fn trusting(card_url: &str, ca_pems: Arc<Vec<Vec<u8>>>) -> Connector {
         Connector {
-            channels: grpc::Channels::default(),
+            channels: grpc::Channels::trusting(ca_pems),
             scheme: if card_url.starts_with("https:") {
                 "https"
             } else {

@@ -1,0 +1,147 @@
+//! Extensions (spec 1.0 §4.6, §3.3.4): with [`crate::AgentConfig::required_extension`] the
+//! card declares [`REQUIRED_EXTENSION`] with `required: true`, every 1.0 request must activate
+//! it through the `A2A-Extensions` service parameter (HTTP header, gRPC metadata; the 0.3
+//! name `X-A2A-Extensions` is read too), and responses list the activated extensions in an
+//! `A2A-Extensions` header (topics/extensions.md). Unknown URIs are ignored; another version
+//! of the required URI is not taken for it (§4.6.3).
+
+use axum::extract::Request;
+use axum::http::{HeaderMap, HeaderValue};
+use axum::middleware::Next;
+use axum::response::Response;
+use serde_json::{json, Value};
+
+use crate::error::RpcError;
+use crate::fault::Fault;
+use crate::AgentConfig;
+
+/// The extension the agent requires when configured to: a URI of the project's own
+/// namespace, versioned by its last path segment.
+pub const REQUIRED_EXTENSION: &str = "https://github.com/a2a-tck/a2a-tck/extensions/tck-ack/v1";
+
+/// The header (and gRPC metadata key) of the service parameter, and its 0.3 name.
+const HEADER: &str = "a2a-extensions";
+const HEADER_0_3: &str = "x-a2a-extensions";
+
+/// The card's `capabilities.extensions`, or `None` when the agent declares none.
+pub fn declared(config: &AgentConfig) -> Option<Value> {
+    config.required_extension.then(|| {
+        json!([{
+            "uri": REQUIRED_EXTENSION,
+            "description": "Test extension of the a2a-tck reference agent: every request must \
+                            activate it (A2A-Extensions); it changes nothing else.",
+            "required": true,
+        }])
+    })
+}
+
+/// The extension URIs a request names: every value of both header names, comma-separated.
+pub fn requested(config: &AgentConfig, headers: &HeaderMap) -> Vec<String> {
+    let values = headers
+        .get_all(HEADER)
+        .iter()
+        .chain(headers.get_all(HEADER_0_3).iter());
+    let mut uris: Vec<String> = values
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|uri| uri.trim().to_owned())
+        .filter(|uri| !uri.is_empty())
+        .collect();
+    if config.has(Fault::ExtensionsFirstValueOnly) {
+        uris.truncate(1);
+    }
+    uris
+}
+
+/// The URI without its version segment (`.../v1` → `...`), for the downgrade fault.
+fn unversioned(uri: &str) -> &str {
+    match uri.rsplit_once('/') {
+        Some((base, last))
+            if last.len() > 1
+                && last.starts_with('v')
+                && last[1..].bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            base
+        }
+        _ => uri,
+    }
+}
+
+/// The declared extensions the request activates.
+pub fn activated(config: &AgentConfig, requested: &[String]) -> Vec<String> {
+    if !config.required_extension {
+        return Vec::new();
+    }
+    let fallback = config.has(Fault::ExtensionVersionDowngrade);
+    let hit = requested.iter().any(|uri| {
+        uri == REQUIRED_EXTENSION
+            || (fallback && unversioned(uri) == unversioned(REQUIRED_EXTENSION))
+    });
+    if hit {
+        vec![REQUIRED_EXTENSION.to_owned()]
+    } else {
+        Vec::new()
+    }
+}
+
+/// The extension rules of a 1.0 request: a required extension not activated is
+/// ExtensionSupportRequiredError; unknown URIs are ignored.
+pub fn check(config: &AgentConfig, headers: &HeaderMap) -> Result<(), RpcError> {
+    if !config.required_extension {
+        return Ok(());
+    }
+    let requested = requested(config, headers);
+    if config.has(Fault::ExtensionUnknownRejected) {
+        if let Some(unknown) = requested.iter().find(|uri| *uri != REQUIRED_EXTENSION) {
+            return Err(RpcError::invalid_request(format_args!(
+                "unknown extension {unknown}"
+            )));
+        }
+    }
+    if activated(config, &requested).is_empty() && !config.has(Fault::ExtensionRequiredNotEnforced)
+    {
+        return Err(RpcError::extension_support_required(REQUIRED_EXTENSION));
+    }
+    Ok(())
+}
+
+/// Middleware: the response lists the extensions the request activated.
+pub async fn echo(config: AgentConfig, request: Request, next: Next) -> Response {
+    let activated = activated(&config, &requested(&config, request.headers()));
+    let mut response = next.run(request).await;
+    if !activated.is_empty() && !config.has(Fault::ExtensionNotEchoed) {
+        if let Ok(value) = HeaderValue::from_str(&activated.join(",")) {
+            response.headers_mut().insert(HEADER, value);
+        }
+    }
+    response
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn headers(value: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(HEADER, value.parse().unwrap());
+        headers
+    }
+
+    #[test]
+    fn required_extension_rules() {
+        let config = AgentConfig {
+            required_extension: true,
+            ..AgentConfig::default()
+        };
+        assert!(check(&config, &HeaderMap::new()).is_err());
+        assert!(check(&config, &headers(REQUIRED_EXTENSION)).is_ok());
+        let both = format!("urn:unknown, {REQUIRED_EXTENSION}");
+        assert!(check(&config, &headers(&both)).is_ok());
+        let v2 = REQUIRED_EXTENSION.replace("/v1", "/v2");
+        assert_eq!(check(&config, &headers(&v2)).unwrap_err().code, -32008);
+        let downgrade = config.clone().with_fault(Fault::ExtensionVersionDowngrade);
+        assert!(check(&downgrade, &headers(&v2)).is_ok());
+        assert!(check(&AgentConfig::default(), &HeaderMap::new()).is_ok());
+    }
+}
