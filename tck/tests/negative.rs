@@ -83,14 +83,24 @@ fn main() -> std::process::ExitCode {
         trials.push(
             Trial::test(format!("{} under {}", case.check, case.fault), move || {
                 runtime.block_on(async {
-                    let agent = a2a_tck::builtin::start(&[case.fault])
+                    // The tls.* checks need the agent under TLS.
+                    let mut config = a2a_tck::builtin::profile();
+                    config.faults.insert(case.fault);
+                    config.tls = case.check.starts_with("tls.");
+                    let agent = a2a_tck::builtin::start_with(config)
                         .await
                         .map_err(|e| Failed::from(format!("agent did not start: {e}")))?;
                     let card_url = match case.card_path {
                         Some(path) => format!("{}{path}", agent.base_url()),
                         None => agent.card_url(),
                     };
-                    let report = support::run(&agent.base_url(), &card_url, case.check).await;
+                    let report = support::run_trusting(
+                        &agent.base_url(),
+                        &card_url,
+                        case.check,
+                        agent.ca_pem(),
+                    )
+                    .await;
                     agent.shutdown().await;
                     let mut results = support::results_of(&report, case.check);
                     if !case.versions.is_empty() {

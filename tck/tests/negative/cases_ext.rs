@@ -1,4 +1,5 @@
-//! The negative cases of extensions, service parameters and transport security.
+//! The negative cases of extensions, service parameters and transport security (the
+//! harness starts the agent under TLS for the `tls.*` checks).
 
 use a2a_reference_agent::Fault;
 use a2a_tck::check::Binding;
@@ -33,4 +34,9 @@ pub const EXT_CASES: &[Case] = &[
         "versioning.unsupported-version-rejected",
         Fault::GrpcMetadataVersionIgnored,
     ),
+    // Transport security: the harness serves the agent over TLS for the tls.* checks.
+    case("tls.tls-1-3-offered", Fault::TlsNo13),
+    case("tls.legacy-versions-refused", Fault::TlsLegacyAccepted),
+    case("tls.hsts-on-http-bindings", Fault::TlsNoHsts),
+    case("tls.interfaces-https", Fault::TlsHttpInterface),
 ];

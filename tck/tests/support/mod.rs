@@ -8,7 +8,20 @@ use a2a_tck::runner::{self, Filter, RunOptions};
 
 /// Runs the checks whose id matches `select` (a glob; an exact id selects one check).
 pub async fn run(target: &str, card_url: &str, select: &str) -> Report {
+    run_trusting(target, card_url, select, None).await
+}
+
+/// [`run`], trusting the CA certificate `ca_pem` (an agent under `--tls`).
+pub async fn run_trusting(
+    target: &str,
+    card_url: &str,
+    select: &str,
+    ca_pem: Option<&str>,
+) -> Report {
     let mut options = RunOptions::new(target, card_url);
+    options
+        .ca_certs
+        .extend(ca_pem.map(|pem| pem.as_bytes().to_vec()));
     // A stream that should have closed is judged after this wait: keep negative runs short.
     options.limits.stream_wait = std::time::Duration::from_millis(1500);
     options.filter = Filter {
