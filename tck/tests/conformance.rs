@@ -1,7 +1,8 @@
 //! Every check x interface against the in-process reference agent must PASS.
 //! One trial per check, named by its id: `cargo test --test conformance -- <id>` runs one.
 //! Checks of agents that lack streaming run against the agent's conformant no-streaming
-//! profile (the default agent declares streaming, where they are N/A).
+//! profile (the default agent declares streaming, where they are N/A); the `tls.*` checks
+//! run against the agent served over TLS.
 
 mod support;
 
@@ -23,16 +24,35 @@ fn main() -> std::process::ExitCode {
             ..AgentConfig::default()
         }))
         .expect("the no-streaming reference agent starts");
+    // The tls.* checks run against the agent under TLS (on plain http they are N/A).
+    let secure = runtime
+        .block_on(a2a_tck::builtin::start_with(AgentConfig {
+            tls: true,
+            ..a2a_tck::builtin::profile()
+        }))
+        .expect("the reference agent starts under TLS");
     let trials = a2a_tck::checks::all()
         .into_iter()
         .map(|check| {
             let lacks_streaming = check.requires.contains(&Gate::Lacks(Capability::Streaming));
-            let serving = if lacks_streaming { &plain } else { &agent };
+            let serving = if check.id.starts_with("tls.") {
+                &secure
+            } else if lacks_streaming {
+                &plain
+            } else {
+                &agent
+            };
             let (target, card_url) = (serving.base_url(), serving.card_url());
+            let ca_pem = serving.ca_pem().map(str::to_string);
             let runtime = runtime.clone();
             let id = check.id;
             Trial::test(id, move || {
-                let report = runtime.block_on(support::run(&target, &card_url, id));
+                let report = runtime.block_on(support::run_trusting(
+                    &target,
+                    &card_url,
+                    id,
+                    ca_pem.as_deref(),
+                ));
                 let results = support::results_of(&report, id);
                 if support::all_have(&results, Status::Pass) {
                     Ok(())
@@ -49,5 +69,6 @@ fn main() -> std::process::ExitCode {
     let conclusion = libtest_mimic::run(&args, trials);
     runtime.block_on(agent.shutdown());
     runtime.block_on(plain.shutdown());
+    runtime.block_on(secure.shutdown());
     conclusion.exit_code()
 }

@@ -107,8 +107,9 @@ async fn declarations_no_check_tested_are_named_everywhere() {
 
 #[tokio::test]
 async fn builtin_card_leaves_only_what_the_selection_excluded() {
-    // The reference agent declares streaming and signs its card: with the streaming checks
-    // selected, only the signatures are left, excluded by the selection.
+    // The reference agent declares streaming and a required extension, and signs its card:
+    // with the streaming checks selected, only the extension and the signatures are left,
+    // excluded by the selection.
     let report_path = temp_path("builtin-streams.json");
     let args = [
         "--select",
@@ -128,12 +129,10 @@ async fn builtin_card_leaves_only_what_the_selection_excluded() {
         .iter()
         .map(|u| (u.what.as_str(), u.why.as_str()))
         .collect();
+    let excluded = "the selection (--select, --level) excluded its checks";
     assert_eq!(
         untested,
-        [(
-            "signatures",
-            "the selection (--select, --level) excluded its checks"
-        )],
+        [("extensions", excluded), ("signatures", excluded)]
     );
 }
 
