@@ -69,8 +69,8 @@ async fn builtin_run_is_conformant_and_writes_reports() {
     // Only the checks of agents without streaming are N/A: the agent declares it; and the
     // tls.* checks, on the plain-http builtin (`--tls` serves it over TLS).
     for result in &report.results {
-        let gated = result.id.starts_with("capabilities.streaming-absent")
-            || result.id.starts_with("tls.");
+        let gated =
+            result.id.starts_with("capabilities.streaming-absent") || result.id.starts_with("tls.");
         let expected = if gated {
             Status::NotApplicable
         } else {

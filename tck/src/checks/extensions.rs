@@ -67,7 +67,9 @@ pub fn checks() -> Vec<Check> {
                 "The request activates the card's required extensions and, after them, a URI of \
                  the kit's own namespace that no agent declares. §4.6.3 (an unsupported version \
                  is ignored) and topics/extensions.md (\"requested extensions not supported by \
-                 the agent can be ignored\"): SendMessage succeeds.",
+                 the agent can be ignored\"): SendMessage succeeds. A plain SendMessage with \
+                 only the required extensions must be processed first (else the check cannot \
+                 tell what the refusal is about: a missing prerequisite, not a failure).",
             ),
             run: |ctx| Box::pin(unknown_ignored(ctx)),
         },
@@ -171,7 +173,25 @@ async fn version_not_downgraded(ctx: Ctx) -> Result<Verdict, HarnessError> {
     })
 }
 
+/// A plain SendMessage with the card's required extensions activated must be processed, so
+/// that a refusal of a variant is the variant's doing (an agent may also refuse requests that
+/// do not follow an extension's own protocol, which the kit cannot know).
+pub(crate) async fn baseline_processed(ctx: &Ctx) -> Result<(), HarnessError> {
+    let reply = ctx.request("SendMessage", send_params(ctx)).await?;
+    match &reply.read {
+        Ok(Answer::Result(_)) => Ok(()),
+        Ok(other) => Err(HarnessError::Prerequisite(format!(
+            "a plain SendMessage with the card's required extensions activated was not              processed: {}",
+            other.describe()
+        ))),
+        Err(unreadable) => Err(HarnessError::Prerequisite(format!(
+            "a plain SendMessage with the card's required extensions activated: {unreadable}"
+        ))),
+    }
+}
+
 async fn unknown_ignored(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    baseline_processed(&ctx).await?;
     let mut activated = required_extensions(&ctx.card.json);
     activated.push(UNKNOWN_EXTENSION.to_string());
     let with_unknown = ctx.with_extensions(activated);

@@ -3,7 +3,7 @@
 //! metadata alike, with several values comma-separated in one field. (`A2A-Version` from
 //! gRPC metadata is judged by the `versioning.*` checks, which run on every binding.)
 
-use super::extensions::{required_or_na, send_params};
+use super::extensions::{baseline_processed, required_or_na, send_params};
 use super::EVERY_BINDING_1_0;
 use crate::a2a::ErrorKind;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
@@ -95,6 +95,7 @@ async fn comma_separated(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Ok(required) => required,
         Err(na) => return Ok(na),
     };
+    baseline_processed(&ctx).await?;
     let mut activated = vec![UNKNOWN_EXTENSION.to_string()];
     activated.extend(required.iter().cloned());
     let listed = activated.join(",");

@@ -157,11 +157,11 @@ async fn legacy_refused(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut findings = Findings::default();
     let mut refusals = Vec::new();
     for (addr, host) in endpoints(&ctx) {
-        for version in Legacy::ALL {
-            let answer = tls_probe::legacy(&addr, &host, version)
-                .await
-                .map_err(HarnessError::Transport)?;
-            match answer {
+        // The three probes at once: a silent endpoint costs one deadline, not three.
+        let probes = Legacy::ALL.map(|version| tls_probe::legacy(&addr, &host, version));
+        let answers = futures::future::join_all(probes).await;
+        for (version, answer) in Legacy::ALL.into_iter().zip(answers) {
+            match answer.map_err(HarnessError::Transport)? {
                 LegacyAnswer::Accepted => findings.problem(format!(
                     "{addr} answered a {} ClientHello with a {} ServerHello",
                     version.name(),
