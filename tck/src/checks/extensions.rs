@@ -138,6 +138,14 @@ async fn version_not_downgraded(ctx: Ctx) -> Result<Verdict, HarnessError> {
         });
     };
     let declared = required[index].clone();
+    // A fall-back shows only where the agent refuses a request without the extension at all.
+    let bare = ctx.with_extensions(Vec::new());
+    let reply = bare.request("SendMessage", send_params(&bare)).await?;
+    if !matches!(reply.read, Ok(Answer::Error(_))) {
+        return Err(HarnessError::Prerequisite(format!(
+            "the agent processes a request that activates no extension at all (see              extensions.required-not-activated-rejected), so a fall-back from {other} to              {declared} cannot be told apart"
+        )));
+    }
     let mut activated = required;
     activated[index] = other.clone();
     let changed = ctx.with_extensions(activated);

@@ -2,9 +2,9 @@
 //! harness starts the agent under TLS for the `tls.*` checks).
 
 use a2a_reference_agent::Fault;
-use a2a_tck::check::Binding;
+use a2a_tck::check::{Binding, Status};
 
-use crate::cases::{case, on, Case};
+use crate::cases::{case, expecting, on, Case};
 
 pub const EXT_CASES: &[Case] = &[
     case(
@@ -14,6 +14,12 @@ pub const EXT_CASES: &[Case] = &[
     case(
         "extensions.required-version-not-downgraded",
         Fault::ExtensionVersionDowngrade,
+    ),
+    // An agent that enforces nothing shows no fall-back: untestable, not a second failure.
+    expecting(
+        "extensions.required-version-not-downgraded",
+        Fault::ExtensionRequiredNotEnforced,
+        Status::Untestable,
     ),
     case(
         "extensions.unknown-extension-ignored",
