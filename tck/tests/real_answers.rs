@@ -112,7 +112,12 @@ async fn forward(front: &Front, headers: &HeaderMap, body: &Value) -> reqwest::R
         .post(&front.upstream)
         .header("content-type", "application/json")
         .body(body.to_string());
-    for name in ["a2a-version", "accept"] {
+    for name in [
+        "a2a-version",
+        "accept",
+        "a2a-extensions",
+        "x-a2a-extensions",
+    ] {
         if let Some(value) = headers.get(name).and_then(|v| v.to_str().ok()) {
             request = request.header(name, value);
         }
@@ -255,7 +260,8 @@ fn first_chunk_appends(event: &str, seen: &mut Vec<String>) -> String {
 
 /// Runs the checks matching `select` against the reference agent behind `persona`.
 async fn judge(persona: Persona, select: &str) -> Vec<(String, Status, String)> {
-    let agent = a2a_tck::builtin::start(&[])
+    // The front serves its own card (no extensions): the agent behind it requires none.
+    let agent = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
         .await
         .expect("the reference agent starts");
     let upstream = format!("{}{}", agent.base_url(), a2a_reference_agent::JSONRPC_PATH);
