@@ -75,7 +75,7 @@ pub fn checks() -> Vec<Check> {
             id: "tls.interfaces-https",
             level: Level::Should,
             spec: SpecRef { version: "1.0", section: "14.3", statements: &["V10-14.3-03", "V10-P-08"] },
-            requirement: "A card served over HTTPS lists every interface over HTTPS (gRPC: host:port, or an https URL)",
+            requirement: "A card served over HTTPS lists no interface at a plaintext URL (http://, ws://); JSON-RPC and REST URLs are https",
             scope: Scope::Card,
             requires: &[],
             maps_to: &[],
@@ -272,8 +272,12 @@ async fn interfaces_https(ctx: Ctx) -> Result<Verdict, HarnessError> {
     for interface in declared {
         let url = interface.url.trim();
         let lower = url.to_ascii_lowercase();
-        let grpc_address = interface.binding == Some(Binding::Grpc) && !url.contains("://");
-        if !lower.starts_with("https://") && !grpc_address {
+        // Only a scheme that is plaintext by definition is judged: a `host:port` (gRPC) is
+        // reached with the card's scheme, and a custom binding may use its own secure scheme
+        // (e.g. wss://).
+        let http_binding = matches!(interface.binding, Some(Binding::Jsonrpc | Binding::Rest));
+        let plaintext = lower.starts_with("http://") || lower.starts_with("ws://");
+        if plaintext || (http_binding && !lower.starts_with("https://")) {
             findings.problem(format!(
                 "{} {} at {url}",
                 interface.protocol_binding, interface.protocol_version
