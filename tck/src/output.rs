@@ -209,6 +209,11 @@ fn contract_lines(report: &Report) -> String {
 pub fn contract_words(c: &crate::contract::ContractReport) -> String {
     let how = match (c.requested, c.detected) {
         (Some(_), _) => "given with --contract".to_string(),
+        (None, Some(crate::contract::Contract::None))
+            if c.used != crate::contract::Contract::None =>
+        {
+            "the probe saw no scenario played, so the official table stays in use".to_string()
+        }
         (None, _) => "detected by the probe".to_string(),
     };
     let kit = if c.kit_scenarios.is_empty() {
