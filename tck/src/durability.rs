@@ -261,3 +261,32 @@ fn unique() -> u64 {
         .unwrap_or_default();
     u64::from(nanos) << 16 | NEXT.fetch_add(1, Ordering::Relaxed)
 }
+
+/// The report's durability section in one line: how the target was restarted, what came of
+/// it, and the `durability.*` results by status; `None` when the area did not run.
+pub fn summary_line(report: &crate::report::Report) -> Option<String> {
+    let area = report.durability.as_ref()?;
+    let mut counts: std::collections::BTreeMap<crate::check::Status, usize> =
+        std::collections::BTreeMap::new();
+    for result in report
+        .results
+        .iter()
+        .filter(|r| r.id.starts_with("durability."))
+    {
+        *counts.entry(result.status).or_default() += 1;
+    }
+    let counts: Vec<String> = counts
+        .iter()
+        .map(|(status, n)| format!("{n} {status}"))
+        .collect();
+    Some(format!(
+        "durability: {} ({}); results: {}",
+        area.restart,
+        area.message,
+        if counts.is_empty() {
+            "none".to_string()
+        } else {
+            counts.join(", ")
+        }
+    ))
+}
