@@ -225,7 +225,9 @@ impl BuiltinDurable {
                 }
                 let started = a2a_reference_agent::start(addr, config)
                     .await
-                    .map_err(|e| format!("the built-in agent did not start again on {addr}: {e}"))?;
+                    .map_err(|e| {
+                        format!("the built-in agent did not start again on {addr}: {e}")
+                    })?;
                 *slot = Some(started);
                 Ok("the built-in agent was stopped and started again".to_string())
             })

@@ -42,8 +42,7 @@ pub(crate) async fn run(
     for check in area.checks {
         if let Scope::Interface { bindings, versions } = check.scope {
             for interface in area.interfaces {
-                if bindings.contains(&interface.binding) && versions.contains(&interface.version)
-                {
+                if bindings.contains(&interface.binding) && versions.contains(&interface.version) {
                     plan.push((check, interface));
                 }
             }
@@ -149,7 +148,8 @@ fn key(interface: &Interface) -> String {
 
 /// The fixtures of an interface whose phase 1 ran past its deadline.
 fn late(deadline: std::time::Duration) -> Saved {
-    let why = format!("making the fixtures did not finish within the check deadline of {deadline:?}");
+    let why =
+        format!("making the fixtures did not finish within the check deadline of {deadline:?}");
     Saved {
         completed: Err(why.clone()),
         listed: Err(why.clone()),

@@ -141,7 +141,9 @@ fn run_kit(dir: &Workdir, args: &[&str]) -> Value {
 fn statuses(report: &Value) -> BTreeMap<String, usize> {
     let mut counts = BTreeMap::new();
     for result in report["results"].as_array().expect("results") {
-        assert!(result["id"].as_str().is_some_and(|id| id.starts_with("durability.")));
+        assert!(result["id"]
+            .as_str()
+            .is_some_and(|id| id.starts_with("durability.")));
         *counts
             .entry(result["status"].as_str().unwrap_or("?").to_string())
             .or_default() += 1;

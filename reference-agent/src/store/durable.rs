@@ -146,8 +146,10 @@ impl Durable {
             )
             .optional()
             .map_err(|e| format!("SQLite store: loading {kind} {key}: {e}"))?;
-        text.map(|t| serde_json::from_str(&t).map_err(|e| format!("SQLite store: {kind} {key}: {e}")))
-            .transpose()
+        text.map(|t| {
+            serde_json::from_str(&t).map_err(|e| format!("SQLite store: {kind} {key}: {e}"))
+        })
+        .transpose()
     }
 
     /// Every `(key, value)` of `kind`, in key order.
@@ -221,8 +223,8 @@ impl Durable {
             return Ok(());
         }
         for (id, value) in self.load_all(TASK)? {
-            let saved: Saved =
-                serde_json::from_value(value).map_err(|e| format!("SQLite store: task {id}: {e}"))?;
+            let saved: Saved = serde_json::from_value(value)
+                .map_err(|e| format!("SQLite store: task {id}: {e}"))?;
             let mut task = saved.task;
             if self.forget.history {
                 task.history.clear();

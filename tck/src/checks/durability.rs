@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 
 use super::setup::{follow_up, result_task, task_id, Setup};
 use crate::a2a;
-use crate::check::{Check, Gate, HarnessError, Level, SpecRef, Verdict};
 use crate::check::{Capability, ProtocolVersion};
+use crate::check::{Check, Gate, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
 
 /// The id prefix of every check in this module.
@@ -437,7 +437,10 @@ async fn input_required_resumes(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Some("TASK_STATE_COMPLETED") => Ok(Verdict::pass()),
         other => Ok(Verdict::fail(
             expected,
-            format!("GetTask after the follow-up shows state {}", a2a::shown(other)),
+            format!(
+                "GetTask after the follow-up shows state {}",
+                a2a::shown(other)
+            ),
         )),
     }
 }

@@ -8,8 +8,14 @@ use crate::cases::{case, Case};
 
 pub const DURABLE_CASES: &[Case] = &[
     case("durability.task-survives-restart", Fault::DurableLosesTasks),
-    case("durability.list-tasks-after-restart", Fault::DurableLosesTasks),
-    case("durability.history-survives-restart", Fault::DurableForgetsHistory),
+    case(
+        "durability.list-tasks-after-restart",
+        Fault::DurableLosesTasks,
+    ),
+    case(
+        "durability.history-survives-restart",
+        Fault::DurableForgetsHistory,
+    ),
     case(
         "durability.artifacts-survive-restart",
         Fault::DurableForgetsArtifacts,
