@@ -109,6 +109,7 @@ pub struct DurabilityReport {
 pub async fn restart_and_wait(
     durability: &Durability,
     card_url: &str,
+    headers: &[(String, String)],
 ) -> Result<Duration, HarnessError> {
     let started = Instant::now();
     let deadline = durability.ready_timeout;
@@ -133,11 +134,13 @@ pub async fn restart_and_wait(
                  the restart: its card at {card_url} gave {last}"
             )));
         }
-        let attempt = client
+        let mut request = client
             .get(card_url)
-            .timeout(left.min(Duration::from_secs(2)))
-            .send()
-            .await;
+            .timeout(left.min(Duration::from_secs(2)));
+        for (name, value) in headers {
+            request = request.header(name.as_str(), value.as_str());
+        }
+        let attempt = request.send().await;
         match attempt {
             Ok(answer) if answer.status().is_success() => return Ok(started.elapsed()),
             Ok(answer) => last = format!("HTTP {}", answer.status()),

@@ -91,7 +91,7 @@ pub(crate) async fn run(
     // No connection of phase 1 outlives the restart.
     drop((client, connector));
     // The restart, and the wait for the agent to answer again.
-    let back = restart_and_wait(durability, &options.card_url).await;
+    let back = restart_and_wait(durability, &options.card_url, &options.headers).await;
     let report = DurabilityReport {
         restart: durability.describe.clone(),
         restarted: back.is_ok(),

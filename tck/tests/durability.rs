@@ -272,3 +272,23 @@ fn durability_checks_are_not_run_without_a_restart() {
         .iter()
         .all(|r| !r["id"].as_str().unwrap_or("").starts_with("durability.")));
 }
+
+#[test]
+fn the_library_runs_the_area_against_the_builtin_agent() {
+    use a2a_tck::api::{self, AgentConfig, Fault, Options, Status};
+    let options = Options::builtin_with(AgentConfig::with_faults([Fault::DurableForgetsHistory]))
+        .durability()
+        .select("durability.history-survives-restart");
+    let report = api::run_blocking(&options).expect("the run starts");
+    assert!(report.durability.as_ref().is_some_and(|d| d.restarted));
+    assert!(
+        !report.results.is_empty() && report.results.iter().all(|r| r.status == Status::Warn),
+        "{}",
+        api::summary(&report)
+    );
+    let wrong = Options::url("http://127.0.0.1:9").durability();
+    assert!(matches!(
+        api::run_blocking(&wrong),
+        Err(api::Error::Usage(_))
+    ));
+}

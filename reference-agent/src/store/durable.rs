@@ -281,3 +281,45 @@ struct Meta {
 
 /// The known contexts, kept for the fault that refuses unknown ones.
 pub(super) type Contexts = BTreeSet<String>;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("a2a-agent-durable-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join("store.db")
+    }
+
+    #[test]
+    fn kinds_and_keys_round_trip_across_connections() {
+        let path = scratch("kv");
+        let store = Durable::open(&path, Forget::default()).unwrap();
+        store
+            .save(
+                PUSH_CONFIG,
+                "task-1/cfg-1",
+                &json!({"url": "http://127.0.0.1:9/hook"}),
+            )
+            .unwrap();
+        store
+            .save(PUSH_CONFIG, "task-1/cfg-2", &json!({"url": "x"}))
+            .unwrap();
+        store.delete(PUSH_CONFIG, "task-1/cfg-2").unwrap();
+        drop(store);
+        let again = Durable::open(&path, Forget::default()).unwrap();
+        assert_eq!(
+            again.load(PUSH_CONFIG, "task-1/cfg-1").unwrap(),
+            Some(json!({"url": "http://127.0.0.1:9/hook"}))
+        );
+        assert_eq!(again.load(PUSH_CONFIG, "task-1/cfg-2").unwrap(), None);
+        assert_eq!(again.load_all(PUSH_CONFIG).unwrap().len(), 1);
+        assert!(again.load_all(TASK).unwrap().is_empty());
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+}
