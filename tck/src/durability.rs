@@ -89,6 +89,24 @@ async fn run_command(command: &str, deadline: Duration) -> Result<String, String
     }
 }
 
+/// Why `--durability` / `--restart-cmd` do not fit the target, if they do not.
+pub fn misused(
+    builtin: bool,
+    durability: bool,
+    restart_cmd: &Option<String>,
+) -> Option<&'static str> {
+    match (builtin, durability, restart_cmd) {
+        (false, true, _) => Some(
+            "--durability restarts the built-in agent; against --target URL give --restart-cmd",
+        ),
+        (true, _, Some(_)) => Some(
+            "--restart-cmd restarts an agent you run (--target URL); the built-in agent is \
+             restarted in-process with --durability",
+        ),
+        _ => None,
+    }
+}
+
 /// What the report says of the restart (its results are the `durability.*` ones).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

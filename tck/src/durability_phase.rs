@@ -19,6 +19,28 @@ use crate::runner::{execute, Problem, RunOptions};
 use crate::transport::Connector;
 use crate::wire::Wire;
 
+/// The selected checks, split into the area's (empty unless `asked`) and the others. Selecting
+/// only the area's checks without asking for it is a usage error.
+pub(crate) fn split(
+    selected: Vec<&Check>,
+    asked: bool,
+) -> Result<(Vec<&Check>, Vec<&Check>), String> {
+    let (durable, others): (Vec<&Check>, Vec<&Check>) = selected
+        .into_iter()
+        .partition(|c| c.id.starts_with("durability."));
+    if asked {
+        Ok((durable, others))
+    } else if others.is_empty() && !durable.is_empty() {
+        Err(
+            "the durability.* checks run only with --restart-cmd, or with --durability against \
+             the built-in agent"
+                .into(),
+        )
+    } else {
+        Ok((Vec::new(), others))
+    }
+}
+
 /// What the area needs of the run.
 pub(crate) struct Area<'a> {
     pub checks: &'a [&'a Check],

@@ -312,16 +312,8 @@ fn run(args: RunArgs) -> ExitCode {
     if !builtin && !args.fault.is_empty() {
         return usage("--fault applies to the built-in reference agent only (--target builtin)");
     }
-    if !builtin && args.durability {
-        return usage(
-            "--durability restarts the built-in agent; against --target URL give --restart-cmd",
-        );
-    }
-    if builtin && args.restart_cmd.is_some() {
-        return usage(
-            "--restart-cmd restarts an agent you run (--target URL); the built-in agent is \
-             restarted in-process with --durability",
-        );
+    if let Some(e) = a2a_tck::durability::misused(builtin, args.durability, &args.restart_cmd) {
+        return usage(e);
     }
     let ready_timeout = match seconds(args.ready_timeout, "--ready-timeout") {
         Ok(d) => d,

@@ -103,20 +103,9 @@ struct Planned<'a> {
 pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunError> {
     let selected = options.filter.apply(catalog).map_err(RunError::Usage)?;
     // The durability area runs after the other checks, and only when asked for.
-    let (durable, selected): (Vec<&Check>, Vec<&Check>) = selected
-        .into_iter()
-        .partition(|c| c.id.starts_with("durability."));
-    let durable = if options.durability.is_some() {
-        durable
-    } else if selected.is_empty() && !durable.is_empty() {
-        return Err(RunError::Usage(
-            "the durability.* checks run only with --restart-cmd, or with --durability against \
-             the built-in agent"
-                .into(),
-        ));
-    } else {
-        Vec::new()
-    };
+    let (durable, selected) =
+        crate::durability_phase::split(selected, options.durability.is_some())
+            .map_err(RunError::Usage)?;
     let started_at = SystemTime::now();
     let started = Instant::now();
     let client = crate::wire::client()?;
