@@ -87,7 +87,7 @@ fn main() -> std::process::ExitCode {
                 runtime.block_on(async {
                     let report = if case.check.starts_with("durability.") {
                         // The built-in agent on SQLite, restarted in the middle of the run.
-                        support::run_durable(case.fault, case.check).await
+                        support::run_durable(&[case.fault], case.check).await
                     } else {
                         let agent = a2a_tck::builtin::start(&[case.fault])
                             .await
