@@ -197,9 +197,10 @@ pub async fn prepare(ctx: &Ctx) -> Saved {
     };
     let input_required = open_task(ctx).await;
     let context = continued_context(ctx).await;
-    // TODO(push): create a config on a second input-required task and read it back here.
-    let push = declares_push(ctx)
-        .then(|| Err("push configs are not yet saved by the durability phase".to_string()));
+    let push = match ctx.version() {
+        ProtocolVersion::V1_0 if declares_push(ctx) => Some(push_config(ctx).await),
+        _ => None,
+    };
     Saved {
         completed,
         listed,
@@ -253,6 +254,30 @@ async fn open_task(ctx: &Ctx) -> Result<Value, String> {
         .await
         .map_err(shown)?;
     Ok(task)
+}
+
+/// A push config on an open task of its own (the resume check completes the other one), as
+/// the agent returned it. The URL is a loopback port nothing listens on: only the config's
+/// survival is judged here, not delivery.
+async fn push_config(ctx: &Ctx) -> Result<(String, Value), String> {
+    let task = open_task(ctx).await?;
+    let id = task_id(&task);
+    let params = json!({
+        "taskId": id,
+        "url": "http://127.0.0.1:9/a2a-tck-durability",
+        "token": ctx.id("tck-durability-token"),
+    });
+    let transport = ctx.transport().map_err(shown)?;
+    let answer = (transport.create_push_config(params).await)
+        .and_then(|reply| reply.answer())
+        .map_err(shown)?;
+    match answer.result() {
+        Some(config) if a2a::text(config, "id").is_some() => Ok((id, config.clone())),
+        _ => Err(format!(
+            "CreateTaskPushNotificationConfig did not return a config with an id: {}",
+            answer.describe()
+        )),
+    }
 }
 
 /// A context the agent made, then continued by contextId alone (no taskId).
