@@ -262,6 +262,17 @@ faults! {
         "Only the messageId prefixes of the official TCK's table are honoured; every kit-only prefix (tck-long-running, tck-fail-task, ...) gets the default behaviour (complete the task), as most SDK test agents do.";
     GrpcStreamErrorInStream => "grpc-stream-error-in-stream",
         "A failing gRPC streaming call sends response headers and then the error as the status of an empty stream instead of failing up front: a conformant alternative the kit must accept.";
+    // --- durable tasks (the SQLite store; each drops one kind of data across a restart) ---
+    DurableLosesTasks => "durable-loses-tasks",
+        "With --store sqlite, no task is loaded back after a restart: every task acknowledged before it is gone.";
+    DurableForgetsHistory => "durable-forgets-history",
+        "With --store sqlite, tasks come back after a restart without their history.";
+    DurableForgetsArtifacts => "durable-forgets-artifacts",
+        "With --store sqlite, tasks come back after a restart without their artifacts.";
+    DurableForgetsContexts => "durable-forgets-contexts",
+        "With --store sqlite, the contexts the agent knew are not loaded back after a restart, and a message in one of them is refused as naming an unknown contextId.";
+    DurableFailsOpenTasks => "durable-fails-open-tasks",
+        "With --store sqlite, every task that was not in a terminal state comes back FAILED after a restart (interrupted work is given up), so an input-required task cannot be resumed.";
 }
 
 impl Fault {
@@ -320,7 +331,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 115);
+        assert_eq!(Fault::all().len(), 120);
     }
 
     #[test]

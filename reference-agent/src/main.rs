@@ -28,6 +28,11 @@ struct Args {
     /// benchmark how a client copes with a slow agent.
     #[arg(long, value_name = "N", default_value_t = 0)]
     delay_ms: u64,
+    /// Where tasks are kept: `memory` (default; a restart forgets them) or `sqlite:PATH` (a
+    /// SQLite file, created if missing: tasks, history, artifacts and contexts survive a
+    /// restart on the same file).
+    #[arg(long, value_name = "memory|sqlite:PATH", default_value = "memory")]
+    store: a2a_reference_agent::StoreKind,
     /// Print the available faults and exit.
     #[arg(long)]
     list_faults: bool,
@@ -56,6 +61,7 @@ async fn main() -> anyhow::Result<()> {
     let config = AgentConfig {
         no_streaming: args.no_streaming,
         delay_ms: args.delay_ms,
+        store: args.store,
         ..AgentConfig::with_faults(args.faults)
     };
     let config_faults = config.faults.clone();

@@ -172,6 +172,9 @@ pub fn summary(report: &Report) -> String {
         let _ = writeln!(out, "{line}");
     }
     out.push_str(&contract_lines(report));
+    if let Some(line) = crate::durability::summary_line(report) {
+        let _ = writeln!(out, "{line}");
+    }
     for untested in &report.untested_declarations {
         let _ = writeln!(out, "NOT TESTED {}", untested.line());
     }
@@ -404,6 +407,9 @@ pub fn markdown(report: &Report) -> String {
     }
     if let Some(c) = &report.contract {
         let _ = writeln!(out, "\nScenario contract: {}.", cell(&contract_words(c)));
+    }
+    if let Some(line) = crate::durability::summary_line(report) {
+        let _ = writeln!(out, "\n{}.", cell(&line));
     }
     let groups = not_run_groups(report);
     if !groups.is_empty() {

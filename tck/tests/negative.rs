@@ -6,6 +6,8 @@
 
 #[path = "negative/cases.rs"]
 mod cases;
+#[path = "negative/cases_durable.rs"]
+mod cases_durable;
 #[path = "negative/cases_more.rs"]
 mod cases_more;
 mod support;
@@ -20,7 +22,10 @@ use cases_more::MORE_CASES;
 
 /// Every negative case.
 fn all_cases() -> impl Iterator<Item = &'static Case> {
-    CASES.iter().chain(MORE_CASES)
+    CASES
+        .iter()
+        .chain(MORE_CASES)
+        .chain(cases_durable::DURABLE_CASES)
 }
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -80,15 +85,21 @@ fn main() -> std::process::ExitCode {
         trials.push(
             Trial::test(format!("{} under {}", case.check, case.fault), move || {
                 runtime.block_on(async {
-                    let agent = a2a_tck::builtin::start(&[case.fault])
-                        .await
-                        .map_err(|e| Failed::from(format!("agent did not start: {e}")))?;
-                    let card_url = match case.card_path {
-                        Some(path) => format!("{}{path}", agent.base_url()),
-                        None => agent.card_url(),
+                    let report = if case.check.starts_with("durability.") {
+                        // The built-in agent on SQLite, restarted in the middle of the run.
+                        support::run_durable(&[case.fault], case.check).await
+                    } else {
+                        let agent = a2a_tck::builtin::start(&[case.fault])
+                            .await
+                            .map_err(|e| Failed::from(format!("agent did not start: {e}")))?;
+                        let card_url = match case.card_path {
+                            Some(path) => format!("{}{path}", agent.base_url()),
+                            None => agent.card_url(),
+                        };
+                        let report = support::run(&agent.base_url(), &card_url, case.check).await;
+                        agent.shutdown().await;
+                        report
                     };
-                    let report = support::run(&agent.base_url(), &card_url, case.check).await;
-                    agent.shutdown().await;
                     let mut results = support::results_of(&report, case.check);
                     if !case.versions.is_empty() {
                         results.retain(|r| r.version.is_some_and(|v| case.versions.contains(&v)));
