@@ -9,7 +9,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A point in time with millisecond precision (milliseconds since the Unix epoch).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -72,6 +72,14 @@ impl Serialize for Timestamp {
     }
 }
 
+impl<'de> Deserialize<'de> for Timestamp {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Timestamp::parse_rfc3339(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("not an RFC 3339 timestamp: {text}")))
+    }
+}
+
 /// Where the clock reads the current time from.
 type Source = Arc<dyn Fn() -> Timestamp + Send + Sync>;
 
@@ -109,10 +117,20 @@ impl Clock {
         self.last = (self.source)().0.max(self.last + 1);
         Timestamp(self.last)
     }
+
+    /// The previous reading.
+    pub fn last(&self) -> Timestamp {
+        Timestamp(self.last)
+    }
+
+    /// Makes every later reading come after `earlier` (a clock restarted from a saved store).
+    pub fn not_before(&mut self, earlier: Timestamp) {
+        self.last = self.last.max(earlier.0);
+    }
 }
 
 /// Counters for every kind of id the agent generates.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Ids {
     task: u64,
     context: u64,

@@ -285,6 +285,17 @@ faults! {
         "Under --tls, a ClientHello offering only SSLv3, TLS 1.0 or TLS 1.1 is answered with a ServerHello of that version instead of being refused.";
     TlsNo13 => "tls-no-tls13",
         "Under --tls, the agent offers TLS 1.2 only, not TLS 1.3.";
+    // --- durable tasks (the SQLite store; each drops one kind of data across a restart) ---
+    DurableLosesTasks => "durable-loses-tasks",
+        "With --store sqlite, no task is loaded back after a restart: every task acknowledged before it is gone.";
+    DurableForgetsHistory => "durable-forgets-history",
+        "With --store sqlite, tasks come back after a restart without their history.";
+    DurableForgetsArtifacts => "durable-forgets-artifacts",
+        "With --store sqlite, tasks come back after a restart without their artifacts.";
+    DurableForgetsContexts => "durable-forgets-contexts",
+        "With --store sqlite, the contexts the agent knew are not loaded back after a restart, and a message in one of them is refused as naming an unknown contextId.";
+    DurableFailsOpenTasks => "durable-fails-open-tasks",
+        "With --store sqlite, every task that was not in a terminal state comes back FAILED after a restart (interrupted work is given up), so an input-required task cannot be resumed.";
 }
 
 impl Fault {
@@ -343,7 +354,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 126);
+        assert_eq!(Fault::all().len(), 131);
     }
 
     #[test]

@@ -75,6 +75,32 @@ pub struct AgentConfig {
     pub required_extension: bool,
     /// Serve every binding over TLS with a certificate made at start (`--tls`).
     pub tls: bool,
+    /// Where tasks are kept: in memory (default) or in a SQLite file that survives a restart.
+    pub store: StoreKind,
+}
+
+/// Where the agent keeps its tasks (`--store`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum StoreKind {
+    /// In memory: a restart forgets everything.
+    #[default]
+    Memory,
+    /// A SQLite database at this path (created if missing): tasks, their history and
+    /// artifacts, contexts and what an open task needs to resume survive a restart.
+    Sqlite(std::path::PathBuf),
+}
+
+impl std::str::FromStr for StoreKind {
+    type Err = String;
+
+    /// `memory` or `sqlite:PATH`.
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text.split_once(':') {
+            _ if text == "memory" => Ok(StoreKind::Memory),
+            Some(("sqlite", path)) if !path.is_empty() => Ok(StoreKind::Sqlite(path.into())),
+            _ => Err(format!("expected `memory` or `sqlite:PATH`, got {text:?}")),
+        }
+    }
 }
 
 impl AgentConfig {
@@ -118,10 +144,21 @@ impl App {
         let scenarios = scenario::Scenarios::builtin()
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?
             .only(policy.scenarios);
+        let store = match &config.store {
+            StoreKind::Memory => store::Store::new(policy.clone(), scenarios),
+            StoreKind::Sqlite(path) => {
+                let forget = store::durable::Forget::of(&config);
+                store::durable::Durable::open(path, forget)
+                    .and_then(|durable| {
+                        store::Store::open(policy.clone(), scenarios, durable, forget)
+                    })
+                    .map_err(io::Error::other)?
+            }
+        };
         Ok(App {
             card: card::CardDocument::new(base_url, &policy, &shape, &config)
                 .map_err(io::Error::other)?,
-            store: store::Store::new(policy.clone(), scenarios),
+            store,
             closing: watch::channel(false).0,
             policy,
             shape,
@@ -176,7 +213,11 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
     let app = Arc::new(App::new(&base_url(addr, scheme), config)?);
     // REST may have a store of its own.
     let rest_app = if app.policy.isolation.rest_apart {
-        Arc::new(App::new(&base_url(addr, scheme), app.config.clone())?)
+        let config = AgentConfig {
+            store: StoreKind::Memory,
+            ..app.config.clone()
+        };
+        Arc::new(App::new(&base_url(addr, scheme), config)?)
     } else {
         Arc::clone(&app)
     };

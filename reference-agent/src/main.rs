@@ -39,6 +39,11 @@ struct Args {
     /// With --tls: write the CA certificate (PEM) here, for clients to trust.
     #[arg(long, value_name = "PATH", requires = "tls")]
     tls_ca_out: Option<std::path::PathBuf>,
+    /// Where tasks are kept: `memory` (default; a restart forgets them) or `sqlite:PATH` (a
+    /// SQLite file, created if missing: tasks, history, artifacts and contexts survive a
+    /// restart on the same file).
+    #[arg(long, value_name = "memory|sqlite:PATH", default_value = "memory")]
+    store: a2a_reference_agent::StoreKind,
     /// Print the available faults and exit.
     #[arg(long)]
     list_faults: bool,
@@ -69,6 +74,7 @@ async fn main() -> anyhow::Result<()> {
         delay_ms: args.delay_ms,
         required_extension: args.required_extension,
         tls: args.tls,
+        store: args.store,
         ..AgentConfig::with_faults(args.faults)
     };
     let config_faults = config.faults.clone();

@@ -196,8 +196,8 @@ pub struct Message {
 }
 
 /// An output of a task.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct Artifact {
     pub artifact_id: String,
     #[serde(skip_serializing_if = "String::is_empty")]
@@ -208,7 +208,7 @@ pub struct Artifact {
 }
 
 /// The state of a task at a point in time.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TaskStatus {
     pub state: TaskState,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -217,16 +217,16 @@ pub struct TaskStatus {
 }
 
 /// A unit of work with a lifecycle.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Task {
     pub id: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub context_id: String,
     pub status: TaskStatus,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub artifacts: Vec<Artifact>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub history: Vec<Message>,
 }
 

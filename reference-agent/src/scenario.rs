@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::model::{Part, TaskState};
 use crate::policy::ScenarioSet;
@@ -45,7 +45,7 @@ pub struct Scenario {
 }
 
 /// The final state of a task scenario.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TaskOutcome {
     pub state: TaskState,
@@ -60,7 +60,7 @@ pub struct TaskOutcome {
 }
 
 /// An artifact to add; the store assigns its id.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ArtifactTemplate {
     pub name: String,

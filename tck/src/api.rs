@@ -63,6 +63,10 @@ pub struct Options {
     jobs: usize,
     headers: Vec<(String, String)>,
     trusted_keys: Vec<serde_json::Value>,
+    /// The durability area: a shell command restarting a URL target, or (builtin) `durable`.
+    restart_cmd: Option<String>,
+    durable: bool,
+    ready_timeout: Duration,
 }
 
 impl Options {
@@ -93,7 +97,30 @@ impl Options {
             jobs: defaults.jobs,
             headers: defaults.headers,
             trusted_keys: defaults.trusted_keys,
+            restart_cmd: None,
+            durable: false,
+            ready_timeout: crate::durability::READY_TIMEOUT,
         }
+    }
+
+    /// Run the durability area (`durability.*`) against an agent at a URL: `command` (run with
+    /// `sh -c`) restarts it in the middle of the run (`--restart-cmd`).
+    pub fn restart_cmd(mut self, command: impl Into<String>) -> Options {
+        self.restart_cmd = Some(command.into());
+        self
+    }
+
+    /// Run the durability area against the built-in agent: it keeps its tasks in a SQLite
+    /// file in a temporary directory and is restarted in-process (`--durability`).
+    pub fn durability(mut self) -> Options {
+        self.durable = true;
+        self
+    }
+
+    /// How long a restart and the card answering again may take (default 30 s).
+    pub fn ready_timeout(mut self, deadline: Duration) -> Options {
+        self.ready_timeout = deadline;
+        self
     }
 
     /// The agent this run tests.
@@ -171,10 +198,25 @@ impl Options {
     }
 
     fn validate(&self) -> Result<(), Error> {
+        match (&self.target, self.durable, &self.restart_cmd) {
+            (Target::Url(_), true, _) => {
+                return Err(Error::Usage(
+                    "durability() restarts the built-in agent; for a URL give restart_cmd".into(),
+                ))
+            }
+            (Target::Builtin(_), _, Some(_)) => {
+                return Err(Error::Usage(
+                    "restart_cmd restarts an agent at a URL; use durability() for the built-in one"
+                        .into(),
+                ))
+            }
+            _ => {}
+        }
         let deadlines = [
             ("request timeout", self.limits.request_timeout),
             ("check timeout", self.check_timeout),
             ("stream wait", self.limits.stream_wait),
+            ("ready timeout", self.ready_timeout),
         ];
         if let Some((name, _)) = deadlines.iter().find(|(_, d)| d.is_zero()) {
             return Err(Error::Usage(format!("the {name} must be positive")));
@@ -251,8 +293,23 @@ pub async fn run(options: &Options) -> Result<Report, Error> {
                     evidence: Vec::new(),
                 })?,
             };
-            let run = options.run_options(url, &card_url, false);
+            let mut run = options.run_options(url, &card_url, false);
+            run.durability = (options.restart_cmd.as_deref())
+                .map(|c| crate::durability::Durability::command(c, options.ready_timeout));
             let mut report = runner::run(&catalog, &run).await?;
+            report.cap_evidence();
+            Ok(report)
+        }
+        Target::Builtin(config) if options.durable => {
+            let agent = crate::durability::BuiltinDurable::start(config.clone())
+                .await
+                .map_err(Error::Start)?;
+            let card_url = (options.card_url.clone()).unwrap_or_else(|| agent.served_card_url());
+            let mut run = options.run_options(&agent.base_url(), &card_url, true);
+            run.durability = Some(agent.durability(options.ready_timeout));
+            let outcome = runner::run(&catalog, &run).await;
+            agent.shutdown().await;
+            let mut report = outcome?;
             report.cap_evidence();
             Ok(report)
         }

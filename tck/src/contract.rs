@@ -5,8 +5,10 @@
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use schemars::JsonSchema;
+
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -309,12 +311,33 @@ async fn attempt(
     };
     let id = a2a::text(task, "id").unwrap_or_default().to_string();
     let mut got = a2a::state(task).unwrap_or("no state").to_string();
-    if !a2a::TERMINAL_STATES.contains(&got.as_str()) {
-        // Read it back: an agent that does not know the prefix may answer SUBMITTED or
-        // WORKING and complete the task a moment later.
+    // Read it back until it settles: an agent answers `returnImmediately` with the task as
+    // it stands (often SUBMITTED) and reaches the scenario's state a moment later; an agent
+    // that does not know the prefix completes it instead. A task in SUBMITTED, or in
+    // WORKING when another state is expected, is read again with a growing pause, under
+    // the stream deadline; a task expected WORKING must still be WORKING on a second read.
+    let deadline = tokio::time::Instant::now() + ctx.stream_wait();
+    let mut pause = Duration::from_millis(5);
+    let mut reads = 0;
+    while !a2a::TERMINAL_STATES.contains(&got.as_str()) {
+        let settled = match got.as_str() {
+            "TASK_STATE_SUBMITTED" => false,
+            "TASK_STATE_WORKING" if state == "TASK_STATE_WORKING" => reads >= 1,
+            "TASK_STATE_WORKING" => false,
+            _ => true,
+        };
+        if settled || tokio::time::Instant::now() + pause > deadline {
+            break;
+        }
+        if reads > 0 {
+            tokio::time::sleep(pause).await;
+            pause = (pause * 2).min(Duration::from_millis(200));
+        }
+        reads += 1;
         let now = ctx.get_task(&id, None).await?;
-        if let Some(s) = now.result().and_then(|t| a2a::state(t)) {
-            got = s.to_string();
+        match now.result().and_then(|t| a2a::state(t)) {
+            Some(s) => got = s.to_string(),
+            None => break,
         }
     }
     Ok((got == state, got, Some(id)))

@@ -36,6 +36,8 @@ pub struct Ctx {
     scenarios: crate::contract::Scenarios,
     /// Public keys (JWKs) the user trusts for card signatures (`--trusted-key`).
     trusted_keys: Arc<Vec<Value>>,
+    /// The durability phase: what was made on this interface before the restart.
+    saved: Option<Arc<crate::checks::durability::Saved>>,
 }
 
 impl Ctx {
@@ -60,7 +62,19 @@ impl Ctx {
             ids,
             scenarios: crate::contract::Scenarios::default(),
             trusted_keys: Arc::default(),
+            saved: None,
         }
+    }
+
+    /// With what the durability phase made on this interface before the restart.
+    pub fn with_saved(mut self, saved: Arc<crate::checks::durability::Saved>) -> Ctx {
+        self.saved = Some(saved);
+        self
+    }
+
+    /// What the durability phase made on this interface before the restart, if it runs.
+    pub fn saved(&self) -> Option<&crate::checks::durability::Saved> {
+        self.saved.as_deref()
     }
 
     /// With the run's scenario contract (default: every scenario honoured).

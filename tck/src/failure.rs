@@ -64,6 +64,7 @@ pub fn card_unusable(
         untested_declarations: Vec::new(),
         baseline: None,
         failure: Some(RunFailure { message, evidence }),
+        durability: None,
         complete: true,
     }
 }

@@ -16,6 +16,8 @@ pub mod contract;
 pub mod ctx;
 pub mod declarations;
 pub mod diff;
+pub mod durability;
+mod durability_phase;
 pub mod evidence;
 pub mod evidence_text;
 pub mod failure;

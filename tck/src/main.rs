@@ -242,6 +242,18 @@ struct RunArgs {
     /// Print only the verdict line.
     #[arg(long, short)]
     quiet: bool,
+    // --- durability (restart the target in the middle of the run) ---
+    /// A shell command that restarts the target (run with `sh -c` in the middle of the run; it
+    /// must exit 0 once the old process has stopped). Runs the durability.* checks.
+    #[arg(long, value_name = "CMD")]
+    restart_cmd: Option<String>,
+    /// How long the restart and the agent answering its card again may take, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    ready_timeout: f64,
+    /// Run the durability.* checks against the built-in agent: it keeps its tasks in a SQLite
+    /// file in a temporary directory and is restarted in-process in the middle of the run.
+    #[arg(long)]
+    durability: bool,
 }
 
 #[derive(Debug, Args)]
@@ -311,6 +323,13 @@ fn run(args: RunArgs) -> ExitCode {
     if !builtin && args.tls {
         return usage("--tls applies to the built-in reference agent only (--target builtin)");
     }
+    if let Some(e) = a2a_tck::durability::misused(builtin, args.durability, &args.restart_cmd) {
+        return usage(e);
+    }
+    let ready_timeout = match seconds(args.ready_timeout, "--ready-timeout") {
+        Ok(d) => d,
+        Err(e) => return usage(&e),
+    };
     let (request_timeout, check_timeout, stream_wait) = match (
         seconds(args.timeout, "--timeout"),
         seconds(args.check_timeout, "--check-timeout"),
@@ -338,7 +357,20 @@ fn run(args: RunArgs) -> ExitCode {
         Err(e) => return usage(&format!("failed to start the async runtime: {e}")),
     };
     runtime.block_on(async move {
-        let agent = if builtin {
+        let durable_agent = if builtin && args.durability {
+            let config = a2a_reference_agent::AgentConfig::with_faults(args.fault.iter().copied());
+            match a2a_tck::durability::BuiltinDurable::start(config).await {
+                Ok(agent) => Some(agent),
+                Err(e) => {
+                    return usage(&format!(
+                        "failed to start the built-in reference agent: {e}"
+                    ))
+                }
+            }
+        } else {
+            None
+        };
+        let agent = if builtin && durable_agent.is_none() {
             let mut config = builtin::profile();
             config.faults.extend(args.fault.iter().copied());
             config.tls = args.tls;
@@ -355,11 +387,15 @@ fn run(args: RunArgs) -> ExitCode {
         };
         let target = agent
             .as_ref()
-            .map_or_else(|| args.target.clone(), |a| a.base_url());
-        let card_url = match (&args.card_url, &agent) {
+            .map(|a| a.base_url())
+            .or_else(|| durable_agent.as_ref().map(|a| a.base_url()))
+            .unwrap_or_else(|| args.target.clone());
+        let served = (agent.as_ref().map(|a| a.served_card_url()))
+            .or_else(|| durable_agent.as_ref().map(|a| a.served_card_url()));
+        let card_url = match (&args.card_url, served) {
             (Some(url), _) => url.clone(),
             // A fault may move the card off the well-known path: read it where it is.
-            (None, Some(agent)) => agent.served_card_url(),
+            (None, Some(served)) => served,
             (None, None) => match card::card_url_for(&target) {
                 Ok(url) => url,
                 Err(e) => return usage(&e.to_string()),
@@ -384,6 +420,14 @@ fn run(args: RunArgs) -> ExitCode {
         if let Some(pem) = agent.as_ref().and_then(|a| a.ca_pem()) {
             options.ca_certs.push(pem.as_bytes().to_vec());
         }
+        options.durability = match (&durable_agent, &args.restart_cmd) {
+            (Some(agent), _) => Some(agent.durability(ready_timeout)),
+            (None, Some(command)) => Some(a2a_tck::durability::Durability::command(
+                command,
+                ready_timeout,
+            )),
+            (None, None) => None,
+        };
         for path in &args.trusted_keys {
             let keys = std::fs::read_to_string(path)
                 .map_err(|e| e.to_string())
@@ -402,6 +446,9 @@ fn run(args: RunArgs) -> ExitCode {
             bar.finish_and_clear();
         }
         if let Some(agent) = agent {
+            agent.shutdown().await;
+        }
+        if let Some(agent) = durable_agent {
             agent.shutdown().await;
         }
         let mut report = match outcome {

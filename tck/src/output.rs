@@ -172,6 +172,9 @@ pub fn summary(report: &Report) -> String {
         let _ = writeln!(out, "{line}");
     }
     out.push_str(&contract_lines(report));
+    if let Some(line) = crate::durability::summary_line(report) {
+        let _ = writeln!(out, "{line}");
+    }
     for untested in &report.untested_declarations {
         let _ = writeln!(out, "NOT TESTED {}", untested.line());
     }
@@ -209,6 +212,11 @@ fn contract_lines(report: &Report) -> String {
 pub fn contract_words(c: &crate::contract::ContractReport) -> String {
     let how = match (c.requested, c.detected) {
         (Some(_), _) => "given with --contract".to_string(),
+        (None, Some(crate::contract::Contract::None))
+            if c.used != crate::contract::Contract::None =>
+        {
+            "the probe saw no scenario played, so the official table stays in use".to_string()
+        }
         (None, _) => "detected by the probe".to_string(),
     };
     let kit = if c.kit_scenarios.is_empty() {
@@ -399,6 +407,9 @@ pub fn markdown(report: &Report) -> String {
     }
     if let Some(c) = &report.contract {
         let _ = writeln!(out, "\nScenario contract: {}.", cell(&contract_words(c)));
+    }
+    if let Some(line) = crate::durability::summary_line(report) {
+        let _ = writeln!(out, "\n{}.", cell(&line));
     }
     let groups = not_run_groups(report);
     if !groups.is_empty() {

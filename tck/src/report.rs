@@ -62,6 +62,10 @@ pub struct Report {
     /// Why the run could not start (verdict `error`): the agent card is unusable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<RunFailure>,
+    /// The durability area (`--restart-cmd`, `--durability`): how the target was restarted in
+    /// the middle of the run. Its results are the `durability.*` ones; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub durability: Option<crate::durability::DurabilityReport>,
     /// Written last: a report without it is truncated and must be rejected.
     pub complete: bool,
 }

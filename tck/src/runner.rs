@@ -45,6 +45,9 @@ pub struct RunOptions {
     pub contract: Option<Contract>,
     /// CA certificates (PEM) trusted besides the system's (`--ca-cert`).
     pub ca_certs: Vec<Vec<u8>>,
+    /// The durability area (`--restart-cmd`, `--durability`): how to restart the target in
+    /// the middle of the run. `None`: the `durability.*` checks are not run.
+    pub durability: Option<crate::durability::Durability>,
 }
 
 /// A progress callback: `(finished, planned)`, called once before the first check finishes
@@ -73,6 +76,7 @@ impl RunOptions {
             progress: None,
             contract: None,
             ca_certs: Vec::new(),
+            durability: None,
         }
     }
 }
@@ -101,6 +105,10 @@ struct Planned<'a> {
 /// Runs the selected checks of `catalog` against the target and returns the report.
 pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunError> {
     let selected = options.filter.apply(catalog).map_err(RunError::Usage)?;
+    // The durability area runs after the other checks, and only when asked for.
+    let (durable, selected) =
+        crate::durability_phase::split(selected, options.durability.is_some())
+            .map_err(RunError::Usage)?;
     let started_at = SystemTime::now();
     let started = Instant::now();
     let client = crate::wire::client_trusting(&options.ca_certs)?;
@@ -276,7 +284,22 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         .collect()
         .await;
     results.sort_by_key(|(index, _)| *index);
-    let results: Vec<CheckResult> = results.into_iter().map(|(_, r)| r).collect();
+    let mut results: Vec<CheckResult> = results.into_iter().map(|(_, r)| r).collect();
+    let mut durability = None;
+    if let (Some(restart), false) = (&options.durability, durable.is_empty()) {
+        let area = crate::durability_phase::Area {
+            checks: &durable,
+            interfaces: &interfaces,
+            unusable: &unusable,
+            fetched: fetched.clone(),
+            options,
+            scenarios: &scenarios,
+            run_id: &run_id,
+        };
+        let (more, summary) = crate::durability_phase::run(area, restart).await?;
+        results.extend(more);
+        durability = Some(summary);
+    }
 
     let mut totals: BTreeMap<Level, Counts> = Level::ALL
         .iter()
@@ -356,7 +379,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             select: options.filter.select.clone(),
             bindings: options.filter.bindings.clone(),
             versions: options.filter.versions.clone(),
-            checks_selected: selected.len(),
+            checks_selected: selected.len() + durable.len(),
         },
         started_at: humantime::format_rfc3339_millis(started_at).to_string(),
         finished_at: humantime::format_rfc3339_millis(SystemTime::now()).to_string(),
@@ -372,20 +395,21 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         baseline: None,
         results,
         failure: None,
+        durability,
         complete: true,
     })
 }
 
 /// Why an interface cannot be tested, found by its probe.
 #[derive(Debug, Clone)]
-struct Problem {
-    error: HarnessError,
-    evidence: Vec<Exchange>,
+pub(crate) struct Problem {
+    pub(crate) error: HarnessError,
+    pub(crate) evidence: Vec<Exchange>,
 }
 
 /// Runs one check in its own task (so a panic is contained) under its deadline; a check that
 /// runs past it is aborted, so it sends nothing more.
-async fn execute(
+pub(crate) async fn execute(
     check: &Check,
     ctx: Ctx,
     deadline: Duration,

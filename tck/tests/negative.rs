@@ -6,6 +6,8 @@
 
 #[path = "negative/cases.rs"]
 mod cases;
+#[path = "negative/cases_durable.rs"]
+mod cases_durable;
 #[path = "negative/cases_ext.rs"]
 mod cases_ext;
 #[path = "negative/cases_more.rs"]
@@ -23,7 +25,11 @@ use cases_more::MORE_CASES;
 
 /// Every negative case.
 fn all_cases() -> impl Iterator<Item = &'static Case> {
-    CASES.iter().chain(MORE_CASES).chain(EXT_CASES)
+    CASES
+        .iter()
+        .chain(MORE_CASES)
+        .chain(cases_durable::DURABLE_CASES)
+        .chain(EXT_CASES)
 }
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -83,25 +89,31 @@ fn main() -> std::process::ExitCode {
         trials.push(
             Trial::test(format!("{} under {}", case.check, case.fault), move || {
                 runtime.block_on(async {
-                    // The tls.* checks need the agent under TLS.
-                    let mut config = a2a_tck::builtin::profile();
-                    config.faults.insert(case.fault);
-                    config.tls = case.check.starts_with("tls.");
-                    let agent = a2a_tck::builtin::start_with(config)
-                        .await
-                        .map_err(|e| Failed::from(format!("agent did not start: {e}")))?;
-                    let card_url = match case.card_path {
-                        Some(path) => format!("{}{path}", agent.base_url()),
-                        None => agent.card_url(),
+                    let report = if case.check.starts_with("durability.") {
+                        // The built-in agent on SQLite, restarted in the middle of the run.
+                        support::run_durable(&[case.fault], case.check).await
+                    } else {
+                        // The tls.* checks need the agent under TLS.
+                        let mut config = a2a_tck::builtin::profile();
+                        config.faults.insert(case.fault);
+                        config.tls = case.check.starts_with("tls.");
+                        let agent = a2a_tck::builtin::start_with(config)
+                            .await
+                            .map_err(|e| Failed::from(format!("agent did not start: {e}")))?;
+                        let card_url = match case.card_path {
+                            Some(path) => format!("{}{path}", agent.base_url()),
+                            None => agent.card_url(),
+                        };
+                        let report = support::run_trusting(
+                            &agent.base_url(),
+                            &card_url,
+                            case.check,
+                            agent.ca_pem(),
+                        )
+                        .await;
+                        agent.shutdown().await;
+                        report
                     };
-                    let report = support::run_trusting(
-                        &agent.base_url(),
-                        &card_url,
-                        case.check,
-                        agent.ca_pem(),
-                    )
-                    .await;
-                    agent.shutdown().await;
                     let mut results = support::results_of(&report, case.check);
                     if !case.versions.is_empty() {
                         results.retain(|r| r.version.is_some_and(|v| case.versions.contains(&v)));

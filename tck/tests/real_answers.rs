@@ -39,6 +39,9 @@ enum Persona {
     AcceptsMissingFields,
     /// A message without role gets the internal error -32603.
     MissingRoleInternalError,
+    /// A non-blocking send is answered SUBMITTED and the first read-back still says WORKING
+    /// (a2a-sdk answers at the first event and finishes a moment later).
+    SettlesLate,
 }
 
 struct Front {
@@ -46,6 +49,8 @@ struct Front {
     upstream: String,
     client: reqwest::Client,
     card: Value,
+    /// Tasks whose next GetTask answers WORKING (SettlesLate).
+    unsettled: std::sync::Mutex<Vec<Value>>,
 }
 
 /// A front server; stops when dropped.
@@ -81,6 +86,7 @@ async fn front(persona: Persona, upstream: String) -> Server {
         upstream,
         client: a2a_tck::wire::client().expect("client"),
         card,
+        unsettled: std::sync::Mutex::default(),
     });
     let app = Router::new()
         .route("/.well-known/agent-card.json", get(card_of))
@@ -225,6 +231,27 @@ async fn rpc(State(front): State<Arc<Front>>, headers: HeaderMap, body: Bytes) -
             }
             pass_through(forward(&front, &headers, &request).await)
         }
+        (Persona::SettlesLate, "SendMessage")
+            if request["params"]["configuration"]["returnImmediately"] == json!(true) =>
+        {
+            let mut answer = forward_json(&front, &headers, &request).await;
+            if answer["result"]["task"].is_object() {
+                let task_id = answer["result"]["task"]["id"].clone();
+                front.unsettled.lock().expect("lock").push(task_id);
+                answer["result"]["task"]["status"]["state"] = json!("TASK_STATE_SUBMITTED");
+            }
+            Json(answer).into_response()
+        }
+        (Persona::SettlesLate, "GetTask") => {
+            let mut answer = forward_json(&front, &headers, &request).await;
+            let task_id = &request["params"]["id"];
+            let mut unsettled = front.unsettled.lock().expect("lock");
+            if let Some(at) = unsettled.iter().position(|t| t == task_id) {
+                unsettled.remove(at);
+                answer["result"]["status"]["state"] = json!("TASK_STATE_WORKING");
+            }
+            Json(answer).into_response()
+        }
         (Persona::MissingRoleInternalError, "SendMessage") if message.get("role").is_none() => {
             rpc_error(&id, -32603, "internal error")
         }
@@ -362,4 +389,34 @@ async fn an_internal_error_for_a_message_without_role_fails() {
     )
     .await;
     assert_all(&results, Status::Fail, "without role");
+}
+
+#[tokio::test]
+async fn the_contract_probe_waits_for_a_task_to_settle() {
+    let agent = a2a_tck::builtin::start(&[])
+        .await
+        .expect("the reference agent starts");
+    let upstream = format!("{}{}", agent.base_url(), a2a_reference_agent::JSONRPC_PATH);
+    let server = front(Persona::SettlesLate, upstream).await;
+    let card_url = format!("{}/.well-known/agent-card.json", server.base);
+    let report = support::run(
+        &server.base,
+        &card_url,
+        "streaming.failed-task-ends-stream-failed",
+    )
+    .await;
+    drop(server);
+    agent.shutdown().await;
+    let contract = report.contract.expect("a probe ran");
+    assert_eq!(
+        contract.detected,
+        Some(a2a_tck::contract::Contract::Kit),
+        "probe evidence: {:?}",
+        contract.evidence
+    );
+    assert!(report.not_run.is_empty(), "not run: {:?}", report.not_run);
+    let results: Vec<_> = (report.results.iter())
+        .map(|r| (r.id.clone(), r.status, r.message.clone()))
+        .collect();
+    assert_all(&results, Status::Pass, "");
 }

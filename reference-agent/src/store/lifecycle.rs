@@ -14,6 +14,7 @@ impl Store {
     pub fn send(&self, message: Message, blocking: bool) -> Result<SendReply, RpcError> {
         let mut state = self.lock();
         let (reply, _) = self.process(&mut state, message, false)?;
+        self.persist_reply(&mut state, &reply);
         Ok(match reply {
             SendReply::Task(mut task) if blocking && self.policy.tasks.blocking_returns_working => {
                 task.status = TaskStatus {
@@ -32,6 +33,7 @@ impl Store {
     pub fn send_streaming(&self, message: Message) -> Result<Feed, RpcError> {
         let mut state = self.lock();
         let (reply, events) = self.process(&mut state, message, true)?;
+        self.persist_reply(&mut state, &reply);
         let live = match (&reply, events.last()) {
             (SendReply::Task(task), Some(last)) if !last.ends_stream() => {
                 state.tasks.get_mut(&task.id).map(Record::listen)
@@ -71,6 +73,17 @@ impl Store {
         Ok(Feed { events, live })
     }
 
+    /// Writes what a message changed through to the durable store (and notes its context).
+    fn persist_reply(&self, state: &mut State, reply: &SendReply) {
+        match reply {
+            SendReply::Task(task) => {
+                self.know_context(state, &task.context_id);
+                self.persist(state, &task.id);
+            }
+            SendReply::Message(message) => self.know_context(state, &message.context_id),
+        }
+    }
+
     /// The reply to a message and the events it generated, in order (for a
     /// task: its snapshot first; for a direct reply: the one Message).
     fn process(
@@ -84,6 +97,16 @@ impl Store {
             .select(&message.message_id)
             .ok_or_else(|| RpcError::internal("scenario table has no default"))?;
         let policy = &self.policy.tasks;
+        if self.strict_contexts
+            && message.task_id.is_empty()
+            && !message.context_id.is_empty()
+            && !state.contexts.contains(&message.context_id)
+        {
+            return Err(RpcError::invalid_param(
+                "message.contextId",
+                format!("unknown contextId `{}`", message.context_id),
+            ));
+        }
         if message.task_id.is_empty() {
             return Ok(self.start(state, message, scenario, streaming));
         }
@@ -274,9 +297,11 @@ impl Store {
         record.release = None;
         let feed = record.feed.clone();
         Emitter::new(&mut record.task, feed, true).status(TaskState::Canceled, None, clock.now());
+        let canceled = record.task.clone();
+        self.persist(&state, id);
         if policy.answers_previous_state {
             return Ok(before);
         }
-        Ok(record.task.clone())
+        Ok(canceled)
     }
 }

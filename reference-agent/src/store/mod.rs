@@ -9,6 +9,7 @@
 //! an [`Event`]; events reach a task's live feed (a broadcast channel created
 //! by its first listener) under the same lock that applies them.
 
+pub mod durable;
 mod lifecycle;
 mod list;
 mod playback;
@@ -81,6 +82,8 @@ pub(super) struct State {
     tasks: HashMap<String, Record>,
     /// Issued ListTasks page tokens and the key of the last task on their page.
     page_tokens: HashMap<String, Key>,
+    /// The contexts the agent made or accepted (only a fault consults them).
+    contexts: durable::Contexts,
 }
 
 /// Thread-safe task store.
@@ -88,6 +91,10 @@ pub struct Store {
     policy: Policy,
     scenarios: Scenarios,
     state: Mutex<State>,
+    /// Where every change is written through (`--store sqlite:PATH`); `None`: memory only.
+    durable: Option<durable::Durable>,
+    /// A fault: refuse a contextId the agent does not know.
+    strict_contexts: bool,
 }
 
 impl Store {
@@ -101,7 +108,53 @@ impl Store {
                 ids: Ids::default(),
                 tasks: HashMap::new(),
                 page_tokens: HashMap::new(),
+                contexts: durable::Contexts::new(),
             }),
+            durable: None,
+            strict_contexts: false,
+        }
+    }
+
+    /// A store kept in `durable` as well, with everything saved there loaded back.
+    pub fn open(
+        policy: Policy,
+        scenarios: Scenarios,
+        durable: durable::Durable,
+        forget: durable::Forget,
+    ) -> Result<Self, String> {
+        let mut store = Store::new(policy, scenarios);
+        durable.load_into(&mut store.lock())?;
+        store.durable = Some(durable);
+        store.strict_contexts = forget.strict_contexts();
+        Ok(store)
+    }
+
+    /// The durable store, for other per-agent data (`kind, key -> JSON`).
+    #[allow(dead_code)] // TODO(push): the push-config store saves its configs here (at merge).
+    pub fn durable(&self) -> Option<&durable::Durable> {
+        self.durable.as_ref()
+    }
+
+    /// Writes the task `id` through to the durable store, if there is one. A write that fails
+    /// is reported on stderr: the answer already reflects the change.
+    fn persist(&self, state: &State, id: &str) {
+        let (Some(durable), Some(record)) = (&self.durable, state.tasks.get(id)) else {
+            return;
+        };
+        if let Err(e) = durable.save_record(state, record) {
+            eprintln!("a2a-reference-agent: {e}");
+        }
+    }
+
+    /// Records a context the agent made or accepted.
+    fn know_context(&self, state: &mut State, context_id: &str) {
+        if context_id.is_empty() || !state.contexts.insert(context_id.to_owned()) {
+            return;
+        }
+        if let Some(durable) = &self.durable {
+            if let Err(e) = durable.save_context(state, context_id) {
+                eprintln!("a2a-reference-agent: {e}");
+            }
         }
     }
 
@@ -121,8 +174,13 @@ impl Store {
 
     /// Records that a request of `version` made the task `id`.
     pub fn set_origin(&self, id: &str, version: Version) {
-        if let Some(record) = self.lock().tasks.get_mut(id) {
+        let mut state = self.lock();
+        if let Some(record) = state.tasks.get_mut(id) {
+            if record.origin == version {
+                return;
+            }
             record.origin = version;
+            self.persist(&state, id);
         }
     }
 

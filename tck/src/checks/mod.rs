@@ -11,6 +11,7 @@ pub mod card;
 pub mod card_signature;
 pub mod context;
 pub mod data_model;
+pub mod durability;
 pub mod extensions;
 pub mod grpc;
 pub mod jsonrpc;
@@ -115,6 +116,7 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (extensions::PREFIX, extensions::checks()),
         (service_params::PREFIX, service_params::checks()),
         (tls::PREFIX, tls::checks()),
+        (durability::PREFIX, durability::checks()),
     ]
 }
 

@@ -34,6 +34,28 @@ pub async fn run_trusting(
     }
 }
 
+/// Runs the durability checks matching `select` against the built-in agent with `faults`, on
+/// a SQLite file, restarted in-process in the middle of the run.
+pub async fn run_durable(faults: &[a2a_reference_agent::Fault], select: &str) -> Report {
+    let config = a2a_reference_agent::AgentConfig::with_faults(faults.iter().copied());
+    let agent = a2a_tck::durability::BuiltinDurable::start(config)
+        .await
+        .expect("the built-in agent starts on SQLite");
+    let mut options = RunOptions::new(&agent.base_url(), &agent.served_card_url());
+    options.limits.stream_wait = std::time::Duration::from_millis(1500);
+    options.filter = Filter {
+        select: vec![select.to_string()],
+        ..Filter::default()
+    };
+    options.durability = Some(agent.durability(std::time::Duration::from_secs(10)));
+    let report = runner::run(&a2a_tck::checks::all(), &options).await;
+    agent.shutdown().await;
+    match report {
+        Ok(report) => report,
+        Err(e) => panic!("the run did not start: {e}"),
+    }
+}
+
 /// A readable account of results, with their evidence, for failure messages.
 pub fn explain(results: &[&CheckResult]) -> String {
     results
