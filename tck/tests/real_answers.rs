@@ -393,7 +393,8 @@ async fn an_internal_error_for_a_message_without_role_fails() {
 
 #[tokio::test]
 async fn the_contract_probe_waits_for_a_task_to_settle() {
-    let agent = a2a_tck::builtin::start(&[])
+    // The front serves its own card (no extensions): the agent behind it requires none.
+    let agent = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
         .await
         .expect("the reference agent starts");
     let upstream = format!("{}{}", agent.base_url(), a2a_reference_agent::JSONRPC_PATH);
