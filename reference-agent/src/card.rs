@@ -58,7 +58,7 @@ impl CardDocument {
     }
 }
 
-fn card_json(base_url: &str, policy: &Policy) -> Value {
+pub(crate) fn card_json(base_url: &str, policy: &Policy) -> Value {
     let jsonrpc_url = format!("{base_url}{JSONRPC_PATH}");
     // 0.3 REST clients add `/v1` to this url themselves.
     let rest_url = format!("{base_url}{REST_PATH}");
@@ -120,6 +120,7 @@ fn card_json(base_url: &str, policy: &Policy) -> Value {
         card.insert("additionalInterfaces".to_owned(), json!(additional));
         card.insert("supportsAuthenticatedExtendedCard".to_owned(), json!(false));
     }
+    crate::auth::declare(&mut card, &policy.auth);
     card
 }
 

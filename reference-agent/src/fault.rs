@@ -262,6 +262,23 @@ faults! {
         "Only the messageId prefixes of the official TCK's table are honoured; every kit-only prefix (tck-long-running, tck-fail-task, ...) gets the default behaviour (complete the task), as most SDK test agents do.";
     GrpcStreamErrorInStream => "grpc-stream-error-in-stream",
         "A failing gRPC streaming call sends response headers and then the error as the status of an empty stream instead of failing up front: a conformant alternative the kit must accept.";
+    // --- auth ---
+    AuthNotEnforced => "auth-not-enforced",
+        "In authenticated mode, requests without credentials are served (as the first principal) instead of refused.";
+    AuthWrongTokenAccepted => "auth-wrong-token-accepted",
+        "In authenticated mode, a bearer token the agent does not know is accepted (as the first principal).";
+    AuthWrongStatus => "auth-wrong-status",
+        "In authenticated mode, a request without valid credentials is refused as an internal error (HTTP 500, JSON-RPC -32603 in HTTP 200, gRPC INTERNAL) instead of HTTP 401 / UNAUTHENTICATED.";
+    AuthNoChallenge => "auth-no-challenge",
+        "In authenticated mode, refusals carry no WWW-Authenticate challenge and name no scheme.";
+    AuthPrincipalsShareTasks => "auth-principals-share-tasks",
+        "In authenticated mode, every principal sees and acts on the tasks of every other.";
+    ExtendedCardWithoutAuth => "extended-card-without-auth",
+        "In authenticated mode, the extended agent card is returned to callers without credentials.";
+    ExtendedCardNoCacheHeaders => "extended-card-no-cache-headers",
+        "In authenticated mode, the extended agent card is served without Cache-Control and ETag headers.";
+    ExtendedCardNotACard => "extended-card-not-a-card",
+        "In authenticated mode, GetExtendedAgentCard returns an object that is not an Agent Card.";
 }
 
 impl Fault {
@@ -320,7 +337,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 115);
+        assert_eq!(Fault::all().len(), 123);
     }
 
     #[test]

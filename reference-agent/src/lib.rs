@@ -24,6 +24,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
 
+mod auth;
 mod card;
 mod clock;
 mod error;
@@ -68,6 +69,10 @@ pub struct AgentConfig {
     /// Delay every response of every binding by this many milliseconds (0 = none), to
     /// benchmark a slow agent.
     pub delay_ms: u64,
+    /// Authenticated mode: every operation needs `Authorization: Bearer <token>` with one of
+    /// these tokens, each one principal with tasks of its own; the card declares the bearer
+    /// scheme and an extended card (empty = open, the default).
+    pub bearer_tokens: Vec<String>,
 }
 
 impl AgentConfig {
@@ -99,6 +104,8 @@ pub struct App {
     shape: shape::Shaper,
     card: card::CardDocument,
     store: store::Store,
+    /// The extended card, in authenticated mode.
+    extended: Option<auth::ExtendedCards>,
     /// Set to true at shutdown; every open stream ends then.
     closing: watch::Sender<bool>,
 }
@@ -113,6 +120,7 @@ impl App {
             .only(policy.scenarios);
         Ok(App {
             card: card::CardDocument::new(base_url, &policy, &shape).map_err(io::Error::other)?,
+            extended: auth::extended_cards(&card::card_json(base_url, &policy), &policy.auth),
             store: store::Store::new(policy.clone(), scenarios),
             closing: watch::channel(false).0,
             policy,
@@ -143,6 +151,8 @@ pub struct RunningAgent {
     app: Arc<App>,
     /// The agent behind REST.
     rest_app: Arc<App>,
+    /// The other principals' agents, in authenticated mode.
+    others: Vec<Arc<App>>,
     /// Where the card is served (a fault may move it off the well-known path).
     card_path: &'static str,
     shutdown: Option<oneshot::Sender<()>>,
@@ -176,23 +186,28 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
             get(|| async { axum::response::Html("<html><body>Welcome!</body></html>") }),
         );
     }
-    let rest = Router::new()
-        .route(&format!("{REST_PATH}/{{*path}}"), any(rest::handle))
-        .with_state(Arc::clone(&rest_app));
-    // gRPC shares the port: HTTP/2 requests to /lf.a2a.v1.A2AService/<Rpc>.
-    let grpc = a2a_proto::server::router(Arc::new(grpc::GrpcBackend(Arc::clone(&app)))).merge(
-        a2a_proto::server::router_for(
-            a2a_proto::SERVICE_0_3,
-            Arc::new(grpc::GrpcBackend03(Arc::clone(&app))),
-        ),
-    );
-    let mut router = router
-        .route(JSONRPC_PATH, post(jsonrpc::handle))
-        // Clients that join a base URL ending in `/` post here.
-        .route(&format!("{JSONRPC_PATH}/"), post(jsonrpc::handle))
-        .with_state(Arc::clone(&app))
-        .merge(rest)
-        .merge(grpc);
+    let public = router.with_state(Arc::clone(&app));
+    // The principals of authenticated mode after the first (`app`): each a store of its own.
+    let mut others = Vec::new();
+    let mut router = if app.config.bearer_tokens.is_empty() {
+        public.merge(services(&app, &rest_app))
+    } else {
+        let mut all = vec![services(&app, &rest_app)];
+        for _ in 1..app.config.bearer_tokens.len() {
+            let other = Arc::new(App::new(&base_url(addr), app.config.clone())?);
+            all.push(services(&other, &other));
+            others.push(other);
+        }
+        let guard = auth::Guard::new(
+            app.config.bearer_tokens.clone(),
+            all,
+            app.policy.auth.clone(),
+        );
+        let guarded = Router::new()
+            .fallback(auth::guard)
+            .with_state(Arc::new(guard));
+        public.fallback_service(guarded)
+    };
     if app.config.delay_ms > 0 {
         let delay = Duration::from_millis(app.config.delay_ms);
         router = router.layer(axum::middleware::from_fn(
@@ -203,7 +218,8 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
         ));
     }
     let (shutdown, signal) = oneshot::channel::<()>();
-    let apps = [Arc::clone(&app), Arc::clone(&rest_app)];
+    let mut apps = vec![Arc::clone(&app), Arc::clone(&rest_app)];
+    apps.extend(others.iter().cloned());
     let task = tokio::spawn(async move {
         // No Nagle delay: HTTP/2 (gRPC) sends small frames that would otherwise wait for
         // the peer's delayed ACK.
@@ -225,10 +241,32 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
         addr,
         app,
         rest_app,
+        others,
         card_path,
         shutdown: Some(shutdown),
         task: Some(task),
     })
+}
+
+/// The operations of every binding (JSON-RPC, REST, gRPC) of one agent.
+fn services(app: &Arc<App>, rest_app: &Arc<App>) -> Router {
+    let rest = Router::new()
+        .route(&format!("{REST_PATH}/{{*path}}"), any(rest::handle))
+        .with_state(Arc::clone(rest_app));
+    // gRPC shares the port: HTTP/2 requests to /lf.a2a.v1.A2AService/<Rpc>.
+    let grpc = a2a_proto::server::router(Arc::new(grpc::GrpcBackend(Arc::clone(app)))).merge(
+        a2a_proto::server::router_for(
+            a2a_proto::SERVICE_0_3,
+            Arc::new(grpc::GrpcBackend03(Arc::clone(app))),
+        ),
+    );
+    Router::new()
+        .route(JSONRPC_PATH, post(jsonrpc::handle))
+        // Clients that join a base URL ending in `/` post here.
+        .route(&format!("{JSONRPC_PATH}/"), post(jsonrpc::handle))
+        .with_state(Arc::clone(app))
+        .merge(rest)
+        .merge(grpc)
 }
 
 /// `http://IP:PORT`, with an unspecified bind address replaced by loopback.
@@ -294,6 +332,7 @@ impl Drop for RunningAgent {
     fn drop(&mut self) {
         self.app.close();
         self.rest_app.close();
+        self.others.iter().for_each(|app| app.close());
         if let Some(task) = self.task.take() {
             task.abort();
         }

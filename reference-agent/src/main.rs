@@ -28,6 +28,11 @@ struct Args {
     /// benchmark how a client copes with a slow agent.
     #[arg(long, value_name = "N", default_value_t = 0)]
     delay_ms: u64,
+    /// Authenticated mode: every operation needs `Authorization: Bearer TOKEN` (repeatable;
+    /// each token is one principal, whose tasks the others cannot see). The card then declares
+    /// the bearer scheme and an extended card, served to authenticated callers only.
+    #[arg(long = "bearer-token", value_name = "TOKEN")]
+    bearer_tokens: Vec<String>,
     /// Print the available faults and exit.
     #[arg(long)]
     list_faults: bool,
@@ -56,16 +61,18 @@ async fn main() -> anyhow::Result<()> {
     let config = AgentConfig {
         no_streaming: args.no_streaming,
         delay_ms: args.delay_ms,
+        bearer_tokens: args.bearer_tokens,
         ..AgentConfig::with_faults(args.faults)
     };
     let config_faults = config.faults.clone();
+    let principals = config.bearer_tokens.len();
     let agent = start(addr, config)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     let faults: Vec<&str> = config_faults.iter().map(|f| f.name()).collect();
     print(&format!(
         "listening on {}\nagent card: {}\njson-rpc: {} (1.0 and 0.3)\nrest: {} (0.3 under /v1)\n\
-         grpc: {} (lf.a2a.v1 and a2a.v1, h2c)\nfaults: {}\n",
+         grpc: {} (lf.a2a.v1 and a2a.v1, h2c)\nfaults: {}\n{}",
         agent.base_url(),
         agent.card_url(),
         agent.jsonrpc_url(),
@@ -75,6 +82,11 @@ async fn main() -> anyhow::Result<()> {
             "none".to_string()
         } else {
             faults.join(", ")
+        },
+        if principals == 0 {
+            String::new()
+        } else {
+            format!("authentication: bearer tokens, {principals} principal(s)\n")
         },
     ))?;
     stop_signal().await?;
