@@ -63,6 +63,9 @@ pub struct Options {
     jobs: usize,
     headers: Vec<(String, String)>,
     trusted_keys: Vec<serde_json::Value>,
+    other_headers: Vec<(String, String)>,
+    /// The built-in agent runs in authenticated mode, the kit holding both principals' tokens.
+    builtin_auth: bool,
 }
 
 impl Options {
@@ -93,6 +96,8 @@ impl Options {
             jobs: defaults.jobs,
             headers: defaults.headers,
             trusted_keys: defaults.trusted_keys,
+            other_headers: defaults.other_headers,
+            builtin_auth: true,
         }
     }
 
@@ -163,6 +168,32 @@ impl Options {
         self
     }
 
+    /// Send `Authorization: Bearer <token>` on every request (redacted in every output).
+    pub fn bearer(self, token: impl Into<String>) -> Options {
+        let token = token.into();
+        self.header("Authorization", format!("Bearer {token}"))
+    }
+
+    /// The credentials of a second principal: this header is sent in place of the
+    /// [`Options::header`]s by the checks of principal isolation (repeatable; redacted).
+    pub fn other_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Options {
+        self.other_headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// A second principal authenticated with `Authorization: Bearer <token>`.
+    pub fn other_bearer(self, token: impl Into<String>) -> Options {
+        let token = token.into();
+        self.other_header("Authorization", format!("Bearer {token}"))
+    }
+
+    /// Whether the built-in agent runs in authenticated mode (default: on, with two
+    /// generated tokens the kit holds). Off serves every operation without credentials.
+    pub fn builtin_auth(mut self, on: bool) -> Options {
+        self.builtin_auth = on;
+        self
+    }
+
     /// Trust these public keys (JWKs) for the card's signatures, besides those its `jku`
     /// names (repeatable).
     pub fn trusted_keys(mut self, keys: impl IntoIterator<Item = serde_json::Value>) -> Options {
@@ -179,7 +210,7 @@ impl Options {
         if let Some((name, _)) = deadlines.iter().find(|(_, d)| d.is_zero()) {
             return Err(Error::Usage(format!("the {name} must be positive")));
         }
-        for (name, value) in &self.headers {
+        for (name, value) in self.headers.iter().chain(&self.other_headers) {
             reqwest::header::HeaderName::from_bytes(name.as_bytes())
                 .map_err(|e| Error::Usage(format!("bad header name {name:?}: {e}")))?;
             reqwest::header::HeaderValue::from_str(value)
@@ -197,6 +228,7 @@ impl Options {
         options.jobs = self.jobs;
         options.headers = self.headers.clone();
         options.trusted_keys = self.trusted_keys.clone();
+        options.other_headers = self.other_headers.clone();
         options
     }
 }
@@ -257,15 +289,20 @@ pub async fn run(options: &Options) -> Result<Report, Error> {
             Ok(report)
         }
         Target::Builtin(config) => {
-            let agent = builtin::start_with(config.clone())
-                .await
-                .map_err(Error::Start)?;
+            let mut config = config.clone();
+            let credentials = options
+                .builtin_auth
+                .then(|| builtin::authenticated(&mut config));
+            let agent = builtin::start_with(config).await.map_err(Error::Start)?;
             // A fault may move the card off the well-known path: read it where it is served.
             let card_url = options
                 .card_url
                 .clone()
                 .unwrap_or_else(|| agent.served_card_url());
-            let run = options.run_options(&agent.base_url(), &card_url, true);
+            let mut run = options.run_options(&agent.base_url(), &card_url, true);
+            if let Some(credentials) = credentials {
+                credentials.apply(&mut run);
+            }
             let outcome = runner::run(&catalog, &run).await;
             agent.shutdown().await;
             let mut report = outcome?;

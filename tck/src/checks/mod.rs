@@ -5,12 +5,14 @@
 
 use crate::check::{Binding, Capability, Check, Gate, ProtocolVersion, Scope};
 
+pub mod auth;
 pub mod bindings;
 pub mod capabilities;
 pub mod card;
 pub mod card_signature;
 pub mod context;
 pub mod data_model;
+pub mod extended_card;
 pub mod grpc;
 pub mod jsonrpc;
 pub mod needs;
@@ -109,6 +111,8 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (v03::PREFIX, v03::checks()),
         (versioning::PREFIX, versioning::across_versions()),
         (send::PREFIX, send::identity_checks()),
+        (auth::PREFIX, auth::checks()),
+        (extended_card::PREFIX, extended_card::checks()),
     ]
 }
 
