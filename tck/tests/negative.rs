@@ -8,6 +8,8 @@
 mod cases;
 #[path = "negative/cases_more.rs"]
 mod cases_more;
+#[path = "negative/cases_auth.rs"]
+mod cases_auth;
 mod support;
 
 use std::collections::BTreeSet;
@@ -20,7 +22,10 @@ use cases_more::MORE_CASES;
 
 /// Every negative case.
 fn all_cases() -> impl Iterator<Item = &'static Case> {
-    CASES.iter().chain(MORE_CASES)
+    CASES
+        .iter()
+        .chain(MORE_CASES)
+        .chain(cases_auth::AUTH_CASES)
 }
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -80,14 +85,23 @@ fn main() -> std::process::ExitCode {
         trials.push(
             Trial::test(format!("{} under {}", case.check, case.fault), move || {
                 runtime.block_on(async {
-                    let agent = a2a_tck::builtin::start(&[case.fault])
-                        .await
-                        .map_err(|e| Failed::from(format!("agent did not start: {e}")))?;
+                    let (agent, credentials) = if cases_auth::authenticated(case.check) {
+                        a2a_tck::builtin::start_full(&[case.fault])
+                            .await
+                            .map(|(agent, credentials)| (agent, Some(credentials)))
+                    } else {
+                        a2a_tck::builtin::start(&[case.fault])
+                            .await
+                            .map(|agent| (agent, None))
+                    }
+                    .map_err(|e| Failed::from(format!("agent did not start: {e}")))?;
                     let card_url = match case.card_path {
                         Some(path) => format!("{}{path}", agent.base_url()),
                         None => agent.card_url(),
                     };
-                    let report = support::run(&agent.base_url(), &card_url, case.check).await;
+                    let report =
+                        support::run_with(&agent.base_url(), &card_url, case.check, credentials)
+                            .await;
                     agent.shutdown().await;
                     let mut results = support::results_of(&report, case.check);
                     if !case.versions.is_empty() {

@@ -8,7 +8,20 @@ use a2a_tck::runner::{self, Filter, RunOptions};
 
 /// Runs the checks whose id matches `select` (a glob; an exact id selects one check).
 pub async fn run(target: &str, card_url: &str, select: &str) -> Report {
+    run_with(target, card_url, select, None).await
+}
+
+/// [`run`] with the credentials of the built-in agent in authenticated mode.
+pub async fn run_with(
+    target: &str,
+    card_url: &str,
+    select: &str,
+    credentials: Option<a2a_tck::builtin::Credentials>,
+) -> Report {
     let mut options = RunOptions::new(target, card_url);
+    if let Some(credentials) = credentials {
+        credentials.apply(&mut options);
+    }
     // A stream that should have closed is judged after this wait: keep negative runs short.
     options.limits.stream_wait = std::time::Duration::from_millis(1500);
     options.filter = Filter {

@@ -1,0 +1,39 @@
+//! The negative cases of authentication and the extended card. They run against the
+//! reference agent in authenticated mode (two generated bearer tokens, the kit holding both),
+//! as the built-in run does; every other case runs against the open agent.
+
+use a2a_reference_agent::Fault;
+
+use crate::cases::{case, Case};
+
+/// Checks whose cases need the agent in authenticated mode.
+pub const AUTHENTICATED_PREFIXES: &[&str] = &["auth.", "extended-card."];
+
+/// Whether the case of `check` runs against the agent in authenticated mode.
+pub fn authenticated(check: &str) -> bool {
+    AUTHENTICATED_PREFIXES.iter().any(|p| check.starts_with(p))
+}
+
+pub const AUTH_CASES: &[Case] = &[
+    case("auth.missing-credentials-rejected", Fault::AuthNotEnforced),
+    case(
+        "auth.invalid-credentials-rejected",
+        Fault::AuthWrongTokenAccepted,
+    ),
+    case("auth.rejection-form", Fault::AuthWrongStatus),
+    case("auth.challenge", Fault::AuthNoChallenge),
+    case(
+        "auth.principals-isolated",
+        Fault::AuthPrincipalsShareTasks,
+    ),
+    case(
+        "auth.foreign-task-indistinguishable",
+        Fault::AuthPrincipalsShareTasks,
+    ),
+    case("extended-card.requires-auth", Fault::ExtendedCardWithoutAuth),
+    case("extended-card.with-credentials", Fault::ExtendedCardNotACard),
+    case(
+        "extended-card.cache-headers",
+        Fault::ExtendedCardNoCacheHeaders,
+    ),
+];
