@@ -336,7 +336,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .and_then(Value::as_str)
             .map(str::to_string)
     };
-    Ok(Report {
+    let secrets = crate::secrets::of_headers(options.headers.iter().chain(&options.other_headers));
+    let report = Report {
         format_version: report::FORMAT_VERSION,
         tool: Tool {
             name: "a2a-tck".into(),
@@ -373,7 +374,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         results,
         failure: None,
         complete: true,
-    })
+    };
+    Ok(crate::secrets::scrub(report, &secrets))
 }
 
 /// Why an interface cannot be tested, found by its probe.

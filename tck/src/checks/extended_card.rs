@@ -57,7 +57,7 @@ pub fn checks() -> Vec<Check> {
             requirement: "GetExtendedAgentCard without credentials, or with wrong ones, returns no card",
             scope: EVERY_BINDING_BOTH,
             requires: GATE,
-            maps_to: &["SEC-EXTCARD-001", "SEC-EXTCARD-002", "SEC-EXTCARD-004"],
+            maps_to: &[],
             reading: Some(
                 "Any error (HTTP 401/403, gRPC UNAUTHENTICATED, a JSON-RPC error, even \
                  UnsupportedOperationError) is accepted: the sentence asks only that the card \
