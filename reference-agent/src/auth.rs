@@ -56,6 +56,11 @@ pub struct AuthPolicy {
     pub card_no_cache: bool,
     /// GetExtendedAgentCard answers something that is not an Agent Card.
     pub card_not_a_card: bool,
+    /// Refusals are HTTP 403 / gRPC PERMISSION_DENIED (a defensible alternative).
+    pub forbidden: bool,
+    /// JSON-RPC refusals are a JSON-RPC error with a custom code in HTTP 200 (a defensible
+    /// alternative).
+    pub jsonrpc_in_200: bool,
 }
 
 impl AuthPolicy {
@@ -71,6 +76,8 @@ impl AuthPolicy {
             card_without_auth: has(Fault::ExtendedCardWithoutAuth),
             card_no_cache: has(Fault::ExtendedCardNoCacheHeaders),
             card_not_a_card: has(Fault::ExtendedCardNotACard),
+            forbidden: has(Fault::AuthRefusesForbidden),
+            jsonrpc_in_200: has(Fault::AuthJsonRpcErrorIn200),
         }
     }
 }
@@ -410,11 +417,22 @@ fn refuse(kind: Kind, policy: &AuthPolicy, id: Value) -> Response {
     } else {
         REFUSAL
     };
-    let challenge = (!policy.no_challenge).then_some([(header::WWW_AUTHENTICATE, CHALLENGE)]);
+    // 401 carries the challenge; 403 (the alternative) names the scheme in its message.
+    let challenge = (!policy.no_challenge && !policy.forbidden)
+        .then_some([(header::WWW_AUTHENTICATE, CHALLENGE)]);
+    let (http, rest_status) = if policy.wrong_status {
+        (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL")
+    } else if policy.forbidden {
+        (StatusCode::FORBIDDEN, "PERMISSION_DENIED")
+    } else {
+        (StatusCode::UNAUTHORIZED, "UNAUTHENTICATED")
+    };
     match kind {
         Kind::Grpc => {
             let status = if policy.wrong_status {
                 tonic::Status::internal(message)
+            } else if policy.forbidden {
+                tonic::Status::permission_denied(message)
             } else {
                 tonic::Status::unauthenticated(message)
             };
@@ -429,8 +447,10 @@ fn refuse(kind: Kind, policy: &AuthPolicy, id: Value) -> Response {
         Kind::JsonRpc => {
             let (status, code) = if policy.wrong_status {
                 (StatusCode::OK, -32603)
+            } else if policy.jsonrpc_in_200 {
+                (StatusCode::OK, -32010)
             } else {
-                (StatusCode::UNAUTHORIZED, -32000)
+                (http, -32000)
             };
             let body = json!({
                 "jsonrpc": "2.0",
@@ -440,17 +460,12 @@ fn refuse(kind: Kind, policy: &AuthPolicy, id: Value) -> Response {
             (status, challenge, axum::Json(body)).into_response()
         }
         Kind::Rest => {
-            let (status, name) = if policy.wrong_status {
-                (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL")
-            } else {
-                (StatusCode::UNAUTHORIZED, "UNAUTHENTICATED")
-            };
             let body = json!({"error": {
-                "code": status.as_u16(),
-                "status": name,
+                "code": http.as_u16(),
+                "status": rest_status,
                 "message": message,
             }});
-            (status, challenge, axum::Json(body)).into_response()
+            (http, challenge, axum::Json(body)).into_response()
         }
     }
 }

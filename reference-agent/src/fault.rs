@@ -279,6 +279,10 @@ faults! {
         "In authenticated mode, the extended agent card is served without Cache-Control and ETag headers.";
     ExtendedCardNotACard => "extended-card-not-a-card",
         "In authenticated mode, GetExtendedAgentCard returns an object that is not an Agent Card.";
+    AuthRefusesForbidden => "auth-refuses-forbidden",
+        "In authenticated mode, refusals are HTTP 403 and gRPC PERMISSION_DENIED, naming the scheme in the message: a defensible alternative (0.3 §4.4 allows 401 or 403) the kit must accept.";
+    AuthJsonRpcErrorIn200 => "auth-jsonrpc-error-in-200",
+        "In authenticated mode, JSON-RPC refusals are a JSON-RPC error with a custom code (-32010) in HTTP 200: a defensible alternative (the error table leaves the JSON-RPC code custom) the kit must accept.";
 }
 
 impl Fault {
@@ -337,7 +341,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 123);
+        assert_eq!(Fault::all().len(), 125);
     }
 
     #[test]

@@ -4,7 +4,9 @@
 
 use a2a_reference_agent::Fault;
 
-use crate::cases::{case, Case};
+use a2a_tck::check::{Binding, Status};
+
+use crate::cases::{case, expecting, Case};
 
 /// Checks whose cases need the agent in authenticated mode.
 pub const AUTHENTICATED_PREFIXES: &[&str] = &["auth.", "extended-card."];
@@ -35,5 +37,30 @@ pub const AUTH_CASES: &[Case] = &[
     case(
         "extended-card.cache-headers",
         Fault::ExtendedCardNoCacheHeaders,
+    ),
+    // Defensible alternatives the kit must accept.
+    expecting(
+        "auth.rejection-form",
+        Fault::AuthRefusesForbidden,
+        Status::Pass,
+    ),
+    expecting("auth.challenge", Fault::AuthRefusesForbidden, Status::Pass),
+    expecting(
+        "auth.missing-credentials-rejected",
+        Fault::AuthRefusesForbidden,
+        Status::Pass,
+    ),
+    Case {
+        bindings: &[Binding::Jsonrpc],
+        ..expecting(
+            "auth.rejection-form",
+            Fault::AuthJsonRpcErrorIn200,
+            Status::Pass,
+        )
+    },
+    expecting(
+        "extended-card.requires-auth",
+        Fault::AuthJsonRpcErrorIn200,
+        Status::Pass,
     ),
 ];
