@@ -283,6 +283,8 @@ faults! {
         "In authenticated mode, refusals are HTTP 403 and gRPC PERMISSION_DENIED, naming the scheme in the message: a defensible alternative (0.3 §4.4 allows 401 or 403) the kit must accept.";
     AuthJsonRpcErrorIn200 => "auth-jsonrpc-error-in-200",
         "In authenticated mode, JSON-RPC refusals are a JSON-RPC error with a custom code (-32010) in HTTP 200: a defensible alternative (the error table leaves the JSON-RPC code custom) the kit must accept.";
+    AuthRequiredNoStatusMessage => "auth-required-no-status-message",
+        "A task the agent puts in TASK_STATE_AUTH_REQUIRED carries no status message explaining the authorization it needs.";
 }
 
 impl Fault {
@@ -341,7 +343,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 125);
+        assert_eq!(Fault::all().len(), 126);
     }
 
     #[test]

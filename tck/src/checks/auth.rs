@@ -140,7 +140,57 @@ pub fn checks() -> Vec<Check> {
             ),
             run: |ctx| Box::pin(foreign_task(ctx)),
         },
+        Check {
+            id: "auth.in-task-auth-required-explained",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "7.6.1", statements: &["V10-7.6.1-01", "V10-7.6.1-02", "V10-7.6.1-03"] },
+            requirement: "An agent that asks for authorization during a task answers with a Task in TASK_STATE_AUTH_REQUIRED whose status message explains what is needed",
+            scope: EVERY_BINDING_BOTH,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "Driven by the kit's own scenario `tck-auth-required`, used only when the \
+                 contract probe showed the agent asks for authorization on it (so the check \
+                 does not apply to agents that never do). The explanation is a status message \
+                 with at least one part that is not empty; the exception for needs negotiated \
+                 out of band or through an extension cannot be seen from outside, so an agent \
+                 relying on it fails here and should say so in its baseline.",
+            ),
+            run: |ctx| Box::pin(in_task_auth(ctx)),
+        },
     ]
+}
+
+async fn in_task_auth(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx
+        .create_task_in_state("tck-auth-required", "TASK_STATE_AUTH_REQUIRED")
+        .await?;
+    let parts = task
+        .pointer("/status/message/parts")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let explains = parts.iter().any(|part| {
+        part.as_object().is_some_and(|p| {
+            p.values().any(|v| match v {
+                Value::String(text) => !text.trim().is_empty(),
+                Value::Object(o) => !o.is_empty(),
+                Value::Array(a) => !a.is_empty(),
+                _ => false,
+            })
+        })
+    });
+    Ok(if explains {
+        Verdict::pass()
+    } else {
+        Verdict::fail(
+            "a status message with a part explaining the authorization needed",
+            match task.pointer("/status/message") {
+                Some(message) => format!("a status message without content: {}", crate::a2a::brief(message, 300)),
+                None => "no status message".to_string(),
+            },
+        )
+    })
 }
 
 /// Whether the card requires authentication; `Err` holds why the checks do not apply.

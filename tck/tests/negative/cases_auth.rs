@@ -38,6 +38,10 @@ pub const AUTH_CASES: &[Case] = &[
         "extended-card.cache-headers",
         Fault::ExtendedCardNoCacheHeaders,
     ),
+    case(
+        "auth.in-task-auth-required-explained",
+        Fault::AuthRequiredNoStatusMessage,
+    ),
     // Defensible alternatives the kit must accept.
     expecting(
         "auth.rejection-form",
