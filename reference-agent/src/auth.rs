@@ -56,6 +56,11 @@ pub struct AuthPolicy {
     pub card_no_cache: bool,
     /// GetExtendedAgentCard answers something that is not an Agent Card.
     pub card_not_a_card: bool,
+    /// The capability is declared but no card is configured: ExtendedAgentCardNotConfiguredError
+    /// (a conformant alternative).
+    pub card_not_configured: bool,
+    /// The same, answered with UnsupportedOperationError.
+    pub card_not_configured_wrong_error: bool,
     /// Refusals are HTTP 403 / gRPC PERMISSION_DENIED (a defensible alternative).
     pub forbidden: bool,
     /// JSON-RPC refusals are a JSON-RPC error with a custom code in HTTP 200 (a defensible
@@ -76,6 +81,8 @@ impl AuthPolicy {
             card_without_auth: has(Fault::ExtendedCardWithoutAuth),
             card_no_cache: has(Fault::ExtendedCardNoCacheHeaders),
             card_not_a_card: has(Fault::ExtendedCardNotACard),
+            card_not_configured: has(Fault::ExtendedCardNotConfigured),
+            card_not_configured_wrong_error: has(Fault::ExtendedCardNotConfiguredWrongError),
             forbidden: has(Fault::AuthRefusesForbidden),
             jsonrpc_in_200: has(Fault::AuthJsonRpcErrorIn200),
         }
@@ -232,6 +239,25 @@ pub fn extended_cards(public: &Value, policy: &AuthPolicy) -> Option<ExtendedCar
         v10: Value::Object(v10),
         v03_json: Value::Object(v03_json),
         v03_proto: Value::Object(v03_proto),
+    })
+}
+
+/// The answer of the extended-card operations: the card in the form `form` picks, or the
+/// error of an agent that declares the capability without a card configured (by the faults).
+pub fn extended_card(
+    app: &crate::App,
+    form: fn(&ExtendedCards) -> &Value,
+) -> Option<Result<Value, crate::RpcError>> {
+    let cards = app.extended.as_ref()?;
+    let policy = &app.policy.auth;
+    Some(if policy.card_not_configured_wrong_error {
+        Err(crate::RpcError::unsupported_operation(
+            "no extended agent card is configured",
+        ))
+    } else if policy.card_not_configured {
+        Err(crate::RpcError::extended_card_not_configured())
+    } else {
+        Ok(form(cards).clone())
     })
 }
 

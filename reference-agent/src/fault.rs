@@ -285,6 +285,10 @@ faults! {
         "In authenticated mode, JSON-RPC refusals are a JSON-RPC error with a custom code (-32010) in HTTP 200: a defensible alternative (the error table leaves the JSON-RPC code custom) the kit must accept.";
     AuthRequiredNoStatusMessage => "auth-required-no-status-message",
         "A task the agent puts in TASK_STATE_AUTH_REQUIRED carries no status message explaining the authorization it needs.";
+    ExtendedCardNotConfigured => "extended-card-not-configured",
+        "In authenticated mode, the card declares the extended card but none is configured: GetExtendedAgentCard answers ExtendedAgentCardNotConfiguredError, a conformant alternative the kit must accept.";
+    ExtendedCardNotConfiguredWrongError => "extended-card-not-configured-wrong-error",
+        "In authenticated mode, the card declares the extended card, none is configured, and GetExtendedAgentCard answers UnsupportedOperationError instead of ExtendedAgentCardNotConfiguredError.";
 }
 
 impl Fault {
@@ -343,7 +347,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 126);
+        assert_eq!(Fault::all().len(), 128);
     }
 
     #[test]

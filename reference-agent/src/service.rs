@@ -123,12 +123,12 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
         "GetExtendedAgentCard" if policy.extended_card_method_not_found => {
             Err(RpcError::method_not_found(method))
         }
-        "GetExtendedAgentCard" if app.extended.is_some() => {
-            Ok(app.extended.as_ref().map_or(Value::Null, |c| c.v10.clone()))
-        }
-        "GetExtendedAgentCard" => Err(RpcError::unsupported_operation(
-            "no extended agent card (capabilities.extendedAgentCard is false)",
-        )),
+        "GetExtendedAgentCard" => match crate::auth::extended_card(app, |c| &c.v10) {
+            Some(answer) => answer,
+            None => Err(RpcError::unsupported_operation(
+                "no extended agent card (capabilities.extendedAgentCard is false)",
+            )),
+        },
         _ => Err(unknown_method(policy, method)),
     }
 }

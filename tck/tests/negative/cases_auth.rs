@@ -4,7 +4,7 @@
 
 use a2a_reference_agent::Fault;
 
-use a2a_tck::check::{Binding, Status};
+use a2a_tck::check::{Binding, ProtocolVersion, Status};
 
 use crate::cases::{case, expecting, Case};
 
@@ -42,7 +42,25 @@ pub const AUTH_CASES: &[Case] = &[
         "auth.in-task-auth-required-explained",
         Fault::AuthRequiredNoStatusMessage,
     ),
+    // 0.3 leaves REST and gRPC errors unspecified beyond their class: judged on 1.0.
+    Case {
+        versions: &[ProtocolVersion::V1_0],
+        ..case(
+            "extended-card.with-credentials",
+            Fault::ExtendedCardNotConfiguredWrongError,
+        )
+    },
     // Defensible alternatives the kit must accept.
+    expecting(
+        "extended-card.with-credentials",
+        Fault::ExtendedCardNotConfigured,
+        Status::Pass,
+    ),
+    expecting(
+        "extended-card.cache-headers",
+        Fault::ExtendedCardNotConfigured,
+        Status::NotApplicable,
+    ),
     expecting(
         "auth.rejection-form",
         Fault::AuthRefusesForbidden,
