@@ -61,6 +61,8 @@ pub struct AuthPolicy {
     pub card_not_configured: bool,
     /// The same, answered with UnsupportedOperationError.
     pub card_not_configured_wrong_error: bool,
+    /// The card also declares an OAuth 2.0 scheme: `Some(token_url)`.
+    pub card_oauth: Option<&'static str>,
     /// Refusals are HTTP 403 / gRPC PERMISSION_DENIED (a defensible alternative).
     pub forbidden: bool,
     /// JSON-RPC refusals are a JSON-RPC error with a custom code in HTTP 200 (a defensible
@@ -83,6 +85,13 @@ impl AuthPolicy {
             card_not_a_card: has(Fault::ExtendedCardNotACard),
             card_not_configured: has(Fault::ExtendedCardNotConfigured),
             card_not_configured_wrong_error: has(Fault::ExtendedCardNotConfiguredWrongError),
+            card_oauth: if has(Fault::AuthCardOauthUrlNotUrl) {
+                Some("the token endpoint")
+            } else if has(Fault::AuthCardOauthScheme) {
+                Some("https://auth.example.com/oauth2/token")
+            } else {
+                None
+            },
             forbidden: has(Fault::AuthRefusesForbidden),
             jsonrpc_in_200: has(Fault::AuthJsonRpcErrorIn200),
         }
@@ -109,13 +118,28 @@ pub fn declare(card: &mut Value, policy: &AuthPolicy) {
             "description": description,
         }}),
     );
+    if let Some(token_url) = policy.card_oauth {
+        let flows = json!({"clientCredentials": {"tokenUrl": token_url, "scopes": {}}});
+        if let Some(schemes) = fields
+            .get_mut("securitySchemes")
+            .and_then(Value::as_object_mut)
+        {
+            schemes.insert(
+                "oauth".into(),
+                json!({"oauth2SecurityScheme": {"flows": flows}, "type": "oauth2", "flows": flows}),
+            );
+        }
+    }
     fields.insert(
         "securityRequirements".into(),
         json!([{ "schemes": { SCHEME: { "list": [] } } }]),
     );
     fields.insert("security".into(), json!([{ SCHEME: [] }]));
     fields.insert("supportsAuthenticatedExtendedCard".into(), json!(true));
-    if let Some(capabilities) = fields.get_mut("capabilities").and_then(Value::as_object_mut) {
+    if let Some(capabilities) = fields
+        .get_mut("capabilities")
+        .and_then(Value::as_object_mut)
+    {
         capabilities.insert("extendedAgentCard".into(), json!(true));
     }
 }
@@ -339,7 +363,9 @@ fn asks_extended_card(kind: Kind, path: &str, body: Option<&Bytes>) -> bool {
         Kind::JsonRpc => body
             .and_then(|b| serde_json::from_slice::<Value>(b).ok())
             .and_then(|v| v.get("method").and_then(Value::as_str).map(str::to_owned))
-            .is_some_and(|m| m == "GetExtendedAgentCard" || m == "agent/getAuthenticatedExtendedCard"),
+            .is_some_and(|m| {
+                m == "GetExtendedAgentCard" || m == "agent/getAuthenticatedExtendedCard"
+            }),
     }
 }
 
@@ -504,7 +530,10 @@ mod tests {
     #[test]
     fn bearer_tokens_are_read_case_insensitively() {
         let mut headers = HeaderMap::new();
-        headers.insert(header::AUTHORIZATION, HeaderValue::from_static("bearer abc"));
+        headers.insert(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("bearer abc"),
+        );
         assert_eq!(bearer(&headers), Some("abc"));
         headers.insert(header::AUTHORIZATION, HeaderValue::from_static("Basic abc"));
         assert_eq!(bearer(&headers), None);
@@ -528,7 +557,10 @@ mod tests {
         assert!(cards.v10["securitySchemes"][SCHEME].get("type").is_none());
         assert_eq!(cards.v03_json["securitySchemes"][SCHEME]["type"], "http");
         assert!(cards.v03_json.get("supportedInterfaces").is_none());
-        assert_eq!(cards.v03_proto["security"][0]["schemes"][SCHEME]["list"], json!([]));
+        assert_eq!(
+            cards.v03_proto["security"][0]["schemes"][SCHEME]["list"],
+            json!([])
+        );
         assert_eq!(cards.v10["skills"].as_array().unwrap().len(), 1);
     }
 }

@@ -289,6 +289,10 @@ faults! {
         "In authenticated mode, the card declares the extended card but none is configured: GetExtendedAgentCard answers ExtendedAgentCardNotConfiguredError, a conformant alternative the kit must accept.";
     ExtendedCardNotConfiguredWrongError => "extended-card-not-configured-wrong-error",
         "In authenticated mode, the card declares the extended card, none is configured, and GetExtendedAgentCard answers UnsupportedOperationError instead of ExtendedAgentCardNotConfiguredError.";
+    AuthCardOauthScheme => "auth-card-oauth-scheme",
+        "In authenticated mode, the card also declares an OAuth 2.0 client-credentials scheme with an empty scope map (not required by any security requirement): a conformant variant the kit must accept.";
+    AuthCardOauthUrlNotUrl => "auth-card-oauth-url-not-url",
+        "In authenticated mode, the card also declares an OAuth 2.0 scheme whose tokenUrl is not a URL.";
 }
 
 impl Fault {
@@ -347,7 +351,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 128);
+        assert_eq!(Fault::all().len(), 130);
     }
 
     #[test]

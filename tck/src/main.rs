@@ -300,9 +300,9 @@ fn filter(selection: &Selection) -> Filter {
 fn credentials(args: &RunArgs) -> Result<(Vec<(String, String)>, Vec<(String, String)>), String> {
     let token = |value: &Option<String>, env: &Option<String>, flag: &str| match (value, env) {
         (Some(token), _) => Ok(Some(token.clone())),
-        (None, Some(var)) => std::env::var(var)
-            .map(Some)
-            .map_err(|_| format!("{flag} {var}: the environment variable is not set (or not UTF-8)")),
+        (None, Some(var)) => std::env::var(var).map(Some).map_err(|_| {
+            format!("{flag} {var}: the environment variable is not set (or not UTF-8)")
+        }),
         (None, None) => Ok(None),
     };
     let header = |token: Option<String>| -> Result<Vec<(String, String)>, String> {
@@ -316,7 +316,11 @@ fn credentials(args: &RunArgs) -> Result<(Vec<(String, String)>, Vec<(String, St
     };
     Ok((
         header(token(&args.bearer, &args.bearer_env, "--bearer-env")?)?,
-        header(token(&args.other_bearer, &args.other_bearer_env, "--other-bearer-env")?)?,
+        header(token(
+            &args.other_bearer,
+            &args.other_bearer_env,
+            "--other-bearer-env",
+        )?)?,
     ))
 }
 

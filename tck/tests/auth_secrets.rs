@@ -67,8 +67,14 @@ async fn secrets_never_reach_an_output() {
     .expect("the kit runs");
     agent.shutdown().await;
     let mut outputs = vec![
-        ("stdout".to_string(), String::from_utf8_lossy(&output.stdout).into_owned()),
-        ("stderr".to_string(), String::from_utf8_lossy(&output.stderr).into_owned()),
+        (
+            "stdout".to_string(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+        ),
+        (
+            "stderr".to_string(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        ),
     ];
     for name in ["report.json", "report.xml", "report.html", "report.md"] {
         let text = std::fs::read_to_string(dir.join(name)).expect("every report is written");
@@ -81,7 +87,10 @@ async fn secrets_never_reach_an_output() {
     }
     // Not vacuous: the WARN results carry the credential headers, redacted.
     let report = &outputs[2].1;
-    assert!(report.contains("\"authorization\""), "no credential header in the evidence");
+    assert!(
+        report.contains("\"authorization\""),
+        "no credential header in the evidence"
+    );
     assert!(report.contains("[redacted]"));
     assert!(
         outputs[0].1.contains("auth.rejection-form"),

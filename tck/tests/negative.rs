@@ -6,10 +6,10 @@
 
 #[path = "negative/cases.rs"]
 mod cases;
-#[path = "negative/cases_more.rs"]
-mod cases_more;
 #[path = "negative/cases_auth.rs"]
 mod cases_auth;
+#[path = "negative/cases_more.rs"]
+mod cases_more;
 mod support;
 
 use std::collections::BTreeSet;
@@ -22,10 +22,7 @@ use cases_more::MORE_CASES;
 
 /// Every negative case.
 fn all_cases() -> impl Iterator<Item = &'static Case> {
-    CASES
-        .iter()
-        .chain(MORE_CASES)
-        .chain(cases_auth::AUTH_CASES)
+    CASES.iter().chain(MORE_CASES).chain(cases_auth::AUTH_CASES)
 }
 use libtest_mimic::{Arguments, Failed, Trial};
 

@@ -12,10 +12,16 @@ use serde_json::{json, Value};
 use super::setup::{task_id, Findings, Setup};
 use super::EVERY_BINDING_BOTH;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx, ErrorReply};
+use crate::ctx::{Answer, Ctx};
 use crate::model::{Binding, ProtocolVersion};
 use crate::transport::stream::Start;
 use crate::transport::Reply;
+
+mod card_and_task;
+mod isolation;
+
+use card_and_task::{in_task_auth, oauth_urls};
+use isolation::{foreign_task, principals_isolated};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "auth";
@@ -158,39 +164,26 @@ pub fn checks() -> Vec<Check> {
             ),
             run: |ctx| Box::pin(in_task_auth(ctx)),
         },
+        Check {
+            id: "auth.card-oauth-urls",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "proto OAuthFlows", statements: &["V10-P-18"] },
+            requirement: "The URLs of the card's OAuth 2.0 and OpenID Connect schemes (authorization, token, refresh, device authorization, metadata, discovery) are URLs",
+            scope: crate::check::Scope::Card,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "The proto says \"MUST be in the form of a URL\" of the deprecated implicit and \
+                 password flows; the kit reads every flow's URL fields the same way (a field \
+                 named for a URL that does not parse as one is wrong in any flow). The scope \
+                 maps MAY be empty and are not judged; TLS (which OAuth 2.0 requires) is not \
+                 judged either. Both card forms are read: 1.0 oauth2SecurityScheme / \
+                 openIdConnectSecurityScheme and 0.3 `type: oauth2` / `openIdConnect`. N/A \
+                 when the card declares neither.",
+            ),
+            run: |ctx| Box::pin(oauth_urls(ctx)),
+        },
     ]
-}
-
-async fn in_task_auth(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let task = ctx
-        .create_task_in_state("tck-auth-required", "TASK_STATE_AUTH_REQUIRED")
-        .await?;
-    let parts = task
-        .pointer("/status/message/parts")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let explains = parts.iter().any(|part| {
-        part.as_object().is_some_and(|p| {
-            p.values().any(|v| match v {
-                Value::String(text) => !text.trim().is_empty(),
-                Value::Object(o) => !o.is_empty(),
-                Value::Array(a) => !a.is_empty(),
-                _ => false,
-            })
-        })
-    });
-    Ok(if explains {
-        Verdict::pass()
-    } else {
-        Verdict::fail(
-            "a status message with a part explaining the authorization needed",
-            match task.pointer("/status/message") {
-                Some(message) => format!("a status message without content: {}", crate::a2a::brief(message, 300)),
-                None => "no status message".to_string(),
-            },
-        )
-    })
 }
 
 /// Whether the card requires authentication; `Err` holds why the checks do not apply.
@@ -219,7 +212,10 @@ pub fn security_required(card: &Value) -> Result<(), String> {
     if declared {
         Ok(())
     } else {
-        Err("the card declares no security requirement (securityRequirements, or 0.3 security)".into())
+        Err(
+            "the card declares no security requirement (securityRequirements, or 0.3 security)"
+                .into(),
+        )
     }
 }
 
@@ -228,7 +224,7 @@ fn not_applicable(reason: String) -> Verdict {
 }
 
 /// The run's headers that are not credentials.
-fn protocol_headers(ctx: &Ctx) -> Vec<(String, String)> {
+pub(super) fn protocol_headers(ctx: &Ctx) -> Vec<(String, String)> {
     ctx.wire
         .extra_headers()
         .iter()
@@ -264,7 +260,10 @@ pub fn with_wrong_credentials(ctx: &Ctx) -> Option<Ctx> {
             Some((scheme, _)) if scheme.eq_ignore_ascii_case("basic") => {
                 use base64::Engine as _;
                 let pair = format!("tck-invalid:{}", invalid_secret());
-                format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(pair))
+                format!(
+                    "Basic {}",
+                    base64::engine::general_purpose::STANDARD.encode(pair)
+                )
             }
             Some((scheme, _)) if !scheme.is_empty() => format!("{scheme} {}", invalid_secret()),
             _ => invalid_secret(),
@@ -278,23 +277,30 @@ pub fn with_wrong_credentials(ctx: &Ctx) -> Option<Ctx> {
 /// a header.
 fn card_credential(card: &Value) -> Option<(String, String)> {
     let schemes = card.get("securitySchemes")?.as_object()?;
-    schemes.values().find_map(|scheme| {
-        let http = scheme
-            .get("httpAuthSecurityScheme")
-            .or_else(|| (scheme.get("type")? == "http").then_some(scheme))?;
-        let name = http.get("scheme")?.as_str()?;
-        name.eq_ignore_ascii_case("bearer")
-            .then(|| ("Authorization".to_string(), format!("Bearer {}", invalid_secret())))
-    }).or_else(|| {
-        schemes.values().find_map(|scheme| {
-            let key = scheme
-                .get("apiKeySecurityScheme")
-                .or_else(|| (scheme.get("type")? == "apiKey").then_some(scheme))?;
-            let location = key.get("location").or_else(|| key.get("in"))?.as_str()?;
-            let name = key.get("name")?.as_str()?;
-            (location == "header").then(|| (name.to_string(), invalid_secret()))
+    schemes
+        .values()
+        .find_map(|scheme| {
+            let http = scheme
+                .get("httpAuthSecurityScheme")
+                .or_else(|| (scheme.get("type")? == "http").then_some(scheme))?;
+            let name = http.get("scheme")?.as_str()?;
+            name.eq_ignore_ascii_case("bearer").then(|| {
+                (
+                    "Authorization".to_string(),
+                    format!("Bearer {}", invalid_secret()),
+                )
+            })
         })
-    })
+        .or_else(|| {
+            schemes.values().find_map(|scheme| {
+                let key = scheme
+                    .get("apiKeySecurityScheme")
+                    .or_else(|| (scheme.get("type")? == "apiKey").then_some(scheme))?;
+                let location = key.get("location").or_else(|| key.get("in"))?.as_str()?;
+                let name = key.get("name")?.as_str()?;
+                (location == "header").then(|| (name.to_string(), invalid_secret()))
+            })
+        })
 }
 
 /// Words that name a scheme the card declares: the scheme's key and its http scheme.
@@ -316,7 +322,9 @@ pub fn scheme_words(card: &Value) -> Vec<String> {
 /// What an answer served (a result), if it served one.
 pub fn served(reply: &Reply) -> Option<String> {
     match &reply.read {
-        Ok(Answer::Result(value)) if !value.is_null() => Some(Answer::Result(value.clone()).describe()),
+        Ok(Answer::Result(value)) if !value.is_null() => {
+            Some(Answer::Result(value.clone()).describe())
+        }
         _ => None,
     }
 }
@@ -349,7 +357,7 @@ async fn operations_refused(ctx: &Ctx, caller: &Ctx, task: &str) -> Result<Findi
 }
 
 /// Whether the card declares streaming.
-fn streams(ctx: &Ctx) -> bool {
+pub(super) fn streams(ctx: &Ctx) -> bool {
     ctx.card
         .json
         .pointer("/capabilities/streaming")
@@ -363,7 +371,10 @@ async fn missing_rejected(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
     let task = task_id(&ctx.create_task("tck-complete-task").await?);
     let findings = operations_refused(&ctx, &without_credentials(&ctx), &task).await?;
-    Ok(findings.verdict("every operation without credentials refused", Verdict::pass()))
+    Ok(findings.verdict(
+        "every operation without credentials refused",
+        Verdict::pass(),
+    ))
 }
 
 async fn invalid_rejected(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -379,7 +390,10 @@ async fn invalid_rejected(ctx: Ctx) -> Result<Verdict, HarnessError> {
     };
     let task = task_id(&ctx.create_task("tck-complete-task").await?);
     let findings = operations_refused(&ctx, &wrong, &task).await?;
-    Ok(findings.verdict("every operation with wrong credentials refused", Verdict::pass()))
+    Ok(findings.verdict(
+        "every operation with wrong credentials refused",
+        Verdict::pass(),
+    ))
 }
 
 /// JSON-RPC codes that mean something other than an authentication failure.
@@ -400,7 +414,9 @@ pub fn in_binding_form(reply: &Reply) -> Result<(), String> {
         },
         binding => match (reply.http_status, error.and_then(|e| e.code)) {
             (Some(401 | 403), _) => Ok(()),
-            (Some(200), Some(code)) if binding == Binding::Jsonrpc && !meaningful_code(code) => Ok(()),
+            (Some(200), Some(code)) if binding == Binding::Jsonrpc && !meaningful_code(code) => {
+                Ok(())
+            }
             (status, code) => Err(format!(
                 "HTTP {}{}",
                 status.unwrap_or(0),
@@ -416,10 +432,15 @@ async fn rejection_form(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
     let task = task_id(&ctx.create_task("tck-complete-task").await?);
     let caller = without_credentials(&ctx);
-    let reply = caller.request("GetTask", caller.with_tenant(json!({ "id": task }))?).await?;
+    let reply = caller
+        .request("GetTask", caller.with_tenant(json!({ "id": task }))?)
+        .await?;
     let expected = "HTTP 401 or 403 (JSON-RPC: or a custom JSON-RPC error code), gRPC UNAUTHENTICATED or PERMISSION_DENIED";
     if let Some(what) = served(&reply) {
-        return Ok(Verdict::fail(expected, format!("GetTask was served: {what}")));
+        return Ok(Verdict::fail(
+            expected,
+            format!("GetTask was served: {what}"),
+        ));
     }
     Ok(match in_binding_form(&reply) {
         Ok(()) => Verdict::pass(),
@@ -451,16 +472,27 @@ async fn challenge(ctx: Ctx) -> Result<Verdict, HarnessError> {
                               "params": {"id": "tck-auth-challenge"}});
             let mut headers = vec![("Content-Type", "application/json".to_string())];
             headers.extend(version.map(|v| ("A2A-Version", v.to_string())));
-            Some(caller.post_raw(body.to_string().into_bytes(), headers).await?.http)
+            Some(
+                caller
+                    .post_raw(body.to_string().into_bytes(), headers)
+                    .await?
+                    .http,
+            )
         }
         Binding::Rest => {
-            let base = ctx.interface.as_ref().map(|i| i.url.trim_end_matches('/').to_string());
+            let base = ctx
+                .interface
+                .as_ref()
+                .map(|i| i.url.trim_end_matches('/').to_string());
             let base = base.unwrap_or_default();
             let (url, version) = match ctx.version() {
                 ProtocolVersion::V1_0 => (format!("{base}/tasks/tck-auth-challenge"), Some("1.0")),
                 ProtocolVersion::V0_3 => (format!("{base}/v1/tasks/tck-auth-challenge"), None),
             };
-            let headers = version.map(|v| ("A2A-Version", v.to_string())).into_iter().collect();
+            let headers = version
+                .map(|v| ("A2A-Version", v.to_string()))
+                .into_iter()
+                .collect();
             let request = crate::wire::Request {
                 method: reqwest::Method::GET,
                 url: &url,
@@ -477,135 +509,43 @@ async fn challenge(ctx: Ctx) -> Result<Verdict, HarnessError> {
             _ => (200..300).contains(&http.status),
         };
         if served {
-            return Ok(Verdict::fail(expected, format!("HTTP {}: the request was served", http.status)));
+            return Ok(Verdict::fail(
+                expected,
+                format!("HTTP {}: the request was served", http.status),
+            ));
         }
         return Ok(match http.header("www-authenticate").map(str::trim) {
-            Some(value) if !value.is_empty() => Verdict::pass_with(format!("WWW-Authenticate: {value}")),
+            Some(value) if !value.is_empty() => {
+                Verdict::pass_with(format!("WWW-Authenticate: {value}"))
+            }
             _ if names_scheme(&http.body_start(4000), &words) => {
                 Verdict::pass_with("no WWW-Authenticate, but the error names the scheme")
             }
             _ => Verdict::fail(
                 expected,
-                format!("HTTP {} without WWW-Authenticate, naming no declared scheme ({words:?}): {}", http.status, http.body_start(300)),
+                format!(
+                    "HTTP {} without WWW-Authenticate, naming no declared scheme ({words:?}): {}",
+                    http.status,
+                    http.body_start(300)
+                ),
             ),
         });
     }
-    let reply = caller.request("GetTask", caller.with_tenant(json!({"id": "tck-auth-challenge"}))?).await?;
+    let reply = caller
+        .request(
+            "GetTask",
+            caller.with_tenant(json!({"id": "tck-auth-challenge"}))?,
+        )
+        .await?;
     Ok(match &reply.read {
         Ok(Answer::Error(error)) if names_scheme(&error.raw.to_string(), &words) => Verdict::pass(),
-        Ok(answer) => Verdict::fail(expected, format!("{}, naming no declared scheme ({words:?})", answer.describe())),
+        Ok(answer) => Verdict::fail(
+            expected,
+            format!(
+                "{}, naming no declared scheme ({words:?})",
+                answer.describe()
+            ),
+        ),
         Err(unreadable) => Verdict::fail(expected, unreadable.clone()),
-    })
-}
-
-/// The second principal, or why the check cannot run.
-fn other_principal(ctx: &Ctx) -> Result<Ctx, HarnessError> {
-    if ctx.other_credentials().is_empty() {
-        return Err(HarnessError::Prerequisite(
-            "no second principal: give its credentials with --other-bearer, --other-bearer-env \
-             or --other-header to test that one caller cannot see another's tasks"
-                .into(),
-        ));
-    }
-    let mut headers = protocol_headers(ctx);
-    headers.extend(ctx.other_credentials().iter().cloned());
-    Ok(ctx.as_caller(headers))
-}
-
-/// Whether a ListTasks answer lists `id`.
-fn lists(answer: &Answer, id: &str) -> bool {
-    answer
-        .result()
-        .and_then(|r| r.get("tasks"))
-        .and_then(Value::as_array)
-        .is_some_and(|tasks| tasks.iter().any(|t| t.get("id").and_then(Value::as_str) == Some(id)))
-}
-
-async fn principals_isolated(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    if let Err(why) = security_required(&ctx.card.json) {
-        return Ok(not_applicable(why));
-    }
-    let other = other_principal(&ctx)?;
-    let task = ctx.create_task("tck-complete-task").await?;
-    let id = task_id(&task);
-    let state = crate::a2a::state(&task).map(str::to_owned);
-    let context = crate::a2a::text(&task, "contextId").map(str::to_owned);
-    let mut findings = Findings::default();
-    let reply = other.request("GetTask", other.with_tenant(json!({ "id": id }))?).await?;
-    if let Some(what) = served(&reply) {
-        findings.problem(format!("GetTask by the other principal was served: {what}"));
-    }
-    if ctx.version() == ProtocolVersion::V1_0 {
-        let mut queries = vec![json!({})];
-        queries.extend(context.iter().map(|c| json!({ "contextId": c })));
-        for query in queries {
-            let shown = query.to_string();
-            let answer = other.call("ListTasks", other.with_tenant(query)?).await?;
-            if lists(&answer, &id) {
-                findings.problem(format!("ListTasks {shown} by the other principal lists the task"));
-            }
-        }
-    }
-    if streams(&ctx) {
-        if let Start::Stream(_) = other.stream("SubscribeToTask", other.with_tenant(json!({ "id": id }))?).await? {
-            findings.problem("SubscribeToTask by the other principal started a stream".into());
-        }
-    }
-    let reply = other.request("CancelTask", other.with_tenant(json!({ "id": id }))?).await?;
-    if let Some(what) = served(&reply) {
-        findings.problem(format!("CancelTask by the other principal was served: {what}"));
-    }
-    // The owner still sees the task as it was.
-    let after = ctx.call("GetTask", ctx.with_tenant(json!({ "id": id }))?).await?;
-    let now = after.result().and_then(crate::a2a::state).map(str::to_owned);
-    if now.as_deref() == Some("TASK_STATE_CANCELED") && state.as_deref() != Some("TASK_STATE_CANCELED") {
-        findings.problem("the other principal's CancelTask canceled the task".into());
-    }
-    Ok(findings.verdict(
-        "another principal's GetTask, ListTasks, SubscribeToTask and CancelTask neither show nor change the task",
-        Verdict::pass(),
-    ))
-}
-
-/// What identifies an error across answers: code, statuses, ErrorInfo reason.
-fn identity(error: &ErrorReply) -> String {
-    format!(
-        "code {:?}, HTTP {:?}, status {:?}, reason {:?}",
-        error.code,
-        error.http_status,
-        error.status,
-        error.error_info.as_ref().map(|i| i.reason.as_str())
-    )
-}
-
-async fn foreign_task(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    if let Err(why) = security_required(&ctx.card.json) {
-        return Ok(not_applicable(why));
-    }
-    let other = other_principal(&ctx)?;
-    let id = task_id(&ctx.create_task("tck-complete-task").await?);
-    let expected = "the same error as for a task that does not exist (TaskNotFoundError)";
-    let foreign = other.request("GetTask", other.with_tenant(json!({ "id": id }))?).await?;
-    if let Some(what) = served(&foreign) {
-        return Ok(Verdict::fail(expected, format!("the other principal read the task: {what}")));
-    }
-    let unknown_id = other.id("tck-no-such-task");
-    let unknown = other.request("GetTask", other.with_tenant(json!({ "id": unknown_id }))?).await?;
-    let (Ok(Answer::Error(foreign)), Ok(Answer::Error(unknown))) = (&foreign.read, &unknown.read) else {
-        return Err(HarnessError::Malformed(format!(
-            "GetTask by the other principal: the answers could not be read as errors ({:?}; {:?})",
-            foreign.read.as_ref().err(),
-            unknown.read.as_ref().err()
-        )));
-    };
-    if identity(foreign) == identity(unknown) {
-        return Ok(Verdict::pass());
-    }
-    let actual = format!("another principal's task: {}; an unknown task: {}", identity(foreign), identity(unknown));
-    let authorization = foreign.http_status == Some(403) || foreign.status.as_deref() == Some("PERMISSION_DENIED");
-    Ok(if authorization {
-        Verdict::tolerate(expected, actual, "§3.3.2 also asks for an authorization error when the caller lacks permission (V10-3.3.2-05)")
-    } else {
-        Verdict::fail(expected, actual)
     })
 }

@@ -128,21 +128,30 @@ fn judge_card(reply: &Reply, version: ProtocolVersion) -> Result<bool, String> {
             if problems.is_empty() {
                 Ok(true)
             } else {
-                Err(format!("a result that is not an Agent Card: {}", problems.join(", ")))
+                Err(format!(
+                    "a result that is not an Agent Card: {}",
+                    problems.join(", ")
+                ))
             }
         }
-        Ok(Answer::Error(error)) if judge::is(error, ErrorKind::ExtendedAgentCardNotConfigured) => Ok(false),
+        Ok(Answer::Error(error)) if judge::is(error, ErrorKind::ExtendedAgentCardNotConfigured) => {
+            Ok(false)
+        }
         Ok(answer) => Err(answer.describe()),
         Err(unreadable) => Err(unreadable.clone()),
     }
 }
 
 async fn with_credentials(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let reply = ctx.request("GetExtendedAgentCard", ctx.with_tenant(json!({}))?).await?;
+    let reply = ctx
+        .request("GetExtendedAgentCard", ctx.with_tenant(json!({}))?)
+        .await?;
     let expected = "an Agent Card, or ExtendedAgentCardNotConfiguredError";
     Ok(match judge_card(&reply, ctx.version()) {
         Ok(true) => Verdict::pass(),
-        Ok(false) => Verdict::pass_with("ExtendedAgentCardNotConfiguredError: no extended card is configured"),
+        Ok(false) => Verdict::pass_with(
+            "ExtendedAgentCardNotConfiguredError: no extended card is configured",
+        ),
         Err(actual) => Verdict::fail(expected, actual),
     })
 }
@@ -152,26 +161,37 @@ async fn requires_auth(ctx: Ctx) -> Result<Verdict, HarnessError> {
     callers.extend(with_wrong_credentials(&ctx).map(|c| ("with wrong credentials", c)));
     let mut findings = Findings::default();
     for (how, caller) in callers {
-        let reply = caller.request("GetExtendedAgentCard", caller.with_tenant(json!({}))?).await?;
+        let reply = caller
+            .request("GetExtendedAgentCard", caller.with_tenant(json!({}))?)
+            .await?;
         if let Some(what) = served(&reply) {
             findings.problem(format!("GetExtendedAgentCard {how} was served: {what}"));
         }
     }
-    Ok(findings.verdict("no extended card without valid credentials", Verdict::pass()))
+    Ok(findings.verdict(
+        "no extended card without valid credentials",
+        Verdict::pass(),
+    ))
 }
 
 /// The extended card's HTTP answer, as the binding sends it (with the run's credentials).
 async fn raw_card(ctx: &Ctx) -> Result<HttpReply, HarnessError> {
-    let base = ctx.interface.as_ref().map(|i| i.url.trim_end_matches('/').to_string());
+    let base = ctx
+        .interface
+        .as_ref()
+        .map(|i| i.url.trim_end_matches('/').to_string());
     let base = base.unwrap_or_default();
-    let version = (ctx.version() == ProtocolVersion::V1_0).then(|| ("A2A-Version", "1.0".to_string()));
+    let version =
+        (ctx.version() == ProtocolVersion::V1_0).then(|| ("A2A-Version", "1.0".to_string()));
     match ctx.binding() {
         Binding::Rest => {
             let url = match ctx.version() {
-                ProtocolVersion::V1_0 => match ctx.interface.as_ref().and_then(|i| i.tenant.as_deref()) {
-                    Some(tenant) => format!("{base}/{tenant}/extendedAgentCard"),
-                    None => format!("{base}/extendedAgentCard"),
-                },
+                ProtocolVersion::V1_0 => {
+                    match ctx.interface.as_ref().and_then(|i| i.tenant.as_deref()) {
+                        Some(tenant) => format!("{base}/{tenant}/extendedAgentCard"),
+                        None => format!("{base}/extendedAgentCard"),
+                    }
+                }
                 ProtocolVersion::V0_3 => format!("{base}/v1/card"),
             };
             let request = crate::wire::Request {
@@ -187,10 +207,14 @@ async fn raw_card(ctx: &Ctx) -> Result<HttpReply, HarnessError> {
                 ProtocolVersion::V1_0 => "GetExtendedAgentCard",
                 ProtocolVersion::V0_3 => "agent/getAuthenticatedExtendedCard",
             };
-            let body = json!({"jsonrpc": "2.0", "id": ctx.id("tck-extended-card"), "method": method});
+            let body =
+                json!({"jsonrpc": "2.0", "id": ctx.id("tck-extended-card"), "method": method});
             let mut headers = vec![("Content-Type", "application/json".to_string())];
             headers.extend(version);
-            Ok(ctx.post_raw(body.to_string().into_bytes(), headers).await?.http)
+            Ok(ctx
+                .post_raw(body.to_string().into_bytes(), headers)
+                .await?
+                .http)
         }
     }
 }
@@ -208,10 +232,13 @@ async fn cache_headers(ctx: Ctx) -> Result<Verdict, HarnessError> {
             .and_then(|b| b.pointer("/error/code"))
             .and_then(Value::as_i64)
             != Some(-32007)
-            && !http.body_start(2000).contains("EXTENDED_AGENT_CARD_NOT_CONFIGURED");
+            && !http
+                .body_start(2000)
+                .contains("EXTENDED_AGENT_CARD_NOT_CONFIGURED");
         if !configured {
             return Ok(Verdict::NotApplicable {
-                reason: "no extended card is configured (ExtendedAgentCardNotConfiguredError)".into(),
+                reason: "no extended card is configured (ExtendedAgentCardNotConfiguredError)"
+                    .into(),
             });
         }
         return Err(HarnessError::Prerequisite(format!(

@@ -24,16 +24,19 @@ pub const AUTH_CASES: &[Case] = &[
     ),
     case("auth.rejection-form", Fault::AuthWrongStatus),
     case("auth.challenge", Fault::AuthNoChallenge),
-    case(
-        "auth.principals-isolated",
-        Fault::AuthPrincipalsShareTasks,
-    ),
+    case("auth.principals-isolated", Fault::AuthPrincipalsShareTasks),
     case(
         "auth.foreign-task-indistinguishable",
         Fault::AuthPrincipalsShareTasks,
     ),
-    case("extended-card.requires-auth", Fault::ExtendedCardWithoutAuth),
-    case("extended-card.with-credentials", Fault::ExtendedCardNotACard),
+    case(
+        "extended-card.requires-auth",
+        Fault::ExtendedCardWithoutAuth,
+    ),
+    case(
+        "extended-card.with-credentials",
+        Fault::ExtendedCardNotACard,
+    ),
     case(
         "extended-card.cache-headers",
         Fault::ExtendedCardNoCacheHeaders,
@@ -50,7 +53,18 @@ pub const AUTH_CASES: &[Case] = &[
             Fault::ExtendedCardNotConfiguredWrongError,
         )
     },
+    case("auth.card-oauth-urls", Fault::AuthCardOauthUrlNotUrl),
     // Defensible alternatives the kit must accept.
+    expecting(
+        "auth.card-oauth-urls",
+        Fault::AuthCardOauthScheme,
+        Status::Pass,
+    ),
+    expecting(
+        "auth.missing-credentials-rejected",
+        Fault::AuthCardOauthScheme,
+        Status::Pass,
+    ),
     expecting(
         "extended-card.with-credentials",
         Fault::ExtendedCardNotConfigured,
