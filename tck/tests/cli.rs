@@ -66,9 +66,13 @@ async fn builtin_run_is_conformant_and_writes_reports() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let report = Report::read(&report_path).expect("a complete report");
     assert_eq!(report.verdict, Verdict::Conformant);
-    // Only the checks of agents without streaming are N/A: the agent declares it.
+    // Only the checks of agents without streaming or the extended card are N/A: the agent
+    // declares both (the extended card in authenticated mode); and the OAuth URL check, the
+    // agent declaring a bearer scheme only.
     for result in &report.results {
-        let gated = result.id.starts_with("capabilities.streaming-absent");
+        let gated = result.id.starts_with("capabilities.streaming-absent")
+            || result.id == "capabilities.extended-card-absent-rejected"
+            || result.id == "auth.card-oauth-urls";
         let expected = if gated {
             Status::NotApplicable
         } else {

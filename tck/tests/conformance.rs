@@ -1,13 +1,15 @@
 //! Every check x interface against the in-process reference agent must PASS.
 //! One trial per check, named by its id: `cargo test --test conformance -- <id>` runs one.
 //! Checks of agents that lack streaming run against the agent's conformant no-streaming
-//! profile (the default agent declares streaming, where they are N/A).
+//! profile (the default agent declares streaming, where they are N/A); the checks of
+//! authentication and the extended card run against the agent in authenticated mode (with an
+//! OAuth scheme declared besides the bearer one, so the card's OAuth URLs are judged too).
 
 mod support;
 
 use std::sync::Arc;
 
-use a2a_reference_agent::AgentConfig;
+use a2a_reference_agent::{AgentConfig, Fault};
 use a2a_tck::check::{Capability, Gate, Status};
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -23,16 +25,33 @@ fn main() -> std::process::ExitCode {
             ..AgentConfig::default()
         }))
         .expect("the no-streaming reference agent starts");
+    let (secured, credentials) = runtime
+        .block_on(a2a_tck::builtin::start_full(&[Fault::AuthCardOauthScheme]))
+        .expect("the authenticated reference agent starts");
     let trials = a2a_tck::checks::all()
         .into_iter()
         .map(|check| {
             let lacks_streaming = check.requires.contains(&Gate::Lacks(Capability::Streaming));
-            let serving = if lacks_streaming { &plain } else { &agent };
+            let authenticated =
+                check.id.starts_with("auth.") || check.id.starts_with("extended-card.");
+            let serving = if lacks_streaming {
+                &plain
+            } else if authenticated {
+                &secured
+            } else {
+                &agent
+            };
+            let credentials = authenticated.then(|| credentials.clone());
             let (target, card_url) = (serving.base_url(), serving.card_url());
             let runtime = runtime.clone();
             let id = check.id;
             Trial::test(id, move || {
-                let report = runtime.block_on(support::run(&target, &card_url, id));
+                let report = runtime.block_on(support::run_with(
+                    &target,
+                    &card_url,
+                    id,
+                    credentials.clone(),
+                ));
                 let results = support::results_of(&report, id);
                 if support::all_have(&results, Status::Pass) {
                     Ok(())
@@ -49,5 +68,6 @@ fn main() -> std::process::ExitCode {
     let conclusion = libtest_mimic::run(&args, trials);
     runtime.block_on(agent.shutdown());
     runtime.block_on(plain.shutdown());
+    runtime.block_on(secured.shutdown());
     conclusion.exit_code()
 }

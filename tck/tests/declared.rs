@@ -107,12 +107,17 @@ async fn declarations_no_check_tested_are_named_everywhere() {
 
 #[tokio::test]
 async fn builtin_card_leaves_only_what_the_selection_excluded() {
-    // The reference agent declares streaming and signs its card: with the streaming checks
-    // selected, only the signatures are left, excluded by the selection.
+    // The reference agent declares streaming, authentication and the extended card, and signs
+    // its card: with the streaming, auth and extended-card checks selected, only the
+    // signatures are left, excluded by the selection.
     let report_path = temp_path("builtin-streams.json");
     let args = [
         "--select",
         "streaming.*",
+        "--select",
+        "auth.*",
+        "--select",
+        "extended-card.*",
         "--binding",
         "jsonrpc",
         "--version",
