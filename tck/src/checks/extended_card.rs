@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::auth::{served, with_wrong_credentials, without_credentials};
+use super::auth::{in_binding_form, served, with_wrong_credentials, without_credentials};
 use super::setup::Findings;
 use super::EVERY_BINDING_BOTH;
 use crate::a2a::ErrorKind;
@@ -146,6 +146,19 @@ async fn with_credentials(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let reply = ctx
         .request("GetExtendedAgentCard", ctx.with_tenant(json!({}))?)
         .await?;
+    // An authentication or authorization refusal says the kit's credentials do not reach the
+    // card (none given, or without the permission): nothing to judge.
+    let refused = matches!(&reply.read, Ok(Answer::Error(_))) && in_binding_form(&reply).is_ok();
+    if refused {
+        let given = if ctx.wire.extra_headers().is_empty() {
+            "the kit was given no credentials (--bearer, --bearer-env, --header)"
+        } else {
+            "the credentials given may lack the permission"
+        };
+        return Err(HarnessError::Prerequisite(format!(
+            "GetExtendedAgentCard was refused as unauthenticated or unauthorized; {given}"
+        )));
+    }
     let expected = "an Agent Card, or ExtendedAgentCardNotConfiguredError";
     Ok(match judge_card(&reply, ctx.version()) {
         Ok(true) => Verdict::pass(),
