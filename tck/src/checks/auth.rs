@@ -104,9 +104,9 @@ pub fn checks() -> Vec<Check> {
             reading: Some(
                 "On HTTP (JSON-RPC and REST) a WWW-Authenticate header passes (0.3 §4.4 names \
                  it); so does an error whose text names a scheme the card declares (its name, \
-                 or the http scheme such as Bearer). gRPC defines no challenge header and the \
-                 kit does not read response metadata: there the status message or details \
-                 must name the scheme.",
+                 or the http scheme such as Bearer). gRPC defines no challenge: \
+                 `www-authenticate` metadata passes, and so does a status message or detail \
+                 naming the scheme.",
             ),
             run: |ctx| Box::pin(challenge(ctx)),
         },
@@ -538,7 +538,20 @@ async fn challenge(ctx: Ctx) -> Result<Verdict, HarnessError> {
         )
         .await?;
     Ok(match &reply.read {
-        Ok(Answer::Error(error)) if names_scheme(&error.raw.to_string(), &words) => Verdict::pass(),
+        Ok(Answer::Error(error)) => {
+            match error.raw.get("wwwAuthenticate").and_then(Value::as_str) {
+                Some(challenge) if !challenge.trim().is_empty() => {
+                    Verdict::pass_with(format!("www-authenticate: {challenge}"))
+                }
+                _ if names_scheme(&error.raw.to_string(), &words) => Verdict::pass(),
+                _ => Verdict::fail(
+                    expected,
+                    format!(
+                    "{error}: no www-authenticate metadata, naming no declared scheme ({words:?})"
+                ),
+                ),
+            }
+        }
         Ok(answer) => Verdict::fail(
             expected,
             format!(
