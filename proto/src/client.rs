@@ -80,6 +80,8 @@ pub struct GrpcStatus {
     /// `google.rpc.Status`, one of its details does not decode, or its code
     /// differs from `grpc-status`.
     pub details_error: Option<String>,
+    /// The `www-authenticate` metadata of the status (an authentication challenge), if any.
+    pub challenge: Option<String>,
 }
 
 #[derive(thiserror::Error, Debug)]

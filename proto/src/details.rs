@@ -68,6 +68,11 @@ pub(crate) fn grpc_status(status: &Status) -> GrpcStatus {
         error_info: None,
         details: Vec::new(),
         details_error: None,
+        challenge: status
+            .metadata()
+            .get("www-authenticate")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned),
     };
     if let Some(note) = status.metadata().get(crate::sanitize::DETAILS_ERROR_HEADER) {
         out.details_error = Some(note.to_str().unwrap_or("undecodable details").to_owned());

@@ -63,7 +63,7 @@ impl CardDocument {
     }
 }
 
-fn card_json(base_url: &str, policy: &Policy) -> Value {
+pub(crate) fn card_json(base_url: &str, policy: &Policy) -> Value {
     let jsonrpc_url = format!("{base_url}{JSONRPC_PATH}");
     // 0.3 REST clients add `/v1` to this url themselves.
     let rest_url = format!("{base_url}{REST_PATH}");
@@ -125,12 +125,13 @@ fn card_json(base_url: &str, policy: &Policy) -> Value {
         card.insert("additionalInterfaces".to_owned(), json!(additional));
         card.insert("supportsAuthenticatedExtendedCard".to_owned(), json!(false));
     }
+    crate::auth::declare(&mut card, &policy.auth);
     card
 }
 
 /// What the card says of the agent's configuration: its extensions (`--required-extension`),
 /// and under `--tls` with the `tls-http-interface` fault, plain-http JSON-RPC urls.
-fn extras(card: &mut Value, base_url: &str, config: &AgentConfig) {
+pub(crate) fn extras(card: &mut Value, base_url: &str, config: &AgentConfig) {
     if let Some(extensions) = crate::extensions::declared(config) {
         card["capabilities"]["extensions"] = extensions;
     }

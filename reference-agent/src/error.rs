@@ -164,6 +164,14 @@ impl RpcError {
         .with("extension", uri)
     }
 
+    pub fn extended_card_not_configured() -> Self {
+        Self::new(
+            -32007,
+            "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
+            "Authenticated Extended Card is not configured",
+        )
+    }
+
     pub fn version_not_supported(requested: &str) -> Self {
         Self::new(-32009, "VERSION_NOT_SUPPORTED", "Version not supported")
             .with("requestedVersion", requested)

@@ -296,6 +296,37 @@ faults! {
         "With --store sqlite, the contexts the agent knew are not loaded back after a restart, and a message in one of them is refused as naming an unknown contextId.";
     DurableFailsOpenTasks => "durable-fails-open-tasks",
         "With --store sqlite, every task that was not in a terminal state comes back FAILED after a restart (interrupted work is given up), so an input-required task cannot be resumed.";
+    // --- auth ---
+    AuthNotEnforced => "auth-not-enforced",
+        "In authenticated mode, requests without credentials are served (as the first principal) instead of refused.";
+    AuthWrongTokenAccepted => "auth-wrong-token-accepted",
+        "In authenticated mode, a bearer token the agent does not know is accepted (as the first principal).";
+    AuthWrongStatus => "auth-wrong-status",
+        "In authenticated mode, a request without valid credentials is refused as an internal error (HTTP 500, JSON-RPC -32603 in HTTP 200, gRPC INTERNAL) instead of HTTP 401 / UNAUTHENTICATED.";
+    AuthNoChallenge => "auth-no-challenge",
+        "In authenticated mode, refusals carry no WWW-Authenticate challenge and name no scheme.";
+    AuthPrincipalsShareTasks => "auth-principals-share-tasks",
+        "In authenticated mode, every principal sees and acts on the tasks of every other.";
+    ExtendedCardWithoutAuth => "extended-card-without-auth",
+        "In authenticated mode, the extended agent card is returned to callers without credentials.";
+    ExtendedCardNoCacheHeaders => "extended-card-no-cache-headers",
+        "In authenticated mode, the extended agent card is served without Cache-Control and ETag headers.";
+    ExtendedCardNotACard => "extended-card-not-a-card",
+        "In authenticated mode, GetExtendedAgentCard returns an object that is not an Agent Card.";
+    AuthRefusesForbidden => "auth-refuses-forbidden",
+        "In authenticated mode, refusals are HTTP 403 and gRPC PERMISSION_DENIED, naming the scheme in the message: a defensible alternative (0.3 §4.4 allows 401 or 403) the kit must accept.";
+    AuthJsonRpcErrorIn200 => "auth-jsonrpc-error-in-200",
+        "In authenticated mode, JSON-RPC refusals are a JSON-RPC error with a custom code (-32010) in HTTP 200: a defensible alternative (the error table leaves the JSON-RPC code custom) the kit must accept.";
+    AuthRequiredNoStatusMessage => "auth-required-no-status-message",
+        "A task the agent puts in TASK_STATE_AUTH_REQUIRED carries no status message explaining the authorization it needs.";
+    ExtendedCardNotConfigured => "extended-card-not-configured",
+        "In authenticated mode, the card declares the extended card but none is configured: GetExtendedAgentCard answers ExtendedAgentCardNotConfiguredError, a conformant alternative the kit must accept.";
+    ExtendedCardNotConfiguredWrongError => "extended-card-not-configured-wrong-error",
+        "In authenticated mode, the card declares the extended card, none is configured, and GetExtendedAgentCard answers UnsupportedOperationError instead of ExtendedAgentCardNotConfiguredError.";
+    AuthCardOauthScheme => "auth-card-oauth-scheme",
+        "In authenticated mode, the card also declares an OAuth 2.0 client-credentials scheme with an empty scope map (not required by any security requirement): a conformant variant the kit must accept.";
+    AuthCardOauthUrlNotUrl => "auth-card-oauth-url-not-url",
+        "In authenticated mode, the card also declares an OAuth 2.0 scheme whose tokenUrl is not a URL.";
 }
 
 impl Fault {
@@ -354,7 +385,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 131);
+        assert_eq!(Fault::all().len(), 146);
     }
 
     #[test]

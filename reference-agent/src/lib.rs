@@ -24,6 +24,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
 
+mod auth;
 mod card;
 mod clock;
 mod error;
@@ -70,6 +71,10 @@ pub struct AgentConfig {
     /// Delay every response of every binding by this many milliseconds (0 = none), to
     /// benchmark a slow agent.
     pub delay_ms: u64,
+    /// Authenticated mode: every operation needs `Authorization: Bearer <token>` with one of
+    /// these tokens, each one principal with tasks of its own; the card declares the bearer
+    /// scheme and an extended card (empty = open, the default).
+    pub bearer_tokens: Vec<String>,
     /// Declare one extension with `required: true` ([`extensions::REQUIRED_EXTENSION`]) and
     /// refuse 1.0 requests that do not activate it (`--required-extension`).
     pub required_extension: bool,
@@ -132,6 +137,8 @@ pub struct App {
     shape: shape::Shaper,
     card: card::CardDocument,
     store: store::Store,
+    /// The extended card, in authenticated mode.
+    extended: Option<auth::ExtendedCards>,
     /// Set to true at shutdown; every open stream ends then.
     closing: watch::Sender<bool>,
 }
@@ -155,9 +162,12 @@ impl App {
                     .map_err(io::Error::other)?
             }
         };
+        let mut public = card::card_json(base_url, &policy);
+        card::extras(&mut public, base_url, &config);
         Ok(App {
             card: card::CardDocument::new(base_url, &policy, &shape, &config)
                 .map_err(io::Error::other)?,
+            extended: auth::extended_cards(&public, &policy.auth),
             store,
             closing: watch::channel(false).0,
             policy,
@@ -192,6 +202,8 @@ pub struct RunningAgent {
     app: Arc<App>,
     /// The agent behind REST.
     rest_app: Arc<App>,
+    /// The other principals' agents, in authenticated mode.
+    others: Vec<Arc<App>>,
     /// Where the card is served (a fault may move it off the well-known path).
     card_path: &'static str,
     shutdown: Option<oneshot::Sender<()>>,
@@ -237,23 +249,33 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
             get(|| async { axum::response::Html("<html><body>Welcome!</body></html>") }),
         );
     }
-    let rest = Router::new()
-        .route(&format!("{REST_PATH}/{{*path}}"), any(rest::handle))
-        .with_state(Arc::clone(&rest_app));
-    // gRPC shares the port: HTTP/2 requests to /lf.a2a.v1.A2AService/<Rpc>.
-    let grpc = a2a_proto::server::router(Arc::new(grpc::GrpcBackend(Arc::clone(&app)))).merge(
-        a2a_proto::server::router_for(
-            a2a_proto::SERVICE_0_3,
-            Arc::new(grpc::GrpcBackend03(Arc::clone(&app))),
-        ),
-    );
-    let mut router = router
-        .route(JSONRPC_PATH, post(jsonrpc::handle))
-        // Clients that join a base URL ending in `/` post here.
-        .route(&format!("{JSONRPC_PATH}/"), post(jsonrpc::handle))
-        .with_state(Arc::clone(&app))
-        .merge(rest)
-        .merge(grpc);
+    let public = router.with_state(Arc::clone(&app));
+    // The principals of authenticated mode after the first (`app`): each a store of its own
+    // (in memory: only the first principal's tasks are kept in a `--store sqlite` file).
+    let mut others = Vec::new();
+    let mut router = if app.config.bearer_tokens.is_empty() {
+        public.merge(services(&app, &rest_app))
+    } else {
+        let mut all = vec![services(&app, &rest_app)];
+        for _ in 1..app.config.bearer_tokens.len() {
+            let config = AgentConfig {
+                store: StoreKind::Memory,
+                ..app.config.clone()
+            };
+            let other = Arc::new(App::new(&base_url(addr, scheme), config)?);
+            all.push(services(&other, &other));
+            others.push(other);
+        }
+        let guard = auth::Guard::new(
+            app.config.bearer_tokens.clone(),
+            all,
+            app.policy.auth.clone(),
+        );
+        let guarded = Router::new()
+            .fallback(auth::guard)
+            .with_state(Arc::new(guard));
+        public.fallback_service(guarded)
+    };
     if app.config.required_extension {
         let config = app.config.clone();
         router = router.layer(axum::middleware::from_fn(
@@ -275,7 +297,8 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
         ));
     }
     let (shutdown, signal) = oneshot::channel::<()>();
-    let apps = [Arc::clone(&app), Arc::clone(&rest_app)];
+    let mut apps = vec![Arc::clone(&app), Arc::clone(&rest_app)];
+    apps.extend(others.iter().cloned());
     let listener = match &tls {
         Some(material) => Err(tls::TlsListener::new(listener, material, &app.config)?),
         None => Ok(listener),
@@ -314,10 +337,32 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
         ca_pem,
         app,
         rest_app,
+        others,
         card_path,
         shutdown: Some(shutdown),
         task: Some(task),
     })
+}
+
+/// The operations of every binding (JSON-RPC, REST, gRPC) of one agent.
+fn services(app: &Arc<App>, rest_app: &Arc<App>) -> Router {
+    let rest = Router::new()
+        .route(&format!("{REST_PATH}/{{*path}}"), any(rest::handle))
+        .with_state(Arc::clone(rest_app));
+    // gRPC shares the port: HTTP/2 requests to /lf.a2a.v1.A2AService/<Rpc>.
+    let grpc = a2a_proto::server::router(Arc::new(grpc::GrpcBackend(Arc::clone(app)))).merge(
+        a2a_proto::server::router_for(
+            a2a_proto::SERVICE_0_3,
+            Arc::new(grpc::GrpcBackend03(Arc::clone(app))),
+        ),
+    );
+    Router::new()
+        .route(JSONRPC_PATH, post(jsonrpc::handle))
+        // Clients that join a base URL ending in `/` post here.
+        .route(&format!("{JSONRPC_PATH}/"), post(jsonrpc::handle))
+        .with_state(Arc::clone(app))
+        .merge(rest)
+        .merge(grpc)
 }
 
 /// `http://IP:PORT` (or `https`), with an unspecified bind address replaced by loopback.
@@ -389,6 +434,7 @@ impl Drop for RunningAgent {
     fn drop(&mut self) {
         self.app.close();
         self.rest_app.close();
+        self.others.iter().for_each(|app| app.close());
         if let Some(task) = self.task.take() {
             task.abort();
         }

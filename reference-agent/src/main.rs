@@ -44,6 +44,11 @@ struct Args {
     /// restart on the same file).
     #[arg(long, value_name = "memory|sqlite:PATH", default_value = "memory")]
     store: a2a_reference_agent::StoreKind,
+    /// Authenticated mode: every operation needs `Authorization: Bearer TOKEN` (repeatable;
+    /// each token is one principal, whose tasks the others cannot see). The card then declares
+    /// the bearer scheme and an extended card, served to authenticated callers only.
+    #[arg(long = "bearer-token", value_name = "TOKEN")]
+    bearer_tokens: Vec<String>,
     /// Print the available faults and exit.
     #[arg(long)]
     list_faults: bool,
@@ -75,9 +80,11 @@ async fn main() -> anyhow::Result<()> {
         required_extension: args.required_extension,
         tls: args.tls,
         store: args.store,
+        bearer_tokens: args.bearer_tokens,
         ..AgentConfig::with_faults(args.faults)
     };
     let config_faults = config.faults.clone();
+    let principals = config.bearer_tokens.len();
     let agent = start(addr, config)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
@@ -88,7 +95,7 @@ async fn main() -> anyhow::Result<()> {
     let faults: Vec<&str> = config_faults.iter().map(|f| f.name()).collect();
     print(&format!(
         "listening on {}\nagent card: {}\njson-rpc: {} (1.0 and 0.3)\nrest: {} (0.3 under /v1)\n\
-         grpc: {} (lf.a2a.v1 and a2a.v1, {})\nfaults: {}\n",
+         grpc: {} (lf.a2a.v1 and a2a.v1, {})\nfaults: {}\n{}",
         agent.base_url(),
         agent.card_url(),
         agent.jsonrpc_url(),
@@ -103,6 +110,11 @@ async fn main() -> anyhow::Result<()> {
             "none".to_string()
         } else {
             faults.join(", ")
+        },
+        if principals == 0 {
+            String::new()
+        } else {
+            format!("authentication: bearer tokens, {principals} principal(s)\n")
         },
     ))?;
     stop_signal().await?;

@@ -123,9 +123,12 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
         "GetExtendedAgentCard" if policy.extended_card_method_not_found => {
             Err(RpcError::method_not_found(method))
         }
-        "GetExtendedAgentCard" => Err(RpcError::unsupported_operation(
-            "no extended agent card (capabilities.extendedAgentCard is false)",
-        )),
+        "GetExtendedAgentCard" => match crate::auth::extended_card(app, |c| &c.v10) {
+            Some(answer) => answer,
+            None => Err(RpcError::unsupported_operation(
+                "no extended agent card (capabilities.extendedAgentCard is false)",
+            )),
+        },
         _ => Err(unknown_method(policy, method)),
     }
 }

@@ -233,6 +233,13 @@ impl Shaper {
         let Some(task) = object(value) else {
             return;
         };
+        if self.has(Fault::AuthRequiredNoStatusMessage) {
+            if let Some(status) = task.get_mut("status").and_then(object) {
+                if status.get("state").and_then(Value::as_str) == Some("TASK_STATE_AUTH_REQUIRED") {
+                    status.remove("message");
+                }
+            }
+        }
         if self.has(Fault::HistoryReplacesMessageId) {
             let user = Value::from(Role::User.name());
             if let Some(Value::Array(history)) = task.get_mut("history") {

@@ -132,7 +132,8 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
         // read as the 1.0 params (unknown members are ignored).
         "tasks/get" => get_task(app, params),
         "tasks/cancel" => service::call(app, "CancelTask", params),
-        "agent/getAuthenticatedExtendedCard" => Err(no_extended_card()),
+        "agent/getAuthenticatedExtendedCard" => crate::auth::extended_card(app, |c| &c.v03_json)
+            .unwrap_or_else(|| Err(no_extended_card())),
         _ => match push_method(method) {
             Some(method) => service::call(app, method, params),
             None => Err(service::unknown_method(&app.policy.service, method)),
@@ -223,7 +224,8 @@ pub fn call_proto03(app: &App, rpc: &str, params: Value) -> Result<Value, RpcErr
             let id = task_name(&params, "name")?;
             service::call(app, "CancelTask", Some(json!({ "id": id })))
         }
-        "GetAgentCard" => Err(no_extended_card()),
+        "GetAgentCard" => crate::auth::extended_card(app, |c| &c.v03_proto)
+            .unwrap_or_else(|| Err(no_extended_card())),
         _ => match push_method(rpc) {
             Some(method) => service::call(app, method, Some(params)),
             None => Err(service::unknown_method(&app.policy.service, rpc)),

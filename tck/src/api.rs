@@ -67,6 +67,9 @@ pub struct Options {
     restart_cmd: Option<String>,
     durable: bool,
     ready_timeout: Duration,
+    other_headers: Vec<(String, String)>,
+    /// The built-in agent runs in authenticated mode, the kit holding both principals' tokens.
+    builtin_auth: bool,
 }
 
 impl Options {
@@ -100,6 +103,8 @@ impl Options {
             restart_cmd: None,
             durable: false,
             ready_timeout: crate::durability::READY_TIMEOUT,
+            other_headers: defaults.other_headers,
+            builtin_auth: true,
         }
     }
 
@@ -190,6 +195,32 @@ impl Options {
         self
     }
 
+    /// Send `Authorization: Bearer <token>` on every request (redacted in every output).
+    pub fn bearer(self, token: impl Into<String>) -> Options {
+        let token = token.into();
+        self.header("Authorization", format!("Bearer {token}"))
+    }
+
+    /// The credentials of a second principal: this header is sent in place of the
+    /// [`Options::header`]s by the checks of principal isolation (repeatable; redacted).
+    pub fn other_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Options {
+        self.other_headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// A second principal authenticated with `Authorization: Bearer <token>`.
+    pub fn other_bearer(self, token: impl Into<String>) -> Options {
+        let token = token.into();
+        self.other_header("Authorization", format!("Bearer {token}"))
+    }
+
+    /// Whether the built-in agent runs in authenticated mode (default: on, with two
+    /// generated tokens the kit holds). Off serves every operation without credentials.
+    pub fn builtin_auth(mut self, on: bool) -> Options {
+        self.builtin_auth = on;
+        self
+    }
+
     /// Trust these public keys (JWKs) for the card's signatures, besides those its `jku`
     /// names (repeatable).
     pub fn trusted_keys(mut self, keys: impl IntoIterator<Item = serde_json::Value>) -> Options {
@@ -221,7 +252,7 @@ impl Options {
         if let Some((name, _)) = deadlines.iter().find(|(_, d)| d.is_zero()) {
             return Err(Error::Usage(format!("the {name} must be positive")));
         }
-        for (name, value) in &self.headers {
+        for (name, value) in self.headers.iter().chain(&self.other_headers) {
             reqwest::header::HeaderName::from_bytes(name.as_bytes())
                 .map_err(|e| Error::Usage(format!("bad header name {name:?}: {e}")))?;
             reqwest::header::HeaderValue::from_str(value)
@@ -239,6 +270,7 @@ impl Options {
         options.jobs = self.jobs;
         options.headers = self.headers.clone();
         options.trusted_keys = self.trusted_keys.clone();
+        options.other_headers = self.other_headers.clone();
         options
     }
 }
@@ -301,12 +333,19 @@ pub async fn run(options: &Options) -> Result<Report, Error> {
             Ok(report)
         }
         Target::Builtin(config) if options.durable => {
-            let agent = crate::durability::BuiltinDurable::start(config.clone())
+            let mut config = config.clone();
+            let credentials = options
+                .builtin_auth
+                .then(|| builtin::authenticated(&mut config));
+            let agent = crate::durability::BuiltinDurable::start(config)
                 .await
                 .map_err(Error::Start)?;
             let card_url = (options.card_url.clone()).unwrap_or_else(|| agent.served_card_url());
             let mut run = options.run_options(&agent.base_url(), &card_url, true);
             run.durability = Some(agent.durability(options.ready_timeout));
+            if let Some(credentials) = credentials {
+                credentials.apply(&mut run);
+            }
             let outcome = runner::run(&catalog, &run).await;
             agent.shutdown().await;
             let mut report = outcome?;
@@ -314,9 +353,11 @@ pub async fn run(options: &Options) -> Result<Report, Error> {
             Ok(report)
         }
         Target::Builtin(config) => {
-            let agent = builtin::start_with(config.clone())
-                .await
-                .map_err(Error::Start)?;
+            let mut config = config.clone();
+            let credentials = options
+                .builtin_auth
+                .then(|| builtin::authenticated(&mut config));
+            let agent = builtin::start_with(config).await.map_err(Error::Start)?;
             // A fault may move the card off the well-known path: read it where it is served.
             let card_url = options
                 .card_url
@@ -326,6 +367,9 @@ pub async fn run(options: &Options) -> Result<Report, Error> {
             // Under `tls`, trust the private CA the agent made.
             run.ca_certs
                 .extend(agent.ca_pem().map(|pem| pem.as_bytes().to_vec()));
+            if let Some(credentials) = credentials {
+                credentials.apply(&mut run);
+            }
             let outcome = runner::run(&catalog, &run).await;
             agent.shutdown().await;
             let mut report = outcome?;

@@ -24,3 +24,64 @@ pub async fn start(faults: &[Fault]) -> std::io::Result<RunningAgent> {
 pub async fn start_with(config: AgentConfig) -> std::io::Result<RunningAgent> {
     a2a_reference_agent::start(SocketAddr::from(([127, 0, 0, 1], 0)), config).await
 }
+
+/// The credentials the kit holds for the built-in agent in authenticated mode: a header
+/// for each of two principals.
+#[derive(Clone)]
+pub struct Credentials {
+    /// Sent on every request (the first principal).
+    pub headers: Vec<(String, String)>,
+    /// The second principal's, for the checks of isolation.
+    pub other: Vec<(String, String)>,
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Credentials([redacted])")
+    }
+}
+
+impl Credentials {
+    /// Adds these credentials to a run's options (the user's own headers stay, except an
+    /// `Authorization` of theirs, which the built-in agent would refuse).
+    pub fn apply(self, run: &mut crate::runner::RunOptions) {
+        let is_auth = |(name, _): &(String, String)| name.eq_ignore_ascii_case("authorization");
+        run.headers.retain(|h| !is_auth(h));
+        run.headers.extend(self.headers);
+        run.other_headers.retain(|h| !is_auth(h));
+        run.other_headers.extend(self.other);
+    }
+}
+
+/// A fresh random bearer token (128 bits, hex).
+pub fn fresh_token() -> String {
+    use ring::rand::SecureRandom;
+    let mut bytes = [0u8; 16];
+    // The system generator does not fail on the platforms the kit runs on; a fixed fallback
+    // would still be a valid (if guessable) token for a loopback agent.
+    let _ = ring::rand::SystemRandom::new().fill(&mut bytes);
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!("tck-{hex}")
+}
+
+/// Turns on authenticated mode in `config` with two fresh tokens (the first two of its own
+/// when it has some) and returns the credentials of both principals.
+pub fn authenticated(config: &mut AgentConfig) -> Credentials {
+    while config.bearer_tokens.len() < 2 {
+        config.bearer_tokens.push(fresh_token());
+    }
+    let header = |token: &String| vec![("Authorization".to_string(), format!("Bearer {token}"))];
+    Credentials {
+        headers: header(&config.bearer_tokens[0]),
+        other: header(&config.bearer_tokens[1]),
+    }
+}
+
+/// Starts the reference agent as the kit's built-in target: the builtin [`profile`] in
+/// authenticated mode (two generated tokens), with the given faults; returns the agent and the credentials to use.
+pub async fn start_full(faults: &[Fault]) -> std::io::Result<(RunningAgent, Credentials)> {
+    let mut config = profile();
+    config.faults.extend(faults.iter().copied());
+    let credentials = authenticated(&mut config);
+    Ok((start_with(config).await?, credentials))
+}

@@ -38,6 +38,8 @@ pub struct Ctx {
     trusted_keys: Arc<Vec<Value>>,
     /// The durability phase: what was made on this interface before the restart.
     saved: Option<Arc<crate::checks::durability::Saved>>,
+    /// The credentials of a second principal (see [`Ctx::with_other_credentials`]).
+    other_credentials: Arc<Vec<(String, String)>>,
 }
 
 impl Ctx {
@@ -63,6 +65,34 @@ impl Ctx {
             scenarios: crate::contract::Scenarios::default(),
             trusted_keys: Arc::default(),
             saved: None,
+            other_credentials: Arc::default(),
+        }
+    }
+
+    /// With the credentials of a second principal (`--other-bearer`, `--other-header`).
+    pub fn with_other_credentials(mut self, headers: Arc<Vec<(String, String)>>) -> Ctx {
+        self.other_credentials = headers;
+        self
+    }
+
+    /// The credentials of a second principal; empty when none was given.
+    pub fn other_credentials(&self) -> &[(String, String)] {
+        &self.other_credentials
+    }
+
+    /// The same check as another caller: `headers` are sent in place of the run's headers
+    /// (`--header`, `--bearer`); their values are redacted in evidence alike. Exchanges are
+    /// recorded in this check's evidence.
+    pub fn as_caller(&self, headers: Vec<(String, String)>) -> Ctx {
+        let wire = self.wire.clone().with_headers(Arc::new(headers));
+        let transport = self
+            .interface
+            .as_ref()
+            .map(|i| self.connector.connect(i, &wire, &self.ids));
+        Ctx {
+            wire,
+            transport,
+            ..self.clone()
         }
     }
 

@@ -95,14 +95,33 @@ pub fn untested(run: &Run<'_>) -> Vec<UntestedDeclaration> {
             });
         }
     }
-    let no_auth = "this version of the kit has no authentication checks (it sends the \
-                   --header credentials given, and judges nothing about the schemes)";
-    for key in ["securitySchemes", "securityRequirements", "security"] {
-        if non_empty(run.card.get(key)) {
-            out.push(UntestedDeclaration {
-                what: key.into(),
-                why: no_auth.into(),
-            });
+    let security = ["securitySchemes", "securityRequirements", "security"];
+    if security.iter().any(|key| non_empty(run.card.get(*key))) {
+        let auth_check = |id: &str| id.starts_with("auth.");
+        let judged = run
+            .results
+            .iter()
+            .any(|r| auth_check(&r.id) && r.status != Status::NotApplicable);
+        if !judged {
+            let not_applicable = run
+                .results
+                .iter()
+                .find(|r| auth_check(&r.id) && r.status == Status::NotApplicable);
+            let why = if let Some(result) = not_applicable {
+                result.message.clone()
+            } else if run.selected.iter().any(|c| auth_check(c.id)) {
+                "no usable interface ran its checks".to_string()
+            } else {
+                "the selection (--select, --level) excluded its checks".to_string()
+            };
+            for key in security {
+                if non_empty(run.card.get(key)) {
+                    out.push(UntestedDeclaration {
+                        what: key.into(),
+                        why: why.clone(),
+                    });
+                }
+            }
         }
     }
     if non_empty(run.card.get("signatures")) {

@@ -32,6 +32,7 @@ pub mod probe;
 pub mod registry;
 pub mod report;
 pub mod runner;
+pub mod secrets;
 pub mod service_params;
 pub mod tls_probe;
 pub mod transport;

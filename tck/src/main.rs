@@ -224,6 +224,24 @@ struct RunArgs {
     /// (repeatable). Values never appear in reports.
     #[arg(long = "header", value_name = "NAME: VALUE", value_parser = parse_header)]
     headers: Vec<(String, String)>,
+    /// Send `Authorization: Bearer TOKEN` on every request (redacted in every output).
+    #[arg(long, value_name = "TOKEN")]
+    bearer: Option<String>,
+    /// Like --bearer, the token read from this environment variable (kept off the command
+    /// line and out of shell history).
+    #[arg(long, value_name = "VAR", conflicts_with = "bearer")]
+    bearer_env: Option<String>,
+    /// A second principal's bearer token, used only by the checks that one principal cannot
+    /// see another's tasks (redacted).
+    #[arg(long, value_name = "TOKEN")]
+    other_bearer: Option<String>,
+    /// Like --other-bearer, the token read from this environment variable.
+    #[arg(long, value_name = "VAR", conflicts_with = "other_bearer")]
+    other_bearer_env: Option<String>,
+    /// A second principal's header, for agents whose credentials are not bearer tokens:
+    /// 'X-API-Key: <key>' (repeatable; redacted).
+    #[arg(long = "other-header", value_name = "NAME: VALUE", value_parser = parse_header)]
+    other_headers: Vec<(String, String)>,
     /// A public key trusted for the card's signatures: a file holding a JWK or a JWK Set
     /// (repeatable); used besides the key set the signature's `jku` names.
     #[arg(long = "trusted-key", value_name = "FILE")]
@@ -296,6 +314,36 @@ fn filter(selection: &Selection) -> Filter {
     }
 }
 
+/// The bearer credentials of `--bearer`/`--bearer-env` and `--other-bearer`/
+/// `--other-bearer-env`, as headers.
+#[allow(clippy::type_complexity)]
+fn credentials(args: &RunArgs) -> Result<(Vec<(String, String)>, Vec<(String, String)>), String> {
+    let token = |value: &Option<String>, env: &Option<String>, flag: &str| match (value, env) {
+        (Some(token), _) => Ok(Some(token.clone())),
+        (None, Some(var)) => std::env::var(var).map(Some).map_err(|_| {
+            format!("{flag} {var}: the environment variable is not set (or not UTF-8)")
+        }),
+        (None, None) => Ok(None),
+    };
+    let header = |token: Option<String>| -> Result<Vec<(String, String)>, String> {
+        let Some(token) = token else {
+            return Ok(Vec::new());
+        };
+        let value = format!("Bearer {}", token.trim());
+        reqwest::header::HeaderValue::from_str(&value)
+            .map_err(|_| "a bearer token holds characters a header cannot carry".to_string())?;
+        Ok(vec![("Authorization".to_string(), value)])
+    };
+    Ok((
+        header(token(&args.bearer, &args.bearer_env, "--bearer-env")?)?,
+        header(token(
+            &args.other_bearer,
+            &args.other_bearer_env,
+            "--other-bearer-env",
+        )?)?,
+    ))
+}
+
 fn parse_header(text: &str) -> Result<(String, String), String> {
     let (name, value) = text
         .split_once(':')
@@ -357,9 +405,13 @@ fn run(args: RunArgs) -> ExitCode {
         Err(e) => return usage(&format!("failed to start the async runtime: {e}")),
     };
     runtime.block_on(async move {
+        // The builtin profile, authenticated: the kit holds both principals' tokens.
+        let mut config = builtin::profile();
+        config.faults.extend(args.fault.iter().copied());
+        config.tls = args.tls && !args.durability;
+        let credentials_of_builtin = builtin.then(|| builtin::authenticated(&mut config));
         let durable_agent = if builtin && args.durability {
-            let config = a2a_reference_agent::AgentConfig::with_faults(args.fault.iter().copied());
-            match a2a_tck::durability::BuiltinDurable::start(config).await {
+            match a2a_tck::durability::BuiltinDurable::start(config.clone()).await {
                 Ok(agent) => Some(agent),
                 Err(e) => {
                     return usage(&format!(
@@ -371,9 +423,6 @@ fn run(args: RunArgs) -> ExitCode {
             None
         };
         let agent = if builtin && durable_agent.is_none() {
-            let mut config = builtin::profile();
-            config.faults.extend(args.fault.iter().copied());
-            config.tls = args.tls;
             match builtin::start_with(config).await {
                 Ok(agent) => Some(agent),
                 Err(e) => {
@@ -428,6 +477,17 @@ fn run(args: RunArgs) -> ExitCode {
             )),
             (None, None) => None,
         };
+        options.other_headers = args.other_headers.clone();
+        match credentials(&args) {
+            Ok((mine, other)) => {
+                options.headers.extend(mine);
+                options.other_headers.extend(other);
+            }
+            Err(e) => return usage(&e),
+        }
+        if let Some(credentials) = credentials_of_builtin {
+            credentials.apply(&mut options);
+        }
         for path in &args.trusted_keys {
             let keys = std::fs::read_to_string(path)
                 .map_err(|e| e.to_string())

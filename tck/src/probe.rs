@@ -100,6 +100,7 @@ fn needs_credentials(ctx: &Ctx, url: &str, error: &str) -> String {
     };
     format!(
         "the interface at {url} requires authentication ({error}){declared}; \
-         give credentials with --header, e.g. --header 'Authorization: Bearer <token>'"
+         give credentials with --bearer <token>, --bearer-env <VAR> or --header, e.g. \
+         --header 'X-API-Key: <key>'"
     )
 }

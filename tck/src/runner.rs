@@ -39,6 +39,9 @@ pub struct RunOptions {
     pub headers: Vec<(String, String)>,
     /// Public keys (JWKs) trusted for card signatures (`--trusted-key`).
     pub trusted_keys: Vec<serde_json::Value>,
+    /// The credentials of a second principal (`--other-bearer`, `--other-header`), sent in
+    /// place of `headers` by the checks of principal isolation; redacted in evidence.
+    pub other_headers: Vec<(String, String)>,
     /// Told how many checks have finished, of how many planned (for a progress bar).
     pub progress: Option<Progress>,
     /// The scenario contract the agent honours (`--contract`); `None`: the probe decides.
@@ -73,6 +76,7 @@ impl RunOptions {
             jobs: 16,
             headers: Vec::new(),
             trusted_keys: Vec::new(),
+            other_headers: Vec::new(),
             progress: None,
             contract: None,
             ca_certs: Vec::new(),
@@ -242,6 +246,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     );
     let planned_count = plan.len();
     let trusted_keys = Arc::new(options.trusted_keys.clone());
+    let other_headers = Arc::new(options.other_headers.clone());
     let finished = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     if let Some(progress) = &options.progress {
         (progress.0)(0, planned_count);
@@ -269,7 +274,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             )
             .with_interfaces(usable.clone())
             .with_scenarios(scenarios.fresh())
-            .with_trusted_keys(trusted_keys.clone());
+            .with_trusted_keys(trusted_keys.clone())
+            .with_other_credentials(other_headers.clone());
             let (progress, finished) = (options.progress.clone(), finished.clone());
             async move {
                 let result = execute(planned.check, ctx, options.check_timeout, problem).await;
@@ -359,7 +365,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .and_then(Value::as_str)
             .map(str::to_string)
     };
-    Ok(Report {
+    let secrets = crate::secrets::of_headers(options.headers.iter().chain(&options.other_headers));
+    let report = Report {
         format_version: report::FORMAT_VERSION,
         tool: Tool {
             name: "a2a-tck".into(),
@@ -397,7 +404,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         failure: None,
         durability,
         complete: true,
-    })
+    };
+    Ok(crate::secrets::scrub(report, &secrets))
 }
 
 /// Why an interface cannot be tested, found by its probe.
@@ -480,10 +488,11 @@ pub(crate) async fn execute(
 /// `N/A` when a capability gate of the check does not hold for this card.
 fn missing_capability(check: &Check, card: &Value) -> Option<Verdict> {
     let declared = |capability: crate::check::Capability| {
-        card.get("capabilities")
-            .and_then(|c| c.get(capability.card_field()))
-            .and_then(Value::as_bool)
-            .unwrap_or(false)
+        let flag = |v: Option<&Value>| v.and_then(Value::as_bool).unwrap_or(false);
+        flag(card.get("capabilities").and_then(|c| c.get(capability.card_field())))
+            // The 0.3 card's own field for the extended card.
+            || (capability == crate::check::Capability::ExtendedAgentCard
+                && flag(card.get("supportsAuthenticatedExtendedCard")))
     };
     check.requires.iter().find_map(|gate| {
         let reason = match *gate {

@@ -2,13 +2,15 @@
 //! One trial per check, named by its id: `cargo test --test conformance -- <id>` runs one.
 //! Checks of agents that lack streaming run against the agent's conformant no-streaming
 //! profile (the default agent declares streaming, where they are N/A); the `tls.*` checks
-//! run against the agent served over TLS.
+//! run against the agent served over TLS; the checks of authentication and the extended card
+//! run against the agent in authenticated mode (with an OAuth scheme declared besides the
+//! bearer one, so the card's OAuth URLs are judged too).
 
 mod support;
 
 use std::sync::Arc;
 
-use a2a_reference_agent::AgentConfig;
+use a2a_reference_agent::{AgentConfig, Fault};
 use a2a_tck::check::{Capability, Gate, Status};
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -31,17 +33,25 @@ fn main() -> std::process::ExitCode {
             ..a2a_tck::builtin::profile()
         }))
         .expect("the reference agent starts under TLS");
+    let (secured, credentials) = runtime
+        .block_on(a2a_tck::builtin::start_full(&[Fault::AuthCardOauthScheme]))
+        .expect("the authenticated reference agent starts");
     let trials = a2a_tck::checks::all()
         .into_iter()
         .map(|check| {
             let lacks_streaming = check.requires.contains(&Gate::Lacks(Capability::Streaming));
+            let authenticated =
+                check.id.starts_with("auth.") || check.id.starts_with("extended-card.");
             let serving = if check.id.starts_with("tls.") {
                 &secure
             } else if lacks_streaming {
                 &plain
+            } else if authenticated {
+                &secured
             } else {
                 &agent
             };
+            let credentials = authenticated.then(|| credentials.clone());
             let (target, card_url) = (serving.base_url(), serving.card_url());
             let ca_pem = serving.ca_pem().map(str::to_string);
             let runtime = runtime.clone();
@@ -51,10 +61,11 @@ fn main() -> std::process::ExitCode {
                     // On its own agent, on SQLite, restarted in the middle of the run.
                     runtime.block_on(support::run_durable(&[], id))
                 } else {
-                    runtime.block_on(support::run_trusting(
+                    runtime.block_on(support::run_as(
                         &target,
                         &card_url,
                         id,
+                        credentials.clone(),
                         ca_pem.as_deref(),
                     ))
                 };
@@ -75,5 +86,6 @@ fn main() -> std::process::ExitCode {
     runtime.block_on(agent.shutdown());
     runtime.block_on(plain.shutdown());
     runtime.block_on(secure.shutdown());
+    runtime.block_on(secured.shutdown());
     conclusion.exit_code()
 }

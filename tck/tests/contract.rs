@@ -151,6 +151,7 @@ fn only_kit_only_checks_not_run(report: &Report, words: &str) {
     assert_eq!(
         ids.into_iter().collect::<Vec<_>>(),
         [
+            "auth.in-task-auth-required-explained",
             "send.auth-required-follow-up-continues-task",
             "streaming.failed-task-ends-stream-failed"
         ]

@@ -80,7 +80,10 @@ async fn declarations_no_check_tested_are_named_everywhere() {
         why("extensions"),
         "the selection (--select, --level) excluded its checks"
     );
-    assert!(why("securitySchemes").contains("no authentication checks"));
+    assert_eq!(
+        why("securitySchemes"),
+        "the selection (--select, --level) excluded its checks"
+    );
     // The card.* selection runs the signature checks: its (bogus) signature is judged, so
     // it is tested, not named.
     assert!(
@@ -107,13 +110,17 @@ async fn declarations_no_check_tested_are_named_everywhere() {
 
 #[tokio::test]
 async fn builtin_card_leaves_only_what_the_selection_excluded() {
-    // The reference agent declares streaming and a required extension, and signs its card:
-    // with the streaming checks selected, only the extension and the signatures are left,
-    // excluded by the selection.
+    // The reference agent declares streaming, a required extension, authentication and the
+    // extended card, and signs its card: with the streaming, auth and extended-card checks
+    // selected, only the extension and the signatures are left, excluded by the selection.
     let report_path = temp_path("builtin-streams.json");
     let args = [
         "--select",
         "streaming.*",
+        "--select",
+        "auth.*",
+        "--select",
+        "extended-card.*",
         "--binding",
         "jsonrpc",
         "--version",

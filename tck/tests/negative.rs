@@ -6,6 +6,8 @@
 
 #[path = "negative/cases.rs"]
 mod cases;
+#[path = "negative/cases_auth.rs"]
+mod cases_auth;
 #[path = "negative/cases_durable.rs"]
 mod cases_durable;
 #[path = "negative/cases_ext.rs"]
@@ -30,6 +32,7 @@ fn all_cases() -> impl Iterator<Item = &'static Case> {
         .chain(MORE_CASES)
         .chain(cases_durable::DURABLE_CASES)
         .chain(EXT_CASES)
+        .chain(cases_auth::AUTH_CASES)
 }
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -93,10 +96,13 @@ fn main() -> std::process::ExitCode {
                         // The built-in agent on SQLite, restarted in the middle of the run.
                         support::run_durable(&[case.fault], case.check).await
                     } else {
-                        // The tls.* checks need the agent under TLS.
+                        // The tls.* checks need the agent under TLS; the auth.* and
+                        // extended-card.* checks, the agent in authenticated mode.
                         let mut config = a2a_tck::builtin::profile();
                         config.faults.insert(case.fault);
                         config.tls = case.check.starts_with("tls.");
+                        let credentials = cases_auth::authenticated(case.check)
+                            .then(|| a2a_tck::builtin::authenticated(&mut config));
                         let agent = a2a_tck::builtin::start_with(config)
                             .await
                             .map_err(|e| Failed::from(format!("agent did not start: {e}")))?;
@@ -104,10 +110,11 @@ fn main() -> std::process::ExitCode {
                             Some(path) => format!("{}{path}", agent.base_url()),
                             None => agent.card_url(),
                         };
-                        let report = support::run_trusting(
+                        let report = support::run_as(
                             &agent.base_url(),
                             &card_url,
                             case.check,
+                            credentials,
                             agent.ca_pem(),
                         )
                         .await;

@@ -195,6 +195,7 @@ impl Policy {
                 ScenarioSet::Official,
                 ScenarioSet::All,
             ),
+            auth: crate::auth::AuthPolicy::new(config),
             isolation: Isolation {
                 rest_apart: has(Fault::CrossBindingIsolated),
                 v03_reads_own_tasks_only: has(Fault::CrossVersionIsolated),

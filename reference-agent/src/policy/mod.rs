@@ -26,6 +26,8 @@ pub struct Policy {
     /// Which scenarios of the table the agent plays.
     pub scenarios: ScenarioSet,
     pub isolation: Isolation,
+    /// Authenticated mode and the faults of its rules.
+    pub auth: crate::auth::AuthPolicy,
     /// Content-Type of SSE stream responses (both HTTP bindings).
     pub sse_content_type: &'static str,
 }

@@ -5,6 +5,7 @@
 
 use crate::check::{Binding, Capability, Check, Gate, ProtocolVersion, Scope};
 
+pub mod auth;
 pub mod bindings;
 pub mod capabilities;
 pub mod card;
@@ -12,6 +13,7 @@ pub mod card_signature;
 pub mod context;
 pub mod data_model;
 pub mod durability;
+pub mod extended_card;
 pub mod extensions;
 pub mod grpc;
 pub mod jsonrpc;
@@ -117,6 +119,8 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (service_params::PREFIX, service_params::checks()),
         (tls::PREFIX, tls::checks()),
         (durability::PREFIX, durability::checks()),
+        (auth::PREFIX, auth::checks()),
+        (extended_card::PREFIX, extended_card::checks()),
     ]
 }
 

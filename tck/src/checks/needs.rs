@@ -14,6 +14,10 @@ use crate::contract::{is_kit_only, Contract, Scenarios};
 /// listed where a check uses them when honoured, beside the official fallback.
 const SCENARIOS: &[(&str, &[&str])] = &[
     (
+        "auth.in-task-auth-required-explained",
+        &["tck-auth-required"],
+    ),
+    (
         "bindings.task-readable-on-every-binding",
         &["tck-artifact-text"],
     ),

@@ -210,7 +210,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "send.auth-required-follow-up-continues-task",
             level: Level::Should,
-            spec: SpecRef { version: "1.0", section: "7.6.1", statements: &["V10-3.4.3-02", "V10-3.3.3-01"] },
+            spec: SpecRef { version: "1.0", section: "7.6.1", statements: &["V10-3.4.3-02", "V10-3.3.3-01", "V10-7.6.1-07"] },
             requirement: "A follow-up naming the taskId of a task waiting in TASK_STATE_AUTH_REQUIRED resumes that same task",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],

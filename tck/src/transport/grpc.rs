@@ -228,12 +228,17 @@ fn error_reply(status: &GrpcStatus) -> ErrorReply {
 }
 
 fn status_json(status: &GrpcStatus) -> Value {
-    json!({
+    let mut json = json!({
         "code": status.code,
         "status": status.code_name(),
         "message": status.message,
         "details": status.details,
-    })
+    });
+    // An authentication challenge sent as `www-authenticate` metadata.
+    if let (Some(challenge), Some(fields)) = (&status.challenge, json.as_object_mut()) {
+        fields.insert("wwwAuthenticate".into(), Value::String(challenge.clone()));
+    }
+    json
 }
 
 /// The recorded response of a call that ended with `status` (and `body` when OK).

@@ -8,7 +8,7 @@ use a2a_tck::runner::{self, Filter, RunOptions};
 
 /// Runs the checks whose id matches `select` (a glob; an exact id selects one check).
 pub async fn run(target: &str, card_url: &str, select: &str) -> Report {
-    run_trusting(target, card_url, select, None).await
+    run_as(target, card_url, select, None, None).await
 }
 
 /// [`run`], trusting the CA certificate `ca_pem` (an agent under `--tls`).
@@ -18,10 +18,34 @@ pub async fn run_trusting(
     select: &str,
     ca_pem: Option<&str>,
 ) -> Report {
+    run_as(target, card_url, select, None, ca_pem).await
+}
+
+/// [`run`] with the credentials of the built-in agent in authenticated mode.
+pub async fn run_with(
+    target: &str,
+    card_url: &str,
+    select: &str,
+    credentials: Option<a2a_tck::builtin::Credentials>,
+) -> Report {
+    run_as(target, card_url, select, credentials, None).await
+}
+
+/// [`run`] with credentials (authenticated mode) and a CA to trust (`--tls`), each optional.
+pub async fn run_as(
+    target: &str,
+    card_url: &str,
+    select: &str,
+    credentials: Option<a2a_tck::builtin::Credentials>,
+    ca_pem: Option<&str>,
+) -> Report {
     let mut options = RunOptions::new(target, card_url);
     options
         .ca_certs
         .extend(ca_pem.map(|pem| pem.as_bytes().to_vec()));
+    if let Some(credentials) = credentials {
+        credentials.apply(&mut options);
+    }
     // A stream that should have closed is judged after this wait: keep negative runs short.
     options.limits.stream_wait = std::time::Duration::from_millis(1500);
     options.filter = Filter {

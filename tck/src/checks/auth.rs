@@ -1,0 +1,564 @@
+//! Authentication and authorization checks (`auth.*`, spec 1.0 §3.3.2, §7.4, §13.1; 0.3
+//! §4.4): when the card declares security requirements, requests without credentials or
+//! with wrong ones are refused, in the binding's form and with a challenge, and the tasks of
+//! one principal are invisible to another (given a second principal's credentials).
+//!
+//! The credentials are the run's headers (`--header`, `--bearer`): every one of them that is
+//! not a protocol header (A2A-Version, A2A-Extensions, ...) counts as a credential, so that
+//! a request "without credentials" never carries one by mistake.
+
+use serde_json::{json, Value};
+
+use super::setup::{task_id, Findings, Setup};
+use super::EVERY_BINDING_BOTH;
+use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::ctx::{Answer, Ctx};
+use crate::model::{Binding, ProtocolVersion};
+use crate::transport::stream::Start;
+use crate::transport::Reply;
+
+mod card_and_task;
+mod isolation;
+
+use card_and_task::{in_task_auth, oauth_urls};
+use isolation::{foreign_task, principals_isolated};
+
+/// The id prefix of every check in this module.
+pub const PREFIX: &str = "auth";
+
+/// Headers of the run that are not credentials.
+const PROTOCOL_HEADERS: &[&str] = &[
+    "a2a-version",
+    "a2a-extensions",
+    "x-a2a-extensions",
+    "accept",
+    "content-type",
+    "user-agent",
+];
+
+const STATUS_READING: &str =
+    "Refused means: no result. The binding's form (§5.4 error table; 0.3 §4.4) is HTTP 401 \
+     for missing or invalid credentials and 403 for a caller without permission, gRPC \
+     UNAUTHENTICATED / PERMISSION_DENIED; 0.3 §4.4 allows 401 or 403 for both, so either is \
+     accepted on every binding. For JSON-RPC the table says the code is custom and the HTTP \
+     status of JSON-RPC errors is not fixed: HTTP 401/403 (any body) passes, and so does a \
+     JSON-RPC error in HTTP 200 whose code is not one that means something else (the JSON-RPC \
+     standard codes and the A2A codes -32001..-32009).";
+
+/// This module's checks, in spec order.
+pub fn checks() -> Vec<Check> {
+    vec![
+        Check {
+            id: "auth.missing-credentials-rejected",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.3.2", statements: &["V10-3.3.2-02", "V10-7.4-01", "V10-13.1-02", "V10-13.3-02", "V10-14.1.1-05"] },
+            requirement: "When the card declares security requirements, SendMessage, SendStreamingMessage, GetTask and ListTasks without credentials are refused",
+            scope: EVERY_BINDING_BOTH,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "Applies when the card declares a security requirement (1.0 securityRequirements \
+                 or 0.3 security) with no empty alternative. Every header the kit was given \
+                 (--header, --bearer) except protocol headers is left out. Refused means: no \
+                 result (any error, any status); the form of the refusal is \
+                 auth.rejection-form's. GetTask asks for a task the kit made with credentials, \
+                 so a not-found answer cannot hide a served request.",
+            ),
+            run: |ctx| Box::pin(missing_rejected(ctx)),
+        },
+        Check {
+            id: "auth.invalid-credentials-rejected",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.3.2", statements: &["V10-3.3.2-02", "V10-7.4-01", "V10-13.3-02"] },
+            requirement: "When the card declares security requirements, the same operations with wrong credentials are refused",
+            scope: EVERY_BINDING_BOTH,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "The wrong credentials are the kit's own with their secret replaced by a random \
+                 one (`Bearer tck-invalid-...`; other headers get a random value); without \
+                 credentials of its own, the kit makes them from the card's http bearer or \
+                 apiKey-in-header scheme.",
+            ),
+            run: |ctx| Box::pin(invalid_rejected(ctx)),
+        },
+        Check {
+            id: "auth.rejection-form",
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "7.4", statements: &["V10-7.4-02"] },
+            requirement: "A request without credentials is refused in the binding's form: HTTP 401/403, gRPC UNAUTHENTICATED/PERMISSION_DENIED",
+            scope: EVERY_BINDING_BOTH,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(STATUS_READING),
+            run: |ctx| Box::pin(rejection_form(ctx)),
+        },
+        Check {
+            id: "auth.challenge",
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "3.3.2", statements: &["V10-3.3.2-03", "V10-3.3.2-04", "V10-7.4-03"] },
+            requirement: "A refusal for missing credentials carries challenge information naming the scheme (WWW-Authenticate on HTTP)",
+            scope: EVERY_BINDING_BOTH,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "On HTTP (JSON-RPC and REST) a WWW-Authenticate header passes (0.3 §4.4 names \
+                 it); so does an error whose text names a scheme the card declares (its name, \
+                 or the http scheme such as Bearer). gRPC defines no challenge: \
+                 `www-authenticate` metadata passes, and so does a status message or detail \
+                 naming the scheme.",
+            ),
+            run: |ctx| Box::pin(challenge(ctx)),
+        },
+        Check {
+            id: "auth.principals-isolated",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "13.1", statements: &["V10-3.1.4-06", "V10-13.1-01", "V10-13.1-03", "V10-13.1-04", "V10-13.1-06", "V10-13.1-07", "V10-13.1-08"] },
+            requirement: "A task made by one principal is invisible to another: GetTask, ListTasks (with and without contextId), CancelTask and SubscribeToTask of the other principal neither show nor change it",
+            scope: EVERY_BINDING_BOTH,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "Needs a second principal's credentials (--other-bearer, --other-bearer-env or \
+                 --other-header); without them the result is UNTESTABLE, never PASS. The two \
+                 principals are taken to be unrelated users: an agent whose authorization \
+                 model lets them share tasks (§13.1 leaves the model to the agent) should be \
+                 tested with principals that do not. Any error is accepted as a refusal; the \
+                 task (a completed one, made by a plain message) must stay as it was.",
+            ),
+            run: |ctx| Box::pin(principals_isolated(ctx)),
+        },
+        Check {
+            id: "auth.foreign-task-indistinguishable",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.3.2", statements: &["V10-3.3.2-07", "V10-3.3.2-12"] },
+            requirement: "GetTask of another principal's task answers as for a task that does not exist (TaskNotFoundError), revealing nothing",
+            scope: EVERY_BINDING_BOTH,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "The answer for another principal's task is compared with the answer for an \
+                 unknown id (code, HTTP status, gRPC status, ErrorInfo reason; messages may \
+                 differ). §3.3.2 also asks for an authorization error when the caller lacks \
+                 permission (V10-3.3.2-05): an authorization error (HTTP 403, gRPC \
+                 PERMISSION_DENIED) is therefore tolerated (WARN), not failed. Needs a second \
+                 principal, as auth.principals-isolated.",
+            ),
+            run: |ctx| Box::pin(foreign_task(ctx)),
+        },
+        Check {
+            id: "auth.in-task-auth-required-explained",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "7.6.1", statements: &["V10-7.6.1-01", "V10-7.6.1-02", "V10-7.6.1-03"] },
+            requirement: "An agent that asks for authorization during a task answers with a Task in TASK_STATE_AUTH_REQUIRED whose status message explains what is needed",
+            scope: EVERY_BINDING_BOTH,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "Driven by the kit's own scenario `tck-auth-required`, used only when the \
+                 contract probe showed the agent asks for authorization on it (so the check \
+                 does not apply to agents that never do). The explanation is a status message \
+                 with at least one part that is not empty; the exception for needs negotiated \
+                 out of band or through an extension cannot be seen from outside, so an agent \
+                 relying on it fails here and should say so in its baseline.",
+            ),
+            run: |ctx| Box::pin(in_task_auth(ctx)),
+        },
+        Check {
+            id: "auth.card-oauth-urls",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "proto OAuthFlows", statements: &["V10-P-18"] },
+            requirement: "The URLs of the card's OAuth 2.0 and OpenID Connect schemes (authorization, token, refresh, device authorization, metadata, discovery) are URLs",
+            scope: crate::check::Scope::Card,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "The proto says \"MUST be in the form of a URL\" of the deprecated implicit and \
+                 password flows; the kit reads every flow's URL fields the same way (a field \
+                 named for a URL that does not parse as one is wrong in any flow). The scope \
+                 maps MAY be empty and are not judged; TLS (which OAuth 2.0 requires) is not \
+                 judged either. Both card forms are read: 1.0 oauth2SecurityScheme / \
+                 openIdConnectSecurityScheme and 0.3 `type: oauth2` / `openIdConnect`. N/A \
+                 when the card declares neither.",
+            ),
+            run: |ctx| Box::pin(oauth_urls(ctx)),
+        },
+    ]
+}
+
+/// Whether the card requires authentication; `Err` holds why the checks do not apply.
+pub fn security_required(card: &Value) -> Result<(), String> {
+    let lists = [
+        ("securityRequirements", card.get("securityRequirements")),
+        ("security", card.get("security")),
+    ];
+    let mut declared = false;
+    for (field, list) in lists {
+        let Some(items) = list.and_then(Value::as_array).filter(|a| !a.is_empty()) else {
+            continue;
+        };
+        declared = true;
+        // An empty requirement is the alternative "no authentication" (OpenAPI).
+        let empty = items.iter().any(|item| {
+            let schemes = item.get("schemes").unwrap_or(item);
+            schemes.as_object().is_none_or(|o| o.is_empty())
+        });
+        if empty {
+            return Err(format!(
+                "the card's {field} holds an empty requirement: authentication is optional"
+            ));
+        }
+    }
+    if declared {
+        Ok(())
+    } else {
+        Err(
+            "the card declares no security requirement (securityRequirements, or 0.3 security)"
+                .into(),
+        )
+    }
+}
+
+fn not_applicable(reason: String) -> Verdict {
+    Verdict::NotApplicable { reason }
+}
+
+/// The run's headers that are not credentials.
+pub(super) fn protocol_headers(ctx: &Ctx) -> Vec<(String, String)> {
+    ctx.wire
+        .extra_headers()
+        .iter()
+        .filter(|(name, _)| PROTOCOL_HEADERS.contains(&name.to_ascii_lowercase().as_str()))
+        .cloned()
+        .collect()
+}
+
+/// The check's context without any credential.
+pub fn without_credentials(ctx: &Ctx) -> Ctx {
+    ctx.as_caller(protocol_headers(ctx))
+}
+
+/// A random secret nobody holds.
+fn invalid_secret() -> String {
+    format!("tck-invalid-{}", crate::builtin::fresh_token())
+}
+
+/// The check's context with wrong credentials; `None` when the kit knows no form for them.
+pub fn with_wrong_credentials(ctx: &Ctx) -> Option<Ctx> {
+    let mut headers = protocol_headers(ctx);
+    let credentials: Vec<&(String, String)> = ctx
+        .wire
+        .extra_headers()
+        .iter()
+        .filter(|(name, _)| !PROTOCOL_HEADERS.contains(&name.to_ascii_lowercase().as_str()))
+        .collect();
+    if credentials.is_empty() {
+        headers.push(card_credential(&ctx.card.json)?);
+    }
+    for (name, value) in credentials {
+        let wrong = match value.split_once(' ') {
+            Some((scheme, _)) if scheme.eq_ignore_ascii_case("basic") => {
+                use base64::Engine as _;
+                let pair = format!("tck-invalid:{}", invalid_secret());
+                format!(
+                    "Basic {}",
+                    base64::engine::general_purpose::STANDARD.encode(pair)
+                )
+            }
+            Some((scheme, _)) if !scheme.is_empty() => format!("{scheme} {}", invalid_secret()),
+            _ => invalid_secret(),
+        };
+        headers.push((name.clone(), wrong));
+    }
+    Some(ctx.as_caller(headers))
+}
+
+/// A wrong credential made from the card's schemes: an http bearer scheme, or an apiKey in
+/// a header.
+fn card_credential(card: &Value) -> Option<(String, String)> {
+    let schemes = card.get("securitySchemes")?.as_object()?;
+    schemes
+        .values()
+        .find_map(|scheme| {
+            let http = scheme
+                .get("httpAuthSecurityScheme")
+                .or_else(|| (scheme.get("type")? == "http").then_some(scheme))?;
+            let name = http.get("scheme")?.as_str()?;
+            name.eq_ignore_ascii_case("bearer").then(|| {
+                (
+                    "Authorization".to_string(),
+                    format!("Bearer {}", invalid_secret()),
+                )
+            })
+        })
+        .or_else(|| {
+            schemes.values().find_map(|scheme| {
+                let key = scheme
+                    .get("apiKeySecurityScheme")
+                    .or_else(|| (scheme.get("type")? == "apiKey").then_some(scheme))?;
+                let location = key.get("location").or_else(|| key.get("in"))?.as_str()?;
+                let name = key.get("name")?.as_str()?;
+                (location == "header").then(|| (name.to_string(), invalid_secret()))
+            })
+        })
+}
+
+/// Words that name a scheme the card declares: the scheme's key and its http scheme.
+pub fn scheme_words(card: &Value) -> Vec<String> {
+    let Some(schemes) = card.get("securitySchemes").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let mut words: Vec<String> = schemes.keys().map(|k| k.to_ascii_lowercase()).collect();
+    for scheme in schemes.values() {
+        let http = scheme.get("httpAuthSecurityScheme").unwrap_or(scheme);
+        if let Some(name) = http.get("scheme").and_then(Value::as_str) {
+            words.push(name.to_ascii_lowercase());
+        }
+    }
+    words.retain(|w| !w.is_empty());
+    words
+}
+
+/// What an answer served (a result), if it served one.
+pub fn served(reply: &Reply) -> Option<String> {
+    match &reply.read {
+        Ok(Answer::Result(value)) if !value.is_null() => {
+            Some(Answer::Result(value.clone()).describe())
+        }
+        _ => None,
+    }
+}
+
+/// The operations a caller without (valid) credentials must not get served, judged.
+async fn operations_refused(ctx: &Ctx, caller: &Ctx, task: &str) -> Result<Findings, HarnessError> {
+    let mut findings = Findings::default();
+    let message = caller.user_message("tck-complete-task");
+    let mut calls = vec![
+        ("SendMessage", json!({ "message": message })),
+        ("GetTask", json!({ "id": task })),
+    ];
+    if ctx.version() == ProtocolVersion::V1_0 {
+        calls.push(("ListTasks", json!({})));
+    }
+    for (method, params) in calls {
+        let reply = caller.request(method, caller.with_tenant(params)?).await?;
+        if let Some(what) = served(&reply) {
+            findings.problem(format!("{method} was served: {what}"));
+        }
+    }
+    if streams(ctx) {
+        let message = caller.user_message("tck-complete-task");
+        let params = caller.with_tenant(json!({ "message": message }))?;
+        if let Start::Stream(_) = caller.stream("SendStreamingMessage", params).await? {
+            findings.problem("SendStreamingMessage started a stream".into());
+        }
+    }
+    Ok(findings)
+}
+
+/// Whether the card declares streaming.
+pub(super) fn streams(ctx: &Ctx) -> bool {
+    ctx.card
+        .json
+        .pointer("/capabilities/streaming")
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+}
+
+async fn missing_rejected(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    if let Err(why) = security_required(&ctx.card.json) {
+        return Ok(not_applicable(why));
+    }
+    let task = task_id(&ctx.create_task("tck-complete-task").await?);
+    let findings = operations_refused(&ctx, &without_credentials(&ctx), &task).await?;
+    Ok(findings.verdict(
+        "every operation without credentials refused",
+        Verdict::pass(),
+    ))
+}
+
+async fn invalid_rejected(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    if let Err(why) = security_required(&ctx.card.json) {
+        return Ok(not_applicable(why));
+    }
+    let Some(wrong) = with_wrong_credentials(&ctx) else {
+        return Err(HarnessError::Prerequisite(
+            "the kit has no credentials and the card declares no http bearer or apiKey-in-header \
+             scheme to forge wrong ones from"
+                .into(),
+        ));
+    };
+    let task = task_id(&ctx.create_task("tck-complete-task").await?);
+    let findings = operations_refused(&ctx, &wrong, &task).await?;
+    Ok(findings.verdict(
+        "every operation with wrong credentials refused",
+        Verdict::pass(),
+    ))
+}
+
+/// JSON-RPC codes that mean something other than an authentication failure.
+fn meaningful_code(code: i64) -> bool {
+    matches!(code, -32700 | -32600 | -32601 | -32602 | -32603) || (-32009..=-32001).contains(&code)
+}
+
+/// Whether a refusal has the binding's form for an authentication failure.
+pub fn in_binding_form(reply: &Reply) -> Result<(), String> {
+    let error = match &reply.read {
+        Ok(Answer::Error(error)) => Some(error),
+        _ => None,
+    };
+    match reply.binding {
+        Binding::Grpc => match error.and_then(|e| e.status.as_deref()) {
+            Some("UNAUTHENTICATED" | "PERMISSION_DENIED") => Ok(()),
+            other => Err(format!("gRPC status {}", other.unwrap_or("none"))),
+        },
+        binding => match (reply.http_status, error.and_then(|e| e.code)) {
+            (Some(401 | 403), _) => Ok(()),
+            (Some(200), Some(code)) if binding == Binding::Jsonrpc && !meaningful_code(code) => {
+                Ok(())
+            }
+            (status, code) => Err(format!(
+                "HTTP {}{}",
+                status.unwrap_or(0),
+                code.map_or(String::new(), |c| format!(" with JSON-RPC code {c}"))
+            )),
+        },
+    }
+}
+
+async fn rejection_form(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    if let Err(why) = security_required(&ctx.card.json) {
+        return Ok(not_applicable(why));
+    }
+    let task = task_id(&ctx.create_task("tck-complete-task").await?);
+    let caller = without_credentials(&ctx);
+    let reply = caller
+        .request("GetTask", caller.with_tenant(json!({ "id": task }))?)
+        .await?;
+    let expected = "HTTP 401 or 403 (JSON-RPC: or a custom JSON-RPC error code), gRPC UNAUTHENTICATED or PERMISSION_DENIED";
+    if let Some(what) = served(&reply) {
+        return Ok(Verdict::fail(
+            expected,
+            format!("GetTask was served: {what}"),
+        ));
+    }
+    Ok(match in_binding_form(&reply) {
+        Ok(()) => Verdict::pass(),
+        Err(actual) => Verdict::fail(expected, actual),
+    })
+}
+
+/// Whether `text` names one of `words`.
+fn names_scheme(text: &str, words: &[String]) -> bool {
+    let text = text.to_ascii_lowercase();
+    words.iter().any(|w| text.contains(w.as_str()))
+}
+
+async fn challenge(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    if let Err(why) = security_required(&ctx.card.json) {
+        return Ok(not_applicable(why));
+    }
+    let words = scheme_words(&ctx.card.json);
+    let caller = without_credentials(&ctx);
+    let expected = "a WWW-Authenticate challenge, or an error naming the declared scheme";
+    let http = match ctx.binding() {
+        Binding::Grpc => None,
+        Binding::Jsonrpc => {
+            let (method, version) = match ctx.version() {
+                ProtocolVersion::V1_0 => ("GetTask", Some("1.0")),
+                ProtocolVersion::V0_3 => ("tasks/get", None),
+            };
+            let body = json!({"jsonrpc": "2.0", "id": "tck-auth-challenge", "method": method,
+                              "params": {"id": "tck-auth-challenge"}});
+            let mut headers = vec![("Content-Type", "application/json".to_string())];
+            headers.extend(version.map(|v| ("A2A-Version", v.to_string())));
+            Some(
+                caller
+                    .post_raw(body.to_string().into_bytes(), headers)
+                    .await?
+                    .http,
+            )
+        }
+        Binding::Rest => {
+            let base = ctx
+                .interface
+                .as_ref()
+                .map(|i| i.url.trim_end_matches('/').to_string());
+            let base = base.unwrap_or_default();
+            let (url, version) = match ctx.version() {
+                ProtocolVersion::V1_0 => (format!("{base}/tasks/tck-auth-challenge"), Some("1.0")),
+                ProtocolVersion::V0_3 => (format!("{base}/v1/tasks/tck-auth-challenge"), None),
+            };
+            let headers = version
+                .map(|v| ("A2A-Version", v.to_string()))
+                .into_iter()
+                .collect();
+            let request = crate::wire::Request {
+                method: reqwest::Method::GET,
+                url: &url,
+                headers,
+                body: None,
+            };
+            Some(caller.wire.send(request).await?)
+        }
+    };
+    if let Some(http) = http {
+        let result = http.json().is_some_and(|body| body.get("result").is_some());
+        let served = match ctx.binding() {
+            Binding::Jsonrpc => result,
+            _ => (200..300).contains(&http.status),
+        };
+        if served {
+            return Ok(Verdict::fail(
+                expected,
+                format!("HTTP {}: the request was served", http.status),
+            ));
+        }
+        return Ok(match http.header("www-authenticate").map(str::trim) {
+            Some(value) if !value.is_empty() => {
+                Verdict::pass_with(format!("WWW-Authenticate: {value}"))
+            }
+            _ if names_scheme(&http.body_start(4000), &words) => {
+                Verdict::pass_with("no WWW-Authenticate, but the error names the scheme")
+            }
+            _ => Verdict::fail(
+                expected,
+                format!(
+                    "HTTP {} without WWW-Authenticate, naming no declared scheme ({words:?}): {}",
+                    http.status,
+                    http.body_start(300)
+                ),
+            ),
+        });
+    }
+    let reply = caller
+        .request(
+            "GetTask",
+            caller.with_tenant(json!({"id": "tck-auth-challenge"}))?,
+        )
+        .await?;
+    Ok(match &reply.read {
+        Ok(Answer::Error(error)) => {
+            match error.raw.get("wwwAuthenticate").and_then(Value::as_str) {
+                Some(challenge) if !challenge.trim().is_empty() => {
+                    Verdict::pass_with(format!("www-authenticate: {challenge}"))
+                }
+                _ if names_scheme(&error.raw.to_string(), &words) => Verdict::pass(),
+                _ => Verdict::fail(
+                    expected,
+                    format!(
+                    "{error}: no www-authenticate metadata, naming no declared scheme ({words:?})"
+                ),
+                ),
+            }
+        }
+        Ok(answer) => Verdict::fail(
+            expected,
+            format!(
+                "{}, naming no declared scheme ({words:?})",
+                answer.describe()
+            ),
+        ),
+        Err(unreadable) => Verdict::fail(expected, unreadable.clone()),
+    })
+}

@@ -1,0 +1,169 @@
+//! The checks of principal isolation: one principal's task is invisible to another.
+
+use serde_json::{json, Value};
+
+use super::{protocol_headers, security_required, served, streams};
+use crate::check::{HarnessError, Verdict};
+use crate::checks::setup::{task_id, Findings, Setup};
+use crate::ctx::{Answer, Ctx, ErrorReply};
+use crate::model::ProtocolVersion;
+use crate::transport::stream::Start;
+
+/// The second principal, or why the check cannot run.
+fn other_principal(ctx: &Ctx) -> Result<Ctx, HarnessError> {
+    if ctx.other_credentials().is_empty() {
+        return Err(HarnessError::Prerequisite(
+            "no second principal: give its credentials with --other-bearer, --other-bearer-env \
+             or --other-header to test that one caller cannot see another's tasks"
+                .into(),
+        ));
+    }
+    let mut headers = protocol_headers(ctx);
+    headers.extend(ctx.other_credentials().iter().cloned());
+    Ok(ctx.as_caller(headers))
+}
+
+/// Whether a ListTasks answer lists `id`.
+fn lists(answer: &Answer, id: &str) -> bool {
+    answer
+        .result()
+        .and_then(|r| r.get("tasks"))
+        .and_then(Value::as_array)
+        .is_some_and(|tasks| {
+            tasks
+                .iter()
+                .any(|t| t.get("id").and_then(Value::as_str) == Some(id))
+        })
+}
+
+pub(super) async fn principals_isolated(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    if let Err(why) = security_required(&ctx.card.json) {
+        return Ok(Verdict::NotApplicable { reason: why });
+    }
+    let other = other_principal(&ctx)?;
+    let task = ctx.create_task("tck-complete-task").await?;
+    let id = task_id(&task);
+    let state = crate::a2a::state(&task).map(str::to_owned);
+    let context = crate::a2a::text(&task, "contextId").map(str::to_owned);
+    let mut findings = Findings::default();
+    let reply = other
+        .request("GetTask", other.with_tenant(json!({ "id": id }))?)
+        .await?;
+    if let Some(what) = served(&reply) {
+        findings.problem(format!("GetTask by the other principal was served: {what}"));
+    }
+    if ctx.version() == ProtocolVersion::V1_0 {
+        let mut queries = vec![json!({})];
+        queries.extend(context.iter().map(|c| json!({ "contextId": c })));
+        for query in queries {
+            let shown = query.to_string();
+            let answer = other.call("ListTasks", other.with_tenant(query)?).await?;
+            if lists(&answer, &id) {
+                findings.problem(format!(
+                    "ListTasks {shown} by the other principal lists the task"
+                ));
+            }
+        }
+    }
+    if streams(&ctx) {
+        if let Start::Stream(_) = other
+            .stream("SubscribeToTask", other.with_tenant(json!({ "id": id }))?)
+            .await?
+        {
+            findings.problem("SubscribeToTask by the other principal started a stream".into());
+        }
+    }
+    let reply = other
+        .request("CancelTask", other.with_tenant(json!({ "id": id }))?)
+        .await?;
+    if let Some(what) = served(&reply) {
+        findings.problem(format!(
+            "CancelTask by the other principal was served: {what}"
+        ));
+    }
+    // The owner still sees the task as it was.
+    let after = ctx
+        .call("GetTask", ctx.with_tenant(json!({ "id": id }))?)
+        .await?;
+    let now = after
+        .result()
+        .and_then(crate::a2a::state)
+        .map(str::to_owned);
+    if now.as_deref() == Some("TASK_STATE_CANCELED")
+        && state.as_deref() != Some("TASK_STATE_CANCELED")
+    {
+        findings.problem("the other principal's CancelTask canceled the task".into());
+    }
+    Ok(findings.verdict(
+        "another principal's GetTask, ListTasks, SubscribeToTask and CancelTask neither show nor change the task",
+        Verdict::pass(),
+    ))
+}
+
+/// What identifies an error across answers: code, statuses, ErrorInfo reason.
+fn identity(error: &ErrorReply) -> String {
+    format!(
+        "code {:?}, HTTP {:?}, status {:?}, reason {:?}",
+        error.code,
+        error.http_status,
+        error.status,
+        error.error_info.as_ref().map(|i| i.reason.as_str())
+    )
+}
+
+/// Whether two errors look the same to a caller: the same code and statuses, and the same
+/// ErrorInfo reason where both carry one (a detail present on one only is not taken as a
+/// disclosure; messages may differ).
+fn alike(a: &ErrorReply, b: &ErrorReply) -> bool {
+    let reason = |e: &ErrorReply| e.error_info.as_ref().map(|i| i.reason.clone());
+    let reasons_agree = match (reason(a), reason(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
+    };
+    a.code == b.code && a.http_status == b.http_status && a.status == b.status && reasons_agree
+}
+
+pub(super) async fn foreign_task(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    if let Err(why) = security_required(&ctx.card.json) {
+        return Ok(Verdict::NotApplicable { reason: why });
+    }
+    let other = other_principal(&ctx)?;
+    let id = task_id(&ctx.create_task("tck-complete-task").await?);
+    let expected = "the same error as for a task that does not exist (TaskNotFoundError)";
+    let foreign = other
+        .request("GetTask", other.with_tenant(json!({ "id": id }))?)
+        .await?;
+    if let Some(what) = served(&foreign) {
+        return Ok(Verdict::fail(
+            expected,
+            format!("the other principal read the task: {what}"),
+        ));
+    }
+    let unknown_id = other.id("tck-no-such-task");
+    let unknown = other
+        .request("GetTask", other.with_tenant(json!({ "id": unknown_id }))?)
+        .await?;
+    let (Ok(Answer::Error(foreign)), Ok(Answer::Error(unknown))) = (&foreign.read, &unknown.read)
+    else {
+        return Err(HarnessError::Malformed(format!(
+            "GetTask by the other principal: the answers could not be read as errors ({:?}; {:?})",
+            foreign.read.as_ref().err(),
+            unknown.read.as_ref().err()
+        )));
+    };
+    if alike(foreign, unknown) {
+        return Ok(Verdict::pass());
+    }
+    let actual = format!(
+        "another principal's task: {}; an unknown task: {}",
+        identity(foreign),
+        identity(unknown)
+    );
+    let authorization =
+        foreign.http_status == Some(403) || foreign.status.as_deref() == Some("PERMISSION_DENIED");
+    Ok(if authorization {
+        Verdict::tolerate(expected, actual, "§3.3.2 also asks for an authorization error when the caller lacks permission (V10-3.3.2-05)")
+    } else {
+        Verdict::fail(expected, actual)
+    })
+}

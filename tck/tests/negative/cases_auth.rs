@@ -1,0 +1,102 @@
+//! The negative cases of authentication and the extended card. They run against the
+//! reference agent in authenticated mode (two generated bearer tokens, the kit holding both),
+//! as the built-in run does; every other case runs against the open agent.
+
+use a2a_reference_agent::Fault;
+
+use a2a_tck::check::{Binding, ProtocolVersion, Status};
+
+use crate::cases::{case, expecting, Case};
+
+/// Checks whose cases need the agent in authenticated mode.
+pub const AUTHENTICATED_PREFIXES: &[&str] = &["auth.", "extended-card."];
+
+/// Whether the case of `check` runs against the agent in authenticated mode.
+pub fn authenticated(check: &str) -> bool {
+    AUTHENTICATED_PREFIXES.iter().any(|p| check.starts_with(p))
+}
+
+pub const AUTH_CASES: &[Case] = &[
+    case("auth.missing-credentials-rejected", Fault::AuthNotEnforced),
+    case(
+        "auth.invalid-credentials-rejected",
+        Fault::AuthWrongTokenAccepted,
+    ),
+    case("auth.rejection-form", Fault::AuthWrongStatus),
+    case("auth.challenge", Fault::AuthNoChallenge),
+    case("auth.principals-isolated", Fault::AuthPrincipalsShareTasks),
+    case(
+        "auth.foreign-task-indistinguishable",
+        Fault::AuthPrincipalsShareTasks,
+    ),
+    case(
+        "extended-card.requires-auth",
+        Fault::ExtendedCardWithoutAuth,
+    ),
+    case(
+        "extended-card.with-credentials",
+        Fault::ExtendedCardNotACard,
+    ),
+    case(
+        "extended-card.cache-headers",
+        Fault::ExtendedCardNoCacheHeaders,
+    ),
+    case(
+        "auth.in-task-auth-required-explained",
+        Fault::AuthRequiredNoStatusMessage,
+    ),
+    // 0.3 leaves REST and gRPC errors unspecified beyond their class: judged on 1.0.
+    Case {
+        versions: &[ProtocolVersion::V1_0],
+        ..case(
+            "extended-card.with-credentials",
+            Fault::ExtendedCardNotConfiguredWrongError,
+        )
+    },
+    case("auth.card-oauth-urls", Fault::AuthCardOauthUrlNotUrl),
+    // Defensible alternatives the kit must accept.
+    expecting(
+        "auth.card-oauth-urls",
+        Fault::AuthCardOauthScheme,
+        Status::Pass,
+    ),
+    expecting(
+        "auth.missing-credentials-rejected",
+        Fault::AuthCardOauthScheme,
+        Status::Pass,
+    ),
+    expecting(
+        "extended-card.with-credentials",
+        Fault::ExtendedCardNotConfigured,
+        Status::Pass,
+    ),
+    expecting(
+        "extended-card.cache-headers",
+        Fault::ExtendedCardNotConfigured,
+        Status::NotApplicable,
+    ),
+    expecting(
+        "auth.rejection-form",
+        Fault::AuthRefusesForbidden,
+        Status::Pass,
+    ),
+    expecting("auth.challenge", Fault::AuthRefusesForbidden, Status::Pass),
+    expecting(
+        "auth.missing-credentials-rejected",
+        Fault::AuthRefusesForbidden,
+        Status::Pass,
+    ),
+    Case {
+        bindings: &[Binding::Jsonrpc],
+        ..expecting(
+            "auth.rejection-form",
+            Fault::AuthJsonRpcErrorIn200,
+            Status::Pass,
+        )
+    },
+    expecting(
+        "extended-card.requires-auth",
+        Fault::AuthJsonRpcErrorIn200,
+        Status::Pass,
+    ),
+];
