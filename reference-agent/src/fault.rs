@@ -262,6 +262,35 @@ faults! {
         "Only the messageId prefixes of the official TCK's table are honoured; every kit-only prefix (tck-long-running, tck-fail-task, ...) gets the default behaviour (complete the task), as most SDK test agents do.";
     GrpcStreamErrorInStream => "grpc-stream-error-in-stream",
         "A failing gRPC streaming call sends response headers and then the error as the status of an empty stream instead of failing up front: a conformant alternative the kit must accept.";
+    // --- push ---
+    PushConfigCreateNoId => "push-config-create-no-id",
+        "CreateTaskPushNotificationConfig answers the config without its `id`.";
+    PushConfigGetDropsUrl => "push-config-get-drops-url",
+        "GetTaskPushNotificationConfig answers the config without its `url`.";
+    PushConfigListDropsLast => "push-config-list-drops-last",
+        "ListTaskPushNotificationConfigs leaves out the most recently created config.";
+    PushConfigListPageTokenBroken => "push-config-list-page-token-broken",
+        "ListTaskPushNotificationConfigs honours pageSize, but its nextPageToken leads back to the first page.";
+    PushConfigDeleteNotDeleted => "push-config-delete-not-deleted",
+        "DeleteTaskPushNotificationConfig answers success but keeps the config.";
+    PushConfigGetUnknownWrongError => "push-config-get-unknown-wrong-error",
+        "GetTaskPushNotificationConfig of a config that does not exist answers the internal error -32603 instead of TaskNotFoundError.";
+    PushConfigUnknownTaskAccepted => "push-config-unknown-task-accepted",
+        "The push-config operations accept a task id that names no task (create stores a config for it) instead of answering TaskNotFoundError.";
+    PushInlineConfigIgnored => "push-inline-config-ignored",
+        "A push config sent inline in SendMessage's configuration is ignored (nothing is delivered to it).";
+    PushPayloadWrongShape => "push-payload-wrong-shape",
+        "Webhook calls carry the bare update event (no StreamResponse wrapper on 1.0, no Task on 0.3).";
+    PushTokenMissing => "push-token-missing",
+        "Webhook calls leave out the config's token (no X-A2A-Notification-Token header).";
+    PushAuthCredentialsMissing => "push-auth-credentials-missing",
+        "Webhook calls leave out the Authorization header the config's authentication asks for.";
+    PushOutOfOrder => "push-out-of-order",
+        "Webhook calls of a task's updates are sent out of order (an artifact update after the status that follows it).";
+    PushSkipsTerminal => "push-skips-terminal",
+        "The webhook is not called for the terminal status of a task.";
+    PushAfterDelete => "push-after-delete",
+        "A deleted push config is gone from Get and List, but the agent keeps calling its webhook.";
 }
 
 impl Fault {
@@ -320,7 +349,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 115);
+        assert_eq!(Fault::all().len(), 129);
     }
 
     #[test]

@@ -33,6 +33,7 @@ mod jsonrpc;
 mod model;
 mod params;
 pub mod policy;
+pub mod push;
 mod rest;
 mod scenario;
 pub mod service;
@@ -68,6 +69,11 @@ pub struct AgentConfig {
     /// Delay every response of every binding by this many milliseconds (0 = none), to
     /// benchmark a slow agent.
     pub delay_ms: u64,
+    /// Declare and deliver push notifications (`capabilities.pushNotifications: true`); off,
+    /// the push-config operations answer PushNotificationNotSupportedError.
+    pub push: bool,
+    /// Call webhooks on any host, not only on loopback (127.0.0.0/8, ::1, localhost).
+    pub push_allow_any_host: bool,
 }
 
 impl AgentConfig {
@@ -99,6 +105,8 @@ pub struct App {
     shape: shape::Shaper,
     card: card::CardDocument,
     store: store::Store,
+    /// Push configs and faults, when push is on.
+    push: Option<push::ops::Push>,
     /// Set to true at shutdown; every open stream ends then.
     closing: watch::Sender<bool>,
 }
@@ -111,9 +119,28 @@ impl App {
         let scenarios = scenario::Scenarios::builtin()
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?
             .only(policy.scenarios);
+        let mut store = store::Store::new(policy.clone(), scenarios);
+        let push = policy.service.push.then(|| push::ops::Push {
+            configs: Arc::default(),
+            policy: push::PushPolicy::new(&config),
+        });
+        if let Some(push) = &push {
+            let view = wire::TaskView {
+                history_length: None,
+                window: policy.service.history,
+                artifacts: wire::Artifacts::NonEmpty,
+            };
+            let dispatcher = Arc::new(push::deliver::Dispatcher::new(
+                Arc::clone(&push.configs),
+                push.policy.clone(),
+                view,
+            ));
+            store = store.with_hook(Arc::new(move |task, event| dispatcher.on_update(task, event)));
+        }
         Ok(App {
             card: card::CardDocument::new(base_url, &policy, &shape).map_err(io::Error::other)?,
-            store: store::Store::new(policy.clone(), scenarios),
+            store,
+            push,
             closing: watch::channel(false).0,
             policy,
             shape,

@@ -28,6 +28,14 @@ struct Args {
     /// benchmark how a client copes with a slow agent.
     #[arg(long, value_name = "N", default_value_t = 0)]
     delay_ms: u64,
+    /// Declare and deliver push notifications (card `pushNotifications: true`): the
+    /// push-config operations work and every task update is POSTed to each config's webhook.
+    #[arg(long)]
+    push: bool,
+    /// With --push: call webhooks on any host (by default only loopback webhooks,
+    /// 127.0.0.0/8, ::1 and localhost, are accepted; others get InvalidParams).
+    #[arg(long, requires = "push")]
+    push_allow_any_host: bool,
     /// Print the available faults and exit.
     #[arg(long)]
     list_faults: bool,
@@ -56,6 +64,8 @@ async fn main() -> anyhow::Result<()> {
     let config = AgentConfig {
         no_streaming: args.no_streaming,
         delay_ms: args.delay_ms,
+        push: args.push,
+        push_allow_any_host: args.push_allow_any_host,
         ..AgentConfig::with_faults(args.faults)
     };
     let config_faults = config.faults.clone();

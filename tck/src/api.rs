@@ -63,12 +63,13 @@ pub struct Options {
     jobs: usize,
     headers: Vec<(String, String)>,
     trusted_keys: Vec<serde_json::Value>,
+    webhook: crate::webhook::WebhookOptions,
 }
 
 impl Options {
     /// The conformant built-in reference agent.
     pub fn builtin() -> Options {
-        Options::new(Target::Builtin(AgentConfig::default()))
+        Options::new(Target::Builtin(crate::builtin::full_profile(&[])))
     }
 
     /// The built-in reference agent with a configuration (faults, the no-streaming profile).
@@ -93,6 +94,7 @@ impl Options {
             jobs: defaults.jobs,
             headers: defaults.headers,
             trusted_keys: defaults.trusted_keys,
+            webhook: defaults.webhook,
         }
     }
 
@@ -197,7 +199,15 @@ impl Options {
         options.jobs = self.jobs;
         options.headers = self.headers.clone();
         options.trusted_keys = self.trusted_keys.clone();
+        options.webhook = self.webhook.clone();
         options
+    }
+
+    /// The URL the agent must call for push notifications, and where the kit's receiver
+    /// listens (default: 127.0.0.1 on an ephemeral port); see [`crate::webhook`].
+    pub fn webhook(mut self, url: Option<String>, listen: Option<std::net::SocketAddr>) -> Options {
+        self.webhook = crate::webhook::WebhookOptions { url, listen };
+        self
     }
 }
 

@@ -4,9 +4,17 @@ use std::net::SocketAddr;
 
 use a2a_reference_agent::{AgentConfig, Fault, RunningAgent};
 
-/// Starts the reference agent on 127.0.0.1 with the given faults.
+/// Starts the reference agent on 127.0.0.1 with the given faults, in the full profile.
 pub async fn start(faults: &[Fault]) -> std::io::Result<RunningAgent> {
-    start_with(AgentConfig::with_faults(faults.iter().copied())).await
+    start_with(full_profile(faults)).await
+}
+
+/// The configuration of a builtin run: the given faults, with push notifications on.
+pub fn full_profile(faults: &[Fault]) -> AgentConfig {
+    AgentConfig {
+        push: true,
+        ..AgentConfig::with_faults(faults.iter().copied())
+    }
 }
 
 /// Starts the reference agent on 127.0.0.1 with a configuration.

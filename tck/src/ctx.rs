@@ -36,6 +36,8 @@ pub struct Ctx {
     scenarios: crate::contract::Scenarios,
     /// Public keys (JWKs) the user trusts for card signatures (`--trusted-key`).
     trusted_keys: Arc<Vec<Value>>,
+    /// The run's webhook receiver (push checks), or why it could not start.
+    webhook: Option<Arc<Result<crate::webhook::Webhook, String>>>,
 }
 
 impl Ctx {
@@ -60,6 +62,29 @@ impl Ctx {
             ids,
             scenarios: crate::contract::Scenarios::default(),
             trusted_keys: Arc::default(),
+            webhook: None,
+        }
+    }
+
+    /// With the run's webhook receiver (or why it could not start).
+    pub fn with_webhook(
+        mut self,
+        webhook: Option<Arc<Result<crate::webhook::Webhook, String>>>,
+    ) -> Ctx {
+        self.webhook = webhook;
+        self
+    }
+
+    /// The run's webhook receiver; a missing prerequisite when it is not running.
+    pub fn webhook(&self) -> Result<&crate::webhook::Webhook, HarnessError> {
+        match self.webhook.as_deref() {
+            Some(Ok(webhook)) => Ok(webhook),
+            Some(Err(why)) => Err(HarnessError::Prerequisite(format!(
+                "the kit's webhook receiver did not start: {why}"
+            ))),
+            None => Err(HarnessError::Prerequisite(
+                "the kit's webhook receiver is not running in this run".into(),
+            )),
         }
     }
 

@@ -31,4 +31,5 @@ pub mod registry;
 pub mod report;
 pub mod runner;
 pub mod transport;
+pub mod webhook;
 pub mod wire;

@@ -231,6 +231,16 @@ struct RunArgs {
     /// Break a named rule in the built-in reference agent (repeatable; builtin target only).
     #[arg(long, value_name = "NAME")]
     fault: Vec<Fault>,
+    /// The URL the agent must call for push notifications when it cannot reach the kit on
+    /// 127.0.0.1 (it runs in a container or on another host), e.g.
+    /// http://host.docker.internal:8099/hooks; the kit's receiver then listens on 0.0.0.0 at
+    /// the URL's port (or at --webhook-listen). Default: an ephemeral port on 127.0.0.1.
+    #[arg(long, value_name = "URL")]
+    webhook_url: Option<String>,
+    /// The address the kit's webhook receiver binds, e.g. 0.0.0.0:8099 (default: 127.0.0.1
+    /// on an ephemeral port, or 0.0.0.0 on the port of --webhook-url).
+    #[arg(long, value_name = "ADDR")]
+    webhook_listen: Option<std::net::SocketAddr>,
     /// Print only the verdict line.
     #[arg(long, short)]
     quiet: bool,
@@ -360,6 +370,10 @@ fn run(args: RunArgs) -> ExitCode {
         options.jobs = args.jobs;
         options.contract = args.contract.map(Contract::from);
         options.headers = args.headers.clone();
+        options.webhook = a2a_tck::webhook::WebhookOptions {
+            url: args.webhook_url.clone(),
+            listen: args.webhook_listen,
+        };
         for path in &args.trusted_keys {
             let keys = std::fs::read_to_string(path)
                 .map_err(|e| e.to_string())

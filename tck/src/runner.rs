@@ -43,6 +43,8 @@ pub struct RunOptions {
     pub progress: Option<Progress>,
     /// The scenario contract the agent honours (`--contract`); `None`: the probe decides.
     pub contract: Option<Contract>,
+    /// The webhook receiver of the push checks (`--webhook-url`, `--webhook-listen`).
+    pub webhook: crate::webhook::WebhookOptions,
 }
 
 /// A progress callback: `(finished, planned)`, called once before the first check finishes
@@ -70,6 +72,7 @@ impl RunOptions {
             trusted_keys: Vec::new(),
             progress: None,
             contract: None,
+            webhook: crate::webhook::WebhookOptions::default(),
         }
     }
 }
@@ -227,6 +230,13 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         },
     );
     let planned_count = plan.len();
+    // The webhook receiver lives as long as the run, and only when a push check runs.
+    let webhook = if plan.iter().any(|p| p.check.id.starts_with("push.")) {
+        let started = crate::webhook::Webhook::start(&options.webhook).await;
+        Some(Arc::new(started.map_err(|e| e.to_string())))
+    } else {
+        None
+    };
     let trusted_keys = Arc::new(options.trusted_keys.clone());
     let finished = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     if let Some(progress) = &options.progress {
@@ -255,7 +265,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             )
             .with_interfaces(usable.clone())
             .with_scenarios(scenarios.fresh())
-            .with_trusted_keys(trusted_keys.clone());
+            .with_trusted_keys(trusted_keys.clone())
+            .with_webhook(webhook.clone());
             let (progress, finished) = (options.progress.clone(), finished.clone());
             async move {
                 let result = execute(planned.check, ctx, options.check_timeout, problem).await;

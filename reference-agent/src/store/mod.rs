@@ -14,7 +14,7 @@ mod list;
 mod playback;
 
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tokio::sync::broadcast;
 
@@ -41,6 +41,13 @@ pub struct Feed {
     pub events: Vec<Event>,
     pub live: Option<broadcast::Receiver<Event>>,
 }
+
+/// Told of every status and artifact update of every task, as it is applied (under the
+/// store's lock, so in order): push delivery.
+pub type UpdateHook = Arc<dyn Fn(&Task, &Event) + Send + Sync>;
+
+/// Called with a task's id before its scenario runs (an inline push config).
+pub type OnStart = Box<dyn FnOnce(&str) + Send>;
 
 /// Events a slow subscriber may fall behind by before its stream fails.
 const FEED_CAPACITY: usize = 256;
@@ -81,6 +88,8 @@ pub(super) struct State {
     tasks: HashMap<String, Record>,
     /// Issued ListTasks page tokens and the key of the last task on their page.
     page_tokens: HashMap<String, Key>,
+    /// For the SendMessage being processed: what to call once its task exists.
+    on_start: Option<OnStart>,
 }
 
 /// Thread-safe task store.
@@ -88,6 +97,7 @@ pub struct Store {
     policy: Policy,
     scenarios: Scenarios,
     state: Mutex<State>,
+    hook: Option<UpdateHook>,
 }
 
 impl Store {
@@ -101,8 +111,16 @@ impl Store {
                 ids: Ids::default(),
                 tasks: HashMap::new(),
                 page_tokens: HashMap::new(),
+                on_start: None,
             }),
+            hook: None,
         }
+    }
+
+    /// With `hook` told of every update (push delivery).
+    pub fn with_hook(mut self, hook: UpdateHook) -> Self {
+        self.hook = Some(hook);
+        self
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {

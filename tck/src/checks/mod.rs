@@ -14,6 +14,9 @@ pub mod data_model;
 pub mod grpc;
 pub mod jsonrpc;
 pub mod needs;
+pub mod push;
+pub mod push_delivery;
+pub(crate) mod push_setup;
 pub mod rest;
 pub mod send;
 pub(crate) mod setup;
@@ -109,6 +112,8 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (v03::PREFIX, v03::checks()),
         (versioning::PREFIX, versioning::across_versions()),
         (send::PREFIX, send::identity_checks()),
+        (push::PREFIX, push::checks()),
+        (push::PREFIX, push_delivery::checks()),
     ]
 }
 
