@@ -119,9 +119,10 @@ pub async fn finish(ctx: &Ctx, task: &Value) -> Result<(), HarnessError> {
 
 /// The config ids a list answer holds, and its nextPageToken.
 pub fn listed(answer: &Answer) -> Option<(Vec<String>, String)> {
-    let result = answer.result()?;
-    let configs = result.get("configs")?.as_array()?;
-    let ids = configs.iter().map(config_id).collect();
+    let result = answer.result().filter(|r| r.is_object())?;
+    // ProtoJSON leaves an empty list out.
+    let configs = result.get("configs").and_then(Value::as_array);
+    let ids = configs.into_iter().flatten().map(config_id).collect();
     let token = a2a::text(result, "nextPageToken").unwrap_or_default().to_string();
     Some((ids, token))
 }
