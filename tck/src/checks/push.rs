@@ -29,7 +29,7 @@ pub fn checks() -> Vec<Check> {
             requirement: "CreateTaskPushNotificationConfig answers the config it stored, with its id and webhook URL",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
-            maps_to: &["PUSH-CFG-001"],
+            maps_to: &["PUSH-CREATE-001"],
             reading: Some(
                 "The config is made on an open (input-required) task with the kit's webhook URL, \
                  a token and Bearer credentials. An agent that refuses the URL with InvalidParams \
@@ -46,7 +46,7 @@ pub fn checks() -> Vec<Check> {
             requirement: "GetTaskPushNotificationConfig returns the stored config: its id and webhook URL",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
-            maps_to: &["PUSH-CFG-002"],
+            maps_to: &["PUSH-GET-001", "PUSH-CREATE-002"],
             reading: None,
             run: |ctx| Box::pin(get_returns(ctx)),
         },
@@ -87,7 +87,7 @@ pub fn checks() -> Vec<Check> {
             requirement: "After DeleteTaskPushNotificationConfig, Get fails and List no longer holds the config; deleting it again has the same effect",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
-            maps_to: &["PUSH-CFG-003", "PUSH-IDEM-001"],
+            maps_to: &["PUSH-DEL-001", "PUSH-DEL-002"],
             reading: Some(
                 "The second delete may succeed or answer TaskNotFoundError (the config is gone \
                  either way: the same effect); Get after delete must fail as for any unknown \
@@ -102,7 +102,7 @@ pub fn checks() -> Vec<Check> {
             requirement: "GetTaskPushNotificationConfig of a config that does not exist fails with TaskNotFoundError",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
-            maps_to: &["PUSH-ERR-001"],
+            maps_to: &["PUSH-GET-002"],
             reading: Some(
                 "§3.1.8 names TaskNotFoundError for a missing config; a plain not-found of the \
                  binding (JSON-RPC -32001, HTTP 404, gRPC NOT_FOUND) with another reason is \

@@ -42,7 +42,7 @@ pub fn checks() -> Vec<Check> {
             requirement: "Each webhook call carries the update in its version's form: a StreamResponse in 1.0, the Task in 0.3",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
-            maps_to: &["PUSH-DELIV-003"],
+            maps_to: &["PUSH-DELIVER-003"],
             reading: Some(
                 "1.0 (§4.3.3): the body is a StreamResponse (exactly one of task, message, \
                  statusUpdate, artifactUpdate) of the task. 0.3 leaves the payload open and its \
@@ -73,7 +73,7 @@ pub fn checks() -> Vec<Check> {
             requirement: "Each webhook call carries the credentials of the config's authentication (Authorization: Bearer <credentials>)",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
-            maps_to: &["PUSH-DELIV-001", "SEC-PUSH-001"],
+            maps_to: &["PUSH-DELIVER-001"],
             reading: Some(
                 "The config asks for scheme Bearer with fresh credentials; every call must carry \
                  `Authorization: Bearer <credentials>` (the scheme compared case-insensitively, \
@@ -88,7 +88,7 @@ pub fn checks() -> Vec<Check> {
             requirement: "The webhook gets the task's updates in order up to its terminal state: its artifacts before the terminal status, states never going back, nothing after the terminal state",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
-            maps_to: &["PUSH-DELIV-002"],
+            maps_to: &["PUSH-DELIVER-002"],
             reading: Some(
                 "An open task with a config is completed by a follow-up that adds an artifact. \
                  Each artifact of the final task must have been notified before the terminal \
