@@ -137,7 +137,19 @@ fn step(what: &str, answer: &Answer) -> HarnessError {
 async fn create_returns(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = task_id(&ps::open_task(&ctx).await?);
     let hook = Hook::new(&ctx)?;
-    let config = ps::created(&ctx, &task, &hook).await?;
+    let reply = ps::create(&ctx, &task, &hook).await?;
+    if judge::is_error(&reply, ErrorKind::InvalidParams) {
+        return Err(ps::refused(&reply, &hook.url));
+    }
+    let config = match reply.answer()? {
+        Answer::Result(config) if config.is_object() => config,
+        other => {
+            return Ok(Verdict::fail(
+                "the stored config, with its id and the webhook URL sent",
+                other.describe(),
+            ))
+        }
+    };
     let mut problems = Vec::new();
     if ps::config_id(&config).is_empty() {
         problems.push("the config has no id".to_string());

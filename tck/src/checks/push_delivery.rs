@@ -215,29 +215,34 @@ async fn authentication_sent(ctx: Ctx) -> Result<Verdict, HarnessError> {
     ))
 }
 
-/// The problems of a sequence of notifications, given the final task's artifacts.
+/// The problems of a sequence of notifications, given the final task's artifacts. A task
+/// may go from an interrupted state back to WORKING, so the order rules are: no SUBMITTED
+/// after a later state, and after the first terminal state only calls in a terminal state
+/// (a repeat, or the final Task).
 fn order_problems(notes: &[Note], artifacts: &[String]) -> Vec<String> {
     let mut problems = Vec::new();
-    let mut highest = 0;
+    let mut started = false;
     let mut terminal_at = None;
     for (i, note) in notes.iter().enumerate() {
         let n = i + 1;
-        if let Some(state) = note.state.as_deref() {
-            let r = rank(state);
-            if r < highest {
-                problems.push(format!("call {n}: state {state} after a later state"));
+        let state = note.state.as_deref();
+        let terminal = state.is_some_and(|s| a2a::TERMINAL_STATES.contains(&s));
+        if terminal_at.is_some() {
+            if !terminal {
+                let what = state.map_or(note.kind.unwrap_or("call").to_string(), |s| format!("{} in state {s}", note.kind.unwrap_or("call")));
+                problems.push(format!("call {n}: a {what} after the terminal state"));
             }
-            highest = highest.max(r);
-            if a2a::TERMINAL_STATES.contains(&state) && terminal_at.is_none() {
-                terminal_at = Some(i);
-                continue;
-            }
+            continue;
         }
-        if let Some(t) = terminal_at {
-            let repeat_or_task = note.kind == Some("task") || note.state == notes[t].state;
-            if !repeat_or_task {
-                problems.push(format!("call {n}: a {} after the terminal state", note.kind.unwrap_or("call")));
+        match state {
+            Some("TASK_STATE_SUBMITTED") if started => {
+                problems.push(format!("call {n}: SUBMITTED after a later state"));
             }
+            Some(s) if rank(s) > 0 => started = true,
+            _ => {}
+        }
+        if terminal {
+            terminal_at = Some(i);
         }
     }
     let Some(t) = terminal_at else {
@@ -319,6 +324,9 @@ mod tests {
         assert!(order_problems(&[working.clone(), artifact.clone(), done.clone(), done.clone()], &a).is_empty());
         assert!(!order_problems(&[working.clone(), done.clone(), artifact.clone()], &a).is_empty());
         assert!(!order_problems(&[working.clone(), artifact.clone()], &a).is_empty());
-        assert!(!order_problems(&[done.clone(), working], &[]).is_empty());
+        assert!(!order_problems(&[done.clone(), working.clone()], &[]).is_empty());
+        // Interrupted, then working again, is a legal path.
+        let input = note("task", Some("TASK_STATE_INPUT_REQUIRED"), &[]);
+        assert!(order_problems(&[input, working, artifact, done], &a).is_empty());
     }
 }

@@ -66,7 +66,7 @@ impl Hook {
 }
 
 /// Why the agent's refusal of the kit's webhook URL leaves a check untestable.
-fn refused(reply: &Reply, url: &str) -> HarnessError {
+pub fn refused(reply: &Reply, url: &str) -> HarnessError {
     let answer = match &reply.read {
         Ok(answer) => answer.describe(),
         Err(unreadable) => unreadable.clone(),
