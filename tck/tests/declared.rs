@@ -70,7 +70,7 @@ async fn declarations_no_check_tested_are_named_everywhere() {
     };
     assert_eq!(
         why("pushNotifications"),
-        "this version of the kit has no push notification checks"
+        "the selection (--select, --level) excluded its checks"
     );
     assert_eq!(
         why("streaming"),
@@ -89,8 +89,8 @@ async fn declarations_no_check_tested_are_named_everywhere() {
         report.untested_declarations
     );
     assert_eq!(report.untested_declarations.len(), 4);
-    let push = "pushNotifications declared, not tested: this version of the kit has no push \
-                notification checks";
+    let push = "pushNotifications declared, not tested: the selection (--select, --level) \
+                excluded its checks";
     assert!(stdout.contains(push), "{stdout}");
     assert!(
         report.verdict_reason.contains(push),
@@ -104,8 +104,9 @@ async fn declarations_no_check_tested_are_named_everywhere() {
 
 #[tokio::test]
 async fn builtin_card_leaves_only_what_the_selection_excluded() {
-    // The reference agent declares streaming and signs its card: with the streaming checks
-    // selected, only the signatures are left, excluded by the selection.
+    // The reference agent declares streaming and push notifications and signs its card: with
+    // the streaming checks selected, push and the signatures are left, excluded by the
+    // selection.
     let report_path = temp_path("builtin-streams.json");
     let args = [
         "--select",
@@ -125,12 +126,10 @@ async fn builtin_card_leaves_only_what_the_selection_excluded() {
         .iter()
         .map(|u| (u.what.as_str(), u.why.as_str()))
         .collect();
+    let excluded = "the selection (--select, --level) excluded its checks";
     assert_eq!(
         untested,
-        [(
-            "signatures",
-            "the selection (--select, --level) excluded its checks"
-        )],
+        [("pushNotifications", excluded), ("signatures", excluded)],
     );
 }
 
