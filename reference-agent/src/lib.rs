@@ -135,7 +135,9 @@ impl App {
                 push.policy.clone(),
                 view,
             ));
-            store = store.with_hook(Arc::new(move |task, event| dispatcher.on_update(task, event)));
+            store = store.with_hook(Arc::new(move |task, event| {
+                dispatcher.on_update(task, event)
+            }));
         }
         Ok(App {
             card: card::CardDocument::new(base_url, &policy, &shape).map_err(io::Error::other)?,

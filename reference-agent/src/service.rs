@@ -103,7 +103,12 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
                 .as_ref()
                 .and_then(|p| p.pointer("/configuration/taskPushNotificationConfig"))
                 .cloned();
-            send_message_as(app, params, inline.as_ref(), crate::push::ConfigVersion::V1_0)
+            send_message_as(
+                app,
+                params,
+                inline.as_ref(),
+                crate::push::ConfigVersion::V1_0,
+            )
         }
         "GetTask" => {
             let params = params::get_task(params)?;
@@ -124,7 +129,10 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
         | "DeleteTaskPushNotificationConfig"
             if app.push.is_some() =>
         {
-            let push = app.push.as_ref().ok_or_else(|| RpcError::internal("no push"))?;
+            let push = app
+                .push
+                .as_ref()
+                .ok_or_else(|| RpcError::internal("no push"))?;
             push.call(app, method, params, crate::push::ConfigVersion::V1_0)
         }
         "CreateTaskPushNotificationConfig"

@@ -139,7 +139,10 @@ impl Webhook {
             (Some(addr), _) => *addr,
             (None, Some(url)) => {
                 let parsed = reqwest::Url::parse(url).map_err(|e| {
-                    std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("--webhook-url {url}: {e}"))
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        format!("--webhook-url {url}: {e}"),
+                    )
                 })?;
                 let port = parsed.port_or_known_default().unwrap_or(80);
                 SocketAddr::from(([0, 0, 0, 0], port))
@@ -181,13 +184,21 @@ impl Webhook {
 
     /// What arrived for `key` so far.
     pub fn received(&self, key: &str) -> Vec<Delivery> {
-        let inbox = self.shared.inbox.lock().unwrap_or_else(PoisonError::into_inner);
+        let inbox = self
+            .shared
+            .inbox
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         inbox.by_key.get(key).cloned().unwrap_or_default()
     }
 
     /// How many calls arrived in the whole run (any key).
     pub fn total(&self) -> usize {
-        self.shared.inbox.lock().unwrap_or_else(PoisonError::into_inner).total
+        self.shared
+            .inbox
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .total
     }
 
     /// Waits until what arrived for `key` satisfies `done`, or `wait` has passed; returns
@@ -224,7 +235,9 @@ mod tests {
 
     #[tokio::test]
     async fn records_calls_by_key_and_wakes_waiters() {
-        let hook = Webhook::start(&WebhookOptions::default()).await.expect("binds");
+        let hook = Webhook::start(&WebhookOptions::default())
+            .await
+            .expect("binds");
         let url = hook.url_for("tck-push-1");
         let client = crate::wire::client().expect("a client");
         let waiter = hook.wait_until("tck-push-1", Duration::from_secs(5), |d| !d.is_empty());
@@ -238,7 +251,9 @@ mod tests {
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].header("X-A2A-Notification-Token"), Some("t"));
         assert_eq!(got[0].json, Some(serde_json::json!({"a": 1})));
-        let none = hook.wait_until("tck-other", Duration::from_millis(20), |d| !d.is_empty()).await;
+        let none = hook
+            .wait_until("tck-other", Duration::from_millis(20), |d| !d.is_empty())
+            .await;
         assert!(none.is_empty());
     }
 }

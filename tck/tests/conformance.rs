@@ -14,7 +14,11 @@ use libtest_mimic::{Arguments, Failed, Trial};
 /// Results that are N/A by the protocol itself: the interface has no such feature.
 const NOT_APPLICABLE: &[(&str, Binding, ProtocolVersion)] = &[
     // 0.3 JSON-RPC lists push configs without paging parameters.
-    ("push.config-list-pages", Binding::Jsonrpc, ProtocolVersion::V0_3),
+    (
+        "push.config-list-pages",
+        Binding::Jsonrpc,
+        ProtocolVersion::V0_3,
+    ),
 ];
 
 fn main() -> std::process::ExitCode {

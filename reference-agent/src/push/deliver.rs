@@ -174,7 +174,7 @@ fn spawn_worker() -> Option<Worker> {
                 request = request.header(*name, value);
             }
             // At least one attempt; a failed call is not retried (retries are a MAY).
-            let _ = request.send().await.map(|response| drop(response));
+            let _ = request.send().await.map(drop);
         }
     });
     Some(Worker {

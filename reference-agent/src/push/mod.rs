@@ -170,7 +170,13 @@ impl PushStore {
     pub fn targets(&self, task_id: &str) -> Vec<PushConfig> {
         let mut configs = self.of_task(task_id);
         let state = self.lock();
-        configs.extend(state.deleted.iter().filter(|c| c.task_id == task_id).cloned());
+        configs.extend(
+            state
+                .deleted
+                .iter()
+                .filter(|c| c.task_id == task_id)
+                .cloned(),
+        );
         configs
     }
 }
@@ -188,7 +194,9 @@ pub fn check_url(url: &str, allow_any_host: bool) -> Result<(), String> {
     let host = parsed.host_str().unwrap_or_default();
     let host = host.trim_start_matches('[').trim_end_matches(']');
     let loopback = host.eq_ignore_ascii_case("localhost")
-        || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback());
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
     if loopback {
         Ok(())
     } else {
@@ -205,10 +213,21 @@ mod tests {
 
     #[test]
     fn only_loopback_webhooks_unless_allowed() {
-        for ok in ["http://127.0.0.1:9/x", "http://127.8.0.1/", "http://[::1]:80/", "http://LOCALHOST:1/a"] {
+        for ok in [
+            "http://127.0.0.1:9/x",
+            "http://127.8.0.1/",
+            "http://[::1]:80/",
+            "http://LOCALHOST:1/a",
+        ] {
             assert_eq!(check_url(ok, false), Ok(()), "{ok}");
         }
-        for bad in ["http://10.0.0.1/", "http://example.com/", "ftp://127.0.0.1/", "nonsense", "http://169.254.169.254/"] {
+        for bad in [
+            "http://10.0.0.1/",
+            "http://example.com/",
+            "ftp://127.0.0.1/",
+            "nonsense",
+            "http://169.254.169.254/",
+        ] {
             assert!(check_url(bad, false).is_err(), "{bad}");
         }
         assert_eq!(check_url("https://example.com/hook", true), Ok(()));

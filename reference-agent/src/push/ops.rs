@@ -47,7 +47,8 @@ pub fn parse_config(
     if url.is_empty() {
         return Err(RpcError::invalid_param(format!("{field}url"), "required"));
     }
-    check_url(&url, allow_any_host).map_err(|why| RpcError::invalid_param(format!("{field}url"), why))?;
+    check_url(&url, allow_any_host)
+        .map_err(|why| RpcError::invalid_param(format!("{field}url"), why))?;
     let authentication = match params.get("authentication") {
         Some(Value::Object(auth)) => Some(Authentication {
             scheme: text(auth, &["scheme"]),
@@ -87,8 +88,7 @@ impl Push {
         let id = text(&params, &["id"]);
         match method {
             "CreateTaskPushNotificationConfig" => {
-                let mut config =
-                    parse_config(&params, version, self.policy.allow_any_host, "")?;
+                let mut config = parse_config(&params, version, self.policy.allow_any_host, "")?;
                 config.task_id = task_id;
                 let stored = self.configs.put(config);
                 let mut out = config_json(&stored);

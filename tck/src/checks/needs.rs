@@ -151,13 +151,34 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ("push.config-list-returns-all", &["tck-input-required"]),
     ("push.config-list-pages", &["tck-input-required"]),
     ("push.config-delete-removes", &["tck-input-required"]),
-    ("push.config-get-unknown-config-fails", &["tck-input-required"]),
-    ("push.delivery-authentication", &["tck-input-required", "tck-artifact-text"]),
-    ("push.delivery-every-update-in-order", &["tck-input-required", "tck-artifact-text"]),
-    ("push.delivery-payload-shape", &["tck-input-required", "tck-artifact-text"]),
-    ("push.delivery-stops-after-delete", &["tck-input-required", "tck-artifact-text"]),
-    ("push.delivery-token", &["tck-input-required", "tck-artifact-text"]),
-    ("push.inline-config-delivers", &["tck-input-required", "tck-artifact-text"]),
+    (
+        "push.config-get-unknown-config-fails",
+        &["tck-input-required"],
+    ),
+    (
+        "push.delivery-authentication",
+        &["tck-input-required", "tck-artifact-text"],
+    ),
+    (
+        "push.delivery-every-update-in-order",
+        &["tck-input-required", "tck-artifact-text"],
+    ),
+    (
+        "push.delivery-payload-shape",
+        &["tck-input-required", "tck-artifact-text"],
+    ),
+    (
+        "push.delivery-stops-after-delete",
+        &["tck-input-required", "tck-artifact-text"],
+    ),
+    (
+        "push.delivery-token",
+        &["tck-input-required", "tck-artifact-text"],
+    ),
+    (
+        "push.inline-config-delivers",
+        &["tck-input-required", "tck-artifact-text"],
+    ),
 ];
 
 /// The estimated number of sequential exchanges of each check, measured on a run against the

@@ -155,10 +155,17 @@ async fn create_returns(ctx: Ctx) -> Result<Verdict, HarnessError> {
         problems.push("the config has no id".to_string());
     }
     if a2a::text(&config, "url") != Some(hook.url.as_str()) {
-        problems.push(format!("url is {:?}, not {:?}", a2a::text(&config, "url"), hook.url));
+        problems.push(format!(
+            "url is {:?}, not {:?}",
+            a2a::text(&config, "url"),
+            hook.url
+        ));
     }
     Ok(super::setup::verdict_from(
-        problems.into_iter().map(|p| format!("{p}: {}", a2a::brief(&config, 300))).collect(),
+        problems
+            .into_iter()
+            .map(|p| format!("{p}: {}", a2a::brief(&config, 300)))
+            .collect(),
         "the stored config, with its id and the webhook URL sent",
     ))
 }
@@ -168,14 +175,17 @@ async fn get_returns(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let hook = Hook::new(&ctx)?;
     let id = ps::config_id(&ps::created(&ctx, &task, &hook).await?);
     if id.is_empty() {
-        return Err(HarnessError::Prerequisite("the created config has no id to get".into()));
+        return Err(HarnessError::Prerequisite(
+            "the created config has no id to get".into(),
+        ));
     }
     let params = ctx.with_tenant(json!({ "taskId": task, "id": id }))?;
     let answer = ctx.transport()?.get_push_config(params).await?.answer()?;
     let expected = "the config: the same id and webhook URL";
     Ok(match answer.result() {
         Some(config)
-            if ps::config_id(config) == id && a2a::text(config, "url") == Some(hook.url.as_str()) =>
+            if ps::config_id(config) == id
+                && a2a::text(config, "url") == Some(hook.url.as_str()) =>
         {
             Verdict::pass()
         }
@@ -184,7 +194,11 @@ async fn get_returns(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 /// Every config id a list gives, following nextPageToken (at most 20 pages).
-async fn all_listed(ctx: &Ctx, task: &str, extra: serde_json::Value) -> Result<(Vec<String>, usize), HarnessError> {
+async fn all_listed(
+    ctx: &Ctx,
+    task: &str,
+    extra: serde_json::Value,
+) -> Result<(Vec<String>, usize), HarnessError> {
     let mut ids = Vec::new();
     let mut token = String::new();
     for page in 1..=20 {
@@ -241,7 +255,9 @@ async fn list_pages(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let (listed, pages) = all_listed(&ctx, &task, json!({ "pageSize": 1 })).await?;
     if pages == 1 {
         return Ok(Verdict::NotApplicable {
-            reason: format!("the agent does not page (pageSize 1 gave one page: {listed:?}); paging is a MAY"),
+            reason: format!(
+                "the agent does not page (pageSize 1 gave one page: {listed:?}); paging is a MAY"
+            ),
         });
     }
     let mut findings = Findings::default();
@@ -264,14 +280,23 @@ async fn delete_removes(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let id = ps::config_id(&ps::created(&ctx, &task, &hook).await?);
     let params = ctx.with_tenant(json!({ "taskId": task, "id": id }))?;
     let transport = ctx.transport()?;
-    let first = transport.delete_push_config(params.clone()).await?.answer()?;
+    let first = transport
+        .delete_push_config(params.clone())
+        .await?
+        .answer()?;
     if let Answer::Error(_) = first {
-        return Ok(Verdict::fail("DeleteTaskPushNotificationConfig succeeds", first.describe()));
+        return Ok(Verdict::fail(
+            "DeleteTaskPushNotificationConfig succeeds",
+            first.describe(),
+        ));
     }
     let mut findings = Findings::default();
     let get = transport.get_push_config(params.clone()).await?;
     if get.answer()?.result().is_some() {
-        findings.problem(format!("Get after delete still answers the config: {}", get.answer()?.describe()));
+        findings.problem(format!(
+            "Get after delete still answers the config: {}",
+            get.answer()?.describe()
+        ));
     }
     let (listed, _) = all_listed(&ctx, &task, json!({})).await?;
     if listed.contains(&id) {
@@ -280,10 +305,15 @@ async fn delete_removes(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let again = transport.delete_push_config(params).await?;
     match again.answer()? {
         Answer::Result(_) => {}
-        Answer::Error(e) if names_error(&e, ErrorKind::TaskNotFound) || judge::is(&e, ErrorKind::TaskNotFound) => {}
+        Answer::Error(e)
+            if names_error(&e, ErrorKind::TaskNotFound)
+                || judge::is(&e, ErrorKind::TaskNotFound) => {}
         other => findings.problem(format!("the second delete answered {}", other.describe())),
     }
-    Ok(findings.verdict("the config gone from Get and List; a second delete succeeds or says not found", Verdict::pass()))
+    Ok(findings.verdict(
+        "the config gone from Get and List; a second delete succeeds or says not found",
+        Verdict::pass(),
+    ))
 }
 
 /// Whether an error says "not found" in its binding's form.
@@ -312,10 +342,15 @@ async fn unknown_task(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut findings = Findings::default();
     let create = ps::create(&ctx, &task, &hook).await?;
     if !judge::is_error(&create, ErrorKind::InvalidParams) {
-        findings.add("Create", judge::expect_error(&create, ErrorKind::TaskNotFound));
+        findings.add(
+            "Create",
+            judge::expect_error(&create, ErrorKind::TaskNotFound),
+        );
     }
     let get = transport
-        .get_push_config(ctx.with_tenant(json!({ "taskId": task, "id": ctx.id("tck-no-such-config") }))?)
+        .get_push_config(
+            ctx.with_tenant(json!({ "taskId": task, "id": ctx.id("tck-no-such-config") }))?,
+        )
         .await?;
     findings.add("Get", judge::expect_error(&get, ErrorKind::TaskNotFound));
     let list = transport
@@ -323,7 +358,10 @@ async fn unknown_task(ctx: Ctx) -> Result<Verdict, HarnessError> {
         .await?;
     findings.add("List", judge::expect_error(&list, ErrorKind::TaskNotFound));
     Ok(findings.verdict(
-        format!("{} for each", judge::expected(ErrorKind::TaskNotFound, ctx.binding(), ctx.version())),
+        format!(
+            "{} for each",
+            judge::expected(ErrorKind::TaskNotFound, ctx.binding(), ctx.version())
+        ),
         Verdict::pass(),
     ))
 }

@@ -137,7 +137,12 @@ async fn inline_delivers(ctx: Ctx) -> Result<Verdict, HarnessError> {
     ps::created(&ctx, &task_id(&task), &sentinel).await?;
     ps::finish(&ctx, &task).await?;
     ps::until_terminal(&ctx, &sentinel).await?;
-    let got = ctx.webhook()?.wait_until(&inline.key, ctx.stream_wait(), |d| d.iter().any(ps::is_terminal)).await;
+    let got = ctx
+        .webhook()?
+        .wait_until(&inline.key, ctx.stream_wait(), |d| {
+            d.iter().any(ps::is_terminal)
+        })
+        .await;
     Ok(if got.iter().any(ps::is_terminal) {
         Verdict::pass_with(ps::shown(&got))
     } else {
@@ -157,15 +162,27 @@ async fn payload_shape(ctx: Ctx) -> Result<Verdict, HarnessError> {
         let note = ps::note(delivery);
         let label = format!("call {}", i + 1);
         match (note.kind, version) {
-            (None, _) => findings.problem(format!("{label}: neither a StreamResponse nor a Task: {}", delivery.brief())),
-            (Some(_), ProtocolVersion::V1_0) if note.bare_task => findings.problem(format!("{label}: a bare Task (0.3's payload), not a StreamResponse: {}", delivery.brief())),
+            (None, _) => findings.problem(format!(
+                "{label}: neither a StreamResponse nor a Task: {}",
+                delivery.brief()
+            )),
+            (Some(_), ProtocolVersion::V1_0) if note.bare_task => findings.problem(format!(
+                "{label}: a bare Task (0.3's payload), not a StreamResponse: {}",
+                delivery.brief()
+            )),
             _ => {}
         }
-        if note.kind.is_some() && note.kind != Some("message") && note.task_id.as_deref() != Some(id.as_str()) {
+        if note.kind.is_some()
+            && note.kind != Some("message")
+            && note.task_id.as_deref() != Some(id.as_str())
+        {
             findings.problem(format!("{label}: for task {:?}, not {id}", note.task_id));
         }
     }
-    Ok(findings.verdict(ps::payload_rule(version), Verdict::pass_with(ps::shown(&got))))
+    Ok(findings.verdict(
+        ps::payload_rule(version),
+        Verdict::pass_with(ps::shown(&got)),
+    ))
 }
 
 fn every_call(got: &[Delivery], rule: impl Fn(&Delivery) -> Option<String>) -> Findings {
@@ -185,13 +202,20 @@ async fn token_sent(ctx: Ctx) -> Result<Verdict, HarnessError> {
         (!carried).then(|| format!("no header carries the token (headers: {})", header_names(d)))
     });
     Ok(findings.verdict(
-        format!("the token {} in a header (X-A2A-Notification-Token) of each call", hook.token),
+        format!(
+            "the token {} in a header (X-A2A-Notification-Token) of each call",
+            hook.token
+        ),
         Verdict::pass_with(format!("{} call(s) with the token", got.len())),
     ))
 }
 
 fn header_names(d: &Delivery) -> String {
-    d.headers.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+    d.headers
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 async fn authentication_sent(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -203,7 +227,9 @@ async fn authentication_sent(ctx: Ctx) -> Result<Verdict, HarnessError> {
             .then(|| "an Authorization header with other credentials".to_string())
     });
     let missing = every_call(&got, |d| {
-        d.header("authorization").is_none().then(|| format!("no Authorization header (headers: {})", header_names(d)))
+        d.header("authorization")
+            .is_none()
+            .then(|| format!("no Authorization header (headers: {})", header_names(d)))
     });
     let mut all = findings;
     if let Verdict::Violated { actual, .. } = missing.verdict("", Verdict::pass()) {
@@ -229,7 +255,9 @@ fn order_problems(notes: &[Note], artifacts: &[String]) -> Vec<String> {
         let terminal = state.is_some_and(|s| a2a::TERMINAL_STATES.contains(&s));
         if terminal_at.is_some() {
             if !terminal {
-                let what = state.map_or(note.kind.unwrap_or("call").to_string(), |s| format!("{} in state {s}", note.kind.unwrap_or("call")));
+                let what = state.map_or(note.kind.unwrap_or("call").to_string(), |s| {
+                    format!("{} in state {s}", note.kind.unwrap_or("call"))
+                });
                 problems.push(format!("call {n}: a {what} after the terminal state"));
             }
             continue;
@@ -252,7 +280,9 @@ fn order_problems(notes: &[Note], artifacts: &[String]) -> Vec<String> {
     for artifact in artifacts {
         let before = notes[..t].iter().any(|n| n.artifacts.contains(artifact));
         if !before {
-            problems.push(format!("artifact {artifact} was not notified before the terminal state"));
+            problems.push(format!(
+                "artifact {artifact} was not notified before the terminal state"
+            ));
         }
     }
     problems
@@ -263,7 +293,11 @@ async fn every_update_in_order(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let final_task = ctx.get_task(&task_id(&task), None).await?;
     let artifacts: Vec<String> = final_task
         .result()
-        .map(|t| a2a::items(t, "artifacts").filter_map(|a| a2a::text(a, "artifactId").map(str::to_string)).collect())
+        .map(|t| {
+            a2a::items(t, "artifacts")
+                .filter_map(|a| a2a::text(a, "artifactId").map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default();
     let notes: Vec<Note> = got.iter().map(ps::note).collect();
     let problems = order_problems(&notes, &artifacts);
@@ -283,9 +317,16 @@ async fn stops_after_delete(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let deleted = Hook::new(&ctx)?;
     let config = ps::created(&ctx, &id, &deleted).await?;
     let params = ctx.with_tenant(json!({ "taskId": id, "id": ps::config_id(&config) }))?;
-    let answer = ctx.transport()?.delete_push_config(params).await?.answer()?;
+    let answer = ctx
+        .transport()?
+        .delete_push_config(params)
+        .await?
+        .answer()?;
     if answer.result().is_none() && !matches!(answer, crate::ctx::Answer::Result(Value::Null)) {
-        return Err(HarnessError::Prerequisite(format!("DeleteTaskPushNotificationConfig failed: {}", answer.describe())));
+        return Err(HarnessError::Prerequisite(format!(
+            "DeleteTaskPushNotificationConfig failed: {}",
+            answer.describe()
+        )));
     }
     let sentinel = Hook::new(&ctx)?;
     ps::created(&ctx, &id, &sentinel).await?;
@@ -293,9 +334,15 @@ async fn stops_after_delete(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let reached = ps::until_terminal(&ctx, &sentinel).await?;
     let after = ctx.webhook()?.received(&deleted.key);
     Ok(if after.is_empty() {
-        Verdict::pass_with(format!("the deleted config got nothing; the second: {}", ps::shown(&reached)))
+        Verdict::pass_with(format!(
+            "the deleted config got nothing; the second: {}",
+            ps::shown(&reached)
+        ))
     } else {
-        Verdict::fail("no call to the deleted config's webhook", format!("deleted config: {}", ps::shown(&after)))
+        Verdict::fail(
+            "no call to the deleted config's webhook",
+            format!("deleted config: {}", ps::shown(&after)),
+        )
     })
 }
 
@@ -321,7 +368,16 @@ mod tests {
         let a = ["a1".to_string()];
         assert!(order_problems(&[working.clone(), artifact.clone(), done.clone()], &a).is_empty());
         // At least once: a repeated terminal notification is fine.
-        assert!(order_problems(&[working.clone(), artifact.clone(), done.clone(), done.clone()], &a).is_empty());
+        assert!(order_problems(
+            &[
+                working.clone(),
+                artifact.clone(),
+                done.clone(),
+                done.clone()
+            ],
+            &a
+        )
+        .is_empty());
         assert!(!order_problems(&[working.clone(), done.clone(), artifact.clone()], &a).is_empty());
         assert!(!order_problems(&[working.clone(), artifact.clone()], &a).is_empty());
         assert!(!order_problems(&[done.clone(), working.clone()], &[]).is_empty());

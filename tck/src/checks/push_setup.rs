@@ -123,7 +123,9 @@ pub fn listed(answer: &Answer) -> Option<(Vec<String>, String)> {
     // ProtoJSON leaves an empty list out.
     let configs = result.get("configs").and_then(Value::as_array);
     let ids = configs.into_iter().flatten().map(config_id).collect();
-    let token = a2a::text(result, "nextPageToken").unwrap_or_default().to_string();
+    let token = a2a::text(result, "nextPageToken")
+        .unwrap_or_default()
+        .to_string();
     Some((ids, token))
 }
 
@@ -185,11 +187,8 @@ pub fn note(delivery: &Delivery) -> Note {
     let Some(body) = delivery.json.as_ref().filter(|b| b.is_object()) else {
         return empty;
     };
-    let state_of = |status: Option<&Value>| {
-        status
-            .and_then(|s| a2a::text(s, "state"))
-            .map(state_1_0)
-    };
+    let state_of =
+        |status: Option<&Value>| status.and_then(|s| a2a::text(s, "state")).map(state_1_0);
     for kind in ["task", "statusUpdate", "artifactUpdate", "message"] {
         if let Some(inner) = body.get(kind).filter(|i| i.is_object()) {
             let task_id = match kind {

@@ -88,11 +88,15 @@ impl Reading {
                             self.problem("the list is an object; 0.3 JSON-RPC answers a bare array of configs".into());
                         }
                         let configs = list.get("configs").and_then(Value::as_array).cloned();
-                        (configs.unwrap_or_default(), list.get("nextPageToken").cloned())
+                        (
+                            configs.unwrap_or_default(),
+                            list.get("nextPageToken").cloned(),
+                        )
                     }
                     _ => return None,
                 };
-                let configs: Vec<Value> = configs.iter().map(|c| self.push_config(form, c)).collect();
+                let configs: Vec<Value> =
+                    configs.iter().map(|c| self.push_config(form, c)).collect();
                 let mut out = json!({ "configs": configs });
                 if let Some(token) = token {
                     out["nextPageToken"] = token;
@@ -106,15 +110,24 @@ impl Reading {
     /// A 0.3 `TaskPushNotificationConfig` (`{taskId|name, pushNotificationConfig}`) as the
     /// flat 1.0 config.
     fn push_config(&mut self, form: Form, config: &Value) -> Value {
-        let Some(inner) = config.get("pushNotificationConfig").filter(|c| c.is_object()) else {
+        let Some(inner) = config
+            .get("pushNotificationConfig")
+            .filter(|c| c.is_object())
+        else {
             if config.is_object() {
-                self.problem("the config has no pushNotificationConfig member (0.3 nests the config in it)".into());
+                self.problem(
+                    "the config has no pushNotificationConfig member (0.3 nests the config in it)"
+                        .into(),
+                );
             }
             return config.clone();
         };
         let mut out = Map::new();
         let task = match form {
-            Form::JsonRpc => config.get("taskId").and_then(Value::as_str).map(str::to_string),
+            Form::JsonRpc => config
+                .get("taskId")
+                .and_then(Value::as_str)
+                .map(str::to_string),
             Form::Proto => config
                 .get("name")
                 .and_then(Value::as_str)
@@ -131,14 +144,20 @@ impl Reading {
             }
         }
         if form == Form::Proto && !out.contains_key("id") {
-            let id = config.get("name").and_then(Value::as_str).and_then(|n| n.rsplit('/').next());
+            let id = config
+                .get("name")
+                .and_then(Value::as_str)
+                .and_then(|n| n.rsplit('/').next());
             if let Some(id) = id {
                 out.insert("id".into(), json!(id));
             }
         }
         if let Some(auth) = inner.get("authentication") {
             let mut a = Map::new();
-            let scheme = auth.get("schemes").and_then(Value::as_array).and_then(|s| s.first());
+            let scheme = auth
+                .get("schemes")
+                .and_then(Value::as_array)
+                .and_then(|s| s.first());
             if let Some(scheme) = scheme.or(auth.get("scheme")) {
                 a.insert("scheme".into(), scheme.clone());
             }
