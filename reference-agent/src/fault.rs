@@ -291,6 +291,8 @@ faults! {
         "The webhook is not called for the terminal status of a task.";
     PushAfterDelete => "push-after-delete",
         "A deleted push config is gone from Get and List, but the agent keeps calling its webhook.";
+    PushAcceptsPrivateHost => "push-accepts-private-host",
+        "Push configs whose webhook is on a private or link-local address (169.254.169.254, 10.0.0.0/8, ...) are accepted, as with --push-allow-any-host.";
 }
 
 impl Fault {
@@ -349,7 +351,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 129);
+        assert_eq!(Fault::all().len(), 130);
     }
 
     #[test]

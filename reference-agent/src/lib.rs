@@ -150,6 +150,12 @@ impl App {
         })
     }
 
+    /// The push configs, when push is on (a durable store saves and loads them with
+    /// [`push::PushStore::snapshot`] and [`push::PushStore::restore`]).
+    pub fn push_configs(&self) -> Option<&Arc<push::PushStore>> {
+        self.push.as_ref().map(|push| &push.configs)
+    }
+
     /// Ends every open stream (the server is shutting down).
     pub fn close(&self) {
         self.closing.send_replace(true);

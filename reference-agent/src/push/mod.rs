@@ -74,7 +74,7 @@ impl PushPolicy {
     pub fn new(config: &AgentConfig) -> PushPolicy {
         let has = |fault| config.has(fault);
         PushPolicy {
-            allow_any_host: config.push_allow_any_host,
+            allow_any_host: config.push_allow_any_host || has(Fault::PushAcceptsPrivateHost),
             create_no_id: has(Fault::PushConfigCreateNoId),
             get_drops_url: has(Fault::PushConfigGetDropsUrl),
             list_drops_last: has(Fault::PushConfigListDropsLast),

@@ -156,6 +156,10 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         &["tck-input-required"],
     ),
     (
+        "push.config-private-webhook-refused",
+        &["tck-input-required"],
+    ),
+    (
         "push.delivery-authentication",
         &["tck-input-required", "tck-artifact-text"],
     ),

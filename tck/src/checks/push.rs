@@ -126,7 +126,44 @@ pub fn checks() -> Vec<Check> {
             ),
             run: |ctx| Box::pin(unknown_task(ctx)),
         },
+        Check {
+            id: "push.config-private-webhook-refused",
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "13.2", statements: &["V10-13.2-05"] },
+            requirement: "A push config whose webhook is on a link-local address (169.254.169.254, cloud metadata) is refused",
+            scope: EVERY_BINDING_BOTH,
+            requires: PUSH,
+            maps_to: &[],
+            reading: Some(
+                "§13.2 asks agents to validate webhook URLs against SSRF (private, loopback,                  link-local). The kit tries the link-local metadata address, which no webhook                  should target; any error refuses it. A config that is accepted is deleted at                  once. The kit's own webhook is on loopback: an agent that refuses loopback too                  must be given --webhook-url for the other push checks.",
+            ),
+            run: |ctx| Box::pin(private_webhook_refused(ctx)),
+        },
     ]
+}
+
+/// A webhook no agent should call: the link-local cloud metadata address.
+const PRIVATE_WEBHOOK: &str = "http://169.254.169.254/latest/meta-data/a2a-tck";
+
+async fn private_webhook_refused(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = task_id(&ps::open_task(&ctx).await?);
+    let params = ctx.with_tenant(json!({ "taskId": task, "url": PRIVATE_WEBHOOK }))?;
+    let transport = ctx.transport()?;
+    let answer = transport.create_push_config(params).await?.answer()?;
+    let Some(config) = answer.result().filter(|c| c.is_object()) else {
+        return Ok(Verdict::pass_with(format!(
+            "refused: {}",
+            answer.describe()
+        )));
+    };
+    // Accepted: remove it before anything could be delivered.
+    let id = ps::config_id(config);
+    let delete = ctx.with_tenant(json!({ "taskId": task, "id": id }))?;
+    transport.delete_push_config(delete).await?;
+    Ok(Verdict::fail(
+        format!("an error for the webhook {PRIVATE_WEBHOOK}"),
+        answer.describe(),
+    ))
 }
 
 /// A missing-prerequisite error for an answer a step needed.

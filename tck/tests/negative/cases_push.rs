@@ -58,4 +58,8 @@ pub const PUSH_CASES: &[Case] = &[
         Fault::PushSkipsTerminal,
     ),
     case("push.delivery-stops-after-delete", Fault::PushAfterDelete),
+    case(
+        "push.config-private-webhook-refused",
+        Fault::PushAcceptsPrivateHost,
+    ),
 ];
