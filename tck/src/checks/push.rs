@@ -293,7 +293,8 @@ async fn list_pages(ctx: Ctx) -> Result<Verdict, HarnessError> {
     if pages == 1 {
         return Ok(Verdict::NotApplicable {
             reason: format!(
-                "the agent does not page (pageSize 1 gave one page: {listed:?}); paging is a MAY"
+                "the agent does not page (pageSize 1 gave one page of {} configs); paging is a MAY",
+                listed.len()
             ),
         });
     }
@@ -307,7 +308,7 @@ async fn list_pages(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
     Ok(findings.verdict(
         format!("every config exactly once across the pages: {made:?}"),
-        Verdict::pass_with(format!("{pages} pages: {listed:?}")),
+        Verdict::pass_with(format!("{pages} pages, {} configs", listed.len())),
     ))
 }
 

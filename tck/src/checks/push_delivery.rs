@@ -144,7 +144,7 @@ async fn inline_delivers(ctx: Ctx) -> Result<Verdict, HarnessError> {
         })
         .await;
     Ok(if got.iter().any(ps::is_terminal) {
-        Verdict::pass_with(ps::shown(&got))
+        Verdict::pass_with(ps::summary(&got))
     } else {
         Verdict::fail(
             "the inline config's webhook gets the terminal notification, as the created one did",
@@ -181,7 +181,7 @@ async fn payload_shape(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
     Ok(findings.verdict(
         ps::payload_rule(version),
-        Verdict::pass_with(ps::shown(&got)),
+        Verdict::pass_with(ps::summary(&got)),
     ))
 }
 
@@ -302,7 +302,7 @@ async fn every_update_in_order(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let notes: Vec<Note> = got.iter().map(ps::note).collect();
     let problems = order_problems(&notes, &artifacts);
     Ok(if problems.is_empty() {
-        Verdict::pass_with(ps::shown(&got))
+        Verdict::pass_with(ps::summary(&got))
     } else {
         Verdict::fail(
             "the task's updates in order, its artifacts before the terminal state, nothing after it",
@@ -336,7 +336,7 @@ async fn stops_after_delete(ctx: Ctx) -> Result<Verdict, HarnessError> {
     Ok(if after.is_empty() {
         Verdict::pass_with(format!(
             "the deleted config got nothing; the second: {}",
-            ps::shown(&reached)
+            ps::summary(&reached)
         ))
     } else {
         Verdict::fail(

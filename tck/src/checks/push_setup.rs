@@ -273,6 +273,23 @@ pub fn shown(got: &[Delivery]) -> String {
     format!("{} call(s): {}", got.len(), items.join(" | "))
 }
 
+/// What the calls were, without ids or timestamps (a pass message, stable across runs):
+/// `3 call(s): statusUpdate(TASK_STATE_WORKING), artifactUpdate, ...`.
+pub fn summary(got: &[Delivery]) -> String {
+    let items: Vec<String> = got
+        .iter()
+        .map(|d| {
+            let n = note(d);
+            let kind = n.kind.unwrap_or("unreadable");
+            match n.state {
+                Some(state) => format!("{kind}({state})"),
+                None => kind.to_string(),
+            }
+        })
+        .collect();
+    format!("{} call(s): {}", got.len(), items.join(", "))
+}
+
 /// The payload rule of the interface's version, for expectations.
 pub fn payload_rule(version: ProtocolVersion) -> &'static str {
     match version {
