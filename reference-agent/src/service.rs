@@ -182,15 +182,8 @@ pub(crate) fn send_message_as(
     let policy = &app.policy.service;
     let params = params::send_message(params, &app.policy.requests)?;
     let blocking = !params.return_immediately;
-    let on_start: Option<crate::store::OnStart> = match &app.push {
-        Some(push) => push.inline(inline, version)?.map(|config| {
-            let configs = std::sync::Arc::clone(&push.configs);
-            Box::new(move |task_id: &str| {
-                let mut config = config;
-                config.task_id = task_id.to_owned();
-                configs.put(config);
-            }) as crate::store::OnStart
-        }),
+    let on_start = match &app.push {
+        Some(push) => push.on_start(inline, version)?,
         None => None,
     };
     let (member, value) = match app.store.send_with(params.message, blocking, on_start)? {

@@ -154,8 +154,16 @@ pub fn stream(
 ) -> Result<EventStream, RpcError> {
     match method {
         "message/stream" => {
+            let inline = crate::push::v03::inline(Dialect::JsonRpc, params.as_ref());
             let params = send_request(app, Dialect::JsonRpc, params)?;
-            service::stream(app, "SendStreamingMessage", params)
+            let version = crate::push::ConfigVersion::V0_3;
+            crate::stream::stream_as(
+                app,
+                "SendStreamingMessage",
+                params,
+                inline.as_ref(),
+                version,
+            )
         }
         "tasks/resubscribe" => subscribe(app, params),
         _ => Err(service::unknown_method(&app.policy.service, method)),
@@ -245,8 +253,16 @@ pub fn call_proto03(app: &App, rpc: &str, params: Value) -> Result<Value, RpcErr
 pub fn stream_proto03(app: &Arc<App>, rpc: &str, params: Value) -> Result<EventStream, RpcError> {
     let events = match rpc {
         "SendStreamingMessage" => {
+            let inline = crate::push::v03::inline(Dialect::Proto, Some(&params));
             let params = send_request(app, Dialect::Proto, Some(params))?;
-            service::stream(app, "SendStreamingMessage", params)?
+            let version = crate::push::ConfigVersion::V0_3;
+            crate::stream::stream_as(
+                app,
+                "SendStreamingMessage",
+                params,
+                inline.as_ref(),
+                version,
+            )?
         }
         "TaskSubscription" => {
             let id = task_name(&params, "name")?;

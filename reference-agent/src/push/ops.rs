@@ -152,6 +152,22 @@ impl Push {
         }
     }
 
+    /// What registers the inline config (1.0 form) of a send once its task exists, if any.
+    pub fn on_start(
+        &self,
+        inline: Option<&Value>,
+        version: ConfigVersion,
+    ) -> Result<Option<crate::store::OnStart>, RpcError> {
+        Ok(self.inline(inline, version)?.map(|config| {
+            let configs = Arc::clone(&self.configs);
+            Box::new(move |task_id: &str| {
+                let mut config = config;
+                config.task_id = task_id.to_owned();
+                configs.put(config);
+            }) as crate::store::OnStart
+        }))
+    }
+
     /// The inline config of a SendMessage (`configuration.taskPushNotificationConfig`, 1.0
     /// form), ready to store once the task exists; `None` when there is none (or the agent
     /// ignores it, under a fault).

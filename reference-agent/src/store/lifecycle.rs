@@ -39,9 +39,17 @@ impl Store {
 
     /// SendStreamingMessage: the events of the request and, when the task is
     /// still open afterwards, its live feed (subscribed under the same lock).
-    pub fn send_streaming(&self, message: Message) -> Result<Feed, RpcError> {
+    /// `on_start` as for [`Store::send_with`].
+    pub fn send_streaming(
+        &self,
+        message: Message,
+        on_start: Option<OnStart>,
+    ) -> Result<Feed, RpcError> {
         let mut state = self.lock();
-        let (reply, events) = self.process(&mut state, message, true)?;
+        state.on_start = on_start;
+        let processed = self.process(&mut state, message, true);
+        state.on_start = None;
+        let (reply, events) = processed?;
         let live = match (&reply, events.last()) {
             (SendReply::Task(task), Some(last)) if !last.ends_stream() => {
                 state.tasks.get_mut(&task.id).map(Record::listen)
