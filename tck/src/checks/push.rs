@@ -231,11 +231,14 @@ async fn get_returns(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 /// Every config id a list gives, following nextPageToken (at most 20 pages).
+/// The ids listed and the number of pages, or the answer that was not a list.
+type Listing = Result<(Vec<String>, usize), Answer>;
+
 async fn all_listed(
     ctx: &Ctx,
     task: &str,
     extra: serde_json::Value,
-) -> Result<(Vec<String>, usize), HarnessError> {
+) -> Result<Listing, HarnessError> {
     let mut ids = Vec::new();
     let mut token = String::new();
     for page in 1..=20 {
@@ -245,15 +248,15 @@ async fn all_listed(
         }
         let answer = ps::list(ctx, task, params).await?;
         let Some((page_ids, next)) = ps::listed(&answer) else {
-            return Err(step("ListTaskPushNotificationConfigs", &answer));
+            return Ok(Err(answer));
         };
         ids.extend(page_ids);
         if next.is_empty() {
-            return Ok((ids, page));
+            return Ok(Ok((ids, page)));
         }
         token = next;
     }
-    Ok((ids, 20))
+    Ok(Ok((ids, 20)))
 }
 
 async fn two_configs(ctx: &Ctx) -> Result<(String, Vec<String>), HarnessError> {
@@ -268,7 +271,15 @@ async fn two_configs(ctx: &Ctx) -> Result<(String, Vec<String>), HarnessError> {
 
 async fn list_returns_all(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let (task, made) = two_configs(&ctx).await?;
-    let (listed, _) = all_listed(&ctx, &task, json!({})).await?;
+    let listed = match all_listed(&ctx, &task, json!({})).await? {
+        Ok((listed, _)) => listed,
+        Err(answer) => {
+            return Ok(Verdict::fail(
+                "a list of the task's configs",
+                answer.describe(),
+            ))
+        }
+    };
     let missing: Vec<&String> = made.iter().filter(|id| !listed.contains(id)).collect();
     Ok(if missing.is_empty() {
         Verdict::pass()
@@ -289,7 +300,15 @@ async fn list_pages(ctx: Ctx) -> Result<Verdict, HarnessError> {
         });
     }
     let (task, made) = two_configs(&ctx).await?;
-    let (listed, pages) = all_listed(&ctx, &task, json!({ "pageSize": 1 })).await?;
+    let (listed, pages) = match all_listed(&ctx, &task, json!({ "pageSize": 1 })).await? {
+        Ok(listing) => listing,
+        Err(answer) => {
+            return Ok(Verdict::fail(
+                "a page of the task's configs",
+                answer.describe(),
+            ))
+        }
+    };
     if pages == 1 {
         return Ok(Verdict::NotApplicable {
             reason: format!(
@@ -336,7 +355,10 @@ async fn delete_removes(ctx: Ctx) -> Result<Verdict, HarnessError> {
             get.answer()?.describe()
         ));
     }
-    let (listed, _) = all_listed(&ctx, &task, json!({})).await?;
+    let listed = match all_listed(&ctx, &task, json!({})).await? {
+        Ok((listed, _)) => listed,
+        Err(answer) => return Err(step("ListTaskPushNotificationConfigs", &answer)),
+    };
     if listed.contains(&id) {
         findings.problem(format!("List after delete still holds {id}: {listed:?}"));
     }

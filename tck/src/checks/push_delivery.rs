@@ -9,9 +9,10 @@ use super::push::PUSH;
 use super::push_setup::{self as ps, Hook, Note};
 use super::setup::{rank, task_id, Findings};
 use super::EVERY_BINDING_BOTH;
-use crate::a2a;
+use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::Ctx;
+use crate::judge;
 use crate::model::ProtocolVersion;
 use crate::webhook::Delivery;
 
@@ -123,14 +124,27 @@ async fn inline_delivers(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let inline = Hook::new(&ctx)?;
     let message = ctx.user_message(ps::OPEN);
     let configuration = json!({ "taskPushNotificationConfig": inline.config() });
-    let answer = ctx.send_message(message, Some(configuration)).await?;
+    let params = json!({ "message": message, "configuration": configuration });
+    let reply = ctx.transport()?.send(params).await?;
+    if judge::is_error(&reply, ErrorKind::InvalidParams) {
+        return Err(ps::refused(&reply, &inline.url));
+    }
+    let answer = reply.answer()?;
+    if let crate::ctx::Answer::Error(_) = answer {
+        return Ok(Verdict::fail(
+            "SendMessage with an inline push config is accepted",
+            answer.describe(),
+        ));
+    }
     let task = match answer.result().and_then(|r| r.get("task")) {
         Some(task) if a2a::state(task) == Some("TASK_STATE_INPUT_REQUIRED") => task.clone(),
         _ => {
-            return Ok(Verdict::fail(
-                "SendMessage with an inline push config opens the task as without it",
-                answer.describe(),
-            ))
+            return Err(HarnessError::Prerequisite(format!(
+                "SendMessage (messageId prefix `{}`) with an inline push config did not open an \
+                 input-required task: {}",
+                ps::OPEN,
+                answer.describe()
+            )))
         }
     };
     let sentinel = Hook::new(&ctx)?;
