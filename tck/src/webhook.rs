@@ -192,6 +192,16 @@ impl Webhook {
         inbox.by_key.get(key).cloned().unwrap_or_default()
     }
 
+    /// How many calls arrived on a path that names no key of the kit (an agent that drops
+    /// or rewrites the path it was given).
+    pub fn stray(&self) -> usize {
+        self.shared
+            .inbox
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .stray
+    }
+
     /// How many calls arrived in the whole run (any key).
     pub fn total(&self) -> usize {
         self.shared

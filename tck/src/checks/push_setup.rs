@@ -245,10 +245,19 @@ pub async fn until_terminal(ctx: &Ctx, hook: &Hook) -> Result<Vec<Delivery>, Har
         .wait_until(&hook.key, wait, |d| d.iter().any(is_terminal))
         .await;
     if got.is_empty() {
+        let stray = ctx.webhook()?.stray();
+        let stray = if stray > 0 {
+            format!(
+                " ({stray} call(s) of this run reached the receiver on a path other than the \
+                 URL given: the agent may drop or rewrite the webhook path)"
+            )
+        } else {
+            String::new()
+        };
         return Err(HarnessError::Prerequisite(format!(
             "no notification reached the kit's webhook at {} within {} s: the agent cannot \
              reach the kit at this address (give one it can reach with --webhook-url), or it \
-             never delivers",
+             never delivers{stray}",
             hook.url,
             wait.as_secs_f32()
         )));
