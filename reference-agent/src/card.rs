@@ -95,7 +95,7 @@ pub(crate) fn card_json(base_url: &str, policy: &Policy) -> Value {
         "version": env!("CARGO_PKG_VERSION"),
         "capabilities": {
             "streaming": policy.streams(),
-            "pushNotifications": false,
+            "pushNotifications": policy.service.push,
             "extendedAgentCard": false,
         },
         "defaultInputModes": INPUT_MODES,

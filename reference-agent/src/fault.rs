@@ -327,6 +327,37 @@ faults! {
         "In authenticated mode, the card also declares an OAuth 2.0 client-credentials scheme with an empty scope map (not required by any security requirement): a conformant variant the kit must accept.";
     AuthCardOauthUrlNotUrl => "auth-card-oauth-url-not-url",
         "In authenticated mode, the card also declares an OAuth 2.0 scheme whose tokenUrl is not a URL.";
+    // --- push ---
+    PushConfigCreateNoId => "push-config-create-no-id",
+        "CreateTaskPushNotificationConfig answers the config without its `id`.";
+    PushConfigGetDropsUrl => "push-config-get-drops-url",
+        "GetTaskPushNotificationConfig answers the config without its `url`.";
+    PushConfigListDropsLast => "push-config-list-drops-last",
+        "ListTaskPushNotificationConfigs leaves out the most recently created config.";
+    PushConfigListPageTokenBroken => "push-config-list-page-token-broken",
+        "ListTaskPushNotificationConfigs honours pageSize, but its nextPageToken leads back to the first page.";
+    PushConfigDeleteNotDeleted => "push-config-delete-not-deleted",
+        "DeleteTaskPushNotificationConfig answers success but keeps the config.";
+    PushConfigGetUnknownWrongError => "push-config-get-unknown-wrong-error",
+        "GetTaskPushNotificationConfig of a config that does not exist answers the internal error -32603 instead of TaskNotFoundError.";
+    PushConfigUnknownTaskAccepted => "push-config-unknown-task-accepted",
+        "The push-config operations accept a task id that names no task (create stores a config for it) instead of answering TaskNotFoundError.";
+    PushInlineConfigIgnored => "push-inline-config-ignored",
+        "A push config sent inline in SendMessage's configuration is ignored (nothing is delivered to it).";
+    PushPayloadWrongShape => "push-payload-wrong-shape",
+        "Webhook calls carry the bare update event (no StreamResponse wrapper on 1.0, no Task on 0.3).";
+    PushTokenMissing => "push-token-missing",
+        "Webhook calls leave out the config's token (no X-A2A-Notification-Token header).";
+    PushAuthCredentialsMissing => "push-auth-credentials-missing",
+        "Webhook calls leave out the Authorization header the config's authentication asks for.";
+    PushOutOfOrder => "push-out-of-order",
+        "Webhook calls of a task's updates are sent out of order (an artifact update after the status that follows it).";
+    PushSkipsTerminal => "push-skips-terminal",
+        "The webhook is not called for the terminal status of a task.";
+    PushAfterDelete => "push-after-delete",
+        "A deleted push config is gone from Get and List, but the agent keeps calling its webhook.";
+    PushAcceptsPrivateHost => "push-accepts-private-host",
+        "Push configs whose webhook is on a private or link-local address (169.254.169.254, 10.0.0.0/8, ...) are accepted, as with --push-allow-any-host.";
 }
 
 impl Fault {
@@ -385,7 +416,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 146);
+        assert_eq!(Fault::all().len(), 161);
     }
 
     #[test]

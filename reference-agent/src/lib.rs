@@ -35,6 +35,7 @@ mod jsonrpc;
 mod model;
 mod params;
 pub mod policy;
+pub mod push;
 mod rest;
 mod scenario;
 pub mod service;
@@ -71,6 +72,11 @@ pub struct AgentConfig {
     /// Delay every response of every binding by this many milliseconds (0 = none), to
     /// benchmark a slow agent.
     pub delay_ms: u64,
+    /// Declare and deliver push notifications (`capabilities.pushNotifications: true`); off,
+    /// the push-config operations answer PushNotificationNotSupportedError.
+    pub push: bool,
+    /// Call webhooks on any host, not only on loopback (127.0.0.0/8, ::1, localhost).
+    pub push_allow_any_host: bool,
     /// Authenticated mode: every operation needs `Authorization: Bearer <token>` with one of
     /// these tokens, each one principal with tasks of its own; the card declares the bearer
     /// scheme and an extended card (empty = open, the default).
@@ -139,6 +145,8 @@ pub struct App {
     store: store::Store,
     /// The extended card, in authenticated mode.
     extended: Option<auth::ExtendedCards>,
+    /// Push configs and faults, when push is on.
+    push: Option<push::ops::Push>,
     /// Set to true at shutdown; every open stream ends then.
     closing: watch::Sender<bool>,
 }
@@ -151,7 +159,7 @@ impl App {
         let scenarios = scenario::Scenarios::builtin()
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?
             .only(policy.scenarios);
-        let store = match &config.store {
+        let mut store = match &config.store {
             StoreKind::Memory => store::Store::new(policy.clone(), scenarios),
             StoreKind::Sqlite(path) => {
                 let forget = store::durable::Forget::of(&config);
@@ -162,6 +170,25 @@ impl App {
                     .map_err(io::Error::other)?
             }
         };
+        let push = policy.service.push.then(|| push::ops::Push {
+            configs: Arc::default(),
+            policy: push::PushPolicy::new(&config),
+        });
+        if let Some(push) = &push {
+            let view = wire::TaskView {
+                history_length: None,
+                window: policy.service.history,
+                artifacts: wire::Artifacts::NonEmpty,
+            };
+            let dispatcher = Arc::new(push::deliver::Dispatcher::new(
+                Arc::clone(&push.configs),
+                push.policy.clone(),
+                view,
+            ));
+            store = store.with_hook(Arc::new(move |task, event| {
+                dispatcher.on_update(task, event)
+            }));
+        }
         let mut public = card::card_json(base_url, &policy);
         card::extras(&mut public, base_url, &config);
         Ok(App {
@@ -169,11 +196,18 @@ impl App {
                 .map_err(io::Error::other)?,
             extended: auth::extended_cards(&public, &policy.auth),
             store,
+            push,
             closing: watch::channel(false).0,
             policy,
             shape,
             config,
         })
+    }
+
+    /// The push configs, when push is on (a durable store saves and loads them with
+    /// [`push::PushStore::snapshot`] and [`push::PushStore::restore`]).
+    pub fn push_configs(&self) -> Option<&Arc<push::PushStore>> {
+        self.push.as_ref().map(|push| &push.configs)
     }
 
     /// Ends every open stream (the server is shutting down).

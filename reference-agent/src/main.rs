@@ -49,6 +49,14 @@ struct Args {
     /// the bearer scheme and an extended card, served to authenticated callers only.
     #[arg(long = "bearer-token", value_name = "TOKEN")]
     bearer_tokens: Vec<String>,
+    /// Declare and deliver push notifications (card `pushNotifications: true`): the
+    /// push-config operations work and every task update is POSTed to each config's webhook.
+    #[arg(long)]
+    push: bool,
+    /// With --push: call webhooks on any host (by default only loopback webhooks,
+    /// 127.0.0.0/8, ::1 and localhost, are accepted; others get InvalidParams).
+    #[arg(long, requires = "push")]
+    push_allow_any_host: bool,
     /// Print the available faults and exit.
     #[arg(long)]
     list_faults: bool,
@@ -81,6 +89,8 @@ async fn main() -> anyhow::Result<()> {
         tls: args.tls,
         store: args.store,
         bearer_tokens: args.bearer_tokens,
+        push: args.push,
+        push_allow_any_host: args.push_allow_any_host,
         ..AgentConfig::with_faults(args.faults)
     };
     let config_faults = config.faults.clone();

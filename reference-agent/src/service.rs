@@ -98,7 +98,18 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
         artifacts: Artifacts::NonEmpty,
     };
     match method {
-        "SendMessage" => send_message(app, params),
+        "SendMessage" => {
+            let inline = params
+                .as_ref()
+                .and_then(|p| p.pointer("/configuration/taskPushNotificationConfig"))
+                .cloned();
+            send_message_as(
+                app,
+                params,
+                inline.as_ref(),
+                crate::push::ConfigVersion::V1_0,
+            )
+        }
         "GetTask" => {
             let params = params::get_task(params)?;
             match app.store.get(&params.id) {
@@ -112,6 +123,18 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
             wire::task(&app.store.cancel(&id)?, view(None))
         }
         "ListTasks" => list_tasks(app, params),
+        "CreateTaskPushNotificationConfig"
+        | "GetTaskPushNotificationConfig"
+        | "ListTaskPushNotificationConfigs"
+        | "DeleteTaskPushNotificationConfig"
+            if app.push.is_some() =>
+        {
+            let push = app
+                .push
+                .as_ref()
+                .ok_or_else(|| RpcError::internal("no push"))?;
+            push.call(app, method, params, crate::push::ConfigVersion::V1_0)
+        }
         "CreateTaskPushNotificationConfig"
         | "GetTaskPushNotificationConfig"
         | "ListTaskPushNotificationConfigs"
@@ -152,11 +175,21 @@ pub(crate) fn streaming_refused(policy: &ServicePolicy, method: &str) -> Option<
     }
 }
 
-fn send_message(app: &App, params: Option<Value>) -> Result<Value, RpcError> {
+/// SendMessage, with the push config sent inline (1.0 form) made through `version`.
+pub(crate) fn send_message_as(
+    app: &App,
+    params: Option<Value>,
+    inline: Option<&Value>,
+    version: crate::push::ConfigVersion,
+) -> Result<Value, RpcError> {
     let policy = &app.policy.service;
     let params = params::send_message(params, &app.policy.requests)?;
     let blocking = !params.return_immediately;
-    let (member, value) = match app.store.send(params.message, blocking)? {
+    let on_start = match &app.push {
+        Some(push) => push.on_start(inline, version)?,
+        None => None,
+    };
+    let (member, value) = match app.store.send_with(params.message, blocking, on_start)? {
         SendReply::Task(task) => {
             let artifacts = if blocking && !policy.blocking_shows_artifacts {
                 Artifacts::Omit

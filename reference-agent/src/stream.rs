@@ -14,6 +14,7 @@ use crate::clock::Timestamp;
 use crate::error::RpcError;
 use crate::model::{Event, StatusUpdate, Task, TaskState, TaskStatus};
 use crate::policy::StreamPolicy;
+use crate::push::ConfigVersion;
 use crate::service::{is_streaming, streaming_refused, unknown_method};
 use crate::wire::{self, Artifacts, TaskView};
 use crate::{params, App};
@@ -30,6 +31,21 @@ pub fn stream(
     method: &str,
     params: Option<Value>,
 ) -> Result<EventStream, RpcError> {
+    let inline = params
+        .as_ref()
+        .and_then(|p| p.pointer("/configuration/taskPushNotificationConfig"))
+        .cloned();
+    stream_as(app, method, params, inline.as_ref(), ConfigVersion::V1_0)
+}
+
+/// [`stream`], with the push config sent inline (1.0 form) made through `version`.
+pub(crate) fn stream_as(
+    app: &Arc<App>,
+    method: &str,
+    params: Option<Value>,
+    inline: Option<&Value>,
+    version: ConfigVersion,
+) -> Result<EventStream, RpcError> {
     let policy = &app.policy;
     if !is_streaming(method) {
         return Err(unknown_method(&policy.service, method));
@@ -39,7 +55,11 @@ pub fn stream(
     }
     let (kind, feed, history_length) = if method == "SendStreamingMessage" {
         let params = params::send_message(params, &policy.requests)?;
-        let feed = app.store.send_streaming(params.message)?;
+        let on_start = match &app.push {
+            Some(push) => push.on_start(inline, version)?,
+            None => None,
+        };
+        let feed = app.store.send_streaming(params.message, on_start)?;
         (Kind::Send, feed, params.history_length)
     } else {
         let id = params::task_id(params)?;

@@ -101,8 +101,10 @@ fn send_request(
 
 /// SendMessage of a 0.3 request; the task it makes is recorded as made by 0.3.
 fn send(app: &App, dialect: Dialect, params: Option<Value>) -> Result<Value, RpcError> {
+    let inline = crate::push::v03::inline(dialect, params.as_ref());
     let params = send_request(app, dialect, params)?;
-    let result = service::call(app, "SendMessage", params)?;
+    let version = crate::push::ConfigVersion::V0_3;
+    let result = service::send_message_as(app, params, inline.as_ref(), version)?;
     if let Some(id) = result.pointer("/task/id").and_then(Value::as_str) {
         app.store.set_origin(id, Version::V0_3);
     }
@@ -134,9 +136,12 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
         "tasks/cancel" => service::call(app, "CancelTask", params),
         "agent/getAuthenticatedExtendedCard" => crate::auth::extended_card(app, |c| &c.v03_json)
             .unwrap_or_else(|| Err(no_extended_card())),
-        _ => match push_method(method) {
-            Some(method) => service::call(app, method, params),
-            None => Err(service::unknown_method(&app.policy.service, method)),
+        _ => match (push_method(method), &app.push) {
+            (Some(method), Some(push)) => {
+                crate::push::v03::call(app, push, Dialect::JsonRpc, method, params)
+            }
+            (Some(method), None) => service::call(app, method, params),
+            (None, _) => Err(service::unknown_method(&app.policy.service, method)),
         },
     }
 }
@@ -150,8 +155,16 @@ pub fn stream(
 ) -> Result<EventStream, RpcError> {
     match method {
         "message/stream" => {
+            let inline = crate::push::v03::inline(Dialect::JsonRpc, params.as_ref());
             let params = send_request(app, Dialect::JsonRpc, params)?;
-            service::stream(app, "SendStreamingMessage", params)
+            let version = crate::push::ConfigVersion::V0_3;
+            crate::stream::stream_as(
+                app,
+                "SendStreamingMessage",
+                params,
+                inline.as_ref(),
+                version,
+            )
         }
         "tasks/resubscribe" => subscribe(app, params),
         _ => Err(service::unknown_method(&app.policy.service, method)),
@@ -226,9 +239,12 @@ pub fn call_proto03(app: &App, rpc: &str, params: Value) -> Result<Value, RpcErr
         }
         "GetAgentCard" => crate::auth::extended_card(app, |c| &c.v03_proto)
             .unwrap_or_else(|| Err(no_extended_card())),
-        _ => match push_method(rpc) {
-            Some(method) => service::call(app, method, Some(params)),
-            None => Err(service::unknown_method(&app.policy.service, rpc)),
+        _ => match (push_method(rpc), &app.push) {
+            (Some(method), Some(push)) => {
+                crate::push::v03::call(app, push, Dialect::Proto, method, Some(params))
+            }
+            (Some(method), None) => service::call(app, method, Some(params)),
+            (None, _) => Err(service::unknown_method(&app.policy.service, rpc)),
         },
     }?;
     Ok(app.shape.result(Wire::V0_3(Dialect::Proto), rpc, result))
@@ -239,8 +255,16 @@ pub fn call_proto03(app: &App, rpc: &str, params: Value) -> Result<Value, RpcErr
 pub fn stream_proto03(app: &Arc<App>, rpc: &str, params: Value) -> Result<EventStream, RpcError> {
     let events = match rpc {
         "SendStreamingMessage" => {
+            let inline = crate::push::v03::inline(Dialect::Proto, Some(&params));
             let params = send_request(app, Dialect::Proto, Some(params))?;
-            service::stream(app, "SendStreamingMessage", params)?
+            let version = crate::push::ConfigVersion::V0_3;
+            crate::stream::stream_as(
+                app,
+                "SendStreamingMessage",
+                params,
+                inline.as_ref(),
+                version,
+            )?
         }
         "TaskSubscription" => {
             let id = task_name(&params, "name")?;

@@ -70,6 +70,7 @@ pub struct Options {
     other_headers: Vec<(String, String)>,
     /// The built-in agent runs in authenticated mode, the kit holding both principals' tokens.
     builtin_auth: bool,
+    webhook: crate::webhook::WebhookOptions,
 }
 
 impl Options {
@@ -105,6 +106,7 @@ impl Options {
             ready_timeout: crate::durability::READY_TIMEOUT,
             other_headers: defaults.other_headers,
             builtin_auth: true,
+            webhook: defaults.webhook,
         }
     }
 
@@ -271,7 +273,15 @@ impl Options {
         options.headers = self.headers.clone();
         options.trusted_keys = self.trusted_keys.clone();
         options.other_headers = self.other_headers.clone();
+        options.webhook = self.webhook.clone();
         options
+    }
+
+    /// The URL the agent must call for push notifications, and where the kit's receiver
+    /// listens (default: 127.0.0.1 on an ephemeral port); see [`crate::webhook`].
+    pub fn webhook(mut self, url: Option<String>, listen: Option<std::net::SocketAddr>) -> Options {
+        self.webhook = crate::webhook::WebhookOptions { url, listen };
+        self
     }
 }
 

@@ -5,19 +5,26 @@ use std::net::SocketAddr;
 use a2a_reference_agent::{AgentConfig, Fault, RunningAgent};
 
 /// The builtin profile: the reference agent with every feature the kit judges turned on
-/// (the standalone agent keeps them off unless asked).
+/// (the standalone agent keeps them off unless asked): push notifications and a required
+/// extension; authenticated mode is added by [`authenticated`], which returns the tokens.
 pub fn profile() -> AgentConfig {
     AgentConfig {
         required_extension: true,
+        push: true,
         ..AgentConfig::default()
     }
 }
 
 /// Starts the reference agent on 127.0.0.1 in the builtin [`profile`] with the given faults.
 pub async fn start(faults: &[Fault]) -> std::io::Result<RunningAgent> {
+    start_with(full_profile(faults)).await
+}
+
+/// The configuration of a builtin run: the builtin [`profile`] with the given faults.
+pub fn full_profile(faults: &[Fault]) -> AgentConfig {
     let mut config = profile();
     config.faults.extend(faults.iter().copied());
-    start_with(config).await
+    config
 }
 
 /// Starts the reference agent on 127.0.0.1 with a configuration.

@@ -40,6 +40,8 @@ pub struct Ctx {
     saved: Option<Arc<crate::checks::durability::Saved>>,
     /// The credentials of a second principal (see [`Ctx::with_other_credentials`]).
     other_credentials: Arc<Vec<(String, String)>>,
+    /// The run's webhook receiver (push checks), or why it could not start.
+    webhook: Option<Arc<Result<crate::webhook::Webhook, String>>>,
 }
 
 impl Ctx {
@@ -66,6 +68,29 @@ impl Ctx {
             trusted_keys: Arc::default(),
             saved: None,
             other_credentials: Arc::default(),
+            webhook: None,
+        }
+    }
+
+    /// With the run's webhook receiver (or why it could not start).
+    pub fn with_webhook(
+        mut self,
+        webhook: Option<Arc<Result<crate::webhook::Webhook, String>>>,
+    ) -> Ctx {
+        self.webhook = webhook;
+        self
+    }
+
+    /// The run's webhook receiver; a missing prerequisite when it is not running.
+    pub fn webhook(&self) -> Result<&crate::webhook::Webhook, HarnessError> {
+        match self.webhook.as_deref() {
+            Some(Ok(webhook)) => Ok(webhook),
+            Some(Err(why)) => Err(HarnessError::Prerequisite(format!(
+                "the kit's webhook receiver did not start: {why}"
+            ))),
+            None => Err(HarnessError::Prerequisite(
+                "the kit's webhook receiver is not running in this run".into(),
+            )),
         }
     }
 

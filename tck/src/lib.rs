@@ -36,4 +36,5 @@ pub mod secrets;
 pub mod service_params;
 pub mod tls_probe;
 pub mod transport;
+pub mod webhook;
 pub mod wire;

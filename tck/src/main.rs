@@ -257,6 +257,16 @@ struct RunArgs {
     /// then trusts), so the tls.* checks run (builtin target only).
     #[arg(long)]
     tls: bool,
+    /// The URL the agent must call for push notifications when it cannot reach the kit on
+    /// 127.0.0.1 (it runs in a container or on another host), e.g.
+    /// http://host.docker.internal:8099/hooks; the kit's receiver then listens on 0.0.0.0 at
+    /// the URL's port (or at --webhook-listen). Default: an ephemeral port on 127.0.0.1.
+    #[arg(long, value_name = "URL")]
+    webhook_url: Option<String>,
+    /// The address the kit's webhook receiver binds, e.g. 0.0.0.0:8099 (default: 127.0.0.1
+    /// on an ephemeral port, or 0.0.0.0 on the port of --webhook-url).
+    #[arg(long, value_name = "ADDR")]
+    webhook_listen: Option<std::net::SocketAddr>,
     /// Print only the verdict line.
     #[arg(long, short)]
     quiet: bool,
@@ -488,6 +498,10 @@ fn run(args: RunArgs) -> ExitCode {
         if let Some(credentials) = credentials_of_builtin {
             credentials.apply(&mut options);
         }
+        options.webhook = a2a_tck::webhook::WebhookOptions {
+            url: args.webhook_url.clone(),
+            listen: args.webhook_listen,
+        };
         for path in &args.trusted_keys {
             let keys = std::fs::read_to_string(path)
                 .map_err(|e| e.to_string())

@@ -51,6 +51,8 @@ pub struct RunOptions {
     /// The durability area (`--restart-cmd`, `--durability`): how to restart the target in
     /// the middle of the run. `None`: the `durability.*` checks are not run.
     pub durability: Option<crate::durability::Durability>,
+    /// The webhook receiver of the push checks (`--webhook-url`, `--webhook-listen`).
+    pub webhook: crate::webhook::WebhookOptions,
 }
 
 /// A progress callback: `(finished, planned)`, called once before the first check finishes
@@ -81,6 +83,7 @@ impl RunOptions {
             contract: None,
             ca_certs: Vec::new(),
             durability: None,
+            webhook: crate::webhook::WebhookOptions::default(),
         }
     }
 }
@@ -245,6 +248,13 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         },
     );
     let planned_count = plan.len();
+    // The webhook receiver lives as long as the run, and only when a push check runs.
+    let webhook = if plan.iter().any(|p| p.check.id.starts_with("push.")) {
+        let started = crate::webhook::Webhook::start(&options.webhook).await;
+        Some(Arc::new(started.map_err(|e| e.to_string())))
+    } else {
+        None
+    };
     let trusted_keys = Arc::new(options.trusted_keys.clone());
     let other_headers = Arc::new(options.other_headers.clone());
     let finished = Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -275,7 +285,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .with_interfaces(usable.clone())
             .with_scenarios(scenarios.fresh())
             .with_trusted_keys(trusted_keys.clone())
-            .with_other_credentials(other_headers.clone());
+            .with_other_credentials(other_headers.clone())
+            .with_webhook(webhook.clone());
             let (progress, finished) = (options.progress.clone(), finished.clone());
             async move {
                 let result = execute(planned.check, ctx, options.check_timeout, problem).await;

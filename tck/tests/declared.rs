@@ -70,7 +70,7 @@ async fn declarations_no_check_tested_are_named_everywhere() {
     };
     assert_eq!(
         why("pushNotifications"),
-        "this version of the kit has no push notification checks"
+        "the selection (--select, --level) excluded its checks"
     );
     assert_eq!(
         why("streaming"),
@@ -95,8 +95,8 @@ async fn declarations_no_check_tested_are_named_everywhere() {
         report.untested_declarations
     );
     assert_eq!(report.untested_declarations.len(), 4);
-    let push = "pushNotifications declared, not tested: this version of the kit has no push \
-                notification checks";
+    let push = "pushNotifications declared, not tested: the selection (--select, --level) \
+                excluded its checks";
     assert!(stdout.contains(push), "{stdout}");
     assert!(
         report.verdict_reason.contains(push),
@@ -110,9 +110,10 @@ async fn declarations_no_check_tested_are_named_everywhere() {
 
 #[tokio::test]
 async fn builtin_card_leaves_only_what_the_selection_excluded() {
-    // The reference agent declares streaming, a required extension, authentication and the
-    // extended card, and signs its card: with the streaming, auth and extended-card checks
-    // selected, only the extension and the signatures are left, excluded by the selection.
+    // The reference agent declares streaming, push notifications, a required extension,
+    // authentication and the extended card, and signs its card: with the streaming, auth and
+    // extended-card checks selected, push, the extension and the signatures are left, excluded
+    // by the selection.
     let report_path = temp_path("builtin-streams.json");
     let args = [
         "--select",
@@ -139,7 +140,11 @@ async fn builtin_card_leaves_only_what_the_selection_excluded() {
     let excluded = "the selection (--select, --level) excluded its checks";
     assert_eq!(
         untested,
-        [("extensions", excluded), ("signatures", excluded)]
+        [
+            ("pushNotifications", excluded),
+            ("extensions", excluded),
+            ("signatures", excluded)
+        ]
     );
 }
 

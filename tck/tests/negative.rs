@@ -14,6 +14,8 @@ mod cases_durable;
 mod cases_ext;
 #[path = "negative/cases_more.rs"]
 mod cases_more;
+#[path = "negative/cases_push.rs"]
+mod cases_push;
 mod support;
 
 use std::collections::BTreeSet;
@@ -24,6 +26,7 @@ use a2a_tck::check::{Level, Status};
 use cases::{Case, CASES, KIT_SIDE_PENDING};
 use cases_ext::EXT_CASES;
 use cases_more::MORE_CASES;
+use cases_push::PUSH_CASES;
 
 /// Every negative case.
 fn all_cases() -> impl Iterator<Item = &'static Case> {
@@ -33,6 +36,7 @@ fn all_cases() -> impl Iterator<Item = &'static Case> {
         .chain(cases_durable::DURABLE_CASES)
         .chain(EXT_CASES)
         .chain(cases_auth::AUTH_CASES)
+        .chain(PUSH_CASES)
 }
 use libtest_mimic::{Arguments, Failed, Trial};
 

@@ -111,6 +111,7 @@ impl Policy {
                 list_shows_artifacts_by_default: has(Fault::ListIncludesArtifacts),
                 unknown_method_invalid_request: has(Fault::UnknownMethodInvalidRequest),
                 push_answers_unsupported: has(Fault::PushUnsupportedWrongError),
+                push: config.push && !has(Fault::PushUnsupportedWrongError),
                 extended_card_method_not_found: has(Fault::ExtendedCardUnsupportedWrongError),
             },
             requests: RequestPolicy {

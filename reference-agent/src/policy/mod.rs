@@ -170,6 +170,9 @@ pub struct ServicePolicy {
     pub unknown_method_invalid_request: bool,
     /// Push-config methods: PushNotificationNotSupportedError, or UnsupportedOperationError.
     pub push_answers_unsupported: bool,
+    /// Push notifications are declared and served (`AgentConfig::push`; off under the
+    /// fault `push-unsupported-wrong-error`, which is about an agent without push).
+    pub push: bool,
     /// GetExtendedAgentCard: UnsupportedOperationError, or -32601.
     pub extended_card_method_not_found: bool,
 }

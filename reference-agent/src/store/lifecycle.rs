@@ -2,7 +2,7 @@
 //! Message), SubscribeToTask and CancelTask, with the choices the policy makes.
 
 use super::playback::{agent_message, scenario_text, Emitter};
-use super::{Feed, Record, SendReply, State, Store};
+use super::{Feed, OnStart, Record, SendReply, State, Store};
 use crate::error::RpcError;
 use crate::model::{Event, Message, Task, TaskState, TaskStatus};
 use crate::policy::{AbsentContext, CancelTerminal, ClientContext, MismatchedContext};
@@ -10,10 +10,20 @@ use crate::scenario::Scenario;
 use crate::service::Version;
 
 impl Store {
-    /// SendMessage: start a task, continue one, or answer with a Message.
-    pub fn send(&self, message: Message, blocking: bool) -> Result<SendReply, RpcError> {
+    /// SendMessage: start a task, continue one, or answer with a Message; `on_start` is
+    /// called with the task's id before its scenario runs (a push config sent inline is
+    /// registered then).
+    pub fn send_with(
+        &self,
+        message: Message,
+        blocking: bool,
+        on_start: Option<OnStart>,
+    ) -> Result<SendReply, RpcError> {
         let mut state = self.lock();
-        let (reply, _) = self.process(&mut state, message, false)?;
+        state.on_start = on_start;
+        let processed = self.process(&mut state, message, false);
+        state.on_start = None;
+        let (reply, _) = processed?;
         self.persist_reply(&mut state, &reply);
         Ok(match reply {
             SendReply::Task(mut task) if blocking && self.policy.tasks.blocking_returns_working => {
@@ -30,9 +40,17 @@ impl Store {
 
     /// SendStreamingMessage: the events of the request and, when the task is
     /// still open afterwards, its live feed (subscribed under the same lock).
-    pub fn send_streaming(&self, message: Message) -> Result<Feed, RpcError> {
+    /// `on_start` as for [`Store::send_with`].
+    pub fn send_streaming(
+        &self,
+        message: Message,
+        on_start: Option<OnStart>,
+    ) -> Result<Feed, RpcError> {
         let mut state = self.lock();
-        let (reply, events) = self.process(&mut state, message, true)?;
+        state.on_start = on_start;
+        let processed = self.process(&mut state, message, true);
+        state.on_start = None;
+        let (reply, events) = processed?;
         self.persist_reply(&mut state, &reply);
         let live = match (&reply, events.last()) {
             (SendReply::Task(task), Some(last)) if !last.ends_stream() => {
@@ -209,7 +227,11 @@ impl Store {
             subscribers: 0,
             origin: Version::V1_0,
         };
-        let mut out = Emitter::new(&mut record.task, None, self.stores_terminal(streaming));
+        let mut out = Emitter::new(&mut record.task, None, self.stores_terminal(streaming))
+            .notify(self.hook.clone());
+        if let Some(on_start) = state.on_start.take() {
+            on_start(&id);
+        }
         record.release = self.run(state, &mut out, outcome);
         events.extend(out.events);
         let reply = SendReply::Task(record.task.clone());
@@ -224,6 +246,11 @@ impl Store {
         scenario: &Scenario,
         streaming: bool,
     ) -> Result<(SendReply, Vec<Event>), RpcError> {
+        if let Some(on_start) = state.on_start.take() {
+            if state.tasks.contains_key(&message.task_id) {
+                on_start(&message.task_id);
+            }
+        }
         let Some(record) = state.tasks.get_mut(&message.task_id) else {
             return Err(RpcError::task_not_found(&message.task_id));
         };
@@ -239,7 +266,8 @@ impl Store {
         let (reply, events, held) = match release.as_ref().or(scenario.task.as_ref()) {
             Some(outcome) => {
                 let mut events = vec![Event::Task(task.clone())];
-                let mut out = Emitter::new(&mut task, feed, self.stores_terminal(streaming));
+                let mut out = Emitter::new(&mut task, feed, self.stores_terminal(streaming))
+                    .notify(self.hook.clone());
                 let held = self.run(state, &mut out, outcome);
                 events.extend(out.events);
                 (SendReply::Task(task.clone()), events, held)
@@ -296,7 +324,9 @@ impl Store {
         }
         record.release = None;
         let feed = record.feed.clone();
-        Emitter::new(&mut record.task, feed, true).status(TaskState::Canceled, None, clock.now());
+        Emitter::new(&mut record.task, feed, true)
+            .notify(self.hook.clone())
+            .status(TaskState::Canceled, None, clock.now());
         let canceled = record.task.clone();
         self.persist(&state, id);
         if policy.answers_previous_state {

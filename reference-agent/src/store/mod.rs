@@ -15,7 +15,7 @@ mod list;
 mod playback;
 
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tokio::sync::broadcast;
 
@@ -42,6 +42,13 @@ pub struct Feed {
     pub events: Vec<Event>,
     pub live: Option<broadcast::Receiver<Event>>,
 }
+
+/// Told of every status and artifact update of every task, as it is applied (under the
+/// store's lock, so in order): push delivery.
+pub type UpdateHook = Arc<dyn Fn(&Task, &Event) + Send + Sync>;
+
+/// Called with a task's id before its scenario runs (an inline push config).
+pub type OnStart = Box<dyn FnOnce(&str) + Send>;
 
 /// Events a slow subscriber may fall behind by before its stream fails.
 const FEED_CAPACITY: usize = 256;
@@ -84,6 +91,8 @@ pub(super) struct State {
     page_tokens: HashMap<String, Key>,
     /// The contexts the agent made or accepted (only a fault consults them).
     contexts: durable::Contexts,
+    /// For the SendMessage being processed: what to call once its task exists.
+    on_start: Option<OnStart>,
 }
 
 /// Thread-safe task store.
@@ -95,6 +104,7 @@ pub struct Store {
     durable: Option<durable::Durable>,
     /// A fault: refuse a contextId the agent does not know.
     strict_contexts: bool,
+    hook: Option<UpdateHook>,
 }
 
 impl Store {
@@ -109,9 +119,11 @@ impl Store {
                 tasks: HashMap::new(),
                 page_tokens: HashMap::new(),
                 contexts: durable::Contexts::new(),
+                on_start: None,
             }),
             durable: None,
             strict_contexts: false,
+            hook: None,
         }
     }
 
@@ -156,6 +168,12 @@ impl Store {
                 eprintln!("a2a-reference-agent: {e}");
             }
         }
+    }
+
+    /// With `hook` told of every update (push delivery).
+    pub fn with_hook(mut self, hook: UpdateHook) -> Self {
+        self.hook = Some(hook);
+        self
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {

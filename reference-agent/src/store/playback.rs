@@ -17,6 +17,8 @@ pub(super) struct Emitter<'a> {
     feed: Option<broadcast::Sender<Event>>,
     pub(super) events: Vec<Event>,
     store_terminal: bool,
+    /// Told of every update as it is applied (push delivery).
+    hook: Option<super::UpdateHook>,
 }
 
 impl<'a> Emitter<'a> {
@@ -30,7 +32,14 @@ impl<'a> Emitter<'a> {
             feed,
             events: Vec::new(),
             store_terminal,
+            hook: None,
         }
+    }
+
+    /// With the hook told of every update (push delivery).
+    pub(super) fn notify(mut self, hook: Option<super::UpdateHook>) -> Self {
+        self.hook = hook;
+        self
     }
 
     pub(super) fn status(
@@ -76,6 +85,9 @@ impl<'a> Emitter<'a> {
     }
 
     fn emit(&mut self, event: Event) {
+        if let Some(hook) = &self.hook {
+            hook(self.task, &event);
+        }
         if let Some(feed) = &self.feed {
             // No receivers is fine: nobody is listening right now.
             let _ = feed.send(event.clone());

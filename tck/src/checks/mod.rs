@@ -18,6 +18,9 @@ pub mod extensions;
 pub mod grpc;
 pub mod jsonrpc;
 pub mod needs;
+pub mod push;
+pub mod push_delivery;
+pub(crate) mod push_setup;
 pub mod rest;
 pub mod send;
 pub mod service_params;
@@ -121,6 +124,8 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (durability::PREFIX, durability::checks()),
         (auth::PREFIX, auth::checks()),
         (extended_card::PREFIX, extended_card::checks()),
+        (push::PREFIX, push::checks()),
+        (push::PREFIX, push_delivery::checks()),
     ]
 }
 

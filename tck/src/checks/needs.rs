@@ -149,6 +149,44 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ),
     ("v03.states-spelled-for-0-3", &["tck-input-required"]),
     ("v03.stream.status-updates-carry-final", &["tck-stream-001"]),
+    // --- push ---
+    ("push.config-create-returns-config", &["tck-input-required"]),
+    ("push.config-get-returns-config", &["tck-input-required"]),
+    ("push.config-list-returns-all", &["tck-input-required"]),
+    ("push.config-list-pages", &["tck-input-required"]),
+    ("push.config-delete-removes", &["tck-input-required"]),
+    (
+        "push.config-get-unknown-config-fails",
+        &["tck-input-required"],
+    ),
+    (
+        "push.config-private-webhook-refused",
+        &["tck-input-required"],
+    ),
+    (
+        "push.delivery-authentication",
+        &["tck-input-required", "tck-artifact-text"],
+    ),
+    (
+        "push.delivery-every-update-in-order",
+        &["tck-input-required", "tck-artifact-text"],
+    ),
+    (
+        "push.delivery-payload-shape",
+        &["tck-input-required", "tck-artifact-text"],
+    ),
+    (
+        "push.delivery-stops-after-delete",
+        &["tck-input-required", "tck-artifact-text"],
+    ),
+    (
+        "push.delivery-token",
+        &["tck-input-required", "tck-artifact-text"],
+    ),
+    (
+        "push.inline-config-delivers",
+        &["tck-input-required", "tck-artifact-text"],
+    ),
 ];
 
 /// The estimated number of sequential exchanges of each check, measured on a run against the
@@ -201,6 +239,20 @@ const WEIGHTS: &[(&str, u32)] = &[
     ("tasks.list.artifacts-omitted-by-default", 2),
     ("tasks.list.response-required-fields", 2),
     ("v03.jsonrpc.bare-results-with-kind", 2),
+    // --- push ---
+    ("push.config-delete-removes", 7),
+    ("push.config-list-pages", 6),
+    ("push.config-list-returns-all", 5),
+    ("push.delivery-stops-after-delete", 6),
+    ("push.inline-config-delivers", 5),
+    ("push.delivery-every-update-in-order", 5),
+    ("push.delivery-authentication", 4),
+    ("push.delivery-payload-shape", 4),
+    ("push.delivery-token", 4),
+    ("push.config-get-returns-config", 3),
+    ("push.config-unknown-task-not-found", 3),
+    ("push.config-create-returns-config", 2),
+    ("push.config-get-unknown-config-fails", 2),
 ];
 
 /// The scenario prefixes `id` may send (empty: none).

@@ -59,6 +59,9 @@ impl Reading {
 
     /// A 0.3 result of `method` in 1.0 ProtoJSON.
     pub fn result(&mut self, form: Form, method: &str, result: &Value) -> Value {
+        if let Some(read) = self.push_result(form, method, result) {
+            return read;
+        }
         if !result.is_object() {
             // Not a 0.3 object at all: kept as it came, for the checks to quote.
             return result.clone();
@@ -68,6 +71,102 @@ impl Reading {
             "GetTask" | "CancelTask" => self.task(form, result),
             _ => result.clone(),
         }
+    }
+
+    /// A push-config result in the 1.0 form: the flat `TaskPushNotificationConfig`, and
+    /// `{configs, nextPageToken}` for a list (0.3 JSON-RPC lists with a bare array).
+    fn push_result(&mut self, form: Form, method: &str, result: &Value) -> Option<Value> {
+        match method {
+            "CreateTaskPushNotificationConfig" | "GetTaskPushNotificationConfig" => {
+                Some(self.push_config(form, result))
+            }
+            "ListTaskPushNotificationConfigs" => {
+                let (configs, token) = match (form, result) {
+                    (Form::JsonRpc, Value::Array(configs)) => (configs.clone(), None),
+                    (_, Value::Object(list)) => {
+                        if form == Form::JsonRpc {
+                            self.problem("the list is an object; 0.3 JSON-RPC answers a bare array of configs".into());
+                        }
+                        let configs = list.get("configs").and_then(Value::as_array).cloned();
+                        (
+                            configs.unwrap_or_default(),
+                            list.get("nextPageToken").cloned(),
+                        )
+                    }
+                    _ => return None,
+                };
+                let configs: Vec<Value> =
+                    configs.iter().map(|c| self.push_config(form, c)).collect();
+                let mut out = json!({ "configs": configs });
+                if let Some(token) = token {
+                    out["nextPageToken"] = token;
+                }
+                Some(out)
+            }
+            _ => None,
+        }
+    }
+
+    /// A 0.3 `TaskPushNotificationConfig` (`{taskId|name, pushNotificationConfig}`) as the
+    /// flat 1.0 config.
+    fn push_config(&mut self, form: Form, config: &Value) -> Value {
+        let Some(inner) = config
+            .get("pushNotificationConfig")
+            .filter(|c| c.is_object())
+        else {
+            if config.is_object() {
+                self.problem(
+                    "the config has no pushNotificationConfig member (0.3 nests the config in it)"
+                        .into(),
+                );
+            }
+            return config.clone();
+        };
+        let mut out = Map::new();
+        let task = match form {
+            Form::JsonRpc => config
+                .get("taskId")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            Form::Proto => config
+                .get("name")
+                .and_then(Value::as_str)
+                .and_then(|n| n.strip_prefix("tasks/"))
+                .and_then(|n| n.split('/').next())
+                .map(str::to_string),
+        };
+        if let Some(task) = task {
+            out.insert("taskId".into(), json!(task));
+        }
+        for key in ["id", "url", "token"] {
+            if let Some(v) = inner.get(key) {
+                out.insert(key.into(), v.clone());
+            }
+        }
+        if form == Form::Proto && !out.contains_key("id") {
+            let id = config
+                .get("name")
+                .and_then(Value::as_str)
+                .and_then(|n| n.rsplit('/').next());
+            if let Some(id) = id {
+                out.insert("id".into(), json!(id));
+            }
+        }
+        if let Some(auth) = inner.get("authentication") {
+            let mut a = Map::new();
+            let scheme = auth
+                .get("schemes")
+                .and_then(Value::as_array)
+                .and_then(|s| s.first());
+            if let Some(scheme) = scheme.or(auth.get("scheme")) {
+                a.insert("scheme".into(), scheme.clone());
+            }
+            if let Some(c) = auth.get("credentials") {
+                a.insert("credentials".into(), c.clone());
+            }
+            out.insert("authentication".into(), Value::Object(a));
+        }
+        Value::Object(out)
     }
 
     fn send_result(&mut self, form: Form, result: &Value) -> Value {

@@ -35,6 +35,13 @@ pub fn request(form: Form, method: &str, params: &Value) -> Value {
                     config.insert(key.into(), v.clone());
                 }
             }
+            if let Some(push) = configuration.get("taskPushNotificationConfig") {
+                let name = match form {
+                    Form::JsonRpc => "pushNotificationConfig",
+                    Form::Proto => "pushNotification",
+                };
+                config.insert(name.into(), push_config_out(push));
+            }
             out.insert("configuration".into(), Value::Object(config));
             if let Some(m) = p.get("metadata") {
                 out.insert("metadata".into(), m.clone());
@@ -50,12 +57,12 @@ pub fn request(form: Form, method: &str, params: &Value) -> Value {
         }
         ("CreateTaskPushNotificationConfig", Form::JsonRpc) => {
             let task = p.remove("taskId").unwrap_or(Value::Null);
-            json!({ "taskId": task, "pushNotificationConfig": Value::Object(p) })
+            json!({ "taskId": task, "pushNotificationConfig": push_config_out(&Value::Object(p)) })
         }
         ("CreateTaskPushNotificationConfig", Form::Proto) => {
             let task = text(&p, "taskId");
             p.remove("taskId");
-            json!({ "parent": format!("tasks/{task}"), "config": { "pushNotificationConfig": Value::Object(p) } })
+            json!({ "parent": format!("tasks/{task}"), "config": { "pushNotificationConfig": push_config_out(&Value::Object(p)) } })
         }
         ("GetTaskPushNotificationConfig" | "DeleteTaskPushNotificationConfig", Form::JsonRpc) => {
             json!({ "id": text(&p, "taskId"), "pushNotificationConfigId": text(&p, "id") })
@@ -65,10 +72,38 @@ pub fn request(form: Form, method: &str, params: &Value) -> Value {
         }
         ("ListTaskPushNotificationConfigs", Form::JsonRpc) => json!({ "id": text(&p, "taskId") }),
         ("ListTaskPushNotificationConfigs", Form::Proto) => {
-            json!({ "parent": format!("tasks/{}", text(&p, "taskId")) })
+            let mut out = json!({ "parent": format!("tasks/{}", text(&p, "taskId")) });
+            for key in ["pageSize", "pageToken"] {
+                if let Some(v) = p.get(key) {
+                    out[key] = v.clone();
+                }
+            }
+            out
         }
         _ => Value::Object(p),
     }
+}
+
+/// A 1.0 push config (flat `TaskPushNotificationConfig`) as the 0.3 `PushNotificationConfig`
+/// (`authentication.scheme` becomes `schemes[]`; the task id is not part of it).
+fn push_config_out(config: &Value) -> Value {
+    let mut out = Map::new();
+    for key in ["id", "url", "token"] {
+        if let Some(v) = config.get(key) {
+            out.insert(key.into(), v.clone());
+        }
+    }
+    if let Some(auth) = config.get("authentication") {
+        let mut a = Map::new();
+        if let Some(scheme) = auth.get("scheme") {
+            a.insert("schemes".into(), json!([scheme]));
+        }
+        if let Some(c) = auth.get("credentials") {
+            a.insert("credentials".into(), c.clone());
+        }
+        out.insert("authentication".into(), Value::Object(a));
+    }
+    Value::Object(out)
 }
 
 /// A 1.0 message in the 0.3 form.

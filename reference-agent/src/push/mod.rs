@@ -1,0 +1,235 @@
+//! Push notifications: the configs of each task (plain serde values keyed by task id and
+//! config id, so a durable store can save and load them as they are), the four config
+//! operations in 1.0 ProtoJSON ([`ops`]), their 0.3 forms ([`v03`]), and delivery to the
+//! webhooks ([`deliver`]). Only loopback webhooks are accepted unless the agent is started
+//! with `--push-allow-any-host`, so a test agent cannot be used to make requests elsewhere.
+
+pub mod deliver;
+pub mod ops;
+pub mod v03;
+
+use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use serde::{Deserialize, Serialize};
+
+use crate::fault::Fault;
+use crate::AgentConfig;
+
+/// The protocol version a config was made through: it decides the payload of its webhook
+/// calls (1.0: a `StreamResponse`; 0.3: the Task).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ConfigVersion {
+    #[serde(rename = "1.0")]
+    V1_0,
+    #[serde(rename = "0.3")]
+    V0_3,
+}
+
+/// `AuthenticationInfo` of 1.0 (0.3's `schemes[]` keeps its first scheme).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Authentication {
+    pub scheme: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub credentials: String,
+}
+
+/// One stored push config.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PushConfig {
+    pub task_id: String,
+    pub id: String,
+    pub url: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub token: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub authentication: Option<Authentication>,
+    pub version: ConfigVersion,
+    /// Creation order (List answers in it).
+    pub seq: u64,
+}
+
+/// What the push faults change.
+#[derive(Debug, Clone, Default)]
+pub struct PushPolicy {
+    pub allow_any_host: bool,
+    pub create_no_id: bool,
+    pub get_drops_url: bool,
+    pub list_drops_last: bool,
+    pub page_token_broken: bool,
+    pub delete_not_deleted: bool,
+    pub get_unknown_internal: bool,
+    pub unknown_task_accepted: bool,
+    pub inline_ignored: bool,
+    pub payload_bare: bool,
+    pub token_missing: bool,
+    pub auth_missing: bool,
+    pub out_of_order: bool,
+    pub skips_terminal: bool,
+    pub after_delete: bool,
+}
+
+impl PushPolicy {
+    pub fn new(config: &AgentConfig) -> PushPolicy {
+        let has = |fault| config.has(fault);
+        PushPolicy {
+            allow_any_host: config.push_allow_any_host || has(Fault::PushAcceptsPrivateHost),
+            create_no_id: has(Fault::PushConfigCreateNoId),
+            get_drops_url: has(Fault::PushConfigGetDropsUrl),
+            list_drops_last: has(Fault::PushConfigListDropsLast),
+            page_token_broken: has(Fault::PushConfigListPageTokenBroken),
+            delete_not_deleted: has(Fault::PushConfigDeleteNotDeleted),
+            get_unknown_internal: has(Fault::PushConfigGetUnknownWrongError),
+            unknown_task_accepted: has(Fault::PushConfigUnknownTaskAccepted),
+            inline_ignored: has(Fault::PushInlineConfigIgnored),
+            payload_bare: has(Fault::PushPayloadWrongShape),
+            token_missing: has(Fault::PushTokenMissing),
+            auth_missing: has(Fault::PushAuthCredentialsMissing),
+            out_of_order: has(Fault::PushOutOfOrder),
+            skips_terminal: has(Fault::PushSkipsTerminal),
+            after_delete: has(Fault::PushAfterDelete),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Configs {
+    by_key: BTreeMap<(String, String), PushConfig>,
+    next: u64,
+    /// Deleted configs still called (fault `push-after-delete` only).
+    deleted: Vec<PushConfig>,
+}
+
+/// The push configs of every task.
+#[derive(Debug, Default)]
+pub struct PushStore {
+    configs: Mutex<Configs>,
+}
+
+impl PushStore {
+    fn lock(&self) -> MutexGuard<'_, Configs> {
+        self.configs.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Every stored config, in creation order (to save them).
+    pub fn snapshot(&self) -> Vec<PushConfig> {
+        let mut all: Vec<PushConfig> = self.lock().by_key.values().cloned().collect();
+        all.sort_by_key(|c| c.seq);
+        all
+    }
+
+    /// Replaces the stored configs (to load saved ones).
+    pub fn restore(&self, configs: Vec<PushConfig>) {
+        let mut state = self.lock();
+        state.next = configs.iter().map(|c| c.seq + 1).max().unwrap_or(0);
+        state.by_key = configs
+            .into_iter()
+            .map(|c| ((c.task_id.clone(), c.id.clone()), c))
+            .collect();
+    }
+
+    /// Stores `config`; an empty id gets one. Returns the stored config.
+    pub fn put(&self, mut config: PushConfig) -> PushConfig {
+        let mut state = self.lock();
+        state.next += 1;
+        config.seq = state.next;
+        if config.id.is_empty() {
+            config.id = format!("push-config-{}", state.next);
+        }
+        let key = (config.task_id.clone(), config.id.clone());
+        state.by_key.insert(key, config.clone());
+        config
+    }
+
+    pub fn get(&self, task_id: &str, id: &str) -> Option<PushConfig> {
+        let key = (task_id.to_owned(), id.to_owned());
+        self.lock().by_key.get(&key).cloned()
+    }
+
+    /// The configs of a task, in creation order.
+    pub fn of_task(&self, task_id: &str) -> Vec<PushConfig> {
+        let mut configs: Vec<PushConfig> = (self.lock().by_key.values())
+            .filter(|c| c.task_id == task_id)
+            .cloned()
+            .collect();
+        configs.sort_by_key(|c| c.seq);
+        configs
+    }
+
+    /// Removes a config; `keep_calling` keeps delivering to it (a fault).
+    pub fn remove(&self, task_id: &str, id: &str, keep_calling: bool) {
+        let mut state = self.lock();
+        let removed = state.by_key.remove(&(task_id.to_owned(), id.to_owned()));
+        if let (Some(config), true) = (removed, keep_calling) {
+            state.deleted.push(config);
+        }
+    }
+
+    /// The configs whose webhooks a task's updates go to (with deleted ones under the fault).
+    pub fn targets(&self, task_id: &str) -> Vec<PushConfig> {
+        let mut configs = self.of_task(task_id);
+        let state = self.lock();
+        configs.extend(
+            state
+                .deleted
+                .iter()
+                .filter(|c| c.task_id == task_id)
+                .cloned(),
+        );
+        configs
+    }
+}
+
+/// Whether a webhook URL may be called: `http`/`https` to a loopback host (127.0.0.0/8,
+/// `::1`, `localhost`), or any host when allowed. The error says why not.
+pub fn check_url(url: &str, allow_any_host: bool) -> Result<(), String> {
+    let parsed = reqwest::Url::parse(url).map_err(|e| format!("`{url}` is not a URL: {e}"))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(format!("`{url}`: only http and https webhooks are called"));
+    }
+    if allow_any_host {
+        return Ok(());
+    }
+    let host = parsed.host_str().unwrap_or_default();
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let loopback = host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    if loopback {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{url}` is not a loopback address: this test agent calls webhooks on 127.0.0.0/8, \
+             ::1 and localhost only (start it with --push-allow-any-host to lift this)"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_webhooks_unless_allowed() {
+        for ok in [
+            "http://127.0.0.1:9/x",
+            "http://127.8.0.1/",
+            "http://[::1]:80/",
+            "http://LOCALHOST:1/a",
+        ] {
+            assert_eq!(check_url(ok, false), Ok(()), "{ok}");
+        }
+        for bad in [
+            "http://10.0.0.1/",
+            "http://example.com/",
+            "ftp://127.0.0.1/",
+            "nonsense",
+            "http://169.254.169.254/",
+        ] {
+            assert!(check_url(bad, false).is_err(), "{bad}");
+        }
+        assert_eq!(check_url("https://example.com/hook", true), Ok(()));
+    }
+}

@@ -1,0 +1,427 @@
+//! Push-config checks (`push.*`, the config operations): create, get, list (with paging),
+//! delete, and their errors, on every binding of both versions, when the card declares
+//! `capabilities.pushNotifications` (spec 1.0 §3.1.7–§3.1.10; 0.3 §7.5–§7.8). The delivery
+//! checks are in `push_delivery.rs`. Every config points at the kit's webhook receiver.
+
+use serde_json::json;
+
+use super::push_setup::{self as ps, Hook};
+use super::setup::{names_error, task_id, Findings};
+use super::EVERY_BINDING_BOTH;
+use crate::a2a::{self, ErrorKind};
+use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
+use crate::ctx::{Answer, Ctx};
+use crate::judge;
+
+/// The id prefix of every check in this module.
+pub const PREFIX: &str = "push";
+
+/// The gate of every push check.
+pub const PUSH: &[Gate] = &[Gate::Declares(Capability::PushNotifications)];
+
+/// This module's checks, in spec order.
+pub fn checks() -> Vec<Check> {
+    vec![
+        Check {
+            id: "push.config-create-returns-config",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.7", statements: &["V10-3.1.7-01"] },
+            requirement: "CreateTaskPushNotificationConfig answers the config it stored, with its id and webhook URL",
+            scope: EVERY_BINDING_BOTH,
+            requires: PUSH,
+            maps_to: &["PUSH-CREATE-001"],
+            reading: Some(
+                "The config is made on an open (input-required) task with the kit's webhook URL, \
+                 a token and Bearer credentials. An agent that refuses the URL with InvalidParams \
+                 (loopback refused against SSRF, §13.2) makes the check UNTESTABLE: give it \
+                 --webhook-url. On 0.3 the config is nested in `pushNotificationConfig` and read \
+                 back from there.",
+            ),
+            run: |ctx| Box::pin(create_returns(ctx)),
+        },
+        Check {
+            id: "push.config-get-returns-config",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.8", statements: &["V10-3.1.8-01", "V10-3.1.7-02"] },
+            requirement: "GetTaskPushNotificationConfig returns the stored config: its id and webhook URL",
+            scope: EVERY_BINDING_BOTH,
+            requires: PUSH,
+            maps_to: &["PUSH-GET-001", "PUSH-CREATE-002"],
+            reading: None,
+            run: |ctx| Box::pin(get_returns(ctx)),
+        },
+        Check {
+            id: "push.config-list-returns-all",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.9", statements: &["V10-3.1.9-01"] },
+            requirement: "ListTaskPushNotificationConfigs returns every active config of the task",
+            scope: EVERY_BINDING_BOTH,
+            requires: PUSH,
+            maps_to: &["PUSH-LIST-001"],
+            reading: Some(
+                "Two configs are made on one task; the list (following nextPageToken, when the \
+                 agent pages) must hold both. 0.3 JSON-RPC answers a bare array.",
+            ),
+            run: |ctx| Box::pin(list_returns_all(ctx)),
+        },
+        Check {
+            id: "push.config-list-pages",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.9", statements: &["V10-3.1.9-01"] },
+            requirement: "When the agent pages the config list (pageSize, nextPageToken), following the tokens gives every config exactly once",
+            scope: EVERY_BINDING_BOTH,
+            requires: PUSH,
+            maps_to: &[],
+            reading: Some(
+                "Paging is a MAY: an agent that answers every config on one page with pageSize 1 \
+                 is N/A here (it does not page). An agent that pages must not lose or repeat \
+                 configs across pages (the MUST of returning all active configs). 0.3 JSON-RPC \
+                 has no paging parameters (N/A).",
+            ),
+            run: |ctx| Box::pin(list_pages(ctx)),
+        },
+        Check {
+            id: "push.config-delete-removes",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.10", statements: &["V10-3.1.10-01", "V10-3.1.10-02"] },
+            requirement: "After DeleteTaskPushNotificationConfig, Get fails and List no longer holds the config; deleting it again has the same effect",
+            scope: EVERY_BINDING_BOTH,
+            requires: PUSH,
+            maps_to: &["PUSH-DEL-001", "PUSH-DEL-002"],
+            reading: Some(
+                "The second delete may succeed or answer TaskNotFoundError (the config is gone \
+                 either way: the same effect); Get after delete must fail as for any unknown \
+                 config (see push.config-get-unknown-config-fails).",
+            ),
+            run: |ctx| Box::pin(delete_removes(ctx)),
+        },
+        Check {
+            id: "push.config-get-unknown-config-fails",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.8", statements: &["V10-3.1.8-02"] },
+            requirement: "GetTaskPushNotificationConfig of a config that does not exist fails with TaskNotFoundError",
+            scope: EVERY_BINDING_BOTH,
+            requires: PUSH,
+            maps_to: &["PUSH-GET-002"],
+            reading: Some(
+                "§3.1.8 names TaskNotFoundError for a missing config; a plain not-found of the \
+                 binding (JSON-RPC -32001, HTTP 404, gRPC NOT_FOUND) with another reason is \
+                 accepted too, since the spec has no error of its own for configs. Success, or \
+                 an internal or unrelated error, fails.",
+            ),
+            run: |ctx| Box::pin(get_unknown_config(ctx)),
+        },
+        Check {
+            id: "push.config-unknown-task-not-found",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.8", statements: &["V10-3.1.8-02"] },
+            requirement: "The push-config operations on a task that does not exist fail with TaskNotFoundError",
+            scope: EVERY_BINDING_BOTH,
+            requires: PUSH,
+            maps_to: &[],
+            reading: Some(
+                "Create, Get and List name a task id no task has. The error table of §3.1.7–3.1.9 \
+                 gives TaskNotFoundError; an InvalidParams refusal of the webhook URL on Create is \
+                 not judged (the agent never looked at the task).",
+            ),
+            run: |ctx| Box::pin(unknown_task(ctx)),
+        },
+        Check {
+            id: "push.config-private-webhook-refused",
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "13.2", statements: &["V10-13.2-05"] },
+            requirement: "A push config whose webhook is on a link-local address (169.254.169.254, cloud metadata) is refused",
+            scope: EVERY_BINDING_BOTH,
+            requires: PUSH,
+            maps_to: &[],
+            reading: Some(
+                "§13.2 asks agents to validate webhook URLs against SSRF (private, loopback,                  link-local). The kit tries the link-local metadata address, which no webhook                  should target; any error refuses it. A config that is accepted is deleted at                  once. The kit's own webhook is on loopback: an agent that refuses loopback too                  must be given --webhook-url for the other push checks.",
+            ),
+            run: |ctx| Box::pin(private_webhook_refused(ctx)),
+        },
+    ]
+}
+
+/// A webhook no agent should call: the link-local cloud metadata address.
+const PRIVATE_WEBHOOK: &str = "http://169.254.169.254/latest/meta-data/a2a-tck";
+
+async fn private_webhook_refused(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = task_id(&ps::open_task(&ctx).await?);
+    let params = ctx.with_tenant(json!({ "taskId": task, "url": PRIVATE_WEBHOOK }))?;
+    let transport = ctx.transport()?;
+    let answer = transport.create_push_config(params).await?.answer()?;
+    let Some(config) = answer.result().filter(|c| c.is_object()) else {
+        return Ok(Verdict::pass_with(format!(
+            "refused: {}",
+            answer.describe()
+        )));
+    };
+    // Accepted: remove it before anything could be delivered.
+    let id = ps::config_id(config);
+    let delete = ctx.with_tenant(json!({ "taskId": task, "id": id }))?;
+    transport.delete_push_config(delete).await?;
+    Ok(Verdict::fail(
+        format!("an error for the webhook {PRIVATE_WEBHOOK}"),
+        answer.describe(),
+    ))
+}
+
+/// A missing-prerequisite error for an answer a step needed.
+fn step(what: &str, answer: &Answer) -> HarnessError {
+    HarnessError::Prerequisite(format!("{what} failed: {}", answer.describe()))
+}
+
+async fn create_returns(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = task_id(&ps::open_task(&ctx).await?);
+    let hook = Hook::new(&ctx)?;
+    let reply = ps::create(&ctx, &task, &hook).await?;
+    if judge::is_error(&reply, ErrorKind::InvalidParams) {
+        return Err(ps::refused(&reply, &hook.url));
+    }
+    let config = match reply.answer()? {
+        Answer::Result(config) if config.is_object() => config,
+        other => {
+            return Ok(Verdict::fail(
+                "the stored config, with its id and the webhook URL sent",
+                other.describe(),
+            ))
+        }
+    };
+    let mut problems = Vec::new();
+    if ps::config_id(&config).is_empty() {
+        problems.push("the config has no id".to_string());
+    }
+    if a2a::text(&config, "url") != Some(hook.url.as_str()) {
+        problems.push(format!(
+            "url is {:?}, not {:?}",
+            a2a::text(&config, "url"),
+            hook.url
+        ));
+    }
+    Ok(super::setup::verdict_from(
+        problems
+            .into_iter()
+            .map(|p| format!("{p}: {}", a2a::brief(&config, 300)))
+            .collect(),
+        "the stored config, with its id and the webhook URL sent",
+    ))
+}
+
+async fn get_returns(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = task_id(&ps::open_task(&ctx).await?);
+    let hook = Hook::new(&ctx)?;
+    let id = ps::config_id(&ps::created(&ctx, &task, &hook).await?);
+    if id.is_empty() {
+        return Err(HarnessError::Prerequisite(
+            "the created config has no id to get".into(),
+        ));
+    }
+    let params = ctx.with_tenant(json!({ "taskId": task, "id": id }))?;
+    let answer = ctx.transport()?.get_push_config(params).await?.answer()?;
+    let expected = "the config: the same id and webhook URL";
+    Ok(match answer.result() {
+        Some(config)
+            if ps::config_id(config) == id
+                && a2a::text(config, "url") == Some(hook.url.as_str()) =>
+        {
+            Verdict::pass()
+        }
+        _ => Verdict::fail(expected, answer.describe()),
+    })
+}
+
+/// Every config id a list gives, following nextPageToken (at most 20 pages).
+/// The ids listed and the number of pages, or the answer that was not a list.
+type Listing = Result<(Vec<String>, usize), Answer>;
+
+async fn all_listed(
+    ctx: &Ctx,
+    task: &str,
+    extra: serde_json::Value,
+) -> Result<Listing, HarnessError> {
+    let mut ids = Vec::new();
+    let mut token = String::new();
+    for page in 1..=20 {
+        let mut params = extra.clone();
+        if !token.is_empty() {
+            params["pageToken"] = json!(token);
+        }
+        let answer = ps::list(ctx, task, params).await?;
+        let Some((page_ids, next)) = ps::listed(&answer) else {
+            return Ok(Err(answer));
+        };
+        ids.extend(page_ids);
+        if next.is_empty() {
+            return Ok(Ok((ids, page)));
+        }
+        token = next;
+    }
+    Ok(Ok((ids, 20)))
+}
+
+async fn two_configs(ctx: &Ctx) -> Result<(String, Vec<String>), HarnessError> {
+    let task = task_id(&ps::open_task(ctx).await?);
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let hook = Hook::new(ctx)?;
+        ids.push(ps::config_id(&ps::created(ctx, &task, &hook).await?));
+    }
+    Ok((task, ids))
+}
+
+async fn list_returns_all(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let (task, made) = two_configs(&ctx).await?;
+    let listed = match all_listed(&ctx, &task, json!({})).await? {
+        Ok((listed, _)) => listed,
+        Err(answer) => {
+            return Ok(Verdict::fail(
+                "a list of the task's configs",
+                answer.describe(),
+            ))
+        }
+    };
+    let missing: Vec<&String> = made.iter().filter(|id| !listed.contains(id)).collect();
+    Ok(if missing.is_empty() {
+        Verdict::pass()
+    } else {
+        Verdict::fail(
+            format!("both configs made: {made:?}"),
+            format!("listed {listed:?}; missing {missing:?}"),
+        )
+    })
+}
+
+async fn list_pages(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    if ctx.version() == crate::model::ProtocolVersion::V0_3
+        && ctx.binding() == crate::model::Binding::Jsonrpc
+    {
+        return Ok(Verdict::NotApplicable {
+            reason: "0.3 JSON-RPC lists configs without paging parameters".into(),
+        });
+    }
+    let (task, made) = two_configs(&ctx).await?;
+    let (listed, pages) = match all_listed(&ctx, &task, json!({ "pageSize": 1 })).await? {
+        Ok(listing) => listing,
+        Err(answer) => {
+            return Ok(Verdict::fail(
+                "a page of the task's configs",
+                answer.describe(),
+            ))
+        }
+    };
+    if pages == 1 {
+        return Ok(Verdict::NotApplicable {
+            reason: format!(
+                "the agent does not page (pageSize 1 gave one page of {} configs); paging is a MAY",
+                listed.len()
+            ),
+        });
+    }
+    let mut findings = Findings::default();
+    for id in &made {
+        match listed.iter().filter(|l| *l == id).count() {
+            1 => {}
+            0 => findings.problem(format!("{id} on no page")),
+            n => findings.problem(format!("{id} on {n} pages")),
+        }
+    }
+    Ok(findings.verdict(
+        format!("every config exactly once across the pages: {made:?}"),
+        Verdict::pass_with(format!("{pages} pages, {} configs", listed.len())),
+    ))
+}
+
+async fn delete_removes(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = task_id(&ps::open_task(&ctx).await?);
+    let hook = Hook::new(&ctx)?;
+    let id = ps::config_id(&ps::created(&ctx, &task, &hook).await?);
+    let params = ctx.with_tenant(json!({ "taskId": task, "id": id }))?;
+    let transport = ctx.transport()?;
+    let first = transport
+        .delete_push_config(params.clone())
+        .await?
+        .answer()?;
+    if let Answer::Error(_) = first {
+        return Ok(Verdict::fail(
+            "DeleteTaskPushNotificationConfig succeeds",
+            first.describe(),
+        ));
+    }
+    let mut findings = Findings::default();
+    let get = transport.get_push_config(params.clone()).await?;
+    if get.answer()?.result().is_some() {
+        findings.problem(format!(
+            "Get after delete still answers the config: {}",
+            get.answer()?.describe()
+        ));
+    }
+    let listed = match all_listed(&ctx, &task, json!({})).await? {
+        Ok((listed, _)) => listed,
+        Err(answer) => return Err(step("ListTaskPushNotificationConfigs", &answer)),
+    };
+    if listed.contains(&id) {
+        findings.problem(format!("List after delete still holds {id}: {listed:?}"));
+    }
+    let again = transport.delete_push_config(params).await?;
+    match again.answer()? {
+        Answer::Result(_) => {}
+        Answer::Error(e)
+            if names_error(&e, ErrorKind::TaskNotFound)
+                || judge::is(&e, ErrorKind::TaskNotFound) => {}
+        other => findings.problem(format!("the second delete answered {}", other.describe())),
+    }
+    Ok(findings.verdict(
+        "the config gone from Get and List; a second delete succeeds or says not found",
+        Verdict::pass(),
+    ))
+}
+
+/// Whether an error says "not found" in its binding's form.
+fn not_found(e: &crate::ctx::ErrorReply) -> bool {
+    names_error(e, ErrorKind::TaskNotFound)
+        || judge::is(e, ErrorKind::TaskNotFound)
+        || e.http_status == Some(404)
+        || e.status.as_deref() == Some("NOT_FOUND")
+}
+
+async fn get_unknown_config(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = task_id(&ps::open_task(&ctx).await?);
+    let params = ctx.with_tenant(json!({ "taskId": task, "id": ctx.id("tck-no-such-config") }))?;
+    let reply = ctx.transport()?.get_push_config(params).await?;
+    let expected = judge::expected(ErrorKind::TaskNotFound, ctx.binding(), ctx.version());
+    Ok(match reply.answer()? {
+        Answer::Error(e) if not_found(&e) => Verdict::pass(),
+        other => Verdict::fail(expected, other.describe()),
+    })
+}
+
+async fn unknown_task(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx.id("tck-no-such-task");
+    let hook = Hook::new(&ctx)?;
+    let transport = ctx.transport()?;
+    let mut findings = Findings::default();
+    let create = ps::create(&ctx, &task, &hook).await?;
+    if !judge::is_error(&create, ErrorKind::InvalidParams) {
+        findings.add(
+            "Create",
+            judge::expect_error(&create, ErrorKind::TaskNotFound),
+        );
+    }
+    let get = transport
+        .get_push_config(
+            ctx.with_tenant(json!({ "taskId": task, "id": ctx.id("tck-no-such-config") }))?,
+        )
+        .await?;
+    findings.add("Get", judge::expect_error(&get, ErrorKind::TaskNotFound));
+    let list = transport
+        .list_push_configs(ctx.with_tenant(json!({ "taskId": task }))?)
+        .await?;
+    findings.add("List", judge::expect_error(&list, ErrorKind::TaskNotFound));
+    Ok(findings.verdict(
+        format!(
+            "{} for each",
+            judge::expected(ErrorKind::TaskNotFound, ctx.binding(), ctx.version())
+        ),
+        Verdict::pass(),
+    ))
+}

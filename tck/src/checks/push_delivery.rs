@@ -1,0 +1,402 @@
+//! Push delivery checks (`push.*`, the webhook calls): what the agent POSTs to the kit's
+//! webhook receiver when a task it has configs for changes (spec 1.0 §4.3, §13.2; 0.3
+//! §9.5). No call at all before the deadline makes a check UNTESTABLE (the agent cannot
+//! reach the kit, or never delivers); once calls arrive, a broken rule fails.
+
+use serde_json::{json, Value};
+
+use super::push::PUSH;
+use super::push_setup::{self as ps, Hook, Note};
+use super::setup::{rank, task_id, Findings};
+use super::EVERY_BINDING_BOTH;
+use crate::a2a::{self, ErrorKind};
+use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::ctx::Ctx;
+use crate::judge;
+use crate::model::ProtocolVersion;
+use crate::webhook::Delivery;
+
+/// This module's checks, in spec order.
+pub fn checks() -> Vec<Check> {
+    vec![
+        Check {
+            id: "push.inline-config-delivers",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.7", statements: &["V10-3.1.7-01", "V10-4.3.3-06"] },
+            requirement: "A push config sent inline in SendMessage's configuration gets the task's notifications",
+            scope: EVERY_BINDING_BOTH,
+            requires: PUSH,
+            maps_to: &[],
+            reading: Some(
+                "The inline config (SendMessageConfiguration.taskPushNotificationConfig in 1.0, \
+                 pushNotificationConfig in 0.3) comes with a message that opens an input-required \
+                 task; a second config made with Create on that task shows the agent reaches the \
+                 kit. When the task completes, the inline config must have had the terminal \
+                 notification too.",
+            ),
+            run: |ctx| Box::pin(inline_delivers(ctx)),
+        },
+        Check {
+            id: "push.delivery-payload-shape",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.7", statements: &["V10-3.1.7-01"] },
+            requirement: "Each webhook call carries the update in its version's form: a StreamResponse in 1.0, the Task in 0.3",
+            scope: EVERY_BINDING_BOTH,
+            requires: PUSH,
+            maps_to: &["PUSH-DELIVER-003"],
+            reading: Some(
+                "1.0 (§4.3.3): the body is a StreamResponse (exactly one of task, message, \
+                 statusUpdate, artifactUpdate) of the task. 0.3 leaves the payload open and its \
+                 example posts the Task; a 1.0 StreamResponse is accepted on 0.3 too (SDKs that \
+                 speak both send it). A bare event, or a body of another task, fails.",
+            ),
+            run: |ctx| Box::pin(payload_shape(ctx)),
+        },
+        Check {
+            id: "push.delivery-token",
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "3.1.7", statements: &["V10-3.1.7-01"] },
+            requirement: "Each webhook call carries the config's token",
+            scope: EVERY_BINDING_BOTH,
+            requires: PUSH,
+            maps_to: &[],
+            reading: Some(
+                "0.3 says the agent SHOULD send the token, in X-A2A-Notification-Token; 1.0 keeps \
+                 the token in the config without naming a header. Any header carrying the token's \
+                 value is accepted; a SHOULD, so a missing token WARNs.",
+            ),
+            run: |ctx| Box::pin(token_sent(ctx)),
+        },
+        Check {
+            id: "push.delivery-authentication",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "4.3.3", statements: &["V10-4.3.3-01", "V10-13.2-01"] },
+            requirement: "Each webhook call carries the credentials of the config's authentication (Authorization: Bearer <credentials>)",
+            scope: EVERY_BINDING_BOTH,
+            requires: PUSH,
+            maps_to: &["PUSH-DELIVER-001"],
+            reading: Some(
+                "The config asks for scheme Bearer with fresh credentials; every call must carry \
+                 `Authorization: Bearer <credentials>` (the scheme compared case-insensitively, \
+                 RFC 9110 §11.1).",
+            ),
+            run: |ctx| Box::pin(authentication_sent(ctx)),
+        },
+        Check {
+            id: "push.delivery-every-update-in-order",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "4.3.3", statements: &["V10-4.3.3-06", "V10-3.1.7-02"] },
+            requirement: "The webhook gets the task's updates in order up to its terminal state: its artifacts before the terminal status, states never going back, nothing after the terminal state",
+            scope: EVERY_BINDING_BOTH,
+            requires: PUSH,
+            maps_to: &["PUSH-DELIVER-002"],
+            reading: Some(
+                "An open task with a config is completed by a follow-up that adds an artifact. \
+                 Each artifact of the final task must have been notified before the terminal \
+                 state (1.0: an artifactUpdate; 0.3: a Task snapshot that already has it), \
+                 states never move back, and only a repeated terminal notification or a Task \
+                 may follow it. Repeats are allowed: delivery is at least once (§4.3.3).",
+            ),
+            run: |ctx| Box::pin(every_update_in_order(ctx)),
+        },
+        Check {
+            id: "push.delivery-stops-after-delete",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.10", statements: &["V10-3.1.10-01"] },
+            requirement: "A deleted config's webhook gets no more calls",
+            scope: EVERY_BINDING_BOTH,
+            requires: PUSH,
+            maps_to: &[],
+            reading: Some(
+                "The kit never waits for an absence: after deleting a config it makes a second \
+                 one on the same task and completes the task; once the second has the terminal \
+                 notification, the deleted one must have received nothing.",
+            ),
+            run: |ctx| Box::pin(stops_after_delete(ctx)),
+        },
+    ]
+}
+
+async fn inline_delivers(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    if let Some(why) = ctx.scenarios().refusal(ps::OPEN) {
+        return Err(HarnessError::Prerequisite(why));
+    }
+    let inline = Hook::new(&ctx)?;
+    let message = ctx.user_message(ps::OPEN);
+    let configuration = json!({ "taskPushNotificationConfig": inline.config() });
+    let params = json!({ "message": message, "configuration": configuration });
+    let reply = ctx.transport()?.send(params).await?;
+    if judge::is_error(&reply, ErrorKind::InvalidParams) {
+        return Err(ps::refused(&reply, &inline.url));
+    }
+    let answer = reply.answer()?;
+    if let crate::ctx::Answer::Error(_) = answer {
+        return Ok(Verdict::fail(
+            "SendMessage with an inline push config is accepted",
+            answer.describe(),
+        ));
+    }
+    let task = match answer.result().and_then(|r| r.get("task")) {
+        Some(task) if a2a::state(task) == Some("TASK_STATE_INPUT_REQUIRED") => task.clone(),
+        _ => {
+            return Err(HarnessError::Prerequisite(format!(
+                "SendMessage (messageId prefix `{}`) with an inline push config did not open an \
+                 input-required task: {}",
+                ps::OPEN,
+                answer.describe()
+            )))
+        }
+    };
+    let sentinel = Hook::new(&ctx)?;
+    ps::created(&ctx, &task_id(&task), &sentinel).await?;
+    ps::finish(&ctx, &task).await?;
+    ps::until_terminal(&ctx, &sentinel).await?;
+    let got = ctx
+        .webhook()?
+        .wait_until(&inline.key, ctx.stream_wait(), |d| {
+            d.iter().any(ps::is_terminal)
+        })
+        .await;
+    Ok(if got.iter().any(ps::is_terminal) {
+        Verdict::pass_with(ps::summary(&got))
+    } else {
+        Verdict::fail(
+            "the inline config's webhook gets the terminal notification, as the created one did",
+            format!("inline config: {}", ps::shown(&got)),
+        )
+    })
+}
+
+async fn payload_shape(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let (task, _, got) = ps::delivered(&ctx).await?;
+    let id = task_id(&task);
+    let version = ctx.version();
+    let mut findings = Findings::default();
+    for (i, delivery) in got.iter().enumerate() {
+        let note = ps::note(delivery);
+        let label = format!("call {}", i + 1);
+        match (note.kind, version) {
+            (None, _) => findings.problem(format!(
+                "{label}: neither a StreamResponse nor a Task: {}",
+                delivery.brief()
+            )),
+            (Some(_), ProtocolVersion::V1_0) if note.bare_task => findings.problem(format!(
+                "{label}: a bare Task (0.3's payload), not a StreamResponse: {}",
+                delivery.brief()
+            )),
+            _ => {}
+        }
+        if note.kind.is_some()
+            && note.kind != Some("message")
+            && note.task_id.as_deref() != Some(id.as_str())
+        {
+            findings.problem(format!("{label}: for task {:?}, not {id}", note.task_id));
+        }
+    }
+    Ok(findings.verdict(
+        ps::payload_rule(version),
+        Verdict::pass_with(ps::summary(&got)),
+    ))
+}
+
+fn every_call(got: &[Delivery], rule: impl Fn(&Delivery) -> Option<String>) -> Findings {
+    let mut findings = Findings::default();
+    for (i, delivery) in got.iter().enumerate() {
+        if let Some(problem) = rule(delivery) {
+            findings.problem(format!("call {}: {problem}", i + 1));
+        }
+    }
+    findings
+}
+
+async fn token_sent(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let (_, hook, got) = ps::delivered(&ctx).await?;
+    let findings = every_call(&got, |d| {
+        let carried = d.headers.iter().any(|(_, v)| v.contains(&hook.token));
+        (!carried).then(|| format!("no header carries the token (headers: {})", header_names(d)))
+    });
+    Ok(findings.verdict(
+        format!(
+            "the token {} in a header (X-A2A-Notification-Token) of each call",
+            hook.token
+        ),
+        Verdict::pass_with(format!("{} call(s) with the token", got.len())),
+    ))
+}
+
+fn header_names(d: &Delivery) -> String {
+    d.headers
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+async fn authentication_sent(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let (_, hook, got) = ps::delivered(&ctx).await?;
+    let findings = every_call(&got, |d| {
+        let value = d.header("authorization")?;
+        let (scheme, credentials) = value.split_once(' ').unwrap_or((value, ""));
+        (!(scheme.eq_ignore_ascii_case("bearer") && credentials.trim() == hook.credentials))
+            .then(|| "an Authorization header with other credentials".to_string())
+    });
+    let missing = every_call(&got, |d| {
+        d.header("authorization")
+            .is_none()
+            .then(|| format!("no Authorization header (headers: {})", header_names(d)))
+    });
+    let mut all = findings;
+    if let Verdict::Violated { actual, .. } = missing.verdict("", Verdict::pass()) {
+        all.problem(actual);
+    }
+    Ok(all.verdict(
+        "Authorization: Bearer <the config's credentials> on each call",
+        Verdict::pass_with(format!("{} call(s) authenticated", got.len())),
+    ))
+}
+
+/// The problems of a sequence of notifications, given the final task's artifacts. A task
+/// may go from an interrupted state back to WORKING, so the order rules are: no SUBMITTED
+/// after a later state, and after the first terminal state only calls in a terminal state
+/// (a repeat, or the final Task).
+fn order_problems(notes: &[Note], artifacts: &[String]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut started = false;
+    let mut terminal_at = None;
+    for (i, note) in notes.iter().enumerate() {
+        let n = i + 1;
+        let state = note.state.as_deref();
+        let terminal = state.is_some_and(|s| a2a::TERMINAL_STATES.contains(&s));
+        if terminal_at.is_some() {
+            if !terminal {
+                let what = state.map_or(note.kind.unwrap_or("call").to_string(), |s| {
+                    format!("{} in state {s}", note.kind.unwrap_or("call"))
+                });
+                problems.push(format!("call {n}: a {what} after the terminal state"));
+            }
+            continue;
+        }
+        match state {
+            Some("TASK_STATE_SUBMITTED") if started => {
+                problems.push(format!("call {n}: SUBMITTED after a later state"));
+            }
+            Some(s) if rank(s) > 0 => started = true,
+            _ => {}
+        }
+        if terminal {
+            terminal_at = Some(i);
+        }
+    }
+    let Some(t) = terminal_at else {
+        problems.push("no notification of the terminal state".into());
+        return problems;
+    };
+    for artifact in artifacts {
+        let before = notes[..t].iter().any(|n| n.artifacts.contains(artifact));
+        if !before {
+            problems.push(format!(
+                "artifact {artifact} was not notified before the terminal state"
+            ));
+        }
+    }
+    problems
+}
+
+async fn every_update_in_order(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let (task, _, got) = ps::delivered(&ctx).await?;
+    let final_task = ctx.get_task(&task_id(&task), None).await?;
+    let artifacts: Vec<String> = final_task
+        .result()
+        .map(|t| {
+            a2a::items(t, "artifacts")
+                .filter_map(|a| a2a::text(a, "artifactId").map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let notes: Vec<Note> = got.iter().map(ps::note).collect();
+    let problems = order_problems(&notes, &artifacts);
+    Ok(if problems.is_empty() {
+        Verdict::pass_with(ps::summary(&got))
+    } else {
+        Verdict::fail(
+            "the task's updates in order, its artifacts before the terminal state, nothing after it",
+            format!("{}; {}", problems.join("; "), ps::shown(&got)),
+        )
+    })
+}
+
+async fn stops_after_delete(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ps::open_task(&ctx).await?;
+    let id = task_id(&task);
+    let deleted = Hook::new(&ctx)?;
+    let config = ps::created(&ctx, &id, &deleted).await?;
+    let params = ctx.with_tenant(json!({ "taskId": id, "id": ps::config_id(&config) }))?;
+    let answer = ctx
+        .transport()?
+        .delete_push_config(params)
+        .await?
+        .answer()?;
+    if answer.result().is_none() && !matches!(answer, crate::ctx::Answer::Result(Value::Null)) {
+        return Err(HarnessError::Prerequisite(format!(
+            "DeleteTaskPushNotificationConfig failed: {}",
+            answer.describe()
+        )));
+    }
+    let sentinel = Hook::new(&ctx)?;
+    ps::created(&ctx, &id, &sentinel).await?;
+    ps::finish(&ctx, &task).await?;
+    let reached = ps::until_terminal(&ctx, &sentinel).await?;
+    let after = ctx.webhook()?.received(&deleted.key);
+    Ok(if after.is_empty() {
+        Verdict::pass_with(format!(
+            "the deleted config got nothing; the second: {}",
+            ps::summary(&reached)
+        ))
+    } else {
+        Verdict::fail(
+            "no call to the deleted config's webhook",
+            format!("deleted config: {}", ps::shown(&after)),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note(kind: &'static str, state: Option<&str>, artifacts: &[&str]) -> Note {
+        Note {
+            kind: Some(kind),
+            task_id: Some("t".into()),
+            state: state.map(str::to_string),
+            artifacts: artifacts.iter().map(|a| a.to_string()).collect(),
+            bare_task: false,
+        }
+    }
+
+    #[test]
+    fn order_rules() {
+        let working = note("statusUpdate", Some("TASK_STATE_WORKING"), &[]);
+        let artifact = note("artifactUpdate", None, &["a1"]);
+        let done = note("statusUpdate", Some("TASK_STATE_COMPLETED"), &[]);
+        let a = ["a1".to_string()];
+        assert!(order_problems(&[working.clone(), artifact.clone(), done.clone()], &a).is_empty());
+        // At least once: a repeated terminal notification is fine.
+        assert!(order_problems(
+            &[
+                working.clone(),
+                artifact.clone(),
+                done.clone(),
+                done.clone()
+            ],
+            &a
+        )
+        .is_empty());
+        assert!(!order_problems(&[working.clone(), done.clone(), artifact.clone()], &a).is_empty());
+        assert!(!order_problems(&[working.clone(), artifact.clone()], &a).is_empty());
+        assert!(!order_problems(&[done.clone(), working.clone()], &[]).is_empty());
+        // Interrupted, then working again, is a legal path.
+        let input = note("task", Some("TASK_STATE_INPUT_REQUIRED"), &[]);
+        assert!(order_problems(&[input, working, artifact, done], &a).is_empty());
+    }
+}

@@ -1,0 +1,65 @@
+//! The negative cases of push notifications: the config operations and the webhook calls.
+
+use a2a_reference_agent::Fault;
+use a2a_tck::check::{Binding, ProtocolVersion};
+
+use crate::cases::{case, in_version, on_v, Case};
+
+pub const PUSH_CASES: &[Case] = &[
+    case(
+        "push.config-create-returns-config",
+        Fault::PushConfigCreateNoId,
+    ),
+    case(
+        "push.config-get-returns-config",
+        Fault::PushConfigGetDropsUrl,
+    ),
+    case(
+        "push.config-list-returns-all",
+        Fault::PushConfigListDropsLast,
+    ),
+    // 0.3 JSON-RPC has no paging parameters: N/A there.
+    in_version(
+        &[ProtocolVersion::V1_0],
+        "push.config-list-pages",
+        Fault::PushConfigListPageTokenBroken,
+    ),
+    on_v(
+        &[Binding::Rest, Binding::Grpc],
+        &[ProtocolVersion::V0_3],
+        "push.config-list-pages",
+        Fault::PushConfigListPageTokenBroken,
+    ),
+    case(
+        "push.config-delete-removes",
+        Fault::PushConfigDeleteNotDeleted,
+    ),
+    case(
+        "push.config-get-unknown-config-fails",
+        Fault::PushConfigGetUnknownWrongError,
+    ),
+    case(
+        "push.config-unknown-task-not-found",
+        Fault::PushConfigUnknownTaskAccepted,
+    ),
+    case(
+        "push.inline-config-delivers",
+        Fault::PushInlineConfigIgnored,
+    ),
+    case("push.delivery-payload-shape", Fault::PushPayloadWrongShape),
+    case("push.delivery-token", Fault::PushTokenMissing),
+    case(
+        "push.delivery-authentication",
+        Fault::PushAuthCredentialsMissing,
+    ),
+    case("push.delivery-every-update-in-order", Fault::PushOutOfOrder),
+    case(
+        "push.delivery-every-update-in-order",
+        Fault::PushSkipsTerminal,
+    ),
+    case("push.delivery-stops-after-delete", Fault::PushAfterDelete),
+    case(
+        "push.config-private-webhook-refused",
+        Fault::PushAcceptsPrivateHost,
+    ),
+];
