@@ -115,7 +115,12 @@ fn card_json(base_url: &str, policy: &Policy) -> Value {
             .map(|(binding, url)| json!({"url": url, "transport": binding}))
             .collect();
         card.insert("protocolVersion".to_owned(), json!("0.3.0"));
-        card.insert("url".to_owned(), json!(jsonrpc_url));
+        let main_url = if policy.wire_rules.v03_url_is_rest {
+            &rest_url
+        } else {
+            &jsonrpc_url
+        };
+        card.insert("url".to_owned(), json!(main_url));
         card.insert("preferredTransport".to_owned(), json!("JSONRPC"));
         card.insert("additionalInterfaces".to_owned(), json!(additional));
         card.insert("supportsAuthenticatedExtendedCard".to_owned(), json!(false));

@@ -262,6 +262,19 @@ faults! {
         "Only the messageId prefixes of the official TCK's table are honoured; every kit-only prefix (tck-long-running, tck-fail-task, ...) gets the default behaviour (complete the task), as most SDK test agents do.";
     GrpcStreamErrorInStream => "grpc-stream-error-in-stream",
         "A failing gRPC streaming call sends response headers and then the error as the status of an empty stream instead of failing up front: a conformant alternative the kit must accept.";
+    // --- registry (binding rules and 0.3 wire) ---
+    RestIgnoresVersionHeader => "rest-ignores-version-header",
+        "The HTTP+JSON binding does not read the A2A-Version HTTP header (only the query parameter), so a request that states its version in the header is taken as 0.3.";
+    GrpcIgnoresVersionMetadata => "grpc-ignores-version-metadata",
+        "The gRPC binding does not read the a2a-version metadata entry: every call is served as 1.0, whatever version it asks for.";
+    RestQuerySnakeCase => "rest-query-snake-case",
+        "HTTP+JSON query parameters are read under the proto's snake_case names (page_size, context_id, history_length); the camelCase names are ignored.";
+    RestQueryNotDecoded => "rest-query-not-decoded",
+        "HTTP+JSON query values are used as sent, without percent-decoding (`%3A` stays `%3A`).";
+    StreamOnlyFinal => "stream-only-final",
+        "A SendStreamingMessage stream holds back its progress: after the Task it sends only the terminal status, no WORKING status and no artifact update.";
+    V03CardUrlTransportMismatch => "v03-card-url-transport-mismatch",
+        "The card's 0.3 `url` is the HTTP+JSON endpoint while its `preferredTransport` says JSONRPC (and additionalInterfaces no longer lists the main url).";
 }
 
 impl Fault {

@@ -22,6 +22,12 @@ pub struct GrpcBackend(pub Arc<App>);
 
 impl Backend for GrpcBackend {
     fn check_version(&self, requested: Option<&str>) -> Result<(), BackendError> {
+        // Without the metadata rule every call is served as 1.0 (the fault).
+        let requested = if self.0.policy.wire_rules.grpc_version_metadata {
+            requested
+        } else {
+            Some("1.0")
+        };
         service::check_version(&self.0.policy.versions, requested).map_err(|e| status(&self.0, &e))
     }
 

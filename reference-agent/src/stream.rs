@@ -47,6 +47,14 @@ pub fn stream(
     };
     let mut events = feed.events;
     initial_events(kind, &mut events, &policy.streams);
+    if kind == Kind::Send && !policy.wire_rules.stream_progress {
+        // The fault: no progress between the Task and the terminal status.
+        events.retain(|e| match e {
+            Event::Status(update) => update.status.state.is_terminal(),
+            Event::Artifact(_) => false,
+            _ => true,
+        });
+    }
     let run = Run {
         queue: events.into(),
         live: feed.live,

@@ -18,11 +18,13 @@ pub mod rest;
 pub mod send;
 pub(crate) mod setup;
 pub mod streaming;
+pub mod streaming_progress;
 pub mod subscribe;
 pub mod tasks_cancel;
 pub mod tasks_get;
 pub mod tasks_list;
 pub mod v03;
+pub mod v03_wire;
 pub mod versioning;
 
 /// Binding-agnostic checks: run once on every declared interface of 1.0.
@@ -109,6 +111,10 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (v03::PREFIX, v03::checks()),
         (versioning::PREFIX, versioning::across_versions()),
         (send::PREFIX, send::identity_checks()),
+        (v03_wire::PREFIX, v03_wire::checks()),
+        (streaming_progress::PREFIX, streaming_progress::checks()),
+        (rest::PREFIX, rest::binding_rules()),
+        (grpc::PREFIX, grpc::binding_rules()),
     ]
 }
 

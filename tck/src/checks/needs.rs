@@ -50,6 +50,11 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ("data-model.task.required-fields", &["tck-artifact-text"]),
     ("data-model.timestamps.utc-z", &["tck-artifact-text"]),
     ("jsonrpc.stream.events-are-responses", &["tck-stream-001"]),
+    ("v03.stream.sse-content-type", &["tck-stream-001"]),
+    (
+        "streaming.delivers-intermediate-updates",
+        &["tck-stream-001"],
+    ),
     ("send.blocking-returns-artifacts", &["tck-artifact-text"]),
     (
         "send.context-id-generated-when-absent",
