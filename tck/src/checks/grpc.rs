@@ -66,35 +66,27 @@ pub fn binding_rules() -> Vec<Check> {
 }
 
 async fn version_metadata(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    use super::setup::{task_id, Setup};
     use crate::transport::VersionHeader;
-    let task = ctx.create_task("tck-complete-task").await?;
-    let served = ctx
-        .request_with(
-            "GetTask",
-            serde_json::json!({ "id": task_id(&task) }),
-            VersionHeader::Value("1.0"),
-        )
-        .await?;
-    if let Some(problem) = match served.answer() {
-        Ok(answer) if answer.result().is_some() => None,
-        Ok(answer) => Some(answer.describe()),
-        Err(e) => Some(e.to_string()),
-    } {
-        return Ok(Verdict::fail(
-            "GetTask with a2a-version: 1.0 in the metadata served",
-            problem,
-        ));
+    // A 1.0 call is served as 1.0 (an unknown id: TaskNotFoundError), 99.0 is refused.
+    let mut findings = super::setup::Findings::default();
+    for (version, kind) in [
+        ("1.0", ErrorKind::TaskNotFound),
+        ("99.0", ErrorKind::VersionNotSupported),
+    ] {
+        let reply = ctx
+            .request_with(
+                "GetTask",
+                serde_json::json!({ "id": ctx.id("tck-no-such-task") }),
+                VersionHeader::Value(version),
+            )
+            .await?;
+        findings.add(
+            &format!("GetTask with a2a-version: {version}"),
+            judge::expect_error(&reply, kind),
+        );
     }
-    let refused = ctx
-        .request_with(
-            "GetTask",
-            serde_json::json!({ "id": ctx.id("tck-no-such-task") }),
-            VersionHeader::Value("99.0"),
-        )
-        .await?;
-    Ok(judge::expect_error(
-        &refused,
-        ErrorKind::VersionNotSupported,
+    Ok(findings.verdict(
+        "a2a-version read from the metadata: 1.0 served as 1.0, 99.0 refused with VersionNotSupportedError",
+        Verdict::pass(),
     ))
 }
