@@ -275,6 +275,12 @@ faults! {
         "A SendStreamingMessage stream holds back its progress: after the Task it sends only the terminal status, no WORKING status and no artifact update.";
     V03CardUrlTransportMismatch => "v03-card-url-transport-mismatch",
         "The card's 0.3 `url` is the HTTP+JSON endpoint while its `preferredTransport` says JSONRPC (and additionalInterfaces no longer lists the main url).";
+    CardLastModifiedMalformed => "card-last-modified-malformed",
+        "The Agent Card's Last-Modified header is an RFC 3339 timestamp instead of an HTTP-date.";
+    ErrorDetailUntyped => "error-detail-untyped",
+        "The google.rpc.BadRequest detail of invalid-params errors has no `@type`.";
+    ErrorsWithoutBadRequest => "errors-without-bad-request",
+        "Invalid-params errors carry only the ErrorInfo, no google.rpc.BadRequest naming the field.";
 }
 
 impl Fault {

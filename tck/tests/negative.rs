@@ -19,11 +19,15 @@ use a2a_reference_agent::Fault;
 use a2a_tck::check::{Level, Status};
 use cases::{Case, CASES, KIT_SIDE_PENDING};
 use cases_more::MORE_CASES;
-use cases_registry::REGISTRY_CASES;
+use cases_registry::{REGISTRY_CASES, REGISTRY_MAY_CASES};
 
 /// Every negative case.
 fn all_cases() -> impl Iterator<Item = &'static Case> {
-    CASES.iter().chain(MORE_CASES).chain(REGISTRY_CASES)
+    CASES
+        .iter()
+        .chain(MORE_CASES)
+        .chain(REGISTRY_CASES)
+        .chain(REGISTRY_MAY_CASES)
 }
 use libtest_mimic::{Arguments, Failed, Trial};
 

@@ -18,6 +18,8 @@ pub struct WireRules {
     pub stream_progress: bool,
     /// The 0.3 card `url` is the HTTP+JSON endpoint although preferredTransport is JSONRPC.
     pub v03_url_is_rest: bool,
+    /// The card's Last-Modified header is an RFC 3339 timestamp, not an HTTP-date.
+    pub card_last_modified_malformed: bool,
 }
 
 impl WireRules {
@@ -29,6 +31,7 @@ impl WireRules {
             rest_query_decoded: !has(Fault::RestQueryNotDecoded),
             stream_progress: !has(Fault::StreamOnlyFinal),
             v03_url_is_rest: has(Fault::V03CardUrlTransportMismatch),
+            card_last_modified_malformed: has(Fault::CardLastModifiedMalformed),
         }
     }
 }

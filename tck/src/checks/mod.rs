@@ -8,9 +8,11 @@ use crate::check::{Binding, Capability, Check, Gate, ProtocolVersion, Scope};
 pub mod bindings;
 pub mod capabilities;
 pub mod card;
+pub mod card_last_modified;
 pub mod card_signature;
 pub mod context;
 pub mod data_model;
+pub mod error_details;
 pub mod grpc;
 pub mod jsonrpc;
 pub mod needs;
@@ -115,6 +117,9 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (streaming_progress::PREFIX, streaming_progress::checks()),
         (rest::PREFIX, rest::binding_rules()),
         (grpc::PREFIX, grpc::binding_rules()),
+        (card::PREFIX, card_last_modified::checks()),
+        (jsonrpc::PREFIX, error_details::jsonrpc_checks()),
+        (rest::PREFIX, error_details::rest_checks()),
     ]
 }
 

@@ -53,3 +53,17 @@ pub const REGISTRY_CASES: &[Case] = &[
         Fault::StreamOnlyFinal,
     ),
 ];
+
+/// The optional (MAY) and SHOULD checks: their faults make them WARN.
+pub const REGISTRY_MAY_CASES: &[Case] = &[
+    case(
+        "card.caching.last-modified",
+        Fault::CardLastModifiedMalformed,
+    ),
+    case("jsonrpc.errors.extra-data-typed", Fault::ErrorDetailUntyped),
+    case("rest.errors.extra-details-typed", Fault::ErrorDetailUntyped),
+    case(
+        "rest.errors.bad-request-field-violations",
+        Fault::ErrorsWithoutBadRequest,
+    ),
+];
