@@ -281,6 +281,8 @@ faults! {
         "The google.rpc.BadRequest detail of invalid-params errors has no `@type`.";
     ErrorsWithoutBadRequest => "errors-without-bad-request",
         "Invalid-params errors carry only the ErrorInfo, no google.rpc.BadRequest naming the field.";
+    SubscribeCloseEndsOthers => "subscribe-close-ends-others",
+        "When a client closes one SubscribeToTask stream, the task's other subscriptions end too (at their next event, which they never receive).";
 }
 
 impl Fault {

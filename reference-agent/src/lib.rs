@@ -101,6 +101,9 @@ pub struct App {
     store: store::Store,
     /// Set to true at shutdown; every open stream ends then.
     closing: watch::Sender<bool>,
+    /// Tasks one of whose subscriptions was closed by its client (read only under the
+    /// fault that ends the other subscriptions then).
+    closed_subscriptions: stream::ClosedSubscriptions,
 }
 
 impl App {
@@ -115,6 +118,7 @@ impl App {
             card: card::CardDocument::new(base_url, &policy, &shape).map_err(io::Error::other)?,
             store: store::Store::new(policy.clone(), scenarios),
             closing: watch::channel(false).0,
+            closed_subscriptions: stream::ClosedSubscriptions::default(),
             policy,
             shape,
             config,

@@ -20,6 +20,8 @@ pub struct WireRules {
     pub v03_url_is_rest: bool,
     /// The card's Last-Modified header is an RFC 3339 timestamp, not an HTTP-date.
     pub card_last_modified_malformed: bool,
+    /// A subscription closed by its client leaves the task's other subscriptions open.
+    pub close_keeps_siblings: bool,
 }
 
 impl WireRules {
@@ -32,6 +34,7 @@ impl WireRules {
             stream_progress: !has(Fault::StreamOnlyFinal),
             v03_url_is_rest: has(Fault::V03CardUrlTransportMismatch),
             card_last_modified_malformed: has(Fault::CardLastModifiedMalformed),
+            close_keeps_siblings: !has(Fault::SubscribeCloseEndsOthers),
         }
     }
 }

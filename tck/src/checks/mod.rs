@@ -120,6 +120,7 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (card::PREFIX, card_last_modified::checks()),
         (jsonrpc::PREFIX, error_details::jsonrpc_checks()),
         (rest::PREFIX, error_details::rest_checks()),
+        (subscribe::PREFIX, subscribe::closing_checks()),
     ]
 }
 

@@ -117,6 +117,10 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         &["tck-input-required", "tck-long-running"],
     ),
     (
+        "subscribe.closing-one-keeps-others",
+        &["tck-input-required", "tck-long-running"],
+    ),
+    (
         "tasks.cancel.canceled-task-stays-canceled",
         &["tck-input-required"],
     ),
@@ -163,6 +167,9 @@ const WEIGHTS: &[(&str, u32)] = &[
     ("tasks.list.sorted-by-update-time-desc", 6),
     ("capabilities.push-absent-rejects-push-config", 5),
     ("subscribe.subscribers-see-same-events", 5),
+    ("subscribe.closing-one-keeps-others", 6),
+    ("v03.card.declared-transports-answer", 3),
+    ("rest.query-parameters-camel-case", 3),
     ("tasks.get.history-length-caps-messages", 5),
     ("tasks.list.page-size-and-cursor", 5),
     ("v03.states-spelled-for-0-3", 5),
@@ -202,6 +209,12 @@ const WEIGHTS: &[(&str, u32)] = &[
     ("tasks.list.artifacts-omitted-by-default", 2),
     ("tasks.list.response-required-fields", 2),
     ("v03.jsonrpc.bare-results-with-kind", 2),
+    ("v03.jsonrpc.envelope", 2),
+    ("v03.jsonrpc.malformed-requests", 2),
+    ("v03.rest.content-type-json", 2),
+    ("rest.service-parameters-as-headers", 2),
+    ("rest.query-values-percent-decoded", 2),
+    ("grpc.service-parameters-in-metadata", 2),
 ];
 
 /// The scenario prefixes `id` may send (empty: none).

@@ -52,6 +52,10 @@ pub const REGISTRY_CASES: &[Case] = &[
         "streaming.delivers-intermediate-updates",
         Fault::StreamOnlyFinal,
     ),
+    case(
+        "subscribe.closing-one-keeps-others",
+        Fault::SubscribeCloseEndsOthers,
+    ),
 ];
 
 /// The optional (MAY) and SHOULD checks: their faults make them WARN.
