@@ -26,6 +26,7 @@ pub mod tasks_cancel;
 pub mod tasks_get;
 pub mod tasks_list;
 pub mod v03;
+pub mod v03_card;
 pub mod v03_wire;
 pub mod versioning;
 
@@ -114,6 +115,7 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (versioning::PREFIX, versioning::across_versions()),
         (send::PREFIX, send::identity_checks()),
         (v03_wire::PREFIX, v03_wire::checks()),
+        (v03_card::PREFIX, v03_card::checks()),
         (streaming_progress::PREFIX, streaming_progress::checks()),
         (rest::PREFIX, rest::binding_rules()),
         (grpc::PREFIX, grpc::binding_rules()),
