@@ -33,7 +33,8 @@ async fn last_modified(ctx: Ctx) -> Result<Verdict, HarnessError> {
         });
     };
     Ok(match httpdate::parse_http_date(value) {
-        Ok(_) => Verdict::pass_with(format!("Last-Modified: {value}")),
+        // The value itself changes from run to run: not in the result.
+        Ok(_) => Verdict::pass_with("Last-Modified is an HTTP-date"),
         Err(e) => Verdict::fail(
             "Last-Modified as an HTTP-date, e.g. Tue, 01 Dec 2026 14:00:00 GMT",
             format!("Last-Modified: {value} ({e})"),
