@@ -9,6 +9,7 @@ use crate::a2a;
 use crate::card::Interface;
 use crate::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
 use crate::ctx::Ctx;
+use crate::transport::{Answer, ErrorReply};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "v03";
@@ -35,7 +36,8 @@ pub fn checks() -> Vec<Check> {
                 "A missing preferredTransport is read as JSONRPC, the 0.3 schema's default (spec \
                  notes §2.9 #6). One url may serve several transports (§5.6.2), so only a \
                  transport that does not answer where it is declared is a conflict. A card \
-                 without the 0.3 fields has nothing to check (N/A).",
+                 without the 0.3 fields has nothing to check (N/A); a url that asks for \
+                 credentials the kit does not hold cannot be judged (UNTESTABLE).",
             ),
             run: |ctx| Box::pin(declared_transports(ctx)),
         },
@@ -86,6 +88,7 @@ async fn declared_transports(ctx: Ctx) -> Result<Verdict, HarnessError> {
         });
     };
     let mut problems = Vec::new();
+    let mut unauthorized = Vec::new();
     let mut tried = Vec::new();
     for (i, (transport, url)) in entries.iter().enumerate() {
         let label = if i == 0 {
@@ -112,12 +115,22 @@ async fn declared_transports(ctx: Ctx) -> Result<Verdict, HarnessError> {
             .send_message(on.user_message("tck-complete-task"), None)
             .await
         {
-            Ok(answer) => match answer.result() {
-                Some(r) if r.get("task").is_some() || r.get("message").is_some() => {}
+            Ok(answer) => match &answer {
+                Answer::Result(r) if r.get("task").is_some() || r.get("message").is_some() => {}
+                // Refused for want of credentials: the kit cannot tell what is served there.
+                Answer::Error(e) if refused_for_credentials(e) => {
+                    unauthorized.push(format!("{label}: {}", answer.describe()));
+                }
                 _ => problems.push(format!("{label}: {}", answer.describe())),
             },
             Err(e) => problems.push(format!("{label}: {e}")),
         }
+    }
+    if problems.is_empty() && !unauthorized.is_empty() {
+        return Err(HarnessError::Prerequisite(format!(
+            "the agent asked for credentials the kit does not hold: {}",
+            unauthorized.join("; ")
+        )));
     }
     if tried.is_empty() {
         return Ok(Verdict::NotApplicable {
@@ -128,6 +141,16 @@ async fn declared_transports(ctx: Ctx) -> Result<Verdict, HarnessError> {
         problems,
         "a 0.3 SendMessage answered in the declared transport at every declared url",
     ))
+}
+
+/// An authentication or authorization refusal (HTTP 401/403, gRPC UNAUTHENTICATED or
+/// PERMISSION_DENIED).
+fn refused_for_credentials(error: &ErrorReply) -> bool {
+    matches!(error.http_status, Some(401 | 403))
+        || matches!(
+            error.status.as_deref(),
+            Some("UNAUTHENTICATED" | "PERMISSION_DENIED")
+        )
 }
 
 async fn interfaces_complete(ctx: Ctx) -> Result<Verdict, HarnessError> {

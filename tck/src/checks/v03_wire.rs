@@ -183,6 +183,17 @@ async fn envelope(ctx: Ctx) -> Result<Verdict, HarnessError> {
             json_headers(),
         )
         .await?;
+    // A refused message/send leaves no success envelope to judge (the 1.0 check does the same).
+    if success
+        .body
+        .as_ref()
+        .is_some_and(|b| b.get("error").is_some() && b.get("result").is_none())
+    {
+        return Err(HarnessError::Prerequisite(format!(
+            "message/send did not succeed, so no success envelope could be examined: {}",
+            success.http.body_start(200)
+        )));
+    }
     let error_id = json!(ctx.id("tck-request-id"));
     let missing = json!({"jsonrpc": "2.0", "id": error_id, "method": "tasks/get",
         "params": {"id": ctx.id("tck-no-such-task")}});
