@@ -28,6 +28,8 @@ const CACHE_CONTROL: &str = "public, max-age=300";
 pub struct CardDocument {
     body: String,
     etag: String,
+    /// The Last-Modified value: when the card was made (an HTTP-date).
+    last_modified: String,
     jwks: String,
 }
 
@@ -48,9 +50,16 @@ impl CardDocument {
             let _ = write!(hex, "{byte:02x}");
             hex
         });
+        let made = std::time::SystemTime::now();
+        let last_modified = if policy.wire_rules.card_last_modified_malformed {
+            humantime::format_rfc3339_seconds(made).to_string()
+        } else {
+            httpdate::fmt_http_date(made)
+        };
         Ok(CardDocument {
             body,
             etag: format!("\"{hex}\""),
+            last_modified,
             jwks: signer.jwks().to_owned(),
         })
     }
@@ -120,7 +129,12 @@ pub(crate) fn card_json(base_url: &str, policy: &Policy) -> Value {
             .map(|(binding, url)| json!({"url": url, "transport": binding}))
             .collect();
         card.insert("protocolVersion".to_owned(), json!("0.3.0"));
-        card.insert("url".to_owned(), json!(jsonrpc_url));
+        let main_url = if policy.wire_rules.v03_url_is_rest {
+            &rest_url
+        } else {
+            &jsonrpc_url
+        };
+        card.insert("url".to_owned(), json!(main_url));
         card.insert("preferredTransport".to_owned(), json!("JSONRPC"));
         card.insert("additionalInterfaces".to_owned(), json!(additional));
         card.insert("supportsAuthenticatedExtendedCard".to_owned(), json!(false));
@@ -158,6 +172,7 @@ pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
     let caching = [
         (header::CACHE_CONTROL, CACHE_CONTROL),
         (header::ETAG, card.etag.as_str()),
+        (header::LAST_MODIFIED, card.last_modified.as_str()),
     ];
     let revalidated = headers
         .get(header::IF_NONE_MATCH)

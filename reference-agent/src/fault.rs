@@ -358,6 +358,27 @@ faults! {
         "A deleted push config is gone from Get and List, but the agent keeps calling its webhook.";
     PushAcceptsPrivateHost => "push-accepts-private-host",
         "Push configs whose webhook is on a private or link-local address (169.254.169.254, 10.0.0.0/8, ...) are accepted, as with --push-allow-any-host.";
+    // --- registry (binding rules and 0.3 wire) ---
+    RestIgnoresVersionHeader => "rest-ignores-version-header",
+        "The HTTP+JSON binding does not read the A2A-Version HTTP header (only the query parameter), so a request that states its version in the header is taken as 0.3.";
+    GrpcIgnoresVersionMetadata => "grpc-ignores-version-metadata",
+        "The gRPC binding does not read the a2a-version metadata entry: every call is served as 1.0, whatever version it asks for.";
+    RestQuerySnakeCase => "rest-query-snake-case",
+        "HTTP+JSON query parameters are read under the proto's snake_case names (page_size, context_id, history_length); the camelCase names are ignored.";
+    RestQueryNotDecoded => "rest-query-not-decoded",
+        "HTTP+JSON query values are used as sent, without percent-decoding (`%3A` stays `%3A`).";
+    StreamOnlyFinal => "stream-only-final",
+        "A SendStreamingMessage stream holds back its progress: after the Task it sends only the terminal status, no WORKING status and no artifact update.";
+    V03CardUrlTransportMismatch => "v03-card-url-transport-mismatch",
+        "The card's 0.3 `url` is the HTTP+JSON endpoint while its `preferredTransport` says JSONRPC (and additionalInterfaces no longer lists the main url).";
+    CardLastModifiedMalformed => "card-last-modified-malformed",
+        "The Agent Card's Last-Modified header is an RFC 3339 timestamp instead of an HTTP-date.";
+    ErrorDetailUntyped => "error-detail-untyped",
+        "The google.rpc.BadRequest detail of invalid-params errors has no `@type`.";
+    ErrorsWithoutBadRequest => "errors-without-bad-request",
+        "Invalid-params errors carry only the ErrorInfo, no google.rpc.BadRequest naming the field.";
+    SubscribeCloseEndsOthers => "subscribe-close-ends-others",
+        "When a client closes one SubscribeToTask stream, the task's other subscriptions end too (at their next event, which they never receive).";
 }
 
 impl Fault {
@@ -416,7 +437,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 161);
+        assert_eq!(Fault::all().len(), 171);
     }
 
     #[test]

@@ -25,6 +25,12 @@ impl Backend for GrpcBackend {
         if self.0.config.has(crate::Fault::GrpcMetadataVersionIgnored) {
             return Ok(());
         }
+        // Without the metadata rule every call is served as 1.0 (the fault).
+        let requested = if self.0.policy.wire_rules.grpc_version_metadata {
+            requested
+        } else {
+            Some("1.0")
+        };
         service::check_version(&self.0.policy.versions, requested).map_err(|e| status(&self.0, &e))
     }
 

@@ -149,6 +149,9 @@ pub struct App {
     push: Option<push::ops::Push>,
     /// Set to true at shutdown; every open stream ends then.
     closing: watch::Sender<bool>,
+    /// Tasks one of whose subscriptions was closed by its client (read only under the
+    /// fault that ends the other subscriptions then).
+    closed_subscriptions: stream::ClosedSubscriptions,
 }
 
 impl App {
@@ -198,6 +201,7 @@ impl App {
             store,
             push,
             closing: watch::channel(false).0,
+            closed_subscriptions: stream::ClosedSubscriptions::default(),
             policy,
             shape,
             config,

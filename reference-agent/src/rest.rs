@@ -98,9 +98,13 @@ fn process(
     let (route_version, operation, path_params, input) = matched.ok_or_else(not_found)?;
     let Query(query) = Query::<Vec<(String, String)>>::try_from_uri(uri)
         .map_err(|e| RpcError::invalid_request(e.body_text()))?;
+    let query = wire_rules_query(&policy.wire_rules, uri, query);
     let is_version = |key: &str| key.eq_ignore_ascii_case("A2A-Version");
     // Spec §3.6.1: the version may also be sent as a request parameter.
-    let version = match headers.get("a2a-version") {
+    let header = headers
+        .get("a2a-version")
+        .filter(|_| policy.wire_rules.rest_version_header);
+    let version = match header {
         Some(value) => Some(String::from_utf8_lossy(value.as_bytes()).into_owned()),
         None if !policy.versions.query_parameter => None,
         None => query
@@ -338,4 +342,46 @@ fn error_response(app: &App, error: &RpcError) -> Response {
         body.to_string(),
     )
         .into_response()
+}
+
+/// The query pairs as the wire rules read them: percent-decoded with camelCase names (the
+/// conformant reading), or raw, or under snake_case names (the faults).
+fn wire_rules_query(
+    rules: &crate::policy::wire_rules::WireRules,
+    uri: &Uri,
+    decoded: Vec<(String, String)>,
+) -> Vec<(String, String)> {
+    let mut query = if rules.rest_query_decoded {
+        decoded
+    } else {
+        (uri.query().unwrap_or_default().split('&'))
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| {
+                let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+                (key.to_owned(), value.to_owned())
+            })
+            .collect()
+    };
+    if rules.rest_query_snake_case {
+        // Only snake_case names are read, turned into the names the service knows.
+        query = (query.into_iter())
+            .filter(|(key, _)| !key.chars().any(|c| c.is_ascii_uppercase()))
+            .map(|(key, value)| {
+                let mut camel = String::new();
+                let mut upper = false;
+                for c in key.chars() {
+                    if c == '_' {
+                        upper = true;
+                    } else if upper {
+                        camel.push(c.to_ascii_uppercase());
+                        upper = false;
+                    } else {
+                        camel.push(c);
+                    }
+                }
+                (camel, value)
+            })
+            .collect();
+    }
+    query
 }

@@ -361,6 +361,11 @@ impl Shaper {
         if self.has(Fault::OmitJsonrpcMember) {
             envelope.remove("jsonrpc");
         }
+        if let Some(Value::Array(details)) =
+            (envelope.get_mut("error").and_then(object)).and_then(|e| e.get_mut("data"))
+        {
+            self.extra_details(details);
+        }
         if let Some(error) = envelope.get_mut("error").and_then(object) {
             if self.has(Fault::OmitErrorInfo) {
                 error.remove("data");
@@ -396,12 +401,35 @@ impl Shaper {
 
     /// A REST `{"error": google.rpc.Status}` body.
     pub fn rest_error(&self, mut body: Value) -> Value {
+        if let Some(Value::Array(details)) = body.pointer_mut("/error/details") {
+            self.extra_details(details);
+        }
         if self.has(Fault::RestErrorNoErrorInfo) {
             if let Some(error) = body.get_mut("error").and_then(object) {
                 error.insert("details".to_owned(), Value::Array(Vec::new()));
             }
         }
         body
+    }
+
+    /// The typed details after the ErrorInfo of an error (`google.rpc.BadRequest`): dropped,
+    /// or left without `@type`, under the faults that say so.
+    fn extra_details(&self, details: &mut Vec<Value>) {
+        let bad_request = |d: &Value| {
+            d.get("@type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.ends_with("google.rpc.BadRequest"))
+        };
+        if self.has(Fault::ErrorsWithoutBadRequest) {
+            details.retain(|d| !bad_request(d));
+        }
+        if self.has(Fault::ErrorDetailUntyped) {
+            for detail in details.iter_mut().filter(|d| bad_request(d)) {
+                if let Some(detail) = object(detail) {
+                    detail.remove("@type");
+                }
+            }
+        }
     }
 
     /// The Agent Card document.

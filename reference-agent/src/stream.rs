@@ -53,6 +53,7 @@ pub(crate) fn stream_as(
     if let Some(refused) = streaming_refused(&policy.service, method) {
         return Err(refused);
     }
+    let mut subscribed = None;
     let (kind, feed, history_length) = if method == "SendStreamingMessage" {
         let params = params::send_message(params, &policy.requests)?;
         let on_start = match &app.push {
@@ -63,10 +64,28 @@ pub(crate) fn stream_as(
         (Kind::Send, feed, params.history_length)
     } else {
         let id = params::task_id(params)?;
-        (Kind::Subscribe, app.store.subscribe(&id)?, None)
+        let feed = app.store.subscribe(&id)?;
+        subscribed = Some(id);
+        (Kind::Subscribe, feed, None)
     };
+    // The fault: a subscription its client closes ends the task's other subscriptions.
+    let siblings = subscribed
+        .filter(|_| !policy.wire_rules.close_keeps_siblings)
+        .map(|id| Siblings {
+            task_id: id,
+            closed: app.closed_subscriptions.clone(),
+            finished: false,
+        });
     let mut events = feed.events;
     initial_events(kind, &mut events, &policy.streams);
+    if kind == Kind::Send && !policy.wire_rules.stream_progress {
+        // The fault: no progress between the Task and the terminal status.
+        events.retain(|e| match e {
+            Event::Status(update) => update.status.state.is_terminal(),
+            Event::Artifact(_) => false,
+            _ => true,
+        });
+    }
     let run = Run {
         queue: events.into(),
         live: feed.live,
@@ -79,6 +98,7 @@ pub(crate) fn stream_as(
         policy: policy.streams.clone(),
         hold_open: false,
         done: false,
+        siblings,
     };
     let mut closing = app.closing.subscribe();
     let shutdown = async move {
@@ -106,10 +126,51 @@ struct Run {
     /// The policy keeps the stream open after the last event sent.
     hold_open: bool,
     done: bool,
+    /// Under the fault that lets one closed subscription end the others: this one's task.
+    siblings: Option<Siblings>,
+}
+
+/// The tasks one of whose subscriptions its client closed.
+pub type ClosedSubscriptions = Arc<std::sync::Mutex<std::collections::HashSet<String>>>;
+
+/// A subscription that, when its client closes it early, ends the task's other ones.
+struct Siblings {
+    task_id: String,
+    closed: ClosedSubscriptions,
+    /// The stream ended on its own (nothing to tell the others).
+    finished: bool,
+}
+
+impl Siblings {
+    fn another_closed(&self) -> bool {
+        self.closed
+            .lock()
+            .is_ok_and(|closed| closed.contains(&self.task_id))
+    }
+}
+
+impl Drop for Siblings {
+    fn drop(&mut self) {
+        if !self.finished {
+            if let Ok(mut closed) = self.closed.lock() {
+                closed.insert(self.task_id.clone());
+            }
+        }
+    }
 }
 
 impl Run {
     async fn next(mut self) -> Option<(Result<Value, RpcError>, Self)> {
+        let item = self.next_item().await;
+        if item.is_none() {
+            if let Some(siblings) = self.siblings.as_mut() {
+                siblings.finished = true;
+            }
+        }
+        item.map(|item| (item, self))
+    }
+
+    async fn next_item(&mut self) -> Option<Result<Value, RpcError>> {
         if self.done {
             return None;
         }
@@ -118,11 +179,11 @@ impl Run {
                 self.hold_open = self.holds_open_after(&event);
                 let value = wire::event(&event, self.view);
                 self.done = value.is_err();
-                Some((value, self))
+                Some(value)
             }
             Some(Err(error)) => {
                 self.done = true;
-                Some((Err(error), self))
+                Some(Err(error))
             }
             None => {
                 if self.hold_open {
@@ -141,6 +202,10 @@ impl Run {
         loop {
             let received = self.live.as_mut()?.recv().await;
             match received {
+                Ok(_) if self.siblings.as_ref().is_some_and(Siblings::another_closed) => {
+                    self.live = None;
+                    return None;
+                }
                 Ok(event) => {
                     let ends = event.ends_stream();
                     if ends {

@@ -7,10 +7,16 @@ use std::fmt::Write as _;
 use serde::Deserialize;
 
 /// The registries the kit carries: file name and text.
-pub const REGISTRIES: &[(&str, &str)] = &[(
-    "a2a-v1.0.toml",
-    include_str!("../requirements/a2a-v1.0.toml"),
-)];
+pub const REGISTRIES: &[(&str, &str)] = &[
+    (
+        "a2a-v1.0.toml",
+        include_str!("../requirements/a2a-v1.0.toml"),
+    ),
+    (
+        "a2a-v0.3.toml",
+        include_str!("../requirements/a2a-v0.3.toml"),
+    ),
+];
 
 #[derive(Debug, Deserialize)]
 struct Registry {

@@ -1,6 +1,7 @@
 //! The binary on what a card declares: a declaration no check tested is named in the summary,
-//! the verdict, the Markdown and the JSON report; and `a2a-tck coverage` prints the registry's
-//! coverage table. Every target is a server on 127.0.0.1 that the test starts and stops.
+//! the verdict, the Markdown and the JSON report; and `a2a-tck coverage` prints the coverage
+//! table of both registries (1.0 and 0.3). Every target is a server on 127.0.0.1 that the
+//! test starts and stops.
 
 use std::process::Output;
 
@@ -161,4 +162,13 @@ async fn coverage_prints_the_registry_table() {
         );
     }
     assert!(stdout.contains("server-side MUST entries: "), "{stdout}");
+    assert!(
+        stdout.contains("\na2a-v0.3.toml: "),
+        "no 0.3 table: {stdout}"
+    );
+    assert_eq!(
+        stdout.matches("server-side MUST entries: ").count(),
+        2,
+        "{stdout}"
+    );
 }

@@ -16,6 +16,8 @@ mod cases_ext;
 mod cases_more;
 #[path = "negative/cases_push.rs"]
 mod cases_push;
+#[path = "negative/cases_registry.rs"]
+mod cases_registry;
 mod support;
 
 use std::collections::BTreeSet;
@@ -27,6 +29,7 @@ use cases::{Case, CASES, KIT_SIDE_PENDING};
 use cases_ext::EXT_CASES;
 use cases_more::MORE_CASES;
 use cases_push::PUSH_CASES;
+use cases_registry::{REGISTRY_CASES, REGISTRY_MAY_CASES};
 
 /// Every negative case.
 fn all_cases() -> impl Iterator<Item = &'static Case> {
@@ -37,6 +40,8 @@ fn all_cases() -> impl Iterator<Item = &'static Case> {
         .chain(EXT_CASES)
         .chain(cases_auth::AUTH_CASES)
         .chain(PUSH_CASES)
+        .chain(REGISTRY_CASES)
+        .chain(REGISTRY_MAY_CASES)
 }
 use libtest_mimic::{Arguments, Failed, Trial};
 

@@ -357,7 +357,7 @@ async fn a_data_part_refused_as_unsupported_media_is_not_applicable() {
 #[tokio::test]
 async fn subscription_checks_run_when_long_running_is_unknown() {
     let results = judge(Persona::UnknownLongRunning, "subscribe.*").await;
-    assert_eq!(results.len(), 6, "{results:?}");
+    assert_eq!(results.len(), 7, "{results:?}");
     assert_all(&results, Status::Pass, "");
 }
 

@@ -1,7 +1,8 @@
-//! Traceability: the requirements registry (`tck/requirements/a2a-v1.0.toml`) and the checks
-//! agree. Every registry entry is either tested (and the checks it names cite it back), planned
-//! or untestable with a reason; every check cites registry entries; every official TCK id a
-//! check maps to exists.
+//! Traceability: the requirements registries (`tck/requirements/a2a-v1.0.toml` and
+//! `a2a-v0.3.toml`) and the checks agree. Every registry entry is either tested (and the checks
+//! it names cite it back), planned or untestable with a reason; every check cites registry
+//! entries of either version; a check citing a 0.3 sentence runs on 0.3 interfaces (or on the
+//! card); every official TCK id a check maps to exists.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::PathBuf;
@@ -181,13 +182,23 @@ const OFFICIAL_TCK_IDS: [&str; 129] = [
     "VER-CLIENT-002",
 ];
 
-fn registry() -> Vec<Requirement> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("requirements/a2a-v1.0.toml");
+/// The registries: file name, id prefix of its entries.
+const REGISTRIES: &[(&str, &str)] = &[("a2a-v1.0.toml", "V10-"), ("a2a-v0.3.toml", "V03-")];
+
+fn load(file: &str) -> Vec<Requirement> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("requirements")
+        .join(file);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let registry: Registry =
         toml::from_str(&text).unwrap_or_else(|e| panic!("{} does not parse: {e}", path.display()));
     registry.requirement
+}
+
+/// The entries of every registry.
+fn registry() -> Vec<Requirement> {
+    REGISTRIES.iter().flat_map(|(file, _)| load(file)).collect()
 }
 
 fn blank(value: &str) -> bool {
@@ -196,35 +207,41 @@ fn blank(value: &str) -> bool {
 
 #[test]
 fn entries_are_unique_and_complete() {
-    let entries = registry();
-    assert!(!entries.is_empty(), "the registry is empty");
     let mut seen = HashSet::new();
-    for entry in &entries {
-        assert!(seen.insert(entry.id.as_str()), "duplicate id {}", entry.id);
-        assert!(
-            entry.id.starts_with("V10-"),
-            "{}: id must start with V10-",
-            entry.id
-        );
-        for (field, value) in [
-            ("section", &entry.section),
-            ("level", &entry.level),
-            ("text", &entry.text),
-        ] {
-            assert!(!blank(value), "{}: empty {field}", entry.id);
+    for (file, prefix) in REGISTRIES {
+        let entries = load(file);
+        assert!(!entries.is_empty(), "the registry {file} is empty");
+        for entry in &entries {
+            assert!(seen.insert(entry.id.clone()), "duplicate id {}", entry.id);
+            assert!(
+                entry.id.starts_with(prefix),
+                "{}: id in {file} must start with {prefix}",
+                entry.id
+            );
+            complete(entry);
         }
-        assert!(
-            !entry.text.contains('\n'),
-            "{}: text must be one line",
-            entry.id
-        );
-        assert!(
-            APPLIES_TO.contains(&entry.applies_to.as_str()),
-            "{}: applies_to {:?} is not one of {APPLIES_TO:?}",
-            entry.id,
-            entry.applies_to
-        );
     }
+}
+
+fn complete(entry: &Requirement) {
+    for (field, value) in [
+        ("section", &entry.section),
+        ("level", &entry.level),
+        ("text", &entry.text),
+    ] {
+        assert!(!blank(value), "{}: empty {field}", entry.id);
+    }
+    assert!(
+        !entry.text.contains('\n'),
+        "{}: text must be one line",
+        entry.id
+    );
+    assert!(
+        APPLIES_TO.contains(&entry.applies_to.as_str()),
+        "{}: applies_to {:?} is not one of {APPLIES_TO:?}",
+        entry.id,
+        entry.applies_to
+    );
 }
 
 #[test]
@@ -338,18 +355,39 @@ fn maps_to_ids_are_official_tck_ids() {
 }
 
 #[test]
+fn checks_citing_0_3_sentences_run_on_0_3() {
+    use a2a_tck::check::{ProtocolVersion, Scope};
+    for check in a2a_tck::checks::all() {
+        if !check.spec.statements.iter().any(|s| s.starts_with("V03-")) {
+            continue;
+        }
+        let runs_on_0_3 = match check.scope {
+            Scope::Card => true,
+            Scope::Interface { versions, .. } => versions.contains(&ProtocolVersion::V0_3),
+        };
+        assert!(
+            runs_on_0_3,
+            "{} cites a 0.3 sentence but never runs on a 0.3 interface",
+            check.id
+        );
+    }
+}
+
+#[test]
 fn coverage_summary() {
-    let entries = registry();
-    let count = |pick: fn(&Requirement) -> bool| entries.iter().filter(|e| pick(e)).count();
-    let covered = count(|e| e.checks.is_some());
-    let planned = count(|e| e.planned.is_some());
-    let untestable = count(|e| e.untestable.is_some());
-    let server_must = count(Requirement::is_server_must);
-    let server_must_covered = count(|e| e.is_server_must() && e.checks.is_some());
-    assert_eq!(covered + planned + untestable, entries.len());
-    eprintln!(
-        "requirements registry: {} entries: {covered} covered, {planned} planned, {untestable} untestable; \
-         server-side MUST entries: {server_must_covered} of {server_must} covered",
-        entries.len()
-    );
+    for (file, _) in REGISTRIES {
+        let entries = load(file);
+        let count = |pick: fn(&Requirement) -> bool| entries.iter().filter(|e| pick(e)).count();
+        let covered = count(|e| e.checks.is_some());
+        let planned = count(|e| e.planned.is_some());
+        let untestable = count(|e| e.untestable.is_some());
+        let server_must = count(Requirement::is_server_must);
+        let server_must_covered = count(|e| e.is_server_must() && e.checks.is_some());
+        assert_eq!(covered + planned + untestable, entries.len());
+        eprintln!(
+            "{file}: {} entries: {covered} covered, {planned} planned, {untestable} untestable; \
+             server-side MUST entries: {server_must_covered} of {server_must} covered",
+            entries.len()
+        );
+    }
 }

@@ -206,6 +206,7 @@ impl Policy {
                 "application/json",
                 "text/event-stream",
             ),
+            wire_rules: wire_rules::WireRules::new(&has),
         }
     }
 }

@@ -4,6 +4,7 @@
 //! the faults that change only the *shape* of outgoing JSON live in [`crate::shape`].
 
 mod build;
+pub mod wire_rules;
 
 use crate::error::{GrpcCode, RpcError};
 
@@ -30,6 +31,7 @@ pub struct Policy {
     pub auth: crate::auth::AuthPolicy,
     /// Content-Type of SSE stream responses (both HTTP bindings).
     pub sse_content_type: &'static str,
+    pub wire_rules: wire_rules::WireRules,
 }
 
 /// The task lifecycle (read by the store).

@@ -17,7 +17,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "bindings.task-readable-on-every-binding",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "5.1", statements: &["V10-5.1-01", "V10-4-01"] },
+            spec: SpecRef { version: "1.0", section: "5.1", statements: &["V10-5.1-01", "V10-4-01", "V03-3.2.2-06", "V03-3.2.3-08", "V03-3.4.1-01", "V03-3.5.4-01", "V03-3.5.4-02", "V03-11.1.4-01"] },
             requirement: "A task created over one binding reads the same (id, state, artifacts) over every other binding the card declares",
             scope: Scope::Card,
             requires: &[],

@@ -21,7 +21,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "capabilities.streaming-absent-rejects-streaming",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.3.4", statements: &["V10-3.3.4-03"] },
+            spec: SpecRef { version: "1.0", section: "3.3.4", statements: &["V10-3.3.4-03", "V10-3.3.4-01"] },
             requirement: "Without capabilities.streaming, SendStreamingMessage and SubscribeToTask get UnsupportedOperationError",
             scope: EVERY_BINDING_1_0,
             requires: &[Gate::Lacks(Capability::Streaming)],
@@ -32,7 +32,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "capabilities.push-absent-rejects-push-config",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.3.4", statements: &["V10-3.3.4-02"] },
+            spec: SpecRef { version: "1.0", section: "3.3.4", statements: &["V10-3.3.4-02", "V10-3.3.4-01"] },
             requirement: "Without capabilities.pushNotifications, the four push-config operations get PushNotificationNotSupportedError",
             scope: EVERY_BINDING_1_0,
             requires: &[Gate::Lacks(Capability::PushNotifications)],
@@ -48,7 +48,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "capabilities.extended-card-absent-rejected",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.3.4", statements: &["V10-3.3.4-04", "V10-13.3-13"] },
+            spec: SpecRef { version: "1.0", section: "3.3.4", statements: &["V10-3.3.4-04", "V10-13.3-13", "V10-3.3.4-01"] },
             requirement: "Without capabilities.extendedAgentCard, GetExtendedAgentCard gets UnsupportedOperationError",
             scope: EVERY_BINDING_1_0,
             requires: &[Gate::Lacks(Capability::ExtendedAgentCard)],

@@ -22,7 +22,7 @@ pub fn checks() -> Vec<Check> {
             spec: SpecRef {
                 version: "1.0",
                 section: "8.2",
-                statements: &["V10-8.1-01", "V10-14.3-01"],
+                statements: &["V10-8.1-01", "V10-14.3-01", "V03-5.1-01"],
             },
             requirement: "What is served at /.well-known/agent-card.json is the agent's AgentCard",
             scope: Scope::Card,
@@ -41,7 +41,7 @@ pub fn checks() -> Vec<Check> {
             spec: SpecRef {
                 version: "1.0",
                 section: "5.7",
-                statements: &["V10-5.7-02", "V10-5.7-04", "V10-P-19"],
+                statements: &["V10-5.7-02", "V10-5.7-04", "V10-P-19", "V03-11.1.1-02"],
             },
             requirement: "The card carries every REQUIRED field of AgentCard, and of each skill",
             scope: Scope::Card,

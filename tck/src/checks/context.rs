@@ -31,7 +31,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "context.mismatched-context-id-rejected",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-05"] },
+            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-05", "V03-10.2-03"] },
             requirement: "A message whose contextId differs from that of the task it names is rejected",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],

@@ -9,10 +9,12 @@ pub mod auth;
 pub mod bindings;
 pub mod capabilities;
 pub mod card;
+pub mod card_last_modified;
 pub mod card_signature;
 pub mod context;
 pub mod data_model;
 pub mod durability;
+pub mod error_details;
 pub mod extended_card;
 pub mod extensions;
 pub mod grpc;
@@ -26,12 +28,15 @@ pub mod send;
 pub mod service_params;
 pub(crate) mod setup;
 pub mod streaming;
+pub mod streaming_progress;
 pub mod subscribe;
 pub mod tasks_cancel;
 pub mod tasks_get;
 pub mod tasks_list;
 pub mod tls;
 pub mod v03;
+pub mod v03_card;
+pub mod v03_wire;
 pub mod versioning;
 
 /// Binding-agnostic checks: run once on every declared interface of 1.0.
@@ -126,6 +131,15 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (extended_card::PREFIX, extended_card::checks()),
         (push::PREFIX, push::checks()),
         (push::PREFIX, push_delivery::checks()),
+        (v03_wire::PREFIX, v03_wire::checks()),
+        (v03_card::PREFIX, v03_card::checks()),
+        (streaming_progress::PREFIX, streaming_progress::checks()),
+        (rest::PREFIX, rest::binding_rules()),
+        (grpc::PREFIX, grpc::binding_rules()),
+        (card::PREFIX, card_last_modified::checks()),
+        (jsonrpc::PREFIX, error_details::jsonrpc_checks()),
+        (rest::PREFIX, error_details::rest_checks()),
+        (subscribe::PREFIX, subscribe::closing_checks()),
     ]
 }
 

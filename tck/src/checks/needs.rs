@@ -54,6 +54,11 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ("data-model.task.required-fields", &["tck-artifact-text"]),
     ("data-model.timestamps.utc-z", &["tck-artifact-text"]),
     ("jsonrpc.stream.events-are-responses", &["tck-stream-001"]),
+    ("v03.stream.sse-content-type", &["tck-stream-001"]),
+    (
+        "streaming.delivers-intermediate-updates",
+        &["tck-stream-001"],
+    ),
     ("send.blocking-returns-artifacts", &["tck-artifact-text"]),
     (
         "send.context-id-generated-when-absent",
@@ -113,6 +118,10 @@ const SCENARIOS: &[(&str, &[&str])] = &[
     ),
     (
         "subscribe.subscribers-see-same-events",
+        &["tck-input-required", "tck-long-running"],
+    ),
+    (
+        "subscribe.closing-one-keeps-others",
         &["tck-input-required", "tck-long-running"],
     ),
     (
@@ -200,6 +209,9 @@ const WEIGHTS: &[(&str, u32)] = &[
     ("tasks.list.sorted-by-update-time-desc", 6),
     ("capabilities.push-absent-rejects-push-config", 5),
     ("subscribe.subscribers-see-same-events", 5),
+    ("subscribe.closing-one-keeps-others", 6),
+    ("v03.card.declared-transports-answer", 3),
+    ("rest.query-parameters-camel-case", 3),
     ("tasks.get.history-length-caps-messages", 5),
     ("tasks.list.page-size-and-cursor", 5),
     ("v03.states-spelled-for-0-3", 5),
@@ -253,6 +265,12 @@ const WEIGHTS: &[(&str, u32)] = &[
     ("push.config-unknown-task-not-found", 3),
     ("push.config-create-returns-config", 2),
     ("push.config-get-unknown-config-fails", 2),
+    ("v03.jsonrpc.envelope", 2),
+    ("v03.jsonrpc.malformed-requests", 2),
+    ("v03.rest.content-type-json", 2),
+    ("rest.service-parameters-as-headers", 2),
+    ("rest.query-values-percent-decoded", 2),
+    ("grpc.service-parameters-in-metadata", 2),
 ];
 
 /// The scenario prefixes `id` may send (empty: none).

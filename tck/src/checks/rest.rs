@@ -46,7 +46,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "rest.success-status-200",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "11.3", statements: &["V10-D-11.3-01"] },
+            spec: SpecRef { version: "1.0", section: "11.3", statements: &["V10-D-11.3-01", "V10-11.5-04"] },
             requirement: "A successful REST call answers HTTP 200 with the response message as its body",
             scope: REST_1_0,
             requires: &[],
@@ -200,5 +200,181 @@ async fn rest_error_body(ctx: Ctx) -> Result<Verdict, HarnessError> {
             "{\"error\": {code: 404, status: \"NOT_FOUND\", message, details: [ErrorInfo TASK_NOT_FOUND]}}",
             format!("{}: {error}", problems.join("; ")),
         )
+    })
+}
+
+/// The binding rules of §11.2 and §11.5 (service parameters, query parameters), after the
+/// checks above in the catalogue.
+pub fn binding_rules() -> Vec<Check> {
+    vec![
+        Check {
+            id: "rest.service-parameters-as-headers",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "11.2", statements: &["V10-11.2-01", "V10-11.2-02"] },
+            requirement: "The A2A-Version service parameter is read from the HTTP header of that name: 1.0 is served, 99.0 gets VersionNotSupportedError",
+            scope: REST_1_0,
+            requires: &[],
+            maps_to: &[],
+            reading: Some(
+                "HTTP header names are case-insensitive; the kit sends `a2a-version`. The \
+                 query-parameter form (§3.6.1) is checked by versioning.query-parameter-version.",
+            ),
+            run: |ctx| Box::pin(version_header(ctx)),
+        },
+        Check {
+            id: "rest.query-parameters-camel-case",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "11.5", statements: &["V10-11.5-01", "V10-11.5-02"] },
+            requirement: "GET /tasks reads its parameters from the query string under their camelCase names (contextId, pageSize)",
+            scope: REST_1_0,
+            requires: &[],
+            maps_to: &["HTTP_JSON-QP-001"],
+            reading: None,
+            run: |ctx| Box::pin(camel_case_query(ctx)),
+        },
+        Check {
+            id: "rest.query-values-percent-decoded",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "11.5", statements: &["V10-11.5-05"] },
+            requirement: "Query values are percent-decoded (RFC 3986): statusTimestampAfter sent as 2000-01-01T00%3A00%3A00Z filters as the timestamp it encodes",
+            scope: REST_1_0,
+            requires: &[],
+            maps_to: &[],
+            reading: None,
+            run: |ctx| Box::pin(percent_decoded(ctx)),
+        },
+    ]
+}
+
+async fn version_header(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    use crate::judge;
+    use crate::transport::VersionHeader;
+    // 1.0 must be served as 1.0 (not refused as a version: what GetTask of an unknown id then
+    // answers is judged by tasks.get.*); 99.0 must be refused with VersionNotSupportedError.
+    let mut findings = super::setup::Findings::default();
+    let served = ctx
+        .request_with(
+            "GetTask",
+            json!({ "id": ctx.id("tck-no-such-task") }),
+            VersionHeader::Value("1.0"),
+        )
+        .await?;
+    if let Ok(crate::transport::Answer::Error(e)) = &served.read {
+        if judge::error(e, a2a::ErrorKind::VersionNotSupported).is_ok() {
+            findings.problem(format!(
+                "GetTask with A2A-Version: 1.0 was refused as a version: {e}"
+            ));
+        }
+    }
+    let refused = ctx
+        .request_with(
+            "GetTask",
+            json!({ "id": ctx.id("tck-no-such-task") }),
+            VersionHeader::Value("99.0"),
+        )
+        .await?;
+    findings.add(
+        "GetTask with A2A-Version: 99.0",
+        judge::expect_error(&refused, a2a::ErrorKind::VersionNotSupported),
+    );
+    Ok(findings.verdict(
+        "A2A-Version read from the header: 1.0 served as 1.0, 99.0 refused with VersionNotSupportedError",
+        Verdict::pass(),
+    ))
+}
+
+/// GET on a ListTasks URL with the interface's version header; the tasks of the answer.
+async fn list_at(ctx: &Ctx, url: &str) -> Result<Result<Vec<Value>, String>, HarnessError> {
+    let interface = ctx
+        .interface
+        .as_ref()
+        .ok_or_else(|| HarnessError::Internal("no interface".into()))?;
+    let http = ctx
+        .wire
+        .send(Request {
+            method: reqwest::Method::GET,
+            url,
+            headers: vec![
+                ("accept", rest::ACCEPT.to_string()),
+                ("a2a-version", interface.version.as_str().to_string()),
+            ],
+            body: None,
+        })
+        .await?;
+    Ok(match (http.status, http.json()) {
+        (200, Some(body)) => Ok(a2a::items(&body, "tasks").cloned().collect()),
+        _ => Err(format!(
+            "GET {url}: HTTP {}: {}",
+            http.status,
+            http.body_start(200)
+        )),
+    })
+}
+
+/// Two fresh tasks (each in its own context); the ListTasks URL of `params`.
+async fn two_tasks(ctx: &Ctx) -> Result<(Value, Value), HarnessError> {
+    let first = ctx.create_task("tck-complete-task").await?;
+    let second = ctx.create_task("tck-complete-task").await?;
+    Ok((first, second))
+}
+
+fn list_url(ctx: &Ctx, params: Value) -> Result<String, HarnessError> {
+    let interface = ctx
+        .interface
+        .as_ref()
+        .ok_or_else(|| HarnessError::Internal("no interface".into()))?;
+    Ok(rest::route(&interface.url, "ListTasks", &ctx.with_tenant(params)?)?.url)
+}
+
+fn ids(tasks: &[Value]) -> Vec<String> {
+    tasks.iter().map(task_id).collect()
+}
+
+async fn camel_case_query(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let (first, _second) = two_tasks(&ctx).await?;
+    let context = a2a::text(&first, "contextId")
+        .unwrap_or_default()
+        .to_string();
+    let url = list_url(&ctx, json!({ "contextId": context, "pageSize": 1 }))?;
+    Ok(match list_at(&ctx, &url).await? {
+        Ok(tasks) if ids(&tasks) == [task_id(&first)] => Verdict::pass(),
+        Ok(tasks) => Verdict::fail(
+            format!("exactly the task {} of context {context}", task_id(&first)),
+            format!("GET {url}: tasks {:?}", ids(&tasks)),
+        ),
+        Err(problem) => Verdict::fail("HTTP 200 with the tasks of the context", problem),
+    })
+}
+
+/// Percent-encodes a query value, keeping only the RFC 3986 unreserved characters.
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+async fn percent_decoded(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let task = ctx.create_task("tck-complete-task").await?;
+    let context = a2a::text(&task, "contextId")
+        .unwrap_or_default()
+        .to_string();
+    let base = list_url(&ctx, json!({ "contextId": context }))?;
+    let since = "2000-01-01T00:00:00Z";
+    let url = format!("{base}&statusTimestampAfter={}", encode(since));
+    Ok(match list_at(&ctx, &url).await? {
+        Ok(tasks) if ids(&tasks).contains(&task_id(&task)) => Verdict::pass(),
+        Ok(tasks) => Verdict::fail(
+            format!("the task {} (updated after {since})", task_id(&task)),
+            format!("GET {url}: tasks {:?}", ids(&tasks)),
+        ),
+        Err(problem) => Verdict::fail(
+            format!("HTTP 200 with the tasks updated after {since}"),
+            problem,
+        ),
     })
 }

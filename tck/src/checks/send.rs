@@ -29,7 +29,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "send.returns-task-or-message",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.1", statements: &["V10-3.1.1-02"] },
+            spec: SpecRef { version: "1.0", section: "3.1.1", statements: &["V10-3.1.1-02", "V03-3.2.2-03", "V03-3.2.2-04", "V03-3.2.2-05", "V03-3.2.2-07", "V03-3.2.3-03", "V03-3.2.3-04", "V03-3.5.1-01", "V03-3.5.2-01", "V03-3.5.3-01", "V03-11.1.2-01"] },
             requirement: "SendMessage returns either a Task or a Message: a result with exactly one of `task` and `message`",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],

@@ -48,7 +48,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "streaming.states-in-order",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.5.2", statements: &["V10-3.5.2-01", "V10-3.5.2-02"] },
+            spec: SpecRef { version: "1.0", section: "3.5.2", statements: &["V10-3.5.2-01", "V10-3.5.2-02", "V10-11.7-01"] },
             requirement: "Stream events arrive in the order they were produced: task states never go back, and nothing follows the terminal state",
             scope: EVERY_BINDING_1_0,
             requires: STREAMING,

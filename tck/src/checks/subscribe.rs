@@ -391,3 +391,69 @@ async fn subscribers_agree(ctx: Ctx) -> Result<Verdict, HarnessError> {
         )
     })
 }
+
+/// The rule that one closed stream leaves the others alone (§3.5.2), after the checks above
+/// in the catalogue.
+pub fn closing_checks() -> Vec<Check> {
+    vec![Check {
+        id: "subscribe.closing-one-keeps-others",
+        level: Level::Must,
+        spec: SpecRef { version: "1.0", section: "3.5.2", statements: &["V10-3.5.2-06"] },
+        requirement: "When the client closes one of two subscriptions to a task, the other still receives the task's updates up to its terminal state",
+        scope: EVERY_BINDING_1_0,
+        requires: STREAMING,
+        maps_to: &[],
+        reading: Some(
+            "The kit closes the first subscription, opens a third one (so that the agent has \
+             handled the close), then completes the task and reads the second to the end. A \
+             subscription to an interrupted task that closes before the follow-up is allowed \
+             (§11.7) and leaves nothing to judge.",
+        ),
+        run: |ctx| Box::pin(closing_one(ctx)),
+    }]
+}
+
+async fn closing_one(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let Opened {
+        task,
+        stream: first,
+        first: one,
+    } = open_subscribed(&ctx).await?;
+    let wait = ctx.stream_wait();
+    let mut second = subscribe(&ctx, &task).await?;
+    let two = second.next(wait).await;
+    for snapshot in [&one, &two] {
+        if !matches!(snapshot, Next::Event(e) if e.kind() == Some("task")) {
+            return Err(HarnessError::Prerequisite(format!(
+                "a subscription did not start with the task: {}",
+                snapshot.brief()
+            )));
+        }
+    }
+    drop(first);
+    // A third subscription's round trip lets the agent see the first one close.
+    let mut third = subscribe(&ctx, &task).await?;
+    let _ = third.next(wait).await;
+    drop(third);
+    release(&ctx, &task).await?;
+    Ok(match until_terminal(&mut second, wait, Vec::new()).await {
+        Ok(later) => Verdict::pass_with(format!(
+            "the second subscription got {} event(s) after the first closed",
+            later.len()
+        )),
+        Err(collected)
+            if collected.end == End::Closed
+                && collected.events.is_empty()
+                && a2a::state(&task).is_some_and(|s| a2a::INTERRUPTED_STATES.contains(&s)) =>
+        {
+            return Err(HarnessError::Prerequisite(format!(
+                "the subscription to the interrupted task closed before the follow-up: {}",
+                collected.describe()
+            )))
+        }
+        Err(collected) => Verdict::fail(
+            "the other subscription receives the task's events up to its terminal state",
+            collected.describe(),
+        ),
+    })
+}

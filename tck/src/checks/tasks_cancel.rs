@@ -18,7 +18,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "tasks.cancel.open-task-becomes-canceled",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-D-3.1.5-01"] },
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-D-3.1.5-01", "V03-3.2.2-05", "V03-3.2.3-03", "V03-3.2.3-04", "V03-3.5.1-01", "V03-3.5.2-01", "V03-3.5.3-01", "V03-11.1.2-01"] },
             requirement: "CancelTask on an open task returns the task, same id, in TASK_STATE_CANCELED",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
@@ -44,7 +44,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "tasks.cancel.terminal-task-not-cancelable",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-5.4-01", "V10-D-3.1.5-02"] },
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-5.4-01", "V10-D-3.1.5-02", "V03-8.2-01", "V03-11.1.5-03"] },
             requirement: "CancelTask on a task in a terminal state (completed, rejected, failed, canceled) gets TaskNotCancelableError",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
@@ -64,7 +64,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "tasks.cancel.unknown-id-returns-task-not-found",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-3.3.2-11", "V10-5.4-01"] },
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-3.3.2-11", "V10-5.4-01", "V03-8.2-01", "V03-11.1.5-03"] },
             requirement: "CancelTask for an id that names no task gets TaskNotFoundError",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],

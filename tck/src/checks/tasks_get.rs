@@ -21,7 +21,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "tasks.get.returns-current-task",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.3", statements: &["V10-D-3.1.3-01"] },
+            spec: SpecRef { version: "1.0", section: "3.1.3", statements: &["V10-D-3.1.3-01", "V03-3.2.2-05", "V03-3.2.3-03", "V03-3.2.3-04", "V03-3.5.1-01", "V03-3.5.2-01", "V03-3.5.3-01", "V03-11.1.2-01"] },
             requirement: "GetTask returns the task with the requested id, its contextId and its current state",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
@@ -32,7 +32,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "tasks.get.unknown-id-returns-task-not-found",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.3", statements: &["V10-3.3.2-11", "V10-5.4-01"] },
+            spec: SpecRef { version: "1.0", section: "3.1.3", statements: &["V10-3.3.2-11", "V10-5.4-01", "V03-8.2-01", "V03-11.1.5-03"] },
             requirement: "GetTask for an id that names no task gets TaskNotFoundError",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],

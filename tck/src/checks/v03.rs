@@ -19,7 +19,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "v03.states-spelled-for-0-3",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-01"] },
+            spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-01", "V03-11.1.5-02"] },
             requirement: "A 0.3 request gets task states spelled the 0.3 way: input-required, canceled (one l) on JSON-RPC; TASK_STATE_CANCELLED in the 0.3 proto JSON",
             scope: JSON_0_3,
             requires: &[],
@@ -35,7 +35,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "v03.jsonrpc.bare-results-with-kind",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-01"] },
+            spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-01", "V03-6.5-01", "V03-11.1.5-02"] },
             requirement: "0.3 JSON-RPC answers message/send with the bare Task or Message, and Tasks, Messages and parts carry their `kind`",
             scope: JSONRPC_0_3,
             requires: &[],
@@ -50,7 +50,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "v03.stream.status-updates-carry-final",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-01"] },
+            spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-01", "V03-T-09"] },
             requirement: "0.3 status-update events carry `final`, true on the last one",
             scope: EVERY_BINDING_0_3,
             requires: &[Gate::Declares(Capability::Streaming)],

@@ -103,7 +103,7 @@ pub fn across_versions() -> Vec<Check> {
         Check {
             id: "versioning.card-declares-every-version",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "5.2", statements: &["V10-5.2-01"] },
+            spec: SpecRef { version: "1.0", section: "5.2", statements: &["V10-5.2-01", "V03-T-04"] },
             requirement: "The card declares every version the agent answers to: a URL that answers 0.3 requests lists 0.3",
             scope: Scope::Card,
             requires: &[],

@@ -1,0 +1,174 @@
+//! Error details beyond the ErrorInfo (spec 1.0 §3.3.2, §9.5, §11.6): an invalid request
+//! names the field that failed in a google.rpc.BadRequest (SHOULD), and any further detail
+//! objects an agent adds are typed (MAY, so only present ones are judged). Two parts: the
+//! `jsonrpc.*` checks and the `rest.*` ones.
+
+use serde_json::{json, Value};
+
+use super::{JSONRPC_1_0, REST_1_0};
+use crate::a2a::{self, ERROR_INFO_TYPE};
+use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::ctx::Ctx;
+use crate::transport::rest;
+use crate::wire::Request;
+
+/// The `@type` of google.rpc.BadRequest ends with this.
+const BAD_REQUEST: &str = "google.rpc.BadRequest";
+
+/// The JSON-RPC checks of this module.
+pub fn jsonrpc_checks() -> Vec<Check> {
+    vec![Check {
+        id: "jsonrpc.errors.extra-data-typed",
+        level: Level::May,
+        spec: SpecRef { version: "1.0", section: "9.5", statements: &["V10-9.5-03"] },
+        requirement: "Error data objects an agent adds beside the ErrorInfo (e.g. a BadRequest for invalid params) carry an @type",
+        scope: JSONRPC_1_0,
+        requires: &[],
+        maps_to: &[],
+        reading: Some(
+            "Extra context is optional (MAY): an error with only its ErrorInfo is N/A. Present \
+             objects are judged by 1.0.1, which types every data object.",
+        ),
+        run: |ctx| Box::pin(jsonrpc_extra(ctx)),
+    }]
+}
+
+/// The HTTP+JSON checks of this module.
+pub fn rest_checks() -> Vec<Check> {
+    vec![
+        Check {
+            id: "rest.errors.bad-request-field-violations",
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "11.6", statements: &["V10-11.6-02", "V10-3.3.2-09"] },
+            requirement: "An invalid SendMessage (no message) gets a google.rpc.BadRequest detail whose fieldViolations name the field and why",
+            scope: REST_1_0,
+            requires: &[],
+            maps_to: &[],
+            reading: None,
+            run: |ctx| Box::pin(bad_request(ctx)),
+        },
+        Check {
+            id: "rest.errors.extra-details-typed",
+            level: Level::May,
+            spec: SpecRef { version: "1.0", section: "11.6", statements: &["V10-11.6-03"] },
+            requirement: "Error details an agent adds beside the ErrorInfo carry an @type",
+            scope: REST_1_0,
+            requires: &[],
+            maps_to: &[],
+            reading: Some("Extra context is optional (MAY): an error with only its ErrorInfo is N/A."),
+            run: |ctx| Box::pin(rest_extra(ctx)),
+        },
+    ]
+}
+
+/// The detail objects of an error other than its ErrorInfo.
+fn extras(details: &[Value]) -> Vec<&Value> {
+    details
+        .iter()
+        .filter(|d| d.get("@type").and_then(Value::as_str) != Some(ERROR_INFO_TYPE))
+        .collect()
+}
+
+/// PASS when every extra detail is typed, N/A without extras, a violation otherwise.
+fn judge_extras(details: Option<&Value>, answer: &str) -> Verdict {
+    let Some(details) = details.and_then(Value::as_array) else {
+        return Verdict::NotApplicable {
+            reason: format!("the error carries no detail array: {answer}"),
+        };
+    };
+    let extras = extras(details);
+    if extras.is_empty() {
+        return Verdict::NotApplicable {
+            reason: "the error carries no detail beside its ErrorInfo (optional)".into(),
+        };
+    }
+    let untyped: Vec<String> = extras
+        .iter()
+        .filter(|d| !d.get("@type").is_some_and(Value::is_string))
+        .map(|d| a2a::brief(d, 160))
+        .collect();
+    if untyped.is_empty() {
+        Verdict::pass_with(format!("{} typed extra detail(s)", extras.len()))
+    } else {
+        Verdict::fail(
+            "every extra detail object with an @type",
+            format!("untyped: {}", untyped.join("; ")),
+        )
+    }
+}
+
+async fn jsonrpc_extra(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let reply = ctx.rpc("SendMessage", json!({})).await?;
+    let Some(error) = reply.body.as_ref().and_then(|b| b.get("error")) else {
+        return Err(HarnessError::Prerequisite(format!(
+            "SendMessage without message was not refused: {}",
+            reply.http.body_start(200)
+        )));
+    };
+    Ok(judge_extras(error.get("data"), &a2a::brief(error, 200)))
+}
+
+/// The `error` object of the HTTP+JSON answer to a SendMessage without `message`.
+async fn rest_invalid(ctx: &Ctx) -> Result<Value, HarnessError> {
+    let interface = ctx
+        .interface
+        .as_ref()
+        .ok_or_else(|| HarnessError::Internal("no interface".into()))?;
+    let route = rest::route(&interface.url, "SendMessage", &ctx.with_tenant(json!({}))?)?;
+    let http = ctx
+        .wire
+        .send(Request {
+            method: route.method,
+            url: &route.url,
+            headers: vec![
+                ("accept", rest::ACCEPT.to_string()),
+                ("content-type", rest::REQUEST_CONTENT_TYPE.to_string()),
+                ("a2a-version", interface.version.as_str().to_string()),
+            ],
+            body: Some(b"{}".to_vec()),
+        })
+        .await?;
+    match http.json().and_then(|b| b.get("error").cloned()) {
+        Some(error) if (400..500).contains(&http.status) => Ok(error),
+        _ => Err(HarnessError::Prerequisite(format!(
+            "SendMessage without message did not get a 4xx error: HTTP {}: {}",
+            http.status,
+            http.body_start(200)
+        ))),
+    }
+}
+
+async fn bad_request(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let error = rest_invalid(&ctx).await?;
+    let found = a2a::items(&error, "details").find(|d| {
+        d.get("@type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.ends_with(BAD_REQUEST))
+    });
+    let expected = "a google.rpc.BadRequest detail with fieldViolations [{field, description}]";
+    let Some(found) = found else {
+        return Ok(Verdict::fail(expected, a2a::brief(&error, 300)));
+    };
+    let text = |v: &Value, k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .is_some_and(|s| !s.is_empty())
+    };
+    let violations: Vec<&Value> = a2a::items(found, "fieldViolations").collect();
+    Ok(
+        if !violations.is_empty()
+            && violations
+                .iter()
+                .all(|v| text(v, "field") && text(v, "description"))
+        {
+            Verdict::pass_with(a2a::brief(found, 200))
+        } else {
+            Verdict::fail(expected, a2a::brief(found, 300))
+        },
+    )
+}
+
+async fn rest_extra(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let error = rest_invalid(&ctx).await?;
+    Ok(judge_extras(error.get("details"), &a2a::brief(&error, 200)))
+}
