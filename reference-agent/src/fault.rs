@@ -296,6 +296,8 @@ faults! {
         "With --store sqlite, the contexts the agent knew are not loaded back after a restart, and a message in one of them is refused as naming an unknown contextId.";
     DurableFailsOpenTasks => "durable-fails-open-tasks",
         "With --store sqlite, every task that was not in a terminal state comes back FAILED after a restart (interrupted work is given up), so an input-required task cannot be resumed.";
+    DurableForgetsPushConfigs => "durable-forgets-push-configs",
+        "With --store sqlite and --push, the push-notification configs are not loaded back after a restart.";
     // --- auth ---
     AuthNotEnforced => "auth-not-enforced",
         "In authenticated mode, requests without credentials are served (as the first principal) instead of refused.";
@@ -437,7 +439,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 171);
+        assert_eq!(Fault::all().len(), 172);
     }
 
     #[test]

@@ -177,6 +177,12 @@ impl App {
             configs: Arc::default(),
             policy: push::PushPolicy::new(&config),
         });
+        if let (Some(push), Some(durable)) = (&push, store.durable()) {
+            let forget = config.has(Fault::DurableForgetsPushConfigs);
+            push.configs
+                .persist_to(durable, forget)
+                .map_err(io::Error::other)?;
+        }
         if let Some(push) = &push {
             let view = wire::TaskView {
                 history_length: None,

@@ -128,6 +128,7 @@ pub async fn restart_and_wait(
     durability: &Durability,
     card_url: &str,
     headers: &[(String, String)],
+    ca_certs: &[Vec<u8>],
 ) -> Result<Duration, HarnessError> {
     let started = Instant::now();
     let deadline = durability.ready_timeout;
@@ -141,7 +142,7 @@ pub async fn restart_and_wait(
             )))
         }
     }
-    let client = crate::wire::client()?;
+    let client = crate::wire::client_trusting(ca_certs)?;
     let mut pause = Duration::from_millis(20);
     let mut last = String::from("no answer yet");
     loop {

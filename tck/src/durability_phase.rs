@@ -77,6 +77,12 @@ pub(crate) async fn run(
             .map(|(_, p)| p.clone())
     };
     let headers = Arc::new(options.headers.clone());
+    // As in the rest of the run: the card's required extensions activated on every request,
+    // the user's CA certificates trusted.
+    let activate = Arc::new(crate::service_params::required_extensions(
+        &area.fetched.json,
+    ));
+    let ca_certs = Arc::new(options.ca_certs.clone());
     // Phase 1: the fixtures, on every usable interface of the plan, all at once.
     let mut wanted: Vec<&Interface> = Vec::new();
     for (_, interface) in &plan {
@@ -84,11 +90,12 @@ pub(crate) async fn run(
             wanted.push(interface);
         }
     }
-    let client = crate::wire::client()?;
-    let connector = Connector::new(&area.fetched.url);
+    let client = crate::wire::client_trusting(&options.ca_certs)?;
+    let connector = Connector::trusting(&area.fetched.url, ca_certs.clone());
     let made = futures::future::join_all(wanted.iter().enumerate().map(|(n, interface)| {
         let wire = Wire::new(client.clone(), options.limits, Recorder::default())
-            .with_headers(headers.clone());
+            .with_headers(headers.clone())
+            .with_extensions(activate.clone());
         let ctx = Ctx::new(
             area.fetched.clone(),
             Some((*interface).clone()),
@@ -113,7 +120,13 @@ pub(crate) async fn run(
     // No connection of phase 1 outlives the restart.
     drop((client, connector));
     // The restart, and the wait for the agent to answer again.
-    let back = restart_and_wait(durability, &options.card_url, &options.headers).await;
+    let back = restart_and_wait(
+        durability,
+        &options.card_url,
+        &options.headers,
+        &options.ca_certs,
+    )
+    .await;
     let report = DurabilityReport {
         restart: durability.describe.clone(),
         restarted: back.is_ok(),
@@ -128,12 +141,13 @@ pub(crate) async fn run(
         evidence: Vec::new(),
     });
     // Phase 2: the checks, on fresh connections.
-    let client = crate::wire::client()?;
-    let connector = Connector::new(&area.fetched.url);
+    let client = crate::wire::client_trusting(&options.ca_certs)?;
+    let connector = Connector::trusting(&area.fetched.url, ca_certs.clone());
     let results = futures::stream::iter(plan.into_iter().enumerate())
         .map(|(index, (check, interface))| {
             let wire = Wire::new(client.clone(), options.limits, Recorder::default())
-                .with_headers(headers.clone());
+                .with_headers(headers.clone())
+                .with_extensions(activate.clone());
             let mut ctx = Ctx::new(
                 area.fetched.clone(),
                 Some(interface.clone()),

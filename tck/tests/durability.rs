@@ -96,7 +96,7 @@ if [ -f "$dir/pid" ]; then
   n=0
   while kill -0 "$pid" 2>/dev/null && [ $n -lt 200 ]; do sleep 0.05; n=$((n+1)); done
 fi
-'{bin}' --port {port} --store '{store}' >>"$dir/agent.log" 2>&1 &
+'{bin}' --port {port} --store '{store}' --push >>"$dir/agent.log" 2>&1 &
 echo $! > "$dir/pid"
 "#,
         dir = dir.0.display(),
@@ -201,7 +201,7 @@ fn restart_cmd_against_the_binary_on_sqlite_passes() {
     only(&report, "PASS");
     assert_eq!(report["durability"]["restarted"], true, "{report}");
     // 6 checks on 6 interfaces, ListTasks on the three of 1.0 only.
-    assert_eq!(report["results"].as_array().map(Vec::len), Some(33));
+    assert_eq!(report["results"].as_array().map(Vec::len), Some(36));
 }
 
 #[test]
@@ -209,9 +209,10 @@ fn restart_cmd_against_the_binary_in_memory_warns() {
     let report = against_binary("memory", "memory", None, "20");
     assert_eq!(report["durability"]["restarted"], true, "{report}");
     let counts = statuses(&report);
-    // Everything made before the restart is gone; the contexts are accepted anew.
+    // Everything made before the restart is gone (tasks, push configs); the contexts are
+    // accepted anew.
     assert_eq!(counts.get("FAIL"), None, "{counts:?}");
-    assert_eq!(counts.get("WARN"), Some(&27), "{counts:?}");
+    assert_eq!(counts.get("WARN"), Some(&30), "{counts:?}");
 }
 
 #[test]
@@ -241,7 +242,7 @@ fn durability_against_the_builtin_agent_passes() {
     let report = run_kit(&dir, &["--durability"]);
     only(&report, "PASS");
     assert_eq!(report["durability"]["restarted"], true);
-    assert_eq!(report["results"].as_array().map(Vec::len), Some(33));
+    assert_eq!(report["results"].as_array().map(Vec::len), Some(36));
 }
 
 #[test]

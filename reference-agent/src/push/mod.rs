@@ -9,11 +9,12 @@ pub mod ops;
 pub mod v03;
 
 use std::collections::BTreeMap;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
 use crate::fault::Fault;
+use crate::store::durable::{self, Durable};
 use crate::AgentConfig;
 
 /// The protocol version a config was made through: it decides the payload of its webhook
@@ -105,6 +106,8 @@ struct Configs {
 #[derive(Debug, Default)]
 pub struct PushStore {
     configs: Mutex<Configs>,
+    /// Where every change is written through (`--store sqlite:PATH`).
+    durable: std::sync::OnceLock<Arc<Durable>>,
 }
 
 impl PushStore {
@@ -129,6 +132,40 @@ impl PushStore {
             .collect();
     }
 
+    /// Loads the configs saved in `durable` (unless `forget`, a fault) and writes every later
+    /// change through to it.
+    pub fn persist_to(&self, durable: Arc<Durable>, forget: bool) -> Result<(), String> {
+        if !forget {
+            let saved = durable.load_all(durable::PUSH_CONFIG)?;
+            let configs = saved
+                .into_iter()
+                .map(|(key, value)| {
+                    serde_json::from_value(value)
+                        .map_err(|e| format!("SQLite store: push config {key}: {e}"))
+                })
+                .collect::<Result<Vec<PushConfig>, String>>()?;
+            self.restore(configs);
+        }
+        let _ = self.durable.set(durable);
+        Ok(())
+    }
+
+    /// Writes `config` through (or, `removed`, its removal), when there is a durable store.
+    fn write_through(&self, config: &PushConfig, removed: bool) {
+        let Some(durable) = self.durable.get() else {
+            return;
+        };
+        let key = format!("{}/{}", config.task_id, config.id);
+        let written = match (removed, serde_json::to_value(config)) {
+            (true, _) => durable.delete(durable::PUSH_CONFIG, &key),
+            (false, Ok(value)) => durable.save(durable::PUSH_CONFIG, &key, &value),
+            (false, Err(e)) => Err(e.to_string()),
+        };
+        if let Err(e) = written {
+            eprintln!("a2a-reference-agent: {e}");
+        }
+    }
+
     /// Stores `config`; an empty id gets one. Returns the stored config.
     pub fn put(&self, mut config: PushConfig) -> PushConfig {
         let mut state = self.lock();
@@ -139,6 +176,8 @@ impl PushStore {
         }
         let key = (config.task_id.clone(), config.id.clone());
         state.by_key.insert(key, config.clone());
+        drop(state);
+        self.write_through(&config, false);
         config
     }
 
@@ -161,6 +200,9 @@ impl PushStore {
     pub fn remove(&self, task_id: &str, id: &str, keep_calling: bool) {
         let mut state = self.lock();
         let removed = state.by_key.remove(&(task_id.to_owned(), id.to_owned()));
+        if let Some(config) = &removed {
+            self.write_through(config, true);
+        }
         if let (Some(config), true) = (removed, keep_calling) {
             state.deleted.push(config);
         }

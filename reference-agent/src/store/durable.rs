@@ -124,7 +124,6 @@ impl Durable {
     }
 
     /// Removes `(kind, key)`.
-    #[allow(dead_code)] // TODO(push): deleted push configs (at merge).
     pub fn delete(&self, kind: &str, key: &str) -> Result<(), String> {
         self.connection()
             .execute(

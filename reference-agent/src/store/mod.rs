@@ -101,7 +101,7 @@ pub struct Store {
     scenarios: Scenarios,
     state: Mutex<State>,
     /// Where every change is written through (`--store sqlite:PATH`); `None`: memory only.
-    durable: Option<durable::Durable>,
+    durable: Option<Arc<durable::Durable>>,
     /// A fault: refuse a contextId the agent does not know.
     strict_contexts: bool,
     hook: Option<UpdateHook>,
@@ -136,15 +136,14 @@ impl Store {
     ) -> Result<Self, String> {
         let mut store = Store::new(policy, scenarios);
         durable.load_into(&mut store.lock())?;
-        store.durable = Some(durable);
+        store.durable = Some(Arc::new(durable));
         store.strict_contexts = forget.strict_contexts();
         Ok(store)
     }
 
     /// The durable store, for other per-agent data (`kind, key -> JSON`).
-    #[allow(dead_code)] // TODO(push): the push-config store saves its configs here (at merge).
-    pub fn durable(&self) -> Option<&durable::Durable> {
-        self.durable.as_ref()
+    pub fn durable(&self) -> Option<Arc<durable::Durable>> {
+        self.durable.clone()
     }
 
     /// Writes the task `id` through to the durable store, if there is one. A write that fails

@@ -135,14 +135,12 @@ pub fn checks() -> Vec<Check> {
             ),
             run: |ctx| Box::pin(context_continues(ctx)),
         },
+        push_check(),
     ]
 }
 
-/// TODO(push): add to [`checks`] when push configs land, with a negative case (a fault that
-/// makes the SQLite store forget push configs across a restart). Until then the card of the
-/// built-in agent declares no push, and the check would have no fault to fail under.
-#[allow(dead_code)]
-pub fn push_check() -> Check {
+/// The push-config check (on 1.0 interfaces of agents that declare push).
+fn push_check() -> Check {
     Check {
         id: "durability.push-config-survives-restart",
         level: Level::Should,

@@ -25,6 +25,10 @@ pub const DURABLE_CASES: &[Case] = &[
         Fault::DurableForgetsContexts,
     ),
     case(
+        "durability.push-config-survives-restart",
+        Fault::DurableForgetsPushConfigs,
+    ),
+    case(
         "durability.input-required-resumes-after-restart",
         Fault::DurableFailsOpenTasks,
     ),

@@ -61,7 +61,7 @@ pub async fn run_as(
 /// Runs the durability checks matching `select` against the built-in agent with `faults`, on
 /// a SQLite file, restarted in-process in the middle of the run.
 pub async fn run_durable(faults: &[a2a_reference_agent::Fault], select: &str) -> Report {
-    let config = a2a_reference_agent::AgentConfig::with_faults(faults.iter().copied());
+    let config = a2a_tck::builtin::full_profile(faults);
     let agent = a2a_tck::durability::BuiltinDurable::start(config)
         .await
         .expect("the built-in agent starts on SQLite");
