@@ -296,6 +296,8 @@ faults! {
         "With --store sqlite, the contexts the agent knew are not loaded back after a restart, and a message in one of them is refused as naming an unknown contextId.";
     DurableFailsOpenTasks => "durable-fails-open-tasks",
         "With --store sqlite, every task that was not in a terminal state comes back FAILED after a restart (interrupted work is given up), so an input-required task cannot be resumed.";
+    PushDefaultIdIsTaskId => "push-default-id-is-task-id",
+        "A push config created without an id gets the task id as its id, so a second such config of the task replaces the first (as a2a-sdk does): a conformant reading the kit must accept, since the spec leaves the default id to the agent.";
     DurableForgetsPushConfigs => "durable-forgets-push-configs",
         "With --store sqlite and --push, the push-notification configs are not loaded back after a restart.";
     // --- auth ---
@@ -439,7 +441,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 172);
+        assert_eq!(Fault::all().len(), 173);
     }
 
     #[test]

@@ -69,6 +69,9 @@ pub struct PushPolicy {
     pub out_of_order: bool,
     pub skips_terminal: bool,
     pub after_delete: bool,
+    /// A config created without an id gets the task id (a2a-sdk's default; a second such
+    /// config of the task replaces the first): a conformant reading.
+    pub default_id_is_task: bool,
 }
 
 impl PushPolicy {
@@ -90,6 +93,7 @@ impl PushPolicy {
             out_of_order: has(Fault::PushOutOfOrder),
             skips_terminal: has(Fault::PushSkipsTerminal),
             after_delete: has(Fault::PushAfterDelete),
+            default_id_is_task: has(Fault::PushDefaultIdIsTaskId),
         }
     }
 }

@@ -90,6 +90,9 @@ impl Push {
             "CreateTaskPushNotificationConfig" => {
                 let mut config = parse_config(&params, version, self.policy.allow_any_host, "")?;
                 config.task_id = task_id;
+                if config.id.is_empty() && self.policy.default_id_is_task {
+                    config.id = config.task_id.clone();
+                }
                 let stored = self.configs.put(config);
                 let mut out = config_json(&stored);
                 if self.policy.create_no_id {
@@ -160,9 +163,13 @@ impl Push {
     ) -> Result<Option<crate::store::OnStart>, RpcError> {
         Ok(self.inline(inline, version)?.map(|config| {
             let configs = Arc::clone(&self.configs);
+            let default_id_is_task = self.policy.default_id_is_task;
             Box::new(move |task_id: &str| {
                 let mut config = config;
                 config.task_id = task_id.to_owned();
+                if config.id.is_empty() && default_id_is_task {
+                    config.id = config.task_id.clone();
+                }
                 configs.put(config);
             }) as crate::store::OnStart
         }))

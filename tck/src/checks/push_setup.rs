@@ -48,9 +48,13 @@ impl Hook {
         })
     }
 
-    /// The 1.0 `TaskPushNotificationConfig` of this hook (no task id: inline form).
+    /// The 1.0 `TaskPushNotificationConfig` of this hook (no task id: inline form). It names
+    /// its own id, the hook's key: an agent that gives every config without an id the same
+    /// default one (a2a-sdk uses the task id) would otherwise let a second config of the task
+    /// replace the first.
     pub fn config(&self) -> Value {
         json!({
+            "id": self.key,
             "url": self.url,
             "token": self.token,
             "authentication": { "scheme": "Bearer", "credentials": self.credentials },

@@ -7,7 +7,7 @@ use crate::check::{HarnessError, Verdict};
 use crate::checks::setup::{task_id, Findings, Setup};
 use crate::ctx::{Answer, Ctx, ErrorReply};
 use crate::model::ProtocolVersion;
-use crate::transport::stream::Start;
+use crate::transport::stream::{End, Next, Start};
 
 /// The second principal, or why the check cannot run.
 fn other_principal(ctx: &Ctx) -> Result<Ctx, HarnessError> {
@@ -66,11 +66,20 @@ pub(super) async fn principals_isolated(ctx: Ctx) -> Result<Verdict, HarnessErro
         }
     }
     if streams(&ctx) {
-        if let Start::Stream(_) = other
+        if let Start::Stream(mut stream) = other
             .stream("SubscribeToTask", other.with_tenant(json!({ "id": id }))?)
             .await?
         {
-            findings.problem("SubscribeToTask by the other principal started a stream".into());
+            // A stream that ends (closes, errs or breaks) before any event showed nothing of
+            // the task: the refusal's form is `auth.foreign-task-indistinguishable`'s to judge.
+            // An event, or a subscription held open, serves the other principal.
+            match stream.next(ctx.stream_wait()).await {
+                Next::End(End::Closed | End::Error(_) | End::Broken(_)) => {}
+                first => findings.problem(format!(
+                    "SubscribeToTask by the other principal started a stream (first: {})",
+                    first.brief()
+                )),
+            }
         }
     }
     let reply = other
