@@ -262,6 +262,17 @@ faults! {
         "Only the messageId prefixes of the official TCK's table are honoured; every kit-only prefix (tck-long-running, tck-fail-task, ...) gets the default behaviour (complete the task), as most SDK test agents do.";
     GrpcStreamErrorInStream => "grpc-stream-error-in-stream",
         "A failing gRPC streaming call sends response headers and then the error as the status of an empty stream instead of failing up front: a conformant alternative the kit must accept.";
+    // --- schemas ---
+    WireMissingRequiredField => "wire-missing-required-field",
+        "Tasks are sent without their REQUIRED `status` (results, stream events, both versions).";
+    WirePartTwoMembers => "wire-part-two-members",
+        "Text parts of 1.0 messages and artifacts also carry a `url` member: a Part oneof with two members.";
+    WireBadEnumValue => "wire-bad-enum-value",
+        "1.0 task states are sent as TASK_STATE_PAUSED, a value outside the TaskState enum.";
+    WireOtherVersionField => "wire-other-version-field",
+        "1.0 Tasks carry the 0.3 `kind` and 1.0 status updates the 0.3 `final`; 0.3 text parts carry the 1.0 `mediaType`.";
+    WireStreamOtherTaskId => "wire-stream-other-task-id",
+        "Status-update events of a stream name another task id than the stream's task.";
 }
 
 impl Fault {

@@ -30,5 +30,6 @@ pub mod probe;
 pub mod registry;
 pub mod report;
 pub mod runner;
+pub mod shapes;
 pub mod transport;
 pub mod wire;

@@ -239,7 +239,15 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     if options.jobs > 1 {
         order.sort_by_key(|(_, p)| std::cmp::Reverse(crate::checks::needs::weight(p.check.id)));
     }
-    let mut results: Vec<(usize, CheckResult)> = futures::stream::iter(order)
+    // Checks that judge the run's traffic on an interface (wire shapes) run last, once the
+    // others have finished; every exchange of an interface's checks is audited.
+    let audit = crate::shapes::Audit::new();
+    let (last, order): (Vec<_>, Vec<_>) = order
+        .into_iter()
+        .partition(|(_, p)| crate::checks::data_model_wire::judges_the_run(p.check.id));
+    macro_rules! phase {
+        ($order:expr) => {
+        futures::stream::iter($order)
         .map(|(index, planned)| {
             let problem = planned
                 .interface
@@ -249,7 +257,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             let ctx = Ctx::new(
                 fetched.clone(),
                 planned.interface.clone(),
-                wire(Recorder::default()),
+                wire(audit.recorder(planned.interface.as_ref())),
                 connector.clone(),
                 &format!("{run_id}-{index}"),
             )
@@ -267,8 +275,12 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             }
         })
         .buffer_unordered(options.jobs.max(1))
-        .collect()
-        .await;
+        .collect::<Vec<(usize, CheckResult)>>()
+        .await
+        };
+    }
+    let mut results = phase!(order);
+    results.extend(phase!(last));
     results.sort_by_key(|(index, _)| *index);
     let results: Vec<CheckResult> = results.into_iter().map(|(_, r)| r).collect();
 

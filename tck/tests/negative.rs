@@ -8,6 +8,8 @@
 mod cases;
 #[path = "negative/cases_more.rs"]
 mod cases_more;
+#[path = "negative/cases_schemas.rs"]
+mod cases_schemas;
 mod support;
 
 use std::collections::BTreeSet;
@@ -17,10 +19,11 @@ use a2a_reference_agent::Fault;
 use a2a_tck::check::{Level, Status};
 use cases::{Case, CASES, KIT_SIDE_PENDING};
 use cases_more::MORE_CASES;
+use cases_schemas::SCHEMAS_CASES;
 
 /// Every negative case.
 fn all_cases() -> impl Iterator<Item = &'static Case> {
-    CASES.iter().chain(MORE_CASES)
+    CASES.iter().chain(MORE_CASES).chain(SCHEMAS_CASES)
 }
 use libtest_mimic::{Arguments, Failed, Trial};
 

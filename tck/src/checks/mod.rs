@@ -11,6 +11,7 @@ pub mod card;
 pub mod card_signature;
 pub mod context;
 pub mod data_model;
+pub mod data_model_wire;
 pub mod grpc;
 pub mod jsonrpc;
 pub mod needs;
@@ -109,6 +110,7 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (v03::PREFIX, v03::checks()),
         (versioning::PREFIX, versioning::across_versions()),
         (send::PREFIX, send::identity_checks()),
+        (data_model_wire::PREFIX, data_model_wire::checks()),
     ]
 }
 

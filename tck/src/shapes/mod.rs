@@ -1,0 +1,275 @@
+//! Strict wire shapes: the project's own types of every message an agent sends, for 1.0
+//! ([`v1_0`]) and 0.3 ([`v0_3`]), the JSON Schemas generated from them (committed under
+//! `schemas/`, kept current by a drift test; `a2a-tck schemas --write DIR` writes them), and
+//! the [`Audit`] that validates every JSON message the kit receives on an interface against
+//! its version's schema. The schemas are compiled once per run.
+
+use std::collections::BTreeMap;
+
+use schemars::generate::SchemaSettings;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use crate::model::ProtocolVersion;
+
+mod audit;
+mod foreign;
+pub mod v0_3;
+pub mod v1_0;
+
+pub use audit::{Audit, Finding, Findings, InterfaceAudit, Rule};
+
+/// The `jsonrpc` member: always "2.0".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum JsonRpcVersion {
+    #[serde(rename = "2.0")]
+    V2,
+}
+
+/// A JSON-RPC 2.0 response (both versions): exactly one of `result` and `error`. The result
+/// is validated apart, by the method of the request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(extend("oneOf" = [{"required": ["result"]}, {"required": ["error"]}]))]
+pub struct JsonRpcResponse {
+    pub jsonrpc: JsonRpcVersion,
+    /// The request's id: a string, a number, or null (parse errors).
+    #[schemars(extend("type" = ["string", "number", "null"]))]
+    pub id: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<JsonRpcError>,
+}
+
+/// A JSON-RPC 2.0 error object; `data` is free-form here (its 1.0 content is judged by the
+/// error checks).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct JsonRpcError {
+    pub code: i64,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+/// The file name of a version's schema under `schemas/`.
+pub fn file_name(version: ProtocolVersion) -> String {
+    format!("a2a-{}.wire.schema.json", version.as_str())
+}
+
+/// The roots (the `$defs` a received message is validated against) of each version.
+fn roots(version: ProtocolVersion, generator: &mut schemars::SchemaGenerator) {
+    generator.subschema_for::<JsonRpcResponse>();
+    match version {
+        ProtocolVersion::V1_0 => {
+            use v1_0::*;
+            generator.subschema_for::<Task>();
+            generator.subschema_for::<Message>();
+            generator.subschema_for::<SendMessageResponse>();
+            generator.subschema_for::<StreamResponse>();
+            generator.subschema_for::<ListTasksResponse>();
+            generator.subschema_for::<TaskPushNotificationConfig>();
+            generator.subschema_for::<ListTaskPushNotificationConfigsResponse>();
+        }
+        ProtocolVersion::V0_3 => {
+            use v0_3::*;
+            generator.subschema_for::<SendMessageResult>();
+            generator.subschema_for::<StreamResult>();
+            generator.subschema_for::<TaskPushNotificationConfig>();
+            generator.subschema_for::<ProtoSendMessageResponse>();
+            generator.subschema_for::<ProtoStreamResponse>();
+            generator.subschema_for::<ProtoTaskPushNotificationConfig>();
+            generator.subschema_for::<ProtoListTaskPushNotificationConfigResponse>();
+        }
+    }
+}
+
+/// The wire schema of `version`: every type in `$defs`, in name order.
+pub fn schema(version: ProtocolVersion) -> Value {
+    let mut generator = SchemaSettings::draft2020_12().into_generator();
+    roots(version, &mut generator);
+    let defs: BTreeMap<String, Value> = generator.take_definitions(true).into_iter().collect();
+    let description = match version {
+        ProtocolVersion::V1_0 => {
+            "The messages an A2A 1.0 agent sends, in ProtoJSON (REQUIRED fields required, \
+             REQUIRED arrays non-empty, oneofs exactly one member, enums as ProtoJSON names), \
+             and the JSON-RPC 2.0 response envelope. Unknown members are allowed."
+        }
+        ProtocolVersion::V0_3 => {
+            "The messages an A2A 0.3 agent sends: the JSON of types.ts (JSON-RPC, with `kind`), \
+             the ProtoJSON of the 0.3 proto (types named Proto*: gRPC, and REST in practice), \
+             and the JSON-RPC 2.0 response envelope. Unknown members are allowed."
+        }
+    };
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": format!("https://a2a-tck.dev/schemas/{}", file_name(version)),
+        "title": format!("A2A {} wire shapes (a2a-tck)", version.as_str()),
+        "description": description,
+        "$defs": defs,
+    })
+}
+
+/// The schema as written to its file.
+pub fn schema_text(version: ProtocolVersion) -> String {
+    let mut text = serde_json::to_string_pretty(&schema(version)).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Writes both schemas into `dir`; returns the paths written.
+pub fn write(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    let mut written = Vec::new();
+    for version in [ProtocolVersion::V1_0, ProtocolVersion::V0_3] {
+        let path = dir.join(file_name(version));
+        std::fs::write(&path, schema_text(version))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// The compiled validators of one version, one per `$defs` entry, built once per run.
+pub struct Validators {
+    by_def: BTreeMap<String, jsonschema::Validator>,
+}
+
+impl std::fmt::Debug for Validators {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Validators")
+            .field("defs", &self.by_def.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl Validators {
+    /// Compiles the roots of `version`'s schema.
+    pub fn new(version: ProtocolVersion) -> Validators {
+        let schema = schema(version);
+        let defs = schema.get("$defs").cloned().unwrap_or(Value::Object(Map::new()));
+        let mut by_def = BTreeMap::new();
+        for name in ROOTS[version_index(version)] {
+            let root = json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$ref": format!("#/$defs/{name}"),
+                "$defs": defs,
+            });
+            if let Ok(validator) = jsonschema::validator_for(&root) {
+                by_def.insert((*name).to_string(), validator);
+            }
+        }
+        Validators { by_def }
+    }
+
+    /// What is wrong with `instance` as a `def`, one line per problem (empty: valid, or an
+    /// unknown def).
+    pub fn problems(&self, def: &str, instance: &Value) -> Vec<String> {
+        let Some(validator) = self.by_def.get(def) else {
+            return Vec::new();
+        };
+        validator
+            .iter_errors(instance)
+            .map(|e| {
+                let at = e.instance_path().to_string();
+                let at = if at.is_empty() { "/".to_string() } else { at };
+                format!("{def} at {at}: {}", cut(&e.to_string(), 200))
+            })
+            .collect()
+    }
+}
+
+/// `text` cut to `max` characters.
+pub(crate) fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        format!("{}...", text.chars().take(max).collect::<String>())
+    }
+}
+
+/// The defs received messages are validated against, per version.
+const ROOTS: [&[&str]; 2] = [
+    &[
+        "JsonRpcResponse",
+        "JsonRpcError",
+        "Task",
+        "Message",
+        "SendMessageResponse",
+        "StreamResponse",
+        "ListTasksResponse",
+        "TaskPushNotificationConfig",
+        "ListTaskPushNotificationConfigsResponse",
+    ],
+    &[
+        "JsonRpcResponse",
+        "JsonRpcError",
+        "Task",
+        "Message",
+        "TaskStatusUpdateEvent",
+        "TaskArtifactUpdateEvent",
+        "SendMessageResult",
+        "StreamResult",
+        "TaskPushNotificationConfig",
+        "ProtoTask",
+        "ProtoSendMessageResponse",
+        "ProtoStreamResponse",
+        "ProtoTaskPushNotificationConfig",
+        "ProtoListTaskPushNotificationConfigResponse",
+    ],
+];
+
+fn version_index(version: ProtocolVersion) -> usize {
+    match version {
+        ProtocolVersion::V1_0 => 0,
+        ProtocolVersion::V0_3 => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed schemas are the ones the types generate; `UPDATE_SCHEMAS=1` rewrites them.
+    #[test]
+    fn committed_schemas_match_the_types() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+        if std::env::var_os("UPDATE_SCHEMAS").is_some() {
+            write(&dir).expect("schemas written");
+        }
+        for version in [ProtocolVersion::V1_0, ProtocolVersion::V0_3] {
+            let path = dir.join(file_name(version));
+            let committed = std::fs::read_to_string(&path).unwrap_or_default();
+            assert!(
+                committed == schema_text(version),
+                "{} is out of date with the wire types in tck/src/shapes; regenerate it with \
+                 `UPDATE_SCHEMAS=1 cargo test -p a2a-tck --lib shapes` or \
+                 `a2a-tck schemas --write schemas`",
+                path.display()
+            );
+        }
+    }
+
+    #[test]
+    fn every_root_compiles() {
+        for version in [ProtocolVersion::V1_0, ProtocolVersion::V0_3] {
+            let validators = Validators::new(version);
+            for name in ROOTS[version_index(version)] {
+                assert!(validators.by_def.contains_key(*name), "{name} of {version:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn parts_are_one_of() {
+        let v = Validators::new(ProtocolVersion::V1_0);
+        let msg = |parts: Value| json!({"messageId": "m", "role": "ROLE_AGENT", "parts": parts});
+        assert!(v.problems("Message", &msg(json!([{"text": "a"}]))).is_empty());
+        assert!(!v.problems("Message", &msg(json!([{"text": "a", "url": "u"}]))).is_empty());
+        assert!(!v.problems("Message", &msg(json!([{"mediaType": "x"}]))).is_empty());
+        assert!(!v.problems("Message", &msg(json!([]))).is_empty());
+        let task = json!({"id": "t", "status": {"state": "TASK_STATE_COMPLETED"}, "kind": "task"});
+        assert!(v.problems("Task", &task).is_empty(), "unknown members are allowed");
+        let bad = json!({"id": "t", "status": {"state": "completed"}});
+        assert!(!v.problems("Task", &bad).is_empty());
+    }
+}
