@@ -477,7 +477,10 @@ fn wire_schemas(dir: Option<&std::path::Path>) -> ExitCode {
                 }
                 ExitCode::SUCCESS
             }
-            Err(e) => usage(&format!("cannot write the schemas into {}: {e}", dir.display())),
+            Err(e) => usage(&format!(
+                "cannot write the schemas into {}: {e}",
+                dir.display()
+            )),
         },
     }
 }

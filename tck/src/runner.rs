@@ -247,36 +247,38 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         .partition(|(_, p)| crate::checks::data_model_wire::judges_the_run(p.check.id));
     macro_rules! phase {
         ($order:expr) => {
-        futures::stream::iter($order)
-        .map(|(index, planned)| {
-            let problem = planned
-                .interface
-                .as_ref()
-                .and_then(|i| unusable.iter().find(|(u, _)| u == i))
-                .map(|(_, p)| p.clone());
-            let ctx = Ctx::new(
-                fetched.clone(),
-                planned.interface.clone(),
-                wire(audit.recorder(planned.interface.as_ref())),
-                connector.clone(),
-                &format!("{run_id}-{index}"),
-            )
-            .with_interfaces(usable.clone())
-            .with_scenarios(scenarios.fresh())
-            .with_trusted_keys(trusted_keys.clone());
-            let (progress, finished) = (options.progress.clone(), finished.clone());
-            async move {
-                let result = execute(planned.check, ctx, options.check_timeout, problem).await;
-                if let Some(progress) = progress {
-                    let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                    (progress.0)(done, planned_count);
-                }
-                (index, result)
-            }
-        })
-        .buffer_unordered(options.jobs.max(1))
-        .collect::<Vec<(usize, CheckResult)>>()
-        .await
+            futures::stream::iter($order)
+                .map(|(index, planned)| {
+                    let problem = planned
+                        .interface
+                        .as_ref()
+                        .and_then(|i| unusable.iter().find(|(u, _)| u == i))
+                        .map(|(_, p)| p.clone());
+                    let ctx = Ctx::new(
+                        fetched.clone(),
+                        planned.interface.clone(),
+                        wire(audit.recorder(planned.interface.as_ref())),
+                        connector.clone(),
+                        &format!("{run_id}-{index}"),
+                    )
+                    .with_interfaces(usable.clone())
+                    .with_scenarios(scenarios.fresh())
+                    .with_trusted_keys(trusted_keys.clone());
+                    let (progress, finished) = (options.progress.clone(), finished.clone());
+                    async move {
+                        let result =
+                            execute(planned.check, ctx, options.check_timeout, problem).await;
+                        if let Some(progress) = progress {
+                            let done =
+                                finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                            (progress.0)(done, planned_count);
+                        }
+                        (index, result)
+                    }
+                })
+                .buffer_unordered(options.jobs.max(1))
+                .collect::<Vec<(usize, CheckResult)>>()
+                .await
         };
     }
     let mut results = phase!(order);

@@ -76,9 +76,7 @@ pub(super) fn after_codec(faults: &BTreeSet<Fault>, value: &mut Value) {
     if faults.contains(&Fault::WireOtherVersionField) {
         each_object(value, &mut |object| {
             let text_part = object.get("text").is_some_and(Value::is_string)
-                && object
-                    .get("kind")
-                    .is_none_or(|k| k == &Value::from("text"));
+                && object.get("kind").is_none_or(|k| k == &Value::from("text"));
             if text_part && !object.contains_key("messageId") {
                 object.insert("mediaType".into(), Value::from("text/plain"));
             }

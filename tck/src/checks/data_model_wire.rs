@@ -11,7 +11,7 @@ use crate::a2a;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::contract::PLAIN;
 use crate::ctx::{Answer, Ctx};
-use crate::shapes::{Rule, Findings};
+use crate::shapes::{Findings, Rule};
 use crate::transport::Start;
 
 /// The id prefix of every check in this module.
@@ -29,14 +29,6 @@ const IDS: &[&str] = &[
 pub fn judges_the_run(id: &str) -> bool {
     IDS.contains(&id)
 }
-
-const WHAT_IS_JUDGED: &str = "Judged over the traffic of the whole run on this interface (every check's \
-     exchanges in the interface's version), plus a plain message, its task read back and a stream of \
-     its own: JSON-RPC responses (envelope, error object, and the result by method), the 2xx bodies of \
-     the REST routes, SSE events, and gRPC replies and stream messages in the ProtoJSON the kit reads \
-     them into. Not judged here: REST and gRPC errors (the error checks judge them), answers to requests \
-     sent in another version, agent cards, deletes. Members that belong to neither version are allowed \
-     and not reported: clients must tolerate unknown fields (§5.7).";
 
 /// This module's checks.
 pub fn checks() -> Vec<Check> {
@@ -138,12 +130,30 @@ async fn judge(ctx: Ctx, rule: Rule) -> Result<Verdict, HarnessError> {
     })?;
     sample(&ctx).await;
     let findings = audit.findings();
+    let judged = match rule {
+        Rule::OtherTask => findings.stream_events,
+        _ => findings.messages,
+    };
+    if judged == 0 {
+        return Err(HarnessError::Prerequisite(match rule {
+            Rule::OtherTask => "no stream of this interface carried an event naming a task".into(),
+            _ => "no message of this interface could be judged: no answer in its version was JSON \
+                  of a known operation"
+                .into(),
+        }));
+    }
     // The evidence is the offending messages, not the check's own sample.
     recorder.take();
-    Ok(verdict(&findings, rule, |exchange| recorder.push_evidence(exchange)))
+    Ok(verdict(&findings, rule, |exchange| {
+        recorder.push_evidence(exchange)
+    }))
 }
 
-fn verdict(findings: &Findings, rule: Rule, mut keep: impl FnMut(crate::evidence::Exchange)) -> Verdict {
+fn verdict(
+    findings: &Findings,
+    rule: Rule,
+    mut keep: impl FnMut(crate::evidence::Exchange),
+) -> Verdict {
     let (count, kept) = findings.of(rule);
     let seen = match rule {
         Rule::OtherTask => format!("{} stream events", findings.stream_events),

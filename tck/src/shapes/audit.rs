@@ -5,7 +5,7 @@
 //! interface's version. Findings are kept per interface, with the offending exchange, for
 //! the `data-model.*` checks that judge the run's traffic at its end.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
@@ -17,7 +17,7 @@ use crate::evidence::{Exchange, Recorder};
 use crate::model::{Binding, ProtocolVersion};
 
 /// Findings kept with their exchange, per rule and interface; later ones are only counted.
-const KEPT_PER_RULE: usize = 10;
+const KEPT_PER_RULE: usize = 5;
 
 /// The rule a finding breaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -49,14 +49,30 @@ pub struct Findings {
 }
 
 impl Findings {
-    fn add(&mut self, rule: Rule, problems: Vec<String>, exchange: &Exchange) {
+    /// Counts a finding; the first ones keep the exchange, with only the offending events of
+    /// a stream (`events`), so what the audit holds stays small.
+    fn add(
+        &mut self,
+        rule: Rule,
+        problems: Vec<String>,
+        exchange: &Exchange,
+        events: &BTreeSet<usize>,
+    ) {
         let (count, kept) = self.by_rule.entry(rule).or_default();
         *count += 1;
         if kept.len() < KEPT_PER_RULE {
-            kept.push(Finding {
-                problems,
-                exchange: exchange.clone(),
-            });
+            let exchange = Exchange {
+                request: exchange.request.clone(),
+                response: exchange.response.clone(),
+                error: exchange.error.clone(),
+                elapsed_ms: exchange.elapsed_ms,
+                events: (exchange.events.iter().enumerate())
+                    .filter(|(n, _)| events.contains(n))
+                    .map(|(_, e)| e.clone())
+                    .collect(),
+                dropped: exchange.dropped,
+            };
+            kept.push(Finding { problems, exchange });
         }
     }
 
@@ -174,14 +190,24 @@ impl InterfaceAudit {
                     continue;
                 }
                 let label = format!("stream event {}", n + 1);
+                let before = (seen.shape.len(), seen.other_version.len());
                 let payload = judge.message(Op::Stream, data, &label, &mut seen);
+                if seen.shape.len() > before.0 {
+                    seen.shape_events.insert(n);
+                }
+                if seen.other_version.len() > before.1 {
+                    seen.other_version_events.insert(n);
+                }
                 if let Some(id) = payload.as_ref().and_then(|p| event_task(interface, p)) {
                     seen.events += 1;
                     match &stream_task {
                         None => stream_task = Some(id),
-                        Some(task) if *task != id => seen.other_task.push(format!(
-                            "{label} is about task {id:?}, the stream is about task {task:?}"
-                        )),
+                        Some(task) if *task != id => {
+                            seen.other_task.push(format!(
+                                "{label} is about task {id:?}, the stream is about task {task:?}"
+                            ));
+                            seen.other_task_events.extend([0, n]);
+                        }
                         Some(_) => {}
                     }
                 }
@@ -198,13 +224,17 @@ impl InterfaceAudit {
             let findings = &mut all[index].1;
             findings.messages += seen.messages;
             findings.stream_events += seen.events;
-            for (rule, problems) in [
-                (Rule::Shape, seen.shape),
-                (Rule::OtherVersion, seen.other_version),
-                (Rule::OtherTask, seen.other_task),
+            for (rule, problems, events) in [
+                (Rule::Shape, seen.shape, seen.shape_events),
+                (
+                    Rule::OtherVersion,
+                    seen.other_version,
+                    seen.other_version_events,
+                ),
+                (Rule::OtherTask, seen.other_task, seen.other_task_events),
             ] {
                 if !problems.is_empty() {
-                    findings.add(rule, problems, exchange);
+                    findings.add(rule, problems, exchange, &events);
                 }
             }
         }
@@ -219,6 +249,10 @@ struct Seen {
     shape: Vec<String>,
     other_version: Vec<String>,
     other_task: Vec<String>,
+    /// The stream events (by index) each rule found fault with.
+    shape_events: BTreeSet<usize>,
+    other_version_events: BTreeSet<usize>,
+    other_task_events: BTreeSet<usize>,
 }
 
 /// The operation an exchange carried, by what its result is.
@@ -267,7 +301,8 @@ fn operation(interface: &Interface, exchange: &Exchange) -> Option<Op> {
             let body = request.body.as_ref()?.json.as_ref()?;
             let method = body.get("method")?.as_str()?;
             Some(match (interface.version, method) {
-                (ProtocolVersion::V1_0, "SendMessage") | (ProtocolVersion::V0_3, "message/send") => Op::Send,
+                (ProtocolVersion::V1_0, "SendMessage")
+                | (ProtocolVersion::V0_3, "message/send") => Op::Send,
                 (ProtocolVersion::V1_0, "SendStreamingMessage" | "SubscribeToTask")
                 | (ProtocolVersion::V0_3, "message/stream" | "tasks/resubscribe") => Op::Stream,
                 (ProtocolVersion::V1_0, "GetTask" | "CancelTask")
@@ -282,7 +317,9 @@ fn operation(interface: &Interface, exchange: &Exchange) -> Option<Op> {
                     "tasks/pushNotificationConfig/set" | "tasks/pushNotificationConfig/get",
                 ) => Op::PushConfig,
                 (ProtocolVersion::V1_0, "ListTaskPushNotificationConfigs")
-                | (ProtocolVersion::V0_3, "tasks/pushNotificationConfig/list") => Op::PushConfigList,
+                | (ProtocolVersion::V0_3, "tasks/pushNotificationConfig/list") => {
+                    Op::PushConfigList
+                }
                 _ => Op::Other,
             })
         }
@@ -358,11 +395,13 @@ impl Judge<'_> {
         let payload = if self.interface.binding == Binding::Jsonrpc {
             let problems = v.problems("JsonRpcResponse", message);
             let envelope_ok = problems.is_empty();
-            seen.shape.extend(problems.into_iter().map(|p| format!("{label}: {p}")));
+            seen.shape
+                .extend(problems.into_iter().map(|p| format!("{label}: {p}")));
             if let Some(error) = message.get("error").filter(|e| e.is_object()) {
                 if envelope_ok {
                     let problems = v.problems("JsonRpcError", error);
-                    seen.shape.extend(problems.into_iter().map(|p| format!("{label}: error {p}")));
+                    seen.shape
+                        .extend(problems.into_iter().map(|p| format!("{label}: error {p}")));
                 }
                 return None;
             }
@@ -393,10 +432,12 @@ impl Judge<'_> {
                 "{label} matches neither the 0.3 proto JSON nor the 0.3 JSON-RPC form; as the proto JSON:"
             ));
         }
-        seen.shape.extend(problems.into_iter().map(|p| format!("{label}: {p}")));
+        seen.shape
+            .extend(problems.into_iter().map(|p| format!("{label}: {p}")));
         let mut other = Vec::new();
         foreign::fields(form, op_root(op), &payload, &mut other);
-        seen.other_version.extend(other.into_iter().map(|p| format!("{label}: {p}")));
+        seen.other_version
+            .extend(other.into_iter().map(|p| format!("{label}: {p}")));
         Some(payload)
     }
 
@@ -578,14 +619,29 @@ mod tests {
         let op = |m: &str, u: &str| rest_operation(m, u);
         assert_eq!(op("POST", "http://h/message:send"), Some(Op::Send));
         assert_eq!(op("POST", "http://h/t1/message:stream"), Some(Op::Stream));
-        assert_eq!(op("GET", "http://h/v1/tasks/abc?historyLength=2"), Some(Op::Task));
+        assert_eq!(
+            op("GET", "http://h/v1/tasks/abc?historyLength=2"),
+            Some(Op::Task)
+        );
         assert_eq!(op("POST", "http://h/tasks/abc:cancel"), Some(Op::Task));
         assert_eq!(op("GET", "http://h/tasks/abc:subscribe"), Some(Op::Stream));
         assert_eq!(op("GET", "http://h/tasks?pageSize=1"), Some(Op::ListTasks));
-        assert_eq!(op("POST", "http://h/tasks/a/pushNotificationConfigs"), Some(Op::PushConfig));
-        assert_eq!(op("GET", "http://h/tasks/a/pushNotificationConfigs"), Some(Op::PushConfigList));
-        assert_eq!(op("GET", "http://h/tasks/a/pushNotificationConfigs/c"), Some(Op::PushConfig));
-        assert_eq!(op("DELETE", "http://h/tasks/a/pushNotificationConfigs/c"), None);
+        assert_eq!(
+            op("POST", "http://h/tasks/a/pushNotificationConfigs"),
+            Some(Op::PushConfig)
+        );
+        assert_eq!(
+            op("GET", "http://h/tasks/a/pushNotificationConfigs"),
+            Some(Op::PushConfigList)
+        );
+        assert_eq!(
+            op("GET", "http://h/tasks/a/pushNotificationConfigs/c"),
+            Some(Op::PushConfig)
+        );
+        assert_eq!(
+            op("DELETE", "http://h/tasks/a/pushNotificationConfigs/c"),
+            None
+        );
         assert_eq!(op("GET", "http://h/extendedAgentCard"), None);
     }
 

@@ -208,11 +208,17 @@ mod tests {
         let event = json!({"statusUpdate": {"taskId": "t", "contextId": "c", "final": true,
             "status": {"state": "TASK_STATE_WORKING"}}});
         fields(Form::V1_0, Root::Stream, &event, &mut out);
-        assert_eq!(out, vec!["result.statusUpdate.final (a 0.3 member, not in 1.0)"]);
+        assert_eq!(
+            out,
+            vec!["result.statusUpdate.final (a 0.3 member, not in 1.0)"]
+        );
         out.clear();
         let task = json!({"kind": "task", "id": "t", "status": {"state": "completed"},
             "artifacts": [{"artifactId": "a", "parts": [{"kind": "text", "text": "x", "mediaType": "m"}]}]});
         fields(Form::JsonRpc03, Root::Send, &task, &mut out);
-        assert_eq!(out, vec!["result.artifacts[0].parts[0].mediaType (a 1.0 member, not in 0.3)"]);
+        assert_eq!(
+            out,
+            vec!["result.artifacts[0].parts[0].mediaType (a 1.0 member, not in 0.3)"]
+        );
     }
 }

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use schemars::generate::SchemaSettings;
-use schemars::JsonSchema;
+use schemars::{JsonSchema, Schema};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -30,7 +30,7 @@ pub enum JsonRpcVersion {
 /// A JSON-RPC 2.0 response (both versions): exactly one of `result` and `error`. The result
 /// is validated apart, by the method of the request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[schemars(extend("oneOf" = [{"required": ["result"]}, {"required": ["error"]}]))]
+#[schemars(transform = result_or_error)]
 pub struct JsonRpcResponse {
     pub jsonrpc: JsonRpcVersion,
     /// The request's id: a string, a number, or null (parse errors).
@@ -50,6 +50,73 @@ pub struct JsonRpcError {
     pub message: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<Value>,
+}
+
+/// Member `name` is set: present and not null (ProtoJSON reads null as "not set").
+fn set(name: &str) -> Value {
+    json!({"required": [name], "properties": {name: {"not": {"type": "null"}}}})
+}
+
+/// Exactly one of `members` is set (a proto oneof).
+fn exactly_one(schema: &mut Schema, members: &[&str]) {
+    let branches: Vec<Value> = members.iter().map(|m| set(m)).collect();
+    schema.insert("oneOf".into(), Value::Array(branches));
+}
+
+/// The 1.0 Part's `oneof content`. `data` is a `google.protobuf.Value`, for which JSON null is
+/// a value (NullValue): `{"data": null}` alone is a data part, beside a set member it is read
+/// as unset.
+fn part_content(schema: &mut Schema) {
+    let others: Vec<Value> = ["text", "raw", "url"].iter().map(|m| set(m)).collect();
+    let data = json!({
+        "required": ["data"],
+        "anyOf": [
+            {"properties": {"data": {"not": {"type": "null"}}}},
+            {"not": {"anyOf": others}}
+        ]
+    });
+    let mut branches = others;
+    branches.push(data);
+    schema.insert("oneOf".into(), Value::Array(branches));
+}
+
+fn one_event(schema: &mut Schema) {
+    exactly_one(
+        schema,
+        &["task", "message", "statusUpdate", "artifactUpdate"],
+    );
+}
+
+fn task_or_message(schema: &mut Schema) {
+    exactly_one(schema, &["task", "message"]);
+}
+
+fn bytes_or_uri(schema: &mut Schema) {
+    exactly_one(schema, &["bytes", "uri"]);
+}
+
+fn proto_part_content(schema: &mut Schema) {
+    exactly_one(schema, &["text", "file", "data"]);
+}
+
+fn proto_file_content(schema: &mut Schema) {
+    exactly_one(schema, &["fileWithUri", "fileWithBytes"]);
+}
+
+/// JSON-RPC 2.0: `result` or `error`, never both. A null `result` is a result (0.3 answers a
+/// push config delete with it); a null `error` beside a result is read as absent.
+fn result_or_error(schema: &mut Schema) {
+    let error = set("error");
+    let result = set("result");
+    let null_result = json!({
+        "required": ["result"],
+        "properties": {"result": {"type": "null"}},
+        "not": error
+    });
+    schema.insert(
+        "anyOf".into(),
+        json!([{"oneOf": [error, result]}, null_result]),
+    );
 }
 
 /// The file name of a version's schema under `schemas/`.
@@ -146,7 +213,10 @@ impl Validators {
     /// Compiles the roots of `version`'s schema.
     pub fn new(version: ProtocolVersion) -> Validators {
         let schema = schema(version);
-        let defs = schema.get("$defs").cloned().unwrap_or(Value::Object(Map::new()));
+        let defs = schema
+            .get("$defs")
+            .cloned()
+            .unwrap_or(Value::Object(Map::new()));
         let mut by_def = BTreeMap::new();
         for name in ROOTS[version_index(version)] {
             let root = json!({
@@ -254,7 +324,10 @@ mod tests {
         for version in [ProtocolVersion::V1_0, ProtocolVersion::V0_3] {
             let validators = Validators::new(version);
             for name in ROOTS[version_index(version)] {
-                assert!(validators.by_def.contains_key(*name), "{name} of {version:?}");
+                assert!(
+                    validators.by_def.contains_key(*name),
+                    "{name} of {version:?}"
+                );
             }
         }
     }
@@ -263,13 +336,44 @@ mod tests {
     fn parts_are_one_of() {
         let v = Validators::new(ProtocolVersion::V1_0);
         let msg = |parts: Value| json!({"messageId": "m", "role": "ROLE_AGENT", "parts": parts});
-        assert!(v.problems("Message", &msg(json!([{"text": "a"}]))).is_empty());
-        assert!(!v.problems("Message", &msg(json!([{"text": "a", "url": "u"}]))).is_empty());
-        assert!(!v.problems("Message", &msg(json!([{"mediaType": "x"}]))).is_empty());
+        assert!(v
+            .problems("Message", &msg(json!([{"text": "a"}])))
+            .is_empty());
+        assert!(!v
+            .problems("Message", &msg(json!([{"text": "a", "url": "u"}])))
+            .is_empty());
+        assert!(!v
+            .problems("Message", &msg(json!([{"mediaType": "x"}])))
+            .is_empty());
         assert!(!v.problems("Message", &msg(json!([]))).is_empty());
         let task = json!({"id": "t", "status": {"state": "TASK_STATE_COMPLETED"}, "kind": "task"});
-        assert!(v.problems("Task", &task).is_empty(), "unknown members are allowed");
+        assert!(
+            v.problems("Task", &task).is_empty(),
+            "unknown members are allowed"
+        );
         let bad = json!({"id": "t", "status": {"state": "completed"}});
         assert!(!v.problems("Task", &bad).is_empty());
+        let nulls = json!([{"text": "a", "raw": null, "url": null, "data": null}]);
+        assert!(
+            v.problems("Message", &msg(nulls)).is_empty(),
+            "null is unset"
+        );
+        assert!(v
+            .problems("Message", &msg(json!([{"data": null}])))
+            .is_empty());
+        assert!(!v
+            .problems("Message", &msg(json!([{"text": "a", "data": {}}])))
+            .is_empty());
+        let rpc = |body: Value| v.problems("JsonRpcResponse", &body);
+        assert!(rpc(json!({"jsonrpc": "2.0", "id": 1, "result": null})).is_empty());
+        assert!(rpc(
+            json!({"jsonrpc": "2.0", "id": 1, "result": null, "error": {"code": 1, "message": "m"}})
+        )
+        .is_empty());
+        assert!(!rpc(
+            json!({"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "m"}})
+        )
+        .is_empty());
+        assert!(!rpc(json!({"jsonrpc": "2.0", "id": 1})).is_empty());
     }
 }

@@ -144,7 +144,7 @@ pub struct FilePart {
 /// A file: exactly one of `bytes` (base64) or `uri`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(extend("oneOf" = [{"required": ["bytes"]}, {"required": ["uri"]}]))]
+#[schemars(transform = super::bytes_or_uri)]
 pub struct FileContent {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<String>,
@@ -344,7 +344,7 @@ pub struct ProtoMessage {
 /// A part (proto form): exactly one of `text`, `file`, `data`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(extend("oneOf" = [{"required": ["text"]}, {"required": ["file"]}, {"required": ["data"]}]))]
+#[schemars(transform = super::proto_part_content)]
 pub struct ProtoPart {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
@@ -359,7 +359,7 @@ pub struct ProtoPart {
 /// A file (proto form): exactly one of `fileWithUri`, `fileWithBytes`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(extend("oneOf" = [{"required": ["fileWithUri"]}, {"required": ["fileWithBytes"]}]))]
+#[schemars(transform = super::proto_file_content)]
 pub struct ProtoFilePart {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_with_uri: Option<String>,
@@ -430,7 +430,7 @@ pub struct ProtoTaskArtifactUpdateEvent {
 /// The answer of SendMessage (proto form): exactly one of `task`, `message`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(extend("oneOf" = [{"required": ["task"]}, {"required": ["message"]}]))]
+#[schemars(transform = super::task_or_message)]
 pub struct ProtoSendMessageResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task: Option<ProtoTask>,
@@ -441,12 +441,7 @@ pub struct ProtoSendMessageResponse {
 /// One event of a stream (proto form): exactly one member.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(extend("oneOf" = [
-    {"required": ["task"]},
-    {"required": ["message"]},
-    {"required": ["statusUpdate"]},
-    {"required": ["artifactUpdate"]}
-]))]
+#[schemars(transform = super::one_event)]
 pub struct ProtoStreamResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task: Option<ProtoTask>,

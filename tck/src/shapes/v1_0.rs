@@ -96,12 +96,7 @@ pub struct Message {
 /// value), the proto's `oneof content`; there is no `kind`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(extend("oneOf" = [
-    {"required": ["text"]},
-    {"required": ["raw"]},
-    {"required": ["url"]},
-    {"required": ["data"]}
-]))]
+#[schemars(transform = super::part_content)]
 pub struct Part {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
@@ -170,12 +165,7 @@ pub struct TaskArtifactUpdateEvent {
 /// One event of a stream: exactly one of its members.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(extend("oneOf" = [
-    {"required": ["task"]},
-    {"required": ["message"]},
-    {"required": ["statusUpdate"]},
-    {"required": ["artifactUpdate"]}
-]))]
+#[schemars(transform = super::one_event)]
 pub struct StreamResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task: Option<Task>,
@@ -190,7 +180,7 @@ pub struct StreamResponse {
 /// The answer of SendMessage: a task or a direct message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(extend("oneOf" = [{"required": ["task"]}, {"required": ["message"]}]))]
+#[schemars(transform = super::task_or_message)]
 pub struct SendMessageResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task: Option<Task>,
