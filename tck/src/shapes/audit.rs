@@ -405,9 +405,12 @@ impl Judge<'_> {
                 }
                 return None;
             }
-            message.get("result")?.clone()
+            let mut result = message.get("result")?.clone();
+            super::strip_nulls(&mut result);
+            result
         } else {
             let mut body = message.clone();
+            super::strip_nulls(&mut body);
             if self.interface.binding == Binding::Grpc {
                 grpc_defaults(self.interface.version, op, &mut body);
             }

@@ -119,6 +119,63 @@ fn result_or_error(schema: &mut Schema) {
     );
 }
 
+/// Optional members are absent, not null: the audit removes null members before judging
+/// (ProtoJSON reads null as "not set"), so the schema of an `Option<T>` is `T`'s.
+fn drop_null(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if let Some(Value::Array(types)) = object.get_mut("type") {
+        types.retain(|t| t != "null");
+        if types.len() == 1 {
+            let only = types.remove(0);
+            object.insert("type".into(), only);
+        }
+    }
+    let nullable = match object.get("anyOf") {
+        Some(Value::Array(branches)) if branches.len() == 2 => branches
+            .iter()
+            .position(|b| *b == json!({"type": "null"}))
+            .map(|null| branches[1 - null].clone()),
+        _ => None,
+    };
+    if let Some(Value::Object(inner)) = nullable {
+        object.remove("anyOf");
+        for (k, v) in inner {
+            object.entry(k).or_insert(v);
+        }
+    }
+    for (key, member) in object.iter_mut() {
+        match (key.as_str(), member) {
+            ("properties" | "$defs", Value::Object(members)) => {
+                members.values_mut().for_each(drop_null)
+            }
+            ("items" | "additionalProperties", member) => drop_null(member),
+            ("oneOf" | "anyOf" | "allOf", Value::Array(branches)) => {
+                branches.iter_mut().for_each(drop_null)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Removes null members (ProtoJSON's "not set") from a received message, keeping a part's
+/// `data` (a `google.protobuf.Value`, where null is a value) and not looking into user data.
+pub(crate) fn strip_nulls(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            object.retain(|k, m| !m.is_null() || k == "data");
+            for (key, member) in object.iter_mut() {
+                if key != "data" && key != "metadata" {
+                    strip_nulls(member);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_nulls),
+        _ => {}
+    }
+}
+
 /// The file name of a version's schema under `schemas/`.
 pub fn file_name(version: ProtocolVersion) -> String {
     format!("a2a-{}.wire.schema.json", version.as_str())
@@ -155,7 +212,13 @@ fn roots(version: ProtocolVersion, generator: &mut schemars::SchemaGenerator) {
 pub fn schema(version: ProtocolVersion) -> Value {
     let mut generator = SchemaSettings::draft2020_12().into_generator();
     roots(version, &mut generator);
-    let defs: BTreeMap<String, Value> = generator.take_definitions(true).into_iter().collect();
+    let mut defs: BTreeMap<String, Value> =
+        generator.take_definitions(true).into_iter().collect();
+    for (name, def) in defs.iter_mut() {
+        if !name.starts_with("JsonRpc") {
+            drop_null(def);
+        }
+    }
     let description = match version {
         ProtocolVersion::V1_0 => {
             "The messages an A2A 1.0 agent sends, in ProtoJSON (REQUIRED fields required, \
@@ -353,11 +416,11 @@ mod tests {
         );
         let bad = json!({"id": "t", "status": {"state": "completed"}});
         assert!(!v.problems("Task", &bad).is_empty());
-        let nulls = json!([{"text": "a", "raw": null, "url": null, "data": null}]);
-        assert!(
-            v.problems("Message", &msg(nulls)).is_empty(),
-            "null is unset"
-        );
+        let mut nulls = msg(json!([{"text": "a", "raw": null, "url": null, "data": null}]));
+        nulls["metadata"] = Value::Null;
+        strip_nulls(&mut nulls);
+        let problems = v.problems("Message", &nulls);
+        assert!(problems.is_empty(), "null is unset: {problems:?}");
         assert!(v
             .problems("Message", &msg(json!([{"data": null}])))
             .is_empty());
