@@ -160,7 +160,13 @@ fn verdict(
         _ => format!("{} messages", findings.messages),
     };
     if count == 0 {
-        return Verdict::pass_with(format!("{seen} judged"));
+        // No count here: the checks of this phase run at once, so how much of each other's
+        // traffic one sees varies, and a passing result must read the same every run.
+        return Verdict::pass_with(match rule {
+            Rule::Shape => "every message judged matches the version's wire schema",
+            Rule::OtherVersion => "no message judged carries a member of the other version",
+            Rule::OtherTask => "every stream event judged is about its stream's task",
+        });
     }
     let expected = match rule {
         Rule::Shape => "every message matching the version's wire schema",
