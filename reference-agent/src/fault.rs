@@ -331,7 +331,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 115);
+        assert_eq!(Fault::all().len(), 120);
     }
 
     #[test]

@@ -380,7 +380,10 @@ async fn real_answers_keep_the_wire_shapes() {
             Persona::FirstChunkAppends,
             "streaming.artifact-chunks-append-in-order",
         ),
-        (Persona::AcceptsMissingFields, "send.invalid-message-rejected"),
+        (
+            Persona::AcceptsMissingFields,
+            "send.invalid-message-rejected",
+        ),
         (
             Persona::MissingRoleInternalError,
             "send.invalid-message-rejected",

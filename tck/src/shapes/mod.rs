@@ -212,8 +212,7 @@ fn roots(version: ProtocolVersion, generator: &mut schemars::SchemaGenerator) {
 pub fn schema(version: ProtocolVersion) -> Value {
     let mut generator = SchemaSettings::draft2020_12().into_generator();
     roots(version, &mut generator);
-    let mut defs: BTreeMap<String, Value> =
-        generator.take_definitions(true).into_iter().collect();
+    let mut defs: BTreeMap<String, Value> = generator.take_definitions(true).into_iter().collect();
     for (name, def) in defs.iter_mut() {
         if !name.starts_with("JsonRpc") {
             drop_null(def);
