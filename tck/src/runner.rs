@@ -239,50 +239,45 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     if options.jobs > 1 {
         order.sort_by_key(|(_, p)| std::cmp::Reverse(crate::checks::needs::weight(p.check.id)));
     }
-    // Checks that judge the run's traffic on an interface (wire shapes) run last, once the
-    // others have finished; every exchange of an interface's checks is audited.
+    // Checks that judge the run's traffic on an interface (wire shapes) start once the others
+    // have finished; every exchange of an interface's checks is audited.
     let audit = crate::shapes::Audit::new();
-    let (last, order): (Vec<_>, Vec<_>) = order
-        .into_iter()
-        .partition(|(_, p)| crate::checks::data_model_wire::judges_the_run(p.check.id));
-    macro_rules! phase {
-        ($order:expr) => {
-            futures::stream::iter($order)
-                .map(|(index, planned)| {
-                    let problem = planned
-                        .interface
-                        .as_ref()
-                        .and_then(|i| unusable.iter().find(|(u, _)| u == i))
-                        .map(|(_, p)| p.clone());
-                    let ctx = Ctx::new(
-                        fetched.clone(),
-                        planned.interface.clone(),
-                        wire(audit.recorder(planned.interface.as_ref())),
-                        connector.clone(),
-                        &format!("{run_id}-{index}"),
-                    )
-                    .with_interfaces(usable.clone())
-                    .with_scenarios(scenarios.fresh())
-                    .with_trusted_keys(trusted_keys.clone());
-                    let (progress, finished) = (options.progress.clone(), finished.clone());
-                    async move {
-                        let result =
-                            execute(planned.check, ctx, options.check_timeout, problem).await;
-                        if let Some(progress) = progress {
-                            let done =
-                                finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                            (progress.0)(done, planned_count);
-                        }
-                        (index, result)
-                    }
-                })
-                .buffer_unordered(options.jobs.max(1))
-                .collect::<Vec<(usize, CheckResult)>>()
-                .await
-        };
-    }
-    let mut results = phase!(order);
-    results.extend(phase!(last));
+    let (phases, order, last) = crate::shapes::Phases::split(order, |p: &Planned| {
+        crate::checks::data_model_wire::judges_the_run(p.check.id)
+    });
+    let mut results: Vec<(usize, CheckResult)> = phases
+        .stream(order, last)
+        .map(|(index, planned)| {
+            let problem = planned
+                .interface
+                .as_ref()
+                .and_then(|i| unusable.iter().find(|(u, _)| u == i))
+                .map(|(_, p)| p.clone());
+            let ctx = Ctx::new(
+                fetched.clone(),
+                planned.interface.clone(),
+                wire(audit.recorder(planned.interface.as_ref())),
+                connector.clone(),
+                &format!("{run_id}-{index}"),
+            )
+            .with_interfaces(usable.clone())
+            .with_scenarios(scenarios.fresh())
+            .with_trusted_keys(trusted_keys.clone());
+            let (progress, finished) = (options.progress.clone(), finished.clone());
+            let phases = phases.clone();
+            async move {
+                let result = execute(planned.check, ctx, options.check_timeout, problem).await;
+                phases.finished(index);
+                if let Some(progress) = progress {
+                    let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    (progress.0)(done, planned_count);
+                }
+                (index, result)
+            }
+        })
+        .buffer_unordered(options.jobs.max(1))
+        .collect()
+        .await;
     results.sort_by_key(|(index, _)| *index);
     let results: Vec<CheckResult> = results.into_iter().map(|(_, r)| r).collect();
 

@@ -15,10 +15,12 @@ use crate::model::ProtocolVersion;
 
 mod audit;
 mod foreign;
+mod phases;
 pub mod v0_3;
 pub mod v1_0;
 
 pub use audit::{Audit, Finding, Findings, InterfaceAudit, Rule};
+pub use phases::Phases;
 
 /// The `jsonrpc` member: always "2.0".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
