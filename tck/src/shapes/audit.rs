@@ -541,8 +541,7 @@ fn grpc_defaults(version: ProtocolVersion, op: Op, body: &mut Value) {
 fn stream_task(interface: &Interface, exchange: &Exchange) -> Option<String> {
     let request = &exchange.request;
     let body = request.body.as_ref().and_then(|b| b.json.as_ref());
-    let from_body = |body: &Value| -> Option<String> {
-        let params = body.get("params").unwrap_or(body);
+    let from_body = |params: &Value| -> Option<String> {
         let named = params
             .get("id")
             .and_then(Value::as_str)
@@ -557,7 +556,8 @@ fn stream_task(interface: &Interface, exchange: &Exchange) -> Option<String> {
         })
     };
     match interface.binding {
-        Binding::Jsonrpc | Binding::Grpc => body.and_then(from_body),
+        Binding::Jsonrpc => body.and_then(|b| b.get("params")).and_then(from_body),
+        Binding::Grpc => body.and_then(from_body),
         Binding::Rest => {
             let path = request.url.split(['?', '#']).next()?;
             let last = path.rsplit('/').next()?;

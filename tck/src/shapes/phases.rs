@@ -32,11 +32,7 @@ impl Phases {
     }
 
     /// The first phase's items, then, once each of them is [`Phases::finished`], the second's.
-    pub fn stream<T>(
-        self: &Arc<Phases>,
-        first: Vec<T>,
-        second: Vec<T>,
-    ) -> impl Stream<Item = T> {
+    pub fn stream<T>(self: &Arc<Phases>, first: Vec<T>, second: Vec<T>) -> impl Stream<Item = T> {
         let phases = self.clone();
         let second = stream::once(async move {
             phases.wait().await;
