@@ -260,52 +260,71 @@ pub fn write(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> 
     Ok(written)
 }
 
-/// The compiled validators of one version, one per `$defs` entry, built once per run.
+/// The compiled schema of one version, built once per run: one validator whose root has a
+/// member per def a message is judged against, so the `$defs` are compiled once.
 pub struct Validators {
-    by_def: BTreeMap<String, jsonschema::Validator>,
+    validator: Option<jsonschema::Validator>,
+    roots: &'static [&'static str],
 }
 
 impl std::fmt::Debug for Validators {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Validators")
-            .field("defs", &self.by_def.keys().collect::<Vec<_>>())
+            .field("roots", &self.roots)
             .finish()
     }
 }
 
 impl Validators {
-    /// Compiles the roots of `version`'s schema.
+    /// Compiles `version`'s schema.
     pub fn new(version: ProtocolVersion) -> Validators {
         let schema = schema(version);
         let defs = schema
             .get("$defs")
             .cloned()
             .unwrap_or(Value::Object(Map::new()));
-        let mut by_def = BTreeMap::new();
-        for name in ROOTS[version_index(version)] {
-            let root = json!({
-                "$schema": "https://json-schema.org/draft/2020-12/schema",
-                "$ref": format!("#/$defs/{name}"),
-                "$defs": defs,
-            });
-            if let Ok(validator) = jsonschema::validator_for(&root) {
-                by_def.insert((*name).to_string(), validator);
-            }
+        let roots = ROOTS[version_index(version)];
+        let properties: Map<String, Value> = roots
+            .iter()
+            .map(|name| {
+                (
+                    (*name).to_string(),
+                    json!({"$ref": format!("#/$defs/{name}")}),
+                )
+            })
+            .collect();
+        let root = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": properties,
+            "$defs": defs,
+        });
+        Validators {
+            validator: jsonschema::validator_for(&root).ok(),
+            roots,
         }
-        Validators { by_def }
     }
 
     /// What is wrong with `instance` as a `def`, one line per problem (empty: valid, or an
     /// unknown def).
     pub fn problems(&self, def: &str, instance: &Value) -> Vec<String> {
-        let Some(validator) = self.by_def.get(def) else {
+        let Some(validator) = self
+            .validator
+            .as_ref()
+            .filter(|_| self.roots.contains(&def))
+        else {
             return Vec::new();
         };
+        let mut wrapped = Map::new();
+        wrapped.insert(def.to_string(), instance.clone());
+        let wrapped = Value::Object(wrapped);
+        let prefix = format!("/{def}");
         validator
-            .iter_errors(instance)
+            .iter_errors(&wrapped)
             .map(|e| {
-                let at = e.instance_path().to_string();
-                let at = if at.is_empty() { "/".to_string() } else { at };
+                let path = e.instance_path().to_string();
+                let at = path.strip_prefix(&prefix).unwrap_or(&path);
+                let at = if at.is_empty() { "/" } else { at };
                 format!("{def} at {at}: {}", cut(&e.to_string(), 200))
             })
             .collect()
@@ -387,11 +406,10 @@ mod tests {
     fn every_root_compiles() {
         for version in [ProtocolVersion::V1_0, ProtocolVersion::V0_3] {
             let validators = Validators::new(version);
+            assert!(validators.validator.is_some(), "{version:?}");
+            let defs = schema(version);
             for name in ROOTS[version_index(version)] {
-                assert!(
-                    validators.by_def.contains_key(*name),
-                    "{name} of {version:?}"
-                );
+                assert!(defs["$defs"].get(*name).is_some(), "{name} of {version:?}");
             }
         }
     }
