@@ -1,8 +1,9 @@
 //! Strict wire shapes (`data-model.*`, second part): every JSON message the agent sent on an
 //! interface during the whole run, validated against the wire schema of the interface's
 //! version (see [`crate::shapes`]), judged once the interface's other checks are done.
-//! Each check also makes a little traffic of its own (a plain message, the task read back,
-//! a stream when the card declares streaming), so that run alone it still judges something.
+//! When the run left nothing to judge on the interface (the check runs alone), the check makes
+//! a little traffic of its own (a plain message, the task read back, a stream when the card
+//! declares streaming).
 
 use serde_json::{json, Value};
 
@@ -128,12 +129,16 @@ async fn judge(ctx: Ctx, rule: Rule) -> Result<Verdict, HarnessError> {
     let audit = recorder.audit().ok_or_else(|| {
         HarnessError::Internal("the run keeps no wire audit for this interface".into())
     })?;
-    sample(&ctx).await;
-    let findings = audit.findings();
-    let judged = match rule {
+    let judged = |findings: &Findings| match rule {
         Rule::OtherTask => findings.stream_events,
         _ => findings.messages,
     };
+    // The run's other checks usually left plenty to judge; alone, the check makes its own.
+    if judged(&audit.findings()) == 0 {
+        sample(&ctx).await;
+    }
+    let findings = audit.findings();
+    let judged = judged(&findings);
     if judged == 0 {
         return Err(HarnessError::Prerequisite(match rule {
             Rule::OtherTask => "no stream of this interface carried an event naming a task".into(),
