@@ -16,6 +16,7 @@ use crate::model::ProtocolVersion;
 mod audit;
 mod foreign;
 mod phases;
+mod route;
 pub mod v0_3;
 pub mod v1_0;
 

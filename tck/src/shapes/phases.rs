@@ -8,6 +8,9 @@ use std::sync::Arc;
 use futures::stream::{self, Stream, StreamExt};
 use tokio::sync::Notify;
 
+/// Items with their index in the plan.
+pub type Indexed<T> = Vec<(usize, T)>;
+
 /// Counts the first phase down; the second starts at zero.
 #[derive(Debug)]
 pub struct Phases {
@@ -19,9 +22,9 @@ pub struct Phases {
 impl Phases {
     /// Splits `(index, item)` pairs into the first phase and the `last` one, order kept.
     pub fn split<T>(
-        items: Vec<(usize, T)>,
+        items: Indexed<T>,
         last: impl Fn(&T) -> bool,
-    ) -> (Arc<Phases>, Vec<(usize, T)>, Vec<(usize, T)>) {
+    ) -> (Arc<Phases>, Indexed<T>, Indexed<T>) {
         let (second, first): (Vec<_>, Vec<_>) = items.into_iter().partition(|(_, t)| last(t));
         let phases = Phases {
             first: first.iter().map(|(i, _)| *i).collect(),
