@@ -383,6 +383,17 @@ faults! {
         "Invalid-params errors carry only the ErrorInfo, no google.rpc.BadRequest naming the field.";
     SubscribeCloseEndsOthers => "subscribe-close-ends-others",
         "When a client closes one SubscribeToTask stream, the task's other subscriptions end too (at their next event, which they never receive).";
+    // --- schemas ---
+    WireMissingRequiredField => "wire-missing-required-field",
+        "Tasks are sent without their REQUIRED `status` (results, stream events, both versions).";
+    WirePartTwoMembers => "wire-part-two-members",
+        "Text parts of 1.0 messages and artifacts also carry a `url` member: a Part oneof with two members.";
+    WireBadEnumValue => "wire-bad-enum-value",
+        "1.0 task states are sent as TASK_STATE_PAUSED, a value outside the TaskState enum.";
+    WireOtherVersionField => "wire-other-version-field",
+        "1.0 Tasks carry the 0.3 `kind` and 1.0 status updates the 0.3 `final`; 0.3 text parts carry the 1.0 `mediaType`.";
+    WireStreamOtherTaskId => "wire-stream-other-task-id",
+        "Status-update events of a stream name another task id than the stream's task.";
 }
 
 impl Fault {
@@ -441,7 +452,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 173);
+        assert_eq!(Fault::all().len(), 178);
     }
 
     #[test]

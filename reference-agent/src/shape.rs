@@ -16,6 +16,8 @@ use crate::service::EventStream;
 use crate::v03_codec::{self as codec, Dialect};
 use crate::AgentConfig;
 
+mod wire_faults;
+
 /// The protocol form a response leaves in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Wire {
@@ -171,6 +173,7 @@ impl Shaper {
             Outgoing::List => self.list(&mut value),
             Outgoing::Other => {}
         }
+        wire_faults::before_codec(&self.faults, wire, kind == Outgoing::Event, &mut value);
         let Wire::V0_3(dialect) = wire else {
             return value;
         };
@@ -184,6 +187,7 @@ impl Shaper {
             Outgoing::List | Outgoing::Other => value,
         };
         self.v03(dialect, &mut value);
+        wire_faults::after_codec(&self.faults, &mut value);
         value
     }
 

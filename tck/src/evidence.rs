@@ -182,10 +182,33 @@ pub struct Recorder(Arc<Mutex<Log>>);
 struct Log {
     exchanges: Vec<Exchange>,
     kept: usize,
+    /// The wire-shape audit of the interface the exchanges are made on, if any.
+    audit: Option<Arc<crate::shapes::InterfaceAudit>>,
 }
 
 impl Recorder {
-    pub fn push(&self, mut exchange: Exchange) {
+    /// A recorder whose exchanges also go to `audit` (see [`crate::shapes`]).
+    pub fn audited(audit: Arc<crate::shapes::InterfaceAudit>) -> Recorder {
+        Recorder(Arc::new(Mutex::new(Log {
+            audit: Some(audit),
+            ..Log::default()
+        })))
+    }
+
+    /// The wire-shape audit of this recorder's interface, if any.
+    pub fn audit(&self) -> Option<Arc<crate::shapes::InterfaceAudit>> {
+        self.0.lock().ok().and_then(|log| log.audit.clone())
+    }
+
+    pub fn push(&self, exchange: Exchange) {
+        if let Some(audit) = self.audit() {
+            audit.exchange(&exchange);
+        }
+        self.push_evidence(exchange);
+    }
+
+    /// Keeps `exchange` as evidence without auditing it (it was audited already).
+    pub fn push_evidence(&self, mut exchange: Exchange) {
         if let Ok(mut log) = self.0.lock() {
             let size = exchange.kept_bytes();
             if log.kept + size > EVIDENCE_RESULT_BYTES {

@@ -34,6 +34,7 @@ pub mod report;
 pub mod runner;
 pub mod secrets;
 pub mod service_params;
+pub mod shapes;
 pub mod tls_probe;
 pub mod transport;
 pub mod webhook;

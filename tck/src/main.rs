@@ -75,6 +75,13 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print the A2A wire schemas (1.0, then 0.3) the kit validates received messages
+    /// against, or write them into a directory (`--write schemas`).
+    Schemas {
+        /// Write `a2a-1.0.wire.schema.json` and `a2a-0.3.wire.schema.json` into DIR.
+        #[arg(long, value_name = "DIR")]
+        write: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -306,6 +313,7 @@ fn main() -> ExitCode {
         Some(Command::Baseline { report, output }) => write_baseline(&report, output.as_deref()),
         Some(Command::Diff { old, new, json }) => diff(&old, &new, json),
         Some(Command::Run(args)) => run(*args),
+        Some(Command::Schemas { write }) => wire_schemas(write.as_deref()),
         None => run(cli.run),
     }
 }
@@ -594,5 +602,30 @@ fn finish(report: &Report, args: &RunArgs) -> ExitCode {
         Verdict::Conformant => ExitCode::SUCCESS,
         Verdict::NonConformant | Verdict::Inconclusive => ExitCode::from(1),
         Verdict::Error => ExitCode::from(2),
+    }
+}
+
+/// `a2a-tck schemas`: prints or writes the wire schemas.
+fn wire_schemas(dir: Option<&std::path::Path>) -> ExitCode {
+    use a2a_tck::model::ProtocolVersion;
+    match dir {
+        None => {
+            for version in [ProtocolVersion::V1_0, ProtocolVersion::V0_3] {
+                print!("{}", a2a_tck::shapes::schema_text(version));
+            }
+            ExitCode::SUCCESS
+        }
+        Some(dir) => match a2a_tck::shapes::write(dir) {
+            Ok(paths) => {
+                for path in paths {
+                    println!("wrote {}", path.display());
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => usage(&format!(
+                "cannot write the schemas into {}: {e}",
+                dir.display()
+            )),
+        },
     }
 }

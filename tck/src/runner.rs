@@ -268,7 +268,14 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     if options.jobs > 1 {
         order.sort_by_key(|(_, p)| std::cmp::Reverse(crate::checks::needs::weight(p.check.id)));
     }
-    let mut results: Vec<(usize, CheckResult)> = futures::stream::iter(order)
+    // Checks that judge the run's traffic on an interface (wire shapes) start once the others
+    // have finished; every exchange of an interface's checks is audited.
+    let audit = crate::shapes::Audit::new();
+    let (phases, order, last) = crate::shapes::Phases::split(order, |p: &Planned| {
+        crate::checks::data_model_wire::judges_the_run(p.check.id)
+    });
+    let mut results: Vec<(usize, CheckResult)> = phases
+        .stream(order, last)
         .map(|(index, planned)| {
             let problem = planned
                 .interface
@@ -278,7 +285,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             let ctx = Ctx::new(
                 fetched.clone(),
                 planned.interface.clone(),
-                wire(Recorder::default()),
+                wire(audit.recorder(planned.interface.as_ref())),
                 connector.clone(),
                 &format!("{run_id}-{index}"),
             )
@@ -288,8 +295,10 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .with_other_credentials(other_headers.clone())
             .with_webhook(webhook.clone());
             let (progress, finished) = (options.progress.clone(), finished.clone());
+            let phases = phases.clone();
             async move {
                 let result = execute(planned.check, ctx, options.check_timeout, problem).await;
+                phases.finished(index);
                 if let Some(progress) = progress {
                     let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     (progress.0)(done, planned_count);

@@ -18,6 +18,8 @@ mod cases_more;
 mod cases_push;
 #[path = "negative/cases_registry.rs"]
 mod cases_registry;
+#[path = "negative/cases_schemas.rs"]
+mod cases_schemas;
 mod support;
 
 use std::collections::BTreeSet;
@@ -30,6 +32,7 @@ use cases_ext::EXT_CASES;
 use cases_more::MORE_CASES;
 use cases_push::PUSH_CASES;
 use cases_registry::{REGISTRY_CASES, REGISTRY_MAY_CASES};
+use cases_schemas::SCHEMAS_CASES;
 
 /// Every negative case.
 fn all_cases() -> impl Iterator<Item = &'static Case> {
@@ -42,6 +45,7 @@ fn all_cases() -> impl Iterator<Item = &'static Case> {
         .chain(PUSH_CASES)
         .chain(REGISTRY_CASES)
         .chain(REGISTRY_MAY_CASES)
+        .chain(SCHEMAS_CASES)
 }
 use libtest_mimic::{Arguments, Failed, Trial};
 

@@ -421,3 +421,52 @@ async fn the_contract_probe_waits_for_a_task_to_settle() {
         .collect();
     assert_all(&results, Status::Pass, "");
 }
+
+/// The wire-shape checks judge every answer of the run on the interface: behind every
+/// persona, the answers real SDK agents gave are valid 1.0 messages, so they PASS.
+#[tokio::test]
+async fn real_answers_keep_the_wire_shapes() {
+    let personas = [
+        (
+            Persona::CancelIdempotent,
+            "tasks.cancel.terminal-task-not-cancelable",
+        ),
+        (
+            Persona::TextOnly,
+            "send.follow-up-with-data-part-continues-task",
+        ),
+        (
+            Persona::RefusesDataPart,
+            "send.follow-up-with-data-part-continues-task",
+        ),
+        (Persona::UnknownLongRunning, "subscribe.*"),
+        (
+            Persona::FirstChunkAppends,
+            "streaming.artifact-chunks-append-in-order",
+        ),
+        (
+            Persona::AcceptsMissingFields,
+            "send.invalid-message-rejected",
+        ),
+        (
+            Persona::MissingRoleInternalError,
+            "send.invalid-message-rejected",
+        ),
+    ];
+    for (persona, select) in personas {
+        let select = format!(
+            "{{{select},data-model.wire-shape-1-0,data-model.no-other-version-fields,data-model.stream-events-same-task}}"
+        );
+        let results = judge(persona, &select).await;
+        let wire: Vec<_> = results
+            .into_iter()
+            .filter(|(id, ..)| {
+                id.starts_with("data-model.wire")
+                    || id == "data-model.no-other-version-fields"
+                    || id == "data-model.stream-events-same-task"
+            })
+            .collect();
+        assert_eq!(wire.len(), 3, "{persona:?}: {wire:?}");
+        assert_all(&wire, Status::Pass, "judged");
+    }
+}

@@ -13,6 +13,7 @@ pub mod card_last_modified;
 pub mod card_signature;
 pub mod context;
 pub mod data_model;
+pub mod data_model_wire;
 pub mod durability;
 pub mod error_details;
 pub mod extended_card;
@@ -140,6 +141,7 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (jsonrpc::PREFIX, error_details::jsonrpc_checks()),
         (rest::PREFIX, error_details::rest_checks()),
         (subscribe::PREFIX, subscribe::closing_checks()),
+        (data_model_wire::PREFIX, data_model_wire::checks()),
     ]
 }
 
