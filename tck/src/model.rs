@@ -144,6 +144,15 @@ impl Verdict {
         }
     }
 
+    /// The verdict where the sentence is only a recommendation (the other version of the
+    /// spec makes it a SHOULD): a violation is tolerated (WARN), naming `why`.
+    pub fn only_recommended(self, why: &str) -> Verdict {
+        match self {
+            Verdict::Violated { expected, actual } => Verdict::tolerate(expected, actual, why),
+            other => other,
+        }
+    }
+
     /// The result message a person reads for this verdict.
     pub fn message(&self) -> String {
         match self {

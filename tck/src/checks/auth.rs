@@ -160,7 +160,8 @@ pub fn checks() -> Vec<Check> {
                  does not apply to agents that never do). The explanation is a status message \
                  with at least one part that is not empty; the exception for needs negotiated \
                  out of band or through an extension cannot be seen from outside, so an agent \
-                 relying on it fails here and should say so in its baseline.",
+                 relying on it fails here and should say so in its baseline. 0.3 only \
+                 recommends the explanation (SHOULD): on 0.3 interfaces a missing one is a WARN.",
             ),
             run: |ctx| Box::pin(in_task_auth(ctx)),
         },

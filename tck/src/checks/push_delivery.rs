@@ -48,7 +48,9 @@ pub fn checks() -> Vec<Check> {
                 "1.0 (§4.3.3): the body is a StreamResponse (exactly one of task, message, \
                  statusUpdate, artifactUpdate) of the task. 0.3 leaves the payload open and its \
                  example posts the Task; a 1.0 StreamResponse is accepted on 0.3 too (SDKs that \
-                 speak both send it). A bare event, or a body of another task, fails.",
+                 speak both send it). On 1.0 a bare event, or a body of another task, fails; \
+                 on 0.3, where the form is open and identifying the task only recommended, \
+                 they are a WARN.",
             ),
             run: |ctx| Box::pin(payload_shape(ctx)),
         },
@@ -193,10 +195,17 @@ async fn payload_shape(ctx: Ctx) -> Result<Verdict, HarnessError> {
             findings.problem(format!("{label}: for task {:?}, not {id}", note.task_id));
         }
     }
-    Ok(findings.verdict(
+    let verdict = findings.verdict(
         ps::payload_rule(version),
         Verdict::pass_with(ps::summary(&got)),
-    ))
+    );
+    Ok(match version {
+        ProtocolVersion::V0_3 => verdict.only_recommended(
+            "0.3 leaves the payload's form open and only recommends that it identify the task \
+             and what changed (V03-D-02)",
+        ),
+        ProtocolVersion::V1_0 => verdict,
+    })
 }
 
 fn every_call(got: &[Delivery], rule: impl Fn(&Delivery) -> Option<String>) -> Findings {

@@ -41,10 +41,22 @@ pub const AUTH_CASES: &[Case] = &[
         "extended-card.cache-headers",
         Fault::ExtendedCardNoCacheHeaders,
     ),
-    case(
-        "auth.in-task-auth-required-explained",
-        Fault::AuthRequiredNoStatusMessage,
-    ),
+    // A MUST of 1.0 (FAIL), a SHOULD of 0.3 (WARN).
+    Case {
+        versions: &[ProtocolVersion::V1_0],
+        ..case(
+            "auth.in-task-auth-required-explained",
+            Fault::AuthRequiredNoStatusMessage,
+        )
+    },
+    Case {
+        versions: &[ProtocolVersion::V0_3],
+        ..expecting(
+            "auth.in-task-auth-required-explained",
+            Fault::AuthRequiredNoStatusMessage,
+            Status::Warn,
+        )
+    },
     // 0.3 leaves REST and gRPC errors unspecified beyond their class: judged on 1.0.
     Case {
         versions: &[ProtocolVersion::V1_0],

@@ -58,7 +58,11 @@ pub const PUSH_CASES: &[Case] = &[
         "push.inline-config-delivers",
         Fault::PushInlineConfigIgnored,
     ),
-    case("push.delivery-payload-shape", Fault::PushPayloadWrongShape),
+    // A MUST of 1.0 (FAIL); 0.3 only recommends a payload form (WARN).
+    Case {
+        versions: &[ProtocolVersion::V1_0],
+        ..case("push.delivery-payload-shape", Fault::PushPayloadWrongShape)
+    },
     case("push.delivery-token", Fault::PushTokenMissing),
     case(
         "push.delivery-authentication",

@@ -26,7 +26,7 @@ pub(super) async fn in_task_auth(ctx: Ctx) -> Result<Verdict, HarnessError> {
             })
         })
     });
-    Ok(if explains {
+    let verdict = if explains {
         Verdict::pass()
     } else {
         Verdict::fail(
@@ -39,6 +39,12 @@ pub(super) async fn in_task_auth(ctx: Ctx) -> Result<Verdict, HarnessError> {
                 None => "no status message".to_string(),
             },
         )
+    };
+    Ok(match ctx.version() {
+        crate::model::ProtocolVersion::V0_3 => verdict.only_recommended(
+            "0.3 only recommends that an auth-required task explain itself (V03-4.5-02)",
+        ),
+        crate::model::ProtocolVersion::V1_0 => verdict,
     })
 }
 
