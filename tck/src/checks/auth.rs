@@ -51,7 +51,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "auth.missing-credentials-rejected",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.3.2", statements: &["V10-3.3.2-02", "V10-7.4-01", "V10-13.1-02", "V10-13.3-02", "V10-14.1.1-05"] },
+            spec: SpecRef { version: "1.0", section: "3.3.2", statements: &["V10-3.3.2-02", "V10-7.4-01", "V10-13.1-02", "V10-13.3-02", "V10-14.1.1-05", "V03-4.4-01", "V03-10.2-02"] },
             requirement: "When the card declares security requirements, SendMessage, SendStreamingMessage, GetTask and ListTasks without credentials are refused",
             scope: EVERY_BINDING_BOTH,
             requires: &[],
@@ -69,7 +69,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "auth.invalid-credentials-rejected",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.3.2", statements: &["V10-3.3.2-02", "V10-7.4-01", "V10-13.3-02"] },
+            spec: SpecRef { version: "1.0", section: "3.3.2", statements: &["V10-3.3.2-02", "V10-7.4-01", "V10-13.3-02", "V03-4.4-01", "V03-10.2-02"] },
             requirement: "When the card declares security requirements, the same operations with wrong credentials are refused",
             scope: EVERY_BINDING_BOTH,
             requires: &[],
@@ -85,7 +85,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "auth.rejection-form",
             level: Level::Should,
-            spec: SpecRef { version: "1.0", section: "7.4", statements: &["V10-7.4-02"] },
+            spec: SpecRef { version: "1.0", section: "7.4", statements: &["V10-7.4-02", "V03-4.4-02"] },
             requirement: "A request without credentials is refused in the binding's form: HTTP 401/403, gRPC UNAUTHENTICATED/PERMISSION_DENIED",
             scope: EVERY_BINDING_BOTH,
             requires: &[],
@@ -96,7 +96,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "auth.challenge",
             level: Level::Should,
-            spec: SpecRef { version: "1.0", section: "3.3.2", statements: &["V10-3.3.2-03", "V10-3.3.2-04", "V10-7.4-03"] },
+            spec: SpecRef { version: "1.0", section: "3.3.2", statements: &["V10-3.3.2-03", "V10-3.3.2-04", "V10-7.4-03", "V03-4.4-03"] },
             requirement: "A refusal for missing credentials carries challenge information naming the scheme (WWW-Authenticate on HTTP)",
             scope: EVERY_BINDING_BOTH,
             requires: &[],
@@ -149,7 +149,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "auth.in-task-auth-required-explained",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "7.6.1", statements: &["V10-7.6.1-01", "V10-7.6.1-02", "V10-7.6.1-03"] },
+            spec: SpecRef { version: "1.0", section: "7.6.1", statements: &["V10-7.6.1-01", "V10-7.6.1-02", "V10-7.6.1-03", "V03-4.5-01", "V03-4.5-02"] },
             requirement: "An agent that asks for authorization during a task answers with a Task in TASK_STATE_AUTH_REQUIRED whose status message explains what is needed",
             scope: EVERY_BINDING_BOTH,
             requires: &[],

@@ -129,7 +129,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "push.config-private-webhook-refused",
             level: Level::Should,
-            spec: SpecRef { version: "1.0", section: "13.2", statements: &["V10-13.2-05"] },
+            spec: SpecRef { version: "1.0", section: "13.2", statements: &["V10-13.2-05", "V03-D-03"] },
             requirement: "A push config whose webhook is on a link-local address (169.254.169.254, cloud metadata) is refused",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,

@@ -39,7 +39,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "push.delivery-payload-shape",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.7", statements: &["V10-3.1.7-01"] },
+            spec: SpecRef { version: "1.0", section: "3.1.7", statements: &["V10-3.1.7-01", "V03-D-02"] },
             requirement: "Each webhook call carries the update in its version's form: a StreamResponse in 1.0, the Task in 0.3",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
@@ -57,7 +57,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "push.delivery-token",
             level: Level::Should,
-            spec: SpecRef { version: "1.0", section: "3.1.7", statements: &["V10-3.1.7-01"] },
+            spec: SpecRef { version: "1.0", section: "3.1.7", statements: &["V10-3.1.7-01", "V03-D-01"] },
             requirement: "Each webhook call carries the config's token",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
@@ -72,7 +72,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "push.delivery-authentication",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "4.3.3", statements: &["V10-4.3.3-01", "V10-13.2-01"] },
+            spec: SpecRef { version: "1.0", section: "4.3.3", statements: &["V10-4.3.3-01", "V10-13.2-01", "V03-D-03"] },
             requirement: "Each webhook call carries the credentials of the config's authentication (Authorization: Bearer <credentials>)",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,

@@ -28,7 +28,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "tls.tls-1-3-offered",
             level: Level::Should,
-            spec: SpecRef { version: "1.0", section: "7.1", statements: &["V10-7.1-02", "V10-13.4-02"] },
+            spec: SpecRef { version: "1.0", section: "7.1", statements: &["V10-7.1-02", "V10-13.4-02", "V03-4.1-02"] },
             requirement: "Each HTTPS endpoint of the agent negotiates TLS 1.3 when a client offers only it",
             scope: Scope::Card,
             requires: &[],
