@@ -428,29 +428,23 @@ fn run(args: RunArgs) -> ExitCode {
         config.faults.extend(args.fault.iter().copied());
         config.tls = args.tls && !args.durability;
         let credentials_of_builtin = builtin.then(|| builtin::authenticated(&mut config));
-        let durable_agent = if builtin && args.durability {
-            match a2a_tck::durability::BuiltinDurable::start(config.clone()).await {
-                Ok(agent) => Some(agent),
-                Err(e) => {
-                    return usage(&format!(
-                        "failed to start the built-in reference agent: {e}"
-                    ))
-                }
-            }
-        } else {
-            None
+        // The built-in agent: on a SQLite file, restarted in-process, under --durability.
+        let started = match (builtin, args.durability) {
+            (false, _) => Ok((None, None)),
+            (true, true) => a2a_tck::durability::BuiltinDurable::start(config)
+                .await
+                .map(|agent| (Some(agent), None)),
+            (true, false) => builtin::start_with(config)
+                .await
+                .map(|agent| (None, Some(agent))),
         };
-        let agent = if builtin && durable_agent.is_none() {
-            match builtin::start_with(config).await {
-                Ok(agent) => Some(agent),
-                Err(e) => {
-                    return usage(&format!(
-                        "failed to start the built-in reference agent: {e}"
-                    ))
-                }
+        let (durable_agent, agent) = match started {
+            Ok(agents) => agents,
+            Err(e) => {
+                return usage(&format!(
+                    "failed to start the built-in reference agent: {e}"
+                ))
             }
-        } else {
-            None
         };
         let target = agent
             .as_ref()
