@@ -1,6 +1,10 @@
 //! The binary end to end: exit codes, reports, and hostile or dead targets. Every target here
 //! is a server on 127.0.0.1 that the test starts and stops.
 
+mod support;
+
+use support::BIN;
+
 use std::process::Output;
 use std::time::{Duration, Instant};
 
@@ -11,8 +15,6 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
-
-const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
 
 /// Runs the kit with `args`, in a blocking thread so test servers keep serving.
 async fn kit(args: &[&str]) -> (Output, Duration) {
@@ -44,9 +46,7 @@ fn stderr(output: &Output) -> String {
 }
 
 fn temp_path(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("a2a-tck-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
+    support::temp_path("cli", name)
 }
 
 #[tokio::test]

@@ -3,6 +3,10 @@
 //! the official prefix table is judged with the official fallbacks, and the kit-only scenarios
 //! it does not play are left out with the same words on every binding.
 
+mod support;
+
+use support::BIN;
+
 use std::collections::BTreeMap;
 
 use a2a_reference_agent::Fault;
@@ -12,12 +16,8 @@ use a2a_tck::contract::Contract;
 use a2a_tck::report::{Report, Verdict};
 use a2a_tck::runner::{self, RunOptions};
 
-const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
-
 fn temp_path(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("a2a-tck-contract-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
+    support::temp_path("contract", name)
 }
 
 /// Runs the binary; returns its exit code, stdout and report.

@@ -3,27 +3,15 @@
 //! table of both registries (1.0 and 0.3). Every target is a server on 127.0.0.1 that the
 //! test starts and stops.
 
-use std::process::Output;
+mod support;
 
 use a2a_tck::report::Report;
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
-
-/// Runs the kit with `args`, in a blocking thread so test servers keep serving.
-async fn kit(args: Vec<String>) -> Output {
-    tokio::task::spawn_blocking(move || std::process::Command::new(BIN).args(&args).output())
-        .await
-        .expect("join")
-        .expect("the kit runs")
-}
-
 fn temp_path(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("a2a-tck-declared-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
+    support::temp_path("declared", name)
 }
 
 #[tokio::test]
@@ -58,7 +46,7 @@ async fn declarations_no_check_tested_are_named_everywhere() {
         "--markdown",
         markdown_path.to_str().expect("utf8"),
     ];
-    let output = kit(args.iter().map(|a| a.to_string()).collect()).await;
+    let output = support::kit(args.iter().map(|a| a.to_string()).collect()).await;
     let stdout = String::from_utf8_lossy(&output.stdout);
     let report = Report::read(&report_path).expect("a complete report");
     let why = |what: &str| {
@@ -130,7 +118,7 @@ async fn builtin_card_leaves_only_what_the_selection_excluded() {
         "--report",
         report_path.to_str().expect("utf8"),
     ];
-    let output = kit(args.iter().map(|a| a.to_string()).collect()).await;
+    let output = support::kit(args.iter().map(|a| a.to_string()).collect()).await;
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let report = Report::read(&report_path).expect("a complete report");
     let untested: Vec<(&str, &str)> = report
@@ -151,7 +139,7 @@ async fn builtin_card_leaves_only_what_the_selection_excluded() {
 
 #[tokio::test]
 async fn coverage_prints_the_registry_table() {
-    let output = kit(vec!["coverage".into()]).await;
+    let output = support::kit(vec!["coverage".into()]).await;
     assert_eq!(output.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.starts_with("a2a-v1.0.toml: "), "{stdout}");

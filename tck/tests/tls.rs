@@ -2,24 +2,12 @@
 //! the kit trust it (every binding, gRPC included), the `tls.*` checks pass, and without the
 //! CA the card cannot be fetched. Also the builtin `--tls` run.
 
-use std::process::Output;
+mod support;
 
 use a2a_tck::report::Report;
 
-const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
-
-/// Runs the kit with `args`, in a blocking thread so the agent keeps serving.
-async fn kit(args: Vec<String>) -> Output {
-    tokio::task::spawn_blocking(move || std::process::Command::new(BIN).args(&args).output())
-        .await
-        .expect("join")
-        .expect("the kit runs")
-}
-
 fn temp_path(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("a2a-tck-tls-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
+    support::temp_path("tls", name)
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -47,7 +35,7 @@ async fn ca_cert_trusts_the_agents_private_ca() {
         report_path.to_str().expect("utf8"),
         "--quiet",
     ];
-    let output = kit(args.iter().map(|a| a.to_string()).collect()).await;
+    let output = support::kit(args.iter().map(|a| a.to_string()).collect()).await;
     assert!(
         output.status.success(),
         "{}\n{}",
@@ -80,7 +68,7 @@ async fn ca_cert_trusts_the_agents_private_ca() {
 
     // Without the CA the card is not trusted: the run cannot start.
     let untrusted = ["--target", &base, "--select", "tls.*", "--quiet"];
-    let output = kit(untrusted.iter().map(|a| a.to_string()).collect()).await;
+    let output = support::kit(untrusted.iter().map(|a| a.to_string()).collect()).await;
     assert!(!output.status.success());
     agent.shutdown().await;
 }
@@ -98,7 +86,7 @@ async fn builtin_tls_flag_passes_the_tls_checks() {
         report_path.to_str().expect("utf8"),
         "--quiet",
     ];
-    let output = kit(args.iter().map(|a| a.to_string()).collect()).await;
+    let output = support::kit(args.iter().map(|a| a.to_string()).collect()).await;
     assert!(
         output.status.success(),
         "{}",

@@ -289,24 +289,37 @@ async fn subscribe_updates(ctx: Ctx) -> Result<Verdict, HarnessError> {
         )));
     }
     release(&ctx, &task).await?;
-    Ok(match until_terminal(&mut stream, wait, Vec::new()).await {
+    let later = until_terminal(&mut stream, wait, Vec::new()).await;
+    let later = interrupted_close(later, &task, "after its snapshot, before the follow-up")?;
+    Ok(match later {
         Ok(later) => Verdict::pass_with(format!("{} event(s) after the snapshot", later.len())),
-        // An interrupted task's subscription may close at once (§11.7): nothing to judge.
-        Err(collected)
-            if collected.end == End::Closed
-                && collected.events.is_empty()
-                && a2a::state(&task).is_some_and(|s| a2a::INTERRUPTED_STATES.contains(&s)) =>
-        {
-            return Err(HarnessError::Prerequisite(format!(
-                "the subscription closed after its snapshot, before the follow-up: {}",
-                collected.describe()
-            )))
-        }
         Err(collected) => Verdict::fail(
             "the follow-up's events, up to the terminal state, after the snapshot",
             collected.describe(),
         ),
     })
+}
+
+/// The events up to the terminal state, unless the subscription to an interrupted task
+/// closed with no event: it may (§11.7), which leaves nothing to judge (`when` says when).
+fn interrupted_close<T>(
+    got: Result<T, Collected>,
+    task: &Value,
+    when: &str,
+) -> Result<Result<T, Collected>, HarnessError> {
+    match got {
+        Err(collected)
+            if collected.end == End::Closed
+                && collected.events.is_empty()
+                && a2a::state(task).is_some_and(|s| a2a::INTERRUPTED_STATES.contains(&s)) =>
+        {
+            Err(HarnessError::Prerequisite(format!(
+                "the subscription closed {when}: {}",
+                collected.describe()
+            )))
+        }
+        got => Ok(got),
+    }
 }
 
 async fn subscribe_closes(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -436,21 +449,13 @@ async fn closing_one(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let _ = third.next(wait).await;
     drop(third);
     release(&ctx, &task).await?;
-    Ok(match until_terminal(&mut second, wait, Vec::new()).await {
+    let later = until_terminal(&mut second, wait, Vec::new()).await;
+    let later = interrupted_close(later, &task, "before the follow-up")?;
+    Ok(match later {
         Ok(later) => Verdict::pass_with(format!(
             "the second subscription got {} event(s) after the first closed",
             later.len()
         )),
-        Err(collected)
-            if collected.end == End::Closed
-                && collected.events.is_empty()
-                && a2a::state(&task).is_some_and(|s| a2a::INTERRUPTED_STATES.contains(&s)) =>
-        {
-            return Err(HarnessError::Prerequisite(format!(
-                "the subscription to the interrupted task closed before the follow-up: {}",
-                collected.describe()
-            )))
-        }
         Err(collected) => Verdict::fail(
             "the other subscription receives the task's events up to its terminal state",
             collected.describe(),

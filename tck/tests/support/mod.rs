@@ -6,6 +6,25 @@ use a2a_tck::check::Status;
 use a2a_tck::report::{CheckResult, Report};
 use a2a_tck::runner::{self, Filter, RunOptions};
 
+/// The kit's binary, for the tests that run it as a user would.
+pub const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
+
+/// Runs the kit's binary with `args` in a blocking thread, so agents serving in this process
+/// keep answering.
+pub async fn kit(args: Vec<String>) -> std::process::Output {
+    tokio::task::spawn_blocking(move || std::process::Command::new(BIN).args(&args).output())
+        .await
+        .expect("join")
+        .expect("the kit runs")
+}
+
+/// A path `name` in the temporary directory of this test binary's `area`.
+pub fn temp_path(area: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("a2a-tck-{area}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
 /// Runs the checks whose id matches `select` (a glob; an exact id selects one check).
 pub async fn run(target: &str, card_url: &str, select: &str) -> Report {
     run_as(target, card_url, select, None, None).await
