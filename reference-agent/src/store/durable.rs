@@ -32,10 +32,8 @@ pub const TASK: &str = "task";
 pub const CONTEXT: &str = "context";
 /// Kind of the id counters and the clock.
 pub const META: &str = "meta";
-// TODO(push): push-notification configs are saved as kind "push-config" (key: task id + config
-// id) through `Durable::save`/`load_all` by the push-config store; wire it at merge.
-/// Kind of the push-notification configs (saved by the push-config store).
-#[allow(dead_code)]
+/// Kind of the push-notification configs (key: task id / config id), written through by the
+/// push-config store (`push::PushStore::persist_to`).
 pub const PUSH_CONFIG: &str = "push-config";
 
 /// What the `durable-*` faults make a load drop.

@@ -36,6 +36,4 @@ pub const DURABLE_CASES: &[Case] = &[
         "durability.input-required-resumes-after-restart",
         Fault::DurableLosesTasks,
     ),
-    // TODO(push): durability.push-config-survives-restart under a fault that forgets push
-    // configs, when the check joins the catalogue.
 ];
