@@ -189,7 +189,12 @@ fn subscribe(app: &Arc<App>, params: Option<Value>) -> Result<EventStream, RpcEr
             window: app.policy.service.history,
             artifacts: Artifacts::NonEmpty,
         };
-        let event = wire::task(&task, view).map(|task| json!({ "task": task }));
+        let mut event = wire::task(&task, view).map(|task| json!({ "task": task }));
+        if app.config.has(crate::Fault::V03ResubscribeFinishedWrongTask) {
+            if let Ok(event) = event.as_mut() {
+                event["task"]["id"] = json!(format!("{}-other", task.id));
+            }
+        }
         return Ok(futures::stream::once(async move { event }).boxed());
     }
     service::stream(app, "SubscribeToTask", params)
