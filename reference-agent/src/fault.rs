@@ -405,6 +405,10 @@ faults! {
         "0.3 requests are read for A2A-Extensions only: the 0.3 header X-A2A-Extensions activates nothing.";
     V03ExtensionNotEchoed => "v03-extension-not-echoed",
         "Responses list the activated extensions in A2A-Extensions only, never in the 0.3 header X-A2A-Extensions.";
+    V03ResubscribeFinishedRefused => "v03-resubscribe-finished-refused",
+        "A 0.3 resubscription to a finished task is refused with UnsupportedOperationError, as 1.0 does (a defensible alternative: 0.3 §7.9 defines resubscription for ongoing tasks).";
+    V03ResubscribeFinishedEmpty => "v03-resubscribe-finished-empty",
+        "A 0.3 resubscription to a finished task closes with no event (a defensible alternative: 0.3 §7.9 leaves backfill to the implementation).";
 }
 
 impl Fault {
@@ -463,7 +467,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 183);
+        assert_eq!(Fault::all().len(), 185);
     }
 
     #[test]

@@ -24,6 +24,17 @@ pub const PLANNED03_CASES: &[Case] = &[
         "v03.stream.resubscribe-finished-task",
         Fault::V03ResubscribeFinishedWrongTask,
     ),
+    // Defensible alternatives the check must accept.
+    expecting(
+        "v03.stream.resubscribe-finished-task",
+        Fault::V03ResubscribeFinishedRefused,
+        Status::Pass,
+    ),
+    expecting(
+        "v03.stream.resubscribe-finished-task",
+        Fault::V03ResubscribeFinishedEmpty,
+        Status::Pass,
+    ),
     case(
         "extensions.v03-activated-by-header",
         Fault::V03ExtensionsHeaderIgnored,
