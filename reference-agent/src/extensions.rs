@@ -187,7 +187,10 @@ mod tests {
         let mut x = HeaderMap::new();
         x.insert(HEADER_0_3, REQUIRED_EXTENSION.parse().unwrap());
         assert!(check_v03(&config, &x).is_ok());
-        assert_eq!(check_v03(&config, &HeaderMap::new()).unwrap_err().code, -32600);
+        assert_eq!(
+            check_v03(&config, &HeaderMap::new()).unwrap_err().code,
+            -32600
+        );
         let ignored = config.with_fault(Fault::V03ExtensionsHeaderIgnored);
         assert!(check_v03(&ignored, &x).is_err());
         assert!(check_v03(&ignored, &headers(REQUIRED_EXTENSION)).is_ok());

@@ -199,7 +199,10 @@ fn subscribe(app: &Arc<App>, params: Option<Value>) -> Result<EventStream, RpcEr
             artifacts: Artifacts::NonEmpty,
         };
         let mut event = wire::task(&task, view).map(|task| json!({ "task": task }));
-        if app.config.has(crate::Fault::V03ResubscribeFinishedWrongTask) {
+        if app
+            .config
+            .has(crate::Fault::V03ResubscribeFinishedWrongTask)
+        {
             if let Ok(event) = event.as_mut() {
                 event["task"]["id"] = json!(format!("{}-other", task.id));
             }

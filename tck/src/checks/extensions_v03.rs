@@ -314,7 +314,10 @@ async fn echoed(ctx: Ctx) -> Result<Verdict, HarnessError> {
     } else {
         let other = http.header(EXTENSIONS).map(str::to_string);
         Verdict::fail(
-            format!("an {HEADER_0_3} response header listing {}", required.join(", ")),
+            format!(
+                "an {HEADER_0_3} response header listing {}",
+                required.join(", ")
+            ),
             match (echoed.is_empty(), other) {
                 (true, Some(v)) => format!("no {HEADER_0_3}; only 1.0's A2A-Extensions: {v}"),
                 (true, None) => format!("no {HEADER_0_3} header"),

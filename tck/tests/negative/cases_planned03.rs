@@ -55,6 +55,9 @@ pub const PLANNED03_CASES: &[Case] = &[
         "extensions.v03-unsupported-activation-ignored",
         Fault::ExtensionsFirstValueOnly,
     ),
-    case("extensions.v03-activated-echoed", Fault::V03ExtensionNotEchoed),
+    case(
+        "extensions.v03-activated-echoed",
+        Fault::V03ExtensionNotEchoed,
+    ),
     case("extensions.v03-activated-echoed", Fault::ExtensionNotEchoed),
 ];
