@@ -72,6 +72,10 @@ pub struct AuthPolicy {
     /// JSON-RPC refusals are a JSON-RPC error with a custom code in HTTP 200 (a defensible
     /// alternative).
     pub jsonrpc_in_200: bool,
+    /// A refused 0.3 extended-card request carries no WWW-Authenticate.
+    pub v03_card_no_challenge: bool,
+    /// The card also declares an oauth2 authorizationCode flow with a plain-http tokenUrl.
+    pub card_oauth_code_http: bool,
 }
 
 impl AuthPolicy {
@@ -98,6 +102,8 @@ impl AuthPolicy {
             },
             forbidden: has(Fault::AuthRefusesForbidden),
             jsonrpc_in_200: has(Fault::AuthJsonRpcErrorIn200),
+            v03_card_no_challenge: has(Fault::V03ExtendedCardNoChallenge),
+            card_oauth_code_http: has(Fault::OauthAuthCodePlainHttp),
         }
     }
 }
@@ -130,6 +136,22 @@ pub fn declare(card: &mut Value, policy: &AuthPolicy) {
         {
             schemes.insert(
                 "oauth".into(),
+                json!({"oauth2SecurityScheme": {"flows": flows}, "type": "oauth2", "flows": flows}),
+            );
+        }
+    }
+    if policy.card_oauth_code_http {
+        let flows = json!({"authorizationCode": {
+            "authorizationUrl": "https://auth.example.com/oauth2/authorize",
+            "tokenUrl": "http://auth.example.com/oauth2/token",
+            "scopes": {},
+        }});
+        if let Some(schemes) = fields
+            .get_mut("securitySchemes")
+            .and_then(Value::as_object_mut)
+        {
+            schemes.insert(
+                "oauthCode".into(),
                 json!({"oauth2SecurityScheme": {"flows": flows}, "type": "oauth2", "flows": flows}),
             );
         }
@@ -232,6 +254,16 @@ fn asks_extended_card(kind: Kind, path: &str, body: Option<&Bytes>) -> bool {
     }
 }
 
+/// Whether an extended-card request is 0.3's (REST `/v1/card`, gRPC `GetAgentCard`, JSON-RPC
+/// `agent/getAuthenticatedExtendedCard`).
+fn asks_v03_card(path: &str, body: Option<&Bytes>) -> bool {
+    path.ends_with("/v1/card")
+        || path.ends_with("/GetAgentCard")
+        || body
+            .and_then(|b| serde_json::from_slice::<Value>(b).ok())
+            .is_some_and(|v| v.get("method") == Some(&json!("agent/getAuthenticatedExtendedCard")))
+}
+
 /// The id of a JSON-RPC request body (null when there is none).
 fn request_id(body: Option<&Bytes>) -> Value {
     body.and_then(|b| serde_json::from_slice::<Value>(b).ok())
@@ -264,7 +296,11 @@ pub async fn guard(State(guard): State<Arc<Guard>>, request: Request) -> Respons
         other => other,
     };
     let Some(principal) = principal else {
-        return refuse(kind, &guard.policy, request_id(body.as_ref()));
+        let mut response = refuse(kind, &guard.policy, request_id(body.as_ref()));
+        if extended && guard.policy.v03_card_no_challenge && asks_v03_card(&path, body.as_ref()) {
+            response.headers_mut().remove(header::WWW_AUTHENTICATE);
+        }
+        return response;
     };
     let Some(service) = guard.services.get(principal).cloned() else {
         return StatusCode::INTERNAL_SERVER_ERROR.into_response();

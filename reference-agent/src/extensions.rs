@@ -3,7 +3,9 @@
 //! it through the `A2A-Extensions` service parameter (HTTP header, gRPC metadata; the 0.3
 //! name `X-A2A-Extensions` is read too), and responses list the activated extensions in an
 //! `A2A-Extensions` header (topics/extensions.md). Unknown URIs are ignored; another version
-//! of the required URI is not taken for it (§4.6.3).
+//! of the required URI is not taken for it (§4.6.3). 0.3 JSON-RPC and REST requests follow
+//! the same rules with 0.3's header `X-A2A-Extensions` (refused with InvalidRequest, as 0.3
+//! names no error), and responses list the activated extensions under both names.
 
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue};
@@ -87,6 +89,33 @@ pub fn activated(config: &AgentConfig, requested: &[String]) -> Vec<String> {
 /// The extension rules of a 1.0 request: a required extension not activated is
 /// ExtensionSupportRequiredError; unknown URIs are ignored.
 pub fn check(config: &AgentConfig, headers: &HeaderMap) -> Result<(), RpcError> {
+    enforce(config, headers, || {
+        RpcError::extension_support_required(REQUIRED_EXTENSION)
+    })
+}
+
+/// The extension rules of a 0.3 JSON-RPC or REST request (topics/extensions.md @ v0.3.0):
+/// activation by `X-A2A-Extensions` (`A2A-Extensions` is read too); a required extension not
+/// activated is refused with InvalidRequest, as 0.3 names no error for it.
+pub fn check_v03(config: &AgentConfig, headers: &HeaderMap) -> Result<(), RpcError> {
+    let missing = || {
+        RpcError::invalid_request(format_args!(
+            "the required extension {REQUIRED_EXTENSION} is not activated (X-A2A-Extensions)"
+        ))
+    };
+    if config.has(Fault::V03ExtensionsHeaderIgnored) {
+        let mut headers = headers.clone();
+        headers.remove(HEADER_0_3);
+        return enforce(config, &headers, missing);
+    }
+    enforce(config, headers, missing)
+}
+
+fn enforce(
+    config: &AgentConfig,
+    headers: &HeaderMap,
+    missing: impl FnOnce() -> RpcError,
+) -> Result<(), RpcError> {
     if !config.required_extension {
         return Ok(());
     }
@@ -100,7 +129,7 @@ pub fn check(config: &AgentConfig, headers: &HeaderMap) -> Result<(), RpcError> 
     }
     if activated(config, &requested).is_empty() && !config.has(Fault::ExtensionRequiredNotEnforced)
     {
-        return Err(RpcError::extension_support_required(REQUIRED_EXTENSION));
+        return Err(missing());
     }
     Ok(())
 }
@@ -111,6 +140,10 @@ pub async fn echo(config: AgentConfig, request: Request, next: Next) -> Response
     let mut response = next.run(request).await;
     if !activated.is_empty() && !config.has(Fault::ExtensionNotEchoed) {
         if let Ok(value) = HeaderValue::from_str(&activated.join(",")) {
+            // Both names: 0.3 clients read X-A2A-Extensions.
+            if !config.has(Fault::V03ExtensionNotEchoed) {
+                response.headers_mut().insert(HEADER_0_3, value.clone());
+            }
             response.headers_mut().insert(HEADER, value);
         }
     }
@@ -143,5 +176,23 @@ mod tests {
         let downgrade = config.clone().with_fault(Fault::ExtensionVersionDowngrade);
         assert!(check(&downgrade, &headers(&v2)).is_ok());
         assert!(check(&AgentConfig::default(), &HeaderMap::new()).is_ok());
+    }
+
+    #[test]
+    fn v03_reads_its_own_header() {
+        let config = AgentConfig {
+            required_extension: true,
+            ..AgentConfig::default()
+        };
+        let mut x = HeaderMap::new();
+        x.insert(HEADER_0_3, REQUIRED_EXTENSION.parse().unwrap());
+        assert!(check_v03(&config, &x).is_ok());
+        assert_eq!(
+            check_v03(&config, &HeaderMap::new()).unwrap_err().code,
+            -32600
+        );
+        let ignored = config.with_fault(Fault::V03ExtensionsHeaderIgnored);
+        assert!(check_v03(&ignored, &x).is_err());
+        assert!(check_v03(&ignored, &headers(REQUIRED_EXTENSION)).is_ok());
     }
 }

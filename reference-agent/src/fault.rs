@@ -394,6 +394,21 @@ faults! {
         "1.0 Tasks carry the 0.3 `kind` and 1.0 status updates the 0.3 `final`; 0.3 text parts carry the 1.0 `mediaType`.";
     WireStreamOtherTaskId => "wire-stream-other-task-id",
         "Status-update events of a stream name another task id than the stream's task.";
+    // --- planned 0.3 entries (extended-card challenge, OAuth TLS, resubscribe, extensions) ---
+    V03ExtendedCardNoChallenge => "v03-extended-card-no-challenge",
+        "A 0.3 extended-card request (agent/getAuthenticatedExtendedCard, GET /v1/card) refused for missing credentials carries no WWW-Authenticate header.";
+    OauthAuthCodePlainHttp => "oauth-auth-code-plain-http",
+        "The card declares an oauth2 scheme whose authorizationCode flow has a plain http:// tokenUrl.";
+    V03ResubscribeFinishedWrongTask => "v03-resubscribe-finished-wrong-task",
+        "A 0.3 resubscription to a finished task streams a Task with another task's id.";
+    V03ExtensionsHeaderIgnored => "v03-extensions-header-ignored",
+        "0.3 requests are read for A2A-Extensions only: the 0.3 header X-A2A-Extensions activates nothing.";
+    V03ExtensionNotEchoed => "v03-extension-not-echoed",
+        "Responses list the activated extensions in A2A-Extensions only, never in the 0.3 header X-A2A-Extensions.";
+    V03ResubscribeFinishedRefused => "v03-resubscribe-finished-refused",
+        "A 0.3 resubscription to a finished task is refused with UnsupportedOperationError, as 1.0 does (a defensible alternative: 0.3 §7.9 defines resubscription for ongoing tasks).";
+    V03ResubscribeFinishedEmpty => "v03-resubscribe-finished-empty",
+        "A 0.3 resubscription to a finished task closes with no event (a defensible alternative: 0.3 §7.9 leaves backfill to the implementation).";
 }
 
 impl Fault {
@@ -452,7 +467,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 178);
+        assert_eq!(Fault::all().len(), 185);
     }
 
     #[test]

@@ -107,10 +107,12 @@ pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes
         Ok(call) => call,
         Err(error) => return respond(&app, id, Err(error)),
     };
-    if version == Version::V1_0 {
-        if let Err(error) = crate::extensions::check(&app.config, &headers) {
-            return respond(&app, id, Err(error));
-        }
+    let extensions = match version {
+        Version::V1_0 => crate::extensions::check(&app.config, &headers),
+        _ => crate::extensions::check_v03(&app.config, &headers),
+    };
+    if let Err(error) = extensions {
+        return respond(&app, id, Err(error));
     }
     let route = route(policy, version, &method);
     if !is_streaming(route, &method) {

@@ -113,8 +113,9 @@ fn process(
             .map(|(_, value)| value.clone()),
     };
     let version = service::negotiate_version(&policy.versions, version.as_deref())?;
-    if version == Version::V1_0 {
-        crate::extensions::check(&app.config, headers)?;
+    match version {
+        Version::V1_0 => crate::extensions::check(&app.config, headers)?,
+        _ => crate::extensions::check_v03(&app.config, headers)?,
     }
     // Each version's routes exist only under its own semantics (spec 1.0 §3.6.2):
     // a route of the other version is answered like an unknown route.

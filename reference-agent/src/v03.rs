@@ -184,12 +184,29 @@ fn subscribe(app: &Arc<App>, params: Option<Value>) -> Result<EventStream, RpcEr
         .and_then(|id| app.store.get(id))
         .filter(|task| streams && task.status.state.is_terminal());
     if let Some(task) = terminal {
+        if app.config.has(crate::Fault::V03ResubscribeFinishedRefused) {
+            return Err(RpcError::unsupported_operation(format_args!(
+                "task {} is in a terminal state",
+                task.id
+            )));
+        }
+        if app.config.has(crate::Fault::V03ResubscribeFinishedEmpty) {
+            return Ok(futures::stream::empty().boxed());
+        }
         let view = TaskView {
             history_length: None,
             window: app.policy.service.history,
             artifacts: Artifacts::NonEmpty,
         };
-        let event = wire::task(&task, view).map(|task| json!({ "task": task }));
+        let mut event = wire::task(&task, view).map(|task| json!({ "task": task }));
+        if app
+            .config
+            .has(crate::Fault::V03ResubscribeFinishedWrongTask)
+        {
+            if let Ok(event) = event.as_mut() {
+                event["task"]["id"] = json!(format!("{}-other", task.id));
+            }
+        }
         return Ok(futures::stream::once(async move { event }).boxed());
     }
     service::stream(app, "SubscribeToTask", params)

@@ -14,6 +14,8 @@ mod cases_durable;
 mod cases_ext;
 #[path = "negative/cases_more.rs"]
 mod cases_more;
+#[path = "negative/cases_planned03.rs"]
+mod cases_planned03;
 #[path = "negative/cases_push.rs"]
 mod cases_push;
 #[path = "negative/cases_registry.rs"]
@@ -46,6 +48,7 @@ fn all_cases() -> impl Iterator<Item = &'static Case> {
         .chain(REGISTRY_CASES)
         .chain(REGISTRY_MAY_CASES)
         .chain(SCHEMAS_CASES)
+        .chain(cases_planned03::PLANNED03_CASES)
 }
 use libtest_mimic::{Arguments, Failed, Trial};
 

@@ -18,9 +18,11 @@ use crate::transport::stream::Start;
 use crate::transport::Reply;
 
 mod card_and_task;
+mod challenge;
 mod isolation;
 
 use card_and_task::{in_task_auth, oauth_urls};
+use challenge::challenge;
 use isolation::{foreign_task, principals_isolated};
 
 /// The id prefix of every check in this module.
@@ -168,8 +170,8 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "auth.card-oauth-urls",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "proto OAuthFlows", statements: &["V10-P-18"] },
-            requirement: "The URLs of the card's OAuth 2.0 and OpenID Connect schemes (authorization, token, refresh, device authorization, metadata, discovery) are URLs",
+            spec: SpecRef { version: "1.0", section: "proto OAuthFlows", statements: &["V10-P-18", "V03-T-05"] },
+            requirement: "The URLs of the card's OAuth 2.0 and OpenID Connect schemes (authorization, token, refresh, device authorization, metadata, discovery) are URLs; a 0.3 authorizationCode flow's URLs use https",
             scope: crate::check::Scope::Card,
             requires: &[],
             maps_to: &[],
@@ -177,8 +179,11 @@ pub fn checks() -> Vec<Check> {
                 "The proto says \"MUST be in the form of a URL\" of the deprecated implicit and \
                  password flows; the kit reads every flow's URL fields the same way (a field \
                  named for a URL that does not parse as one is wrong in any flow). The scope \
-                 maps MAY be empty and are not judged; TLS (which OAuth 2.0 requires) is not \
-                 judged either. Both card forms are read: 1.0 oauth2SecurityScheme / \
+                 maps MAY be empty and are not judged. TLS is required only where a sentence \
+                 binds it: the 0.3 types say the authorizationCode flow's authorizationUrl, \
+                 tokenUrl and refreshUrl \"MUST be a URL and use TLS\" (V03-T-05), so those of a \
+                 0.3-form scheme (`type: oauth2`) must be https; 1.0 (and 0.3's other flows) \
+                 only remark that OAuth 2.0 requires TLS, which is not judged. Both card forms are read: 1.0 oauth2SecurityScheme / \
                  openIdConnectSecurityScheme and 0.3 `type: oauth2` / `openIdConnect`. N/A \
                  when the card declares neither.",
             ),
@@ -446,120 +451,5 @@ async fn rejection_form(ctx: Ctx) -> Result<Verdict, HarnessError> {
     Ok(match in_binding_form(&reply) {
         Ok(()) => Verdict::pass(),
         Err(actual) => Verdict::fail(expected, actual),
-    })
-}
-
-/// Whether `text` names one of `words`.
-fn names_scheme(text: &str, words: &[String]) -> bool {
-    let text = text.to_ascii_lowercase();
-    words.iter().any(|w| text.contains(w.as_str()))
-}
-
-async fn challenge(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    if let Err(why) = security_required(&ctx.card.json) {
-        return Ok(not_applicable(why));
-    }
-    let words = scheme_words(&ctx.card.json);
-    let caller = without_credentials(&ctx);
-    let expected = "a WWW-Authenticate challenge, or an error naming the declared scheme";
-    let http = match ctx.binding() {
-        Binding::Grpc => None,
-        Binding::Jsonrpc => {
-            let (method, version) = match ctx.version() {
-                ProtocolVersion::V1_0 => ("GetTask", Some("1.0")),
-                ProtocolVersion::V0_3 => ("tasks/get", None),
-            };
-            let body = json!({"jsonrpc": "2.0", "id": "tck-auth-challenge", "method": method,
-                              "params": {"id": "tck-auth-challenge"}});
-            let mut headers = vec![("Content-Type", "application/json".to_string())];
-            headers.extend(version.map(|v| ("A2A-Version", v.to_string())));
-            Some(
-                caller
-                    .post_raw(body.to_string().into_bytes(), headers)
-                    .await?
-                    .http,
-            )
-        }
-        Binding::Rest => {
-            let base = ctx
-                .interface
-                .as_ref()
-                .map(|i| i.url.trim_end_matches('/').to_string());
-            let base = base.unwrap_or_default();
-            let (url, version) = match ctx.version() {
-                ProtocolVersion::V1_0 => (format!("{base}/tasks/tck-auth-challenge"), Some("1.0")),
-                ProtocolVersion::V0_3 => (format!("{base}/v1/tasks/tck-auth-challenge"), None),
-            };
-            let headers = version
-                .map(|v| ("A2A-Version", v.to_string()))
-                .into_iter()
-                .collect();
-            let request = crate::wire::Request {
-                method: reqwest::Method::GET,
-                url: &url,
-                headers,
-                body: None,
-            };
-            Some(caller.wire.send(request).await?)
-        }
-    };
-    if let Some(http) = http {
-        let result = http.json().is_some_and(|body| body.get("result").is_some());
-        let served = match ctx.binding() {
-            Binding::Jsonrpc => result,
-            _ => (200..300).contains(&http.status),
-        };
-        if served {
-            return Ok(Verdict::fail(
-                expected,
-                format!("HTTP {}: the request was served", http.status),
-            ));
-        }
-        return Ok(match http.header("www-authenticate").map(str::trim) {
-            Some(value) if !value.is_empty() => {
-                Verdict::pass_with(format!("WWW-Authenticate: {value}"))
-            }
-            _ if names_scheme(&http.body_start(4000), &words) => {
-                Verdict::pass_with("no WWW-Authenticate, but the error names the scheme")
-            }
-            _ => Verdict::fail(
-                expected,
-                format!(
-                    "HTTP {} without WWW-Authenticate, naming no declared scheme ({words:?}): {}",
-                    http.status,
-                    http.body_start(300)
-                ),
-            ),
-        });
-    }
-    let reply = caller
-        .request(
-            "GetTask",
-            caller.with_tenant(json!({"id": "tck-auth-challenge"}))?,
-        )
-        .await?;
-    Ok(match &reply.read {
-        Ok(Answer::Error(error)) => {
-            match error.raw.get("wwwAuthenticate").and_then(Value::as_str) {
-                Some(challenge) if !challenge.trim().is_empty() => {
-                    Verdict::pass_with(format!("www-authenticate: {challenge}"))
-                }
-                _ if names_scheme(&error.raw.to_string(), &words) => Verdict::pass(),
-                _ => Verdict::fail(
-                    expected,
-                    format!(
-                    "{error}: no www-authenticate metadata, naming no declared scheme ({words:?})"
-                ),
-                ),
-            }
-        }
-        Ok(answer) => Verdict::fail(
-            expected,
-            format!(
-                "{}, naming no declared scheme ({words:?})",
-                answer.describe()
-            ),
-        ),
-        Err(unreadable) => Verdict::fail(expected, unreadable.clone()),
     })
 }

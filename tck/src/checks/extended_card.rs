@@ -16,6 +16,8 @@ use crate::model::{Binding, ProtocolVersion};
 use crate::transport::Reply;
 use crate::wire::HttpReply;
 
+mod challenge;
+
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "extended-card";
 
@@ -83,6 +85,26 @@ pub fn checks() -> Vec<Check> {
                  bindings only. A card not configured (-32007) makes the check N/A.",
             ),
             run: |ctx| Box::pin(cache_headers(ctx)),
+        },
+        Check {
+            id: "extended-card.refusal-challenge",
+            level: Level::Should,
+            spec: SpecRef { version: "0.3", section: "7.10", statements: &["V03-7.10-02"] },
+            requirement: "A 0.3 extended-card request refused for missing credentials carries a WWW-Authenticate header",
+            scope: super::JSON_0_3,
+            requires: GATE,
+            maps_to: &[],
+            reading: Some(
+                "agent/getAuthenticatedExtendedCard (JSON-RPC) or GET /v1/card (REST) with no \
+                 credential. §7.10 names the header on the 401 answer for missing or invalid \
+                 credentials: a 403 (a refusal for lack of permission) passes without it; any \
+                 other refusal (401, or a JSON-RPC error) without it is a WARN. A card served \
+                 without credentials leaves nothing to judge (UNTESTABLE; \
+                 extended-card.requires-auth fails it). gRPC has no HTTP header: its \
+                 `www-authenticate` metadata is auth.challenge's. 1.0 states its challenge rule \
+                 once for every operation (auth.challenge).",
+            ),
+            run: |ctx| Box::pin(challenge::refusal_challenge(ctx)),
         },
     ]
 }
@@ -188,7 +210,7 @@ async fn requires_auth(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 /// The extended card's HTTP answer, as the binding sends it (with the run's credentials).
-async fn raw_card(ctx: &Ctx) -> Result<HttpReply, HarnessError> {
+pub(super) async fn raw_card(ctx: &Ctx) -> Result<HttpReply, HarnessError> {
     let base = ctx
         .interface
         .as_ref()

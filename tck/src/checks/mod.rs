@@ -18,6 +18,7 @@ pub mod durability;
 pub mod error_details;
 pub mod extended_card;
 pub mod extensions;
+pub mod extensions_v03;
 pub mod grpc;
 pub mod jsonrpc;
 pub mod needs;
@@ -37,6 +38,7 @@ pub mod tasks_list;
 pub mod tls;
 pub mod v03;
 pub mod v03_card;
+pub mod v03_resubscribe;
 pub mod v03_wire;
 pub mod versioning;
 
@@ -142,6 +144,8 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (rest::PREFIX, error_details::rest_checks()),
         (subscribe::PREFIX, subscribe::closing_checks()),
         (data_model_wire::PREFIX, data_model_wire::checks()),
+        (v03_resubscribe::PREFIX, v03_resubscribe::checks()),
+        (extensions_v03::PREFIX, extensions_v03::checks()),
     ]
 }
 

@@ -92,25 +92,116 @@ fn oauth_urls_of(card: &Value) -> Vec<(String, Value)> {
     found
 }
 
-pub(super) async fn oauth_urls(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let urls = oauth_urls_of(&ctx.card.json);
-    if urls.is_empty() {
-        return Ok(Verdict::NotApplicable {
-            reason: "the card declares no OAuth 2.0 or OpenID Connect scheme URL".into(),
-        });
+/// The 0.3 authorizationCode flow URLs of the card's 0.3-form oauth2 schemes (`type:
+/// oauth2`): the ones 0.3 says "MUST be a URL and use TLS" (types.ts AuthorizationCodeOAuthFlow).
+fn tls_required_urls(card: &Value) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let Some(schemes) = card.get("securitySchemes").and_then(Value::as_object) else {
+        return found;
+    };
+    for (name, scheme) in schemes {
+        if scheme.get("type").and_then(Value::as_str) != Some("oauth2") {
+            continue;
+        }
+        let Some(flow) = scheme.pointer("/flows/authorizationCode") else {
+            continue;
+        };
+        for field in ["authorizationUrl", "tokenUrl", "refreshUrl"] {
+            if let Some(url) = flow.get(field).and_then(Value::as_str) {
+                found.push((
+                    format!("{name}.flows.authorizationCode.{field}"),
+                    url.to_string(),
+                ));
+            }
+        }
     }
-    let mut findings = Findings::default();
+    found
+}
+
+/// What is wrong with the card's OAuth / OpenID Connect URLs; `None` when it declares none.
+fn oauth_problems(card: &Value) -> Option<Vec<String>> {
+    let urls = oauth_urls_of(card);
+    if urls.is_empty() {
+        return None;
+    }
+    let mut problems = Vec::new();
     for (field, value) in &urls {
         match value {
             Value::String(url) if reqwest::Url::parse(url).is_ok() => {}
             // An absent optional URL (proto3 writes an unset string as empty or leaves it out).
             Value::Null => {}
             Value::String(url) if url.is_empty() && field.ends_with("refreshUrl") => {}
-            _ => findings.problem(format!("{field} is not a URL: {value}")),
+            _ => problems.push(format!("{field} is not a URL: {value}")),
         }
     }
+    for (field, url) in tls_required_urls(card) {
+        let parsed = reqwest::Url::parse(&url).ok();
+        if let Some(parsed) = parsed.filter(|u| u.scheme() != "https") {
+            problems.push(format!(
+                "{field} does not use TLS ({}): {url} (0.3: \"MUST be a URL and use TLS\")",
+                parsed.scheme()
+            ));
+        }
+    }
+    Some(problems)
+}
+
+pub(super) async fn oauth_urls(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let Some(problems) = oauth_problems(&ctx.card.json) else {
+        return Ok(Verdict::NotApplicable {
+            reason: "the card declares no OAuth 2.0 or OpenID Connect scheme URL".into(),
+        });
+    };
+    let mut findings = Findings::default();
+    for problem in problems {
+        findings.problem(problem);
+    }
     Ok(findings.verdict(
-        "every OAuth / OpenID Connect URL of the card a URL",
+        "every OAuth / OpenID Connect URL of the card a URL, and https for a 0.3 authorizationCode flow",
         Verdict::pass(),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn card(token_url: &str) -> Value {
+        let flows = json!({"authorizationCode": {
+            "authorizationUrl": "https://auth.example.com/authorize",
+            "tokenUrl": token_url,
+            "refreshUrl": "https://auth.example.com/refresh",
+            "scopes": {},
+        }});
+        json!({"securitySchemes": {"oauth": {"type": "oauth2", "flows": flows}}})
+    }
+
+    #[test]
+    fn https_authorization_code_urls_pass() {
+        assert_eq!(
+            oauth_problems(&card("https://auth.example.com/token")),
+            Some(vec![])
+        );
+    }
+
+    #[test]
+    fn plain_http_token_url_of_0_3_fails() {
+        let problems = oauth_problems(&card("http://auth.example.com/token")).unwrap_or_default();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("tokenUrl"), "{problems:?}");
+    }
+
+    #[test]
+    fn plain_http_outside_0_3_authorization_code_is_not_judged() {
+        // 1.0 form only, and a 0.3 clientCredentials flow: no TLS sentence binds them.
+        let flows = json!({"authorizationCode": {
+            "authorizationUrl": "http://a.example/x", "tokenUrl": "http://a.example/t"}});
+        let v10 = json!({"securitySchemes": {"o": {"oauth2SecurityScheme": {"flows": flows}}}});
+        assert_eq!(oauth_problems(&v10), Some(vec![]));
+        let cc = json!({"clientCredentials": {"tokenUrl": "http://a.example/t", "scopes": {}}});
+        let v03 = json!({"securitySchemes": {"o": {"type": "oauth2", "flows": cc}}});
+        assert_eq!(oauth_problems(&v03), Some(vec![]));
+        assert_eq!(oauth_problems(&json!({})), None);
+    }
 }
