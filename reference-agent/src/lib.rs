@@ -101,6 +101,21 @@ pub enum StoreKind {
     Sqlite(std::path::PathBuf),
 }
 
+impl StoreKind {
+    /// The store of the principal at `index` of the bearer tokens (0 = the first, whose store
+    /// is this one): under SQLite, `PATH.principal-N` (N = index + 1) beside `PATH`.
+    pub fn for_principal(&self, index: usize) -> StoreKind {
+        match self {
+            StoreKind::Sqlite(path) if index > 0 => {
+                let mut name = path.as_os_str().to_owned();
+                name.push(format!(".principal-{}", index + 1));
+                StoreKind::Sqlite(name.into())
+            }
+            other => other.clone(),
+        }
+    }
+}
+
 impl std::str::FromStr for StoreKind {
     type Err = String;
 
@@ -294,16 +309,16 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
         );
     }
     let public = router.with_state(Arc::clone(&app));
-    // The principals of authenticated mode after the first (`app`): each a store of its own
-    // (in memory: only the first principal's tasks are kept in a `--store sqlite` file).
+    // The principals of authenticated mode after the first (`app`): each a store of its own,
+    // under `--store sqlite:PATH` a file of its own beside PATH ([`StoreKind::for_principal`]).
     let mut others = Vec::new();
     let mut router = if app.config.bearer_tokens.is_empty() {
         public.merge(services(&app, &rest_app))
     } else {
         let mut all = vec![services(&app, &rest_app)];
-        for _ in 1..app.config.bearer_tokens.len() {
+        for principal in 1..app.config.bearer_tokens.len() {
             let config = AgentConfig {
-                store: StoreKind::Memory,
+                store: app.config.store.for_principal(principal),
                 ..app.config.clone()
             };
             let other = Arc::new(App::new(&base_url(addr, scheme), config)?);
