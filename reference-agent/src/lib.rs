@@ -257,6 +257,8 @@ pub struct RunningAgent {
     scheme: &'static str,
     /// The PEM of the CA that signed the TLS certificate (under `--tls`).
     ca_pem: Option<String>,
+    /// The CA and certificate served under `--tls`, for a restart to serve again.
+    identity: Option<TlsIdentity>,
     /// The agent behind the JSON-RPC interface (and REST, unless isolated by a fault).
     app: Arc<App>,
     /// The agent behind REST.
@@ -269,11 +271,28 @@ pub struct RunningAgent {
     task: Option<JoinHandle<()>>,
 }
 
+/// The CA and certificate an agent serves under `--tls` ([`RunningAgent::tls_identity`]),
+/// to serve with again after a restart ([`start_with_identity`]).
+#[derive(Debug, Clone)]
+pub struct TlsIdentity(tls::Material);
+
 /// Binds `addr` (port 0 = ephemeral) and serves the agent in a spawned task.
 pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningAgent> {
+    start_with_identity(addr, config, None).await
+}
+
+/// [`start`], serving under `--tls` with `identity` (an earlier run's) instead of a new CA
+/// and certificate, so a client that trusted the earlier run's CA trusts this one.
+pub async fn start_with_identity(
+    addr: SocketAddr,
+    config: AgentConfig,
+    identity: Option<TlsIdentity>,
+) -> io::Result<RunningAgent> {
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
-    let tls = if config.tls {
+    let tls = if let (true, Some(TlsIdentity(material))) = (config.tls, identity) {
+        Some(material)
+    } else if config.tls {
         let host = base_url(addr, "https").replace("https://", "");
         let host = host.rsplit_once(':').map_or(host.as_str(), |(h, _)| h);
         Some(tls::material(&config, host.trim_matches(['[', ']']))?)
@@ -362,6 +381,7 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
         Some(material) => Err(tls::TlsListener::new(listener, material, &app.config)?),
         None => Ok(listener),
     };
+    let identity = tls.clone().map(TlsIdentity);
     let ca_pem = tls.map(|material| material.ca_pem);
     let task = tokio::spawn(async move {
         let shutdown = async move {
@@ -394,6 +414,7 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
         addr,
         scheme,
         ca_pem,
+        identity,
         app,
         rest_app,
         others,
@@ -449,6 +470,11 @@ impl RunningAgent {
     /// client to trust.
     pub fn ca_pem(&self) -> Option<&str> {
         self.ca_pem.as_deref()
+    }
+
+    /// Under `--tls`: the CA and certificate served, for [`start_with_identity`].
+    pub fn tls_identity(&self) -> Option<TlsIdentity> {
+        self.identity.clone()
     }
 
     /// The Agent Card URL.

@@ -133,7 +133,7 @@ fn run(args: RunArgs) -> ExitCode {
         // The builtin profile, authenticated: the kit holds both principals' tokens.
         let mut config = builtin::profile();
         config.faults.extend(args.fault.iter().copied());
-        config.tls = args.tls && !args.durability;
+        config.tls = args.tls;
         let credentials_of_builtin = builtin.then(|| builtin::authenticated(&mut config));
         // The built-in agent: on a SQLite file, restarted in-process, under --durability.
         let started = match (builtin, args.durability) {
@@ -185,7 +185,9 @@ fn run(args: RunArgs) -> ExitCode {
             }
         }
         // The built-in agent under --tls: trust the CA it made.
-        if let Some(pem) = agent.as_ref().and_then(|a| a.ca_pem()) {
+        let ca_pem = (agent.as_ref().and_then(|a| a.ca_pem()))
+            .or_else(|| durable_agent.as_ref().and_then(|a| a.ca_pem()));
+        if let Some(pem) = ca_pem {
             options.ca_certs.push(pem.as_bytes().to_vec());
         }
         options.durability = match (&durable_agent, &args.restart_cmd) {
