@@ -275,8 +275,6 @@ faults! {
         "Only the first URI of a comma-separated A2A-Extensions value is read.";
     GrpcMetadataExtensionsIgnored => "grpc-metadata-extensions-ignored",
         "The 1.0 gRPC service does not read the a2a-extensions metadata, so no gRPC request activates the required extension.";
-    GrpcMetadataVersionIgnored => "grpc-metadata-version-ignored",
-        "The 1.0 gRPC service ignores the a2a-version metadata: any value, or none, is served as 1.0.";
     TlsNoHsts => "tls-no-hsts",
         "Under --tls, HTTP responses carry no Strict-Transport-Security header.";
     TlsHttpInterface => "tls-http-interface",
@@ -467,7 +465,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 185);
+        assert_eq!(Fault::all().len(), 184);
     }
 
     #[test]

@@ -22,9 +22,6 @@ pub struct GrpcBackend(pub Arc<App>);
 
 impl Backend for GrpcBackend {
     fn check_version(&self, requested: Option<&str>) -> Result<(), BackendError> {
-        if self.0.config.has(crate::Fault::GrpcMetadataVersionIgnored) {
-            return Ok(());
-        }
         // Without the metadata rule every call is served as 1.0 (the fault).
         let requested = if self.0.policy.wire_rules.grpc_version_metadata {
             requested

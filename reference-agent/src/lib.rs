@@ -43,6 +43,7 @@ mod shape;
 mod signing;
 mod sse;
 mod store;
+mod store_kind;
 mod stream;
 mod tls;
 pub mod v03;
@@ -53,6 +54,7 @@ pub use error::{FieldViolation, GrpcCode, RpcError};
 pub use fault::Fault;
 use policy::CardLocation;
 pub use service::Version;
+pub use store_kind::StoreKind;
 pub use v03::{call_proto03, stream_proto03};
 
 /// Path of the JSON-RPC endpoint.
@@ -88,30 +90,6 @@ pub struct AgentConfig {
     pub tls: bool,
     /// Where tasks are kept: in memory (default) or in a SQLite file that survives a restart.
     pub store: StoreKind,
-}
-
-/// Where the agent keeps its tasks (`--store`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum StoreKind {
-    /// In memory: a restart forgets everything.
-    #[default]
-    Memory,
-    /// A SQLite database at this path (created if missing): tasks, their history and
-    /// artifacts, contexts and what an open task needs to resume survive a restart.
-    Sqlite(std::path::PathBuf),
-}
-
-impl std::str::FromStr for StoreKind {
-    type Err = String;
-
-    /// `memory` or `sqlite:PATH`.
-    fn from_str(text: &str) -> Result<Self, String> {
-        match text.split_once(':') {
-            _ if text == "memory" => Ok(StoreKind::Memory),
-            Some(("sqlite", path)) if !path.is_empty() => Ok(StoreKind::Sqlite(path.into())),
-            _ => Err(format!("expected `memory` or `sqlite:PATH`, got {text:?}")),
-        }
-    }
 }
 
 impl AgentConfig {
@@ -242,6 +220,8 @@ pub struct RunningAgent {
     scheme: &'static str,
     /// The PEM of the CA that signed the TLS certificate (under `--tls`).
     ca_pem: Option<String>,
+    /// The CA and certificate served under `--tls`, for a restart to serve again.
+    identity: Option<TlsIdentity>,
     /// The agent behind the JSON-RPC interface (and REST, unless isolated by a fault).
     app: Arc<App>,
     /// The agent behind REST.
@@ -254,11 +234,28 @@ pub struct RunningAgent {
     task: Option<JoinHandle<()>>,
 }
 
+/// The CA and certificate an agent serves under `--tls` ([`RunningAgent::tls_identity`]),
+/// to serve with again after a restart ([`start_with_identity`]).
+#[derive(Debug, Clone)]
+pub struct TlsIdentity(tls::Material);
+
 /// Binds `addr` (port 0 = ephemeral) and serves the agent in a spawned task.
 pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningAgent> {
+    start_with_identity(addr, config, None).await
+}
+
+/// [`start`], serving under `--tls` with `identity` (an earlier run's) instead of a new CA
+/// and certificate, so a client that trusted the earlier run's CA trusts this one.
+pub async fn start_with_identity(
+    addr: SocketAddr,
+    config: AgentConfig,
+    identity: Option<TlsIdentity>,
+) -> io::Result<RunningAgent> {
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
-    let tls = if config.tls {
+    let tls = if let (true, Some(TlsIdentity(material))) = (config.tls, identity) {
+        Some(material)
+    } else if config.tls {
         let host = base_url(addr, "https").replace("https://", "");
         let host = host.rsplit_once(':').map_or(host.as_str(), |(h, _)| h);
         Some(tls::material(&config, host.trim_matches(['[', ']']))?)
@@ -294,16 +291,16 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
         );
     }
     let public = router.with_state(Arc::clone(&app));
-    // The principals of authenticated mode after the first (`app`): each a store of its own
-    // (in memory: only the first principal's tasks are kept in a `--store sqlite` file).
+    // The principals of authenticated mode after the first (`app`): each a store of its own,
+    // under `--store sqlite:PATH` a file of its own beside PATH ([`StoreKind::for_principal`]).
     let mut others = Vec::new();
     let mut router = if app.config.bearer_tokens.is_empty() {
         public.merge(services(&app, &rest_app))
     } else {
         let mut all = vec![services(&app, &rest_app)];
-        for _ in 1..app.config.bearer_tokens.len() {
+        for principal in 1..app.config.bearer_tokens.len() {
             let config = AgentConfig {
-                store: StoreKind::Memory,
+                store: app.config.store.for_principal(principal),
                 ..app.config.clone()
             };
             let other = Arc::new(App::new(&base_url(addr, scheme), config)?);
@@ -347,6 +344,7 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
         Some(material) => Err(tls::TlsListener::new(listener, material, &app.config)?),
         None => Ok(listener),
     };
+    let identity = tls.clone().map(TlsIdentity);
     let ca_pem = tls.map(|material| material.ca_pem);
     let task = tokio::spawn(async move {
         let shutdown = async move {
@@ -379,6 +377,7 @@ pub async fn start(addr: SocketAddr, config: AgentConfig) -> io::Result<RunningA
         addr,
         scheme,
         ca_pem,
+        identity,
         app,
         rest_app,
         others,
@@ -434,6 +433,11 @@ impl RunningAgent {
     /// client to trust.
     pub fn ca_pem(&self) -> Option<&str> {
         self.ca_pem.as_deref()
+    }
+
+    /// Under `--tls`: the CA and certificate served, for [`start_with_identity`].
+    pub fn tls_identity(&self) -> Option<TlsIdentity> {
+        self.identity.clone()
     }
 
     /// The Agent Card URL.

@@ -41,7 +41,8 @@ struct Args {
     tls_ca_out: Option<std::path::PathBuf>,
     /// Where tasks are kept: `memory` (default; a restart forgets them) or `sqlite:PATH` (a
     /// SQLite file, created if missing: tasks, history, artifacts and contexts survive a
-    /// restart on the same file).
+    /// restart on the same file). With several --bearer-token, the tasks of the principal of
+    /// the N-th token (N > 1) are kept in `PATH.principal-N`.
     #[arg(long, value_name = "memory|sqlite:PATH", default_value = "memory")]
     store: a2a_reference_agent::StoreKind,
     /// Authenticated mode: every operation needs `Authorization: Bearer TOKEN` (repeatable;

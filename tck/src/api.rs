@@ -353,6 +353,9 @@ pub async fn run(options: &Options) -> Result<Report, Error> {
             let card_url = (options.card_url.clone()).unwrap_or_else(|| agent.served_card_url());
             let mut run = options.run_options(&agent.base_url(), &card_url, true);
             run.durability = Some(agent.durability(options.ready_timeout));
+            // Under `tls`, trust the private CA the agent made (it keeps it across restarts).
+            run.ca_certs
+                .extend(agent.ca_pem().map(|pem| pem.as_bytes().to_vec()));
             if let Some(credentials) = credentials {
                 credentials.apply(&mut run);
             }

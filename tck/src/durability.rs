@@ -180,6 +180,8 @@ pub struct BuiltinDurable {
     base_url: String,
     served_card_url: String,
     card_url: String,
+    /// Under `tls`: the PEM of the agent's CA (kept across restarts).
+    ca_pem: Option<String>,
     dir: PathBuf,
 }
 
@@ -215,6 +217,7 @@ impl BuiltinDurable {
             base_url: agent.base_url(),
             served_card_url: agent.served_card_url(),
             card_url: agent.card_url(),
+            ca_pem: agent.ca_pem().map(str::to_string),
             agent: Arc::new(Mutex::new(Some(agent))),
             config,
             dir,
@@ -235,17 +238,26 @@ impl BuiltinDurable {
         self.card_url.clone()
     }
 
-    /// The in-process restart: stop the agent, start it again on the same port and file.
+    /// Under `tls`: the PEM of the private CA that signed the agent's certificate, for the
+    /// kit to trust; a restarted agent serves the same CA and certificate.
+    pub fn ca_pem(&self) -> Option<&str> {
+        self.ca_pem.as_deref()
+    }
+
+    /// The in-process restart: stop the agent, start it again on the same port and file
+    /// (and, under `tls`, with the same CA and certificate).
     pub fn durability(&self, ready_timeout: Duration) -> Durability {
         let (agent, config, addr) = (self.agent.clone(), self.config.clone(), self.addr);
         let restart: RestartFn = Arc::new(move || {
             let (agent, config) = (agent.clone(), config.clone());
             Box::pin(async move {
                 let mut slot = agent.lock().await;
+                let mut identity = None;
                 if let Some(running) = slot.take() {
+                    identity = running.tls_identity();
                     running.shutdown().await;
                 }
-                let started = a2a_reference_agent::start(addr, config)
+                let started = a2a_reference_agent::start_with_identity(addr, config, identity)
                     .await
                     .map_err(|e| {
                         format!("the built-in agent did not start again on {addr}: {e}")

@@ -246,6 +246,59 @@ fn durability_against_the_builtin_agent_passes() {
 }
 
 #[test]
+fn durability_over_tls_serves_the_restarted_agent_with_the_same_ca() {
+    let dir = Workdir::new("builtin-tls");
+    let report = run_kit(&dir, &["--tls", "--durability", "--select", "tls.*"]);
+    let results = report["results"].as_array().expect("results");
+    assert!(
+        results.iter().all(|r| r["status"] == "PASS"),
+        "{}",
+        serde_json::to_string_pretty(results).unwrap_or_default()
+    );
+    assert_eq!(report["durability"]["restarted"], true);
+    assert!(
+        report["target"]["url"]
+            .as_str()
+            .is_some_and(|url| url.starts_with("https://")),
+        "{}",
+        report["target"]
+    );
+    let count = |prefix: &str| {
+        report["results"].as_array().map_or(0, |results| {
+            results
+                .iter()
+                .filter(|r| r["id"].as_str().is_some_and(|id| id.starts_with(prefix)))
+                .count()
+        })
+    };
+    assert_eq!(count("tls."), 4);
+    assert_eq!(count("durability."), 36);
+}
+
+#[test]
+fn the_library_runs_the_area_over_tls() {
+    use a2a_tck::api::{self, Options, Status};
+    let mut config = a2a_tck::builtin::profile();
+    config.tls = true;
+    let options = Options::builtin_with(config)
+        .durability()
+        .select("durability.task-survives-restart")
+        .select("tls.interfaces-https");
+    let report = api::run_blocking(&options).expect("the run starts");
+    assert!(report.durability.as_ref().is_some_and(|d| d.restarted));
+    assert!(
+        report.results.iter().any(|r| r.id.starts_with("tls."))
+            && report
+                .results
+                .iter()
+                .any(|r| r.id.starts_with("durability."))
+            && report.results.iter().all(|r| r.status == Status::Pass),
+        "{}",
+        api::summary(&report)
+    );
+}
+
+#[test]
 fn durability_checks_are_not_run_without_a_restart() {
     let output = Command::new(BIN)
         .args(["--select", "durability.*", "--quiet"])

@@ -42,6 +42,9 @@ enum Persona {
     /// A non-blocking send is answered SUBMITTED and the first read-back still says WORKING
     /// (a2a-sdk answers at the first event and finishes a moment later).
     SettlesLate,
+    /// Authenticated: SubscribeToTask of a task the caller may not see is a stream that
+    /// closes before any event (HTTP 200, `text/event-stream`, empty body).
+    ForeignSubscribeEndsEmpty,
 }
 
 struct Front {
@@ -72,7 +75,7 @@ async fn front(persona: Persona, upstream: String) -> Server {
         Persona::TextOnly => json!(["text/plain"]),
         _ => json!(["text/plain", "application/json"]),
     };
-    let card = json!({
+    let mut card = json!({
         "name": "front", "description": "answers as a real agent did", "version": "1",
         "supportedInterfaces": [
             {"url": format!("{base}/rpc"), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
@@ -81,6 +84,11 @@ async fn front(persona: Persona, upstream: String) -> Server {
         "defaultInputModes": modes, "defaultOutputModes": ["text/plain"],
         "skills": [{"id": "echo", "name": "echo", "description": "echoes", "tags": ["echo"]}]
     });
+    if persona == Persona::ForeignSubscribeEndsEmpty {
+        card["securitySchemes"] =
+            json!({"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}});
+        card["securityRequirements"] = json!([{"schemes": {"bearer": {"list": []}}}]);
+    }
     let state = Arc::new(Front {
         persona,
         upstream,
@@ -119,6 +127,7 @@ async fn forward(front: &Front, headers: &HeaderMap, body: &Value) -> reqwest::R
         .header("content-type", "application/json")
         .body(body.to_string());
     for name in [
+        "authorization",
         "a2a-version",
         "accept",
         "a2a-extensions",
@@ -251,6 +260,24 @@ async fn rpc(State(front): State<Arc<Front>>, headers: HeaderMap, body: Bytes) -
                 answer["result"]["status"]["state"] = json!("TASK_STATE_WORKING");
             }
             Json(answer).into_response()
+        }
+        (Persona::ForeignSubscribeEndsEmpty, "SubscribeToTask") => {
+            let response = forward(&front, &headers, &request).await;
+            let json = (response.headers().get("content-type"))
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.starts_with("application/json"));
+            if !json {
+                return pass_through(response);
+            }
+            let text = response.text().await.expect("an answer");
+            let answer: Value = serde_json::from_str(&text).expect("a JSON answer");
+            if answer.get("error").is_none() {
+                return Json(answer).into_response();
+            }
+            let mut out = Response::new(Body::empty());
+            out.headers_mut()
+                .insert("content-type", "text/event-stream".parse().expect("header"));
+            out
         }
         (Persona::MissingRoleInternalError, "SendMessage") if message.get("role").is_none() => {
             rpc_error(&id, -32603, "internal error")
@@ -419,6 +446,32 @@ async fn the_contract_probe_waits_for_a_task_to_settle() {
     let results: Vec<_> = (report.results.iter())
         .map(|r| (r.id.clone(), r.status, r.message.clone()))
         .collect();
+    assert_all(&results, Status::Pass, "");
+}
+
+#[tokio::test]
+async fn a_foreign_subscription_that_ends_before_any_event_is_no_leak() {
+    let mut config = a2a_reference_agent::AgentConfig::default();
+    let credentials = a2a_tck::builtin::authenticated(&mut config);
+    let agent = a2a_tck::builtin::start_with(config)
+        .await
+        .expect("the reference agent starts");
+    let upstream = format!("{}{}", agent.base_url(), a2a_reference_agent::JSONRPC_PATH);
+    let server = front(Persona::ForeignSubscribeEndsEmpty, upstream).await;
+    let card_url = format!("{}/.well-known/agent-card.json", server.base);
+    let report = support::run_with(
+        &server.base,
+        &card_url,
+        "auth.principals-isolated",
+        Some(credentials),
+    )
+    .await;
+    drop(server);
+    agent.shutdown().await;
+    let results: Vec<_> = (report.results.iter())
+        .map(|r| (r.id.clone(), r.status, r.message.clone()))
+        .collect();
+    assert_eq!(results.len(), 1, "{results:?}");
     assert_all(&results, Status::Pass, "");
 }
 

@@ -38,7 +38,7 @@ pub const EXT_CASES: &[Case] = &[
     on(
         &[Binding::Grpc],
         "versioning.unsupported-version-rejected",
-        Fault::GrpcMetadataVersionIgnored,
+        Fault::GrpcIgnoresVersionMetadata,
     ),
     // Transport security: the harness serves the agent over TLS for the tls.* checks.
     case("tls.tls-1-3-offered", Fault::TlsNo13),

@@ -1,0 +1,126 @@
+//! One check's execution (in its own task, under its deadline) and what it needs: the
+//! capability gates and the run's id.
+
+use std::time::{Duration, Instant, SystemTime};
+
+use serde_json::Value;
+
+use crate::check::{Check, Gate, HarnessError, Status, Verdict};
+use crate::ctx::Ctx;
+use crate::evidence::Exchange;
+use crate::report::CheckResult;
+
+/// Why an interface cannot be tested, found by its probe.
+#[derive(Debug, Clone)]
+pub(crate) struct Problem {
+    pub(crate) error: HarnessError,
+    pub(crate) evidence: Vec<Exchange>,
+}
+
+/// Runs one check in its own task (so a panic is contained) under its deadline; a check that
+/// runs past it is aborted, so it sends nothing more.
+pub(crate) async fn execute(
+    check: &Check,
+    ctx: Ctx,
+    deadline: Duration,
+    problem: Option<Problem>,
+) -> CheckResult {
+    let started = Instant::now();
+    let recorder = ctx.wire.recorder().clone();
+    let interface = ctx.interface.clone();
+    let scenarios = ctx.scenarios().clone();
+    let outcome = if let Some(missing) = missing_capability(check, &ctx.card.json) {
+        Ok(missing)
+    } else if let Some(problem) = problem {
+        for exchange in problem.evidence {
+            recorder.push(exchange);
+        }
+        Err(problem.error)
+    } else {
+        let mut task = tokio::spawn((check.run)(ctx));
+        match tokio::time::timeout(deadline, &mut task).await {
+            Ok(Ok(outcome)) => outcome,
+            Ok(Err(join)) => Err(HarnessError::Internal(format!(
+                "the check panicked: {join}"
+            ))),
+            Err(_) => {
+                task.abort();
+                Err(HarnessError::Deadline(format!(
+                    "the check did not finish within its deadline of {deadline:?}"
+                )))
+            }
+        }
+    };
+    let outcome = outcome.and_then(|verdict| {
+        crate::checks::needs::held_to_declaration(check.id, &scenarios.sent()).map(|_| verdict)
+    });
+    let status = Status::of(check.level, &outcome);
+    let message = match &outcome {
+        Ok(verdict) => verdict.message(),
+        Err(error) => error.to_string(),
+    };
+    let evidence = recorder.take();
+    CheckResult {
+        id: check.id.to_string(),
+        level: check.level,
+        spec_version: check.spec.version.to_string(),
+        section: check.spec.section.to_string(),
+        statements: check
+            .spec
+            .statements
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        requirement: check.requirement.to_string(),
+        binding: interface.as_ref().map(|i| i.binding),
+        version: interface.as_ref().map(|i| i.version),
+        status,
+        message,
+        reading: check.reading.map(str::to_string),
+        maps_to: check.maps_to.iter().map(|s| s.to_string()).collect(),
+        duration_ms: started.elapsed().as_millis() as u64,
+        evidence: if status == Status::Pass {
+            Vec::new()
+        } else {
+            evidence
+        },
+    }
+}
+
+/// `N/A` when a capability gate of the check does not hold for this card.
+fn missing_capability(check: &Check, card: &Value) -> Option<Verdict> {
+    let declared = |capability: crate::check::Capability| {
+        let flag = |v: Option<&Value>| v.and_then(Value::as_bool).unwrap_or(false);
+        flag(card.get("capabilities").and_then(|c| c.get(capability.card_field())))
+            // The 0.3 card's own field for the extended card.
+            || (capability == crate::check::Capability::ExtendedAgentCard
+                && flag(card.get("supportsAuthenticatedExtendedCard")))
+    };
+    check.requires.iter().find_map(|gate| {
+        let reason = match *gate {
+            Gate::Declares(c) if !declared(c) => {
+                format!("the card does not declare capabilities.{}", c.card_field())
+            }
+            Gate::Lacks(c) if declared(c) => format!(
+                "the card declares capabilities.{}, so the rule for agents without it does not apply",
+                c.card_field()
+            ),
+            _ => return None,
+        };
+        Some(Verdict::NotApplicable { reason })
+    })
+}
+
+/// A short id that keeps this run's messages apart from other runs against the same agent.
+pub(super) fn run_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(
+        SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default(),
+    );
+    hasher.write_u32(std::process::id());
+    format!("{:08x}", hasher.finish() as u32)
+}
