@@ -158,7 +158,14 @@ fn process(
         let events = service::stream(app, operation, params)?;
         Ok(Reply::Stream(app.shape.events(Wire::V1_0, events)))
     } else {
-        let result = service::call(app, operation, params)?;
+        let result = service::call(app, operation, params.clone())?;
+        let waited = (operation == "SendMessage")
+            .then(|| crate::quirks::non_blocking_waits(app, params.as_ref()?, &result))
+            .flatten();
+        let result = match waited {
+            Some(answer) => answer?,
+            None => result,
+        };
         let result = app.shape.result(Wire::V1_0, operation, result);
         Ok(Reply::Unary(operation, result, Version::V1_0))
     }
