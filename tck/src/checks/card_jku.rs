@@ -34,7 +34,6 @@ pub fn checks() -> Vec<Check> {
 }
 
 async fn jku_over_https(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    card::record(ctx.wire.recorder(), &ctx.card);
     let entries: Vec<Value> = match ctx.card.json.get("signatures") {
         Some(Value::Array(items)) => items.clone(),
         _ => Vec::new(),
@@ -46,13 +45,12 @@ async fn jku_over_https(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
     if !ctx.card.url.to_ascii_lowercase().starts_with("https://") {
         return Ok(Verdict::NotApplicable {
-            reason: format!(
-                "the card is served over plain http ({}): the kit judges the scheme of the key \
-                 set only where the agent offers TLS",
-                ctx.card.url
-            ),
+            reason: "the card is served over plain http: the kit judges the scheme of the key \
+                     set only where the agent offers TLS"
+                .into(),
         });
     }
+    card::record(ctx.wire.recorder(), &ctx.card);
     let mut findings = Findings::default();
     let mut judged = 0;
     for (i, entry) in entries.iter().enumerate() {

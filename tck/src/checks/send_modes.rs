@@ -19,7 +19,7 @@ pub fn checks() -> Vec<Check> {
             requirement: "A non-blocking SendMessage (returnImmediately true) answers right after creating the task, while it is still open",
             scope: EVERY_BINDING_1_0,
             requires: &[],
-            maps_to: &["CORE-EXEC-001"],
+            maps_to: &["CORE-EXECUTION-MODE-002"],
             reading: Some(
                 "Sent with the kit's `tck-long-running` scenario, run only when the contract \
                  probe showed the agent holds it WORKING until a follow-up: its task cannot end \
