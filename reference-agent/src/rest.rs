@@ -158,10 +158,12 @@ fn process(
         let events = service::stream(app, operation, params)?;
         Ok(Reply::Stream(app.shape.events(Wire::V1_0, events)))
     } else {
-        let result = service::call(app, operation, params.clone())?;
-        let waited = (operation == "SendMessage")
-            .then(|| crate::quirks::non_blocking_waits(app, params.as_ref()?, &result))
-            .flatten();
+        let kept = (operation == "SendMessage"
+            && app.config.has(crate::Fault::NonBlockingWaitsForCompletion))
+        .then(|| params.clone())
+        .flatten();
+        let result = service::call(app, operation, params)?;
+        let waited = kept.and_then(|p| crate::quirks::non_blocking_waits(app, &p, &result));
         let result = match waited {
             Some(answer) => answer?,
             None => result,
