@@ -29,7 +29,9 @@ pub fn checks() -> Vec<Check> {
         requirement: "ListTasks returns at most 50 tasks when pageSize is unset, and never more \
                       than 100 in one page; a pageSize outside 1..=100 is refused with \
                       InvalidParams or clamped into the range",
-        scope: super::EVERY_BINDING_1_0,
+        // One binding: the 101 tasks cost about 0.1 s of CPU per interface, and ListTasks
+        // paging is binding-neutral; JSON-RPC is the binding 1.0 agents serve most.
+        scope: super::JSONRPC_1_0,
         requires: &[],
         maps_to: &[],
         reading: Some(
@@ -40,7 +42,8 @@ pub fn checks() -> Vec<Check> {
              servers clamp it; both are accepted. pageSize 0 may also be read as unset (at most \
              50). FAIL only for what no reading allows: more than 50 tasks with pageSize unset \
              or 0, more than 100 with pageSize 101, or an error other than InvalidParams. The \
-             check makes 101 tasks in a context of its own.",
+             check makes 101 tasks in a context of its own, so it runs on the JSON-RPC 1.0 \
+             interface only (paging is binding-neutral).",
         ),
         run: |ctx| Box::pin(page_size_bounds(ctx)),
     }]
