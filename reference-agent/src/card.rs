@@ -41,7 +41,10 @@ impl CardDocument {
         config: &AgentConfig,
     ) -> Result<Self, String> {
         let signer = CardSigner::new(policy.card.signing)?;
-        let jku = format!("{base_url}{JWKS_PATH}");
+        let mut jku = format!("{base_url}{JWKS_PATH}");
+        if config.has(crate::Fault::JkuPlainHttp) {
+            jku = jku.replacen("https://", "http://", 1);
+        }
         let mut card = card_json(base_url, policy);
         extras(&mut card, base_url, config);
         let body = signer.sign(shape.card(card), &jku).to_string();

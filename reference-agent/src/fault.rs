@@ -407,6 +407,19 @@ faults! {
         "A 0.3 resubscription to a finished task is refused with UnsupportedOperationError, as 1.0 does (a defensible alternative: 0.3 §7.9 defines resubscription for ongoing tasks).";
     V03ResubscribeFinishedEmpty => "v03-resubscribe-finished-empty",
         "A 0.3 resubscription to a finished task closes with no event (a defensible alternative: 0.3 §7.9 leaves backfill to the implementation).";
+    // --- planned10: execution mode, jku, UTF-8, output modes, list page size ---
+    NonBlockingWaitsForCompletion => "non-blocking-waits-for-completion",
+        "On the HTTP+JSON binding a non-blocking SendMessage (returnImmediately) is answered only once its task has ended: a task held WORKING is run to completion first.";
+    JkuPlainHttp => "jku-plain-http",
+        "The card signature's `jku` names the JWK Set by an http:// URL even when the agent is served over https.";
+    JsonLatin1Charset => "json-latin1-charset",
+        "JSON answers (card, JSON-RPC, REST) are sent with `charset=iso-8859-1` and encoded in Latin-1, so a non-ASCII character becomes a byte that is not UTF-8.";
+    IgnoresAcceptedOutputModes => "ignores-accepted-output-modes",
+        "A SendMessage that accepts only text/plain is answered with a data part beside the text in every artifact.";
+    ListIgnoresPageSizeMax => "list-ignores-page-size-max",
+        "ListTasks takes a pageSize above 100 as given and returns more than 100 tasks in one page.";
+    ListDefaultPageSizeUnbounded => "list-default-page-size-unbounded",
+        "ListTasks without pageSize returns every matching task in one page instead of at most 50.";
 }
 
 impl Fault {
@@ -465,7 +478,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 184);
+        assert_eq!(Fault::all().len(), 190);
     }
 
     #[test]

@@ -36,6 +36,7 @@ mod model;
 mod params;
 pub mod policy;
 pub mod push;
+mod quirks;
 mod rest;
 mod scenario;
 pub mod service;
@@ -324,6 +325,9 @@ pub async fn start_with_identity(
                 extensions::echo(config.clone(), request, next)
             },
         ));
+    }
+    if app.config.has(Fault::JsonLatin1Charset) {
+        router = router.layer(axum::middleware::from_fn(quirks::latin1));
     }
     if tls.is_some() && !app.config.has(Fault::TlsNoHsts) {
         router = router.layer(axum::middleware::from_fn(tls::hsts));

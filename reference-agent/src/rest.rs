@@ -159,7 +159,16 @@ fn process(
         let events = service::stream(app, operation, params)?;
         Ok(Reply::Stream(app.shape.events(Wire::V1_0, events)))
     } else {
+        let kept = (operation == "SendMessage"
+            && app.config.has(crate::Fault::NonBlockingWaitsForCompletion))
+        .then(|| params.clone())
+        .flatten();
         let result = service::call(app, operation, params)?;
+        let waited = kept.and_then(|p| crate::quirks::non_blocking_waits(app, &p, &result));
+        let result = match waited {
+            Some(answer) => answer?,
+            None => result,
+        };
         let result = app.shape.result(Wire::V1_0, operation, result);
         Ok(Reply::Unary(operation, result, Version::V1_0))
     }

@@ -183,6 +183,7 @@ pub(crate) fn send_message_as(
     version: crate::push::ConfigVersion,
 ) -> Result<Value, RpcError> {
     let policy = &app.policy.service;
+    let extra_data_part = crate::quirks::ignores_output_modes(app, params.as_ref());
     let params = params::send_message(params, &app.policy.requests)?;
     let blocking = !params.return_immediately;
     let on_start = match &app.push {
@@ -205,12 +206,20 @@ pub(crate) fn send_message_as(
         }
         SendReply::Message(message) => ("message", wire::message(&message)?),
     };
+    let mut value = value;
+    if extra_data_part {
+        crate::quirks::add_data_part(&mut value);
+    }
     Ok(json!({ member: value }))
 }
 
 fn list_tasks(app: &App, params: Option<Value>) -> Result<Value, RpcError> {
     let policy = &app.policy.service;
-    let params = params::list_tasks(params)?;
+    let (params, page_size) = crate::quirks::list_page_size(app, params);
+    let mut params = params::list_tasks(params)?;
+    if let Some(page_size) = page_size {
+        params.query.page_size = page_size;
+    }
     let page = app.store.list(&params.query)?;
     // Requested artifacts are listed even when empty (§3.1.4), unrequested ones omitted.
     let artifacts = if params.include_artifacts {

@@ -69,8 +69,8 @@ async fn builtin_run_is_conformant_and_writes_reports() {
     // Only the checks of agents without streaming, push or the extended card are N/A (the
     // agent declares them all, the extended card in authenticated mode); push-config paging on
     // 0.3 JSON-RPC, which has no paging parameters; the OAuth URL check, the agent declaring a
-    // bearer scheme only; and the tls.* checks, on the plain-http builtin (`--tls` serves it
-    // over TLS).
+    // bearer scheme only; and the tls.* checks and the jku's scheme, on the plain-http builtin
+    // (`--tls` serves it over TLS).
     for result in &report.results {
         let no_paging = result.id == "push.config-list-pages"
             && result.binding == Some(a2a_tck::check::Binding::Jsonrpc)
@@ -80,6 +80,7 @@ async fn builtin_run_is_conformant_and_writes_reports() {
             || result.id == "capabilities.extended-card-absent-rejected"
             || result.id == "auth.card-oauth-urls"
             || result.id.starts_with("tls.")
+            || result.id == "card.signature.jku-over-https"
             || no_paging;
         let expected = if gated {
             Status::NotApplicable

@@ -56,15 +56,17 @@ fn main() -> std::process::ExitCode {
                 .contains(&Gate::Lacks(Capability::PushNotifications));
             let authenticated =
                 check.id.starts_with("auth.") || check.id.starts_with("extended-card.");
-            let serving = if check.id.starts_with("tls.") {
-                &secure
-            } else if lacks_streaming || lacks_push {
-                &plain
-            } else if authenticated {
-                &secured
-            } else {
-                &agent
-            };
+            // So does the check of the jku's scheme (N/A on plain http, like them).
+            let serving =
+                if check.id.starts_with("tls.") || check.id == "card.signature.jku-over-https" {
+                    &secure
+                } else if lacks_streaming || lacks_push {
+                    &plain
+                } else if authenticated {
+                    &secured
+                } else {
+                    &agent
+                };
             let credentials = authenticated.then(|| credentials.clone());
             let (target, card_url) = (serving.base_url(), serving.card_url());
             let ca_pem = serving.ca_pem().map(str::to_string);

@@ -153,6 +153,7 @@ fn only_kit_only_checks_not_run(report: &Report, words: &str) {
         [
             "auth.in-task-auth-required-explained",
             "send.auth-required-follow-up-continues-task",
+            "send.non-blocking-returns-open-task",
             "streaming.failed-task-ends-stream-failed"
         ]
     );

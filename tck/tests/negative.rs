@@ -16,6 +16,8 @@ mod cases_ext;
 mod cases_more;
 #[path = "negative/cases_planned03.rs"]
 mod cases_planned03;
+#[path = "negative/cases_planned10.rs"]
+mod cases_planned10;
 #[path = "negative/cases_push.rs"]
 mod cases_push;
 #[path = "negative/cases_registry.rs"]
@@ -49,6 +51,7 @@ fn all_cases() -> impl Iterator<Item = &'static Case> {
         .chain(REGISTRY_MAY_CASES)
         .chain(SCHEMAS_CASES)
         .chain(cases_planned03::PLANNED03_CASES)
+        .chain(cases_planned10::PLANNED10_CASES)
 }
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -116,7 +119,8 @@ fn main() -> std::process::ExitCode {
                         // extended-card.* checks, the agent in authenticated mode.
                         let mut config = a2a_tck::builtin::profile();
                         config.faults.insert(case.fault);
-                        config.tls = case.check.starts_with("tls.");
+                        config.tls = case.check.starts_with("tls.")
+                            || cases_planned10::needs_tls(case.check);
                         let credentials = cases_auth::authenticated(case.check)
                             .then(|| a2a_tck::builtin::authenticated(&mut config));
                         let agent = a2a_tck::builtin::start_with(config)

@@ -9,10 +9,12 @@ pub mod auth;
 pub mod bindings;
 pub mod capabilities;
 pub mod card;
+pub mod card_jku;
 pub mod card_last_modified;
 pub mod card_signature;
 pub mod context;
 pub mod data_model;
+pub mod data_model_utf8;
 pub mod data_model_wire;
 pub mod durability;
 pub mod error_details;
@@ -27,6 +29,7 @@ pub mod push_delivery;
 pub(crate) mod push_setup;
 pub mod rest;
 pub mod send;
+pub mod send_modes;
 pub mod service_params;
 pub(crate) mod setup;
 pub mod streaming;
@@ -35,6 +38,7 @@ pub mod subscribe;
 pub mod tasks_cancel;
 pub mod tasks_get;
 pub mod tasks_list;
+pub mod tasks_list_bounds;
 pub mod tls;
 pub mod v03;
 pub mod v03_card;
@@ -146,6 +150,11 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (data_model_wire::PREFIX, data_model_wire::checks()),
         (v03_resubscribe::PREFIX, v03_resubscribe::checks()),
         (extensions_v03::PREFIX, extensions_v03::checks()),
+        // --- planned10 ---
+        (send::PREFIX, send_modes::checks()),
+        (card_signature::PREFIX, card_jku::checks()),
+        (data_model::PREFIX, data_model_utf8::checks()),
+        (tasks_list::PREFIX, tasks_list_bounds::checks()),
     ]
 }
 

@@ -196,6 +196,12 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         "push.inline-config-delivers",
         &["tck-input-required", "tck-artifact-text"],
     ),
+    // --- planned10 ---
+    ("send.non-blocking-returns-open-task", &["tck-long-running"]),
+    (
+        "send.accepted-output-modes-honoured",
+        &["tck-artifact-text"],
+    ),
 ];
 
 /// The estimated number of sequential exchanges of each check, measured on a run against the
@@ -271,6 +277,10 @@ const WEIGHTS: &[(&str, u32)] = &[
     ("rest.service-parameters-as-headers", 2),
     ("rest.query-values-percent-decoded", 2),
     ("grpc.service-parameters-in-metadata", 2),
+    // --- planned10 ---
+    ("tasks.list.page-size-bounds", 12),
+    ("send.non-blocking-returns-open-task", 2),
+    ("send.accepted-output-modes-honoured", 2),
 ];
 
 /// The scenario prefixes `id` may send (empty: none).

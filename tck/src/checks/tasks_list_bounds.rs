@@ -1,0 +1,156 @@
+//! ListTasks page-size bounds (`tasks.list.*`, proto `ListTasksRequest.page_size`): the
+//! default of at most 50 tasks and the range 1..=100, observed on a context of its own that
+//! holds more tasks than either bound.
+
+use futures::stream::{self, StreamExt, TryStreamExt};
+use serde_json::{json, Value};
+
+use super::setup::{task_id, Findings, Setup};
+use crate::a2a::{self, ErrorKind};
+use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::ctx::{Answer, Ctx};
+use crate::judge;
+
+/// The tasks the check makes in its context: one more than the largest page allowed.
+const TASKS: usize = 101;
+/// How many of them are sent at once.
+const AT_ONCE: usize = 16;
+
+/// This module's checks.
+pub fn checks() -> Vec<Check> {
+    vec![Check {
+        id: "tasks.list.page-size-bounds",
+        level: Level::Must,
+        spec: SpecRef {
+            version: "1.0",
+            section: "proto ListTasksRequest.page_size",
+            statements: &["V10-P-14"],
+        },
+        requirement: "ListTasks returns at most 50 tasks when pageSize is unset, and never more \
+                      than 100 in one page; a pageSize outside 1..=100 is refused with \
+                      InvalidParams or clamped into the range",
+        // One binding: the 101 tasks cost about 0.1 s of CPU per interface, and ListTasks
+        // paging is binding-neutral; JSON-RPC is the binding 1.0 agents serve most.
+        scope: super::EVERY_BINDING_1_0,
+        requires: &[],
+        maps_to: &[],
+        reading: Some(
+            "The proto comment states the default and the bounds without an RFC 2119 keyword \
+             (level \"—\"); like the other proto rules of ListTasks, a page the comment rules \
+             out is read as a MUST violation. The comment does not say what an out-of-range \
+             pageSize gets: §6.5's example and the Python SDK refuse it (InvalidParams), other \
+             servers clamp it; both are accepted. pageSize 0 may also be read as unset (at most \
+             50). FAIL only for what no reading allows: more than 50 tasks with pageSize unset \
+             or 0, more than 100 with pageSize 101, or an error other than InvalidParams. The \
+             check makes 101 tasks in a context of its own on each 1.0 binding, since each \
+             binding reads pageSize its own way (a query parameter on REST).",
+        ),
+        run: |ctx| Box::pin(page_size_bounds(ctx)),
+    }]
+}
+
+/// Makes `TASKS` tasks in one new context; its id and the ids of the tasks.
+async fn fill_context(ctx: &Ctx) -> Result<(String, Vec<String>), HarnessError> {
+    let first = ctx.create_task("tck-complete-task").await?;
+    let context = a2a::text(&first, "contextId")
+        .map(str::to_string)
+        .ok_or_else(|| {
+            HarnessError::Prerequisite("the created task has no contextId to list by".into())
+        })?;
+    let rest: Vec<String> = stream::iter(1..TASKS)
+        .map(|_| {
+            let mut message = ctx.user_message("tck-complete-task");
+            message["contextId"] = json!(context);
+            async move {
+                let task = ctx.create_task_with("tck-complete-task", message).await?;
+                Ok::<_, HarnessError>(task_id(&task))
+            }
+        })
+        .buffer_unordered(AT_ONCE)
+        .try_collect()
+        .await?;
+    let mut ids = vec![task_id(&first)];
+    ids.extend(rest);
+    Ok((context, ids))
+}
+
+/// The tasks of a ListTasks page, all of them in `context` (else the context is not the
+/// check's own and nothing can be judged).
+fn page_tasks(page: &Value, context: &str) -> Result<usize, HarnessError> {
+    let tasks = page.get("tasks").and_then(Value::as_array);
+    let Some(tasks) = tasks else {
+        return Err(HarnessError::Prerequisite(format!(
+            "ListTasks answered without a `tasks` array (judged by \
+             tasks.list.response-required-fields): {}",
+            a2a::brief(page, 200)
+        )));
+    };
+    if tasks
+        .iter()
+        .any(|t| a2a::text(t, "contextId").is_some_and(|c| c != context))
+    {
+        return Err(HarnessError::Prerequisite(
+            "ListTasks by contextId returned tasks of other contexts (judged by \
+             tasks.list.filters-by-context-id)"
+                .into(),
+        ));
+    }
+    Ok(tasks.len())
+}
+
+async fn page_size_bounds(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let (context, made) = fill_context(&ctx).await?;
+    let mut findings = Findings::default();
+
+    // Unset: at most 50.
+    let answer = ctx.list_tasks(json!({ "contextId": context })).await?;
+    let Answer::Result(page) = answer else {
+        return Ok(Verdict::fail(
+            "a page of at most 50 tasks for ListTasks without pageSize",
+            answer.describe(),
+        ));
+    };
+    let count = page_tasks(&page, &context)?;
+    if count == 0 {
+        return Err(HarnessError::Prerequisite(format!(
+            "ListTasks by contextId listed none of the {} tasks just made there",
+            made.len()
+        )));
+    }
+    if count > 50 {
+        findings.problem(format!(
+            "pageSize unset: {count} tasks in one page (at most 50)"
+        ));
+    }
+
+    // Out of range: InvalidParams, or a page inside the range.
+    for (size, most) in [(0_i64, 50_usize), (101, 100)] {
+        let answer = ctx
+            .list_tasks(json!({ "contextId": context, "pageSize": size }))
+            .await?;
+        match answer {
+            Answer::Result(page) => {
+                let count = page_tasks(&page, &context)?;
+                if count > most {
+                    findings.problem(format!(
+                        "pageSize {size}: {count} tasks in one page (InvalidParams, or at most \
+                         {most})"
+                    ));
+                }
+            }
+            Answer::Error(error) => {
+                if let Err(differs) = judge::error(&error, ErrorKind::InvalidParams) {
+                    findings.problem(format!(
+                        "pageSize {size}: an error that is not InvalidParams ({differs}: \
+                         {error})"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(findings.verdict(
+        "at most 50 tasks with pageSize unset; pageSize 0 and 101 refused with InvalidParams \
+         or answered with a page inside the bounds",
+        Verdict::pass(),
+    ))
+}
