@@ -37,8 +37,9 @@ pub fn checks() -> Vec<Check> {
              (UnsupportedOperationError). So every one of these passes: the task then the \
              close; a stream that closes with no event; a refusal with any error. The \
              sentence has no keyword (level \"—\"); what no reading allows fails: a stream \
-             still open after the kit's stream wait, an event of another task, or an event \
-             that reports a state other than a terminal one.",
+             still open after the kit's stream wait, a stream that breaks off (the response cut \
+             before its end, so neither the task nor an error reaches the client), an event of \
+             another task, or an event that reports a state other than a terminal one.",
         ),
         run: |ctx| Box::pin(resubscribe_finished(ctx)),
     }]
