@@ -7,11 +7,14 @@
 use serde_json::{json, Value};
 
 use super::setup::{close_after_terminal, rank};
-use super::{EVERY_BINDING_1_0, EVERY_BINDING_BOTH, JSON_1_0, STREAMING};
+use super::{EVERY_BINDING_1_0, EVERY_BINDING_BOTH, STREAMING};
 use crate::a2a;
-use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
+use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::Ctx;
-use crate::transport::stream::{Collected, End, Event, Start};
+use crate::transport::stream::{Collected, End, Event};
+
+mod framing;
+pub use framing::framing_checks;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "streaming";
@@ -115,23 +118,6 @@ pub fn checks() -> Vec<Check> {
                  never a FAIL: the agent did not play the scenario when streaming.",
             ),
             run: |ctx| Box::pin(failed_task_stream(ctx)),
-        },
-    ]
-}
-
-/// The HTTP framing of streams; it comes after the HTTP+JSON and gRPC checks in the catalogue.
-pub fn framing_checks() -> Vec<Check> {
-    vec![
-        Check {
-            id: "streaming.sse-content-type",
-            level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.4.2", statements: &["V10-D-9.4.2-01"] },
-            requirement: "Streams on JSON-RPC and REST are Server-Sent Events: HTTP 200 with Content-Type text/event-stream",
-            scope: JSON_1_0,
-            requires: &[Gate::Declares(Capability::Streaming)],
-            maps_to: &["JSONRPC-SSE-001", "HTTP_JSON-SSE-001"],
-            reading: None,
-            run: |ctx| Box::pin(sse_content_type(ctx)),
         },
     ]
 }
@@ -414,41 +400,6 @@ async fn final_state_matches(ctx: Ctx) -> Result<Verdict, HarnessError> {
             "GetTask to show the state and artifacts the stream reported",
             format!("{}; stream: {}", problems.join("; "), collected.describe()),
         )
-    })
-}
-
-async fn sse_content_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let message = ctx.user_message("tck-stream-001");
-    let expected = "HTTP 200 with Content-Type text/event-stream";
-    let status = match ctx
-        .stream("SendStreamingMessage", json!({ "message": message }))
-        .await?
-    {
-        Start::Stream(mut stream) => {
-            let status = stream.http.as_ref().map_or(0, |h| h.status);
-            let _ = stream.collect(ctx.stream_wait()).await;
-            status
-        }
-        // An error as the first event: the stream itself was served as one.
-        Start::Refused(reply) if reply.in_stream => reply.http_status.unwrap_or(0),
-        Start::Refused(reply) => {
-            return Ok(Verdict::fail(
-                expected,
-                format!(
-                    "HTTP {}: {}",
-                    reply.http_status.unwrap_or(0),
-                    match &reply.read {
-                        Ok(answer) => answer.describe(),
-                        Err(unreadable) => unreadable.clone(),
-                    }
-                ),
-            ))
-        }
-    };
-    Ok(if status == 200 {
-        Verdict::pass()
-    } else {
-        Verdict::fail(expected, format!("HTTP {status} with text/event-stream"))
     })
 }
 
