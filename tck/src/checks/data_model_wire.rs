@@ -31,6 +31,17 @@ pub fn judges_the_run(id: &str) -> bool {
     IDS.contains(&id)
 }
 
+/// Checks whose traffic the audit leaves alone: they send a deliberately invalid message that an
+/// agent may defensibly process (a contested sentence, graded there as a WARN), and the agent
+/// then owes the client's message back in the task's history, invalid as it was sent. Judging
+/// that echo here would turn the WARN into a MUST failure of the wire shape.
+const UNAUDITED: &[&str] = &["send.invalid-message-rejected"];
+
+/// Whether the audit judges the messages of check `id`.
+pub fn audited(id: &str) -> bool {
+    !UNAUDITED.contains(&id)
+}
+
 /// This module's checks.
 pub fn checks() -> Vec<Check> {
     vec![

@@ -64,8 +64,9 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             reading: Some(
                 "0.3 says the agent SHOULD send the token, in X-A2A-Notification-Token; 1.0 keeps \
-                 the token in the config without naming a header. Any header carrying the token's \
-                 value is accepted; a SHOULD, so a missing token WARNs.",
+                 the token in the config without naming a header or asking that it travel. Any \
+                 header carrying the token's value is accepted; a missing token WARNs on 0.3 \
+                 interfaces and is N/A on 1.0 ones.",
             ),
             run: |ctx| Box::pin(token_sent(ctx)),
         },
@@ -224,13 +225,24 @@ async fn token_sent(ctx: Ctx) -> Result<Verdict, HarnessError> {
         let carried = d.headers.iter().any(|(_, v)| v.contains(&hook.token));
         (!carried).then(|| format!("no header carries the token (headers: {})", header_names(d)))
     });
-    Ok(findings.verdict(
+    let verdict = findings.verdict(
         format!(
             "the token {} in a header (X-A2A-Notification-Token) of each call",
             hook.token
         ),
         Verdict::pass_with(format!("{} call(s) with the token", got.len())),
-    ))
+    );
+    // Only 0.3 asks for the token on the call; 1.0 keeps it in the config and names no
+    // header, so a 1.0 call without it breaks no sentence.
+    Ok(match (ctx.version(), verdict) {
+        (ProtocolVersion::V1_0, Verdict::Violated { actual, .. }) => Verdict::NotApplicable {
+            reason: format!(
+                "1.0 states no rule for sending the token on a webhook call (only 0.3 does, as a \
+                 SHOULD): {actual}"
+            ),
+        },
+        (_, verdict) => verdict,
+    })
 }
 
 fn header_names(d: &Delivery) -> String {

@@ -76,9 +76,9 @@ pub fn refused(reply: &Reply, url: &str) -> HarnessError {
         Err(unreadable) => unreadable.clone(),
     };
     HarnessError::Prerequisite(format!(
-        "the agent refused the webhook URL {url} ({answer}); an agent that refuses loopback or \
-         private addresses (SSRF protection, spec 1.0 §13.2) must be given a URL it accepts \
-         with --webhook-url"
+        "the agent refused the push config for the webhook URL {url} with InvalidParams \
+         ({answer}); if it refuses loopback or private addresses (SSRF protection, spec 1.0 \
+         §13.2), give it a URL it accepts with --webhook-url"
     ))
 }
 

@@ -276,41 +276,45 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     let (phases, order, last) = crate::shapes::Phases::split(order, |p: &Planned| {
         crate::checks::data_model_wire::judges_the_run(p.check.id)
     });
-    let mut results: Vec<(usize, CheckResult)> = phases
-        .stream(order, last)
-        .map(|(index, planned)| {
-            let problem = planned
-                .interface
-                .as_ref()
-                .and_then(|i| unusable.iter().find(|(u, _)| u == i))
-                .map(|(_, p)| p.clone());
-            let ctx = Ctx::new(
-                fetched.clone(),
-                planned.interface.clone(),
-                wire(audit.recorder(planned.interface.as_ref())),
-                connector.clone(),
-                &format!("{run_id}-{index}"),
-            )
-            .with_interfaces(usable.clone())
-            .with_scenarios(scenarios.fresh())
-            .with_trusted_keys(trusted_keys.clone())
-            .with_other_credentials(other_headers.clone())
-            .with_webhook(webhook.clone());
-            let (progress, finished) = (options.progress.clone(), finished.clone());
-            let phases = phases.clone();
-            async move {
-                let result = execute(planned.check, ctx, options.check_timeout, problem).await;
-                phases.finished(index);
-                if let Some(progress) = progress {
-                    let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                    (progress.0)(done, planned_count);
+    let mut results: Vec<(usize, CheckResult)> =
+        phases
+            .stream(order, last)
+            .map(|(index, planned)| {
+                let problem = planned
+                    .interface
+                    .as_ref()
+                    .and_then(|i| unusable.iter().find(|(u, _)| u == i))
+                    .map(|(_, p)| p.clone());
+                let ctx =
+                    Ctx::new(
+                        fetched.clone(),
+                        planned.interface.clone(),
+                        wire(audit.recorder((planned.interface.as_ref()).filter(|_| {
+                            crate::checks::data_model_wire::audited(planned.check.id)
+                        }))),
+                        connector.clone(),
+                        &format!("{run_id}-{index}"),
+                    )
+                    .with_interfaces(usable.clone())
+                    .with_scenarios(scenarios.fresh())
+                    .with_trusted_keys(trusted_keys.clone())
+                    .with_other_credentials(other_headers.clone())
+                    .with_webhook(webhook.clone());
+                let (progress, finished) = (options.progress.clone(), finished.clone());
+                let phases = phases.clone();
+                async move {
+                    let result = execute(planned.check, ctx, options.check_timeout, problem).await;
+                    phases.finished(index);
+                    if let Some(progress) = progress {
+                        let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        (progress.0)(done, planned_count);
+                    }
+                    (index, result)
                 }
-                (index, result)
-            }
-        })
-        .buffer_unordered(options.jobs.max(1))
-        .collect()
-        .await;
+            })
+            .buffer_unordered(options.jobs.max(1))
+            .collect()
+            .await;
     results.sort_by_key(|(index, _)| *index);
     let mut results: Vec<CheckResult> = results.into_iter().map(|(_, r)| r).collect();
     let mut durability = None;

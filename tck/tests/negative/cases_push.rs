@@ -63,7 +63,17 @@ pub const PUSH_CASES: &[Case] = &[
         versions: &[ProtocolVersion::V1_0],
         ..case("push.delivery-payload-shape", Fault::PushPayloadWrongShape)
     },
-    case("push.delivery-token", Fault::PushTokenMissing),
+    // Only 0.3 asks for the token on the call (a SHOULD); on 1.0 a missing token is N/A.
+    in_version(
+        &[ProtocolVersion::V0_3],
+        "push.delivery-token",
+        Fault::PushTokenMissing,
+    ),
+    Case {
+        expect: Some(Status::NotApplicable),
+        versions: &[ProtocolVersion::V1_0],
+        ..case("push.delivery-token", Fault::PushTokenMissing)
+    },
     case(
         "push.delivery-authentication",
         Fault::PushAuthCredentialsMissing,

@@ -137,7 +137,11 @@ impl Codec for Codec03 {
             _ => rest::route(&v1, method, &params)?,
         };
         if route.body.is_some() {
-            route.body = Some(write::request(Form::Proto, method, &params));
+            let mut body = write::request(Form::Proto, method, &params);
+            if method == "CreateTaskPushNotificationConfig" {
+                body = write::rest_push_config_body(body);
+            }
+            route.body = Some(body);
         }
         Ok(route)
     }

@@ -84,6 +84,36 @@ pub fn request(form: Form, method: &str, params: &Value) -> Value {
     }
 }
 
+/// The 0.3 REST body of CreateTaskPushNotificationConfig, from the gRPC request `request`
+/// (`{parent, config: {pushNotificationConfig}}`). The proto's HTTP rule makes the body the
+/// `config` (a `TaskPushNotificationConfig`: `{name, pushNotificationConfig}`), which some SDKs
+/// read (a2a-js); others parse the body as the whole request (a2a-python). The kit sends both
+/// sets of members in one object: each reader finds its own and ignores the others as unknown
+/// fields, so the push checks judge push, not this disagreement.
+pub fn rest_push_config_body(request: Value) -> Value {
+    let mut config = request.get("config").cloned().unwrap_or_else(|| json!({}));
+    let parent = request
+        .get("parent")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let id = (config.get("pushNotificationConfig"))
+        .and_then(|c| c.get("id"))
+        .and_then(Value::as_str)
+        .filter(|id| !id.is_empty());
+    config["name"] = json!(match id {
+        Some(id) => format!("{parent}/pushNotificationConfigs/{id}"),
+        None => parent.to_string(),
+    });
+    let mut body = request;
+    if let (Value::Object(body), Value::Object(config)) = (&mut body, &config) {
+        for (key, value) in config {
+            body.insert(key.clone(), value.clone());
+        }
+    }
+    body["config"] = config;
+    body
+}
+
 /// A 1.0 push config (flat `TaskPushNotificationConfig`) as the 0.3 `PushNotificationConfig`
 /// (`authentication.scheme` becomes `schemes[]`; the task id is not part of it).
 fn push_config_out(config: &Value) -> Value {
@@ -218,6 +248,33 @@ mod tests {
         assert_eq!(
             request(Form::Proto, "GetTask", &json!({"id": "t1"})),
             json!({"name": "tasks/t1"})
+        );
+    }
+}
+
+#[cfg(test)]
+mod rest_push_body_tests {
+    use super::*;
+
+    #[test]
+    fn the_rest_body_holds_the_config_and_the_whole_request() {
+        let request = json!({
+            "parent": "tasks/t1",
+            "config": { "pushNotificationConfig": { "id": "c1", "url": "http://127.0.0.1:1/h" } },
+        });
+        let body = rest_push_config_body(request);
+        // The proto's `body: "config"`: a TaskPushNotificationConfig.
+        assert_eq!(body["name"], "tasks/t1/pushNotificationConfigs/c1");
+        assert_eq!(
+            body["pushNotificationConfig"]["url"],
+            "http://127.0.0.1:1/h"
+        );
+        // The whole CreateTaskPushNotificationConfigRequest, for readers of that form.
+        assert_eq!(body["parent"], "tasks/t1");
+        assert_eq!(body["config"]["pushNotificationConfig"]["id"], "c1");
+        assert_eq!(
+            body["config"]["name"],
+            "tasks/t1/pushNotificationConfigs/c1"
         );
     }
 }
