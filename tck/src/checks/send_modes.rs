@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::setup::{mode_admits, sent_task, task_id, Findings};
+use super::setup::{mode_admits, output_modes, sent_task, task_id, Findings};
 use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, TERMINAL_STATES};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
@@ -110,28 +110,6 @@ async fn non_blocking_open(ctx: Ctx) -> Result<Verdict, HarnessError> {
     })
 }
 
-/// The output modes a card declares (`defaultOutputModes`, each skill's `outputModes`), as
-/// bare lowercase media types; `None` when the card declares none at all.
-fn output_modes(card: &Value) -> Option<Vec<String>> {
-    let modes = |object: &Value, field: &str| -> Vec<String> {
-        a2a::items(object, field)
-            .filter_map(Value::as_str)
-            .map(|m| {
-                m.split(';')
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .to_ascii_lowercase()
-            })
-            .collect()
-    };
-    let mut all = modes(card, "defaultOutputModes");
-    for skill in a2a::items(card, "skills") {
-        all.extend(modes(skill, "outputModes"));
-    }
-    (!all.is_empty()).then_some(all)
-}
-
 /// Whether a part is text: a `text` part, or a file (or data) part of media type text/plain.
 fn is_text(part: &Value) -> bool {
     if part.get("text").is_some() {
@@ -173,15 +151,17 @@ fn non_text_parts(value: &Value, label: &str, findings: &mut Findings) -> usize 
 }
 
 async fn output_modes_honoured(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    if let Some(modes) = output_modes(&ctx.card.json) {
-        if !modes.iter().any(|m| mode_admits(m, "text/plain")) {
-            return Ok(Verdict::NotApplicable {
-                reason: format!(
-                    "the card's output modes {modes:?} admit no text/plain: the agent has no \
-                     text output to tailor to"
-                ),
-            });
-        }
+    let modes: Vec<String> = (output_modes(&ctx.card.json).into_iter())
+        .flat_map(|(_, modes)| modes)
+        .collect();
+    // A card that declares no output modes at all says nothing against text.
+    if !modes.is_empty() && !modes.iter().any(|m| mode_admits(m, "text/plain")) {
+        return Ok(Verdict::NotApplicable {
+            reason: format!(
+                "the card's output modes {modes:?} admit no text/plain: the agent has no text \
+                 output to tailor to"
+            ),
+        });
     }
     let message = ctx.user_message("tck-artifact-text");
     let answer = ctx

@@ -106,6 +106,18 @@ pub async fn terminal_tasks(
 /// The input modes a card declares: `defaultInputModes` and each skill's `inputModes`, with
 /// the field they come from, as bare lowercase media types (parameters dropped).
 pub fn input_modes(card: &Value) -> Vec<(String, Vec<String>)> {
+    declared_modes(card, "Input")
+}
+
+/// The output modes a card declares (`defaultOutputModes`, each skill's `outputModes`), as
+/// [`input_modes`] gives the input ones.
+pub fn output_modes(card: &Value) -> Vec<(String, Vec<String>)> {
+    declared_modes(card, "Output")
+}
+
+/// The `default{Way}Modes` of the card and each skill's `{way}Modes`, `way` being `Input` or
+/// `Output`.
+fn declared_modes(card: &Value, way: &str) -> Vec<(String, Vec<String>)> {
     let modes = |object: &Value, field: &str| -> Vec<String> {
         a2a::items(object, field)
             .filter_map(Value::as_str)
@@ -118,14 +130,13 @@ pub fn input_modes(card: &Value) -> Vec<(String, Vec<String>)> {
             })
             .collect()
     };
-    let mut declared = vec![(
-        "defaultInputModes".to_string(),
-        modes(card, "defaultInputModes"),
-    )];
+    let default = format!("default{way}Modes");
+    let skill_field = format!("{}Modes", way.to_ascii_lowercase());
+    let mut declared = vec![(default.clone(), modes(card, &default))];
     for (i, skill) in a2a::items(card, "skills").enumerate() {
         declared.push((
-            format!("skills[{i}].inputModes"),
-            modes(skill, "inputModes"),
+            format!("skills[{i}].{skill_field}"),
+            modes(skill, &skill_field),
         ));
     }
     declared
