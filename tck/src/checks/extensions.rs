@@ -105,6 +105,23 @@ pub(crate) fn required_or_na(ctx: &Ctx) -> Result<Vec<String>, Verdict> {
     }
 }
 
+/// The card's required extensions, the index of one whose URI carries a version, and that URI
+/// with another version (what a downgrade check activates in its place); else N/A.
+pub(crate) fn downgrade_of(ctx: &Ctx) -> Result<(Vec<String>, usize, String), Verdict> {
+    let required = required_or_na(ctx)?;
+    let found = (required.iter().enumerate())
+        .find_map(|(i, uri)| other_version(uri).map(|other| (i, other)));
+    match found {
+        Some((index, other)) => Ok((required, index, other)),
+        None => Err(Verdict::NotApplicable {
+            reason: format!(
+                "no required extension's URI carries a version the kit recognises: {}",
+                required.join(", ")
+            ),
+        }),
+    }
+}
+
 /// SendMessage params with a plain message.
 pub(crate) fn send_params(ctx: &Ctx) -> Value {
     json!({ "message": ctx.user_message("tck-complete-task") })
@@ -123,19 +140,9 @@ async fn required_not_activated(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 async fn version_not_downgraded(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let required = match required_or_na(&ctx) {
-        Ok(required) => required,
+    let (required, index, other) = match downgrade_of(&ctx) {
+        Ok(found) => found,
         Err(na) => return Ok(na),
-    };
-    let Some((index, other)) = (required.iter().enumerate())
-        .find_map(|(i, uri)| other_version(uri).map(|other| (i, other)))
-    else {
-        return Ok(Verdict::NotApplicable {
-            reason: format!(
-                "no required extension's URI carries a version the kit recognises: {}",
-                required.join(", ")
-            ),
-        });
     };
     let declared = required[index].clone();
     // A fall-back shows only where the agent refuses a request without the extension at all.
@@ -143,7 +150,9 @@ async fn version_not_downgraded(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let reply = bare.request("SendMessage", send_params(&bare)).await?;
     if !matches!(reply.read, Ok(Answer::Error(_))) {
         return Err(HarnessError::Prerequisite(format!(
-            "the agent processes a request that activates no extension at all (see              extensions.required-not-activated-rejected), so a fall-back from {other} to              {declared} cannot be told apart"
+            "the agent processes a request that activates no extension at all (see \
+             extensions.required-not-activated-rejected), so a fall-back from {other} to \
+             {declared} cannot be told apart"
         )));
     }
     let mut activated = required;
@@ -189,7 +198,8 @@ pub(crate) async fn baseline_processed(ctx: &Ctx) -> Result<(), HarnessError> {
     match &reply.read {
         Ok(Answer::Result(_)) => Ok(()),
         Ok(other) => Err(HarnessError::Prerequisite(format!(
-            "a plain SendMessage with the card's required extensions activated was not              processed: {}",
+            "a plain SendMessage with the card's required extensions activated was not \
+             processed: {}",
             other.describe()
         ))),
         Err(unreadable) => Err(HarnessError::Prerequisite(format!(

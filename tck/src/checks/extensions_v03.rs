@@ -9,7 +9,7 @@
 
 use serde_json::json;
 
-use super::extensions::{baseline_processed, required_or_na, send_params};
+use super::extensions::{baseline_processed, downgrade_of, required_or_na, send_params};
 use super::JSON_0_3;
 use crate::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
@@ -187,19 +187,9 @@ async fn required_refused(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 async fn not_downgraded(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let required = match required_or_na(&ctx) {
-        Ok(required) => required,
+    let (required, index, other) = match downgrade_of(&ctx) {
+        Ok(found) => found,
         Err(na) => return Ok(na),
-    };
-    let Some((index, other)) = (required.iter().enumerate())
-        .find_map(|(i, uri)| other_version(uri).map(|other| (i, other)))
-    else {
-        return Ok(Verdict::NotApplicable {
-            reason: format!(
-                "no required extension's URI carries a version the kit recognises: {}",
-                required.join(", ")
-            ),
-        });
     };
     if !bare_refused(&ctx).await? {
         return Err(HarnessError::Prerequisite(
