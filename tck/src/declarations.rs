@@ -85,7 +85,8 @@ pub fn untested(run: &Run<'_>) -> Vec<UntestedDeclaration> {
             .any(|r| extension_check(&r.id) && r.status != Status::NotApplicable);
         if !judged {
             let why = if run.selected.iter().any(|c| extension_check(c.id)) {
-                "no extension check could judge it: the kit judges required extensions                  (what an optional one changes is defined by its own specification)"
+                "no extension check could judge it: the kit judges required extensions \
+                 (what an optional one changes is defined by its own specification)"
             } else {
                 "the selection (--select, --level) excluded its checks"
             };

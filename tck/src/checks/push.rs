@@ -135,7 +135,11 @@ pub fn checks() -> Vec<Check> {
             requires: PUSH,
             maps_to: &[],
             reading: Some(
-                "§13.2 asks agents to validate webhook URLs against SSRF (private, loopback,                  link-local). The kit tries the link-local metadata address, which no webhook                  should target; any error refuses it. A config that is accepted is deleted at                  once. The kit's own webhook is on loopback: an agent that refuses loopback too                  must be given --webhook-url for the other push checks.",
+                "§13.2 asks agents to validate webhook URLs against SSRF (private, loopback, \
+                 link-local). The kit tries the link-local metadata address, which no webhook \
+                 should target; any error refuses it. A config that is accepted is deleted at \
+                 once. The kit's own webhook is on loopback: an agent that refuses loopback too \
+                 must be given --webhook-url for the other push checks.",
             ),
             run: |ctx| Box::pin(private_webhook_refused(ctx)),
         },
