@@ -263,6 +263,24 @@ impl Options {
         Ok(())
     }
 
+    /// The run options against a built-in agent: the private CA it made (under `tls`) trusted,
+    /// and the credentials it generated (in authenticated mode) held.
+    fn builtin_run(
+        &self,
+        base_url: &str,
+        card_url: &str,
+        ca_pem: Option<&str>,
+        credentials: Option<builtin::Credentials>,
+    ) -> RunOptions {
+        let mut run = self.run_options(base_url, card_url, true);
+        run.ca_certs
+            .extend(ca_pem.map(|pem| pem.as_bytes().to_vec()));
+        if let Some(credentials) = credentials {
+            credentials.apply(&mut run);
+        }
+        run
+    }
+
     fn run_options(&self, target: &str, card_url: &str, builtin: bool) -> RunOptions {
         let mut options = RunOptions::new(target, card_url);
         options.builtin = builtin;
@@ -351,14 +369,10 @@ pub async fn run(options: &Options) -> Result<Report, Error> {
                 .await
                 .map_err(Error::Start)?;
             let card_url = (options.card_url.clone()).unwrap_or_else(|| agent.served_card_url());
-            let mut run = options.run_options(&agent.base_url(), &card_url, true);
+            // The agent keeps its private CA across restarts.
+            let mut run =
+                options.builtin_run(&agent.base_url(), &card_url, agent.ca_pem(), credentials);
             run.durability = Some(agent.durability(options.ready_timeout));
-            // Under `tls`, trust the private CA the agent made (it keeps it across restarts).
-            run.ca_certs
-                .extend(agent.ca_pem().map(|pem| pem.as_bytes().to_vec()));
-            if let Some(credentials) = credentials {
-                credentials.apply(&mut run);
-            }
             let outcome = runner::run(&catalog, &run).await;
             agent.shutdown().await;
             let mut report = outcome?;
@@ -376,13 +390,8 @@ pub async fn run(options: &Options) -> Result<Report, Error> {
                 .card_url
                 .clone()
                 .unwrap_or_else(|| agent.served_card_url());
-            let mut run = options.run_options(&agent.base_url(), &card_url, true);
-            // Under `tls`, trust the private CA the agent made.
-            run.ca_certs
-                .extend(agent.ca_pem().map(|pem| pem.as_bytes().to_vec()));
-            if let Some(credentials) = credentials {
-                credentials.apply(&mut run);
-            }
+            let run =
+                options.builtin_run(&agent.base_url(), &card_url, agent.ca_pem(), credentials);
             let outcome = runner::run(&catalog, &run).await;
             agent.shutdown().await;
             let mut report = outcome?;
