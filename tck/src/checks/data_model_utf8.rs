@@ -7,8 +7,7 @@ use super::setup::Findings;
 use super::JSON_1_0;
 use crate::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::Ctx;
-use crate::transport::rest;
-use crate::wire::{HttpReply, Request};
+use crate::wire::HttpReply;
 
 /// This module's checks.
 pub fn checks() -> Vec<Check> {
@@ -91,10 +90,6 @@ async fn json_utf8(ctx: Ctx) -> Result<Verdict, HarnessError> {
     );
     let mut message = ctx.user_message("tck-complete-task");
     message["parts"] = json!([{ "text": TEXT }]);
-    let interface = ctx
-        .interface
-        .as_ref()
-        .ok_or_else(|| HarnessError::Internal("no interface".into()))?;
     let http = match ctx.binding() {
         Binding::Jsonrpc => {
             ctx.rpc("SendMessage", json!({ "message": message }))
@@ -102,20 +97,7 @@ async fn json_utf8(ctx: Ctx) -> Result<Verdict, HarnessError> {
                 .http
         }
         Binding::Rest => {
-            let params = ctx.with_tenant(json!({ "message": message }))?;
-            let route = rest::route(&interface.url, "SendMessage", &params)?;
-            ctx.wire
-                .send(Request {
-                    method: route.method,
-                    url: &route.url,
-                    headers: vec![
-                        ("accept", rest::ACCEPT.to_string()),
-                        ("content-type", rest::REQUEST_CONTENT_TYPE.to_string()),
-                        ("a2a-version", interface.version.as_str().to_string()),
-                    ],
-                    body: route.body.map(|b| b.to_string().into_bytes()),
-                })
-                .await?
+            super::rest::raw(&ctx, "SendMessage", json!({ "message": message })).await?
         }
         Binding::Grpc => {
             return Err(HarnessError::Internal(

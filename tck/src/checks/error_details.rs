@@ -9,8 +9,6 @@ use super::{JSONRPC_1_0, REST_1_0};
 use crate::a2a::{self, ERROR_INFO_TYPE};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::Ctx;
-use crate::transport::rest;
-use crate::wire::Request;
 
 /// The `@type` of google.rpc.BadRequest ends with this.
 const BAD_REQUEST: &str = "google.rpc.BadRequest";
@@ -110,24 +108,7 @@ async fn jsonrpc_extra(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 /// The `error` object of the HTTP+JSON answer to a SendMessage without `message`.
 async fn rest_invalid(ctx: &Ctx) -> Result<Value, HarnessError> {
-    let interface = ctx
-        .interface
-        .as_ref()
-        .ok_or_else(|| HarnessError::Internal("no interface".into()))?;
-    let route = rest::route(&interface.url, "SendMessage", &ctx.with_tenant(json!({}))?)?;
-    let http = ctx
-        .wire
-        .send(Request {
-            method: route.method,
-            url: &route.url,
-            headers: vec![
-                ("accept", rest::ACCEPT.to_string()),
-                ("content-type", rest::REQUEST_CONTENT_TYPE.to_string()),
-                ("a2a-version", interface.version.as_str().to_string()),
-            ],
-            body: Some(b"{}".to_vec()),
-        })
-        .await?;
+    let http = super::rest::raw(ctx, "SendMessage", json!({})).await?;
     match http.json().and_then(|b| b.get("error").cloned()) {
         Some(error) if (400..500).contains(&http.status) => Ok(error),
         _ => Err(HarnessError::Prerequisite(format!(

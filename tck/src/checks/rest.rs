@@ -78,21 +78,29 @@ pub fn checks() -> Vec<Check> {
 /// A plain successful REST exchange: GetTask of a task just created.
 async fn rest_get(ctx: &Ctx) -> Result<HttpReply, HarnessError> {
     let task = ctx.create_task("tck-complete-task").await?;
+    raw(ctx, "GetTask", json!({ "id": task_id(&task) })).await
+}
+
+/// `method` with `params` (the tenant added) on the REST interface, sent as the kit's
+/// transport sends it but answered raw: for checks that judge what the transport reads past
+/// (status, headers, bytes).
+pub(crate) async fn raw(ctx: &Ctx, method: &str, params: Value) -> Result<HttpReply, HarnessError> {
     let interface = ctx
         .interface
         .as_ref()
         .ok_or_else(|| HarnessError::Internal("no interface".into()))?;
-    let params = ctx.with_tenant(json!({ "id": task_id(&task) }))?;
-    let route = rest::route(&interface.url, "GetTask", &params)?;
+    let route = rest::route(&interface.url, method, &ctx.with_tenant(params)?)?;
+    let mut headers = vec![("accept", rest::ACCEPT.to_string())];
+    if route.body.is_some() {
+        headers.push(("content-type", rest::REQUEST_CONTENT_TYPE.to_string()));
+    }
+    headers.push(("a2a-version", interface.version.as_str().to_string()));
     ctx.wire
         .send(Request {
             method: route.method,
             url: &route.url,
-            headers: vec![
-                ("accept", rest::ACCEPT.to_string()),
-                ("a2a-version", interface.version.as_str().to_string()),
-            ],
-            body: None,
+            headers,
+            body: route.body.map(|b| b.to_string().into_bytes()),
         })
         .await
 }
@@ -131,25 +139,7 @@ async fn content_type_json(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 async fn success_200(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let message = ctx.user_message("tck-complete-task");
-    let interface = ctx
-        .interface
-        .as_ref()
-        .ok_or_else(|| HarnessError::Internal("no interface".into()))?;
-    let params = ctx.with_tenant(json!({ "message": message }))?;
-    let route = rest::route(&interface.url, "SendMessage", &params)?;
-    let http = ctx
-        .wire
-        .send(Request {
-            method: route.method,
-            url: &route.url,
-            headers: vec![
-                ("accept", rest::ACCEPT.to_string()),
-                ("content-type", rest::REQUEST_CONTENT_TYPE.to_string()),
-                ("a2a-version", interface.version.as_str().to_string()),
-            ],
-            body: route.body.map(|b| b.to_string().into_bytes()),
-        })
-        .await?;
+    let http = raw(&ctx, "SendMessage", json!({ "message": message })).await?;
     let read = rest::read(&http);
     Ok(match (http.status, &read.read) {
         (200, Ok(Answer::Result(_))) => Verdict::pass(),
