@@ -260,6 +260,8 @@ faults! {
         "REST and gRPC error statuses follow the superseded A2A 1.0.0 mapping table instead of 1.0.1 (e.g. TaskNotCancelable HTTP 409, UnsupportedOperation gRPC UNIMPLEMENTED): superseded text, which the kit must not FAIL.";
     OfficialContractOnly => "official-contract-only",
         "Only the messageId prefixes of the official TCK's table are honoured; every kit-only prefix (tck-long-running, tck-fail-task, ...) gets the default behaviour (complete the task), as most SDK test agents do.";
+    ActsContractOnly => "acts-contract-only",
+        "Only the ACTS contract is played: the scenario prefix is read from the start of the first text part (`tck-multi-turn`, `tck-cancel`, `tck-task-failure`, `tck-stream-basic`, ...), messageIds are ignored, and follow-ups are plain text (`done` completes a multi-turn task), as the SDKs' ACTS agents do: a contract the kit must drive, not a violation.";
     GrpcStreamErrorInStream => "grpc-stream-error-in-stream",
         "A failing gRPC streaming call sends response headers and then the error as the status of an empty stream instead of failing up front: a conformant alternative the kit must accept.";
     // --- extensions, service parameters and TLS ---

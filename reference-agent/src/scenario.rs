@@ -1,11 +1,12 @@
 //! The scripted scenarios, kept as data in `fixtures/scenarios.json` and
-//! selected by the longest matching prefix of `message.messageId`.
+//! selected by the longest matching prefix of `message.messageId`, or, for a messageId that
+//! matches none, by the ACTS prefix that starts the first text part (the ACTS contract).
 
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Part, TaskState};
+use crate::model::{Message, Part, TaskState};
 use crate::policy::ScenarioSet;
 
 const FIXTURE: &str = include_str!("../../fixtures/scenarios.json");
@@ -83,7 +84,39 @@ pub struct MessageOutcome {
 pub struct Scenarios {
     pub description: String,
     pub default_prefix: String,
+    /// The ACTS vocabulary; `None` once the table is restricted to one convention.
+    #[serde(default)]
+    pub acts: Option<Acts>,
+    /// Whether messageId prefixes are matched (off when only ACTS is played).
+    #[serde(skip, default = "yes")]
+    pub by_message_id: bool,
     pub scenarios: Vec<Scenario>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The ACTS contract's prefixes, each playing a scenario of the table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Acts {
+    pub description: String,
+    /// The follow-up text that completes a task started the ACTS way.
+    pub done: String,
+    pub prefixes: Vec<ActsPrefix>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ActsPrefix {
+    pub prefix: String,
+    pub plays: String,
+}
+
+/// The text of a message's first part, when that part is text.
+pub fn first_text(message: &Message) -> Option<&str> {
+    message.parts.first().and_then(|p| p.text.as_deref())
 }
 
 impl Scenarios {
@@ -103,9 +136,14 @@ impl Scenarios {
     /// The table restricted to `set`: with [`ScenarioSet::Official`] only the official
     /// prefixes remain, so any other gets the default scenario.
     pub fn only(mut self, set: ScenarioSet) -> Self {
-        if set == ScenarioSet::Official {
-            self.scenarios
-                .retain(|s| OFFICIAL_PREFIXES.contains(&s.prefix.as_str()));
+        match set {
+            ScenarioSet::All => {}
+            ScenarioSet::Official => {
+                self.scenarios
+                    .retain(|s| OFFICIAL_PREFIXES.contains(&s.prefix.as_str()));
+                self.acts = None;
+            }
+            ScenarioSet::Acts => self.by_message_id = false,
         }
         self
     }
@@ -136,6 +174,19 @@ impl Scenarios {
                 }
             }
         }
+        if let Some(acts) = &self.acts {
+            if acts.description.trim().is_empty() || acts.done.trim().is_empty() {
+                return Err("the ACTS table needs a description and a `done` text".to_owned());
+            }
+            for p in &acts.prefixes {
+                if !p.prefix.starts_with("tck-") || !prefixes.contains(p.plays.as_str()) {
+                    return Err(format!(
+                        "ACTS prefix `{}` must start with `tck-` and play a scenario of the table",
+                        p.prefix
+                    ));
+                }
+            }
+        }
         if !prefixes.contains(self.default_prefix.as_str()) {
             return Err(format!(
                 "defaultPrefix `{}` names no scenario",
@@ -147,17 +198,64 @@ impl Scenarios {
 
     /// The scenario for a messageId: the longest matching prefix, else the
     /// default (always present in a validated table).
+    #[cfg(test)]
     pub fn select(&self, message_id: &str) -> Option<&Scenario> {
-        let best = self
-            .scenarios
+        self.by_id(message_id).or_else(|| self.named(&self.default_prefix))
+    }
+
+    /// The scenario for a message: its messageId's prefix; else the ACTS prefix its first
+    /// text part starts with; else, for a follow-up on a task whose first message was
+    /// ACTS-driven (`acts_task`), `done` completes it and any other turn keeps it asking for
+    /// input; else the default.
+    pub fn select_message(&self, message: &Message, acts_task: bool) -> Option<&Scenario> {
+        if let Some(found) = self.by_id(&message.message_id) {
+            return Some(found);
+        }
+        if let Some(found) = self.by_text(message) {
+            return Some(found);
+        }
+        match &self.acts {
+            Some(acts) if acts_task => {
+                let done = first_text(message).is_some_and(|t| t.trim() == acts.done);
+                self.named(if done {
+                    &self.default_prefix
+                } else {
+                    "tck-input-required"
+                })
+            }
+            _ => self.named(&self.default_prefix),
+        }
+    }
+
+    /// Whether `message` starts a task the ACTS way (its first text part names an ACTS
+    /// prefix, its messageId none).
+    pub fn is_acts(&self, message: &Message) -> bool {
+        self.by_id(&message.message_id).is_none() && self.by_text(message).is_some()
+    }
+
+    fn by_id(&self, message_id: &str) -> Option<&Scenario> {
+        if !self.by_message_id {
+            return None;
+        }
+        self.scenarios
             .iter()
             .filter(|s| message_id.starts_with(&s.prefix))
-            .max_by_key(|s| s.prefix.len());
-        best.or_else(|| {
-            self.scenarios
-                .iter()
-                .find(|s| s.prefix == self.default_prefix)
-        })
+            .max_by_key(|s| s.prefix.len())
+    }
+
+    fn by_text(&self, message: &Message) -> Option<&Scenario> {
+        let text = first_text(message)?;
+        let acts = self.acts.as_ref()?;
+        let best = acts
+            .prefixes
+            .iter()
+            .filter(|p| text.starts_with(&p.prefix))
+            .max_by_key(|p| p.prefix.len())?;
+        self.named(&best.plays)
+    }
+
+    fn named(&self, prefix: &str) -> Option<&Scenario> {
+        self.scenarios.iter().find(|s| s.prefix == prefix)
     }
 }
 
@@ -226,6 +324,43 @@ mod tests {
             table.select("tck-input-required-1").unwrap().prefix,
             "tck-input-required"
         );
+    }
+
+    fn message(id: &str, text: &str) -> Message {
+        serde_json::from_value(serde_json::json!({
+            "messageId": id, "role": "ROLE_USER", "parts": [{"text": text}]
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn acts_prefixes_are_read_from_the_first_text_part() {
+        let table = Scenarios::builtin().unwrap();
+        let pick = |id: &str, text: &str, acts_task: bool| {
+            table
+                .select_message(&message(id, text), acts_task)
+                .unwrap()
+                .prefix
+                .clone()
+        };
+        assert_eq!(pick("m-1", "tck-cancel", false), "tck-long-running");
+        assert_eq!(pick("m-1", "tck-multi-turn please", false), "tck-input-required");
+        assert_eq!(pick("m-1", "tck-task-failure", false), "tck-fail-task");
+        assert_eq!(pick("m-1", "tck-stream-chunked", false), "tck-stream-artifact-chunked");
+        // The messageId wins; plain text is the default, or an ACTS turn on an ACTS task.
+        assert_eq!(pick("tck-fail-task-1", "tck-cancel", false), "tck-fail-task");
+        assert_eq!(pick("m-1", "hello", false), "tck-complete-task");
+        assert_eq!(pick("m-2", "done", true), "tck-complete-task");
+        assert_eq!(pick("m-2", "here is more input", true), "tck-input-required");
+        assert!(table.is_acts(&message("m-1", "tck-multi-turn")));
+        assert!(!table.is_acts(&message("tck-input-required-1", "tck-multi-turn")));
+        // Each convention alone.
+        let official = Scenarios::builtin().unwrap().only(ScenarioSet::Official);
+        let got = official.select_message(&message("m-1", "tck-multi-turn"), false);
+        assert_eq!(got.unwrap().prefix, "tck-complete-task");
+        let acts = Scenarios::builtin().unwrap().only(ScenarioSet::Acts);
+        let got = acts.select_message(&message("tck-input-required-1", "a2a-tck message"), false);
+        assert_eq!(got.unwrap().prefix, "tck-complete-task");
     }
 
     #[test]

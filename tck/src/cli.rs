@@ -143,6 +143,7 @@ impl From<VersionArg> for ProtocolVersion {
 pub(crate) enum ContractArg {
     Official,
     Kit,
+    Acts,
     None,
 }
 
@@ -151,6 +152,7 @@ impl From<ContractArg> for Contract {
         match value {
             ContractArg::Official => Contract::Official,
             ContractArg::Kit => Contract::Kit,
+            ContractArg::Acts => Contract::Acts,
             ContractArg::None => Contract::None,
         }
     }
@@ -213,8 +215,9 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = 16)]
     pub(crate) jobs: usize,
     /// The scenario contract the agent honours: `official` (the official TCK's messageId
-    /// prefixes), `kit` (those and the kit's own), `none` (no scenario: the checks that need
-    /// one are not run, and listed). Default: detected by a probe.
+    /// prefixes), `kit` (those and the kit's own), `acts` (the ACTS contract: the prefix
+    /// starts the first text part, follow-ups are plain text), `none` (no scenario: the
+    /// checks that need one are not run, and listed). Default: detected by a probe.
     #[arg(long, value_name = "CONTRACT")]
     pub(crate) contract: Option<ContractArg>,
     /// Send this header on every request, e.g. credentials: 'Authorization: Bearer <token>'

@@ -195,13 +195,39 @@ impl Ctx {
         self.ids.next(prefix)
     }
 
-    /// A user message whose messageId starts with `prefix`.
+    /// A user message playing the scenario `prefix` (a kit name), carried the way the
+    /// run's contract carries it: its messageId starts with `prefix` (official, kit), or
+    /// under ACTS its first text part is the ACTS counterpart and its messageId carries no
+    /// prefix (a name without a counterpart is carried the messageId way).
     pub fn user_message(&self, prefix: &str) -> Value {
-        json!({
-            "messageId": self.id(prefix),
-            "role": "ROLE_USER",
-            "parts": [{"text": format!("a2a-tck message ({prefix})")}],
-        })
+        let text = self.scenarios.text_prefix(prefix);
+        self.message_with(prefix, text)
+    }
+
+    /// A follow-up message playing `prefix` on an existing task (the caller sets `taskId`):
+    /// as [`Ctx::user_message`], except that ACTS follow-ups are plain text (`done` to
+    /// complete a multi-turn task).
+    pub fn follow_up_message(&self, prefix: &str) -> Value {
+        let text = self.scenarios.follow_up_text(prefix);
+        self.message_with(prefix, text)
+    }
+
+    fn message_with(&self, prefix: &str, text: Option<&str>) -> Value {
+        match text {
+            Some(text) => {
+                self.scenarios.note(prefix);
+                json!({
+                    "messageId": self.ids.next("a2a-tck-message"),
+                    "role": "ROLE_USER",
+                    "parts": [{"text": text}],
+                })
+            }
+            None => json!({
+                "messageId": self.id(prefix),
+                "role": "ROLE_USER",
+                "parts": [{"text": format!("a2a-tck message ({prefix})")}],
+            }),
+        }
     }
 
     /// The binding under test (JSON-RPC for card checks, which make no calls).

@@ -224,7 +224,11 @@ pub fn contract_words(c: &crate::contract::ContractReport) -> String {
     } else {
         format!("kit-only scenarios used: {}", c.kit_scenarios.join(", "))
     };
-    format!("{} ({how}; {kit})", c.used.as_str())
+    format!(
+        "{} ({how}; prefixes carried in the {}; {kit})",
+        c.used.as_str(),
+        c.carrier.as_str()
+    )
 }
 
 /// The checks not run, one entry per check with the places it was planned on.

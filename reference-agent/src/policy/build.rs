@@ -191,11 +191,13 @@ impl Policy {
                 cache_headers: !has(Fault::CardNoCacheHeaders),
                 signing: crate::signing::SigningFaults::from_faults(has),
             },
-            scenarios: pick(
-                has(Fault::OfficialContractOnly),
-                ScenarioSet::Official,
-                ScenarioSet::All,
-            ),
+            scenarios: if has(Fault::OfficialContractOnly) {
+                ScenarioSet::Official
+            } else if has(Fault::ActsContractOnly) {
+                ScenarioSet::Acts
+            } else {
+                ScenarioSet::All
+            },
             auth: crate::auth::AuthPolicy::new(config),
             isolation: Isolation {
                 rest_apart: has(Fault::CrossBindingIsolated),

@@ -341,6 +341,8 @@ pub enum ScenarioSet {
     All,
     /// Only the prefixes of the official TCK's table; any other gets the default.
     Official,
+    /// Only the ACTS contract: prefixes in the first text part, messageIds ignored.
+    Acts,
 }
 
 /// Which requests share the task store.

@@ -110,9 +110,15 @@ impl Store {
         message: Message,
         streaming: bool,
     ) -> Result<(SendReply, Vec<Event>), RpcError> {
+        // A follow-up on a task started the ACTS way is plain text (`done` or another turn).
+        let acts_task = state
+            .tasks
+            .get(&message.task_id)
+            .and_then(|r| r.initial.history.first())
+            .is_some_and(|first| self.scenarios.is_acts(first));
         let scenario = self
             .scenarios
-            .select(&message.message_id)
+            .select_message(&message, acts_task)
             .ok_or_else(|| RpcError::internal("scenario table has no default"))?;
         let policy = &self.policy.tasks;
         if self.strict_contexts

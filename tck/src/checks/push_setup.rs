@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::setup::{full_follow_up, task_id, Setup};
+use super::setup::{task_id, Setup};
 use crate::a2a::{self, ErrorKind};
 use crate::check::HarnessError;
 use crate::ctx::{Answer, Ctx};
@@ -108,17 +108,9 @@ pub fn config_id(config: &Value) -> String {
     a2a::text(config, "id").unwrap_or_default().to_string()
 }
 
-/// Setup: the follow-up that drives `task` to its terminal state.
+/// Setup: the follow-up that drives `task` to its terminal state, seen to move it.
 pub async fn finish(ctx: &Ctx, task: &Value) -> Result<(), HarnessError> {
-    let message = full_follow_up(ctx, task, FINISH);
-    let answer = ctx.send_message(message, None).await?;
-    match answer.result() {
-        Some(_) => Ok(()),
-        None => Err(HarnessError::Prerequisite(format!(
-            "the follow-up that completes the task failed: {}",
-            answer.describe()
-        ))),
-    }
+    super::setup::release(ctx, task, FINISH).await.map(drop)
 }
 
 /// The config ids a list answer holds, and its nextPageToken.

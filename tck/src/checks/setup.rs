@@ -251,7 +251,7 @@ impl Findings {
 
 /// A follow-up message on `task` with the given scenario prefix.
 pub fn follow_up(ctx: &Ctx, task: &Value, prefix: &str, context: Option<&str>) -> Value {
-    let mut message = ctx.user_message(prefix);
+    let mut message = ctx.follow_up_message(prefix);
     message["taskId"] = json!(task_id(task));
     if let Some(context) = context {
         message["contextId"] = json!(context);
@@ -262,6 +262,48 @@ pub fn follow_up(ctx: &Ctx, task: &Value, prefix: &str, context: Option<&str>) -
 /// A follow-up on `task` that names its contextId too.
 pub fn full_follow_up(ctx: &Ctx, task: &Value, prefix: &str) -> Value {
     follow_up(ctx, task, prefix, a2a::text(task, "contextId"))
+}
+
+/// Setup: moves an open task on with the follow-up playing `prefix` (or, for the kit's held
+/// WORKING task under a contract whose follow-ups do not release it, with a cancel), and
+/// requires the task to be seen moving: the follow-up accepted, and the task no longer in the
+/// state it was made in, in the answer or in a GetTask after it. An agent that keeps the task
+/// waiting (it asked for an answer the kit cannot give, such as an approval of a tool call)
+/// leaves the check nothing to judge, which is UNTESTABLE, never a violation.
+pub async fn release(ctx: &Ctx, task: &Value, prefix: &str) -> Result<Answer, HarnessError> {
+    let id = task_id(task);
+    let before = a2a::state(task).unwrap_or_default().to_string();
+    let by_cancel = before == "TASK_STATE_WORKING" && !ctx.scenarios().follow_up_releases_held();
+    let (answer, what) = if by_cancel {
+        (ctx.cancel_task(&id).await?, "the cancel that ends the task")
+    } else {
+        let message = full_follow_up(ctx, task, prefix);
+        (
+            ctx.send_message(message, None).await?,
+            "the follow-up that completes the task",
+        )
+    };
+    let Some(result) = answer.result() else {
+        return Err(HarnessError::Prerequisite(format!(
+            "{what} was refused: {}",
+            answer.describe()
+        )));
+    };
+    let answered = result.get("task").unwrap_or(result);
+    let now = match a2a::state(answered).filter(|_| a2a::text(answered, "id") == Some(&id)) {
+        Some(state) => state.to_string(),
+        None => {
+            let read = ctx.get_task(&id, None).await?;
+            a2a::shown(read.result().and_then(|t| a2a::state(t))).to_string()
+        }
+    };
+    if now == before && a2a::INTERRUPTED_STATES.contains(&now.as_str()) {
+        return Err(HarnessError::Prerequisite(format!(
+            "the task stayed in {now} after {what}: the agent waits for an answer the kit \
+             cannot give (a drive file can say what to send)"
+        )));
+    }
+    Ok(answer)
 }
 
 /// "tried X, Y; left out: ..." for pass details of checks over several terminal states.

@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use super::setup::{
-    close_after_terminal, full_follow_up, rank, sent_task, task_id, until_terminal, Setup,
+    self, close_after_terminal, rank, sent_task, task_id, until_terminal, Setup,
 };
 use super::{EVERY_BINDING_1_0, STREAMING};
 use crate::a2a::{self, ErrorKind};
@@ -207,17 +207,12 @@ async fn subscribe(ctx: &Ctx, task: &Value) -> Result<EventStream, HarnessError>
     ctx.open_stream("SubscribeToTask", id_params(task)).await
 }
 
-/// Completes an open task with a follow-up message; the follow-up must be accepted.
+/// Completes an open task (a follow-up, or a cancel where the contract's follow-ups do not
+/// release it), which must be seen to move it.
 async fn release(ctx: &Ctx, task: &Value) -> Result<(), HarnessError> {
-    let message = full_follow_up(ctx, task, "tck-complete-task");
-    let answer = ctx.send_message(message, None).await?;
-    match answer.result() {
-        Some(_) => Ok(()),
-        None => Err(HarnessError::Prerequisite(format!(
-            "the follow-up that completes the task was refused: {}",
-            answer.describe()
-        ))),
-    }
+    setup::release(ctx, task, crate::contract::PLAIN)
+        .await
+        .map(drop)
 }
 
 async fn subscribe_first_event(ctx: Ctx) -> Result<Verdict, HarnessError> {

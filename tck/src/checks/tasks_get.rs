@@ -111,7 +111,7 @@ async fn task_with_history(ctx: &Ctx) -> Result<(String, Vec<Value>), HarnessErr
         .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
         .await?;
     let id = task_id(&task);
-    let mut again = ctx.user_message("tck-input-required");
+    let mut again = ctx.follow_up_message("tck-input-required");
     again["taskId"] = json!(id);
     let answer = ctx.send_message(again, None).await?;
     if answer.result().is_none() {

@@ -257,7 +257,7 @@ async fn sorted_desc(ctx: Ctx) -> Result<Verdict, HarnessError> {
         )));
     }
     let (a_id, b_id) = (task_id(&a), task_id(&b));
-    let mut answer = ctx.user_message("tck-complete-task");
+    let mut answer = ctx.follow_up_message("tck-complete-task");
     answer["taskId"] = json!(a_id);
     answer["contextId"] = json!(context);
     let updated = ctx.send_message(answer, None).await?;
