@@ -260,6 +260,8 @@ faults! {
         "REST and gRPC error statuses follow the superseded A2A 1.0.0 mapping table instead of 1.0.1 (e.g. TaskNotCancelable HTTP 409, UnsupportedOperation gRPC UNIMPLEMENTED): superseded text, which the kit must not FAIL.";
     OfficialContractOnly => "official-contract-only",
         "Only the messageId prefixes of the official TCK's table are honoured; every kit-only prefix (tck-long-running, tck-fail-task, ...) gets the default behaviour (complete the task), as most SDK test agents do.";
+    PlaysNoContract => "plays-no-contract",
+        "No scenario contract is played, as by a product agent: messageIds and `tck-` texts mean nothing; a request whose text says `approve` waits in INPUT_REQUIRED for an approval (a data part carrying the `approvalId` of the agent's status message; any other follow-up leaves it waiting), `fail` fails the task, `wait` keeps it WORKING until canceled, anything else completes it: an agent the kit drives only with a drive file, not a violation.";
     ActsContractOnly => "acts-contract-only",
         "Only the ACTS contract is played: the scenario prefix is read from the start of the first text part (`tck-multi-turn`, `tck-cancel`, `tck-task-failure`, `tck-stream-basic`, ...), messageIds are ignored, and follow-ups are plain text (`done` completes a multi-turn task), as the SDKs' ACTS agents do: a contract the kit must drive, not a violation.";
     GrpcStreamErrorInStream => "grpc-stream-error-in-stream",
@@ -480,7 +482,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 190);
+        assert_eq!(Fault::all().len(), 192);
     }
 
     #[test]

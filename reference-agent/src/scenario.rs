@@ -90,6 +90,9 @@ pub struct Scenarios {
     /// Whether messageId prefixes are matched (off when only ACTS is played).
     #[serde(skip, default = "yes")]
     pub by_message_id: bool,
+    /// No contract at all: the words of the request decide, as for a product agent.
+    #[serde(skip)]
+    pub product: bool,
     pub scenarios: Vec<Scenario>,
 }
 
@@ -112,6 +115,11 @@ pub struct Acts {
 pub struct ActsPrefix {
     pub prefix: String,
     pub plays: String,
+}
+
+/// The id of the approval a product agent's task waits for.
+pub fn approval_id(task_id: &str) -> String {
+    format!("approval-{task_id}")
 }
 
 /// The text of a message's first part, when that part is text.
@@ -144,6 +152,11 @@ impl Scenarios {
                 self.acts = None;
             }
             ScenarioSet::Acts => self.by_message_id = false,
+            ScenarioSet::Product => {
+                self.by_message_id = false;
+                self.acts = None;
+                self.product = true;
+            }
         }
         self
     }
@@ -208,6 +221,16 @@ impl Scenarios {
     /// ACTS-driven (`acts_task`), `done` completes it and any other turn keeps it asking for
     /// input; else the default.
     pub fn select_message(&self, message: &Message, acts_task: bool) -> Option<&Scenario> {
+        if self.product {
+            let text = first_text(message).unwrap_or_default().to_ascii_lowercase();
+            let words = [
+                ("approve", "tck-input-required"),
+                ("fail", "tck-fail-task"),
+                ("wait", "tck-long-running"),
+            ];
+            let named = words.iter().find(|(w, _)| text.contains(w));
+            return self.named(named.map_or(self.default_prefix.as_str(), |(_, s)| s));
+        }
         if let Some(found) = self.by_id(&message.message_id) {
             return Some(found);
         }
@@ -252,6 +275,25 @@ impl Scenarios {
             .filter(|p| text.starts_with(&p.prefix))
             .max_by_key(|p| p.prefix.len())?;
         self.named(&best.plays)
+    }
+
+    /// A product agent's follow-up on a task waiting for approval: it resumes (completes)
+    /// only with a data part carrying the task's `approvalId`; any other answer leaves it
+    /// waiting.
+    pub fn approval_answer(&self, message: &Message, task_id: &str) -> Option<&Scenario> {
+        let id = approval_id(task_id);
+        let approved = message.parts.iter().any(|p| {
+            p.data
+                .as_ref()
+                .and_then(|d| d.get("approvalId"))
+                .and_then(|v| v.as_str())
+                == Some(id.as_str())
+        });
+        self.named(if approved {
+            &self.default_prefix
+        } else {
+            "tck-input-required"
+        })
     }
 
     fn named(&self, prefix: &str) -> Option<&Scenario> {

@@ -211,15 +211,23 @@ pub(crate) struct RunArgs {
     /// seconds (a stream that should have closed is judged after this wait).
     #[arg(long, value_name = "SECS", default_value_t = 5.0)]
     pub(crate) stream_wait: f64,
-    /// How many checks run at once.
-    #[arg(long, value_name = "N", default_value_t = 16)]
-    pub(crate) jobs: usize,
+    /// How many checks run at once. Default: 16 against the built-in agent, 4 against any
+    /// other, a client's load rather than a flood (an agent on a real database may lock up
+    /// under 16 parallel checks).
+    #[arg(long, value_name = "N")]
+    pub(crate) jobs: Option<usize>,
     /// The scenario contract the agent honours: `official` (the official TCK's messageId
     /// prefixes), `kit` (those and the kit's own), `acts` (the ACTS contract: the prefix
     /// starts the first text part, follow-ups are plain text), `none` (no scenario: the
     /// checks that need one are not run, and listed). Default: detected by a probe.
     #[arg(long, value_name = "CONTRACT")]
     pub(crate) contract: Option<ContractArg>,
+    /// A drive file (TOML, or YAML by its extension) for an agent that plays no scenario
+    /// contract: per state the kit needs (completed, input-required and the follow-up that
+    /// completes it, failed, long-running, ...), which message to send, with values taken
+    /// from the agent's own answer by JSON pointer. See fixtures/drive-reference.toml.
+    #[arg(long, value_name = "FILE", conflicts_with = "contract")]
+    pub(crate) drive: Option<std::path::PathBuf>,
     /// Send this header on every request, e.g. credentials: 'Authorization: Bearer <token>'
     /// (repeatable). Values never appear in reports.
     #[arg(long = "header", value_name = "NAME: VALUE", value_parser = parse_header)]

@@ -20,6 +20,7 @@ use crate::card::Interface;
 use crate::check::HarnessError;
 use crate::check::ProtocolVersion;
 use crate::ctx::{Answer, Ctx};
+use crate::drive::Drive;
 
 /// A scenario contract.
 #[derive(
@@ -36,6 +37,8 @@ pub enum Contract {
     Acts,
     /// No scenario at all: the agent answers every message its own way.
     None,
+    /// A drive file (`--drive`) says which message brings the agent into each state.
+    Drive,
 }
 
 impl Contract {
@@ -45,6 +48,7 @@ impl Contract {
             Contract::Kit => "kit",
             Contract::Acts => "acts",
             Contract::None => "none",
+            Contract::Drive => "drive",
         }
     }
 
@@ -52,6 +56,7 @@ impl Contract {
     pub fn carrier(self) -> Carrier {
         match self {
             Contract::Acts => Carrier::FirstText,
+            Contract::Drive => Carrier::DriveFile,
             _ => Carrier::MessageId,
         }
     }
@@ -69,6 +74,8 @@ pub enum Carrier {
     /// The text of the first part starts with the prefix (ACTS §11); the messageId is
     /// ignored, and follow-ups are plain text (`done` ends a multi-turn task).
     FirstText,
+    /// The messages of a drive file, values taken from the agent's own answers.
+    DriveFile,
 }
 
 impl Carrier {
@@ -76,6 +83,7 @@ impl Carrier {
         match self {
             Carrier::MessageId => "messageId",
             Carrier::FirstText => "first text part",
+            Carrier::DriveFile => "drive file",
         }
     }
 }
@@ -197,6 +205,8 @@ pub struct Scenarios {
     kit: Arc<BTreeSet<&'static str>>,
     /// The scenario prefixes this check has sent (see [`Scenarios::note`]).
     sent: Arc<Mutex<BTreeSet<&'static str>>>,
+    /// Under [`Contract::Drive`]: the drive file.
+    drive: Option<Arc<Drive>>,
 }
 
 impl Default for Scenarios {
@@ -221,7 +231,26 @@ impl Scenarios {
             official_by_request,
             kit: Arc::new(kit),
             sent: Arc::default(),
+            drive: None,
         }
+    }
+
+    /// The scenarios a drive file plays.
+    pub fn driven(drive: Arc<Drive>) -> Scenarios {
+        let kit = KIT_ONLY
+            .iter()
+            .map(|(p, _)| *p)
+            .filter(|p| drive.drives(p))
+            .collect();
+        Scenarios {
+            drive: Some(drive),
+            ..Scenarios::new(Contract::Drive, false, kit)
+        }
+    }
+
+    /// The drive file, under [`Contract::Drive`].
+    pub fn drive(&self) -> Option<&Drive> {
+        self.drive.as_deref()
     }
 
     /// The same policy, with a fresh record of sent prefixes (one per check).
@@ -239,6 +268,9 @@ impl Scenarios {
     /// Whether the checks may use `prefix`: the plain message always, the official table
     /// unless the contract is none, a kit-only scenario when the agent honours it.
     pub fn honours(&self, prefix: &str) -> bool {
+        if let Some(drive) = &self.drive {
+            return !is_scenario(prefix) || drive.drives(prefix);
+        }
         if is_kit_only(prefix) {
             self.used != Contract::None && self.kit.contains(prefix)
         } else if is_scenario(prefix) {
@@ -252,6 +284,10 @@ impl Scenarios {
     pub fn refusal(&self, prefix: &str) -> Option<String> {
         if self.honours(prefix) {
             None
+        } else if self.drive.is_some() {
+            Some(format!(
+                "the drive file does not say how to play `{prefix}` (see `a2a-tck --drive`)"
+            ))
         } else if self.used == Contract::None {
             Some(format!(
                 "the contract is `none`, so the kit does not send the scenario `{prefix}`"
@@ -288,6 +324,7 @@ impl Scenarios {
     /// Whether a follow-up message releases the kit's held `tck-long-running` task. Under
     /// ACTS the held task is `tck-cancel`, which only a cancel ends.
     pub fn follow_up_releases_held(&self) -> bool {
+        // Under a drive file the long-running task is one the agent works on: a cancel ends it.
         self.used.carrier() == Carrier::MessageId
     }
 
@@ -317,9 +354,26 @@ pub fn not_honoured(prefix: &str) -> String {
 /// finds on one usable interface (1.0 JSON-RPC first), so every binding is judged alike.
 pub async fn decide(
     requested: Option<Contract>,
+    drive: Option<Arc<Drive>>,
     usable: &[Interface],
     ctx_on: impl Fn(Interface) -> Ctx,
 ) -> (Scenarios, Option<ContractReport>) {
+    if let Some(drive) = drive {
+        let scenarios = Scenarios::driven(Arc::clone(&drive));
+        let report = ContractReport {
+            requested: Some(Contract::Drive),
+            detected: None,
+            used: Contract::Drive,
+            carrier: Carrier::DriveFile,
+            kit_scenarios: scenarios.kit.iter().map(|p| p.to_string()).collect(),
+            honoured: Vec::new(),
+            evidence: vec![format!(
+                "the drive file plays {}",
+                drive.scenarios().join(", ")
+            )],
+        };
+        return (scenarios, Some(report));
+    }
     let mut probed = usable.to_vec();
     probed.sort_by_key(|i| (i.version != ProtocolVersion::V1_0, i.binding));
     let probe_on = probed.into_iter().next();
@@ -347,7 +401,7 @@ pub async fn decide(
     // A kit-only scenario is used when the probe showed it honoured, or when asked for.
     let kit = match (requested, &found) {
         (Some(Contract::Kit | Contract::Acts), _) => KIT_ONLY.iter().map(|(p, _)| *p).collect(),
-        (Some(Contract::Official | Contract::None), _) => Default::default(),
+        (Some(Contract::Official | Contract::None | Contract::Drive), _) => Default::default(),
         (None, Some(f)) => f.kit.clone(),
         (None, None) => Default::default(),
     };
@@ -468,7 +522,7 @@ pub async fn probe(ctx: &Ctx) -> Probed {
         for (trial, got) in TRIALS.iter().zip(trials).skip(1) {
             let sent_as = match carrier {
                 Carrier::FirstText => acts_name(trial.name).unwrap_or(trial.name),
-                Carrier::MessageId => trial.name,
+                Carrier::MessageId | Carrier::DriveFile => trial.name,
             };
             let (ok, why) = judge_trial(trial, got, plain);
             let label = format!("{} `{sent_as}`", carrier.as_str());
@@ -655,14 +709,16 @@ async fn attempt(
     // it stands (often SUBMITTED) and reaches the scenario's state a moment later; an agent
     // that does not know the prefix completes it instead. A task in SUBMITTED, or in
     // WORKING when another state is expected, is read again with a growing pause, under
-    // the stream deadline. Whether a held state holds is seen later, not here.
+    // the stream deadline; a task expected WORKING is read back once. Whether a held state
+    // holds is seen at a later read, not here.
     let deadline = tokio::time::Instant::now() + ctx.stream_wait();
     let mut pause = Duration::from_millis(5);
     let mut reads = 0;
     while !a2a::TERMINAL_STATES.contains(&got.as_str()) {
         let settled = match got.as_str() {
             "TASK_STATE_SUBMITTED" => false,
-            "TASK_STATE_WORKING" => state == "TASK_STATE_WORKING",
+            // Read back once: the later read that decides comes after the probe's other work.
+            "TASK_STATE_WORKING" => state == "TASK_STATE_WORKING" && reads >= 1,
             _ => true,
         };
         if settled || tokio::time::Instant::now() + pause > deadline {

@@ -200,8 +200,34 @@ impl Ctx {
     /// under ACTS its first text part is the ACTS counterpart and its messageId carries no
     /// prefix (a name without a counterpart is carried the messageId way).
     pub fn user_message(&self, prefix: &str) -> Value {
+        if let Some((parts, metadata)) = self.scenarios.drive().and_then(|d| d.first(prefix)) {
+            return self.driven(prefix, parts, metadata);
+        }
         let text = self.scenarios.text_prefix(prefix);
         self.message_with(prefix, text)
+    }
+
+    /// A follow-up on `task` playing `prefix`, without its ids (the caller sets them): a
+    /// drive file's follow-up for the state the task is in (values read from `task`), else
+    /// [`Ctx::follow_up_message`].
+    pub fn follow_up_on(&self, task: &Value, prefix: &str) -> Value {
+        match self.scenarios.drive().and_then(|d| d.follow_up(prefix, task)) {
+            Some((parts, metadata)) => self.driven(prefix, parts, metadata),
+            None => self.follow_up_message(prefix),
+        }
+    }
+
+    fn driven(&self, prefix: &str, parts: Value, metadata: Option<Value>) -> Value {
+        self.scenarios.note(prefix);
+        let mut message = json!({
+            "messageId": self.ids.next("a2a-tck-message"),
+            "role": "ROLE_USER",
+            "parts": parts,
+        });
+        if let Some(metadata) = metadata {
+            message["metadata"] = metadata;
+        }
+        message
     }
 
     /// A follow-up message playing `prefix` on an existing task (the caller sets `taskId`):

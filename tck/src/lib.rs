@@ -13,6 +13,7 @@ pub mod check;
 pub mod checks;
 pub mod compat;
 pub mod contract;
+pub mod drive;
 pub mod ctx;
 pub mod declarations;
 pub mod diff;

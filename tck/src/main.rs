@@ -175,8 +175,18 @@ fn run(args: RunArgs) -> ExitCode {
         options.limits.request_timeout = request_timeout;
         options.limits.stream_wait = stream_wait;
         options.check_timeout = check_timeout;
-        options.jobs = args.jobs;
+        options.jobs = match args.jobs {
+            Some(jobs) => jobs,
+            None if builtin => options.jobs,
+            None => a2a_tck::runner::TARGET_JOBS,
+        };
         options.contract = args.contract.map(Contract::from);
+        if let Some(path) = &args.drive {
+            match a2a_tck::drive::Drive::read(path) {
+                Ok(drive) => options.drive = Some(std::sync::Arc::new(drive)),
+                Err(e) => return usage(&format!("--drive {e}")),
+            }
+        }
         options.headers = args.headers.clone();
         for path in &args.ca_certs {
             match std::fs::read(path) {

@@ -211,6 +211,7 @@ fn contract_lines(report: &Report) -> String {
 /// "kit (detected by the probe; kit scenarios used: ...)".
 pub fn contract_words(c: &crate::contract::ContractReport) -> String {
     let how = match (c.requested, c.detected) {
+        (Some(crate::contract::Contract::Drive), _) => "given with --drive".to_string(),
         (Some(_), _) => "given with --contract".to_string(),
         (None, Some(crate::contract::Contract::None))
             if c.used != crate::contract::Contract::None =>
@@ -225,7 +226,7 @@ pub fn contract_words(c: &crate::contract::ContractReport) -> String {
         format!("kit-only scenarios used: {}", c.kit_scenarios.join(", "))
     };
     format!(
-        "{} ({how}; prefixes carried in the {}; {kit})",
+        "{} ({how}; scenarios carried in the {}; {kit})",
         c.used.as_str(),
         c.carrier.as_str()
     )

@@ -330,6 +330,10 @@ impl Opened {
 }
 /// Builds the kit's HTTP client. Redirects are not followed (a 3xx is an answer to judge, and
 /// stays in the evidence) and no retries are made.
+/// How long an idle pooled connection is kept: well under the shortest common server
+/// keep-alive (Node's 5 s).
+pub const POOL_IDLE: Duration = Duration::from_secs(2);
+
 pub fn client() -> Result<reqwest::Client, HarnessError> {
     client_trusting(&[])
 }
@@ -348,6 +352,10 @@ pub fn client_trusting(ca_pems: &[Vec<u8>]) -> Result<reqwest::Client, HarnessEr
     builder
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(Duration::from_secs(5))
+        // An idle pooled connection is dropped before a typical server closes it (Node
+        // closes idle keep-alive connections after 5 s), so a request never goes out on a
+        // connection the agent has already closed.
+        .pool_idle_timeout(POOL_IDLE)
         .user_agent(concat!("a2a-tck/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(|e| HarnessError::Internal(format!("failed to build the HTTP client: {e}")))

@@ -205,3 +205,42 @@ async fn a_probe_that_sees_no_scenario_played_never_leaves_checks_out() {
     only_kit_only_checks_not_run(&report, "does not honour the kit's scenario");
     assert_eq!(report.verdict, Verdict::NonConformant);
 }
+
+#[tokio::test]
+async fn an_agent_that_plays_only_acts_is_driven_by_the_first_text_part() {
+    let report = run(&[Fault::ActsContractOnly], None).await;
+    let contract = report.contract.as_ref().expect("contract recorded");
+    assert_eq!(contract.detected, Some(Contract::Acts), "{:?}", contract.evidence);
+    assert_eq!(contract.used, Contract::Acts);
+    assert_eq!(contract.carrier, a2a_tck::contract::Carrier::FirstText);
+    assert_eq!(contract.kit_scenarios.len(), 3, "{contract:?}");
+    assert!(contract
+        .honoured
+        .iter()
+        .any(|h| h.ends_with("tck-multi-turn")));
+    assert!(report.not_run.is_empty(), "{:?}", report.not_run);
+    for result in &report.results {
+        assert!(
+            matches!(result.status, Status::Pass | Status::NotApplicable),
+            "{} {:?} {:?}: {:?} {}",
+            result.id,
+            result.binding,
+            result.version,
+            result.status,
+            result.message
+        );
+    }
+    assert_eq!(report.verdict, Verdict::Conformant);
+}
+
+#[tokio::test]
+async fn the_full_agent_under_contract_acts_passes_everything() {
+    let report = run(&[], Some(Contract::Acts)).await;
+    let contract = report.contract.as_ref().expect("contract recorded");
+    assert_eq!((contract.requested, contract.used), (Some(Contract::Acts), Contract::Acts));
+    assert!(report.not_run.is_empty(), "{:?}", report.not_run);
+    assert!(report
+        .results
+        .iter()
+        .all(|r| matches!(r.status, Status::Pass | Status::NotApplicable)));
+}

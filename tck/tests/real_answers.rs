@@ -45,6 +45,14 @@ enum Persona {
     /// Authenticated: SubscribeToTask of a task the caller may not see is a stream that
     /// closes before any event (HTTP 200, `text/event-stream`, empty body).
     ForeignSubscribeEndsEmpty,
+    /// `tck-long-running` is unknown and its task finishes within milliseconds: WORKING in
+    /// the answer and at the first read, COMPLETED from then on (product agents on agent
+    /// frameworks, measured).
+    CompletesSoon,
+    /// Every task waits for an approval the kit cannot give (an ADK agent whose tool needs
+    /// confirmation): every first message gives INPUT_REQUIRED, and a text follow-up leaves
+    /// the task there.
+    AwaitsApproval,
 }
 
 struct Front {
@@ -279,6 +287,44 @@ async fn rpc(State(front): State<Arc<Front>>, headers: HeaderMap, body: Bytes) -
                 .insert("content-type", "text/event-stream".parse().expect("header"));
             out
         }
+        (Persona::CompletesSoon, "SendMessage") if message_id.starts_with("tck-long-running") => {
+            request["params"]["message"]["messageId"] =
+                json!(message_id.replacen("tck-long-running", "tck-complete-task", 1));
+            let mut answer = forward_json(&front, &headers, &request).await;
+            if answer["result"]["task"].is_object() {
+                let task_id = answer["result"]["task"]["id"].clone();
+                front.unsettled.lock().expect("lock").push(task_id);
+                answer["result"]["task"]["status"]["state"] = json!("TASK_STATE_WORKING");
+            }
+            Json(answer).into_response()
+        }
+        (Persona::CompletesSoon, "GetTask") => {
+            let mut answer = forward_json(&front, &headers, &request).await;
+            let task_id = &request["params"]["id"];
+            let mut unsettled = front.unsettled.lock().expect("lock");
+            if let Some(at) = unsettled.iter().position(|t| t == task_id) {
+                unsettled.remove(at);
+                answer["result"]["status"]["state"] = json!("TASK_STATE_WORKING");
+            }
+            Json(answer).into_response()
+        }
+        (Persona::AwaitsApproval, "SendMessage" | "SendStreamingMessage")
+            if message.get("taskId").is_none() =>
+        {
+            let rest = message_id.split_once('-').map_or("", |(_, r)| r);
+            request["params"]["message"]["messageId"] =
+                json!(format!("tck-input-required-approval-{rest}"));
+            pass_through(forward(&front, &headers, &request).await)
+        }
+        (Persona::AwaitsApproval, "SendMessage") => {
+            let get = json!({"jsonrpc": "2.0", "id": "get", "method": "GetTask",
+                             "params": {"id": message["taskId"]}});
+            let task = forward_json(&front, &headers, &get).await;
+            match task.get("result") {
+                Some(task) => rpc_result(&id, json!({ "task": task })),
+                None => Json(task).into_response(),
+            }
+        }
         (Persona::MissingRoleInternalError, "SendMessage") if message.get("role").is_none() => {
             rpc_error(&id, -32603, "internal error")
         }
@@ -447,6 +493,69 @@ async fn the_contract_probe_waits_for_a_task_to_settle() {
         .map(|r| (r.id.clone(), r.status, r.message.clone()))
         .collect();
     assert_all(&results, Status::Pass, "");
+}
+
+/// Runs `select` behind `persona` and returns the report.
+async fn report_behind(persona: Persona, select: &str) -> a2a_tck::report::Report {
+    let agent = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
+        .await
+        .expect("the reference agent starts");
+    let upstream = format!("{}{}", agent.base_url(), a2a_reference_agent::JSONRPC_PATH);
+    let server = front(persona, upstream).await;
+    let card_url = format!("{}/.well-known/agent-card.json", server.base);
+    let report = support::run(&server.base, &card_url, select).await;
+    drop(server);
+    agent.shutdown().await;
+    report
+}
+
+#[tokio::test]
+async fn one_working_read_of_a_task_that_then_completes_is_no_held_scenario() {
+    let report = report_behind(Persona::CompletesSoon, "send.non-blocking-returns-open-task").await;
+    let contract = report.contract.expect("a probe ran");
+    assert!(
+        !contract.kit_scenarios.iter().any(|s| s == "tck-long-running"),
+        "{contract:?}"
+    );
+    assert!(
+        contract
+            .evidence
+            .iter()
+            .any(|l| l.contains("`tck-long-running`") && l.contains("did not stay there")),
+        "{:?}",
+        contract.evidence
+    );
+    // The check that needs the held task is left out, with the probe's reason.
+    assert!(report.results.is_empty(), "{:?}", report.results);
+    assert_eq!(report.not_run.len(), 1, "{:?}", report.not_run);
+    assert!(report.not_run[0].reason.contains("did not see it played"));
+}
+
+#[tokio::test]
+async fn a_task_that_waits_for_an_approval_leaves_the_subscription_checks_untestable() {
+    let report = report_behind(
+        Persona::AwaitsApproval,
+        "{subscribe.receives-later-updates,subscribe.closes-at-terminal-state,subscribe.closing-one-keeps-others}",
+    )
+    .await;
+    let contract = report.contract.as_ref().expect("a probe ran");
+    // Every message asks for input, so asking for input shows no scenario played.
+    assert_eq!(
+        contract.detected,
+        Some(a2a_tck::contract::Contract::None),
+        "{:?}",
+        contract.evidence
+    );
+    assert!(contract.honoured.is_empty(), "{contract:?}");
+    let results: Vec<_> = (report.results.iter())
+        .map(|r| (r.id.clone(), r.status, r.message.clone()))
+        .collect();
+    assert_eq!(results.len(), 3, "{results:?}");
+    assert_all(
+        &results,
+        Status::Untestable,
+        "stayed in TASK_STATE_INPUT_REQUIRED",
+    );
 }
 
 #[tokio::test]

@@ -195,6 +195,8 @@ impl Policy {
                 ScenarioSet::Official
             } else if has(Fault::ActsContractOnly) {
                 ScenarioSet::Acts
+            } else if has(Fault::PlaysNoContract) {
+                ScenarioSet::Product
             } else {
                 ScenarioSet::All
             },

@@ -343,6 +343,9 @@ pub enum ScenarioSet {
     Official,
     /// Only the ACTS contract: prefixes in the first text part, messageIds ignored.
     Acts,
+    /// No contract, like a product agent: the request's words decide (see
+    /// [`crate::scenario::Scenarios::product`]).
+    Product,
 }
 
 /// Which requests share the task store.

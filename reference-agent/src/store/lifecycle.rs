@@ -116,10 +116,15 @@ impl Store {
             .get(&message.task_id)
             .and_then(|r| r.initial.history.first())
             .is_some_and(|first| self.scenarios.is_acts(first));
-        let scenario = self
-            .scenarios
-            .select_message(&message, acts_task)
-            .ok_or_else(|| RpcError::internal("scenario table has no default"))?;
+        let waiting = state.tasks.get(&message.task_id).is_some_and(|r| {
+            r.task.status.state == crate::model::TaskState::InputRequired
+        });
+        let scenario = if self.scenarios.product && waiting {
+            self.scenarios.approval_answer(&message, &message.task_id)
+        } else {
+            self.scenarios.select_message(&message, acts_task)
+        }
+        .ok_or_else(|| RpcError::internal("scenario table has no default"))?;
         let policy = &self.policy.tasks;
         if self.strict_contexts
             && message.task_id.is_empty()

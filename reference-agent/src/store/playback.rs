@@ -140,7 +140,18 @@ impl Store {
         if let Some(release) = &outcome.release {
             return Some((**release).clone());
         }
-        let message = agent_message(state, &context_id, &task_id, &outcome.status_text);
+        let mut message = agent_message(state, &context_id, &task_id, &outcome.status_text);
+        if self.scenarios.product && outcome.state == TaskState::InputRequired {
+            // What an approval step asks for: the id the answer must carry.
+            message.parts.push(Part {
+                data: Some(serde_json::json!({
+                    "approvalId": crate::scenario::approval_id(&task_id),
+                    "action": "the request needs an approval"
+                })),
+                media_type: "application/json".to_owned(),
+                ..Part::default()
+            });
+        }
         out.status(outcome.state, Some(message), state.clock.now());
         None
     }

@@ -251,7 +251,7 @@ impl Findings {
 
 /// A follow-up message on `task` with the given scenario prefix.
 pub fn follow_up(ctx: &Ctx, task: &Value, prefix: &str, context: Option<&str>) -> Value {
-    let mut message = ctx.follow_up_message(prefix);
+    let mut message = ctx.follow_up_on(task, prefix);
     message["taskId"] = json!(task_id(task));
     if let Some(context) = context {
         message["contextId"] = json!(context);

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::setup::{
-    full_history, history_ids, judge_limit_of_one, limit_unobservable, result_task, task_id, Setup,
+    follow_up, full_history, history_ids, judge_limit_of_one, limit_unobservable, result_task, task_id, Setup,
 };
 use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, ErrorKind};
@@ -111,8 +111,7 @@ async fn task_with_history(ctx: &Ctx) -> Result<(String, Vec<Value>), HarnessErr
         .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
         .await?;
     let id = task_id(&task);
-    let mut again = ctx.follow_up_message("tck-input-required");
-    again["taskId"] = json!(id);
+    let again = follow_up(ctx, &task, "tck-input-required", None);
     let answer = ctx.send_message(again, None).await?;
     if answer.result().is_none() {
         return Err(HarnessError::Prerequisite(format!(

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::setup::{task_id, Setup};
+use super::setup::{follow_up, task_id, Setup};
 use super::EVERY_BINDING_1_0;
 use crate::a2a;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
@@ -257,9 +257,7 @@ async fn sorted_desc(ctx: Ctx) -> Result<Verdict, HarnessError> {
         )));
     }
     let (a_id, b_id) = (task_id(&a), task_id(&b));
-    let mut answer = ctx.follow_up_message("tck-complete-task");
-    answer["taskId"] = json!(a_id);
-    answer["contextId"] = json!(context);
+    let answer = follow_up(&ctx, &a, "tck-complete-task", Some(&context));
     let updated = ctx.send_message(answer, None).await?;
     if updated.result().is_none() {
         return Err(HarnessError::Prerequisite(format!(

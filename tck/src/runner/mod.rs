@@ -24,6 +24,17 @@ mod execute;
 use execute::run_id;
 pub(crate) use execute::{execute, Problem};
 
+/// A check's deadline: the run's check timeout, times a quarter of its chain of sequential
+/// exchanges (at least once), so a check that must make a hundred tasks one at a time is not
+/// cut short by a slow but healthy agent.
+fn deadline_of(check: &crate::check::Check, timeout: std::time::Duration) -> std::time::Duration {
+    timeout * (crate::checks::needs::weight(check.id) / 4).max(1)
+}
+
+/// How many checks the command line runs at once against an agent other than the built-in
+/// one, unless told: the load of a busy client, not a flood.
+pub const TARGET_JOBS: usize = 4;
+
 /// Everything a run needs.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
@@ -48,6 +59,9 @@ pub struct RunOptions {
     pub progress: Option<Progress>,
     /// The scenario contract the agent honours (`--contract`); `None`: the probe decides.
     pub contract: Option<Contract>,
+    /// A drive file (`--drive`): the messages that bring an agent that plays no scenario
+    /// contract into each state; overrides `contract`.
+    pub drive: Option<Arc<crate::drive::Drive>>,
     /// CA certificates (PEM) trusted besides the system's (`--ca-cert`).
     pub ca_certs: Vec<Vec<u8>>,
     /// The durability area (`--restart-cmd`, `--durability`): how to restart the target in
@@ -83,6 +97,7 @@ impl RunOptions {
             other_headers: Vec::new(),
             progress: None,
             contract: None,
+            drive: None,
             ca_certs: Vec::new(),
             durability: None,
             webhook: crate::webhook::WebhookOptions::default(),
@@ -223,7 +238,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .cloned()
             .collect(),
     );
-    let (scenarios, contract) = contract::decide(options.contract, &usable, |interface| {
+    let (scenarios, contract) = contract::decide(options.contract, options.drive.clone(), &usable, |interface| {
         Ctx::new(
             fetched.clone(),
             Some(interface),
@@ -303,7 +318,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                 let (progress, finished) = (options.progress.clone(), finished.clone());
                 let phases = phases.clone();
                 async move {
-                    let result = execute(planned.check, ctx, options.check_timeout, problem).await;
+                    let result = execute(planned.check, ctx, deadline_of(planned.check, options.check_timeout), problem).await;
                     phases.finished(index);
                     if let Some(progress) = progress {
                         let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;

@@ -141,6 +141,41 @@ pub const MORE_CASES: &[Case] = &[
         Fault::OfficialContractOnly,
         Status::Pass,
     ),
+    // An agent that plays only the ACTS contract (the prefix in the first text part,
+    // plain-text follow-ups): the kit drives it, so the checks that need held, interrupted
+    // and failed tasks judge it as they judge the full agent.
+    expecting(
+        "subscribe.receives-later-updates",
+        Fault::ActsContractOnly,
+        Status::Pass,
+    ),
+    expecting(
+        "subscribe.closes-at-terminal-state",
+        Fault::ActsContractOnly,
+        Status::Pass,
+    ),
+    expecting(
+        "send.follow-up-continues-interrupted-task",
+        Fault::ActsContractOnly,
+        Status::Pass,
+    ),
+    expecting(
+        "streaming.failed-task-ends-stream-failed",
+        Fault::ActsContractOnly,
+        Status::Pass,
+    ),
+    // An agent that plays no contract and waits for an approval the kit cannot give without
+    // a drive file: what needs the interrupted task is UNTESTABLE, never FAIL.
+    expecting(
+        "subscribe.receives-later-updates",
+        Fault::PlaysNoContract,
+        Status::Untestable,
+    ),
+    expecting(
+        "send.follow-up-continues-interrupted-task",
+        Fault::PlaysNoContract,
+        Status::Untestable,
+    ),
     case("streaming.sse-content-type", Fault::SseWrongContentType),
     case(
         "jsonrpc.stream.events-are-responses",
