@@ -213,7 +213,8 @@ impl Scenarios {
     /// default (always present in a validated table).
     #[cfg(test)]
     pub fn select(&self, message_id: &str) -> Option<&Scenario> {
-        self.by_id(message_id).or_else(|| self.named(&self.default_prefix))
+        self.by_id(message_id)
+            .or_else(|| self.named(&self.default_prefix))
     }
 
     /// The scenario for a message: its messageId's prefix; else the ACTS prefix its first
@@ -386,14 +387,26 @@ mod tests {
                 .clone()
         };
         assert_eq!(pick("m-1", "tck-cancel", false), "tck-long-running");
-        assert_eq!(pick("m-1", "tck-multi-turn please", false), "tck-input-required");
+        assert_eq!(
+            pick("m-1", "tck-multi-turn please", false),
+            "tck-input-required"
+        );
         assert_eq!(pick("m-1", "tck-task-failure", false), "tck-fail-task");
-        assert_eq!(pick("m-1", "tck-stream-chunked", false), "tck-stream-artifact-chunked");
+        assert_eq!(
+            pick("m-1", "tck-stream-chunked", false),
+            "tck-stream-artifact-chunked"
+        );
         // The messageId wins; plain text is the default, or an ACTS turn on an ACTS task.
-        assert_eq!(pick("tck-fail-task-1", "tck-cancel", false), "tck-fail-task");
+        assert_eq!(
+            pick("tck-fail-task-1", "tck-cancel", false),
+            "tck-fail-task"
+        );
         assert_eq!(pick("m-1", "hello", false), "tck-complete-task");
         assert_eq!(pick("m-2", "done", true), "tck-complete-task");
-        assert_eq!(pick("m-2", "here is more input", true), "tck-input-required");
+        assert_eq!(
+            pick("m-2", "here is more input", true),
+            "tck-input-required"
+        );
         assert!(table.is_acts(&message("m-1", "tck-multi-turn")));
         assert!(!table.is_acts(&message("tck-input-required-1", "tck-multi-turn")));
         // Each convention alone.

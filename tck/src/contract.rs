@@ -529,7 +529,11 @@ pub async fn probe(ctx: &Ctx) -> Probed {
             evidence.push(format!(
                 "{label}: {} ({})",
                 describe(got),
-                if ok { "honoured".to_string() } else { format!("not honoured: {why}") }
+                if ok {
+                    "honoured".to_string()
+                } else {
+                    format!("not honoured: {why}")
+                }
             ));
             if ok {
                 honoured.insert(trial.name);
@@ -546,7 +550,14 @@ pub async fn probe(ctx: &Ctx) -> Probed {
     let (detected, kit) = if official {
         let kit = kit_only(&by_carrier[0]);
         let all = kit.len() == KIT_ONLY.len();
-        (if all { Contract::Kit } else { Contract::Official }, kit)
+        (
+            if all {
+                Contract::Kit
+            } else {
+                Contract::Official
+            },
+            kit,
+        )
     } else if acts {
         (Contract::Acts, kit_only(&by_carrier[1]))
     } else {
@@ -568,7 +579,9 @@ fn judge_trial(trial: &Trial, got: &Seen, plain: &str) -> (bool, String) {
     if plain == trial.state {
         return (
             false,
-            format!("the plain message reached {plain} too, so the state says nothing of the scenario"),
+            format!(
+                "the plain message reached {plain} too, so the state says nothing of the scenario"
+            ),
         );
     }
     if !trial.held {

@@ -211,7 +211,11 @@ impl Ctx {
     /// drive file's follow-up for the state the task is in (values read from `task`), else
     /// [`Ctx::follow_up_message`].
     pub fn follow_up_on(&self, task: &Value, prefix: &str) -> Value {
-        match self.scenarios.drive().and_then(|d| d.follow_up(prefix, task)) {
+        match self
+            .scenarios
+            .drive()
+            .and_then(|d| d.follow_up(prefix, task))
+        {
             Some((parts, metadata)) => self.driven(prefix, parts, metadata),
             None => self.follow_up_message(prefix),
         }

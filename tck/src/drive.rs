@@ -95,13 +95,17 @@ impl Drive {
             if !STATES.iter().any(|(s, _)| s == name) {
                 return Err(format!(
                     "`{name}` is no state the kit drives; the states are {}",
-                    STATES.iter().map(|(s, _)| *s).collect::<Vec<_>>().join(", ")
+                    STATES
+                        .iter()
+                        .map(|(s, _)| *s)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ));
             }
-            for (what, send) in [("", Some(&step.send))]
-                .into_iter()
-                .chain([(".follow-up", step.follow_up.as_ref()), (".again", step.again.as_ref())])
-            {
+            for (what, send) in [("", Some(&step.send))].into_iter().chain([
+                (".follow-up", step.follow_up.as_ref()),
+                (".again", step.again.as_ref()),
+            ]) {
                 if let Some(send) = send {
                     if send.text.is_none() && send.parts.as_ref().is_none_or(Vec::is_empty) {
                         return Err(format!("`{name}{what}` needs `text` or `parts`"));
@@ -124,7 +128,10 @@ impl Drive {
     /// The step for the kit's scenario `name`. Stream scenarios use the file's
     /// `artifact-text` step (a task that produces an artifact), else `completed`.
     fn step(&self, name: &str) -> Option<&Step> {
-        let state = STATES.iter().find(|(_, s)| *s == name).map(|(state, _)| *state);
+        let state = STATES
+            .iter()
+            .find(|(_, s)| *s == name)
+            .map(|(state, _)| *state);
         let state = match (state, name) {
             (Some(state), _) => state,
             (None, "tck-stream-001" | "tck-stream-003" | "tck-stream-ordering-001")
@@ -213,11 +220,19 @@ metadata = { kind = "answer" }
     #[test]
     fn a_follow_up_takes_values_from_the_task() {
         let drive = Drive::parse(TOML, false).expect("parses");
-        assert_eq!(drive.scenarios(), ["tck-complete-task", "tck-input-required"]);
+        assert_eq!(
+            drive.scenarios(),
+            ["tck-complete-task", "tck-input-required"]
+        );
         let task = json!({"id": "t", "status": {"state": "TASK_STATE_INPUT_REQUIRED",
             "message": {"parts": [{"data": {"approvalId": "a-7"}}]}}});
-        let (parts, metadata) = drive.follow_up("tck-complete-task", &task).expect("a follow-up");
-        assert_eq!(parts, json!([{"data": {"approval": "a-7", "approved": true}}]));
+        let (parts, metadata) = drive
+            .follow_up("tck-complete-task", &task)
+            .expect("a follow-up");
+        assert_eq!(
+            parts,
+            json!([{"data": {"approval": "a-7", "approved": true}}])
+        );
         assert_eq!(metadata, Some(json!({"kind": "answer"})));
         let (again, _) = drive.follow_up("tck-input-required", &task).expect("again");
         assert_eq!(again, json!([{"text": "please approve"}]));

@@ -210,7 +210,12 @@ async fn a_probe_that_sees_no_scenario_played_never_leaves_checks_out() {
 async fn an_agent_that_plays_only_acts_is_driven_by_the_first_text_part() {
     let report = run(&[Fault::ActsContractOnly], None).await;
     let contract = report.contract.as_ref().expect("contract recorded");
-    assert_eq!(contract.detected, Some(Contract::Acts), "{:?}", contract.evidence);
+    assert_eq!(
+        contract.detected,
+        Some(Contract::Acts),
+        "{:?}",
+        contract.evidence
+    );
     assert_eq!(contract.used, Contract::Acts);
     assert_eq!(contract.carrier, a2a_tck::contract::Carrier::FirstText);
     assert_eq!(contract.kit_scenarios.len(), 3, "{contract:?}");
@@ -237,10 +242,86 @@ async fn an_agent_that_plays_only_acts_is_driven_by_the_first_text_part() {
 async fn the_full_agent_under_contract_acts_passes_everything() {
     let report = run(&[], Some(Contract::Acts)).await;
     let contract = report.contract.as_ref().expect("contract recorded");
-    assert_eq!((contract.requested, contract.used), (Some(Contract::Acts), Contract::Acts));
+    assert_eq!(
+        (contract.requested, contract.used),
+        (Some(Contract::Acts), Contract::Acts)
+    );
     assert!(report.not_run.is_empty(), "{:?}", report.not_run);
     assert!(report
         .results
         .iter()
         .all(|r| matches!(r.status, Status::Pass | Status::NotApplicable)));
+}
+
+/// Statuses by check id, binding and version.
+fn statuses(report: &Report) -> BTreeMap<String, Status> {
+    report
+        .results
+        .iter()
+        .map(|r| {
+            (
+                format!("{} {:?} {:?}", r.id, r.binding, r.version),
+                r.status,
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_drive_file_drives_an_agent_that_plays_no_contract_through_its_approval_step() {
+    let agent = a2a_tck::builtin::start(&[Fault::PlaysNoContract])
+        .await
+        .expect("agent starts");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/drive-reference.toml");
+    let drive = a2a_tck::drive::Drive::read(&path).expect("the example drive file parses");
+    let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
+    let undriven = runner::run(&a2a_tck::checks::all(), &options)
+        .await
+        .expect("run");
+    options.drive = Some(std::sync::Arc::new(drive));
+    let driven = runner::run(&a2a_tck::checks::all(), &options)
+        .await
+        .expect("run");
+    agent.shutdown().await;
+    // No false verdict either way: only what the agent was seen to do is judged.
+    for report in [&undriven, &driven] {
+        for r in &report.results {
+            assert!(
+                !matches!(r.status, Status::Fail | Status::Warn | Status::Error),
+                "{} {:?} {:?}: {:?} {}",
+                r.id,
+                r.binding,
+                r.version,
+                r.status,
+                r.message
+            );
+        }
+    }
+    let contract = driven.contract.as_ref().expect("contract recorded");
+    assert_eq!(contract.used, Contract::Drive);
+    // The approval round trip is exercised and judged with the drive file, and is
+    // UNTESTABLE without it.
+    let (before, after) = (statuses(&undriven), statuses(&driven));
+    for id in [
+        "subscribe.receives-later-updates",
+        "subscribe.closes-at-terminal-state",
+        "send.follow-up-continues-interrupted-task",
+        "push.delivery-every-update-in-order",
+    ] {
+        let key = format!("{id} Some(Jsonrpc) Some(V1_0)");
+        assert_eq!(
+            before.get(&key),
+            Some(&Status::Untestable),
+            "{key} undriven"
+        );
+        assert_eq!(after.get(&key), Some(&Status::Pass), "{key} driven");
+    }
+    let untestable = |r: &Report| {
+        r.results
+            .iter()
+            .filter(|r| r.status == Status::Untestable)
+            .count()
+    };
+    assert!(untestable(&driven) * 4 < untestable(&undriven));
 }

@@ -511,10 +511,17 @@ async fn report_behind(persona: Persona, select: &str) -> a2a_tck::report::Repor
 
 #[tokio::test]
 async fn one_working_read_of_a_task_that_then_completes_is_no_held_scenario() {
-    let report = report_behind(Persona::CompletesSoon, "send.non-blocking-returns-open-task").await;
+    let report = report_behind(
+        Persona::CompletesSoon,
+        "send.non-blocking-returns-open-task",
+    )
+    .await;
     let contract = report.contract.expect("a probe ran");
     assert!(
-        !contract.kit_scenarios.iter().any(|s| s == "tck-long-running"),
+        !contract
+            .kit_scenarios
+            .iter()
+            .any(|s| s == "tck-long-running"),
         "{contract:?}"
     );
     assert!(

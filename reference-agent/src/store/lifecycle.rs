@@ -116,9 +116,10 @@ impl Store {
             .get(&message.task_id)
             .and_then(|r| r.initial.history.first())
             .is_some_and(|first| self.scenarios.is_acts(first));
-        let waiting = state.tasks.get(&message.task_id).is_some_and(|r| {
-            r.task.status.state == crate::model::TaskState::InputRequired
-        });
+        let waiting = state
+            .tasks
+            .get(&message.task_id)
+            .is_some_and(|r| r.task.status.state == crate::model::TaskState::InputRequired);
         let scenario = if self.scenarios.product && waiting {
             self.scenarios.approval_answer(&message, &message.task_id)
         } else {

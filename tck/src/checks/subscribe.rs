@@ -4,9 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::setup::{
-    self, close_after_terminal, rank, sent_task, task_id, until_terminal, Setup,
-};
+use super::setup::{self, close_after_terminal, rank, sent_task, task_id, until_terminal, Setup};
 use super::{EVERY_BINDING_1_0, STREAMING};
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};

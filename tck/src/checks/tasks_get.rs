@@ -4,7 +4,8 @@
 use serde_json::{json, Value};
 
 use super::setup::{
-    follow_up, full_history, history_ids, judge_limit_of_one, limit_unobservable, result_task, task_id, Setup,
+    follow_up, full_history, history_ids, judge_limit_of_one, limit_unobservable, result_task,
+    task_id, Setup,
 };
 use super::EVERY_BINDING_1_0;
 use crate::a2a::{self, ErrorKind};

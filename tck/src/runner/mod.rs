@@ -238,15 +238,20 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .cloned()
             .collect(),
     );
-    let (scenarios, contract) = contract::decide(options.contract, options.drive.clone(), &usable, |interface| {
-        Ctx::new(
-            fetched.clone(),
-            Some(interface),
-            wire(Recorder::default()),
-            connector.clone(),
-            &format!("{run_id}-contract"),
-        )
-    })
+    let (scenarios, contract) = contract::decide(
+        options.contract,
+        options.drive.clone(),
+        &usable,
+        |interface| {
+            Ctx::new(
+                fetched.clone(),
+                Some(interface),
+                wire(Recorder::default()),
+                connector.clone(),
+                &format!("{run_id}-contract"),
+            )
+        },
+    )
     .await;
     let mut not_run = Vec::new();
     plan.retain(
@@ -318,7 +323,13 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                 let (progress, finished) = (options.progress.clone(), finished.clone());
                 let phases = phases.clone();
                 async move {
-                    let result = execute(planned.check, ctx, deadline_of(planned.check, options.check_timeout), problem).await;
+                    let result = execute(
+                        planned.check,
+                        ctx,
+                        deadline_of(planned.check, options.check_timeout),
+                        problem,
+                    )
+                    .await;
                     phases.finished(index);
                     if let Some(progress) = progress {
                         let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
