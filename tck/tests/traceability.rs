@@ -3,7 +3,8 @@
 //! it names cite it back), planned or untestable with a reason; every check cites registry
 //! entries of either version; a check citing a 0.3 sentence runs on 0.3 interfaces (or on the
 //! card); every official TCK id a check maps to exists, and every ACTS test id a check names is
-//! listed in `fixtures/acts-tests.json`, whose coverage status agrees with the checks.
+//! listed in `fixtures/acts-tests.json`, whose coverage status agrees with the checks and with
+//! the README's "ACTS coverage" table.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::PathBuf;
@@ -498,9 +499,66 @@ fn acts_status_agrees_with_the_checks() {
             "not-covered" | "client-only" => assert!(
                 !named,
                 "{} is {} but {:?} name it",
-                test.id, test.status, by_id[test.id.as_str()]
+                test.id,
+                test.status,
+                by_id[test.id.as_str()]
             ),
-            _ => assert!(named, "{} is {} but no check names it", test.id, test.status),
+            _ => assert!(
+                named,
+                "{} is {} but no check names it",
+                test.id, test.status
+            ),
         }
+    }
+}
+
+#[test]
+fn readme_acts_table_agrees_with_the_checks() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../README.md");
+    let readme = std::fs::read_to_string(&path).expect("README.md");
+    let start = readme
+        .find("\n## ACTS coverage\n")
+        .expect("README.md has a section \"ACTS coverage\"");
+    let section = &readme[start + 1..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
+    let by_id = checks_by_acts_id();
+    let mut rows = BTreeMap::new();
+    for line in section.lines().filter(|l| l.starts_with("| ")) {
+        let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
+        assert_eq!(cells.len(), 4, "README ACTS row {line:?}");
+        if cells[0] == "ACTS test" {
+            continue;
+        }
+        let checks: Vec<&str> = cells[2]
+            .split(", ")
+            .filter(|c| *c != "—")
+            .map(|c| c.trim_matches('`'))
+            .collect();
+        let status = cells[3]
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .replace(' ', "-");
+        let previous = rows.insert(cells[0], (cells[1], checks, status));
+        assert!(previous.is_none(), "README lists {} twice", cells[0]);
+    }
+    let tests = acts_tests().tests;
+    assert_eq!(
+        rows.len(),
+        tests.len(),
+        "README rows against fixtures/acts-tests.json"
+    );
+    for test in &tests {
+        let (level, checks, status) = rows
+            .get(test.id.as_str())
+            .unwrap_or_else(|| panic!("README has no row for {}", test.id));
+        assert_eq!(*level, test.level, "README level of {}", test.id);
+        assert_eq!(*status, test.status, "README status of {}", test.id);
+        let named: BTreeSet<&str> = by_id
+            .get(test.id.as_str())
+            .map(|c| c.iter().copied().collect())
+            .unwrap_or_default();
+        let listed: BTreeSet<&str> = checks.iter().copied().collect();
+        assert_eq!(listed, named, "README checks of {}", test.id);
     }
 }
