@@ -119,6 +119,11 @@ pub struct Check {
     pub requires: &'static [Gate],
     /// Official A2A TCK requirement ids this check corresponds to.
     pub maps_to: &'static [&'static str],
+    /// Ids of the tests of ACTS, the declarative A2A Conformance Test Specification (e.g.
+    /// "CORE-SEND-001"), that this check covers, wholly or partly. ACTS reuses official TCK id
+    /// strings with other meanings, so these are decided from what each ACTS test sends and
+    /// expects, never from `maps_to`. Every id is listed in `fixtures/acts-tests.json`.
+    pub acts: &'static [&'static str],
     /// Where the spec is ambiguous: the reading this check takes, shown beside its result.
     pub reading: Option<&'static str>,
     pub run: fn(Ctx) -> CheckFuture,

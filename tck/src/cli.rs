@@ -37,7 +37,7 @@ pub(crate) enum Command {
     Run(Box<RunArgs>),
     /// List the checks: id, level, spec section, where it runs, requirement.
     List(ListArgs),
-    /// Show one check: its requirement, level, spec sentences, reading and official TCK ids.
+    /// Show one check: its requirement, level, spec sentences, reading, official TCK and ACTS ids.
     Explain {
         /// The check id (see `a2a-tck list`).
         id: String,

@@ -79,6 +79,9 @@ pub fn explain(id: &str) -> Result<(), String> {
     if !check.maps_to.is_empty() {
         println!("  official TCK {}", check.maps_to.join(", "));
     }
+    if !check.acts.is_empty() {
+        println!("  ACTS         {}", check.acts.join(", "));
+    }
     if let Some(reading) = check.reading {
         println!("  reading      {reading}");
     }

@@ -154,6 +154,7 @@ mod tests {
             message: String::new(),
             reading: None,
             maps_to: Vec::new(),
+            acts: Vec::new(),
             duration_ms: 0,
             evidence: Vec::new(),
         }

@@ -138,6 +138,9 @@ pub struct CheckResult {
     pub reading: Option<String>,
     /// Official A2A TCK requirement ids this corresponds to.
     pub maps_to: Vec<String>,
+    /// ACTS (A2A Conformance Test Specification) test ids this check covers, wholly or partly.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub acts: Vec<String>,
     pub duration_ms: u64,
     /// The exchanges the check made; kept for every result that is not PASS.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

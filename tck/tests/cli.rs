@@ -95,7 +95,15 @@ async fn builtin_run_is_conformant_and_writes_reports() {
     assert!(markdown.contains(": conformant") && markdown.contains("| PASS |"));
     let (explained, _) = kit(&["explain", "send.returns-task-or-message"]).await;
     assert_eq!(explained.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&explained.stdout).contains("V10-3.1.1-02"));
+    let explained = String::from_utf8_lossy(&explained.stdout);
+    assert!(explained.contains("V10-3.1.1-02"));
+    assert!(explained.contains("ACTS         CORE-SEND-001, CORE-SEND-003"));
+    let run = report
+        .results
+        .iter()
+        .find(|r| r.id == "send.returns-task-or-message")
+        .expect("send.returns-task-or-message ran");
+    assert_eq!(run.acts, ["CORE-SEND-001", "CORE-SEND-003"]);
 }
 
 #[tokio::test]

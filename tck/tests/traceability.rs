@@ -2,7 +2,9 @@
 //! `a2a-v0.3.toml`) and the checks agree. Every registry entry is either tested (and the checks
 //! it names cite it back), planned or untestable with a reason; every check cites registry
 //! entries of either version; a check citing a 0.3 sentence runs on 0.3 interfaces (or on the
-//! card); every official TCK id a check maps to exists.
+//! card); every official TCK id a check maps to exists, and every ACTS test id a check names is
+//! listed in `fixtures/acts-tests.json`, whose coverage status agrees with the checks and with
+//! the README's "ACTS coverage" table.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::PathBuf;
@@ -389,5 +391,174 @@ fn coverage_summary() {
              server-side MUST entries: {server_must_covered} of {server_must} covered",
             entries.len()
         );
+    }
+}
+
+/// One entry of `fixtures/acts-tests.json`: an ACTS test, in the kit's words.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActsTest {
+    id: String,
+    file: String,
+    level: String,
+    summary: String,
+    status: String,
+    note: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActsFile {
+    #[allow(dead_code)]
+    about: String,
+    statuses: BTreeMap<String, String>,
+    tests: Vec<ActsTest>,
+}
+
+fn acts_tests() -> ActsFile {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/acts-tests.json");
+    let text = std::fs::read_to_string(&path).expect("fixtures/acts-tests.json");
+    serde_json::from_str(&text).expect("fixtures/acts-tests.json parses")
+}
+
+/// The ACTS test ids each check names, by test id.
+fn checks_by_acts_id() -> BTreeMap<&'static str, Vec<&'static str>> {
+    let mut by_id: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for check in a2a_tck::checks::all() {
+        for id in check.acts {
+            by_id.entry(id).or_default().push(check.id);
+        }
+    }
+    by_id
+}
+
+#[test]
+fn acts_file_lists_the_111_tests_once_each() {
+    let file = acts_tests();
+    assert_eq!(file.tests.len(), 111, "ACTS 0.1.0 has 111 tests");
+    let mut seen = HashSet::new();
+    for test in &file.tests {
+        assert!(seen.insert(test.id.as_str()), "{} is listed twice", test.id);
+        assert!(
+            matches!(test.level.as_str(), "must" | "should" | "may"),
+            "{}: level {:?}",
+            test.id,
+            test.level
+        );
+        assert!(
+            test.file.ends_with(".acts.yaml"),
+            "{}: file {:?}",
+            test.id,
+            test.file
+        );
+        assert!(!test.summary.is_empty(), "{} has no summary", test.id);
+        assert!(
+            file.statuses.contains_key(&test.status),
+            "{}: status {:?} is not one of {:?}",
+            test.id,
+            test.status,
+            file.statuses.keys()
+        );
+        if matches!(
+            test.status.as_str(),
+            "partly" | "not-covered" | "read-differently"
+        ) {
+            assert!(
+                test.note.as_deref().is_some_and(|n| !n.is_empty()),
+                "{} is {} and says not why",
+                test.id,
+                test.status
+            );
+        }
+    }
+}
+
+#[test]
+fn acts_ids_named_by_checks_are_acts_tests() {
+    let file = acts_tests();
+    let known: HashSet<&str> = file.tests.iter().map(|t| t.id.as_str()).collect();
+    for check in a2a_tck::checks::all() {
+        let mut own = HashSet::new();
+        for id in check.acts {
+            assert!(
+                known.contains(id),
+                "{} names {id}, which is not in fixtures/acts-tests.json",
+                check.id
+            );
+            assert!(own.insert(id), "{} names {id} twice", check.id);
+        }
+    }
+}
+
+#[test]
+fn acts_status_agrees_with_the_checks() {
+    let by_id = checks_by_acts_id();
+    for test in acts_tests().tests {
+        let named = by_id.contains_key(test.id.as_str());
+        match test.status.as_str() {
+            "not-covered" | "client-only" => assert!(
+                !named,
+                "{} is {} but {:?} name it",
+                test.id,
+                test.status,
+                by_id[test.id.as_str()]
+            ),
+            _ => assert!(
+                named,
+                "{} is {} but no check names it",
+                test.id, test.status
+            ),
+        }
+    }
+}
+
+#[test]
+fn readme_acts_table_agrees_with_the_checks() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../README.md");
+    let readme = std::fs::read_to_string(&path).expect("README.md");
+    let start = readme
+        .find("\n## ACTS coverage\n")
+        .expect("README.md has a section \"ACTS coverage\"");
+    let section = &readme[start + 1..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
+    let by_id = checks_by_acts_id();
+    let mut rows = BTreeMap::new();
+    for line in section.lines().filter(|l| l.starts_with("| ")) {
+        let cells: Vec<&str> = line.trim_matches('|').split(" | ").map(str::trim).collect();
+        assert_eq!(cells.len(), 4, "README ACTS row {line:?}");
+        if cells[0] == "ACTS test" {
+            continue;
+        }
+        let checks: Vec<&str> = cells[2]
+            .split(", ")
+            .filter(|c| *c != "—")
+            .map(|c| c.trim_matches('`'))
+            .collect();
+        let status = cells[3]
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .replace(' ', "-");
+        let previous = rows.insert(cells[0], (cells[1], checks, status));
+        assert!(previous.is_none(), "README lists {} twice", cells[0]);
+    }
+    let tests = acts_tests().tests;
+    assert_eq!(
+        rows.len(),
+        tests.len(),
+        "README rows against fixtures/acts-tests.json"
+    );
+    for test in &tests {
+        let (level, checks, status) = rows
+            .get(test.id.as_str())
+            .unwrap_or_else(|| panic!("README has no row for {}", test.id));
+        assert_eq!(*level, test.level, "README level of {}", test.id);
+        assert_eq!(*status, test.status, "README status of {}", test.id);
+        let named: BTreeSet<&str> = by_id
+            .get(test.id.as_str())
+            .map(|c| c.iter().copied().collect())
+            .unwrap_or_default();
+        let listed: BTreeSet<&str> = checks.iter().copied().collect();
+        assert_eq!(listed, named, "README checks of {}", test.id);
     }
 }

@@ -58,6 +58,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &["SEC-AUTH-001", "SEC-AUTH-004"],
             reading: Some(
                 "Applies when the card declares a security requirement (1.0 securityRequirements \
                  or 0.3 security) with no empty alternative. Every header the kit was given \
@@ -76,6 +77,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &["SEC-AUTH-001"],
             reading: Some(
                 "The wrong credentials are the kit's own with their secret replaced by a random \
                  one (`Bearer tck-invalid-...`; other headers get a random value); without \
@@ -92,6 +94,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &["SEC-AUTH-006"],
             reading: Some(STATUS_READING),
             run: |ctx| Box::pin(rejection_form(ctx)),
         },
@@ -103,6 +106,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &["SEC-AUTH-006"],
             reading: Some(
                 "On HTTP (JSON-RPC and REST) a WWW-Authenticate header passes (0.3 §4.4 names \
                  it); so does an error whose text names a scheme the card declares (its name, \
@@ -120,6 +124,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &["SEC-AUTH-003"],
             reading: Some(
                 "Needs a second principal's credentials (--other-bearer, --other-bearer-env or \
                  --other-header); without them the result is UNTESTABLE, never PASS. The two \
@@ -138,6 +143,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &["SEC-AUTH-003", "CORE-ERR-009"],
             reading: Some(
                 "The answer for another principal's task is compared with the answer for an \
                  unknown id (code, HTTP status, gRPC status, ErrorInfo reason; messages may \
@@ -156,6 +162,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &["SEC-AUTH-005"],
             reading: Some(
                 "Driven by the kit's own scenario `tck-auth-required`, used only when the \
                  contract probe showed the agent asks for authorization on it (so the check \
@@ -175,6 +182,7 @@ pub fn checks() -> Vec<Check> {
             scope: crate::check::Scope::Card,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "The proto says \"MUST be in the form of a URL\" of the deprecated implicit and \
                  password flows; the kit reads every flow's URL fields the same way (a field \

@@ -22,6 +22,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "The task is created on the first declared interface of each version and read \
                  with GetTask on every other; an agent with one interface has nothing to compare \

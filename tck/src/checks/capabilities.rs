@@ -26,6 +26,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[Gate::Lacks(Capability::Streaming)],
             maps_to: &["CORE-CAP-002"],
+            acts: &["CORE-CAP-002"],
             reading: None,
             run: |ctx| Box::pin(streaming_absent(ctx)),
         },
@@ -37,6 +38,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[Gate::Lacks(Capability::PushNotifications)],
             maps_to: &["CORE-CAP-001"],
+            acts: &["CORE-CAP-001", "PUSH-CFG-004"],
             reading: Some(
                 "The spec names PushNotificationNotSupportedError (-32003); the official ACTS draft \
                  (CORE-CAP-001) expects UnsupportedOperationError. This check follows the spec, on \
@@ -53,6 +55,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[Gate::Lacks(Capability::ExtendedAgentCard)],
             maps_to: &["CORE-CAP-003"],
+            acts: &["SEC-EXTCARD-003"],
             reading: None,
             run: |ctx| Box::pin(extended_card_absent(ctx)),
         },

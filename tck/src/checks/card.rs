@@ -28,6 +28,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &["CARD-DISC-001"],
+            acts: &["CARD-DISC-001"],
             reading: Some(
                 "§8.2 names the well-known URI as one way to publish a card among others (direct \
                  configuration, registries); §14.3 binds what is served there. So when the card \
@@ -47,6 +48,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &["CARD-STRUCT-001", "CARD-PROTO-001"],
+            acts: &["CARD-DISC-001", "CARD-DISC-003", "CARD-DISC-004", "CARD-DISC-005", "CARD-DISC-007", "CARD-SCHEMA-001"],
             reading: Some(
                 "§5.7 asks REQUIRED arrays to be non-empty, but the spec's own example card has \
                  `skills: []`, and ProtoJSON omits an empty list: this check accepts `skills` \
@@ -67,6 +69,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &["CARD-PROTO-002"],
+            acts: &["CARD-DISC-002", "CARD-DISC-007", "CARD-SCHEMA-001"],
             reading: Some(
                 "For GRPC the url may be `host:port` (proto comment); every other binding needs an \
                  absolute URL.",
@@ -85,6 +88,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: None,
             run: |ctx| Box::pin(version_major_minor(ctx)),
         },
@@ -100,6 +104,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &["CARD-CACHE-001"],
+            acts: &["CARD-CACHE-001"],
             reading: None,
             run: |ctx| Box::pin(cache_control(ctx)),
         },
@@ -115,6 +120,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &["CARD-CACHE-002"],
+            acts: &["CARD-CACHE-001"],
             reading: None,
             run: |ctx| Box::pin(etag(ctx)),
         },

@@ -22,6 +22,7 @@ pub fn checks() -> Vec<Check> {
         scope: Scope::Card,
         requires: &[],
         maps_to: &[],
+        acts: &[],
         reading: Some(
             "Judged only where the agent offers TLS, like the tls.* checks: when the card itself \
              comes over plain http, asking for its keys over https is not something the kit can \

@@ -17,6 +17,7 @@ pub fn checks() -> Vec<Check> {
         scope: Scope::Card,
         requires: &[],
         maps_to: &[],
+        acts: &[],
         reading: Some(
             "Last-Modified is optional (MAY); without it the result is N/A. A value that HTTP \
              clients cannot read as a date is reported as a warning, never a failure.",

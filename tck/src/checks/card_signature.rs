@@ -38,6 +38,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &["CARD-SIGN-001", "CARD-SIGN-002"],
+            acts: &[],
             reading: Some(
                 "§8.4.1 removes default-valued fields following proto presence (`optional` and \
                  REQUIRED fields kept). Fields outside the 1.0 proto (0.3 fields, extensions) \
@@ -62,6 +63,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &["CARD-SIGN-003"],
+            acts: &[],
             reading: None,
             run: |ctx| Box::pin(header_fields(ctx)),
         },
@@ -77,6 +79,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: None,
             run: |ctx| Box::pin(typ_jose(ctx)),
         },
@@ -92,6 +95,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "`jku` is optional (§8.4.2); when present, RFC 7515 §4.1.2 makes it the URL of a \
                  key set one of whose keys signed the JWS. N/A without `jku`. When `kid` is \

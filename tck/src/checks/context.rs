@@ -22,6 +22,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-MULTI-005"],
+            acts: &["CORE-MULTI-005"],
             reading: Some(
                 "The contextId is read from the Task or the Message the follow-up gets. A rejected \
                  follow-up fails only if the same follow-up with the contextId is accepted.",
@@ -36,6 +37,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-MULTI-006"],
+            acts: &["CORE-MULTI-006", "CORE-MULTI-003"],
             reading: Some(
                 "The spec names no error type for this rejection: an A2A error or -32602 is \
                  accepted, but not -32600/-32601/-32603/-32700, which say the request was not \

@@ -23,6 +23,7 @@ pub fn checks() -> Vec<Check> {
         scope: JSON_1_0,
         requires: &[],
         maps_to: &[],
+        acts: &[],
         reading: Some(
             "The bytes are judged as received, before the kit's JSON reader (which takes UTF-8 \
              only, so other checks see such answers as unreadable). A Content-Type without a \

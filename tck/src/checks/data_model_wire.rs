@@ -53,6 +53,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["DM-SERIAL-004"],
+            acts: &["DM-SERIAL-002", "CORE-HIST-004", "GRPC-STREAM-001"],
             reading: Some(concat!(
                 "Schema: schemas/a2a-1.0.wire.schema.json, generated from the kit's types. TASK_STATE_UNSPECIFIED and ROLE_UNSPECIFIED are ",
                 "the unset values, so a REQUIRED state or role holding them is missing. Task.contextId is not REQUIRED in the proto and is ",
@@ -70,6 +71,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_0_3,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(concat!(
                 "Schema: schemas/a2a-0.3.wire.schema.json. 0.3 REST bodies are the 0.3 proto's JSON in practice (content, ",
                 "TASK_STATE_CANCELLED, ROLE_*) while the 0.3 spec only calls them structurally equivalent to the core types: a REST ",
@@ -87,6 +89,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(concat!(
                 "Appendix A.2.1 says `kind` \"should not be emitted\" (lower case) and receivers skip members they do not know ",
                 "(§5.7, SHOULD), so a member of the other version is a WARN, never a FAIL. A state or role spelled the other ",
@@ -103,6 +106,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: STREAMING,
             maps_to: &[],
+            acts: &[],
             reading: Some(concat!(
                 "A task stream carries the Task and then that task's status and artifact updates (§3.1.2, §3.1.6). An event ",
                 "without a task id (a direct Message) is not judged. Judged over every stream of the run on this interface."

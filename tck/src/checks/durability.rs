@@ -54,6 +54,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(READING),
             run: |ctx| Box::pin(task_survives(ctx)),
         },
@@ -65,6 +66,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "Messages are compared by messageId, role and parts, in order. N/A when the agent \
                  kept no history before the restart (keeping history is optional, §3.7). The \
@@ -80,6 +82,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "Artifacts are compared by artifactId, name and parts, in order. N/A when the \
                  task showed no artifact before the restart. The spec does not demand \
@@ -95,6 +98,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "Judged only when the same ListTasks listed the task before the restart. 0.3 has \
                  no ListTasks. The spec does not demand durability: a task missing from the \
@@ -110,6 +114,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "GetTask must still show TASK_STATE_INPUT_REQUIRED; a follow-up naming the task \
                  must then be accepted and the same task must reach TASK_STATE_COMPLETED (the \
@@ -126,6 +131,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "A message naming the saved contextId and no taskId must be accepted and \
                  answered (Task or Message) in that contextId. Judged only when the agent \
@@ -153,6 +159,7 @@ fn push_check() -> Check {
         scope: super::EVERY_BINDING_1_0,
         requires: &[Gate::Declares(Capability::PushNotifications)],
         maps_to: &[],
+        acts: &[],
         reading: Some(
             "§3.1.7 keeps a config until the task completes or the config is deleted; a restart \
              is neither, so the kit expects the config to survive it, but reports a lost one as \

@@ -23,6 +23,7 @@ pub fn jsonrpc_checks() -> Vec<Check> {
         scope: JSONRPC_1_0,
         requires: &[],
         maps_to: &[],
+        acts: &[],
         reading: Some(
             "Extra context is optional (MAY): an error with only its ErrorInfo is N/A. Present \
              objects are judged by 1.0.1, which types every data object.",
@@ -42,6 +43,7 @@ pub fn rest_checks() -> Vec<Check> {
             scope: REST_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: None,
             run: |ctx| Box::pin(bad_request(ctx)),
         },
@@ -53,6 +55,7 @@ pub fn rest_checks() -> Vec<Check> {
             scope: REST_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some("Extra context is optional (MAY): an error with only its ErrorInfo is N/A."),
             run: |ctx| Box::pin(rest_extra(ctx)),
         },

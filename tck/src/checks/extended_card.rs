@@ -40,6 +40,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: GATE,
             maps_to: &["CARD-EXT-001"],
+            acts: &["CARD-EXT-001"],
             reading: Some(
                 "An Agent Card here is an object with the card's required fields: name, \
                  description, version, capabilities, skills, defaultInputModes, \
@@ -60,6 +61,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: GATE,
             maps_to: &[],
+            acts: &["SEC-EXTCARD-001", "SEC-EXTCARD-004"],
             reading: Some(
                 "Any error (HTTP 401/403, gRPC UNAUTHENTICATED, a JSON-RPC error, even \
                  UnsupportedOperationError) is accepted: the sentence asks only that the card \
@@ -77,6 +79,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSON_BOTH,
             requires: GATE,
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "\"Appropriate caching headers\" are not named: Cache-Control (or Expires) for \
                  the client's caching, and ETag or Last-Modified as the version a client \
@@ -94,6 +97,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::JSON_0_3,
             requires: GATE,
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "agent/getAuthenticatedExtendedCard (JSON-RPC) or GET /v1/card (REST) with no \
                  credential. §7.10 names the header on the 401 answer for missing or invalid \

@@ -29,6 +29,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "SendMessage without any A2A-Extensions service parameter (header, or gRPC \
                  metadata), on a card that declares an extension with required: true. N/A when \
@@ -44,6 +45,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "The request activates the required extension's URI with its version raised by \
                  one (…/v1 → …/v2), a version the agent does not declare. The agent must not fall \
@@ -63,6 +65,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "The request activates the card's required extensions and, after them, a URI of \
                  the kit's own namespace that no agent declares. §4.6.3 (an unsupported version \
@@ -81,6 +84,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSON_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "topics/extensions.md: the response SHOULD carry A2A-Extensions listing every \
                  extension activated for the request. Judged for the required extensions (a \

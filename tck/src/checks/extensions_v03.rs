@@ -36,6 +36,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSON_0_3,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "Observable where the agent refuses a 0.3 request that activates nothing: then \
                  message/send with the card's required extensions in X-A2A-Extensions only \
@@ -55,6 +56,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSON_0_3,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "0.3: agents \"should ... reject the incoming request and return an appropriate \
                  error code\". 0.3 has no ExtensionSupportRequiredError (1.0's -32008), so any \
@@ -71,6 +73,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSON_0_3,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "X-A2A-Extensions names the required URI with its version raised by one (…/v1 \
                  → …/v2). 0.3: the agent SHOULD ignore that activation and MUST NOT fall back \
@@ -89,6 +92,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSON_0_3,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "X-A2A-Extensions lists, comma-separated, a URI of the kit's own namespace, the \
                  required URIs with their version raised by one (where the kit recognises one), \
@@ -106,6 +110,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSON_0_3,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "0.3: \"the response should include the X-A2A-Extensions header identifying all \
                  extensions that were activated\". Judged for the required extensions, \

@@ -21,6 +21,7 @@ pub fn checks() -> Vec<Check> {
             scope: GRPC_1_0,
             requires: &[],
             maps_to: &["GRPC-ERR-002"],
+            acts: &["GRPC-STATUS-001"],
             reading: None,
             run: |ctx| Box::pin(grpc_error(ctx)),
         },
@@ -56,6 +57,7 @@ pub fn binding_rules() -> Vec<Check> {
         scope: GRPC_1_0,
         requires: &[],
         maps_to: &["GRPC-META-001"],
+        acts: &[],
         reading: Some(
             "gRPC metadata keys are lower-case; the kit sends `a2a-version`. Validating the \
              version (a SHOULD in §10.2) is what §3.6.2 requires of every binding, so a \

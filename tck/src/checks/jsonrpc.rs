@@ -26,6 +26,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSONRPC_1_0,
             requires: &[],
             maps_to: &["JSONRPC-FMT-001"],
+            acts: &["JSONRPC-ENV-001"],
             reading: None,
             run: |ctx| Box::pin(envelope(ctx)),
         },
@@ -37,6 +38,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSONRPC_1_0,
             requires: &[],
             maps_to: &["JSONRPC-FMT-001"],
+            acts: &["JSONRPC-ENV-001"],
             reading: None,
             run: |ctx| Box::pin(id_echoed(ctx)),
         },
@@ -48,6 +50,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSONRPC_1_0,
             requires: &[],
             maps_to: &["JSONRPC-FMT-002"],
+            acts: &["JSONRPC-CT-001"],
             reading: Some(
                 "§9.1 states the application/json media type without an RFC 2119 keyword; like the \
                  official TCK (JSONRPC-FMT-002), this check holds it as a MUST of the binding.",
@@ -62,6 +65,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSONRPC_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "A2A says nothing of batches; its JSON-RPC binding is JSON-RPC 2.0, whose §6 \
                  requires a single Invalid Request response for an empty array.",
@@ -76,6 +80,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSONRPC_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "JSON-RPC 2.0 §6 says the server should answer a batch with an array of the \
                  responses (in any order). Agents that refuse batches (the Python SDK answers \
@@ -91,6 +96,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSONRPC_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &["JSONRPC-ERR-002"],
             reading: None,
             run: |ctx| Box::pin(parse_error(ctx)),
         },
@@ -102,6 +108,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSONRPC_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &["CORE-ERR-006"],
             reading: None,
             run: |ctx| Box::pin(invalid_request(ctx)),
         },
@@ -113,6 +120,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSONRPC_1_0,
             requires: &[],
             maps_to: &["CORE-ERR-001"],
+            acts: &["JSONRPC-ERR-001"],
             reading: None,
             run: |ctx| Box::pin(method_not_found(ctx)),
         },
@@ -124,6 +132,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSONRPC_1_0,
             requires: &[],
             maps_to: &["CORE-ERR-002"],
+            acts: &[],
             reading: None,
             run: |ctx| Box::pin(invalid_params(ctx)),
         },
@@ -139,6 +148,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSONRPC_1_0,
             requires: &[],
             maps_to: &["JSONRPC-ERR-001", "JSONRPC-ERR-002"],
+            acts: &["CORE-ERR-008", "CORE-ERR-007", "CORE-ERR-005"],
             reading: None,
             run: |ctx| Box::pin(error_structure(ctx)),
         },
@@ -150,6 +160,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSONRPC_1_0,
             requires: &[],
             maps_to: &["JSONRPC-ERR-003"],
+            acts: &["JSONRPC-ERR-003"],
             reading: Some(
                 "ErrorInfo in JSON-RPC error.data was a MUST in 1.0.0 and is a SHOULD from 1.0.1; \
                  this check follows 1.0.1, so a missing ErrorInfo is a WARN.",
@@ -171,6 +182,7 @@ pub fn stream_checks() -> Vec<Check> {
             scope: super::JSONRPC_1_0,
             requires: &[Gate::Declares(Capability::Streaming)],
             maps_to: &["JSONRPC-SSE-001"],
+            acts: &["JSONRPC-SSE-001"],
             reading: None,
             run: |ctx| Box::pin(jsonrpc_stream_events(ctx)),
         },

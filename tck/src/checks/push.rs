@@ -30,6 +30,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &["PUSH-CREATE-001"],
+            acts: &["PUSH-CFG-001"],
             reading: Some(
                 "The config is made on an open (input-required) task with the kit's webhook URL, \
                  a token and Bearer credentials. An agent that refuses the URL with InvalidParams \
@@ -47,6 +48,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &["PUSH-GET-001", "PUSH-CREATE-002"],
+            acts: &["PUSH-CFG-002"],
             reading: None,
             run: |ctx| Box::pin(get_returns(ctx)),
         },
@@ -58,6 +60,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &["PUSH-LIST-001"],
+            acts: &["PUSH-LIST-001"],
             reading: Some(
                 "Two configs are made on one task; the list (following nextPageToken, when the \
                  agent pages) must hold both. 0.3 JSON-RPC answers a bare array.",
@@ -72,6 +75,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "Paging is a MAY: an agent that answers every config on one page with pageSize 1 \
                  is N/A here (it does not page). An agent that pages must not lose or repeat \
@@ -88,6 +92,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &["PUSH-DEL-001", "PUSH-DEL-002"],
+            acts: &["PUSH-CFG-003", "PUSH-IDEM-001"],
             reading: Some(
                 "The second delete may succeed or answer TaskNotFoundError (the config is gone \
                  either way: the same effect); Get after delete must fail as for any unknown \
@@ -103,6 +108,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &["PUSH-GET-002"],
+            acts: &["PUSH-ERR-001"],
             reading: Some(
                 "§3.1.8 names TaskNotFoundError for a missing config; a plain not-found of the \
                  binding (JSON-RPC -32001, HTTP 404, gRPC NOT_FOUND) with another reason is \
@@ -119,6 +125,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "Create, Get and List name a task id no task has. The error table of §3.1.7–3.1.9 \
                  gives TaskNotFoundError; an InvalidParams refusal of the webhook URL on Create is \
@@ -134,6 +141,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "§13.2 asks agents to validate webhook URLs against SSRF (private, loopback, \
                  link-local). The kit tries the link-local metadata address, which no webhook \

@@ -27,6 +27,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "The inline config (SendMessageConfiguration.taskPushNotificationConfig in 1.0, \
                  pushNotificationConfig in 0.3) comes with a message that opens an input-required \
@@ -44,6 +45,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &["PUSH-DELIVER-003"],
+            acts: &["PUSH-DELIV-003"],
             reading: Some(
                 "1.0 (§4.3.3): the body is a StreamResponse (exactly one of task, message, \
                  statusUpdate, artifactUpdate) of the task. 0.3 leaves the payload open and its \
@@ -62,6 +64,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "0.3 says the agent SHOULD send the token, in X-A2A-Notification-Token; 1.0 keeps \
                  the token in the config without naming a header or asking that it travel. Any \
@@ -78,6 +81,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &["PUSH-DELIVER-001"],
+            acts: &["PUSH-DELIV-001", "SEC-PUSH-001"],
             reading: Some(
                 "The config asks for scheme Bearer with fresh credentials; every call must carry \
                  `Authorization: Bearer <credentials>` (the scheme compared case-insensitively, \
@@ -93,6 +97,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &["PUSH-DELIVER-002"],
+            acts: &["PUSH-DELIV-002"],
             reading: Some(
                 "An open task with a config is completed by a follow-up that adds an artifact. \
                  Each artifact of the final task must have been notified before the terminal \
@@ -110,6 +115,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "The kit never waits for an absence: after deleting a config it makes a second \
                  one on the same task and completes the task; once the second has the terminal \

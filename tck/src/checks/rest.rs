@@ -25,6 +25,7 @@ pub fn checks() -> Vec<Check> {
             scope: REST_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &["REST-CT-001"],
             reading: Some(
                 "1.0.0 named application/json; 1.0.1 asks for application/a2a+json (spec notes \
                  §1.17 #4). application/json is a valid JSON answer (see rest.content-type-json) \
@@ -40,6 +41,7 @@ pub fn checks() -> Vec<Check> {
             scope: REST_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: None,
             run: |ctx| Box::pin(content_type_json(ctx)),
         },
@@ -51,6 +53,7 @@ pub fn checks() -> Vec<Check> {
             scope: REST_1_0,
             requires: &[],
             maps_to: &["HTTP_JSON-STATUS-001"],
+            acts: &[],
             reading: Some(
                 "The HTTP+JSON routes are the proto's google.api.http annotations, whose success \
                  status is 200 with the response message as the body.",
@@ -65,6 +68,7 @@ pub fn checks() -> Vec<Check> {
             scope: REST_1_0,
             requires: &[],
             maps_to: &["HTTP_JSON-STATUS-001"],
+            acts: &["REST-STATUS-001", "REST-PD-001"],
             reading: Some(
                 "§6.4/§6.5 still show RFC 9457 problem details; §11.6 and the 1.0 change notes \
                  make google.rpc.Status the REST error format (spec notes §1.17 #2). This check \
@@ -205,6 +209,7 @@ pub fn binding_rules() -> Vec<Check> {
             scope: REST_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "HTTP header names are case-insensitive; the kit sends `a2a-version`. The \
                  query-parameter form (§3.6.1) is checked by versioning.query-parameter-version.",
@@ -219,6 +224,7 @@ pub fn binding_rules() -> Vec<Check> {
             scope: REST_1_0,
             requires: &[],
             maps_to: &["HTTP_JSON-QP-001"],
+            acts: &[],
             reading: None,
             run: |ctx| Box::pin(camel_case_query(ctx)),
         },
@@ -230,6 +236,7 @@ pub fn binding_rules() -> Vec<Check> {
             scope: REST_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: None,
             run: |ctx| Box::pin(percent_decoded(ctx)),
         },

@@ -34,6 +34,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-SEND-001"],
+            acts: &["CORE-SEND-001", "CORE-SEND-003"],
             reading: Some(
                 "1.0 wraps the answer as {\"task\"} or {\"message\"}; 0.3 JSON-RPC returns the bare Task or Message with its kind (read back into the 1.0 form; the shape itself is checked by v03.jsonrpc.bare-results-with-kind).",
             ),
@@ -47,6 +48,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-EXECUTION-MODE-001"],
+            acts: &["CORE-SEND-001"],
             reading: None,
             run: |ctx| Box::pin(blocking_waits(ctx)),
         },
@@ -58,6 +60,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-EXECUTION-MODE-001"],
+            acts: &["DM-ART-001"],
             reading: None,
             run: |ctx| Box::pin(blocking_returns_artifacts(ctx)),
         },
@@ -69,6 +72,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-MULTI-003"],
+            acts: &[],
             reading: None,
             run: |ctx| Box::pin(task_ids_unique(ctx)),
         },
@@ -80,6 +84,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-MULTI-001a"],
+            acts: &["DM-FMT-003"],
             reading: Some(
                 "Generating a contextId is optional (MAY), but server messages must carry one \
                  (Message comment in the proto): this check asks for a direct Message reply \
@@ -96,6 +101,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-MULTI-001a"],
+            acts: &[],
             reading: Some(
                 "Task.context_id is not REQUIRED in the proto, but the identity rules of §3.4 \
                  presume every task has one; a Task without it is a WARN.",
@@ -110,6 +116,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-MULTI-002", "CORE-MULTI-002a"],
+            acts: &["CORE-CTX-001"],
             reading: Some(
                 "A rejection counts only if the same message without the contextId is accepted, \
                  so an agent that rejects everything does not pass; and -32600/-32601/-32603/-32700 \
@@ -126,6 +133,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-MULTI-004"],
+            acts: &[],
             reading: None,
             run: |ctx| Box::pin(unknown_task_id(ctx)),
         },
@@ -137,6 +145,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-SEND-002"],
+            acts: &["CORE-SEND-002", "CORE-ERR-004"],
             reading: Some(
                 "Tried on every terminal state the agent can be driven into (COMPLETED is \
                  required; REJECTED, FAILED and CANCELED are added when the agent produces them, \
@@ -152,6 +161,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-SEND-003"],
+            acts: &["CORE-SEND-004"],
             reading: Some(
                 "§3.1.1 lists ContentTypeNotSupportedError for an unsupported media type without an \
                  RFC 2119 keyword, and §13.4 says agents SHOULD reject unexpected media types: a \
@@ -169,6 +179,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-ERR-002"],
+            acts: &[],
             reading: Some(
                 "Contested: §5.7 says implementations SHOULD validate REQUIRED fields and reject \
                  messages missing them, while §3.3.2 says servers MUST validate all input \
@@ -188,6 +199,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::JSON_1_0,
             requires: &[],
             maps_to: &["DM-SERIAL-005"],
+            acts: &["DM-EXTRA-001"],
             reading: None,
             run: |ctx| Box::pin(unknown_fields(ctx)),
         },
@@ -199,6 +211,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-MULTI-005"],
+            acts: &["CORE-MULTI-001"],
             reading: Some(
                 "Accepting more messages is a MAY (§3.3.3) and no sentence makes continuing the \
                  task a MUST, so this is a SHOULD: an agent that asks for input \
@@ -215,6 +228,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "Driven by the kit's own scenario `tck-auth-required`, used only when the \
                  contract probe showed the agent asks for authorization on it. As for \
@@ -233,6 +247,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-HIST-003"],
+            acts: &["CORE-HIST-003"],
             reading: Some(
                 "Keeping history is optional (§3.7); when the task's full history has fewer than \
                  two messages the limit cannot be observed and the check is N/A.",
@@ -253,6 +268,7 @@ pub fn identity_checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "Approval flows answer an input-required task with a data part (e.g. \
                  {\"approved\": true}, mediaType application/json); the follow-up must continue \
@@ -272,6 +288,7 @@ pub fn identity_checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &["CORE-HIST-005", "CORE-HIST-006"],
             reading: None,
             run: |ctx| Box::pin(message_id_kept(ctx)),
         },

@@ -20,6 +20,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-EXECUTION-MODE-002"],
+            acts: &["CORE-EXEC-001", "CORE-EXEC-002"],
             reading: Some(
                 "Sent with the kit's `tck-long-running` scenario, run only when the contract \
                  probe showed the agent holds it WORKING until a follow-up: its task cannot end \
@@ -43,6 +44,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "Sent with `tck-artifact-text`, a scenario that answers in text. A text part, or \
                  a file part of media type text/plain, counts as text; a data part or a file of \

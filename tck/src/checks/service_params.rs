@@ -32,6 +32,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "SendMessage with the card's required extensions in A2A-Extensions (gRPC: the \
                  a2a-extensions metadata key) must not get ExtensionSupportRequiredError: that \
@@ -52,6 +53,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "One A2A-Extensions field holds an unknown URI first and the required ones after \
                  it, comma-separated, as §9.2/§10.2/§11.2 ask senders to do: an agent that reads \

@@ -30,6 +30,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: STREAMING,
             maps_to: &["CORE-STREAM-001", "CORE-STREAM-003"],
+            acts: &["STREAM-SSE-001", "GRPC-STREAM-001"],
             reading: None,
             run: |ctx| Box::pin(task_stream_shape(ctx)),
         },
@@ -41,6 +42,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: STREAMING,
             maps_to: &["CORE-STREAM-002"],
+            acts: &["STREAM-MSG-001"],
             reading: Some(
                 "The Message scenario of the SUT contract (`tck-message-response`) is sent as a \
                  stream. An agent that answers it with a task stream instead has no \
@@ -56,6 +58,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: STREAMING,
             maps_to: &["STREAM-ORDER-001"],
+            acts: &["STREAM-SSE-001"],
             reading: Some(
                 "Generation order is observed through the task state: SUBMITTED before WORKING \
                  before an interrupted or terminal state, and no event after a terminal one.",
@@ -70,6 +73,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: STREAMING,
             maps_to: &["CORE-STREAM-003"],
+            acts: &["STREAM-SSE-001", "STREAM-SUB-002"],
             reading: None,
             run: |ctx| Box::pin(closes_after_terminal(ctx)),
         },
@@ -81,6 +85,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: STREAMING,
             maps_to: &[],
+            acts: &["STREAM-SSE-003", "STREAM-SSE-002"],
             reading: Some(
                 "Uses `tck-stream-artifact-chunked` (two chunks of one artifact). Each chunk \
                  after the first of the same artifactId appends, and only the final chunk \
@@ -99,6 +104,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: STREAMING,
             maps_to: &[],
+            acts: &[],
             reading: None,
             run: |ctx| Box::pin(final_state_matches(ctx)),
         },
@@ -110,6 +116,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_BOTH,
             requires: STREAMING,
             maps_to: &[],
+            acts: &["CORE-FAIL-001"],
             reading: Some(
                 "Driven by the kit's own scenario `tck-fail-task`, used only when the contract \
                  probe showed the agent fails such a task. The last event may be the FAILED \

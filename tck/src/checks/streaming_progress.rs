@@ -23,6 +23,7 @@ pub fn checks() -> Vec<Check> {
         scope: EVERY_BINDING_1_0,
         requires: STREAMING,
         maps_to: &[],
+        acts: &["STREAM-SSE-002", "CORE-EXEC-002"],
         reading: Some(
             "`tck-stream-001` goes through WORKING and produces a text artifact before it \
              completes. Any one of those delivered before the terminal status shows progress \

@@ -30,6 +30,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: STREAMING,
             maps_to: &["STREAM-SUB-001"],
+            acts: &["STREAM-SSE-004", "STREAM-RESUB-001"],
             reading: Some(
                 "On HTTP+JSON the kit subscribes with POST /tasks/{id}:subscribe, the verb of \
                  §5.3 and §11.3.2; the proto's annotation says GET (spec notes §1.17 #1). An \
@@ -50,6 +51,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: STREAMING,
             maps_to: &["STREAM-ORDER-002"],
+            acts: &["STREAM-SUB-001", "STREAM-RESUB-001"],
             reading: Some(
                 "The task is kept open (`tck-long-running`, the kit's own scenario, when the \
                  agent keeps it WORKING and its subscription starts open; else the official \
@@ -71,6 +73,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: STREAMING,
             maps_to: &["STREAM-SUB-002"],
+            acts: &["STREAM-SUB-001", "STREAM-SUB-002"],
             reading: None,
             run: |ctx| Box::pin(subscribe_closes(ctx)),
         },
@@ -86,6 +89,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: STREAMING,
             maps_to: &["STREAM-SUB-003"],
+            acts: &["STREAM-SUB-003"],
             reading: None,
             run: |ctx| Box::pin(subscribe_terminal(ctx)),
         },
@@ -101,6 +105,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: STREAMING,
             maps_to: &["STREAM-SUB-004"],
+            acts: &[],
             reading: None,
             run: |ctx| Box::pin(subscribe_unknown(ctx)),
         },
@@ -116,6 +121,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: STREAMING,
             maps_to: &["STREAM-ORDER-003"],
+            acts: &["STREAM-MULTI-001"],
             reading: Some(
                 "Events are compared by kind, state and artifact id after the subscription \
                  snapshot; timestamps may differ only between snapshots.",
@@ -409,6 +415,7 @@ pub fn closing_checks() -> Vec<Check> {
         scope: EVERY_BINDING_1_0,
         requires: STREAMING,
         maps_to: &[],
+        acts: &["STREAM-MULTI-002"],
         reading: Some(
             "The kit closes the first subscription, opens a third one (so that the agent has \
              handled the close), then completes the task and reads the second to the end. A \

@@ -23,6 +23,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-CANCEL-001"],
+            acts: &["CORE-CANCEL-001", "GRPC-STREAM-002"],
             reading: Some(
                 "§3.1.5 says cancellation is not guaranteed: an agent may answer \
                  TaskNotCancelableError for a task it cannot cancel now, which makes this check \
@@ -38,6 +39,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
+            acts: &["CORE-CANCEL-001"],
             reading: None,
             run: |ctx| Box::pin(cancel_persists(ctx)),
         },
@@ -49,6 +51,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-CANCEL-002"],
+            acts: &["CORE-CANCEL-002", "CORE-ERR-003"],
             reading: Some(concat!(
                 "Tried on every terminal state the agent can be driven into (COMPLETED is \
                  required). Completed, rejected and failed tasks must get TaskNotCancelableError \
@@ -69,6 +72,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-CANCEL-003"],
+            acts: &["CORE-ERR-002"],
             reading: Some(
                 "Both versions: -32001 on JSON-RPC. On 1.0 REST and gRPC, HTTP 404 / NOT_FOUND with ErrorInfo TASK_NOT_FOUND; 0.3 specifies neither REST error bodies nor gRPC statuses, so there only the class is asked (an HTTP 4xx; a gRPC status other than OK and INTERNAL).",
             ),

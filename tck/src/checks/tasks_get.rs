@@ -27,6 +27,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-GET-001"],
+            acts: &["CORE-GET-001"],
             reading: None,
             run: |ctx| Box::pin(get_returns_current(ctx)),
         },
@@ -38,6 +39,7 @@ pub fn checks() -> Vec<Check> {
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-GET-002"],
+            acts: &["CORE-ERR-001", "CORE-ERR-005", "GRPC-STATUS-001"],
             reading: Some(
                 "Both versions: -32001 on JSON-RPC. On 1.0 REST and gRPC, HTTP 404 / NOT_FOUND with ErrorInfo TASK_NOT_FOUND; 0.3 specifies neither REST error bodies nor gRPC statuses, so there only the class is asked (an HTTP 4xx; a gRPC status other than OK and INTERNAL).",
             ),
@@ -51,6 +53,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-HIST-001"],
+            acts: &["CORE-GET-002", "CORE-HIST-001"],
             reading: Some(
                 "Judged only when the task has history to omit. Returning any message for \
                  historyLength 0 also breaks the MUST NOT of tasks.get.history-length-caps-messages.",
@@ -65,6 +68,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-HIST-002"],
+            acts: &["CORE-GET-002", "CORE-HIST-001", "CORE-HIST-002"],
             reading: Some(
                 "Keeping history is optional (§3.7); when the task's full history has fewer than \
                  two messages the limit cannot be observed and the check is N/A. With a limit of 1 \

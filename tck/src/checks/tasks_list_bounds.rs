@@ -35,6 +35,7 @@ pub fn checks() -> Vec<Check> {
         scope: super::EVERY_BINDING_1_0,
         requires: &[],
         maps_to: &[],
+        acts: &[],
         reading: Some(
             "The proto comment states the default and the bounds without an RFC 2119 keyword \
              (level \"—\"); like the other proto rules of ListTasks, a page the comment rules \

@@ -33,6 +33,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "\"TLS 1.3+ recommended\": one handshake per endpoint (the card's host and each \
                  interface's), offering TLS 1.3 only. The certificate is not judged by this \
@@ -48,6 +49,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "One ClientHello per legacy version, offering it as the highest: a ServerHello \
                  of that version is acceptance; an alert, a closed connection or silence until \
@@ -64,6 +66,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "\"Agents SHOULD enforce HSTS headers when using HTTP-based bindings\": the \
                  card's response and one response of each HTTPS JSON-RPC and REST interface \
@@ -79,6 +82,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "The proto says HTTP interface URLs \"must be\" absolute HTTPS URLs \"in \
                  production\" and §14.3 says implementations SHOULD support HTTPS: the kit cannot \

@@ -24,6 +24,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSON_0_3,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "Agents must answer with the semantics of the requested version (§3.6.2). 0.3 \
                  JSON-RPC spells states in lowercase kebab case (`canceled` with one l); the 0.3 \
@@ -40,6 +41,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSONRPC_0_3,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "The 0.3 JSON schema requires `kind` on Task, Message, parts and events, and \
                  message/send returns the Task or Message itself; 1.0 wraps it in \
@@ -55,6 +57,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_0_3,
             requires: &[Gate::Declares(Capability::Streaming)],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "0.3 requires the boolean `final` on TaskStatusUpdateEvent; the 0.3 spec leaves \
                  its value on interrupted states open (spec notes §2.9 #10), so only the \

@@ -32,6 +32,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "A missing preferredTransport is read as JSONRPC, the 0.3 schema's default (spec \
                  notes §2.9 #6). One url may serve several transports (§5.6.2), so only a \
@@ -49,6 +50,7 @@ pub fn checks() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some("Applies when the card lists additionalInterfaces (\"if provided\")."),
             run: |ctx| Box::pin(interfaces_complete(ctx)),
         },

@@ -30,6 +30,7 @@ pub fn checks() -> Vec<Check> {
         scope: EVERY_BINDING_0_3,
         requires: STREAMING,
         maps_to: &[],
+        acts: &[],
         reading: Some(
             "The 0.3 proto comment says the stream returns the completed task (like GetTask) \
              and closes; the 0.3 spec text (§7.9) defines resubscription only for an ongoing \

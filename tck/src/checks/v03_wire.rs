@@ -38,6 +38,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSONRPC_0_3,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: None,
             run: |ctx| Box::pin(envelope(ctx)),
         },
@@ -53,6 +54,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSONRPC_0_3,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "The codes are those of JSON-RPC 2.0, which the 0.3 binding adopts (§6.11, \
                  §8.1); a parse error cannot name the request, so its id is null.",
@@ -67,6 +69,7 @@ pub fn checks() -> Vec<Check> {
             scope: REST_0_3,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "0.3 names application/json. application/a2a+json (what 1.0.1 asks) is a JSON \
                  media type too, and an agent serving both versions may send it; it is accepted.",
@@ -81,6 +84,7 @@ pub fn checks() -> Vec<Check> {
             scope: REST_0_3,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "0.3 fixes neither the status table nor the error body of HTTP+JSON (spec notes \
                  §2.4): 404 is usual, any client-error status is accepted, and the body only \
@@ -96,6 +100,7 @@ pub fn checks() -> Vec<Check> {
             scope: JSON_0_3,
             requires: STREAMING,
             maps_to: &[],
+            acts: &[],
             reading: None,
             run: |ctx| Box::pin(sse_content_type(ctx)),
         },

@@ -27,6 +27,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["VER-SERVER-002"],
+            acts: &["VER-NEG-001"],
             reading: None,
             run: |ctx| Box::pin(unsupported_version(ctx)),
         },
@@ -38,6 +39,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["VER-SERVER-003"],
+            acts: &["VER-NEG-002"],
             reading: Some(
                 "The spec says an empty A2A-Version means 0.3; the official ACTS draft \
                  (VER-NEG-002) instead expects a 1.0 request without the header to succeed. This \
@@ -55,6 +57,7 @@ pub fn checks() -> Vec<Check> {
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["VER-CLIENT-002"],
+            acts: &[],
             reading: Some(
                 "§14.2.1 asks clients to send Major.Minor, and §3.6 says patch numbers must not be \
                  considered when versions are negotiated: this check follows §3.6, so a server may \
@@ -78,6 +81,7 @@ pub fn across_versions() -> Vec<Check> {
             scope: JSONRPC_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "Requests are processed with the semantics of the requested version (§3.6.2): \
                  1.0 has no method tasks/get. The Python SDK answers -32603 here; this check \
@@ -93,6 +97,7 @@ pub fn across_versions() -> Vec<Check> {
             scope: JSONRPC_0_3,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "No header means 0.3 (§3.6.2), and 0.3 has no method GetTask. The Python SDK \
                  answers -32009 VersionNotSupported, which is the answer owed by an interface \
@@ -108,6 +113,7 @@ pub fn across_versions() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "Each JSON-RPC URL the card lists for 1.0 only is sent a 0.3 request (tasks/get \
                  of an unknown id, no header): an answer with 0.3 semantics (-32001) shows the \
@@ -123,6 +129,7 @@ pub fn across_versions() -> Vec<Check> {
             scope: Scope::Card,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "Interfaces of one transport may serve different versions (§3.6.2); they are one \
                  agent, so a task made with 1.0 is read with 0.3 (and the other way) on each \
@@ -138,6 +145,7 @@ pub fn across_versions() -> Vec<Check> {
             scope: REST_1_0,
             requires: &[],
             maps_to: &[],
+            acts: &[],
             reading: Some(
                 "Clients may send the version as a request parameter (§3.6.1); a server that \
                  ignores it reads the request as 0.3. Observed with GET /tasks/{unknown}?A2A-Version=1.0: \

@@ -186,6 +186,7 @@ fn result(index: usize, r: &CheckResult, budget: &mut evidence::Budget) -> Marku
                 dt { "what happened" } dd.message { (r.message) }
                 @if let Some(reading) = &r.reading { dt { "reading" } dd.reading { (reading) } }
                 @if !r.maps_to.is_empty() { dt { "official TCK" } dd { (r.maps_to.join(", ")) } }
+                @if !r.acts.is_empty() { dt { "ACTS" } dd { (r.acts.join(", ")) } }
                 dt { "took" } dd { (r.duration_ms) " ms" }
             }
             @if !r.evidence.is_empty() {

@@ -78,6 +78,7 @@ pub(crate) async fn execute(
         message,
         reading: check.reading.map(str::to_string),
         maps_to: check.maps_to.iter().map(|s| s.to_string()).collect(),
+        acts: check.acts.iter().map(|s| s.to_string()).collect(),
         duration_ms: started.elapsed().as_millis() as u64,
         evidence: if status == Status::Pass {
             Vec::new()

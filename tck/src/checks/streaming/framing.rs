@@ -19,6 +19,7 @@ pub fn framing_checks() -> Vec<Check> {
             scope: JSON_1_0,
             requires: &[Gate::Declares(Capability::Streaming)],
             maps_to: &["JSONRPC-SSE-001", "HTTP_JSON-SSE-001"],
+            acts: &["JSONRPC-SSE-001"],
             reading: None,
             run: |ctx| Box::pin(sse_content_type(ctx)),
         },
