@@ -342,6 +342,10 @@ faults! {
         "DeleteTaskPushNotificationConfig answers success but keeps the config.";
     PushConfigGetUnknownWrongError => "push-config-get-unknown-wrong-error",
         "GetTaskPushNotificationConfig of a config that does not exist answers the internal error -32603 instead of TaskNotFoundError.";
+    PushConfigGetUnknownReturnsConfig => "push-config-get-unknown-returns-config",
+        "GetTaskPushNotificationConfig of a config that does not exist answers success, a placeholder config of the asked id with no webhook URL, instead of an error.";
+    PushConfigDeleteAgainFails => "push-config-delete-again-fails",
+        "DeleteTaskPushNotificationConfig of a config already deleted answers the internal error -32603 instead of succeeding again or TaskNotFoundError (a 1.0 violation; 0.3 states no idempotency and names its errors only by example).";
     PushConfigUnknownTaskAccepted => "push-config-unknown-task-accepted",
         "The push-config operations accept a task id that names no task (create stores a config for it) instead of answering TaskNotFoundError.";
     PushInlineConfigIgnored => "push-inline-config-ignored",
@@ -478,7 +482,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 190);
+        assert_eq!(Fault::all().len(), 192);
     }
 
     #[test]

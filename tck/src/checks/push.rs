@@ -12,6 +12,7 @@ use crate::a2a::{self, ErrorKind};
 use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
 use crate::judge;
+use crate::model::ProtocolVersion;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "push";
@@ -83,31 +84,38 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "push.config-delete-removes",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.10", statements: &["V10-3.1.10-01", "V10-3.1.10-02"] },
-            requirement: "After DeleteTaskPushNotificationConfig, Get fails and List no longer holds the config; deleting it again has the same effect",
+            spec: SpecRef { version: "1.0", section: "3.1.10", statements: &["V10-3.1.10-01", "V10-3.1.10-02", "V03-7.8-01"] },
+            requirement: "After DeleteTaskPushNotificationConfig, Get fails and List no longer holds the config; on 1.0, deleting it again has the same effect",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &["PUSH-DEL-001", "PUSH-DEL-002"],
             reading: Some(
-                "The second delete may succeed or answer TaskNotFoundError (the config is gone \
-                 either way: the same effect); Get after delete must fail as for any unknown \
-                 config (see push.config-get-unknown-config-fails).",
+                "The delete must succeed, and then Get must no longer answer the config and \
+                 List no longer hold it (1.0 §3.1.10; 0.3 §7.8: the operation deletes the \
+                 config). On 1.0 the config is deleted a second time, which may succeed or \
+                 answer TaskNotFoundError (the config is gone either way: the same effect). \
+                 Idempotency is a 1.0 rule: 0.3 says nothing of a second delete and names its \
+                 errors only by example, so on 0.3 the second delete is not sent and only the \
+                 config being gone is judged.",
             ),
             run: |ctx| Box::pin(delete_removes(ctx)),
         },
         Check {
             id: "push.config-get-unknown-config-fails",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.8", statements: &["V10-3.1.8-02"] },
-            requirement: "GetTaskPushNotificationConfig of a config that does not exist fails with TaskNotFoundError",
+            spec: SpecRef { version: "1.0", section: "3.1.8", statements: &["V10-3.1.8-02", "V03-7.6-01"] },
+            requirement: "GetTaskPushNotificationConfig of a config that does not exist fails (1.0: with TaskNotFoundError)",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &["PUSH-GET-002"],
             reading: Some(
-                "§3.1.8 names TaskNotFoundError for a missing config; a plain not-found of the \
-                 binding (JSON-RPC -32001, HTTP 404, gRPC NOT_FOUND) with another reason is \
+                "1.0: §3.1.8 names TaskNotFoundError for a missing config; a plain not-found of \
+                 the binding (JSON-RPC -32001, HTTP 404, gRPC NOT_FOUND) with another reason is \
                  accepted too, since the spec has no error of its own for configs. Success, or \
-                 an internal or unrelated error, fails.",
+                 an internal or unrelated error, fails. 0.3: §7.6 names its errors only by \
+                 example (\"e.g., PushNotificationNotSupportedError, TaskNotFoundError\"), so \
+                 any error refuses the request and passes; only a success (a config, or any \
+                 answer that is not an error) fails there.",
             ),
             run: |ctx| Box::pin(get_unknown_config(ctx)),
         },
@@ -366,6 +374,14 @@ async fn delete_removes(ctx: Ctx) -> Result<Verdict, HarnessError> {
     if listed.contains(&id) {
         findings.problem(format!("List after delete still holds {id}: {listed:?}"));
     }
+    // Idempotency (a second delete has the same effect) is a 1.0 rule (§3.1.10); 0.3 §7.8
+    // says nothing of a second delete, so it is asked on 1.0 only.
+    if ctx.version() == ProtocolVersion::V0_3 {
+        return Ok(findings.verdict(
+            "the config gone from Get and List after the delete",
+            Verdict::pass_with("the config is gone (0.3 states no rule for a second delete)"),
+        ));
+    }
     let again = transport.delete_push_config(params).await?;
     match again.answer()? {
         Answer::Result(_) => {}
@@ -392,11 +408,31 @@ async fn get_unknown_config(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = task_id(&ps::open_task(&ctx).await?);
     let params = ctx.with_tenant(json!({ "taskId": task, "id": ctx.id("tck-no-such-config") }))?;
     let reply = ctx.transport()?.get_push_config(params).await?;
+    let answer = reply.answer()?;
+    if ctx.version() == ProtocolVersion::V0_3 {
+        // 0.3 §7.6 names its errors only by example: any error is a refusal.
+        return Ok(match answer {
+            Answer::Error(_) if !not_found_of(&answer) => Verdict::pass_with(format!(
+                "refused: {} (0.3 names the errors of §7.6 only by example)",
+                answer.describe()
+            )),
+            Answer::Error(_) => Verdict::pass(),
+            other => Verdict::fail(
+                "an error for a config that does not exist (0.3 §7.6: any JSONRPCError)",
+                other.describe(),
+            ),
+        });
+    }
     let expected = judge::expected(ErrorKind::TaskNotFound, ctx.binding(), ctx.version());
-    Ok(match reply.answer()? {
+    Ok(match answer {
         Answer::Error(e) if not_found(&e) => Verdict::pass(),
         other => Verdict::fail(expected, other.describe()),
     })
+}
+
+/// Whether an answer is an error that says "not found".
+fn not_found_of(answer: &Answer) -> bool {
+    matches!(answer, Answer::Error(e) if not_found(e))
 }
 
 async fn unknown_task(ctx: Ctx) -> Result<Verdict, HarnessError> {

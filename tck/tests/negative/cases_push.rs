@@ -46,10 +46,40 @@ pub const PUSH_CASES: &[Case] = &[
         "push.config-delete-removes",
         Fault::PushConfigDeleteNotDeleted,
     ),
-    case(
+    // 1.0 names TaskNotFoundError; 0.3 names its errors only by example, so an internal
+    // error is a refusal there.
+    in_version(
+        &[ProtocolVersion::V1_0],
         "push.config-get-unknown-config-fails",
         Fault::PushConfigGetUnknownWrongError,
     ),
+    Case {
+        expect: Some(Status::Pass),
+        versions: &[ProtocolVersion::V0_3],
+        ..case(
+            "push.config-get-unknown-config-fails",
+            Fault::PushConfigGetUnknownWrongError,
+        )
+    },
+    // A success for a config that does not exist fails in both versions.
+    case(
+        "push.config-get-unknown-config-fails",
+        Fault::PushConfigGetUnknownReturnsConfig,
+    ),
+    // Idempotency is a 1.0 rule: on 0.3 the second delete is not judged.
+    in_version(
+        &[ProtocolVersion::V1_0],
+        "push.config-delete-removes",
+        Fault::PushConfigDeleteAgainFails,
+    ),
+    Case {
+        expect: Some(Status::Pass),
+        versions: &[ProtocolVersion::V0_3],
+        ..case(
+            "push.config-delete-removes",
+            Fault::PushConfigDeleteAgainFails,
+        )
+    },
     case(
         "push.config-unknown-task-not-found",
         Fault::PushConfigUnknownTaskAccepted,
