@@ -360,6 +360,8 @@ faults! {
         "Webhook calls of a task's updates are sent out of order (an artifact update after the status that follows it).";
     PushSkipsTerminal => "push-skips-terminal",
         "The webhook is not called for the terminal status of a task.";
+    PushOneNotificationAtTerminal => "push-one-notification-at-terminal",
+        "The webhook gets one call per task, at its terminal state: the final Task carrying its artifacts (1.0 a StreamResponse `task`, 0.3 the Task), as from an agent that makes the artifact and the terminal state in one step: a conformant alternative the kit must accept.";
     PushAfterDelete => "push-after-delete",
         "A deleted push config is gone from Get and List, but the agent keeps calling its webhook.";
     PushAcceptsPrivateHost => "push-accepts-private-host",
@@ -482,7 +484,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 192);
+        assert_eq!(Fault::all().len(), 193);
     }
 
     #[test]

@@ -70,6 +70,9 @@ pub struct PushPolicy {
     pub auth_missing: bool,
     pub out_of_order: bool,
     pub skips_terminal: bool,
+    /// One call per task, at its terminal state, carrying the final Task (a conformant
+    /// alternative: one update, one notification).
+    pub one_at_terminal: bool,
     pub after_delete: bool,
     /// A config created without an id gets the task id (a2a-sdk's default; a second such
     /// config of the task replaces the first): a conformant reading.
@@ -96,6 +99,7 @@ impl PushPolicy {
             auth_missing: has(Fault::PushAuthCredentialsMissing),
             out_of_order: has(Fault::PushOutOfOrder),
             skips_terminal: has(Fault::PushSkipsTerminal),
+            one_at_terminal: has(Fault::PushOneNotificationAtTerminal),
             after_delete: has(Fault::PushAfterDelete),
             default_id_is_task: has(Fault::PushDefaultIdIsTaskId),
         }

@@ -108,7 +108,20 @@ pub const PUSH_CASES: &[Case] = &[
         "push.delivery-authentication",
         Fault::PushAuthCredentialsMissing,
     ),
-    case("push.delivery-every-update-in-order", Fault::PushOutOfOrder),
+    // 1.0 only: on 0.3 each call is the Task as it stands, so the terminal Task already
+    // carries the held-back artifact (told with the terminal state, which passes); the stale
+    // snapshot sent after it fails only if it arrives before the kit stops reading.
+    in_version(
+        &[ProtocolVersion::V1_0],
+        "push.delivery-every-update-in-order",
+        Fault::PushOutOfOrder,
+    ),
+    // One step, one update, one call (the final Task with its artifact): conformant.
+    expecting(
+        "push.delivery-every-update-in-order",
+        Fault::PushOneNotificationAtTerminal,
+        Status::Pass,
+    ),
     case(
         "push.delivery-every-update-in-order",
         Fault::PushSkipsTerminal,
