@@ -138,16 +138,25 @@ pub fn checks() -> Vec<Check> {
             id: "push.config-private-webhook-refused",
             level: Level::Should,
             spec: SpecRef { version: "1.0", section: "13.2", statements: &["V10-13.2-05", "V03-D-03"] },
-            requirement: "A push config whose webhook is on a link-local address (169.254.169.254, cloud metadata) is refused",
+            requirement: "A webhook on a link-local or loopback address (169.254.169.254, 127.0.0.1) is refused, at creation or before it is called",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &[],
             reading: Some(
                 "§13.2 asks agents to validate webhook URLs against SSRF (private, loopback, \
-                 link-local). The kit tries the link-local metadata address, which no webhook \
-                 should target; any error refuses it. A config that is accepted is deleted at \
-                 once. The kit's own webhook is on loopback: an agent that refuses loopback too \
-                 must be given --webhook-url for the other push checks.",
+                 link-local) but says neither when nor how: refusing the config at creation \
+                 and refusing to call it later both follow it. A verdict rests on what the kit \
+                 sees. It tries the link-local metadata address: any error at creation refuses \
+                 it (PASS); an accepted config is deleted at once, before the agent could call \
+                 it, and is no evidence, since a call there cannot be seen (UNTESTABLE). Where \
+                 agents are given a webhook on another host (--webhook-url) and the kit's \
+                 receiver also answers on loopback, the kit adds a config on 127.0.0.1, whose \
+                 calls it does see, and completes the task: a call to it WARNs; a refusal at \
+                 creation, or no call by the time the terminal notification reached the kit's \
+                 other webhook, does not. Without --webhook-url the kit's own webhook is on \
+                 loopback, which the agent is asked to call, so that probe is not made (an \
+                 agent that refuses loopback must be given --webhook-url for the other push \
+                 checks).",
             ),
             run: |ctx| Box::pin(private_webhook_refused(ctx)),
         },
@@ -157,25 +166,91 @@ pub fn checks() -> Vec<Check> {
 /// A webhook no agent should call: the link-local cloud metadata address.
 const PRIVATE_WEBHOOK: &str = "http://169.254.169.254/latest/meta-data/a2a-tck";
 
+/// What became of the loopback probe (a config on the kit's receiver at 127.0.0.1).
+enum Loopback {
+    /// Not made: the URL agents are given is itself on loopback, or the receiver does not
+    /// answer there.
+    NotProbed,
+    Refused(String),
+    /// Accepted, and not called by the time the task's terminal notification reached the
+    /// kit's other webhook.
+    NotCalled,
+}
+
 async fn private_webhook_refused(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let task = task_id(&ps::open_task(&ctx).await?);
-    let params = ctx.with_tenant(json!({ "taskId": task, "url": PRIVATE_WEBHOOK }))?;
+    let task = ps::open_task(&ctx).await?;
+    let id = task_id(&task);
     let transport = ctx.transport()?;
+    // The link-local address: only the answer at creation can be seen. An accepted config
+    // is deleted at once, so that the agent never calls the metadata address.
+    let params = ctx.with_tenant(json!({ "taskId": id, "url": PRIVATE_WEBHOOK }))?;
     let answer = transport.create_push_config(params).await?.answer()?;
-    let Some(config) = answer.result().filter(|c| c.is_object()) else {
-        return Ok(Verdict::pass_with(format!(
-            "refused: {}",
-            answer.describe()
-        )));
+    let link_local = match answer.result().filter(|c| c.is_object()) {
+        Some(config) => {
+            let delete = ctx.with_tenant(json!({ "taskId": id, "id": ps::config_id(config) }))?;
+            transport.delete_push_config(delete).await?;
+            None
+        }
+        None => Some(answer.describe()),
     };
-    // Accepted: remove it before anything could be delivered.
-    let id = ps::config_id(config);
-    let delete = ctx.with_tenant(json!({ "taskId": task, "id": id }))?;
-    transport.delete_push_config(delete).await?;
-    Ok(Verdict::fail(
-        format!("an error for the webhook {PRIVATE_WEBHOOK}"),
-        answer.describe(),
-    ))
+    // A loopback webhook whose calls the kit sees: only where agents are given another host.
+    let probe = Hook::new(&ctx)?;
+    let loopback = match ctx.webhook()?.loopback_url_for(&probe.key) {
+        None => Loopback::NotProbed,
+        Some(url) => {
+            let mut config = probe.for_task(&id);
+            config["url"] = json!(url);
+            let answer = transport
+                .create_push_config(ctx.with_tenant(config)?)
+                .await?
+                .answer()?;
+            if answer.result().filter(|c| c.is_object()).is_none() {
+                Loopback::Refused(answer.describe())
+            } else {
+                // Delivery time: the task ends, and its terminal notification reaches the
+                // kit's own webhook; by then a call to the loopback one is what was seen.
+                let sentinel = Hook::new(&ctx)?;
+                ps::created(&ctx, &id, &sentinel).await?;
+                ps::finish(&ctx, &task).await?;
+                ps::until_terminal(&ctx, &sentinel).await?;
+                let calls = ctx.webhook()?.received(&probe.key);
+                if !calls.is_empty() {
+                    return Ok(Verdict::fail(
+                        format!(
+                            "no call to the loopback webhook {url} (§13.2: reject 127.0.0.0/8 \
+                             and localhost), refused at creation or before calling"
+                        ),
+                        format!(
+                            "the agent accepted it and called it: {}",
+                            ps::summary(&calls)
+                        ),
+                    ));
+                }
+                Loopback::NotCalled
+            }
+        }
+    };
+    let loopback_note = match &loopback {
+        Loopback::NotProbed => "no loopback probe (the kit's webhook is itself on loopback, or \
+                                 its receiver does not answer there)"
+            .to_string(),
+        Loopback::Refused(why) => format!("a loopback webhook refused at creation: {why}"),
+        Loopback::NotCalled => "a loopback webhook accepted at creation and not called by the \
+                                time the task's terminal notification reached the kit"
+            .to_string(),
+    };
+    match link_local {
+        Some(refusal) => Ok(Verdict::pass_with(format!(
+            "{PRIVATE_WEBHOOK} refused at creation: {refusal}; {loopback_note}"
+        ))),
+        None => Err(HarnessError::Prerequisite(format!(
+            "the agent accepted a push config for {PRIVATE_WEBHOOK} at creation; §13.2 asks that \
+             such URLs be refused but not when, and an agent may refuse it before any call. \
+             The kit cannot see a call to a link-local address (and deleted the config at \
+             once, so that none is made), so an accepted config is no evidence either way; \
+             {loopback_note}"
+        ))),
+    }
 }
 
 /// A missing-prerequisite error for an answer a step needed.

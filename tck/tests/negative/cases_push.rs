@@ -127,8 +127,25 @@ pub const PUSH_CASES: &[Case] = &[
         Fault::PushSkipsTerminal,
     ),
     case("push.delivery-stops-after-delete", Fault::PushAfterDelete),
+    // Accepted at creation, and a call to the link-local address cannot be seen: no
+    // evidence either way (the kit's own webhook is on loopback, so no loopback probe).
+    expecting(
+        "push.config-private-webhook-refused",
+        Fault::PushAcceptsPrivateHost,
+        Status::Untestable,
+    ),
+    // Agents given a webhook off loopback (see `routable_webhook`): the kit also offers a
+    // loopback one on its receiver, and the agent is seen calling it.
     case(
         "push.config-private-webhook-refused",
         Fault::PushAcceptsPrivateHost,
     ),
 ];
+
+/// Whether the harness gives the agent a webhook URL off loopback for `case` (the kit's
+/// receiver then listens on every address, so a call to its loopback address can be seen).
+pub fn routable_webhook(case: &Case) -> bool {
+    case.check == "push.config-private-webhook-refused"
+        && case.fault == Fault::PushAcceptsPrivateHost
+        && case.expect.is_none()
+}
