@@ -346,6 +346,10 @@ faults! {
         "DeleteTaskPushNotificationConfig answers success but keeps the config.";
     PushConfigGetUnknownWrongError => "push-config-get-unknown-wrong-error",
         "GetTaskPushNotificationConfig of a config that does not exist answers the internal error -32603 instead of TaskNotFoundError.";
+    PushConfigGetUnknownReturnsConfig => "push-config-get-unknown-returns-config",
+        "GetTaskPushNotificationConfig of a config that does not exist answers success, a placeholder config of the asked id with no webhook URL, instead of an error.";
+    PushConfigDeleteAgainFails => "push-config-delete-again-fails",
+        "DeleteTaskPushNotificationConfig of a config already deleted answers the internal error -32603 instead of succeeding again or TaskNotFoundError (a 1.0 violation; 0.3 states no idempotency and names its errors only by example).";
     PushConfigUnknownTaskAccepted => "push-config-unknown-task-accepted",
         "The push-config operations accept a task id that names no task (create stores a config for it) instead of answering TaskNotFoundError.";
     PushInlineConfigIgnored => "push-inline-config-ignored",
@@ -360,6 +364,8 @@ faults! {
         "Webhook calls of a task's updates are sent out of order (an artifact update after the status that follows it).";
     PushSkipsTerminal => "push-skips-terminal",
         "The webhook is not called for the terminal status of a task.";
+    PushOneNotificationAtTerminal => "push-one-notification-at-terminal",
+        "The webhook gets one call per task, at its terminal state: the final Task carrying its artifacts (1.0 a StreamResponse `task`, 0.3 the Task), as from an agent that makes the artifact and the terminal state in one step: a conformant alternative the kit must accept.";
     PushAfterDelete => "push-after-delete",
         "A deleted push config is gone from Get and List, but the agent keeps calling its webhook.";
     PushAcceptsPrivateHost => "push-accepts-private-host",
@@ -482,7 +488,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 192);
+        assert_eq!(Fault::all().len(), 196);
     }
 
     #[test]

@@ -83,6 +83,8 @@ struct Shared {
 #[derive(Debug)]
 pub struct Webhook {
     base: String,
+    /// The address the receiver is bound to.
+    bound: SocketAddr,
     shared: Arc<Shared>,
     server: JoinHandle<()>,
 }
@@ -167,6 +169,7 @@ impl Webhook {
         });
         Ok(Webhook {
             base,
+            bound,
             shared,
             server,
         })
@@ -175,6 +178,34 @@ impl Webhook {
     /// The URL agents are given for `key` (a fresh id of the check: `tck-...`).
     pub fn url_for(&self, key: &str) -> String {
         format!("{}/{key}", self.base)
+    }
+
+    /// A URL for `key` on the loopback address, when the receiver answers there but agents
+    /// are given a URL on another host (`--webhook-url`): a webhook on a private address
+    /// whose calls the kit can see. `None` when the URL agents are given is itself on
+    /// loopback (the agent is asked to call loopback for every push check), or the receiver
+    /// is bound to one address that is not loopback.
+    pub fn loopback_url_for(&self, key: &str) -> Option<String> {
+        let host = reqwest::Url::parse(&self.base)
+            .ok()?
+            .host_str()?
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_ascii_lowercase();
+        let given_loopback = host == "localhost"
+            || host.ends_with(".localhost")
+            || host
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback());
+        let ip = self.bound.ip();
+        if given_loopback || !(ip.is_unspecified() || ip.is_loopback()) {
+            return None;
+        }
+        let port = self.bound.port();
+        Some(match ip {
+            std::net::IpAddr::V4(_) => format!("http://127.0.0.1:{port}{PATH}/{key}"),
+            std::net::IpAddr::V6(_) => format!("http://[::1]:{port}{PATH}/{key}"),
+        })
     }
 
     /// The base URL agents are given.
@@ -242,6 +273,35 @@ impl Webhook {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn a_loopback_probe_only_where_agents_are_given_another_host() {
+        // The default receiver is on loopback, which agents are given: no probe.
+        let own = Webhook::start(&WebhookOptions::default())
+            .await
+            .expect("binds");
+        assert_eq!(own.loopback_url_for("tck-k"), None);
+        // Agents given another host, the receiver answering on loopback: a probe there.
+        let other = Webhook::start(&WebhookOptions {
+            url: Some("http://192.0.2.7:9/hooks".into()),
+            listen: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
+        })
+        .await
+        .expect("binds");
+        let port = other.bound.port();
+        assert_eq!(
+            other.loopback_url_for("tck-k"),
+            Some(format!("http://127.0.0.1:{port}{PATH}/tck-k"))
+        );
+        // Agents given `localhost`: loopback already, no probe.
+        let named = Webhook::start(&WebhookOptions {
+            url: Some("http://LocalHost:9/hooks".into()),
+            listen: Some(SocketAddr::from(([127, 0, 0, 1], 0))),
+        })
+        .await
+        .expect("binds");
+        assert_eq!(named.loopback_url_for("tck-k"), None);
+    }
 
     #[tokio::test]
     async fn records_calls_by_key_and_wakes_waiters() {

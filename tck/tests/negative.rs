@@ -130,12 +130,19 @@ fn main() -> std::process::ExitCode {
                             Some(path) => format!("{}{path}", agent.base_url()),
                             None => agent.card_url(),
                         };
-                        let report = support::run_as(
+                        // A case that needs the agent given a webhook off loopback.
+                        let webhook = if cases_push::routable_webhook(case) {
+                            support::routable_webhook()
+                        } else {
+                            Default::default()
+                        };
+                        let report = support::run_as_with(
                             &agent.base_url(),
                             &card_url,
                             case.check,
                             credentials,
                             agent.ca_pem(),
+                            webhook,
                         )
                         .await;
                         agent.shutdown().await;

@@ -89,6 +89,9 @@ impl Dispatcher {
         if terminal && self.policy.skips_terminal {
             return;
         }
+        if self.policy.one_at_terminal && !terminal {
+            return;
+        }
         let targets = self.configs.targets(&task.id);
         if targets.is_empty() {
             return;
@@ -119,6 +122,15 @@ impl Dispatcher {
 
     /// The body of a webhook call for a config of `version`.
     fn payload(&self, version: ConfigVersion, task: &Task, event: &Event) -> Option<Vec<u8>> {
+        if self.policy.one_at_terminal && version == ConfigVersion::V1_0 {
+            // The one call: the final Task, artifacts and terminal status together.
+            let mut snapshot = task.clone();
+            if let Event::Status(update) = event {
+                snapshot.status = update.status.clone();
+            }
+            let value = wire::event(&Event::Task(snapshot), self.view).ok()?;
+            return serde_json::to_vec(&value).ok();
+        }
         let value = match (version, self.policy.payload_bare) {
             (ConfigVersion::V1_0, false) => wire::event(event, self.view).ok()?,
             (ConfigVersion::V1_0, true) => {

@@ -61,6 +61,8 @@ pub struct PushPolicy {
     pub page_token_broken: bool,
     pub delete_not_deleted: bool,
     pub get_unknown_internal: bool,
+    pub get_unknown_placeholder: bool,
+    pub delete_again_internal: bool,
     pub unknown_task_accepted: bool,
     pub inline_ignored: bool,
     pub payload_bare: bool,
@@ -68,6 +70,9 @@ pub struct PushPolicy {
     pub auth_missing: bool,
     pub out_of_order: bool,
     pub skips_terminal: bool,
+    /// One call per task, at its terminal state, carrying the final Task (a conformant
+    /// alternative: one update, one notification).
+    pub one_at_terminal: bool,
     pub after_delete: bool,
     /// A config created without an id gets the task id (a2a-sdk's default; a second such
     /// config of the task replaces the first): a conformant reading.
@@ -85,6 +90,8 @@ impl PushPolicy {
             page_token_broken: has(Fault::PushConfigListPageTokenBroken),
             delete_not_deleted: has(Fault::PushConfigDeleteNotDeleted),
             get_unknown_internal: has(Fault::PushConfigGetUnknownWrongError),
+            get_unknown_placeholder: has(Fault::PushConfigGetUnknownReturnsConfig),
+            delete_again_internal: has(Fault::PushConfigDeleteAgainFails),
             unknown_task_accepted: has(Fault::PushConfigUnknownTaskAccepted),
             inline_ignored: has(Fault::PushInlineConfigIgnored),
             payload_bare: has(Fault::PushPayloadWrongShape),
@@ -92,6 +99,7 @@ impl PushPolicy {
             auth_missing: has(Fault::PushAuthCredentialsMissing),
             out_of_order: has(Fault::PushOutOfOrder),
             skips_terminal: has(Fault::PushSkipsTerminal),
+            one_at_terminal: has(Fault::PushOneNotificationAtTerminal),
             after_delete: has(Fault::PushAfterDelete),
             default_id_is_task: has(Fault::PushDefaultIdIsTaskId),
         }

@@ -115,6 +115,9 @@ impl Push {
                 None if self.policy.get_unknown_internal => Err(RpcError::internal(format_args!(
                     "lookup of push config `{id}` failed"
                 ))),
+                None if self.policy.get_unknown_placeholder => {
+                    Ok(json!({ "id": id, "taskId": task_id, "url": "" }))
+                }
                 // §3.1.8: Get of a config that does not exist is TaskNotFoundError.
                 None => Err(RpcError::task_not_found(&task_id)),
             },
@@ -146,6 +149,11 @@ impl Push {
                 }))
             }
             "DeleteTaskPushNotificationConfig" => {
+                if self.policy.delete_again_internal && self.configs.get(&task_id, &id).is_none() {
+                    return Err(RpcError::internal(format_args!(
+                        "push config `{id}` could not be deleted"
+                    )));
+                }
                 if !self.policy.delete_not_deleted {
                     self.configs.remove(&task_id, &id, self.policy.after_delete);
                 }

@@ -1,5 +1,6 @@
 //! contextId checks (`context.*`): a follow-up naming only the taskId gets the task's
-//! context, and a contextId that is not the task's is rejected (spec 1.0 §3.4).
+//! context (1.0 and 0.3), and a contextId that is not the task's is rejected (spec 1.0 §3.4;
+//! 1.0 only, 0.3 has no such rule).
 
 use serde_json::Value;
 
@@ -32,9 +33,9 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "context.mismatched-context-id-rejected",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-05", "V03-10.2-03"] },
+            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-05"] },
             requirement: "A message whose contextId differs from that of the task it names is rejected",
-            scope: super::EVERY_BINDING_BOTH,
+            scope: super::EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-MULTI-006"],
             acts: &["CORE-MULTI-006", "CORE-MULTI-003"],
@@ -45,7 +46,10 @@ pub fn checks() -> Vec<Check> {
                  TASK_STATE_INPUT_REQUIRED), and the same follow-up with the right contextId must \
                  then be accepted, so an agent that rejects every follow-up does not pass. Unlike \
                  the official TCK, the task is an open one, so the rejection cannot come from the \
-                 terminal-task rule.",
+                 terminal-task rule. 1.0 only: 0.3 states no rule for a contextId that is not \
+                 the task's (its input-validation sentence, §10.2, is about injection and \
+                 malformed data, not a well-formed id of another context), so a 0.3 agent that \
+                 accepts such a follow-up breaks no 0.3 sentence.",
             ),
             run: |ctx| Box::pin(mismatched_context(ctx)),
         },

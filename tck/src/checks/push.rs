@@ -12,6 +12,7 @@ use crate::a2a::{self, ErrorKind};
 use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
 use crate::judge;
+use crate::model::ProtocolVersion;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "push";
@@ -87,33 +88,40 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "push.config-delete-removes",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.10", statements: &["V10-3.1.10-01", "V10-3.1.10-02"] },
-            requirement: "After DeleteTaskPushNotificationConfig, Get fails and List no longer holds the config; deleting it again has the same effect",
+            spec: SpecRef { version: "1.0", section: "3.1.10", statements: &["V10-3.1.10-01", "V10-3.1.10-02", "V03-7.8-01"] },
+            requirement: "After DeleteTaskPushNotificationConfig, Get fails and List no longer holds the config; on 1.0, deleting it again has the same effect",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &["PUSH-DEL-001", "PUSH-DEL-002"],
             acts: &["PUSH-CFG-003", "PUSH-IDEM-001"],
             reading: Some(
-                "The second delete may succeed or answer TaskNotFoundError (the config is gone \
-                 either way: the same effect); Get after delete must fail as for any unknown \
-                 config (see push.config-get-unknown-config-fails).",
+                "The delete must succeed, and then Get must no longer answer the config and \
+                 List no longer hold it (1.0 §3.1.10; 0.3 §7.8: the operation deletes the \
+                 config). On 1.0 the config is deleted a second time, which may succeed or \
+                 answer TaskNotFoundError (the config is gone either way: the same effect). \
+                 Idempotency is a 1.0 rule: 0.3 says nothing of a second delete and names its \
+                 errors only by example, so on 0.3 the second delete is not sent and only the \
+                 config being gone is judged.",
             ),
             run: |ctx| Box::pin(delete_removes(ctx)),
         },
         Check {
             id: "push.config-get-unknown-config-fails",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.8", statements: &["V10-3.1.8-02"] },
-            requirement: "GetTaskPushNotificationConfig of a config that does not exist fails with TaskNotFoundError",
+            spec: SpecRef { version: "1.0", section: "3.1.8", statements: &["V10-3.1.8-02", "V03-7.6-01"] },
+            requirement: "GetTaskPushNotificationConfig of a config that does not exist fails (1.0: with TaskNotFoundError)",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &["PUSH-GET-002"],
             acts: &["PUSH-ERR-001"],
             reading: Some(
-                "§3.1.8 names TaskNotFoundError for a missing config; a plain not-found of the \
-                 binding (JSON-RPC -32001, HTTP 404, gRPC NOT_FOUND) with another reason is \
+                "1.0: §3.1.8 names TaskNotFoundError for a missing config; a plain not-found of \
+                 the binding (JSON-RPC -32001, HTTP 404, gRPC NOT_FOUND) with another reason is \
                  accepted too, since the spec has no error of its own for configs. Success, or \
-                 an internal or unrelated error, fails.",
+                 an internal or unrelated error, fails. 0.3: §7.6 names its errors only by \
+                 example (\"e.g., PushNotificationNotSupportedError, TaskNotFoundError\"), so \
+                 any error refuses the request and passes; only a success (a config, or any \
+                 answer that is not an error) fails there.",
             ),
             run: |ctx| Box::pin(get_unknown_config(ctx)),
         },
@@ -137,17 +145,26 @@ pub fn checks() -> Vec<Check> {
             id: "push.config-private-webhook-refused",
             level: Level::Should,
             spec: SpecRef { version: "1.0", section: "13.2", statements: &["V10-13.2-05", "V03-D-03"] },
-            requirement: "A push config whose webhook is on a link-local address (169.254.169.254, cloud metadata) is refused",
+            requirement: "A webhook on a link-local or loopback address (169.254.169.254, 127.0.0.1) is refused, at creation or before it is called",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
             maps_to: &[],
             acts: &[],
             reading: Some(
                 "§13.2 asks agents to validate webhook URLs against SSRF (private, loopback, \
-                 link-local). The kit tries the link-local metadata address, which no webhook \
-                 should target; any error refuses it. A config that is accepted is deleted at \
-                 once. The kit's own webhook is on loopback: an agent that refuses loopback too \
-                 must be given --webhook-url for the other push checks.",
+                 link-local) but says neither when nor how: refusing the config at creation \
+                 and refusing to call it later both follow it. A verdict rests on what the kit \
+                 sees. It tries the link-local metadata address: any error at creation refuses \
+                 it (PASS); an accepted config is deleted at once, before the agent could call \
+                 it, and is no evidence, since a call there cannot be seen (UNTESTABLE). Where \
+                 agents are given a webhook on another host (--webhook-url) and the kit's \
+                 receiver also answers on loopback, the kit adds a config on 127.0.0.1, whose \
+                 calls it does see, and completes the task: a call to it WARNs; a refusal at \
+                 creation, or no call by the time the terminal notification reached the kit's \
+                 other webhook, does not. Without --webhook-url the kit's own webhook is on \
+                 loopback, which the agent is asked to call, so that probe is not made (an \
+                 agent that refuses loopback must be given --webhook-url for the other push \
+                 checks).",
             ),
             run: |ctx| Box::pin(private_webhook_refused(ctx)),
         },
@@ -157,25 +174,91 @@ pub fn checks() -> Vec<Check> {
 /// A webhook no agent should call: the link-local cloud metadata address.
 const PRIVATE_WEBHOOK: &str = "http://169.254.169.254/latest/meta-data/a2a-tck";
 
+/// What became of the loopback probe (a config on the kit's receiver at 127.0.0.1).
+enum Loopback {
+    /// Not made: the URL agents are given is itself on loopback, or the receiver does not
+    /// answer there.
+    NotProbed,
+    Refused(String),
+    /// Accepted, and not called by the time the task's terminal notification reached the
+    /// kit's other webhook.
+    NotCalled,
+}
+
 async fn private_webhook_refused(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let task = task_id(&ps::open_task(&ctx).await?);
-    let params = ctx.with_tenant(json!({ "taskId": task, "url": PRIVATE_WEBHOOK }))?;
+    let task = ps::open_task(&ctx).await?;
+    let id = task_id(&task);
     let transport = ctx.transport()?;
+    // The link-local address: only the answer at creation can be seen. An accepted config
+    // is deleted at once, so that the agent never calls the metadata address.
+    let params = ctx.with_tenant(json!({ "taskId": id, "url": PRIVATE_WEBHOOK }))?;
     let answer = transport.create_push_config(params).await?.answer()?;
-    let Some(config) = answer.result().filter(|c| c.is_object()) else {
-        return Ok(Verdict::pass_with(format!(
-            "refused: {}",
-            answer.describe()
-        )));
+    let link_local = match answer.result().filter(|c| c.is_object()) {
+        Some(config) => {
+            let delete = ctx.with_tenant(json!({ "taskId": id, "id": ps::config_id(config) }))?;
+            transport.delete_push_config(delete).await?;
+            None
+        }
+        None => Some(answer.describe()),
     };
-    // Accepted: remove it before anything could be delivered.
-    let id = ps::config_id(config);
-    let delete = ctx.with_tenant(json!({ "taskId": task, "id": id }))?;
-    transport.delete_push_config(delete).await?;
-    Ok(Verdict::fail(
-        format!("an error for the webhook {PRIVATE_WEBHOOK}"),
-        answer.describe(),
-    ))
+    // A loopback webhook whose calls the kit sees: only where agents are given another host.
+    let probe = Hook::new(&ctx)?;
+    let loopback = match ctx.webhook()?.loopback_url_for(&probe.key) {
+        None => Loopback::NotProbed,
+        Some(url) => {
+            let mut config = probe.for_task(&id);
+            config["url"] = json!(url);
+            let answer = transport
+                .create_push_config(ctx.with_tenant(config)?)
+                .await?
+                .answer()?;
+            if answer.result().filter(|c| c.is_object()).is_none() {
+                Loopback::Refused(answer.describe())
+            } else {
+                // Delivery time: the task ends, and its terminal notification reaches the
+                // kit's own webhook; by then a call to the loopback one is what was seen.
+                let sentinel = Hook::new(&ctx)?;
+                ps::created(&ctx, &id, &sentinel).await?;
+                ps::finish(&ctx, &task).await?;
+                ps::until_terminal(&ctx, &sentinel).await?;
+                let calls = ctx.webhook()?.received(&probe.key);
+                if !calls.is_empty() {
+                    return Ok(Verdict::fail(
+                        format!(
+                            "no call to the loopback webhook {url} (§13.2: reject 127.0.0.0/8 \
+                             and localhost), refused at creation or before calling"
+                        ),
+                        format!(
+                            "the agent accepted it and called it: {}",
+                            ps::summary(&calls)
+                        ),
+                    ));
+                }
+                Loopback::NotCalled
+            }
+        }
+    };
+    let loopback_note = match &loopback {
+        Loopback::NotProbed => "no loopback probe (the kit's webhook is itself on loopback, or \
+                                 its receiver does not answer there)"
+            .to_string(),
+        Loopback::Refused(why) => format!("a loopback webhook refused at creation: {why}"),
+        Loopback::NotCalled => "a loopback webhook accepted at creation and not called by the \
+                                time the task's terminal notification reached the kit"
+            .to_string(),
+    };
+    match link_local {
+        Some(refusal) => Ok(Verdict::pass_with(format!(
+            "{PRIVATE_WEBHOOK} refused at creation: {refusal}; {loopback_note}"
+        ))),
+        None => Err(HarnessError::Prerequisite(format!(
+            "the agent accepted a push config for {PRIVATE_WEBHOOK} at creation; §13.2 asks that \
+             such URLs be refused but not when, and an agent may refuse it before any call. \
+             The kit cannot see a call to a link-local address (and deleted the config at \
+             once, so that none is made), so an accepted config is no evidence either way; \
+             {loopback_note}"
+        ))),
+    }
 }
 
 /// A missing-prerequisite error for an answer a step needed.
@@ -374,6 +457,14 @@ async fn delete_removes(ctx: Ctx) -> Result<Verdict, HarnessError> {
     if listed.contains(&id) {
         findings.problem(format!("List after delete still holds {id}: {listed:?}"));
     }
+    // Idempotency (a second delete has the same effect) is a 1.0 rule (§3.1.10); 0.3 §7.8
+    // says nothing of a second delete, so it is asked on 1.0 only.
+    if ctx.version() == ProtocolVersion::V0_3 {
+        return Ok(findings.verdict(
+            "the config gone from Get and List after the delete",
+            Verdict::pass_with("the config is gone (0.3 states no rule for a second delete)"),
+        ));
+    }
     let again = transport.delete_push_config(params).await?;
     match again.answer()? {
         Answer::Result(_) => {}
@@ -400,11 +491,31 @@ async fn get_unknown_config(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = task_id(&ps::open_task(&ctx).await?);
     let params = ctx.with_tenant(json!({ "taskId": task, "id": ctx.id("tck-no-such-config") }))?;
     let reply = ctx.transport()?.get_push_config(params).await?;
+    let answer = reply.answer()?;
+    if ctx.version() == ProtocolVersion::V0_3 {
+        // 0.3 §7.6 names its errors only by example: any error is a refusal.
+        return Ok(match answer {
+            Answer::Error(_) if !not_found_of(&answer) => Verdict::pass_with(format!(
+                "refused: {} (0.3 names the errors of §7.6 only by example)",
+                answer.describe()
+            )),
+            Answer::Error(_) => Verdict::pass(),
+            other => Verdict::fail(
+                "an error for a config that does not exist (0.3 §7.6: any JSONRPCError)",
+                other.describe(),
+            ),
+        });
+    }
     let expected = judge::expected(ErrorKind::TaskNotFound, ctx.binding(), ctx.version());
-    Ok(match reply.answer()? {
+    Ok(match answer {
         Answer::Error(e) if not_found(&e) => Verdict::pass(),
         other => Verdict::fail(expected, other.describe()),
     })
+}
+
+/// Whether an answer is an error that says "not found".
+fn not_found_of(answer: &Answer) -> bool {
+    matches!(answer, Answer::Error(e) if not_found(e))
 }
 
 async fn unknown_task(ctx: Ctx) -> Result<Verdict, HarnessError> {

@@ -101,9 +101,13 @@ pub fn checks() -> Vec<Check> {
             reading: Some(
                 "An open task with a config is completed by a follow-up that adds an artifact. \
                  Each artifact of the final task must have been notified before the terminal \
-                 state (1.0: an artifactUpdate; 0.3: a Task snapshot that already has it), \
-                 states never move back, and only a repeated terminal notification or a Task \
-                 may follow it. Repeats are allowed: delivery is at least once (§4.3.3).",
+                 state or with it (1.0: an artifactUpdate, or a Task that carries it; 0.3: a \
+                 Task snapshot that already has it), states never move back, and only a \
+                 repeated terminal notification or a Task may follow it. An agent that makes \
+                 the artifact and the terminal state in one step has one update and may send \
+                 one call, the final Task with its artifact: that passes. A missing terminal \
+                 state, an artifact notified only after it, or a state going back fails. \
+                 Repeats are allowed: delivery is at least once (§4.3.3).",
             ),
             run: |ctx| Box::pin(every_update_in_order(ctx)),
         },
@@ -284,8 +288,9 @@ async fn authentication_sent(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 /// The problems of a sequence of notifications, given the final task's artifacts. A task
 /// may go from an interrupted state back to WORKING, so the order rules are: no SUBMITTED
-/// after a later state, and after the first terminal state only calls in a terminal state
-/// (a repeat, or the final Task).
+/// after a later state, each artifact notified before or in the first terminal notification
+/// (a Task that carries it), and after that only calls in a terminal state (a repeat, or the
+/// final Task).
 fn order_problems(notes: &[Note], artifacts: &[String]) -> Vec<String> {
     let mut problems = Vec::new();
     let mut started = false;
@@ -318,11 +323,14 @@ fn order_problems(notes: &[Note], artifacts: &[String]) -> Vec<String> {
         problems.push("no notification of the terminal state".into());
         return problems;
     };
+    // The terminal notification itself may carry an artifact (a Task with its artifacts): an
+    // agent that makes the artifact and the terminal state in one step has one update to
+    // tell, and tells it in one call.
     for artifact in artifacts {
-        let before = notes[..t].iter().any(|n| n.artifacts.contains(artifact));
-        if !before {
+        let by_then = notes[..=t].iter().any(|n| n.artifacts.contains(artifact));
+        if !by_then {
             problems.push(format!(
-                "artifact {artifact} was not notified before the terminal state"
+                "artifact {artifact} was not notified before or with the terminal state"
             ));
         }
     }
@@ -424,6 +432,21 @@ mod tests {
         assert!(!order_problems(&[done.clone(), working.clone()], &[]).is_empty());
         // Interrupted, then working again, is a legal path.
         let input = note("task", Some("TASK_STATE_INPUT_REQUIRED"), &[]);
-        assert!(order_problems(&[input, working, artifact, done], &a).is_empty());
+        assert!(order_problems(
+            &[input, working.clone(), artifact.clone(), done.clone()],
+            &a
+        )
+        .is_empty());
+        // One step, one call: the completed Task carrying its artifact.
+        let final_task = note("task", Some("TASK_STATE_COMPLETED"), &["a1"]);
+        assert!(order_problems(std::slice::from_ref(&final_task), &a).is_empty());
+        assert!(order_problems(&[working.clone(), final_task.clone()], &a).is_empty());
+        // A terminal status without the artifact, the artifact only after it: still a fault.
+        assert!(!order_problems(&[done.clone(), final_task.clone()], &a).is_empty());
+        // A completed Task without the artifact, and nothing else: the artifact was never told.
+        let bare_done = note("task", Some("TASK_STATE_COMPLETED"), &[]);
+        assert!(!order_problems(&[bare_done], &a).is_empty());
+        // No terminal state at all.
+        assert!(!order_problems(&[working, artifact], &a).is_empty());
     }
 }

@@ -107,8 +107,8 @@ pub fn across_versions() -> Vec<Check> {
         },
         Check {
             id: "versioning.card-declares-every-version",
-            level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "5.2", statements: &["V10-5.2-01", "V03-T-04"] },
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "8.3.1", statements: &["V10-8.3.1-01", "V03-T-04"] },
             requirement: "The card declares every version the agent answers to: a URL that answers 0.3 requests lists 0.3",
             scope: Scope::Card,
             requires: &[],
@@ -117,7 +117,10 @@ pub fn across_versions() -> Vec<Check> {
             reading: Some(
                 "Each JSON-RPC URL the card lists for 1.0 only is sent a 0.3 request (tasks/get \
                  of an unknown id, no header): an answer with 0.3 semantics (-32001) shows the \
-                 URL serves 0.3, which the card must then declare.",
+                 URL serves 0.3, which the card should then declare. The binding is declared; \
+                 what is missing is a (binding, version) combination, and §8.3.1 asks for every \
+                 supported combination with a SHOULD, so an undeclared one is a WARN. §5.2's \
+                 MUST is about the protocols (bindings) and is not what this probe sees.",
             ),
             run: |ctx| Box::pin(card_declares_versions(ctx)),
         },
@@ -270,7 +273,10 @@ async fn card_declares_versions(ctx: Ctx) -> Result<Verdict, HarnessError> {
             "{probed} 1.0-only JSON-RPC URL(s) probed with a 0.3 request"
         ))
     } else {
-        Verdict::fail("0.3 declared wherever 0.3 is answered", problems.join("; "))
+        Verdict::fail(
+            "0.3 declared wherever 0.3 is answered (§8.3.1: every supported combination)",
+            problems.join("; "),
+        )
     })
 }
 

@@ -58,7 +58,52 @@ pub async fn run_as(
     credentials: Option<a2a_tck::builtin::Credentials>,
     ca_pem: Option<&str>,
 ) -> Report {
+    run_as_with(
+        target,
+        card_url,
+        select,
+        credentials,
+        ca_pem,
+        Default::default(),
+    )
+    .await
+}
+
+/// A webhook URL on this machine's first address that is not loopback (the one its default
+/// route leaves from; no packet is sent), on a free port, so that the kit's receiver listens
+/// on every address and agents are not given a loopback URL. Panics, saying why, on a machine
+/// without such an address.
+pub fn routable_webhook() -> a2a_tck::webhook::WebhookOptions {
+    let socket = std::net::UdpSocket::bind("0.0.0.0:0").expect("a UDP socket");
+    socket
+        .connect("192.0.2.1:9")
+        .expect("a route off this machine (a non-loopback address) for the webhook case");
+    let ip = socket.local_addr().expect("local address").ip();
+    assert!(
+        !ip.is_loopback() && !ip.is_unspecified(),
+        "this case needs a non-loopback address on this machine; found {ip}"
+    );
+    let port = std::net::TcpListener::bind("0.0.0.0:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    a2a_tck::webhook::WebhookOptions {
+        url: Some(format!("http://{ip}:{port}/hooks")),
+        listen: None,
+    }
+}
+
+/// [`run_as`] with the webhook receiver's options (`--webhook-url`, `--webhook-listen`).
+pub async fn run_as_with(
+    target: &str,
+    card_url: &str,
+    select: &str,
+    credentials: Option<a2a_tck::builtin::Credentials>,
+    ca_pem: Option<&str>,
+    webhook: a2a_tck::webhook::WebhookOptions,
+) -> Report {
     let mut options = RunOptions::new(target, card_url);
+    options.webhook = webhook;
     options
         .ca_certs
         .extend(ca_pem.map(|pem| pem.as_bytes().to_vec()));
