@@ -134,7 +134,8 @@ pub const PUSH_CASES: &[Case] = &[
         Fault::PushAcceptsPrivateHost,
         Status::Untestable,
     ),
-    // Agents given a webhook off loopback (see `routable_webhook`): the kit also offers a
+    // Agents given a webhook that does not read as loopback (see `routable_webhook`; the
+    // traffic stays on loopback): the kit also offers a
     // loopback one on its receiver, and the agent is seen calling it.
     case(
         "push.config-private-webhook-refused",
@@ -143,7 +144,7 @@ pub const PUSH_CASES: &[Case] = &[
 ];
 
 /// Whether the harness gives the agent a webhook URL off loopback for `case` (the kit's
-/// receiver then listens on every address, so a call to its loopback address can be seen).
+/// receiver then answers on 127.0.0.1 too, so a call to its loopback address can be seen).
 pub fn routable_webhook(case: &Case) -> bool {
     case.check == "push.config-private-webhook-refused"
         && case.fault == Fault::PushAcceptsPrivateHost

@@ -69,27 +69,18 @@ pub async fn run_as(
     .await
 }
 
-/// A webhook URL on this machine's first address that is not loopback (the one its default
-/// route leaves from; no packet is sent), on a free port, so that the kit's receiver listens
-/// on every address and agents are not given a loopback URL. Panics, saying why, on a machine
-/// without such an address.
+/// Webhook options under which agents are given a URL that does not read as loopback
+/// (`http://[::ffff:127.0.0.1]:PORT`, an IPv4-mapped address, so every call still stays on
+/// the loopback interface) while the receiver listens on 127.0.0.1: the kit can then offer a
+/// plain loopback webhook as the private address whose calls it sees.
 pub fn routable_webhook() -> a2a_tck::webhook::WebhookOptions {
-    let socket = std::net::UdpSocket::bind("0.0.0.0:0").expect("a UDP socket");
-    socket
-        .connect("192.0.2.1:9")
-        .expect("a route off this machine (a non-loopback address) for the webhook case");
-    let ip = socket.local_addr().expect("local address").ip();
-    assert!(
-        !ip.is_loopback() && !ip.is_unspecified(),
-        "this case needs a non-loopback address on this machine; found {ip}"
-    );
-    let port = std::net::TcpListener::bind("0.0.0.0:0")
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")
         .port();
     a2a_tck::webhook::WebhookOptions {
-        url: Some(format!("http://{ip}:{port}/hooks")),
-        listen: None,
+        url: Some(format!("http://[::ffff:127.0.0.1]:{port}/hooks")),
+        listen: Some(std::net::SocketAddr::from(([127, 0, 0, 1], port))),
     }
 }
 
