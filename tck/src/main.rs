@@ -81,6 +81,15 @@ fn credentials(args: &RunArgs) -> Result<(Vec<(String, String)>, Vec<(String, St
     ))
 }
 
+/// The headers of `--header` or `--other-header` (`flag`), parsed; the error names the flag
+/// and never the value.
+fn user_headers(texts: &[String], flag: &str) -> Result<Vec<(String, String)>, String> {
+    texts
+        .iter()
+        .map(|text| a2a_tck::wire::parse_user_header(text).map_err(|e| format!("{flag}: {e}")))
+        .collect()
+}
+
 fn seconds(value: f64, flag: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(value)
         .ok()
@@ -99,6 +108,13 @@ fn run(args: RunArgs) -> ExitCode {
     if let Some(e) = a2a_tck::durability::misused(builtin, args.durability, &args.restart_cmd) {
         return usage(e);
     }
+    let (headers, other_headers) = match (
+        user_headers(&args.headers, "--header"),
+        user_headers(&args.other_headers, "--other-header"),
+    ) {
+        (Ok(mine), Ok(other)) => (mine, other),
+        (Err(e), _) | (_, Err(e)) => return usage(&e),
+    };
     let ready_timeout = match seconds(args.ready_timeout, "--ready-timeout") {
         Ok(d) => d,
         Err(e) => return usage(&e),
@@ -177,7 +193,7 @@ fn run(args: RunArgs) -> ExitCode {
         options.check_timeout = check_timeout;
         options.jobs = args.jobs;
         options.contract = args.contract.map(Contract::from);
-        options.headers = args.headers.clone();
+        options.headers = headers;
         for path in &args.ca_certs {
             match std::fs::read(path) {
                 Ok(pem) => options.ca_certs.push(pem),
@@ -198,7 +214,7 @@ fn run(args: RunArgs) -> ExitCode {
             )),
             (None, None) => None,
         };
-        options.other_headers = args.other_headers.clone();
+        options.other_headers = other_headers;
         match credentials(&args) {
             Ok((mine, other)) => {
                 options.headers.extend(mine);

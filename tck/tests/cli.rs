@@ -229,6 +229,66 @@ async fn usage_errors_exit_2() {
     assert_eq!(output.status.code(), Some(2));
 }
 
+/// The kit alone sets A2A-Version and A2A-Extensions: a user header naming one (any case,
+/// either option) is a usage error that names the option doing its work, and no report is
+/// written; the agent is never asked anything.
+#[tokio::test]
+async fn headers_the_kit_sets_itself_are_usage_errors() {
+    let report = temp_path("kit-owned-header.json");
+    let report_text = report.to_str().expect("utf8");
+    let cases = [
+        ("--header", "A2A-Version: 1.0", "--version"),
+        ("--header", "a2a-version:0.3", "--version"),
+        ("--other-header", "A2A-VERSION: 1.0", "--version"),
+        ("--header", "A2A-Extensions: urn:x", "required: true"),
+        (
+            "--other-header",
+            "x-a2a-extensions: urn:x",
+            "required: true",
+        ),
+    ];
+    for (flag, header, instead) in cases {
+        let _ = std::fs::remove_file(&report);
+        let (output, _) = kit(&[
+            "--target",
+            "http://127.0.0.1:9",
+            flag,
+            header,
+            "--report",
+            report_text,
+        ])
+        .await;
+        let message = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{flag} {header}: {message}");
+        assert!(
+            message.contains(flag) && message.contains(instead),
+            "{flag} {header}: {message}"
+        );
+        assert!(!report.exists(), "{flag} {header}: a report was written");
+    }
+}
+
+/// A malformed --header (no colon) is a usage error that does not echo the text: it may be a
+/// bare token.
+#[tokio::test]
+async fn a_malformed_header_is_not_echoed() {
+    for flag in ["--header", "--other-header"] {
+        for text in [
+            "Bearer t0p-s3cret-value",
+            "Authorization Bearer t0p s3cret: x",
+        ] {
+            let (output, _) = kit(&["--target", "http://127.0.0.1:9", flag, text]).await;
+            let message = stderr(&output);
+            assert_eq!(output.status.code(), Some(2), "{message}");
+            assert!(message.contains(flag), "{message}");
+            assert!(
+                !message.contains("s3cret"),
+                "the header's text was echoed: {message}"
+            );
+        }
+    }
+}
+
 #[tokio::test]
 async fn card_404_and_html_exit_2_with_what_came_back() {
     let server = MockServer::start().await;
