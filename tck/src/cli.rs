@@ -175,10 +175,12 @@ impl From<BindingArg> for Binding {
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// The agent to test: its base URL, or `builtin` for the built-in reference agent.
-    #[arg(long, value_name = "URL", default_value = "builtin")]
-    pub(crate) target: String,
+    /// The agent to test: its base URL, or `builtin` for the built-in reference agent (the
+    /// default, unless --card-url is given).
+    #[arg(long, value_name = "URL")]
+    pub(crate) target: Option<String>,
     /// Where to read the agent card (default: the target's origin + /.well-known/agent-card.json).
+    /// Without --target, the agent this card describes is tested, never the built-in one.
     #[arg(long, value_name = "URL")]
     pub(crate) card_url: Option<String>,
     /// Write the JSON report here.

@@ -98,7 +98,22 @@ fn seconds(value: f64, flag: &str) -> Result<Duration, String> {
 }
 
 fn run(args: RunArgs) -> ExitCode {
-    let builtin = args.target == "builtin";
+    // Without --target, --card-url names the agent to test: the one its card describes.
+    let given_target =
+        match (&args.target, &args.card_url) {
+            (Some(target), Some(_)) if target == "builtin" => return usage(
+                "--card-url reads another agent's card, and --target builtin tests the built-in \
+                 agent, which serves its own: give --target URL, or leave --target out to test \
+                 the agent the card describes",
+            ),
+            (Some(target), _) => target.clone(),
+            (None, Some(card_url)) => match card::card_url_for(card_url) {
+                Ok(_) => card_url.clone(),
+                Err(e) => return usage(&format!("--card-url: {e}")),
+            },
+            (None, None) => "builtin".to_string(),
+        };
+    let builtin = given_target == "builtin";
     if !builtin && !args.fault.is_empty() {
         return usage("--fault applies to the built-in reference agent only (--target builtin)");
     }
@@ -173,7 +188,7 @@ fn run(args: RunArgs) -> ExitCode {
             .as_ref()
             .map(|a| a.base_url())
             .or_else(|| durable_agent.as_ref().map(|a| a.base_url()))
-            .unwrap_or_else(|| args.target.clone());
+            .unwrap_or_else(|| given_target.clone());
         let served = (agent.as_ref().map(|a| a.served_card_url()))
             .or_else(|| durable_agent.as_ref().map(|a| a.served_card_url()));
         let card_url = match (&args.card_url, served) {

@@ -229,6 +229,74 @@ async fn usage_errors_exit_2() {
     assert_eq!(output.status.code(), Some(2));
 }
 
+/// --card-url without --target tests the agent that card describes (here a reference agent
+/// the test starts), never the built-in one: the report's target is the card URL, and every
+/// exchange goes to that agent.
+#[tokio::test]
+async fn a_card_url_alone_tests_the_agent_it_describes() {
+    let agent = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
+        .await
+        .expect("the reference agent starts");
+    let (base, card_url) = (agent.base_url(), agent.card_url());
+    let (output, _, report) = kit_report(
+        "card-url-alone.json",
+        &[
+            "--card-url",
+            &card_url,
+            "--select",
+            "{card.fields.required-present,tasks.get.unknown-id-returns-task-not-found}",
+        ],
+    )
+    .await;
+    agent.shutdown().await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(!report.target.builtin, "{:?}", report.target);
+    assert_eq!(report.target.url, card_url);
+    assert_eq!(report.target.card_url, card_url);
+    assert!(!report.interfaces.is_empty());
+    let authority = base.trim_start_matches("http://");
+    for interface in &report.interfaces {
+        assert!(
+            interface.url.contains(authority),
+            "{interface:?} is not on {base}"
+        );
+    }
+    assert!(report.results.iter().any(|r| r.binding.is_some()));
+    for result in &report.results {
+        assert_eq!(
+            result.status,
+            Status::Pass,
+            "{}: {}",
+            result.id,
+            result.message
+        );
+        for exchange in &result.evidence {
+            assert!(
+                exchange.request.url.contains(authority),
+                "{} went to {}",
+                result.id,
+                exchange.request.url
+            );
+        }
+    }
+}
+
+/// --target builtin tests the built-in agent's own card: another card URL beside it is a usage
+/// error, and so is a --card-url alone that is not a URL.
+#[tokio::test]
+async fn a_card_url_beside_the_builtin_target_is_a_usage_error() {
+    let card = "http://127.0.0.1:9/.well-known/agent-card.json";
+    let (output, _) = kit(&["--target", "builtin", "--card-url", card]).await;
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("--card-url"),
+        "{}",
+        stderr(&output)
+    );
+    let (output, _) = kit(&["--card-url", "not a url"]).await;
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+}
+
 /// The kit alone sets A2A-Version and A2A-Extensions: a user header naming one (any case,
 /// either option) is a usage error that names the option doing its work, and no report is
 /// written; the agent is never asked anything.
