@@ -191,7 +191,8 @@ impl Options {
     }
 
     /// Send this header on every request, e.g. credentials (repeatable); values never appear
-    /// in the report.
+    /// in the report. `A2A-Version` and `A2A-Extensions` are the kit's own: naming one is a
+    /// usage error (use [`Options::version`] to select versions).
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Options {
         self.headers.push((name.into(), value.into()));
         self
@@ -255,10 +256,7 @@ impl Options {
             return Err(Error::Usage(format!("the {name} must be positive")));
         }
         for (name, value) in self.headers.iter().chain(&self.other_headers) {
-            reqwest::header::HeaderName::from_bytes(name.as_bytes())
-                .map_err(|e| Error::Usage(format!("bad header name {name:?}: {e}")))?;
-            reqwest::header::HeaderValue::from_str(value)
-                .map_err(|e| Error::Usage(format!("bad value for header {name}: {e}")))?;
+            crate::wire::user_header(name, value).map_err(Error::Usage)?;
         }
         Ok(())
     }

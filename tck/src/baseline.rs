@@ -289,6 +289,8 @@ impl Baseline {
 fn place(binding: Option<Binding>, version: Option<ProtocolVersion>) -> String {
     match (binding, version) {
         (Some(b), Some(v)) => format!("{b} {v}"),
+        // A card check of the card a client of that version reads.
+        (None, Some(v)) => format!("card {v}"),
         _ => "card".to_string(),
     }
 }

@@ -1,5 +1,7 @@
 //! Fetching the agent card and resolving the interfaces it declares.
 
+use std::sync::Arc;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -20,6 +22,9 @@ pub struct FetchedCard {
     pub json: Value,
     pub sha256: String,
     pub exchange: Exchange,
+    /// The `A2A-Version` the card was asked for with; `None`: without the header, as a 0.3
+    /// client asks (an absent header means 0.3, spec 1.0 §3.6.2).
+    pub a2a_version: Option<ProtocolVersion>,
 }
 
 /// Why the card is unusable: the run cannot start.
@@ -63,13 +68,27 @@ pub fn card_url_for(target: &str) -> Result<String, CardError> {
     Ok(origin)
 }
 
-/// GETs the card and checks it is a JSON object.
+/// GETs the card without `A2A-Version` and checks it is a JSON object.
 pub async fn fetch(wire: &Wire, url: &str) -> Result<FetchedCard, CardError> {
+    fetch_as(wire, url, None).await
+}
+
+/// GETs the card as a client of `version` asks for it (`A2A-Version: 1.0`; `None`: no
+/// header) and checks it is a JSON object.
+pub async fn fetch_as(
+    wire: &Wire,
+    url: &str,
+    version: Option<ProtocolVersion>,
+) -> Result<FetchedCard, CardError> {
+    let mut headers = vec![("accept", "application/json".to_string())];
+    if let Some(version) = version {
+        headers.push(("a2a-version", version.as_str().to_string()));
+    }
     let reply = wire
         .send(Request {
             method: reqwest::Method::GET,
             url,
-            headers: vec![("accept", "application/json".to_string())],
+            headers,
             body: None,
         })
         .await
@@ -125,6 +144,7 @@ pub async fn fetch(wire: &Wire, url: &str) -> Result<FetchedCard, CardError> {
         json,
         sha256,
         exchange,
+        a2a_version: version,
     })
 }
 
@@ -150,6 +170,11 @@ pub struct DeclaredInterface {
     /// on it is then ERROR with this reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
+    /// When the agent serves another card to a 1.0 client (`target.versioned_card`) and
+    /// only that card declares this interface: the `A2A-Version` that card was read with
+    /// (`1.0`). Absent: the card read without the header declares it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card_a2a_version: Option<ProtocolVersion>,
 }
 
 /// An interface the kit will test.
@@ -227,6 +252,7 @@ pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
             tested: reason.is_none(),
             reason,
             problem: None,
+            card_a2a_version: None,
         });
     }
     // A 0.3 card (or the 0.3 half of a mixed card): `url` + `preferredTransport` +
@@ -297,10 +323,142 @@ pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
                 tested: reason.is_none(),
                 reason,
                 problem: None,
+                card_a2a_version: None,
             });
         }
     }
     (declared, tested)
+}
+
+/// The cards an agent serves at one URL: the one read without `A2A-Version` (what a 0.3
+/// client reads), and, when it is another card, the one read with `A2A-Version: 1.0` (an
+/// agent that varies its card by version, `Vary: A2A-Version`). The run tests the interfaces
+/// of both, each with the card that declares it.
+#[derive(Debug, Clone)]
+pub struct Cards {
+    /// Read without `A2A-Version`: the run's card.
+    pub plain: Arc<FetchedCard>,
+    /// Read with `A2A-Version: 1.0`, when it is not the same card (same JSON) as `plain`.
+    pub v1_0: Option<Arc<FetchedCard>>,
+    /// The union of both cards' interfaces (see [`Cards::interfaces`]).
+    declared: Vec<DeclaredInterface>,
+    /// Each tested interface with the card it is tested with.
+    tested: Vec<(Interface, Arc<FetchedCard>)>,
+}
+
+impl Cards {
+    /// `plain`, and `v1_0` when it is another card (same JSON: the agent serves one card, and
+    /// the run is as if only `plain` had been read).
+    pub fn new(plain: FetchedCard, v1_0: Option<FetchedCard>) -> Cards {
+        let plain = Arc::new(plain);
+        let v1_0 = v1_0.filter(|card| card.json != plain.json).map(Arc::new);
+        let (mut declared, tested) = interfaces(&plain.json);
+        let mut tested: Vec<(Interface, Arc<FetchedCard>)> =
+            tested.into_iter().map(|i| (i, plain.clone())).collect();
+        if let Some(v1_0) = &v1_0 {
+            let (more, more_tested) = interfaces(&v1_0.json);
+            let same = |a: &DeclaredInterface, b: &DeclaredInterface| {
+                a.url == b.url
+                    && match (a.binding, b.binding, a.version, b.version) {
+                        (Some(ab), Some(bb), Some(av), Some(bv)) => ab == bb && av == bv,
+                        _ => {
+                            a.protocol_binding == b.protocol_binding
+                                && a.protocol_version == b.protocol_version
+                        }
+                    }
+            };
+            for mut entry in more {
+                // An interface both cards declare is tested once, with the card read without
+                // the header (as before), unless it is a 1.0 interface: then with the card a
+                // 1.0 client reads.
+                if let Some(at) = declared.iter().position(|d| same(d, &entry)) {
+                    if entry.tested && entry.version == Some(ProtocolVersion::V1_0) {
+                        if let Some(t) = tested.iter_mut().find(|(i, _)| {
+                            Some(i.binding) == entry.binding
+                                && Some(i.version) == entry.version
+                                && i.url == declared[at].url
+                        }) {
+                            t.1 = v1_0.clone();
+                        }
+                    }
+                    continue;
+                }
+                entry.card_a2a_version = Some(ProtocolVersion::V1_0);
+                if let (true, Some(b), Some(v)) = (entry.tested, entry.binding, entry.version) {
+                    let taken = tested
+                        .iter()
+                        .position(|(i, _)| i.binding == b && i.version == v);
+                    match taken {
+                        // One interface per binding x version: for 1.0, the one a 1.0 client
+                        // reads in its card; for 0.3, the one of the card read without it.
+                        Some(at) if v == ProtocolVersion::V1_0 => {
+                            let old = tested.remove(at).0;
+                            if let Some(d) = declared.iter_mut().find(|d| {
+                                d.tested
+                                    && d.binding == Some(b)
+                                    && d.version == Some(v)
+                                    && d.url == old.url
+                            }) {
+                                d.tested = false;
+                                d.reason = Some(format!(
+                                    "the card served with A2A-Version: 1.0 declares this binding \
+                                     and version at {}, which a 1.0 client uses",
+                                    entry.url
+                                ));
+                            }
+                        }
+                        Some(_) => {
+                            entry.tested = false;
+                            entry.reason = Some(
+                                "the card served without A2A-Version declares the same binding \
+                                 and version"
+                                    .into(),
+                            );
+                        }
+                        None => {}
+                    }
+                    if entry.tested {
+                        if let Some(interface) = more_tested
+                            .iter()
+                            .find(|i| i.binding == b && i.version == v && i.url == entry.url)
+                        {
+                            tested.push((interface.clone(), v1_0.clone()));
+                        }
+                    }
+                }
+                declared.push(entry);
+            }
+        }
+        Cards {
+            plain,
+            v1_0,
+            declared,
+            tested,
+        }
+    }
+
+    /// Every interface the cards declare (the plain card's first; an interface, url x binding
+    /// x version, listed once), and the ones to test: one per binding x version.
+    pub fn interfaces(&self) -> (Vec<DeclaredInterface>, Vec<Interface>) {
+        (
+            self.declared.clone(),
+            self.tested.iter().map(|(i, _)| i.clone()).collect(),
+        )
+    }
+
+    /// The card `interface` is tested with: the one that declares it (for an interface both
+    /// declare, the 1.0 card for a 1.0 interface).
+    pub fn card_of(&self, interface: &Interface) -> Arc<FetchedCard> {
+        self.tested
+            .iter()
+            .find(|(i, _)| i == interface)
+            .map_or_else(|| self.plain.clone(), |(_, card)| card.clone())
+    }
+
+    /// The distinct cards: the plain one, then the 1.0 one if any.
+    pub fn all(&self) -> impl Iterator<Item = &Arc<FetchedCard>> {
+        std::iter::once(&self.plain).chain(self.v1_0.as_ref())
+    }
 }
 
 /// An absolute URL with a host; for gRPC also `host:port` (the proto's form).
@@ -361,6 +519,54 @@ mod tests {
         // Without the 0.3 fields, 1.0 alone.
         let (_, tested) = interfaces(&json!({"supportedInterfaces": mixed["supportedInterfaces"]}));
         assert_eq!(tested.len(), 2);
+    }
+
+    fn fetched(json: Value, a2a_version: Option<ProtocolVersion>) -> FetchedCard {
+        FetchedCard {
+            url: "http://h/.well-known/agent-card.json".into(),
+            reply: HttpReply {
+                status: 200,
+                headers: Vec::new(),
+                body: Vec::new(),
+            },
+            json,
+            sha256: String::new(),
+            exchange: serde_json::from_value(json!({
+                "request": {"method": "GET", "url": "http://h/", "headers": []},
+                "elapsed_ms": 0
+            }))
+            .expect("an exchange"),
+            a2a_version,
+        }
+    }
+
+    #[test]
+    fn the_interfaces_of_both_cards_are_tested_once_each() {
+        let v03 = json!({"protocolVersion": "0.3.0", "url": "http://h/rpc"});
+        let v10 = json!({"supportedInterfaces": [
+            {"url": "http://h/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+            {"url": "http://h/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}
+        ]});
+        let cards = Cards::new(
+            fetched(v03.clone(), None),
+            Some(fetched(v10.clone(), Some(ProtocolVersion::V1_0))),
+        );
+        let (declared, tested) = cards.interfaces();
+        // The 0.3 interface both declare is listed once; the 1.0 one comes from the 1.0 card.
+        assert_eq!(declared.len(), 2, "{declared:?}");
+        assert_eq!(tested.len(), 2, "{tested:?}");
+        assert_eq!(declared[1].card_a2a_version, Some(ProtocolVersion::V1_0));
+        assert_eq!(cards.card_of(&tested[0]).a2a_version, None);
+        assert_eq!(
+            cards.card_of(&tested[1]).a2a_version,
+            Some(ProtocolVersion::V1_0)
+        );
+        assert_eq!(cards.all().count(), 2);
+        // The same card either way: one card, as before.
+        let same = Cards::new(fetched(v03.clone(), None), Some(fetched(v03, None)));
+        assert!(same.v1_0.is_none());
+        assert_eq!(same.interfaces().1.len(), 1);
+        assert_eq!(same.all().count(), 1);
     }
 
     #[test]

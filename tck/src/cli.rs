@@ -177,10 +177,12 @@ impl From<BindingArg> for Binding {
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
-    /// The agent to test: its base URL, or `builtin` for the built-in reference agent.
-    #[arg(long, value_name = "URL", default_value = "builtin")]
-    pub(crate) target: String,
+    /// The agent to test: its base URL, or `builtin` for the built-in reference agent (the
+    /// default, unless --card-url is given).
+    #[arg(long, value_name = "URL")]
+    pub(crate) target: Option<String>,
     /// Where to read the agent card (default: the target's origin + /.well-known/agent-card.json).
+    /// Without --target, the agent this card describes is tested, never the built-in one.
     #[arg(long, value_name = "URL")]
     pub(crate) card_url: Option<String>,
     /// Write the JSON report here.
@@ -229,9 +231,10 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "contract")]
     pub(crate) drive: Option<std::path::PathBuf>,
     /// Send this header on every request, e.g. credentials: 'Authorization: Bearer <token>'
-    /// (repeatable). Values never appear in reports.
-    #[arg(long = "header", value_name = "NAME: VALUE", value_parser = parse_header)]
-    pub(crate) headers: Vec<(String, String)>,
+    /// (repeatable). Values never appear in reports. Not A2A-Version nor A2A-Extensions, which
+    /// the kit sets itself (--version selects the protocol versions).
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    pub(crate) headers: Vec<String>,
     /// Send `Authorization: Bearer TOKEN` on every request (redacted in every output).
     #[arg(long, value_name = "TOKEN")]
     pub(crate) bearer: Option<String>,
@@ -248,8 +251,8 @@ pub(crate) struct RunArgs {
     pub(crate) other_bearer_env: Option<String>,
     /// A second principal's header, for agents whose credentials are not bearer tokens:
     /// 'X-API-Key: <key>' (repeatable; redacted).
-    #[arg(long = "other-header", value_name = "NAME: VALUE", value_parser = parse_header)]
-    pub(crate) other_headers: Vec<(String, String)>,
+    #[arg(long = "other-header", value_name = "NAME: VALUE")]
+    pub(crate) other_headers: Vec<String>,
     /// A public key trusted for the card's signatures: a file holding a JWK or a JWK Set
     /// (repeatable); used besides the key set the signature's `jku` names.
     #[arg(long = "trusted-key", value_name = "FILE")]
@@ -296,16 +299,4 @@ pub(crate) struct RunArgs {
 pub(crate) struct ListArgs {
     #[command(flatten)]
     pub(crate) selection: Selection,
-}
-
-pub(crate) fn parse_header(text: &str) -> Result<(String, String), String> {
-    let (name, value) = text
-        .split_once(':')
-        .ok_or_else(|| format!("expected 'Name: value', got {text:?}"))?;
-    let (name, value) = (name.trim(), value.trim());
-    reqwest::header::HeaderName::from_bytes(name.as_bytes())
-        .map_err(|e| format!("bad header name {name:?}: {e}"))?;
-    reqwest::header::HeaderValue::from_str(value)
-        .map_err(|e| format!("bad value for header {name}: {e}"))?;
-    Ok((name.to_string(), value.to_string()))
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use futures::StreamExt;
 
-use crate::card::{FetchedCard, Interface};
+use crate::card::{Cards, FetchedCard, Interface};
 use crate::check::{Check, HarnessError, Scope};
 use crate::checks::durability::{prepare, Saved};
 use crate::contract::Scenarios;
@@ -48,7 +48,8 @@ pub(crate) struct Area<'a> {
     pub interfaces: &'a [Interface],
     /// The selected interfaces whose probe failed, with why.
     pub unusable: &'a [(Interface, Problem)],
-    pub fetched: Arc<FetchedCard>,
+    /// The cards the agent serves; each interface is tested with the one declaring it.
+    pub cards: &'a Cards,
     pub options: &'a RunOptions,
     pub scenarios: &'a Scenarios,
     pub run_id: &'a str,
@@ -79,9 +80,8 @@ pub(crate) async fn run(
     let headers = Arc::new(options.headers.clone());
     // As in the rest of the run: the card's required extensions activated on every request,
     // the user's CA certificates trusted.
-    let activate = Arc::new(crate::service_params::required_extensions(
-        &area.fetched.json,
-    ));
+    let activate =
+        |card: &FetchedCard| Arc::new(crate::service_params::required_extensions(&card.json));
     let ca_certs = Arc::new(options.ca_certs.clone());
     // Phase 1: the fixtures, on every usable interface of the plan, all at once.
     let mut wanted: Vec<&Interface> = Vec::new();
@@ -91,13 +91,14 @@ pub(crate) async fn run(
         }
     }
     let client = crate::wire::client_trusting(&options.ca_certs)?;
-    let connector = Connector::trusting(&area.fetched.url, ca_certs.clone());
+    let connector = Connector::trusting(&area.cards.plain.url, ca_certs.clone());
     let made = futures::future::join_all(wanted.iter().enumerate().map(|(n, interface)| {
+        let card = area.cards.card_of(interface);
         let wire = Wire::new(client.clone(), options.limits, Recorder::default())
             .with_headers(headers.clone())
-            .with_extensions(activate.clone());
+            .with_extensions(activate(&card));
         let ctx = Ctx::new(
-            area.fetched.clone(),
+            card,
             Some((*interface).clone()),
             wire,
             connector.clone(),
@@ -142,14 +143,15 @@ pub(crate) async fn run(
     });
     // Phase 2: the checks, on fresh connections.
     let client = crate::wire::client_trusting(&options.ca_certs)?;
-    let connector = Connector::trusting(&area.fetched.url, ca_certs.clone());
+    let connector = Connector::trusting(&area.cards.plain.url, ca_certs.clone());
     let results = futures::stream::iter(plan.into_iter().enumerate())
         .map(|(index, (check, interface))| {
+            let card = area.cards.card_of(interface);
             let wire = Wire::new(client.clone(), options.limits, Recorder::default())
                 .with_headers(headers.clone())
-                .with_extensions(activate.clone());
+                .with_extensions(activate(&card));
             let mut ctx = Ctx::new(
-                area.fetched.clone(),
+                card,
                 Some(interface.clone()),
                 wire,
                 connector.clone(),

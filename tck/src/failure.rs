@@ -40,6 +40,7 @@ pub fn card_unusable(
             agent_name: None,
             agent_version: None,
             builtin: options.builtin,
+            versioned_card: None,
         },
         selection: Selection {
             level: options.filter.level,

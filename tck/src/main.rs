@@ -81,6 +81,15 @@ fn credentials(args: &RunArgs) -> Result<(Vec<(String, String)>, Vec<(String, St
     ))
 }
 
+/// The headers of `--header` or `--other-header` (`flag`), parsed; the error names the flag
+/// and never the value.
+fn user_headers(texts: &[String], flag: &str) -> Result<Vec<(String, String)>, String> {
+    texts
+        .iter()
+        .map(|text| a2a_tck::wire::parse_user_header(text).map_err(|e| format!("{flag}: {e}")))
+        .collect()
+}
+
 fn seconds(value: f64, flag: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(value)
         .ok()
@@ -89,7 +98,22 @@ fn seconds(value: f64, flag: &str) -> Result<Duration, String> {
 }
 
 fn run(args: RunArgs) -> ExitCode {
-    let builtin = args.target == "builtin";
+    // Without --target, --card-url names the agent to test: the one its card describes.
+    let given_target =
+        match (&args.target, &args.card_url) {
+            (Some(target), Some(_)) if target == "builtin" => return usage(
+                "--card-url reads another agent's card, and --target builtin tests the built-in \
+                 agent, which serves its own: give --target URL, or leave --target out to test \
+                 the agent the card describes",
+            ),
+            (Some(target), _) => target.clone(),
+            (None, Some(card_url)) => match card::card_url_for(card_url) {
+                Ok(_) => card_url.clone(),
+                Err(e) => return usage(&format!("--card-url: {e}")),
+            },
+            (None, None) => "builtin".to_string(),
+        };
+    let builtin = given_target == "builtin";
     if !builtin && !args.fault.is_empty() {
         return usage("--fault applies to the built-in reference agent only (--target builtin)");
     }
@@ -99,6 +123,13 @@ fn run(args: RunArgs) -> ExitCode {
     if let Some(e) = a2a_tck::durability::misused(builtin, args.durability, &args.restart_cmd) {
         return usage(e);
     }
+    let (headers, other_headers) = match (
+        user_headers(&args.headers, "--header"),
+        user_headers(&args.other_headers, "--other-header"),
+    ) {
+        (Ok(mine), Ok(other)) => (mine, other),
+        (Err(e), _) | (_, Err(e)) => return usage(&e),
+    };
     let ready_timeout = match seconds(args.ready_timeout, "--ready-timeout") {
         Ok(d) => d,
         Err(e) => return usage(&e),
@@ -157,7 +188,7 @@ fn run(args: RunArgs) -> ExitCode {
             .as_ref()
             .map(|a| a.base_url())
             .or_else(|| durable_agent.as_ref().map(|a| a.base_url()))
-            .unwrap_or_else(|| args.target.clone());
+            .unwrap_or_else(|| given_target.clone());
         let served = (agent.as_ref().map(|a| a.served_card_url()))
             .or_else(|| durable_agent.as_ref().map(|a| a.served_card_url()));
         let card_url = match (&args.card_url, served) {
@@ -187,7 +218,7 @@ fn run(args: RunArgs) -> ExitCode {
                 Err(e) => return usage(&format!("--drive {e}")),
             }
         }
-        options.headers = args.headers.clone();
+        options.headers = headers;
         for path in &args.ca_certs {
             match std::fs::read(path) {
                 Ok(pem) => options.ca_certs.push(pem),
@@ -208,7 +239,7 @@ fn run(args: RunArgs) -> ExitCode {
             )),
             (None, None) => None,
         };
-        options.other_headers = args.other_headers.clone();
+        options.other_headers = other_headers;
         match credentials(&args) {
             Ok((mine, other)) => {
                 options.headers.extend(mine);

@@ -26,10 +26,27 @@ fn capped(text: &str, max: usize) -> String {
     }
 }
 
-/// Where a result ran: `card`, or `jsonrpc 1.0`.
+/// When the agent serves different cards per version (`target.versioned_card`), the line
+/// that says so.
+pub fn cards_line(report: &Report) -> Option<String> {
+    let card = report.target.versioned_card.as_ref()?;
+    Some(format!(
+        "cards: the agent serves a different card with A2A-Version: {v} ({}) than without \
+         the header ({}); the interfaces of both are tested, and the card checks of the {v} \
+         card are listed as `card {v}`",
+        card.card_sha256,
+        report.target.card_sha256,
+        v = card.a2a_version
+    ))
+}
+
+/// Where a result ran: `card`, `card 1.0` (the card served with `A2A-Version: 1.0`, when it
+/// differs), or `jsonrpc 1.0`.
 pub fn place(result: &CheckResult) -> String {
     match (result.binding, result.version) {
         (Some(b), Some(v)) => format!("{b} {v}"),
+        // A card check of the card a client of that version reads.
+        (None, Some(v)) => format!("card {v}"),
         _ => "card".to_string(),
     }
 }
@@ -172,6 +189,9 @@ pub fn summary(report: &Report) -> String {
         let _ = writeln!(out, "{line}");
     }
     out.push_str(&contract_lines(report));
+    if let Some(line) = cards_line(report) {
+        let _ = writeln!(out, "{line}");
+    }
     if let Some(line) = crate::durability::summary_line(report) {
         let _ = writeln!(out, "{line}");
     }
@@ -238,6 +258,7 @@ fn not_run_groups(report: &Report) -> Vec<(String, Level, String, String)> {
     for n in &report.not_run {
         let place = match (n.binding, n.version) {
             (Some(b), Some(v)) => format!("{b} {v}"),
+            (None, Some(v)) => format!("card {v}"),
             _ => "card".to_string(),
         };
         match groups.iter_mut().find(|g| g.0 == n.id) {
@@ -412,6 +433,9 @@ pub fn markdown(report: &Report) -> String {
     }
     if let Some(c) = &report.contract {
         let _ = writeln!(out, "\nScenario contract: {}.", cell(&contract_words(c)));
+    }
+    if let Some(line) = cards_line(report) {
+        let _ = writeln!(out, "\n{}.", cell(&line));
     }
     if let Some(line) = crate::durability::summary_line(report) {
         let _ = writeln!(out, "\n{}.", cell(&line));

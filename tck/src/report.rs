@@ -93,6 +93,30 @@ pub struct Target {
     pub agent_version: Option<String>,
     /// True when the target is the kit's built-in reference agent.
     pub builtin: bool,
+    /// Present when the agent serves different cards per protocol version: the card above
+    /// was read without `A2A-Version` (as a 0.3 client reads it), and asked with
+    /// `A2A-Version: 1.0` the same URL served this other card. The interfaces of both are
+    /// tested (those only this card declares say so in `card_a2a_version`), and its card
+    /// checks are results with `version` `1.0` and no `binding`. Absent when the agent
+    /// serves one card, or the read with the header failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versioned_card: Option<VersionedCard>,
+}
+
+/// The card an agent serves to a client of one protocol version, when it is not the card it
+/// serves without `A2A-Version`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VersionedCard {
+    /// The `A2A-Version` the card was asked for with.
+    pub a2a_version: ProtocolVersion,
+    /// SHA-256 of the card body as served, `sha256:<hex>`.
+    pub card_sha256: String,
+    /// The card's own `name` and `version`, when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_version: Option<String>,
 }
 
 /// What was asked for.

@@ -78,6 +78,49 @@ impl Default for Limits {
     }
 }
 
+/// What the kit sets itself on every request, so a user's header may not: the version checks
+/// and the extension checks depend on the exact value sent. For a header the kit owns, the
+/// option that does its work instead; `None` for any other header.
+pub fn kit_owned_header(name: &str) -> Option<&'static str> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "a2a-version" => Some(
+            "the kit sets A2A-Version itself on every request, for the protocol version under \
+             test; select the versions to test with --version (0.3, 1.0)",
+        ),
+        "a2a-extensions" | "x-a2a-extensions" => Some(
+            "the kit sets A2A-Extensions (0.3: X-A2A-Extensions) itself on every request: it \
+             activates every extension the card declares with `required: true`, and the \
+             extensions.* checks vary it; no option sets it",
+        ),
+        _ => None,
+    }
+}
+
+/// A user's header (`--header`, `--other-header`, the library's `header`): a valid name and
+/// value, and not a header the kit owns ([`kit_owned_header`]). The error never quotes the
+/// value, which may be a credential.
+pub fn user_header(name: &str, value: &str) -> Result<(), String> {
+    reqwest::header::HeaderName::from_bytes(name.as_bytes())
+        .map_err(|_| "not a valid header name (not shown: it may hold a secret)".to_string())?;
+    if let Some(instead) = kit_owned_header(name) {
+        return Err(format!("a header named {name} cannot be given: {instead}"));
+    }
+    reqwest::header::HeaderValue::from_str(value)
+        .map_err(|e| format!("bad value for header {name}: {e}"))?;
+    Ok(())
+}
+
+/// Parses `Name: value` into a user header (see [`user_header`]); the error never quotes the
+/// text, which may hold a credential.
+pub fn parse_user_header(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text
+        .split_once(':')
+        .ok_or_else(|| "expected 'Name: value' (no ':' in the text; its value is not shown, it may be a secret)".to_string())?;
+    let (name, value) = (name.trim(), value.trim());
+    user_header(name, value)?;
+    Ok((name.to_string(), value.to_string()))
+}
+
 /// An HTTP client that records what it does.
 #[derive(Debug, Clone)]
 pub struct Wire {

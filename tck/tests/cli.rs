@@ -237,6 +237,134 @@ async fn usage_errors_exit_2() {
     assert_eq!(output.status.code(), Some(2));
 }
 
+/// --card-url without --target tests the agent that card describes (here a reference agent
+/// the test starts), never the built-in one: the report's target is the card URL, and every
+/// exchange goes to that agent.
+#[tokio::test]
+async fn a_card_url_alone_tests_the_agent_it_describes() {
+    let agent = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
+        .await
+        .expect("the reference agent starts");
+    let (base, card_url) = (agent.base_url(), agent.card_url());
+    let (output, _, report) = kit_report(
+        "card-url-alone.json",
+        &[
+            "--card-url",
+            &card_url,
+            "--select",
+            "{card.fields.required-present,tasks.get.unknown-id-returns-task-not-found}",
+        ],
+    )
+    .await;
+    agent.shutdown().await;
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(!report.target.builtin, "{:?}", report.target);
+    assert_eq!(report.target.url, card_url);
+    assert_eq!(report.target.card_url, card_url);
+    assert!(!report.interfaces.is_empty());
+    let authority = base.trim_start_matches("http://");
+    for interface in &report.interfaces {
+        assert!(
+            interface.url.contains(authority),
+            "{interface:?} is not on {base}"
+        );
+    }
+    assert!(report.results.iter().any(|r| r.binding.is_some()));
+    for result in &report.results {
+        assert_eq!(
+            result.status,
+            Status::Pass,
+            "{}: {}",
+            result.id,
+            result.message
+        );
+        for exchange in &result.evidence {
+            assert!(
+                exchange.request.url.contains(authority),
+                "{} went to {}",
+                result.id,
+                exchange.request.url
+            );
+        }
+    }
+}
+
+/// --target builtin tests the built-in agent's own card: another card URL beside it is a usage
+/// error, and so is a --card-url alone that is not a URL.
+#[tokio::test]
+async fn a_card_url_beside_the_builtin_target_is_a_usage_error() {
+    let card = "http://127.0.0.1:9/.well-known/agent-card.json";
+    let (output, _) = kit(&["--target", "builtin", "--card-url", card]).await;
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("--card-url"),
+        "{}",
+        stderr(&output)
+    );
+    let (output, _) = kit(&["--card-url", "not a url"]).await;
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+}
+
+/// The kit alone sets A2A-Version and A2A-Extensions: a user header naming one (any case,
+/// either option) is a usage error that names the option doing its work, and no report is
+/// written; the agent is never asked anything.
+#[tokio::test]
+async fn headers_the_kit_sets_itself_are_usage_errors() {
+    let report = temp_path("kit-owned-header.json");
+    let report_text = report.to_str().expect("utf8");
+    let cases = [
+        ("--header", "A2A-Version: 1.0", "--version"),
+        ("--header", "a2a-version:0.3", "--version"),
+        ("--other-header", "A2A-VERSION: 1.0", "--version"),
+        ("--header", "A2A-Extensions: urn:x", "required: true"),
+        (
+            "--other-header",
+            "x-a2a-extensions: urn:x",
+            "required: true",
+        ),
+    ];
+    for (flag, header, instead) in cases {
+        let _ = std::fs::remove_file(&report);
+        let (output, _) = kit(&[
+            "--target",
+            "http://127.0.0.1:9",
+            flag,
+            header,
+            "--report",
+            report_text,
+        ])
+        .await;
+        let message = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{flag} {header}: {message}");
+        assert!(
+            message.contains(flag) && message.contains(instead),
+            "{flag} {header}: {message}"
+        );
+        assert!(!report.exists(), "{flag} {header}: a report was written");
+    }
+}
+
+/// A malformed --header (no colon) is a usage error that does not echo the text: it may be a
+/// bare token.
+#[tokio::test]
+async fn a_malformed_header_is_not_echoed() {
+    for flag in ["--header", "--other-header"] {
+        for text in [
+            "Bearer t0p-s3cret-value",
+            "Authorization Bearer t0p s3cret: x",
+        ] {
+            let (output, _) = kit(&["--target", "http://127.0.0.1:9", flag, text]).await;
+            let message = stderr(&output);
+            assert_eq!(output.status.code(), Some(2), "{message}");
+            assert!(message.contains(flag), "{message}");
+            assert!(
+                !message.contains("s3cret"),
+                "the header's text was echoed: {message}"
+            );
+        }
+    }
+}
+
 #[tokio::test]
 async fn card_404_and_html_exit_2_with_what_came_back() {
     let server = MockServer::start().await;

@@ -132,12 +132,17 @@ async fn served_at_well_known_path(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let url =
         card::card_url_for(&ctx.card.url).map_err(|e| HarnessError::Internal(e.to_string()))?;
     debug_assert!(url.ends_with(WELL_KNOWN_PATH));
+    // Asked for as the card under judgement was: with its A2A-Version, if any.
+    let mut headers = vec![("accept", "application/json".into())];
+    if let Some(version) = ctx.card.a2a_version {
+        headers.push(("a2a-version", version.as_str().to_string()));
+    }
     let reply = ctx
         .wire
         .send(Request {
             method: reqwest::Method::GET,
             url: &url,
-            headers: vec![("accept", "application/json".into())],
+            headers,
             body: None,
         })
         .await?;

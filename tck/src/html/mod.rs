@@ -85,6 +85,7 @@ fn header(report: &Report) -> Markup {
                     (report.selection.checks_selected) " check(s) selected"
                     @if !report.selection.select.is_empty() { ", --select " (report.selection.select.join(" ")) }
                 }
+                @if let Some(line) = crate::output::cards_line(report) { dt { "cards" } dd { (line) } }
                 @if let Some(line) = crate::durability::summary_line(report) { dt { "durability" } dd { (line) } }
             }
         }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant, SystemTime};
 use futures::StreamExt;
 use serde_json::Value;
 
-use crate::card::{self, CardError, Interface};
+use crate::card::{self, CardError, Cards, FetchedCard, Interface};
 use crate::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope};
 use crate::contract::{self, Contract};
 use crate::ctx::Ctx;
@@ -120,10 +120,33 @@ pub enum RunError {
     Harness(#[from] HarnessError),
 }
 
-/// One planned execution: a check, and the interface it runs on (none for card checks).
+/// One planned execution: a check, the interface it runs on (none for card checks), and the
+/// card it is judged with.
 struct Planned<'a> {
     check: &'a Check,
     interface: Option<Interface>,
+    card: Arc<FetchedCard>,
+}
+
+impl Planned<'_> {
+    /// Where its result is keyed: the interface's binding and version; for a card check,
+    /// no binding, and the `A2A-Version` the card was read with (none for the plain card).
+    fn place(&self) -> (Option<Binding>, Option<ProtocolVersion>) {
+        match &self.interface {
+            Some(i) => (Some(i.binding), Some(i.version)),
+            None => (None, self.card.a2a_version),
+        }
+    }
+}
+
+/// Whether a card check judges the card document itself, and so runs on each card the agent
+/// serves (the card of a 1.0 client too). The others run once, on the card read without
+/// `A2A-Version`: those that judge the agent across the interfaces of both cards
+/// (`versioning.*`, `bindings.*`), and the 0.3 card's rules (`v03.*`).
+fn judges_each_card(id: &str) -> bool {
+    !["versioning.", "bindings.", "v03."]
+        .iter()
+        .any(|prefix| id.starts_with(prefix))
 }
 
 /// Runs the selected checks of `catalog` against the target and returns the report.
@@ -142,18 +165,45 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     };
     let card_wire = wire(Recorder::default());
     let fetched = match card::fetch(&card_wire, &options.card_url).await {
-        Ok(fetched) => Arc::new(fetched),
+        Ok(fetched) => fetched,
         Err(error) => {
             let evidence = card_wire.recorder().take();
             return Err(RunError::Card { error, evidence });
         }
     };
-    // A correct client activates every extension the card requires, on every request.
-    let activate = Arc::new(crate::service_params::required_extensions(&fetched.json));
-    let wire = |recorder: Recorder| wire(recorder).with_extensions(activate.clone());
+    // The card a 1.0 client reads (`A2A-Version: 1.0`): an agent may serve another one. A
+    // read that fails, or gives the same card, leaves the run as it is.
+    let v1_0 = card::fetch_as(
+        &wire(Recorder::default()),
+        &options.card_url,
+        Some(ProtocolVersion::V1_0),
+    )
+    .await
+    .ok();
+    let cards = Cards::new(fetched, v1_0);
+    let fetched = cards.plain.clone();
+    // A correct client activates every extension the card requires, on every request: the
+    // extensions of the card that declares the interface.
+    let activations: Vec<(Arc<FetchedCard>, Arc<Vec<String>>)> = cards
+        .all()
+        .map(|card| {
+            let activate = crate::service_params::required_extensions(&card.json);
+            (card.clone(), Arc::new(activate))
+        })
+        .collect();
+    let activate_for = |card: &Arc<FetchedCard>| {
+        activations
+            .iter()
+            .find(|(c, _)| Arc::ptr_eq(c, card))
+            .map(|(_, a)| a.clone())
+            .unwrap_or_default()
+    };
+    let wire = |recorder: Recorder, card: &Arc<FetchedCard>| {
+        wire(recorder).with_extensions(activate_for(card))
+    };
     // The run's connections: the HTTP client above, and the gRPC channels made from here on.
     let connector = Connector::trusting(&fetched.url, Arc::new(options.ca_certs.clone()));
-    let (mut declared, mut interfaces) = card::interfaces(&fetched.json);
+    let (mut declared, mut interfaces) = cards.interfaces();
     let (bindings, versions) = (&options.filter.bindings, &options.filter.versions);
     let wanted_binding = |b: Binding| bindings.is_empty() || bindings.contains(&b);
     let wanted_version = |v: ProtocolVersion| versions.is_empty() || versions.contains(&v);
@@ -171,10 +221,17 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     let mut plan = Vec::new();
     for check in &selected {
         match check.scope {
-            Scope::Card => plan.push(Planned {
-                check,
-                interface: None,
-            }),
+            Scope::Card => {
+                for card in cards.all() {
+                    if Arc::ptr_eq(card, &fetched) || judges_each_card(check.id) {
+                        plan.push(Planned {
+                            check,
+                            interface: None,
+                            card: card.clone(),
+                        });
+                    }
+                }
+            }
             Scope::Interface { bindings, versions } => {
                 for interface in &interfaces {
                     if bindings.contains(&interface.binding)
@@ -183,6 +240,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                         plan.push(Planned {
                             check,
                             interface: Some(interface.clone()),
+                            card: cards.card_of(interface),
                         });
                     }
                 }
@@ -201,10 +259,11 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     // The probes run at once: against a slow agent, one after another they would add up.
     let probes = futures::future::join_all(planned.iter().map(|interface| {
         let recorder = Recorder::default();
+        let card = cards.card_of(interface);
         let ctx = Ctx::new(
-            fetched.clone(),
+            card.clone(),
             Some((*interface).clone()),
-            wire(recorder.clone()),
+            wire(recorder.clone(), &card),
             connector.clone(),
             &format!("{run_id}-probe"),
         );
@@ -243,10 +302,11 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         options.drive.clone(),
         &usable,
         |interface| {
+            let card = cards.card_of(&interface);
             Ctx::new(
-                fetched.clone(),
+                card.clone(),
                 Some(interface),
-                wire(Recorder::default()),
+                wire(Recorder::default(), &card),
                 connector.clone(),
                 &format!("{run_id}-contract"),
             )
@@ -257,11 +317,12 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     plan.retain(
         |p| match crate::checks::needs::not_run(p.check, &scenarios) {
             Some(reason) => {
+                let (binding, version) = p.place();
                 not_run.push(report::NotRun {
                     id: p.check.id.to_string(),
                     level: p.check.level,
-                    binding: p.interface.as_ref().map(|i| i.binding),
-                    version: p.interface.as_ref().map(|i| i.version),
+                    binding,
+                    version,
                     reason,
                 });
                 false
@@ -296,51 +357,56 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     let (phases, order, last) = crate::shapes::Phases::split(order, |p: &Planned| {
         crate::checks::data_model_wire::judges_the_run(p.check.id)
     });
-    let mut results: Vec<(usize, CheckResult)> =
-        phases
-            .stream(order, last)
-            .map(|(index, planned)| {
-                let problem = planned
-                    .interface
-                    .as_ref()
-                    .and_then(|i| unusable.iter().find(|(u, _)| u == i))
-                    .map(|(_, p)| p.clone());
-                let ctx =
-                    Ctx::new(
-                        fetched.clone(),
-                        planned.interface.clone(),
-                        wire(audit.recorder((planned.interface.as_ref()).filter(|_| {
-                            crate::checks::data_model_wire::audited(planned.check.id)
-                        }))),
-                        connector.clone(),
-                        &format!("{run_id}-{index}"),
-                    )
-                    .with_interfaces(usable.clone())
-                    .with_scenarios(scenarios.fresh())
-                    .with_trusted_keys(trusted_keys.clone())
-                    .with_other_credentials(other_headers.clone())
-                    .with_webhook(webhook.clone());
-                let (progress, finished) = (options.progress.clone(), finished.clone());
-                let phases = phases.clone();
-                async move {
-                    let result = execute(
-                        planned.check,
-                        ctx,
-                        deadline_of(planned.check, options.check_timeout),
-                        problem,
-                    )
-                    .await;
-                    phases.finished(index);
-                    if let Some(progress) = progress {
-                        let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                        (progress.0)(done, planned_count);
-                    }
-                    (index, result)
+    let mut results: Vec<(usize, CheckResult)> = phases
+        .stream(order, last)
+        .map(|(index, planned)| {
+            let problem = planned
+                .interface
+                .as_ref()
+                .and_then(|i| unusable.iter().find(|(u, _)| u == i))
+                .map(|(_, p)| p.clone());
+            let place = planned.place();
+            let ctx = Ctx::new(
+                planned.card.clone(),
+                planned.interface.clone(),
+                wire(
+                    audit.recorder(
+                        (planned.interface.as_ref())
+                            .filter(|_| crate::checks::data_model_wire::audited(planned.check.id)),
+                    ),
+                    &planned.card,
+                ),
+                connector.clone(),
+                &format!("{run_id}-{index}"),
+            )
+            .with_interfaces(usable.clone())
+            .with_scenarios(scenarios.fresh())
+            .with_trusted_keys(trusted_keys.clone())
+            .with_other_credentials(other_headers.clone())
+            .with_webhook(webhook.clone());
+            let (progress, finished) = (options.progress.clone(), finished.clone());
+            let phases = phases.clone();
+            async move {
+                let mut result = execute(
+                    planned.check,
+                    ctx,
+                    deadline_of(planned.check, options.check_timeout),
+                    problem,
+                )
+                .await;
+                // A card check of the card a 1.0 client reads is keyed by that version.
+                (result.binding, result.version) = place;
+                phases.finished(index);
+                if let Some(progress) = progress {
+                    let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    (progress.0)(done, planned_count);
                 }
-            })
-            .buffer_unordered(options.jobs.max(1))
-            .collect()
-            .await;
+                (index, result)
+            }
+        })
+        .buffer_unordered(options.jobs.max(1))
+        .collect()
+        .await;
     results.sort_by_key(|(index, _)| *index);
     let mut results: Vec<CheckResult> = results.into_iter().map(|(_, r)| r).collect();
     let mut durability = None;
@@ -349,7 +415,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             checks: &durable,
             interfaces: &interfaces,
             unusable: &unusable,
-            fetched: fetched.clone(),
+            cards: &cards,
             options,
             scenarios: &scenarios,
             run_id: &run_id,
@@ -394,14 +460,22 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             not_run.len()
         ));
     }
-    let untested_declarations = crate::declarations::untested(&crate::declarations::Run {
-        card: &fetched.json,
-        catalog,
-        selected: &selected,
-        results: &results,
-        not_run: &not_run,
-        filter: &options.filter,
-    });
+    // What each card declares that no result tested, once each.
+    let mut untested_declarations: Vec<crate::declarations::UntestedDeclaration> = Vec::new();
+    for card in cards.all() {
+        for untested in crate::declarations::untested(&crate::declarations::Run {
+            card: &card.json,
+            catalog,
+            selected: &selected,
+            results: &results,
+            not_run: &not_run,
+            filter: &options.filter,
+        }) {
+            if !untested_declarations.contains(&untested) {
+                untested_declarations.push(untested);
+            }
+        }
+    }
     for untested in &untested_declarations {
         verdict_reason.push_str(&format!("; {}", untested.line()));
     }
@@ -432,6 +506,18 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             agent_name: text("name"),
             agent_version: text("version"),
             builtin: options.builtin,
+            versioned_card: cards.v1_0.as_ref().map(|card| report::VersionedCard {
+                a2a_version: ProtocolVersion::V1_0,
+                card_sha256: card.sha256.clone(),
+                agent_name: card
+                    .json
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                agent_version: (card.json.get("version"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+            }),
         },
         selection: Selection {
             level: options.filter.level,
