@@ -260,6 +260,8 @@ faults! {
         "REST and gRPC error statuses follow the superseded A2A 1.0.0 mapping table instead of 1.0.1 (e.g. TaskNotCancelable HTTP 409, UnsupportedOperation gRPC UNIMPLEMENTED): superseded text, which the kit must not FAIL.";
     OfficialContractOnly => "official-contract-only",
         "Only the messageId prefixes of the official TCK's table are honoured; every kit-only prefix (tck-long-running, tck-fail-task, ...) gets the default behaviour (complete the task), as most SDK test agents do.";
+    PushRefusesAuthentication => "push-refuses-authentication",
+        "CreateTaskPushNotificationConfig refuses a config carrying `authentication` with InvalidParams and takes one without, as an agent that reads only another form of it does: the kit must try again without it and still judge the push checks, not a violation of theirs.";
     PlaysNoContract => "plays-no-contract",
         "No scenario contract is played, as by a product agent: messageIds and `tck-` texts mean nothing; a request whose text says `approve` waits in INPUT_REQUIRED for an approval (a data part carrying the `approvalId` of the agent's status message; any other follow-up leaves it waiting), `fail` fails the task, `wait` keeps it WORKING until canceled, anything else completes it: an agent the kit drives only with a drive file, not a violation.";
     ActsContractOnly => "acts-contract-only",

@@ -55,6 +55,8 @@ pub struct PushConfig {
 #[derive(Debug, Clone, Default)]
 pub struct PushPolicy {
     pub allow_any_host: bool,
+    /// A config carrying `authentication` is refused; one without is taken.
+    pub refuses_authentication: bool,
     pub create_no_id: bool,
     pub get_drops_url: bool,
     pub list_drops_last: bool,
@@ -84,6 +86,7 @@ impl PushPolicy {
         let has = |fault| config.has(fault);
         PushPolicy {
             allow_any_host: config.push_allow_any_host || has(Fault::PushAcceptsPrivateHost),
+            refuses_authentication: has(Fault::PushRefusesAuthentication),
             create_no_id: has(Fault::PushConfigCreateNoId),
             get_drops_url: has(Fault::PushConfigGetDropsUrl),
             list_drops_last: has(Fault::PushConfigListDropsLast),

@@ -88,6 +88,12 @@ impl Push {
         let id = text(&params, &["id"]);
         match method {
             "CreateTaskPushNotificationConfig" => {
+                if self.policy.refuses_authentication && params.contains_key("authentication") {
+                    return Err(RpcError::invalid_param(
+                        "authentication",
+                        "this form of authentication is not accepted",
+                    ));
+                }
                 let mut config = parse_config(&params, version, self.policy.allow_any_host, "")?;
                 config.task_id = task_id;
                 if config.id.is_empty() && self.policy.default_id_is_task {

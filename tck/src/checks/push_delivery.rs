@@ -265,6 +265,13 @@ fn header_names(d: &Delivery) -> String {
 
 async fn authentication_sent(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let (_, hook, got) = ps::delivered(&ctx).await?;
+    if !hook.authenticated() {
+        return Err(HarnessError::Prerequisite(
+            "the agent refused the push config with `authentication` and took it without, so \
+             no credentials were given to check (the refusal is in the evidence)"
+                .into(),
+        ));
+    }
     let findings = every_call(&got, |d| {
         let value = d.header("authorization")?;
         let (scheme, credentials) = value.split_once(' ').unwrap_or((value, ""));

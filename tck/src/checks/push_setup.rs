@@ -34,6 +34,9 @@ pub struct Hook {
     pub url: String,
     pub token: String,
     pub credentials: String,
+    /// Whether the config carries `authentication`: cleared when the agent refused the
+    /// config with it and took it without (see [`create`]).
+    authenticated: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Hook {
@@ -45,6 +48,7 @@ impl Hook {
             key,
             token: ctx.id("tck-push-token"),
             credentials: ctx.id("tck-push-secret"),
+            authenticated: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true)),
         })
     }
 
@@ -53,12 +57,18 @@ impl Hook {
     /// default one (a2a-sdk uses the task id) would otherwise let a second config of the task
     /// replace the first.
     pub fn config(&self) -> Value {
-        json!({
-            "id": self.key,
-            "url": self.url,
-            "token": self.token,
-            "authentication": { "scheme": "Bearer", "credentials": self.credentials },
-        })
+        let mut config = json!({ "id": self.key, "url": self.url, "token": self.token });
+        if self.authenticated() {
+            config["authentication"] =
+                json!({ "scheme": "Bearer", "credentials": self.credentials });
+        }
+        config
+    }
+
+    /// Whether the agent took this hook's config with its `authentication`.
+    pub fn authenticated(&self) -> bool {
+        self.authenticated
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The config for `task` (CreateTaskPushNotificationConfig params).
@@ -82,10 +92,28 @@ pub fn refused(reply: &Reply, url: &str) -> HarnessError {
     ))
 }
 
-/// CreateTaskPushNotificationConfig of `hook` on `task`: the reply as received.
+/// CreateTaskPushNotificationConfig of `hook` on `task`: the reply as received. A config
+/// refused with its `authentication` is tried once more without it (one agent takes only
+/// another form of it), so that one refusal does not hide every push check; when that is
+/// taken, the hook is marked unauthenticated (the credentials check then says so) and the
+/// refused exchange stays in the evidence.
 pub async fn create(ctx: &Ctx, task: &str, hook: &Hook) -> Result<Reply, HarnessError> {
     let params = ctx.with_tenant(hook.for_task(task))?;
-    ctx.transport()?.create_push_config(params).await
+    let first = ctx.transport()?.create_push_config(params).await?;
+    if !hook.authenticated() || matches!(first.read, Ok(Answer::Result(_))) {
+        return Ok(first);
+    }
+    hook.authenticated
+        .store(false, std::sync::atomic::Ordering::Relaxed);
+    let params = ctx.with_tenant(hook.for_task(task))?;
+    let second = ctx.transport()?.create_push_config(params).await?;
+    if matches!(second.read, Ok(Answer::Result(_))) {
+        Ok(second)
+    } else {
+        hook.authenticated
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        Ok(first)
+    }
 }
 
 /// Setup: a config of `hook` on `task` that the agent accepted (its answer).

@@ -127,6 +127,23 @@ pub const PUSH_CASES: &[Case] = &[
         Fault::PushSkipsTerminal,
     ),
     case("push.delivery-stops-after-delete", Fault::PushAfterDelete),
+    // A config refused with `authentication` and taken without: the push checks still judge,
+    // and the credentials check says why it cannot.
+    expecting(
+        "push.config-create-returns-config",
+        Fault::PushRefusesAuthentication,
+        Status::Pass,
+    ),
+    expecting(
+        "push.delivery-every-update-in-order",
+        Fault::PushRefusesAuthentication,
+        Status::Pass,
+    ),
+    expecting(
+        "push.delivery-authentication",
+        Fault::PushRefusesAuthentication,
+        Status::Untestable,
+    ),
     // Accepted at creation, and a call to the link-local address cannot be seen: no
     // evidence either way (the kit's own webhook is on loopback, so no loopback probe).
     expecting(
