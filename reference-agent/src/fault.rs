@@ -68,6 +68,8 @@ faults! {
         "A follow-up message to an open task creates a new task instead of continuing it.";
     FollowUpNewContextId => "follow-up-new-context-id",
         "A follow-up naming only taskId is given a freshly generated contextId instead of the task's.";
+    FollowUpStoredWithFreshContext => "follow-up-stored-with-fresh-context",
+        "A follow-up naming only taskId continues the task in its context, but is stored in the task's history under a freshly generated contextId.";
     AcceptMismatchedContextId => "accept-mismatched-context-id",
         "A follow-up whose contextId differs from the task's is processed instead of rejected.";
     OmitStatusState => "omit-status-state",

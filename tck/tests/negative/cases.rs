@@ -205,6 +205,10 @@ pub const CASES: &[Case] = &[
         Fault::FollowUpNewContextId,
     ),
     case(
+        "context.task-id-only-infers-context-id",
+        Fault::FollowUpStoredWithFreshContext,
+    ),
+    case(
         "context.mismatched-context-id-rejected",
         Fault::AcceptMismatchedContextId,
     ),
