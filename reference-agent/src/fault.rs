@@ -154,6 +154,8 @@ faults! {
         "Direct Message responses omit `contextId` (Tasks keep theirs).";
     NestedMessageMissingRole => "nested-message-missing-role",
         "Agent messages inside a task (`status.message` and agent entries of `history`) omit the required `role` field.";
+    HistoryAgentMessageEmptyParts => "history-agent-message-empty-parts",
+        "Agent messages in the history of input-required and failed tasks have empty `parts` (the status message keeps its parts).";
     CardWellKnownServesHtml => "card-well-known-serves-html",
         "The well-known card URI answers 200 with an HTML page; the card is only at /.well-known/agent.json.";
     AcceptUnsupportedMediaType => "accept-unsupported-media-type",
@@ -490,7 +492,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 196);
+        assert_eq!(Fault::all().len(), 197);
     }
 
     #[test]

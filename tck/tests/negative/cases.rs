@@ -297,6 +297,10 @@ pub const CASES: &[Case] = &[
         Fault::NestedMessageMissingRole,
     ),
     case(
+        "data-model.message.required-fields",
+        Fault::HistoryAgentMessageEmptyParts,
+    ),
+    case(
         "data-model.artifact.required-fields",
         Fault::ArtifactMissingId,
     ),
