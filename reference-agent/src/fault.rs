@@ -68,6 +68,8 @@ faults! {
         "A follow-up message to an open task creates a new task instead of continuing it.";
     FollowUpNewContextId => "follow-up-new-context-id",
         "A follow-up naming only taskId is given a freshly generated contextId instead of the task's.";
+    FollowUpStoredWithFreshContext => "follow-up-stored-with-fresh-context",
+        "A follow-up naming only taskId continues the task in its context, but is stored in the task's history under a freshly generated contextId.";
     AcceptMismatchedContextId => "accept-mismatched-context-id",
         "A follow-up whose contextId differs from the task's is processed instead of rejected.";
     OmitStatusState => "omit-status-state",
@@ -152,6 +154,8 @@ faults! {
         "Direct Message responses omit `contextId` (Tasks keep theirs).";
     NestedMessageMissingRole => "nested-message-missing-role",
         "Agent messages inside a task (`status.message` and agent entries of `history`) omit the required `role` field.";
+    HistoryAgentMessageEmptyParts => "history-agent-message-empty-parts",
+        "Agent messages in the history of input-required and failed tasks have empty `parts` (the status message keeps its parts).";
     CardWellKnownServesHtml => "card-well-known-serves-html",
         "The well-known card URI answers 200 with an HTML page; the card is only at /.well-known/agent.json.";
     AcceptUnsupportedMediaType => "accept-unsupported-media-type",
@@ -490,7 +494,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 196);
+        assert_eq!(Fault::all().len(), 197);
     }
 
     #[test]

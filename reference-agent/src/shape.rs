@@ -254,6 +254,23 @@ impl Shaper {
                 }
             }
         }
+        if self.has(Fault::HistoryAgentMessageEmptyParts) {
+            let interrupted_or_failed = task
+                .get("status")
+                .and_then(|s| s.get("state"))
+                .and_then(Value::as_str)
+                .is_some_and(|s| s == "TASK_STATE_INPUT_REQUIRED" || s == "TASK_STATE_FAILED");
+            let agent = Value::from(Role::Agent.name());
+            if let Some(Value::Array(history)) =
+                task.get_mut("history").filter(|_| interrupted_or_failed)
+            {
+                for message in history.iter_mut().filter_map(object) {
+                    if message.get("role") == Some(&agent) {
+                        message.insert("parts".into(), Value::Array(Vec::new()));
+                    }
+                }
+            }
+        }
         if self.has(Fault::NestedMessageMissingRole) {
             let agent = Value::from(Role::Agent.name());
             let strip_role = |message: &mut Value| {

@@ -248,10 +248,10 @@ metadata = { kind = "answer" }
         let drive = Drive::parse(yaml, true).expect("parses");
         assert_eq!(drive.scenarios(), ["tck-complete-task", "tck-fail-task"]);
         assert!(Drive::parse("[finished]\ntext = \"x\"\n", false)
-            .unwrap_err()
+            .expect_err("an unknown state")
             .contains("no state"));
         assert!(Drive::parse("[completed]\nmetadata = { a = 1 }\n", false)
-            .unwrap_err()
+            .expect_err("no content")
             .contains("needs `text` or `parts`"));
     }
 }

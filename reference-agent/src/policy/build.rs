@@ -54,6 +54,7 @@ impl Policy {
                 terminal_task_accepts_message: has(Fault::TerminalTaskAcceptsMessage),
                 follow_up_starts_new_task: has(Fault::FollowUpStartsNewTask),
                 follow_up_fresh_context_id: has(Fault::FollowUpNewContextId),
+                follow_up_stored_fresh_context_id: has(Fault::FollowUpStoredWithFreshContext),
                 mismatched_context_id: if has(Fault::AcceptMismatchedContextId) {
                     MismatchedContext::Accept
                 } else if has(Fault::MismatchedContextInternalError) {

@@ -49,6 +49,9 @@ pub struct TaskPolicy {
     pub follow_up_starts_new_task: bool,
     /// A follow-up naming only a taskId gets the task's contextId, or a fresh one.
     pub follow_up_fresh_context_id: bool,
+    /// A follow-up naming only a taskId is stored in the history under a fresh contextId
+    /// (the task keeps its own).
+    pub follow_up_stored_fresh_context_id: bool,
     pub mismatched_context_id: MismatchedContext,
     /// A blocking SendMessage answers with a WORKING snapshot instead of the final state.
     pub blocking_returns_working: bool,

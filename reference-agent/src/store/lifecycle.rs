@@ -270,10 +270,14 @@ impl Store {
         let feed = record.feed.clone();
         // A held task is released by any follow-up, whatever its own scenario.
         let release = record.release.take();
-        if message.context_id.is_empty() && self.policy.tasks.follow_up_fresh_context_id {
+        let named_no_context = message.context_id.is_empty();
+        if named_no_context && self.policy.tasks.follow_up_fresh_context_id {
             task.context_id = state.ids.context();
         }
         message.context_id.clone_from(&task.context_id);
+        if named_no_context && self.policy.tasks.follow_up_stored_fresh_context_id {
+            message.context_id = state.ids.context();
+        }
         task.history.push(message);
         let (reply, events, held) = match release.as_ref().or(scenario.task.as_ref()) {
             Some(outcome) => {

@@ -18,14 +18,27 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "context.task-id-only-infers-context-id",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-04"] },
-            requirement: "A follow-up that gives only the taskId gets the task's contextId inferred",
+            spec: SpecRef {
+                version: "1.0",
+                section: "3.4.3",
+                statements: &["V10-3.4.3-04"],
+            },
+            requirement:
+                "A follow-up that gives only the taskId gets the task's contextId inferred",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &["CORE-MULTI-005"],
             acts: &["CORE-MULTI-005"],
             reading: Some(
-                "The contextId is read from the Task or the Message the follow-up gets. A rejected \
+                "The contextId is read from the Task or the Message the follow-up gets, and then \
+                 from the task and its history as GetTask (historyLength 100) shows them: the \
+                 follow-up, found by its messageId, must be stored in the task's context, since \
+                 the agent takes the context from the task (§3.4.3); a stored copy under another \
+                 contextId fails (the agent processed it in a context of its own, and the next \
+                 message on the task may then be refused). A stored copy without contextId \
+                 passes: Message.contextId is optional and the task it belongs to places it in \
+                 the task's context, so it names no other. A history that does not show the \
+                 follow-up (history is optional) leaves only the answer to judge. A rejected \
                  follow-up fails only if the same follow-up with the contextId is accepted.",
             ),
             run: |ctx| Box::pin(infers_context_id(ctx)),
@@ -33,8 +46,13 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "context.mismatched-context-id-rejected",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-05"] },
-            requirement: "A message whose contextId differs from that of the task it names is rejected",
+            spec: SpecRef {
+                version: "1.0",
+                section: "3.4.3",
+                statements: &["V10-3.4.3-05"],
+            },
+            requirement:
+                "A message whose contextId differs from that of the task it names is rejected",
             scope: super::EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-MULTI-006"],
@@ -65,9 +83,8 @@ async fn infers_context_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
             "the input-required task has no contextId".into(),
         ));
     };
-    let answer = ctx
-        .send_message(follow_up(&ctx, &task, "tck-complete-task", None), None)
-        .await?;
+    let sent = follow_up(&ctx, &task, "tck-complete-task", None);
+    let answer = ctx.send_message(sent.clone(), None).await?;
     let expected = format!("the follow-up answered in contextId {context:?}");
     if let Answer::Error(_) = &answer {
         let control = ctx
@@ -93,10 +110,65 @@ async fn infers_context_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
         .and_then(|o| o.get("contextId"))
         .and_then(Value::as_str);
     match returned {
-        Some(c) if c == context => Ok(Verdict::pass()),
-        Some(c) => Ok(Verdict::fail(expected, format!("contextId {c:?}"))),
-        None => Ok(Verdict::fail(expected, answer.describe())),
+        Some(c) if c == context => {}
+        Some(c) => return Ok(Verdict::fail(expected, format!("contextId {c:?}"))),
+        None => return Ok(Verdict::fail(expected, answer.describe())),
     }
+    // The answer can name the right context while the agent processed and stored the
+    // follow-up under another one (a2a-sdk 1.3.0 does): read the stored message back.
+    let Some(sent_id) = sent.get("messageId").and_then(Value::as_str) else {
+        return Ok(Verdict::pass());
+    };
+    stored_follow_up(&ctx, &task, &context, sent_id).await
+}
+
+/// The history GetTask is asked for: enough for the follow-up to be in it.
+const HISTORY_READ: i64 = 100;
+
+/// The follow-up `sent_id` as the task's history keeps it must carry the task's contextId
+/// `context` (or none); the task read back must still be in `context`.
+async fn stored_follow_up(
+    ctx: &Ctx,
+    task: &Value,
+    context: &str,
+    sent_id: &str,
+) -> Result<Verdict, HarnessError> {
+    let id = task_id(task);
+    let read = ctx.get_task(&id, Some(HISTORY_READ)).await?;
+    let Some(got) = read.result() else {
+        return Err(HarnessError::Prerequisite(format!(
+            "GetTask failed after the follow-up: {}",
+            read.describe()
+        )));
+    };
+    let expected = format!(
+        "the follow-up {sent_id:?} stored in the task's context {context:?}, as GetTask \
+         shows the task and its history"
+    );
+    if let Some(c) = a2a::text(got, "contextId").filter(|c| *c != context) {
+        return Ok(Verdict::fail(
+            expected,
+            format!("GetTask shows the task in contextId {c:?}"),
+        ));
+    }
+    let stored = a2a::items(got, "history").find(|m| a2a::text(m, "messageId") == Some(sent_id));
+    let Some(stored) = stored else {
+        return Ok(Verdict::pass_with(format!(
+            "the answer is in the task's context; the follow-up {sent_id:?} is not in the \
+             history GetTask (historyLength {HISTORY_READ}) shows, so how it was stored is not \
+             seen"
+        )));
+    };
+    Ok(match stored.get("contextId") {
+        None | Some(Value::Null) => Verdict::pass_with(
+            "the follow-up is stored without a contextId: its task places it in the task's context",
+        ),
+        Some(Value::String(c)) if c == context => Verdict::pass(),
+        Some(other) => Verdict::fail(
+            expected,
+            format!("the stored follow-up (history, GetTask) has contextId {other}"),
+        ),
+    })
 }
 
 async fn mismatched_context(ctx: Ctx) -> Result<Verdict, HarnessError> {

@@ -37,7 +37,14 @@ pub fn checks() -> Vec<Check> {
             requires: &[],
             maps_to: &["DM-MSG-001", "DM-MSG-002", "DM-PART-001"],
             acts: &["CORE-SEND-003"],
-            reading: None,
+            reading: Some(
+                "Read: the direct reply to `tck-message-response`; the task of \
+                 `tck-artifact-text` as SendMessage and GetTask give it; an input-required task \
+                 and, when the agent plays `tck-fail-task`, a failed one, as GetTask \
+                 (historyLength 100) gives them: their status message and every message of \
+                 their history, the agent's own steps included. A message with empty `parts` \
+                 fails wherever it is stored. A source the agent does not produce is left out.",
+            ),
             run: |ctx| Box::pin(message_required(ctx)),
         },
         Check {
@@ -191,12 +198,18 @@ async fn message_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Err(HarnessError::Prerequisite(_)) => Vec::new(),
         Err(other) => return Err(other),
     };
-    for (t, task) in tasks.iter().enumerate() {
+    let mut tasks: Vec<(String, Value)> = tasks
+        .into_iter()
+        .enumerate()
+        .map(|(t, task)| (format!("task[{t}]"), task))
+        .collect();
+    tasks.extend(interrupted_and_failed(&ctx).await?);
+    for (t, task) in &tasks {
         if let Some(status_message) = task.get("status").and_then(|s| s.get("message")) {
-            messages.push((format!("task[{t}].status.message"), status_message.clone()));
+            messages.push((format!("{t}.status.message"), status_message.clone()));
         }
         for (i, m) in a2a::items(task, "history").enumerate() {
-            messages.push((format!("task[{t}].history[{i}]"), m.clone()));
+            messages.push((format!("{t}.history[{i}]"), m.clone()));
         }
     }
     if messages.is_empty() {
@@ -214,6 +227,38 @@ async fn message_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
         problems,
         "Messages with messageId, role and valid parts",
     ))
+}
+
+/// The history GetTask is asked for on the input-required and failed tasks.
+const HISTORY_READ: i64 = 100;
+
+/// An input-required task and, when the agent plays `tck-fail-task`, a failed one, each read
+/// back with GetTask and its history, labelled by state: agents keep the messages of their
+/// intermediate steps there (status messages of WORKING, the question of INPUT_REQUIRED, the
+/// reason of FAILED). A task the agent does not produce is left out.
+async fn interrupted_and_failed(ctx: &Ctx) -> Result<Vec<(String, Value)>, HarnessError> {
+    let mut wanted = vec![("tck-input-required", "TASK_STATE_INPUT_REQUIRED")];
+    if ctx.scenarios().honours("tck-fail-task") {
+        wanted.push(("tck-fail-task", "TASK_STATE_FAILED"));
+    }
+    let mut tasks = Vec::new();
+    for (prefix, state) in wanted {
+        let task = match ctx.create_task_in_state(prefix, state).await {
+            Ok(task) => task,
+            Err(HarnessError::Prerequisite(_)) => continue,
+            Err(other) => return Err(other),
+        };
+        let read = ctx.get_task(&task_id(&task), Some(HISTORY_READ)).await?;
+        let label = format!(
+            "{} task",
+            state.trim_start_matches("TASK_STATE_").to_lowercase()
+        );
+        match read.result() {
+            Some(got) => tasks.push((format!("{label} (GetTask)"), got.clone())),
+            None => tasks.push((format!("{label} (SendMessage)"), task)),
+        }
+    }
+    Ok(tasks)
 }
 
 async fn artifact_required(ctx: Ctx) -> Result<Verdict, HarnessError> {

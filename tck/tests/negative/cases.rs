@@ -205,6 +205,10 @@ pub const CASES: &[Case] = &[
         Fault::FollowUpNewContextId,
     ),
     case(
+        "context.task-id-only-infers-context-id",
+        Fault::FollowUpStoredWithFreshContext,
+    ),
+    case(
         "context.mismatched-context-id-rejected",
         Fault::AcceptMismatchedContextId,
     ),
@@ -291,6 +295,10 @@ pub const CASES: &[Case] = &[
     case(
         "data-model.message.required-fields",
         Fault::NestedMessageMissingRole,
+    ),
+    case(
+        "data-model.message.required-fields",
+        Fault::HistoryAgentMessageEmptyParts,
     ),
     case(
         "data-model.artifact.required-fields",
