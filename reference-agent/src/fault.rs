@@ -494,7 +494,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 197);
+        assert_eq!(Fault::all().len(), 198);
     }
 
     #[test]

@@ -108,12 +108,27 @@ pub async fn create(ctx: &Ctx, task: &str, hook: &Hook) -> Result<Reply, Harness
     let params = ctx.with_tenant(hook.for_task(task))?;
     let second = ctx.transport()?.create_push_config(params).await?;
     if matches!(second.read, Ok(Answer::Result(_))) {
-        Ok(second)
-    } else {
-        hook.authenticated
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-        Ok(first)
+        return Ok(second);
     }
+    hook.authenticated
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    // Refused again: the second answer speaks for the request when the first was only a
+    // refusal of its shape (not in the binding's error form, or InvalidParams) and the
+    // second says something else (TaskNotFoundError for a task that does not exist).
+    let shape_refusal = |reply: &Reply| match &reply.read {
+        Ok(Answer::Error(e)) => {
+            e.shape_problem.is_some()
+                || (e.code.is_none() && e.error_info.is_none() && e.status.is_none())
+                || super::setup::names_error(e, ErrorKind::InvalidParams)
+        }
+        Ok(Answer::Result(_)) => false,
+        Err(_) => true,
+    };
+    Ok(if shape_refusal(&first) && !shape_refusal(&second) {
+        second
+    } else {
+        first
+    })
 }
 
 /// Setup: a config of `hook` on `task` that the agent accepted (its answer).

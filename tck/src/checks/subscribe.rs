@@ -253,7 +253,7 @@ async fn subscribe_first_event(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 /// Subscribes, checks the snapshot, releases the task, and reads the rest of the stream.
-async fn subscribed_events(ctx: &Ctx) -> Result<(Collected, Collected), HarnessError> {
+async fn subscribed_events(ctx: &Ctx) -> Result<(Value, Collected, Collected), HarnessError> {
     let Opened {
         task,
         stream: mut first,
@@ -271,7 +271,7 @@ async fn subscribed_events(ctx: &Ctx) -> Result<(Collected, Collected), HarnessE
         }
     }
     release(ctx, &task).await?;
-    Ok((first.collect(wait).await, second.collect(wait).await))
+    Ok((task, first.collect(wait).await, second.collect(wait).await))
 }
 
 async fn subscribe_updates(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -385,9 +385,16 @@ fn essence(event: &Event) -> String {
 }
 
 async fn subscribers_agree(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let (one, two) = subscribed_events(&ctx).await?;
+    let (task, one, two) = subscribed_events(&ctx).await?;
     let a: Vec<String> = one.events.iter().map(essence).collect();
     let b: Vec<String> = two.events.iter().map(essence).collect();
+    // A subscription to an interrupted task may close after its snapshot (§11.7): nothing
+    // after it to compare.
+    let one = match interrupted_close(Err::<(), _>(one), &task, "after its snapshot") {
+        Ok(Err(one)) => one,
+        Ok(Ok(())) => unreachable!("given as an error"),
+        Err(nothing) => return Err(nothing),
+    };
     if a.is_empty() {
         return Ok(Verdict::fail(
             "both subscribers receive the follow-up's events",
