@@ -53,6 +53,9 @@ enum Persona {
     /// confirmation): every first message gives INPUT_REQUIRED, and a text follow-up leaves
     /// the task there.
     AwaitsApproval,
+    /// SubscribeToTask of a task waiting for input sends the Task and closes (a Mastra
+    /// server, measured): §11.7 allows it.
+    SubscriptionClosesAfterSnapshot,
 }
 
 struct Front {
@@ -325,6 +328,30 @@ async fn rpc(State(front): State<Arc<Front>>, headers: HeaderMap, body: Bytes) -
                 None => Json(task).into_response(),
             }
         }
+        (Persona::SubscriptionClosesAfterSnapshot, "SendMessage")
+            if message_id.starts_with("tck-long-running") =>
+        {
+            // No held task is played, so the subscriptions are to input-required tasks.
+            request["params"]["message"]["messageId"] =
+                json!(message_id.replacen("tck-long-running", "tck-complete-task", 1));
+            pass_through(forward(&front, &headers, &request).await)
+        }
+        (Persona::SubscriptionClosesAfterSnapshot, "SubscribeToTask") => {
+            let get = json!({"jsonrpc": "2.0", "id": "get", "method": "GetTask",
+                             "params": {"id": request["params"]["id"]}});
+            let task = forward_json(&front, &headers, &get).await;
+            let Some(task) = task
+                .get("result")
+                .filter(|t| t["status"]["state"] == json!("TASK_STATE_INPUT_REQUIRED"))
+            else {
+                return pass_through(forward(&front, &headers, &request).await);
+            };
+            let event = json!({"jsonrpc": "2.0", "id": id, "result": {"task": task}});
+            let mut out = Response::new(Body::from(format!("data: {event}\n\n")));
+            out.headers_mut()
+                .insert("content-type", "text/event-stream".parse().expect("header"));
+            out
+        }
         (Persona::MissingRoleInternalError, "SendMessage") if message.get("role").is_none() => {
             rpc_error(&id, -32603, "internal error")
         }
@@ -563,6 +590,20 @@ async fn a_task_that_waits_for_an_approval_leaves_the_subscription_checks_untest
         Status::Untestable,
         "stayed in TASK_STATE_INPUT_REQUIRED",
     );
+}
+
+#[tokio::test]
+async fn a_subscription_to_a_waiting_task_that_closes_after_its_snapshot_is_no_failure() {
+    let report = report_behind(
+        Persona::SubscriptionClosesAfterSnapshot,
+        "{subscribe.receives-later-updates,subscribe.subscribers-see-same-events}",
+    )
+    .await;
+    let results: Vec<_> = (report.results.iter())
+        .map(|r| (r.id.clone(), r.status, r.message.clone()))
+        .collect();
+    assert_eq!(results.len(), 2, "{results:?}");
+    assert_all(&results, Status::Untestable, "closed after its snapshot");
 }
 
 #[tokio::test]
