@@ -42,6 +42,8 @@ faults! {
         "The JSON-RPC interface declares protocolVersion \"1.0.0\" instead of the Major.Minor form \"1.0\".";
     CardNoCacheHeaders => "card-no-cache-headers",
         "The Agent Card is served without Cache-Control and ETag headers.";
+    CardServedAsHtml => "card-served-as-html",
+        "The Agent Card's JSON body is served with Content-Type text/html instead of application/json.";
     CardSignatureBad => "card-signature-bad",
         "The Agent Card's signature is computed over other bytes than its canonical form.";
     CardSignatureNoKid => "card-signature-no-kid",

@@ -189,6 +189,11 @@ impl Policy {
                     CardLocation::WellKnown
                 },
                 cache_headers: !has(Fault::CardNoCacheHeaders),
+                media_type: pick(
+                    has(Fault::CardServedAsHtml),
+                    "text/html",
+                    "application/json",
+                ),
                 signing: crate::signing::SigningFaults::from_faults(has),
             },
             scenarios: if has(Fault::OfficialContractOnly) {

@@ -320,6 +320,8 @@ impl ErrorStatuses {
 pub struct CardPolicy {
     pub location: CardLocation,
     pub cache_headers: bool,
+    /// Content-Type of the card (application/json; text/html under a fault).
+    pub media_type: &'static str,
     /// Which signing rules the card breaks.
     pub signing: crate::signing::SigningFaults,
 }

@@ -93,6 +93,31 @@ pub fn checks() -> Vec<Check> {
             run: |ctx| Box::pin(version_major_minor(ctx)),
         },
         Check {
+            id: "card.media-type-json",
+            level: Level::Must,
+            spec: SpecRef {
+                version: "1.0",
+                section: "14.3",
+                statements: &["V10-14.3-01", "V10-D-8.1-01"],
+            },
+            requirement: "The card is served with a JSON media type (application/json, or an application/*+json type)",
+            scope: Scope::Card,
+            requires: &[],
+            maps_to: &[],
+            acts: &[],
+            reading: Some(
+                "No sentence with a keyword names the card's media type: §14.3 says the resource \
+                 MUST return an AgentCard object, and the card is a JSON document the server \
+                 returns as a JSON response (§8.1, topics/agent-discovery.md). This check \
+                 takes that as a JSON media type: application/json with any parameters \
+                 (charset), or any application/*+json type (the RFC 6839 +json suffix, e.g. \
+                 application/a2a+json, the type A2A registers in §14.1), since each tells a \
+                 client the body is JSON. text/html, text/plain, other types or no \
+                 Content-Type do not, whatever the body holds.",
+            ),
+            run: |ctx| Box::pin(media_type_json(ctx)),
+        },
+        Check {
             id: "card.caching.cache-control-max-age",
             level: Level::Should,
             spec: SpecRef {
@@ -401,6 +426,33 @@ async fn version_major_minor(ctx: Ctx) -> Result<Verdict, HarnessError> {
     ))
 }
 
+/// Whether `media` (lowercase, parameters dropped) is a JSON media type: application/json,
+/// or an application type with the RFC 6839 `+json` suffix.
+fn is_json_media_type(media: &str) -> bool {
+    media == "application/json"
+        || media
+            .strip_prefix("application/")
+            .and_then(|subtype| subtype.strip_suffix("+json"))
+            .is_some_and(|name| !name.is_empty() && !name.contains('/'))
+}
+
+async fn media_type_json(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    card::record(ctx.wire.recorder(), &ctx.card);
+    let reply = &ctx.card.reply;
+    let expected = "Content-Type application/json (parameters allowed) or application/*+json";
+    let header = reply.header("content-type").map(str::to_string);
+    Ok(match reply.media_type() {
+        Some(media) if is_json_media_type(&media) => {
+            Verdict::pass_with(format!("Content-Type: {}", header.unwrap_or(media)))
+        }
+        Some(_) => Verdict::fail(
+            expected,
+            format!("Content-Type: {}", header.unwrap_or_default()),
+        ),
+        None => Verdict::fail(expected, "no Content-Type header"),
+    })
+}
+
 async fn cache_control(ctx: Ctx) -> Result<Verdict, HarnessError> {
     card::record(ctx.wire.recorder(), &ctx.card);
     let expected = "a Cache-Control header with max-age=<seconds>";
@@ -428,5 +480,31 @@ async fn etag(ctx: Ctx) -> Result<Verdict, HarnessError> {
     match ctx.card.reply.header("etag") {
         Some(value) if !value.trim().is_empty() => Ok(Verdict::pass_with("ETag present")),
         _ => Ok(Verdict::fail("an ETag header", "no ETag header")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_json_media_type;
+
+    #[test]
+    fn json_media_types() {
+        for ok in [
+            "application/json",
+            "application/a2a+json",
+            "application/vnd.x+json",
+        ] {
+            assert!(is_json_media_type(ok), "{ok}");
+        }
+        for bad in [
+            "text/html",
+            "text/plain",
+            "text/json",
+            "application/+json",
+            "application/xml",
+            "",
+        ] {
+            assert!(!is_json_media_type(bad), "{bad}");
+        }
     }
 }

@@ -142,6 +142,7 @@ pub const CASES: &[Case] = &[
         "card.interfaces.version-is-major-minor",
         Fault::CardPatchVersion,
     ),
+    case("card.media-type-json", Fault::CardServedAsHtml),
     case(
         "card.caching.cache-control-max-age",
         Fault::CardNoCacheHeaders,
