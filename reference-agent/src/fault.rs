@@ -44,6 +44,8 @@ faults! {
         "The Agent Card is served without Cache-Control and ETag headers.";
     CardServedAsHtml => "card-served-as-html",
         "The Agent Card's JSON body is served with Content-Type text/html instead of application/json.";
+    CardInterfaceUnknownVersion => "card-interface-unknown-version",
+        "The Agent Card lists an extra JSON-RPC interface whose protocolVersion is \"2.7\", a version A2A does not define.";
     CardSignatureBad => "card-signature-bad",
         "The Agent Card's signature is computed over other bytes than its canonical form.";
     CardSignatureNoKid => "card-signature-no-kid",
@@ -490,7 +492,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 196);
+        assert_eq!(Fault::all().len(), 197);
     }
 
     #[test]

@@ -93,6 +93,29 @@ pub fn checks() -> Vec<Check> {
             run: |ctx| Box::pin(version_major_minor(ctx)),
         },
         Check {
+            id: "card.interfaces.version-is-known",
+            level: Level::Should,
+            spec: SpecRef {
+                version: "1.0",
+                section: "3.6",
+                statements: &["V10-D-3.6-01"],
+            },
+            requirement: "Every interface's protocolVersion names a version of A2A: 1.0 or 0.3 (a patch number allowed)",
+            scope: Scope::Card,
+            requires: &[],
+            maps_to: &[],
+            acts: &[],
+            reading: Some(
+                "A protocol version is the Major.Minor of an A2A specification version (§3.6; \
+                 the proto's examples are \"0.3\" and \"1.0\"); the kit knows 0.3 and 1.0 and \
+                 takes 1.0.x and 0.3.x as those. Any other value names no version the kit can \
+                 test or a client can choose the interface by. A version published after this \
+                 kit would look the same, so this is WARN, never FAIL. An absent or empty \
+                 protocolVersion is judged by card.interfaces.declare-binding-url-version.",
+            ),
+            run: |ctx| Box::pin(version_known(ctx)),
+        },
+        Check {
             id: "card.media-type-json",
             level: Level::Must,
             spec: SpecRef {
@@ -451,6 +474,34 @@ async fn media_type_json(ctx: Ctx) -> Result<Verdict, HarnessError> {
         ),
         None => Verdict::fail(expected, "no Content-Type header"),
     })
+}
+
+async fn version_known(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    card::record(ctx.wire.recorder(), &ctx.card);
+    let problems: Vec<String> = interfaces(&ctx)
+        .iter()
+        .enumerate()
+        .filter_map(|(i, entry)| {
+            let version = entry
+                .get("protocolVersion")
+                .and_then(Value::as_str)
+                .filter(|v| !v.trim().is_empty())?;
+            crate::check::ProtocolVersion::from_declared(version)
+                .is_none()
+                .then(|| {
+                    format!(
+                        "supportedInterfaces[{i}] ({} at {}) declares protocolVersion {version:?}, \
+                         which is neither 1.0 nor 0.3",
+                        a2a::shown(entry.get("protocolBinding").and_then(Value::as_str)),
+                        a2a::shown(entry.get("url").and_then(Value::as_str)),
+                    )
+                })
+        })
+        .collect();
+    Ok(verdict_from(
+        problems,
+        "every interface's protocolVersion is 1.0 or 0.3",
+    ))
 }
 
 async fn cache_control(ctx: Ctx) -> Result<Verdict, HarnessError> {

@@ -142,6 +142,10 @@ pub const CASES: &[Case] = &[
         "card.interfaces.version-is-major-minor",
         Fault::CardPatchVersion,
     ),
+    case(
+        "card.interfaces.version-is-known",
+        Fault::CardInterfaceUnknownVersion,
+    ),
     case("card.media-type-json", Fault::CardServedAsHtml),
     case(
         "card.caching.cache-control-max-age",
