@@ -168,6 +168,8 @@ faults! {
         "ListTasks ignores statusTimestampAfter and returns older tasks too.";
     StreamFirstEventStatusUpdate => "stream-first-event-status-update",
         "Task streams start with a statusUpdate instead of the Task.";
+    StreamFollowUpStartsWithStatus => "stream-follow-up-starts-with-status",
+        "A SendStreamingMessage that continues an existing task starts with a WORKING statusUpdate instead of the Task (new tasks still start with the Task).";
     StreamMessageThenMore => "stream-message-then-more",
         "A Message-only stream sends a second event (a statusUpdate) after the message.";
     StreamStatusOutOfOrder => "stream-status-out-of-order",
@@ -492,7 +494,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 197);
+        assert_eq!(Fault::all().len(), 198);
     }
 
     #[test]

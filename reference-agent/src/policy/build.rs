@@ -88,6 +88,7 @@ impl Policy {
             },
             streams: StreamPolicy {
                 send_starts_with_status: has(Fault::StreamFirstEventStatusUpdate),
+                follow_up_starts_with_status: has(Fault::StreamFollowUpStartsWithStatus),
                 subscribe_starts_with_status: has(Fault::SubscribeFirstEventNotTask),
                 message_then_status: has(Fault::StreamMessageThenMore),
                 terminal_before_working: has(Fault::StreamStatusOutOfOrder),

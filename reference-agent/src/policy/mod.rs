@@ -139,6 +139,8 @@ pub struct SubscribePolicy {
 pub struct StreamPolicy {
     /// SendStreamingMessage starts with a statusUpdate instead of the Task.
     pub send_starts_with_status: bool,
+    /// A SendStreamingMessage continuing an existing task starts with a WORKING status.
+    pub follow_up_starts_with_status: bool,
     /// SubscribeToTask starts with a statusUpdate instead of the Task.
     pub subscribe_starts_with_status: bool,
     /// A Message-only stream sends a statusUpdate after the message.

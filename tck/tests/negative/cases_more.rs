@@ -65,6 +65,10 @@ pub const MORE_CASES: &[Case] = &[
         Fault::StreamFirstEventStatusUpdate,
     ),
     case(
+        "streaming.follow-up-stream-starts-with-task",
+        Fault::StreamFollowUpStartsWithStatus,
+    ),
+    case(
         "streaming.message-stream-is-one-message",
         Fault::StreamMessageThenMore,
     ),
