@@ -222,6 +222,8 @@ faults! {
         "REST error bodies have an empty `details` array, so no google.rpc.ErrorInfo.";
     RestErrorProblemJson => "rest-error-problem-json",
         "REST errors are RFC 9457 application/problem+json bodies instead of google.rpc.Status.";
+    RestErrorStatusAsProblemJson => "rest-error-status-as-problem-json",
+        "REST errors keep their google.rpc.Status body but carry Content-Type application/problem+json instead of application/a2a+json (a SHOULD).";
     RestPlainJsonContentType => "rest-plain-json-content-type",
         "REST success responses use Content-Type application/json instead of application/a2a+json (a SHOULD).";
     RestTextContentType => "rest-text-content-type",
@@ -494,7 +496,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 198);
+        assert_eq!(Fault::all().len(), 199);
     }
 
     #[test]

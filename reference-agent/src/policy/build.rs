@@ -163,6 +163,11 @@ impl Policy {
                     RestErrorForm::ProblemJson,
                     RestErrorForm::GoogleStatus,
                 ),
+                error_content_type: pick(
+                    has(Fault::RestErrorStatusAsProblemJson),
+                    "application/problem+json",
+                    "application/a2a+json",
+                ),
             },
             grpc: GrpcPolicy {
                 error_info: !has(Fault::GrpcNoErrorInfo),

@@ -255,6 +255,8 @@ pub struct RestPolicy {
     /// Errors are sent with HTTP 200.
     pub errors_with_200: bool,
     pub error_form: RestErrorForm,
+    /// Content-Type of 1.0 google.rpc.Status error responses.
+    pub error_content_type: &'static str,
 }
 
 /// The body of a REST error.
