@@ -168,7 +168,7 @@ pub(crate) fn extras(card: &mut Value, base_url: &str, config: &AgentConfig) {
 /// Serves the card with caching headers (and answers matching `If-None-Match` with 304).
 pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     let card = &app.card;
-    let json = [(header::CONTENT_TYPE, "application/json")];
+    let json = [(header::CONTENT_TYPE, app.policy.card.media_type)];
     if !app.policy.card.cache_headers {
         return (json, card.body.clone()).into_response();
     }

@@ -42,6 +42,10 @@ faults! {
         "The JSON-RPC interface declares protocolVersion \"1.0.0\" instead of the Major.Minor form \"1.0\".";
     CardNoCacheHeaders => "card-no-cache-headers",
         "The Agent Card is served without Cache-Control and ETag headers.";
+    CardServedAsHtml => "card-served-as-html",
+        "The Agent Card's JSON body is served with Content-Type text/html instead of application/json.";
+    CardInterfaceUnknownVersion => "card-interface-unknown-version",
+        "The Agent Card lists an extra JSON-RPC interface whose protocolVersion is \"2.7\", a version A2A does not define.";
     CardSignatureBad => "card-signature-bad",
         "The Agent Card's signature is computed over other bytes than its canonical form.";
     CardSignatureNoKid => "card-signature-no-kid",
@@ -168,6 +172,8 @@ faults! {
         "ListTasks ignores statusTimestampAfter and returns older tasks too.";
     StreamFirstEventStatusUpdate => "stream-first-event-status-update",
         "Task streams start with a statusUpdate instead of the Task.";
+    StreamFollowUpStartsWithStatus => "stream-follow-up-starts-with-status",
+        "A SendStreamingMessage that continues an existing task starts with a WORKING statusUpdate instead of the Task (new tasks still start with the Task).";
     StreamMessageThenMore => "stream-message-then-more",
         "A Message-only stream sends a second event (a statusUpdate) after the message.";
     StreamStatusOutOfOrder => "stream-status-out-of-order",
@@ -220,6 +226,8 @@ faults! {
         "REST error bodies have an empty `details` array, so no google.rpc.ErrorInfo.";
     RestErrorProblemJson => "rest-error-problem-json",
         "REST errors are RFC 9457 application/problem+json bodies instead of google.rpc.Status.";
+    RestErrorStatusAsProblemJson => "rest-error-status-as-problem-json",
+        "REST errors keep their google.rpc.Status body but carry Content-Type application/problem+json instead of application/a2a+json (a SHOULD).";
     RestPlainJsonContentType => "rest-plain-json-content-type",
         "REST success responses use Content-Type application/json instead of application/a2a+json (a SHOULD).";
     RestTextContentType => "rest-text-content-type",
@@ -494,7 +502,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 198);
+        assert_eq!(Fault::all().len(), 202);
     }
 
     #[test]

@@ -24,8 +24,6 @@ use crate::service::{self, EventStream, Version};
 use crate::shape::Wire;
 use crate::{sse, v03, App, REST_PATH};
 
-const A2A_JSON: &str = "application/a2a+json";
-
 /// Where a route's params come from, besides its path.
 enum Input {
     /// The JSON request body (empty means `{}`).
@@ -344,7 +342,7 @@ fn error_response(app: &App, error: &RpcError) -> Response {
             });
             ("application/problem+json", problem)
         }
-        RestErrorForm::GoogleStatus => (A2A_JSON, error_body(app, error)),
+        RestErrorForm::GoogleStatus => (rest.error_content_type, error_body(app, error)),
     };
     (
         status,

@@ -479,6 +479,20 @@ impl Shaper {
             if self.has(Fault::CardOmits03) {
                 interfaces.retain(|i| i.get("protocolVersion") != Some(&Value::from("0.3")));
             }
+            if self.has(Fault::CardInterfaceUnknownVersion) {
+                // Beside the JSON-RPC 1.0 interface, at its URL: a version no spec defines.
+                let url = interfaces
+                    .iter()
+                    .find(|i| i.get("protocolBinding") == Some(&Value::from("JSONRPC")))
+                    .and_then(|i| i.get("url").cloned());
+                if let Some(url) = url {
+                    interfaces.push(serde_json::json!({
+                        "url": url,
+                        "protocolBinding": "JSONRPC",
+                        "protocolVersion": "2.7",
+                    }));
+                }
+            }
             if self.has(Fault::CardBadInterface) {
                 let bad = serde_json::json!({"url": "rest", "protocolBinding": "HTTP+JSON"});
                 interfaces.push(bad);

@@ -54,8 +54,10 @@ pub(crate) fn stream_as(
         return Err(refused);
     }
     let mut subscribed = None;
+    let mut follow_up = false;
     let (kind, feed, history_length) = if method == "SendStreamingMessage" {
         let params = params::send_message(params, &policy.requests)?;
+        follow_up = !params.message.task_id.is_empty();
         let on_start = match &app.push {
             Some(push) => push.on_start(inline, version)?,
             None => None,
@@ -78,6 +80,19 @@ pub(crate) fn stream_as(
         });
     let mut events = feed.events;
     initial_events(kind, &mut events, &policy.streams);
+    if follow_up && policy.streams.follow_up_starts_with_status {
+        // The fault: a stream continuing a task opens with a WORKING status, as some SDKs do.
+        if let Some(Event::Task(task)) = events.first() {
+            let mut status = task.status.clone();
+            status.state = TaskState::Working;
+            status.message = None;
+            events[0] = Event::Status(StatusUpdate {
+                task_id: task.id.clone(),
+                context_id: task.context_id.clone(),
+                status,
+            });
+        }
+    }
     if kind == Kind::Send && !policy.wire_rules.stream_progress {
         // The fault: no progress between the Task and the terminal status.
         events.retain(|e| match e {

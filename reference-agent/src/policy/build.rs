@@ -89,6 +89,7 @@ impl Policy {
             },
             streams: StreamPolicy {
                 send_starts_with_status: has(Fault::StreamFirstEventStatusUpdate),
+                follow_up_starts_with_status: has(Fault::StreamFollowUpStartsWithStatus),
                 subscribe_starts_with_status: has(Fault::SubscribeFirstEventNotTask),
                 message_then_status: has(Fault::StreamMessageThenMore),
                 terminal_before_working: has(Fault::StreamStatusOutOfOrder),
@@ -163,6 +164,11 @@ impl Policy {
                     RestErrorForm::ProblemJson,
                     RestErrorForm::GoogleStatus,
                 ),
+                error_content_type: pick(
+                    has(Fault::RestErrorStatusAsProblemJson),
+                    "application/problem+json",
+                    "application/a2a+json",
+                ),
             },
             grpc: GrpcPolicy {
                 error_info: !has(Fault::GrpcNoErrorInfo),
@@ -190,6 +196,11 @@ impl Policy {
                     CardLocation::WellKnown
                 },
                 cache_headers: !has(Fault::CardNoCacheHeaders),
+                media_type: pick(
+                    has(Fault::CardServedAsHtml),
+                    "text/html",
+                    "application/json",
+                ),
                 signing: crate::signing::SigningFaults::from_faults(has),
             },
             scenarios: if has(Fault::OfficialContractOnly) {

@@ -142,6 +142,8 @@ pub struct SubscribePolicy {
 pub struct StreamPolicy {
     /// SendStreamingMessage starts with a statusUpdate instead of the Task.
     pub send_starts_with_status: bool,
+    /// A SendStreamingMessage continuing an existing task starts with a WORKING status.
+    pub follow_up_starts_with_status: bool,
     /// SubscribeToTask starts with a statusUpdate instead of the Task.
     pub subscribe_starts_with_status: bool,
     /// A Message-only stream sends a statusUpdate after the message.
@@ -256,6 +258,8 @@ pub struct RestPolicy {
     /// Errors are sent with HTTP 200.
     pub errors_with_200: bool,
     pub error_form: RestErrorForm,
+    /// Content-Type of 1.0 google.rpc.Status error responses.
+    pub error_content_type: &'static str,
 }
 
 /// The body of a REST error.
@@ -323,6 +327,8 @@ impl ErrorStatuses {
 pub struct CardPolicy {
     pub location: CardLocation,
     pub cache_headers: bool,
+    /// Content-Type of the card (application/json; text/html under a fault).
+    pub media_type: &'static str,
     /// Which signing rules the card breaks.
     pub signing: crate::signing::SigningFaults,
 }

@@ -93,6 +93,54 @@ pub fn checks() -> Vec<Check> {
             run: |ctx| Box::pin(version_major_minor(ctx)),
         },
         Check {
+            id: "card.interfaces.version-is-known",
+            level: Level::Should,
+            spec: SpecRef {
+                version: "1.0",
+                section: "3.6",
+                statements: &["V10-D-3.6-01"],
+            },
+            requirement: "Every interface's protocolVersion names a version of A2A: 1.0 or 0.3 (a patch number allowed)",
+            scope: Scope::Card,
+            requires: &[],
+            maps_to: &[],
+            acts: &[],
+            reading: Some(
+                "A protocol version is the Major.Minor of an A2A specification version (§3.6; \
+                 the proto's examples are \"0.3\" and \"1.0\"); the kit knows 0.3 and 1.0 and \
+                 takes 1.0.x and 0.3.x as those. Any other value names no version the kit can \
+                 test or a client can choose the interface by. A version published after this \
+                 kit would look the same, so this is WARN, never FAIL. An absent or empty \
+                 protocolVersion is judged by card.interfaces.declare-binding-url-version.",
+            ),
+            run: |ctx| Box::pin(version_known(ctx)),
+        },
+        Check {
+            id: "card.media-type-json",
+            level: Level::Must,
+            spec: SpecRef {
+                version: "1.0",
+                section: "14.3",
+                statements: &["V10-14.3-01", "V10-D-8.1-01"],
+            },
+            requirement: "The card is served with a JSON media type (application/json, or an application/*+json type)",
+            scope: Scope::Card,
+            requires: &[],
+            maps_to: &[],
+            acts: &[],
+            reading: Some(
+                "No sentence with a keyword names the card's media type: §14.3 says the resource \
+                 MUST return an AgentCard object, and the card is a JSON document the server \
+                 returns as a JSON response (§8.1, topics/agent-discovery.md). This check \
+                 takes that as a JSON media type: application/json with any parameters \
+                 (charset), or any application/*+json type (the RFC 6839 +json suffix, e.g. \
+                 application/a2a+json, the type A2A registers in §14.1), since each tells a \
+                 client the body is JSON. text/html, text/plain, other types or no \
+                 Content-Type do not, whatever the body holds.",
+            ),
+            run: |ctx| Box::pin(media_type_json(ctx)),
+        },
+        Check {
             id: "card.caching.cache-control-max-age",
             level: Level::Should,
             spec: SpecRef {
@@ -406,6 +454,61 @@ async fn version_major_minor(ctx: Ctx) -> Result<Verdict, HarnessError> {
     ))
 }
 
+/// Whether `media` (lowercase, parameters dropped) is a JSON media type: application/json,
+/// or an application type with the RFC 6839 `+json` suffix.
+fn is_json_media_type(media: &str) -> bool {
+    media == "application/json"
+        || media
+            .strip_prefix("application/")
+            .and_then(|subtype| subtype.strip_suffix("+json"))
+            .is_some_and(|name| !name.is_empty() && !name.contains('/'))
+}
+
+async fn media_type_json(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    card::record(ctx.wire.recorder(), &ctx.card);
+    let reply = &ctx.card.reply;
+    let expected = "Content-Type application/json (parameters allowed) or application/*+json";
+    let header = reply.header("content-type").map(str::to_string);
+    Ok(match reply.media_type() {
+        Some(media) if is_json_media_type(&media) => {
+            Verdict::pass_with(format!("Content-Type: {}", header.unwrap_or(media)))
+        }
+        Some(_) => Verdict::fail(
+            expected,
+            format!("Content-Type: {}", header.unwrap_or_default()),
+        ),
+        None => Verdict::fail(expected, "no Content-Type header"),
+    })
+}
+
+async fn version_known(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    card::record(ctx.wire.recorder(), &ctx.card);
+    let problems: Vec<String> = interfaces(&ctx)
+        .iter()
+        .enumerate()
+        .filter_map(|(i, entry)| {
+            let version = entry
+                .get("protocolVersion")
+                .and_then(Value::as_str)
+                .filter(|v| !v.trim().is_empty())?;
+            crate::check::ProtocolVersion::from_declared(version)
+                .is_none()
+                .then(|| {
+                    format!(
+                        "supportedInterfaces[{i}] ({} at {}) declares protocolVersion {version:?}, \
+                         which is neither 1.0 nor 0.3",
+                        a2a::shown(entry.get("protocolBinding").and_then(Value::as_str)),
+                        a2a::shown(entry.get("url").and_then(Value::as_str)),
+                    )
+                })
+        })
+        .collect();
+    Ok(verdict_from(
+        problems,
+        "every interface's protocolVersion is 1.0 or 0.3",
+    ))
+}
+
 async fn cache_control(ctx: Ctx) -> Result<Verdict, HarnessError> {
     card::record(ctx.wire.recorder(), &ctx.card);
     let expected = "a Cache-Control header with max-age=<seconds>";
@@ -433,5 +536,31 @@ async fn etag(ctx: Ctx) -> Result<Verdict, HarnessError> {
     match ctx.card.reply.header("etag") {
         Some(value) if !value.trim().is_empty() => Ok(Verdict::pass_with("ETag present")),
         _ => Ok(Verdict::fail("an ETag header", "no ETag header")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_json_media_type;
+
+    #[test]
+    fn json_media_types() {
+        for ok in [
+            "application/json",
+            "application/a2a+json",
+            "application/vnd.x+json",
+        ] {
+            assert!(is_json_media_type(ok), "{ok}");
+        }
+        for bad in [
+            "text/html",
+            "text/plain",
+            "text/json",
+            "application/+json",
+            "application/xml",
+            "",
+        ] {
+            assert!(!is_json_media_type(bad), "{bad}");
+        }
     }
 }

@@ -110,6 +110,10 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         &["tck-stream-001"],
     ),
     (
+        "streaming.follow-up-stream-starts-with-task",
+        &["tck-input-required"],
+    ),
+    (
         "subscribe.closes-at-terminal-state",
         &["tck-input-required", "tck-long-running"],
     ),
@@ -257,6 +261,7 @@ const WEIGHTS: &[(&str, u32)] = &[
     ("send.task-ids-server-generated-unique", 2),
     ("streaming.failed-task-ends-stream-failed", 2),
     ("streaming.final-state-matches-get-task", 2),
+    ("streaming.follow-up-stream-starts-with-task", 3),
     ("subscribe.terminal-task-unsupported", 2),
     ("tasks.cancel.open-task-becomes-canceled", 2),
     ("tasks.get.returns-current-task", 2),

@@ -76,6 +76,27 @@ pub fn checks() -> Vec<Check> {
             ),
             run: |ctx| Box::pin(rest_error_body(ctx)),
         },
+        Check {
+            id: "rest.errors.content-type-json",
+            level: Level::Should,
+            spec: SpecRef { version: "1.0", section: "11.1", statements: &["V10-11.1-01"] },
+            requirement: "REST error responses carry Content-Type application/a2a+json (or application/json), not another type such as application/problem+json",
+            scope: REST_1_0,
+            requires: &[],
+            maps_to: &[],
+            acts: &[],
+            reading: Some(
+                "§11.1's SHOULD names application/a2a+json for every response, errors \
+                 included (the §11.6 error example carries it); 1.0.0 named application/json, \
+                 which rest.content-type-a2a-json already warns about, so this check accepts \
+                 both. Any other type warns: application/problem+json (RFC 9457, the type of \
+                 the stale problem-details examples of §6.4/§6.5) labels the body a problem \
+                 details object, while a 1.0 REST error is a google.rpc.Status. Only a SHOULD: \
+                 no sentence makes an error's media type a MUST. Judged on GetTask of an \
+                 unknown id.",
+            ),
+            run: |ctx| Box::pin(error_content_type(ctx)),
+        },
     ]
 }
 
@@ -194,6 +215,35 @@ async fn rest_error_body(ctx: Ctx) -> Result<Verdict, HarnessError> {
             "{\"error\": {code: 404, status: \"NOT_FOUND\", message, details: [ErrorInfo TASK_NOT_FOUND]}}",
             format!("{}: {error}", problems.join("; ")),
         )
+    })
+}
+
+async fn error_content_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let http = raw(&ctx, "GetTask", json!({ "id": ctx.id("tck-no-such-task") })).await?;
+    if http.status < 400 {
+        return Err(HarnessError::Prerequisite(format!(
+            "GetTask of an unknown id was not answered with an HTTP error: HTTP {}: {}",
+            http.status,
+            http.body_start(200)
+        )));
+    }
+    let media = http.media_type();
+    let shown = http.header("content-type").map(str::to_string);
+    Ok(match media.as_deref() {
+        Some("application/a2a+json" | "application/json") => Verdict::pass_with(format!(
+            "HTTP {}, Content-Type {}",
+            http.status,
+            a2a::shown(shown.as_deref())
+        )),
+        _ => Verdict::fail(
+            "an error response with Content-Type application/a2a+json (or application/json)",
+            format!(
+                "HTTP {}, Content-Type {}: {}",
+                http.status,
+                a2a::shown(shown.as_deref()),
+                http.body_start(120)
+            ),
+        ),
     })
 }
 

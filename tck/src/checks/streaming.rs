@@ -6,7 +6,7 @@
 
 use serde_json::{json, Value};
 
-use super::setup::{close_after_terminal, rank};
+use super::setup::{close_after_terminal, full_follow_up, rank, task_id, Setup};
 use super::{EVERY_BINDING_1_0, EVERY_BINDING_BOTH, STREAMING};
 use crate::a2a;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
@@ -33,6 +33,25 @@ pub fn checks() -> Vec<Check> {
             acts: &["STREAM-SSE-001", "GRPC-STREAM-001"],
             reading: None,
             run: |ctx| Box::pin(task_stream_shape(ctx)),
+        },
+        Check {
+            id: "streaming.follow-up-stream-starts-with-task",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.2", statements: &["V10-3.1.2-03", "V10-3.1.2-05"] },
+            requirement: "A streamed follow-up on an existing task starts its stream with the Task, not with a status update",
+            scope: EVERY_BINDING_1_0,
+            requires: STREAMING,
+            maps_to: &[],
+            acts: &[],
+            reading: Some(
+                "§3.1.2 makes no exception for a message that continues a task the client \
+                 already knows: a task stream begins with the Task object (as it stands), then \
+                 status and artifact updates. An input-required task (`tck-input-required`) is \
+                 continued with SendStreamingMessage; only the first event is judged. A \
+                 follow-up answered with a Message or with another task, or one that leaves the \
+                 task waiting for input (in the stream and in GetTask after it), is UNTESTABLE.",
+            ),
+            run: |ctx| Box::pin(follow_up_stream_starts_with_task(ctx)),
         },
         Check {
             id: "streaming.message-stream-is-one-message",
@@ -136,6 +155,75 @@ async fn stream_of(ctx: &Ctx, prefix: &str) -> Result<Collected, HarnessError> {
         .open_stream("SendStreamingMessage", json!({ "message": message }))
         .await?;
     Ok(stream.collect(ctx.stream_wait()).await)
+}
+
+async fn follow_up_stream_starts_with_task(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    const WAITING: &str = "TASK_STATE_INPUT_REQUIRED";
+    let task = ctx
+        .create_task_in_state("tck-input-required", WAITING)
+        .await?;
+    let id = task_id(&task);
+    let message = full_follow_up(&ctx, &task, "tck-complete-task");
+    let mut stream = ctx
+        .open_stream("SendStreamingMessage", json!({ "message": message }))
+        .await?;
+    let collected = stream.collect(ctx.stream_wait()).await;
+    drop(stream);
+    // A follow-up the agent could not use (it waits for an answer the kit cannot give)
+    // leaves nothing to judge.
+    let moved = collected
+        .events
+        .iter()
+        .filter_map(Event::state)
+        .any(|s| s != WAITING);
+    if !moved {
+        let read = ctx.get_task(&id, None).await?;
+        let now = read
+            .result()
+            .and_then(|t| a2a::state(t))
+            .map(str::to_string);
+        if now.as_deref() == Some(WAITING) {
+            let _ = ctx.cancel_task(&id).await;
+            return Err(HarnessError::Prerequisite(format!(
+                "the task stayed in {WAITING} after the streamed follow-up: the agent waits for \
+                 an answer the kit cannot give (a drive file can say what to send); the stream: {}",
+                collected.describe()
+            )));
+        }
+    }
+    let expected = format!("the Task {id:?} as the first event of the follow-up's stream");
+    let Some(first) = collected.events.first() else {
+        return Ok(Verdict::fail(expected, collected.describe()));
+    };
+    if first.problem.is_some() {
+        return Ok(Verdict::fail(
+            expected,
+            format!("first event {}: {}", first.brief(), collected.describe()),
+        ));
+    }
+    match first.kind() {
+        Some("task") => {
+            let streamed = first.get("task").and_then(|t| a2a::text(t, "id"));
+            if streamed == Some(id.as_str()) {
+                Ok(Verdict::pass_with(collected.describe()))
+            } else {
+                Err(HarnessError::Prerequisite(format!(
+                    "the follow-up on task {id:?} was answered with task {} \
+                     (send.follow-up-continues-interrupted-task judges that): {}",
+                    a2a::shown(streamed),
+                    collected.describe()
+                )))
+            }
+        }
+        Some("message") => Err(HarnessError::Prerequisite(format!(
+            "the agent answered the follow-up with a Message, a message-only stream: {}",
+            collected.describe()
+        ))),
+        _ => Ok(Verdict::fail(
+            expected,
+            format!("first event {}: {}", first.brief(), collected.describe()),
+        )),
+    }
 }
 
 /// A stream that did not end normally (it broke, ended with an error, or stayed open) is a

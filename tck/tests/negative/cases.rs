@@ -143,6 +143,11 @@ pub const CASES: &[Case] = &[
         Fault::CardPatchVersion,
     ),
     case(
+        "card.interfaces.version-is-known",
+        Fault::CardInterfaceUnknownVersion,
+    ),
+    case("card.media-type-json", Fault::CardServedAsHtml),
+    case(
         "card.caching.cache-control-max-age",
         Fault::CardNoCacheHeaders,
     ),

@@ -65,6 +65,10 @@ pub const MORE_CASES: &[Case] = &[
         Fault::StreamFirstEventStatusUpdate,
     ),
     case(
+        "streaming.follow-up-stream-starts-with-task",
+        Fault::StreamFollowUpStartsWithStatus,
+    ),
+    case(
         "streaming.message-stream-is-one-message",
         Fault::StreamMessageThenMore,
     ),
@@ -194,6 +198,10 @@ pub const MORE_CASES: &[Case] = &[
     case("rest.content-type-json", Fault::RestTextContentType),
     case("rest.success-status-200", Fault::RestSuccess201),
     case("rest.errors.google-rpc-status", Fault::RestErrorProblemJson),
+    case(
+        "rest.errors.content-type-json",
+        Fault::RestErrorStatusAsProblemJson,
+    ),
     case("rest.errors.google-rpc-status", Fault::RestErrorNoErrorInfo),
     on_v(
         &[Binding::Rest],
