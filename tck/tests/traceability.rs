@@ -2,7 +2,8 @@
 //! `a2a-v0.3.toml`) and the checks agree. Every registry entry is either tested (and the checks
 //! it names cite it back), planned or untestable with a reason; every check cites registry
 //! entries of either version; a check citing a 0.3 sentence runs on 0.3 interfaces (or on the
-//! card); every official TCK id a check maps to exists, and every ACTS test id a check names is
+//! card), and a check that runs on an interface of a version cites a sentence of that version;
+//! every official TCK id a check maps to exists, and every ACTS test id a check names is
 //! listed in `fixtures/acts-tests.json`, whose coverage status agrees with the checks and with
 //! the README's "ACTS coverage" table.
 
@@ -561,4 +562,44 @@ fn readme_acts_table_agrees_with_the_checks() {
         let listed: BTreeSet<&str> = checks.iter().copied().collect();
         assert_eq!(listed, named, "README checks of {}", test.id);
     }
+}
+
+/// Whether a check runs on interfaces of a version (card checks run once, on no interface).
+fn runs_on(check: &a2a_tck::check::Check, version: a2a_tck::check::ProtocolVersion) -> bool {
+    match check.scope {
+        a2a_tck::check::Scope::Card => false,
+        a2a_tck::check::Scope::Interface { versions, .. } => versions.contains(&version),
+    }
+}
+
+/// A check that runs on an interface of a version judges it by a sentence of that version: a
+/// 0.3 interface by a `V03-` statement, a 1.0 interface by a `V10-` one. A sentence of the
+/// other version, however close, is not the rule of this one. Card checks run once, on the
+/// card, and are not held to this: a card of one shape is judged by the sentences of its own
+/// version by checks of that version (the 0.3 card checks cite 0.3, the others 1.0).
+#[test]
+fn checks_cite_a_sentence_of_every_version_they_run_on() {
+    use a2a_tck::check::ProtocolVersion;
+    let mut problems = Vec::new();
+    for check in a2a_tck::checks::all() {
+        for (version, prefix) in [
+            (ProtocolVersion::V1_0, "V10-"),
+            (ProtocolVersion::V0_3, "V03-"),
+        ] {
+            if runs_on(&check, version)
+                && !check.spec.statements.iter().any(|s| s.starts_with(prefix))
+            {
+                problems.push(format!(
+                    "{} runs on {version:?} interfaces but cites no {prefix} statement: {:?}",
+                    check.id, check.spec.statements
+                ));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} checks:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }

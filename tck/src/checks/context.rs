@@ -1,6 +1,6 @@
 //! contextId checks (`context.*`): a follow-up naming only the taskId gets the task's
-//! context (1.0 and 0.3), and a contextId that is not the task's is rejected (spec 1.0 §3.4;
-//! 1.0 only, 0.3 has no such rule).
+//! context, and a contextId that is not the task's is rejected (spec 1.0 §3.4;
+//! both 1.0 only: 0.3 states neither rule).
 
 use serde_json::Value;
 
@@ -25,7 +25,7 @@ pub fn checks() -> Vec<Check> {
             },
             requirement:
                 "A follow-up that gives only the taskId gets the task's contextId inferred",
-            scope: super::EVERY_BINDING_BOTH,
+            scope: super::EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-MULTI-005"],
             acts: &["CORE-MULTI-005"],

@@ -66,7 +66,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "data-model.wire-shape-0-3",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-01"] },
+            spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-01", "V03-11.1.5-02", "V03-3.2.2-07"] },
             requirement: "Every message the agent sends on a 0.3 interface matches the 0.3 wire schema: the types.ts JSON on JSON-RPC (kind, kebab-case states, user/agent roles, final on status updates), the 0.3 proto JSON on gRPC",
             scope: EVERY_BINDING_0_3,
             requires: &[],
@@ -84,7 +84,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "data-model.no-other-version-fields",
             level: Level::Should,
-            spec: SpecRef { version: "1.0", section: "A.2.1", statements: &["V10-D-A.2.1-01"] },
+            spec: SpecRef { version: "1.0", section: "A.2.1", statements: &["V10-D-A.2.1-01", "V03-11.1.5-02"] },
             requirement: "Messages carry no member that only the other protocol version has: no kind, final, content or file in 1.0; no raw, url, filename, mediaType or flat push config in 0.3",
             scope: EVERY_BINDING_BOTH,
             requires: &[],
@@ -101,7 +101,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "data-model.stream-events-same-task",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.2", statements: &["V10-3.1.2-05"] },
+            spec: SpecRef { version: "1.0", section: "3.1.2", statements: &["V10-3.1.2-05", "V03-7.2-01"] },
             requirement: "Every event of a stream is about the stream's task: the subscribed task, the task the message continues, or the task its first event names",
             scope: EVERY_BINDING_BOTH,
             requires: STREAMING,

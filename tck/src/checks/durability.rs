@@ -40,7 +40,7 @@ pub struct Saved {
 const SPEC_GET: SpecRef = SpecRef {
     version: "1.0",
     section: "3.1.3",
-    statements: &["V10-D-3.1.3-04"],
+    statements: &["V10-D-3.1.3-04", "V03-7.3-01"],
 };
 
 /// This module's checks, in spec order.
@@ -109,7 +109,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "durability.input-required-resumes-after-restart",
             level: Level::Should,
-            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-D-3.4.3-01"] },
+            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-D-3.4.3-01", "V03-7.1-01"] },
             requirement: "After a restart, a task left in TASK_STATE_INPUT_REQUIRED is still waiting, and a follow-up resumes it to completion",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
@@ -126,7 +126,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "durability.context-continues-after-restart",
             level: Level::Should,
-            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-D-3.4.3-02"] },
+            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-D-3.4.3-02", "V03-7.1-01"] },
             requirement: "After a restart, a message in a context the agent continued before it is accepted in that context",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],

@@ -23,19 +23,13 @@ pub const PREFIX: &str = "extended-card";
 
 const GATE: &[Gate] = &[Gate::Declares(Capability::ExtendedAgentCard)];
 
-/// The JSON bindings, both versions: where HTTP caching headers exist.
-const JSON_BOTH: crate::check::Scope = crate::check::Scope::Interface {
-    bindings: &[Binding::Jsonrpc, Binding::Rest],
-    versions: &[ProtocolVersion::V1_0, ProtocolVersion::V0_3],
-};
-
 /// This module's checks, in spec order.
 pub fn checks() -> Vec<Check> {
     vec![
         Check {
             id: "extended-card.with-credentials",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.3.4", statements: &["V10-3.3.4-05", "V10-13.3-14"] },
+            spec: SpecRef { version: "1.0", section: "3.3.4", statements: &["V10-3.3.4-05", "V10-13.3-14", "V03-7.10-04"] },
             requirement: "With credentials, GetExtendedAgentCard returns an Agent Card, or ExtendedAgentCardNotConfiguredError when none is configured",
             scope: EVERY_BINDING_BOTH,
             requires: GATE,
@@ -56,7 +50,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "extended-card.requires-auth",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "13.3", statements: &["V10-13.3-01", "V10-13.3-10", "V10-14.3-06"] },
+            spec: SpecRef { version: "1.0", section: "13.3", statements: &["V10-13.3-01", "V10-13.3-10", "V10-14.3-06", "V03-7.10-04"] },
             requirement: "GetExtendedAgentCard without credentials, or with wrong ones, returns no card",
             scope: EVERY_BINDING_BOTH,
             requires: GATE,
@@ -76,7 +70,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Should,
             spec: SpecRef { version: "1.0", section: "13.3", statements: &["V10-13.3-04", "V10-13.3-12"] },
             requirement: "The extended card is served with caching headers (Cache-Control, and ETag or Last-Modified as its version)",
-            scope: JSON_BOTH,
+            scope: super::JSON_1_0,
             requires: GATE,
             maps_to: &[],
             acts: &[],

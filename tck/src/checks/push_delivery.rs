@@ -22,7 +22,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "push.inline-config-delivers",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.7", statements: &["V10-3.1.7-01", "V10-4.3.3-06"] },
+            spec: SpecRef { version: "1.0", section: "3.1.7", statements: &["V10-3.1.7-01", "V10-4.3.3-06", "V03-T-18"] },
             requirement: "A push config sent inline in SendMessage's configuration gets the task's notifications",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,
@@ -94,7 +94,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "4.3.3", statements: &["V10-4.3.3-06", "V10-3.1.7-02"] },
             requirement: "The webhook gets the task's updates in order up to its terminal state: its artifacts before the terminal status, states never going back, nothing after the terminal state",
-            scope: EVERY_BINDING_BOTH,
+            scope: super::EVERY_BINDING_1_0,
             requires: PUSH,
             maps_to: &["PUSH-DELIVER-002"],
             acts: &["PUSH-DELIV-002"],
@@ -114,7 +114,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "push.delivery-stops-after-delete",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.10", statements: &["V10-3.1.10-01"] },
+            spec: SpecRef { version: "1.0", section: "3.1.10", statements: &["V10-3.1.10-01", "V03-7.8-01"] },
             requirement: "A deleted config's webhook gets no more calls",
             scope: EVERY_BINDING_BOTH,
             requires: PUSH,

@@ -67,7 +67,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "send.task-ids-server-generated-unique",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.4.2", statements: &["V10-3.4.2-01", "V10-3.4.2-02"] },
+            spec: SpecRef { version: "1.0", section: "3.4.2", statements: &["V10-3.4.2-01", "V10-3.4.2-02", "V03-T-14"] },
             requirement: "Each new task gets a unique, server-generated taskId, returned in the Task",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
@@ -81,7 +81,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.4.1", statements: &["V10-3.4.1-02", "V10-P-12"] },
             requirement: "A Message the agent answers with carries its contextId, generated when the client gave none",
-            scope: super::EVERY_BINDING_BOTH,
+            scope: super::EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-MULTI-001a"],
             acts: &["DM-FMT-003"],
@@ -96,7 +96,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "send.task-carries-context-id",
             level: Level::Should,
-            spec: SpecRef { version: "1.0", section: "3.4.1", statements: &["V10-D-4.1.1-01"] },
+            spec: SpecRef { version: "1.0", section: "3.4.1", statements: &["V10-D-4.1.1-01", "V03-T-15"] },
             requirement: "A Task carries the contextId it belongs to",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
@@ -113,7 +113,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.4.1", statements: &["V10-3.4.1-04"] },
             requirement: "A client-provided contextId is either kept, or the request is rejected with an error; it is never replaced",
-            scope: super::EVERY_BINDING_BOTH,
+            scope: super::EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["CORE-MULTI-002", "CORE-MULTI-002a"],
             acts: &["CORE-CTX-001"],
@@ -206,7 +206,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "send.follow-up-continues-interrupted-task",
             level: Level::Should,
-            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-02", "V10-3.3.3-01"] },
+            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-02", "V10-3.3.3-01", "V03-7.1-01"] },
             requirement: "A follow-up naming the taskId of a task waiting in TASK_STATE_INPUT_REQUIRED continues that same task",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
@@ -223,7 +223,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "send.auth-required-follow-up-continues-task",
             level: Level::Should,
-            spec: SpecRef { version: "1.0", section: "7.6.1", statements: &["V10-3.4.3-02", "V10-3.3.3-01", "V10-7.6.1-07"] },
+            spec: SpecRef { version: "1.0", section: "7.6.1", statements: &["V10-3.4.3-02", "V10-3.3.3-01", "V10-7.6.1-07", "V03-7.1-01"] },
             requirement: "A follow-up naming the taskId of a task waiting in TASK_STATE_AUTH_REQUIRED resumes that same task",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
@@ -263,7 +263,7 @@ pub fn identity_checks() -> Vec<Check> {
         Check {
             id: "send.follow-up-with-data-part-continues-task",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-02"] },
+            spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-02", "V03-7.1-01"] },
             requirement: "A follow-up to an input-required task whose only part is structured data continues the same task",
             scope: EVERY_BINDING_BOTH,
             requires: &[],
@@ -283,7 +283,7 @@ pub fn identity_checks() -> Vec<Check> {
         Check {
             id: "send.message-id-kept-in-history",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.3", statements: &["V10-D-3.1.3-03"] },
+            spec: SpecRef { version: "1.0", section: "3.1.3", statements: &["V10-D-3.1.3-03", "V03-T-16"] },
             requirement: "The client's message appears in the task's history with the messageId the client gave",
             scope: EVERY_BINDING_BOTH,
             requires: &[],

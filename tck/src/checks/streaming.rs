@@ -130,7 +130,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "streaming.failed-task-ends-stream-failed",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.2", statements: &["V10-3.1.2-06", "V10-D-3.1.3-02"] },
+            spec: SpecRef { version: "1.0", section: "3.1.2", statements: &["V10-3.1.2-06", "V10-D-3.1.3-02", "V03-T-09", "V03-T-17", "V03-7.3-01"] },
             requirement: "A task that fails while streamed ends its stream with a TASK_STATE_FAILED status as the last event, and GetTask agrees",
             scope: EVERY_BINDING_BOTH,
             requires: STREAMING,

@@ -34,7 +34,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "tasks.cancel.canceled-task-stays-canceled",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-D-3.1.3-01", "V10-D-3.1.5-01"] },
+            spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-D-3.1.3-01", "V10-D-3.1.5-01", "V03-7.3-01", "V03-T-17"] },
             requirement: "A canceled task stays in TASK_STATE_CANCELED: GetTask afterwards shows it canceled",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],

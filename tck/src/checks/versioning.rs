@@ -92,7 +92,7 @@ pub fn across_versions() -> Vec<Check> {
         Check {
             id: "versioning.1-0-method-under-0-3-not-found",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-01", "V10-3.6.2-03"] },
+            spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-01", "V10-3.6.2-03", "V03-8.1-01"] },
             requirement: "A 1.0 method (GetTask) sent without A2A-Version to a 0.3 interface gets -32601 Method not found",
             scope: JSONRPC_0_3,
             requires: &[],

@@ -1,9 +1,9 @@
 //! The negative cases of push notifications: the config operations and the webhook calls.
 
 use a2a_reference_agent::Fault;
-use a2a_tck::check::{Binding, ProtocolVersion, Status};
+use a2a_tck::check::{ProtocolVersion, Status};
 
-use crate::cases::{case, expecting, in_version, on_v, Case};
+use crate::cases::{case, expecting, in_version, Case};
 
 pub const PUSH_CASES: &[Case] = &[
     // Configs without an id all get the task id (a2a-sdk): the kit names its own ids, so a
@@ -30,15 +30,9 @@ pub const PUSH_CASES: &[Case] = &[
         "push.config-list-returns-all",
         Fault::PushConfigListDropsLast,
     ),
-    // 0.3 JSON-RPC has no paging parameters: N/A there.
+    // Config paging is a 1.0 rule (§3.1.9): 0.3 states none, so the check runs on 1.0 only.
     in_version(
         &[ProtocolVersion::V1_0],
-        "push.config-list-pages",
-        Fault::PushConfigListPageTokenBroken,
-    ),
-    on_v(
-        &[Binding::Rest, Binding::Grpc],
-        &[ProtocolVersion::V0_3],
         "push.config-list-pages",
         Fault::PushConfigListPageTokenBroken,
     ),
