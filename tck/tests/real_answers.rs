@@ -63,7 +63,7 @@ struct Front {
     upstream: String,
     client: reqwest::Client,
     card: Value,
-    /// Tasks whose next GetTask answers WORKING (SettlesLate).
+    /// Tasks whose next GetTask answers WORKING (SettlesLate, CompletesSoon).
     unsettled: std::sync::Mutex<Vec<Value>>,
 }
 
@@ -262,7 +262,8 @@ async fn rpc(State(front): State<Arc<Front>>, headers: HeaderMap, body: Bytes) -
             }
             Json(answer).into_response()
         }
-        (Persona::SettlesLate, "GetTask") => {
+        // The first read after the send still says WORKING.
+        (Persona::SettlesLate | Persona::CompletesSoon, "GetTask") => {
             let mut answer = forward_json(&front, &headers, &request).await;
             let task_id = &request["params"]["id"];
             let mut unsettled = front.unsettled.lock().expect("lock");
@@ -298,16 +299,6 @@ async fn rpc(State(front): State<Arc<Front>>, headers: HeaderMap, body: Bytes) -
                 let task_id = answer["result"]["task"]["id"].clone();
                 front.unsettled.lock().expect("lock").push(task_id);
                 answer["result"]["task"]["status"]["state"] = json!("TASK_STATE_WORKING");
-            }
-            Json(answer).into_response()
-        }
-        (Persona::CompletesSoon, "GetTask") => {
-            let mut answer = forward_json(&front, &headers, &request).await;
-            let task_id = &request["params"]["id"];
-            let mut unsettled = front.unsettled.lock().expect("lock");
-            if let Some(at) = unsettled.iter().position(|t| t == task_id) {
-                unsettled.remove(at);
-                answer["result"]["status"]["state"] = json!("TASK_STATE_WORKING");
             }
             Json(answer).into_response()
         }
