@@ -378,6 +378,16 @@ fn first_chunk_appends(event: &str, seen: &mut Vec<String>) -> String {
 
 /// Runs the checks matching `select` against the reference agent behind `persona`.
 async fn judge(persona: Persona, select: &str) -> Vec<(String, Status, String)> {
+    report_behind(persona, select)
+        .await
+        .results
+        .iter()
+        .map(|r| (r.id.clone(), r.status, r.message.clone()))
+        .collect()
+}
+
+/// Runs `select` behind `persona` and returns the report.
+async fn report_behind(persona: Persona, select: &str) -> a2a_tck::report::Report {
     // The front serves its own card (no extensions): the agent behind it requires none.
     let agent = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
         .await
@@ -389,10 +399,6 @@ async fn judge(persona: Persona, select: &str) -> Vec<(String, Status, String)> 
     drop(server);
     agent.shutdown().await;
     report
-        .results
-        .iter()
-        .map(|r| (r.id.clone(), r.status, r.message.clone()))
-        .collect()
 }
 
 fn assert_all(results: &[(String, Status, String)], status: Status, says: &str) {
@@ -484,21 +490,11 @@ async fn an_internal_error_for_a_message_without_role_fails() {
 
 #[tokio::test]
 async fn the_contract_probe_waits_for_a_task_to_settle() {
-    // The front serves its own card (no extensions): the agent behind it requires none.
-    let agent = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
-        .await
-        .expect("the reference agent starts");
-    let upstream = format!("{}{}", agent.base_url(), a2a_reference_agent::JSONRPC_PATH);
-    let server = front(Persona::SettlesLate, upstream).await;
-    let card_url = format!("{}/.well-known/agent-card.json", server.base);
-    let report = support::run(
-        &server.base,
-        &card_url,
+    let report = report_behind(
+        Persona::SettlesLate,
         "streaming.failed-task-ends-stream-failed",
     )
     .await;
-    drop(server);
-    agent.shutdown().await;
     let contract = report.contract.expect("a probe ran");
     assert_eq!(
         contract.detected,
@@ -511,20 +507,6 @@ async fn the_contract_probe_waits_for_a_task_to_settle() {
         .map(|r| (r.id.clone(), r.status, r.message.clone()))
         .collect();
     assert_all(&results, Status::Pass, "");
-}
-
-/// Runs `select` behind `persona` and returns the report.
-async fn report_behind(persona: Persona, select: &str) -> a2a_tck::report::Report {
-    let agent = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
-        .await
-        .expect("the reference agent starts");
-    let upstream = format!("{}{}", agent.base_url(), a2a_reference_agent::JSONRPC_PATH);
-    let server = front(persona, upstream).await;
-    let card_url = format!("{}/.well-known/agent-card.json", server.base);
-    let report = support::run(&server.base, &card_url, select).await;
-    drop(server);
-    agent.shutdown().await;
-    report
 }
 
 #[tokio::test]
