@@ -13,7 +13,7 @@ use std::time::Duration;
 use schemars::JsonSchema;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::a2a;
 use crate::card::Interface;
@@ -492,24 +492,21 @@ struct Seen {
 /// honoured", with the reason.
 pub async fn probe(ctx: &Ctx) -> Probed {
     let carriers = [Contract::Kit, Contract::Acts];
+    // One context per carrier, with every scenario allowed: the probe decides what is played.
+    let on: Vec<Ctx> = carriers
+        .iter()
+        .map(|c| {
+            let all = KIT_ONLY.iter().map(|(p, _)| *p).collect();
+            ctx.clone().with_scenarios(Scenarios::new(*c, false, all))
+        })
+        .collect();
     let mut seen: Vec<Vec<Seen>> = Vec::new();
-    for contract in carriers {
-        let on = ctx.clone().with_scenarios(Scenarios::new(
-            contract,
-            false,
-            KIT_ONLY.iter().map(|(p, _)| *p).collect(),
-        ));
-        let sent = futures::future::join_all(TRIALS.iter().map(|t| first_look(&on, t))).await;
-        seen.push(sent);
+    for ctx in &on {
+        seen.push(futures::future::join_all(TRIALS.iter().map(|t| first_look(ctx, t))).await);
     }
-    for (contract, trials) in carriers.iter().zip(seen.iter_mut()) {
-        let on = ctx.clone().with_scenarios(Scenarios::new(
-            *contract,
-            false,
-            KIT_ONLY.iter().map(|(p, _)| *p).collect(),
-        ));
+    for (ctx, trials) in on.iter().zip(seen.iter_mut()) {
         for (trial, got) in TRIALS.iter().zip(trials.iter_mut()) {
-            settle_held(&on, trial, got).await;
+            settle_held(ctx, trial, got).await;
         }
     }
     let mut evidence = Vec::new();
@@ -679,14 +676,16 @@ async fn context_of(ctx: &Ctx, id: &str) -> String {
     }
 }
 
-/// The task's state after a release: the answer's task, else a GetTask.
-async fn state_after(ctx: &Ctx, id: &str, answer: &Answer) -> String {
+/// The task's state after a release: the answer's task, else a GetTask (what went wrong, in
+/// words, when neither shows a state).
+pub(crate) async fn state_after(ctx: &Ctx, id: &str, answer: &Answer) -> String {
     let task = answer.result().map(|r| r.get("task").unwrap_or(r));
-    match task.and_then(|t| a2a::state(t)) {
-        Some(state) if a2a::text(task.unwrap_or(&Value::Null), "id") == Some(id) => {
-            state.to_string()
-        }
-        _ => read_state(ctx, id).await,
+    match task
+        .filter(|t| a2a::text(t, "id") == Some(id))
+        .and_then(a2a::state)
+    {
+        Some(state) => state.to_string(),
+        None => read_state(ctx, id).await,
     }
 }
 

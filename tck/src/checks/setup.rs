@@ -283,20 +283,13 @@ pub async fn release(ctx: &Ctx, task: &Value, prefix: &str) -> Result<Answer, Ha
             "the follow-up that completes the task",
         )
     };
-    let Some(result) = answer.result() else {
+    if answer.result().is_none() {
         return Err(HarnessError::Prerequisite(format!(
             "{what} was refused: {}",
             answer.describe()
         )));
-    };
-    let answered = result.get("task").unwrap_or(result);
-    let now = match a2a::state(answered).filter(|_| a2a::text(answered, "id") == Some(&id)) {
-        Some(state) => state.to_string(),
-        None => {
-            let read = ctx.get_task(&id, None).await?;
-            a2a::shown(read.result().and_then(|t| a2a::state(t))).to_string()
-        }
-    };
+    }
+    let now = crate::contract::state_after(ctx, &id, &answer).await;
     if now == before && a2a::INTERRUPTED_STATES.contains(&now.as_str()) {
         return Err(HarnessError::Prerequisite(format!(
             "the task stayed in {now} after {what}: the agent waits for an answer the kit \
