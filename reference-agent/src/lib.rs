@@ -233,6 +233,8 @@ pub struct RunningAgent {
     card_path: &'static str,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
+    /// The tasks that release timed held tasks, one per store.
+    timers: Vec<JoinHandle<()>>,
 }
 
 /// The CA and certificate an agent serves under `--tls` ([`RunningAgent::tls_identity`]),
@@ -344,6 +346,10 @@ pub async fn start_with_identity(
     let (shutdown, signal) = oneshot::channel::<()>();
     let mut apps = vec![Arc::clone(&app), Arc::clone(&rest_app)];
     apps.extend(others.iter().cloned());
+    let timers = (apps.iter().enumerate())
+        .filter(|(i, a)| *i != 1 || !Arc::ptr_eq(a, &app))
+        .map(|(_, a)| tokio::spawn(release_timers(Arc::downgrade(a))))
+        .collect();
     let listener = match &tls {
         Some(material) => Err(tls::TlsListener::new(listener, material, &app.config)?),
         None => Ok(listener),
@@ -388,7 +394,29 @@ pub async fn start_with_identity(
         card_path,
         shutdown: Some(shutdown),
         task: Some(task),
+        timers,
     })
+}
+
+/// Releases the timed held tasks of `app`'s store when they are due (ACTS `tck-long-running`
+/// completes by itself after a delay); ends with the agent.
+async fn release_timers(app: std::sync::Weak<App>) {
+    loop {
+        let Some(strong) = app.upgrade() else { return };
+        let (next, set) = strong.store.next_timer();
+        drop(strong);
+        match next {
+            Some(at) => {
+                tokio::select! {
+                    () = tokio::time::sleep_until(at) => {}
+                    () = set.notified() => {}
+                }
+            }
+            None => set.notified().await,
+        }
+        let Some(strong) = app.upgrade() else { return };
+        strong.store.release_due();
+    }
 }
 
 /// The operations of every binding (JSON-RPC, REST, gRPC) of one agent.
@@ -490,5 +518,6 @@ impl Drop for RunningAgent {
         if let Some(task) = self.task.take() {
             task.abort();
         }
+        self.timers.iter().for_each(JoinHandle::abort);
     }
 }

@@ -115,6 +115,10 @@ pub struct Acts {
 pub struct ActsPrefix {
     pub prefix: String,
     pub plays: String,
+    /// For a held scenario: the agent releases the task itself after this many
+    /// milliseconds, as a follow-up would (ACTS `tck-long-running`).
+    #[serde(default)]
+    pub release_after_ms: Option<u64>,
 }
 
 /// The id of the approval a product agent's task waits for.
@@ -192,6 +196,14 @@ impl Scenarios {
                 return Err("the ACTS table needs a description and a `done` text".to_owned());
             }
             for p in &acts.prefixes {
+                let held = (self.named(&p.plays).and_then(|s| s.task.as_ref()))
+                    .is_some_and(|t| t.release.is_some());
+                if p.release_after_ms.is_some() && !held {
+                    return Err(format!(
+                        "ACTS prefix `{}` sets releaseAfterMs, but `{}` is not a held scenario",
+                        p.prefix, p.plays
+                    ));
+                }
                 if !p.prefix.starts_with("tck-") || !prefixes.contains(p.plays.as_str()) {
                     return Err(format!(
                         "ACTS prefix `{}` must start with `tck-` and play a scenario of the table",
@@ -255,6 +267,20 @@ impl Scenarios {
     /// prefix, its messageId none).
     pub fn is_acts(&self, message: &Message) -> bool {
         self.by_id(&message.message_id).is_none() && self.by_text(message).is_some()
+    }
+
+    /// For a message that starts a held task the ACTS way with a timer: when the agent
+    /// releases the task by itself.
+    pub fn release_timer(&self, message: &Message) -> Option<std::time::Duration> {
+        if self.by_id(&message.message_id).is_some() {
+            return None;
+        }
+        let text = first_text(message)?;
+        let acts = self.acts.as_ref()?;
+        let best = (acts.prefixes.iter())
+            .filter(|p| text.starts_with(&p.prefix))
+            .max_by_key(|p| p.prefix.len())?;
+        best.release_after_ms.map(std::time::Duration::from_millis)
     }
 
     fn by_id(&self, message_id: &str) -> Option<&Scenario> {

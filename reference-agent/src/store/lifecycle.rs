@@ -204,6 +204,7 @@ impl Store {
         streaming: bool,
     ) -> (SendReply, Vec<Event>) {
         let context_id = self.new_context_id(state, &message.context_id);
+        let timer = self.scenarios.release_timer(&message);
         let Some(outcome) = &scenario.task else {
             let reply = agent_message(state, &context_id, "", scenario_text(scenario));
             return (
@@ -246,6 +247,9 @@ impl Store {
         }
         record.release = self.run(state, &mut out, outcome);
         events.extend(out.events);
+        if let (Some(after), Some(_)) = (timer, &record.release) {
+            self.release_after(&id, after);
+        }
         let reply = SendReply::Task(record.task.clone());
         state.tasks.insert(id, record);
         (reply, events)

@@ -105,6 +105,10 @@ pub struct Store {
     /// A fault: refuse a contextId the agent does not know.
     strict_contexts: bool,
     hook: Option<UpdateHook>,
+    /// Held tasks released by a timer (ACTS `tck-long-running`): when, and which task.
+    timers: Mutex<Vec<(tokio::time::Instant, String)>>,
+    /// Ticks when a timer is set.
+    timer_set: Arc<tokio::sync::Notify>,
 }
 
 impl Store {
@@ -124,6 +128,8 @@ impl Store {
             durable: None,
             strict_contexts: false,
             hook: None,
+            timers: Mutex::default(),
+            timer_set: Arc::default(),
         }
     }
 
@@ -175,6 +181,50 @@ impl Store {
         self
     }
 
+    /// Releases the held task `id` when `after` has passed, as a follow-up would.
+    fn release_after(&self, id: &str, after: std::time::Duration) {
+        let at = tokio::time::Instant::now() + after;
+        (self.timers.lock().unwrap_or_else(PoisonError::into_inner)).push((at, id.to_owned()));
+        self.timer_set.notify_one();
+    }
+
+    /// When the next timer is due (`None`: none is set), and what ticks when one is set.
+    pub fn next_timer(&self) -> (Option<tokio::time::Instant>, Arc<tokio::sync::Notify>) {
+        let timers = self.timers.lock().unwrap_or_else(PoisonError::into_inner);
+        let next = timers.iter().map(|(at, _)| *at).min();
+        (next, self.timer_set.clone())
+    }
+
+    /// Releases the held tasks whose timers are due: each runs its release outcome (its
+    /// events go to its subscribers and webhooks), unless a follow-up or a cancel came first.
+    pub fn release_due(&self) {
+        let now = tokio::time::Instant::now();
+        let due: Vec<String> = {
+            let mut timers = self.timers.lock().unwrap_or_else(PoisonError::into_inner);
+            let (due, later) = timers.drain(..).partition(|(at, _)| *at <= now);
+            *timers = later;
+            due.into_iter().map(|(_, id)| id).collect()
+        };
+        let mut state = self.lock();
+        for id in due {
+            let Some(record) = state.tasks.get_mut(&id) else {
+                continue;
+            };
+            let Some(outcome) = record.release.take() else {
+                continue;
+            };
+            let mut task = record.task.clone();
+            let feed = record.feed.clone();
+            let mut out = playback::Emitter::new(&mut task, feed, true).notify(self.hook.clone());
+            let held = self.run(&mut state, &mut out, &outcome);
+            if let Some(record) = state.tasks.get_mut(&id) {
+                record.task = task;
+                record.release = held;
+            }
+            self.persist(&state, &id);
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -204,5 +254,57 @@ impl Store {
     /// The protocol version of the request that made the task `id`.
     pub fn origin(&self, id: &str) -> Option<Version> {
         self.lock().tasks.get(id).map(|record| record.origin)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::model::{Part, Role, TaskState};
+
+    fn store() -> Store {
+        let config = crate::AgentConfig::default();
+        let scenarios = crate::scenario::Scenarios::builtin().unwrap();
+        Store::new(Policy::new(&config), scenarios)
+    }
+
+    fn acts(text: &str) -> Message {
+        Message {
+            message_id: "m-1".into(),
+            role: Role::User,
+            parts: vec![Part::text(text)],
+            ..Message::default()
+        }
+    }
+
+    #[test]
+    fn acts_long_running_is_released_by_its_timer_and_tck_cancel_is_not() {
+        let store = store();
+        let timed = match store.send_with(acts("tck-long-running"), true, None).unwrap() {
+            SendReply::Task(task) => task,
+            SendReply::Message(_) => panic!("a task"),
+        };
+        assert_eq!(timed.status.state, TaskState::Working);
+        let (next, _) = store.next_timer();
+        let after = next.unwrap() - tokio::time::Instant::now();
+        assert!(after > std::time::Duration::from_millis(1000), "{after:?}");
+        // Not due yet: nothing moves.
+        store.release_due();
+        assert_eq!(store.get(&timed.id).unwrap().status.state, TaskState::Working);
+        // Due now (the timer's delay is the agent's own; the test does not wait for it).
+        store.timers.lock().unwrap()[0].0 = tokio::time::Instant::now();
+        store.release_due();
+        let done = store.get(&timed.id).unwrap();
+        assert_eq!(done.status.state, TaskState::Completed);
+        assert!(!done.artifacts.is_empty());
+        assert_eq!(store.next_timer().0, None);
+        // ACTS `tck-cancel` is held with no timer.
+        let held = match store.send_with(acts("tck-cancel"), true, None).unwrap() {
+            SendReply::Task(task) => task,
+            SendReply::Message(_) => panic!("a task"),
+        };
+        assert_eq!(held.status.state, TaskState::Working);
+        assert_eq!(store.next_timer().0, None);
     }
 }
