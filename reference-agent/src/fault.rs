@@ -182,6 +182,8 @@ faults! {
         "A SendStreamingMessage stream stays open after the terminal event.";
     StreamOpenAfterInterrupted => "stream-open-after-interrupted",
         "A SendStreamingMessage stream stays open after an INPUT_REQUIRED or AUTH_REQUIRED event.";
+    StreamChunkAfterTerminal => "stream-chunk-after-terminal",
+        "On SendStreamingMessage, the last chunk of a chunked artifact comes after the terminal status (then the stream closes).";
     StreamChunkNoLastChunk => "stream-chunk-no-last-chunk",
         "The last chunk of a chunked artifact has lastChunk false.";
     StreamChunkAppendWrong => "stream-chunk-append-wrong",
@@ -410,6 +412,8 @@ faults! {
         "Tasks are sent without their REQUIRED `status` (results, stream events, both versions).";
     WirePartTwoMembers => "wire-part-two-members",
         "Text parts of 1.0 messages and artifacts also carry a `url` member: a Part oneof with two members.";
+    WireRawNotBase64 => "wire-raw-not-base64",
+        "The `raw` bytes of 1.0 file parts are sent as the text `tck!`, which is not base64.";
     WireBadEnumValue => "wire-bad-enum-value",
         "1.0 task states are sent as TASK_STATE_PAUSED, a value outside the TaskState enum.";
     WireOtherVersionField => "wire-other-version-field",
@@ -502,7 +506,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 202);
+        assert_eq!(Fault::all().len(), 204);
     }
 
     #[test]

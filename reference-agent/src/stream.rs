@@ -295,6 +295,24 @@ fn initial_events(kind: Kind, events: &mut Vec<Event>, policy: &StreamPolicy) {
         };
         events.push(Event::Status(extra));
     }
+    if policy.chunk_after_terminal {
+        let chunks = |id: &str| {
+            (events.iter())
+                .filter(|e| matches!(e, Event::Artifact(a) if a.artifact.artifact_id == id))
+                .count()
+        };
+        let last_chunk = (0..events.len()).rfind(|&i| {
+            matches!(&events[i], Event::Artifact(a) if chunks(&a.artifact.artifact_id) > 1)
+        });
+        let terminal = (0..events.len())
+            .rfind(|&i| matches!(&events[i], Event::Status(u) if u.status.state.is_terminal()));
+        if let (Some(chunk), Some(terminal)) = (last_chunk, terminal) {
+            if chunk < terminal {
+                let chunk = events.remove(chunk);
+                events.insert(terminal, chunk);
+            }
+        }
+    }
     if policy.terminal_before_working {
         let state_at = |i: usize| match &events[i] {
             Event::Status(update) => Some(update.status.state),

@@ -93,6 +93,7 @@ impl Policy {
                 subscribe_starts_with_status: has(Fault::SubscribeFirstEventNotTask),
                 message_then_status: has(Fault::StreamMessageThenMore),
                 terminal_before_working: has(Fault::StreamStatusOutOfOrder),
+                chunk_after_terminal: has(Fault::StreamChunkAfterTerminal),
                 send_open_after_terminal: has(Fault::StreamOpenAfterTerminal),
                 send_drops_failed_status: has(Fault::StreamFailedStatusDropped),
                 send_open_after_interrupted: has(Fault::StreamOpenAfterInterrupted),

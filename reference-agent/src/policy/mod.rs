@@ -150,6 +150,8 @@ pub struct StreamPolicy {
     pub message_then_status: bool,
     /// The COMPLETED status is sent before the WORKING one.
     pub terminal_before_working: bool,
+    /// The last chunk of a chunked artifact is sent after the terminal status.
+    pub chunk_after_terminal: bool,
     /// SendStreamingMessage stays open after a terminal status.
     pub send_open_after_terminal: bool,
     /// SendStreamingMessage leaves out the TASK_STATE_FAILED status of a task that fails.

@@ -50,6 +50,9 @@ pub(super) fn before_codec(faults: &BTreeSet<Fault>, wire: Wire, event: bool, va
         if has(Fault::WirePartTwoMembers) && object.get("text").is_some_and(Value::is_string) {
             object.insert("url".into(), Value::from("https://example.invalid/part"));
         }
+        if has(Fault::WireRawNotBase64) && object.get("raw").is_some_and(Value::is_string) {
+            object.insert("raw".into(), Value::from("tck!"));
+        }
         if has(Fault::WireBadEnumValue) {
             if let Some(Value::String(state)) = object.get_mut("state") {
                 if state.starts_with("TASK_STATE_") {

@@ -51,12 +51,21 @@ pub fn checks() -> Vec<Check> {
             id: "data-model.artifact.required-fields",
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "5.7", statements: &["V10-5.7-02", "V10-5.7-04", "V10-P-11", "V10-P-19", "V10-D-4.1.6-01"] },
-            requirement: "An Artifact carries a non-empty artifactId and at least one part, each part with exactly one content member",
+            requirement: "An Artifact carries a non-empty artifactId and at least one part, each part with exactly one content member of its kind's form: text and url strings, raw bytes as base64",
             scope: EVERY_BINDING_1_0,
             requires: &[],
             maps_to: &["DM-ART-001"],
-            acts: &["DM-ART-001"],
-            reading: None,
+            acts: &["DM-ART-001", "DM-ART-002", "DM-ART-003", "DM-ART-004"],
+            reading: Some(
+                "Read: the artifacts of `tck-artifact-text` (required), and of \
+                 `tck-artifact-data`, `tck-artifact-file` and `tck-artifact-file-url` when the \
+                 contract gives them (the answer's artifacts, else GetTask's). A scenario the \
+                 agent does not play is left out, never failed: which kinds were judged is in \
+                 the result. `raw` is bytes, so base64 in ProtoJSON (standard or URL-safe, \
+                 padded or not); `data` may hold any JSON value in 1.0. Neither filename nor \
+                 mediaType is required on a file part (ACTS DM-ART-003/004 assert them, and a \
+                 0.3 `file` member the 1.0 part does not have): their absence is not judged.",
+            ),
             run: |ctx| Box::pin(artifact_required(ctx)),
         },
         Check {
@@ -261,6 +270,10 @@ async fn interrupted_and_failed(ctx: &Ctx) -> Result<Vec<(String, Value)>, Harne
     Ok(tasks)
 }
 
+/// The artifact scenarios beyond text: each, when the contract gives it, is sent and what
+/// the agent produced is judged like the text artifact, with the rule of its part kind.
+const MORE_ARTIFACTS: &[&str] = &["tck-artifact-data", "tck-artifact-file", "tck-artifact-file-url"];
+
 async fn artifact_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = ctx.create_task("tck-artifact-text").await?;
     let Some(artifacts) = task
@@ -272,20 +285,102 @@ async fn artifact_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
             "SendMessage (prefix `tck-artifact-text`) returned a task without artifacts".into(),
         ));
     };
+    let mut problems = artifact_problems(artifacts, "artifacts");
+    let mut kinds = part_kinds(artifacts);
+    for prefix in MORE_ARTIFACTS {
+        if !ctx.scenarios().honours(prefix) {
+            continue;
+        }
+        // A scenario the agent does not play (no task, no artifact) is left out: the
+        // contract is a promise, not a rule of the spec.
+        let Some(artifacts) = produced_artifacts(&ctx, prefix).await else {
+            continue;
+        };
+        problems.extend(artifact_problems(&artifacts, &format!("{prefix} artifacts")));
+        kinds.extend(part_kinds(&artifacts));
+    }
+    let expected = "artifacts with artifactId and valid parts";
+    Ok(if problems.is_empty() {
+        let kinds: Vec<&str> = kinds.into_iter().collect();
+        Verdict::pass_with(format!("{expected}; part kinds judged: {}", kinds.join(", ")))
+    } else {
+        verdict_from(problems, expected)
+    })
+}
+
+/// The artifacts of the task `prefix` makes: those of the SendMessage answer, else those
+/// GetTask gives (an agent that answered before the work ended); `None` when there are none.
+async fn produced_artifacts(ctx: &Ctx, prefix: &str) -> Option<Vec<Value>> {
+    let task = ctx.create_task(prefix).await.ok()?;
+    let of = |task: &Value| {
+        task.get("artifacts")
+            .and_then(Value::as_array)
+            .filter(|a| !a.is_empty())
+            .cloned()
+    };
+    if let Some(artifacts) = of(&task) {
+        return Some(artifacts);
+    }
+    let read = ctx.get_task(&task_id(&task), None).await.ok()?;
+    read.result().and_then(of)
+}
+
+fn artifact_problems(artifacts: &[Value], label: &str) -> Vec<String> {
     let mut problems = Vec::new();
     for (i, artifact) in artifacts.iter().enumerate() {
+        let label = format!("{label}[{i}]");
         if a2a::text(artifact, "artifactId").is_none() {
-            problems.push(format!("artifacts[{i}]: `artifactId` missing or empty"));
+            problems.push(format!("{label}: `artifactId` missing or empty"));
         }
-        problems.extend(part_problems(
-            artifact.get("parts"),
-            &format!("artifacts[{i}]"),
-        ));
+        problems.extend(part_problems(artifact.get("parts"), &label));
+        let parts = artifact.get("parts").and_then(Value::as_array);
+        for (j, part) in parts.into_iter().flatten().enumerate() {
+            problems.extend(content_problem(part, &format!("{label}.parts[{j}]")));
+        }
     }
-    Ok(verdict_from(
-        problems,
-        "artifacts with artifactId and valid parts",
-    ))
+    problems
+}
+
+/// The content members the parts of `artifacts` use.
+fn part_kinds(artifacts: &[Value]) -> std::collections::BTreeSet<&'static str> {
+    artifacts
+        .iter()
+        .filter_map(|a| a.get("parts").and_then(Value::as_array))
+        .flatten()
+        .flat_map(|part| PART_CONTENT.iter().copied().filter(|k| part.get(*k).is_some()))
+        .collect()
+}
+
+/// What is wrong with a part's content member for its kind (ProtoJSON, spec 1.0 §5.5):
+/// `text` and `url` are strings (a url not empty), `raw` is bytes, so base64 in JSON (standard
+/// or URL-safe, padded or not: ProtoJSON accepts all four). `data` may be any JSON value.
+fn content_problem(part: &Value, label: &str) -> Option<String> {
+    use base64::Engine as _;
+    let engines = [
+        base64::engine::general_purpose::STANDARD,
+        base64::engine::general_purpose::STANDARD_NO_PAD,
+        base64::engine::general_purpose::URL_SAFE,
+        base64::engine::general_purpose::URL_SAFE_NO_PAD,
+    ];
+    if let Some(raw) = part.get("raw") {
+        let Some(raw) = raw.as_str() else {
+            return Some(format!("{label}: `raw` is {}, not a base64 string", a2a::brief(raw, 80)));
+        };
+        if !engines.iter().any(|e| e.decode(raw).is_ok()) {
+            return Some(format!("{label}: `raw` is not base64: {}", a2a::brief(&Value::from(raw), 80)));
+        }
+    }
+    if let Some(url) = part.get("url") {
+        if url.as_str().is_none_or(str::is_empty) {
+            return Some(format!("{label}: `url` is {}, not a non-empty string", a2a::brief(url, 80)));
+        }
+    }
+    match part.get("text") {
+        Some(text) if !text.is_string() => {
+            Some(format!("{label}: `text` is {}, not a string", a2a::brief(text, 80)))
+        }
+        _ => None,
+    }
 }
 
 /// Visits every object key outside free-form members, with its JSON path.

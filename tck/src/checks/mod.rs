@@ -148,6 +148,7 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (rest::PREFIX, error_details::rest_checks()),
         (subscribe::PREFIX, subscribe::closing_checks()),
         (data_model_wire::PREFIX, data_model_wire::checks()),
+        (streaming::PREFIX, data_model_wire::stream_checks()),
         (v03_resubscribe::PREFIX, v03_resubscribe::checks()),
         (extensions_v03::PREFIX, extensions_v03::checks()),
         // --- planned10 ---

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{json, Value};
 
 use super::foreign::{self, Form};
-use super::route::{event_task, operation, same_version, stream_task, Op};
+use super::route::{event_task, operation, same_version, stream_ending, stream_task, Ending, Op};
 use super::Validators;
 use crate::card::Interface;
 use crate::evidence::{Exchange, Recorder};
@@ -29,6 +29,9 @@ pub enum Rule {
     OtherVersion,
     /// A stream event names another task than the stream's.
     OtherTask,
+    /// A stream carries an event after its end (a terminal state, a 0.3 `final`, a
+    /// message-only stream's Message) that is not a repeat of the terminal state.
+    AfterEnd,
 }
 
 /// One offending message: what is wrong with it, and the exchange that carried it.
@@ -45,6 +48,8 @@ pub struct Findings {
     pub messages: usize,
     /// Stream events whose task was checked against the stream's.
     pub stream_events: usize,
+    /// Streams whose events were read for what follows their end.
+    pub streams: usize,
     /// Per rule: how many messages broke it, and the first of them.
     pub by_rule: BTreeMap<Rule, (usize, Vec<Finding>)>,
 }
@@ -181,6 +186,8 @@ impl InterfaceAudit {
             }
         } else {
             let mut stream_task = stream_task(interface, exchange);
+            let mut first = true;
+            let mut ended: Option<(usize, Option<String>)> = None;
             for (n, event) in exchange.events.iter().enumerate() {
                 let Some(data) = &event.data.json else {
                     continue;
@@ -199,6 +206,24 @@ impl InterfaceAudit {
                 if seen.other_version.len() > before.1 {
                     seen.other_version_events.insert(n);
                 }
+                if let Some(payload) = &payload {
+                    let ending = stream_ending(interface, payload, first);
+                    first = false;
+                    match (&ended, ending) {
+                        (None, Ending::No) => {}
+                        (None, Ending::Ends) => ended = Some((n, None)),
+                        (None, Ending::Terminal(state)) => ended = Some((n, Some(state))),
+                        (Some((_, Some(terminal))), Ending::Terminal(state))
+                            if *terminal == state => {}
+                        (Some((at, _)), _) => {
+                            seen.after_end.push(format!(
+                                "{label} follows the end of the stream at event {}",
+                                at + 1
+                            ));
+                            seen.after_end_events.extend([*at, n]);
+                        }
+                    }
+                }
                 if let Some(id) = payload.as_ref().and_then(|p| event_task(interface, p)) {
                     seen.events += 1;
                     match &stream_task {
@@ -213,6 +238,7 @@ impl InterfaceAudit {
                     }
                 }
             }
+            seen.streams += usize::from(!first);
         }
         if let Ok(mut all) = self.audit.findings.lock() {
             let index = match all.iter().position(|(i, _)| i == interface) {
@@ -225,6 +251,7 @@ impl InterfaceAudit {
             let findings = &mut all[index].1;
             findings.messages += seen.messages;
             findings.stream_events += seen.events;
+            findings.streams += seen.streams;
             for (rule, problems, events) in [
                 (Rule::Shape, seen.shape, seen.shape_events),
                 (
@@ -233,6 +260,7 @@ impl InterfaceAudit {
                     seen.other_version_events,
                 ),
                 (Rule::OtherTask, seen.other_task, seen.other_task_events),
+                (Rule::AfterEnd, seen.after_end, seen.after_end_events),
             ] {
                 if !problems.is_empty() {
                     findings.add(rule, problems, exchange, &events);
@@ -250,10 +278,14 @@ struct Seen {
     shape: Vec<String>,
     other_version: Vec<String>,
     other_task: Vec<String>,
+    after_end: Vec<String>,
+    /// Streams read (with at least one event judged).
+    streams: usize,
     /// The stream events (by index) each rule found fault with.
     shape_events: BTreeSet<usize>,
     other_version_events: BTreeSet<usize>,
     other_task_events: BTreeSet<usize>,
+    after_end_events: BTreeSet<usize>,
 }
 
 /// Validates messages of one interface.

@@ -209,6 +209,72 @@ pub(super) fn event_task(interface: &Interface, payload: &Value) -> Option<Strin
     id.filter(|id| !id.is_empty())
 }
 
+/// How a stream event stands to the end of its stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Ending {
+    /// It says nothing about the end.
+    No,
+    /// It ends the stream: a Message as the stream's first event (a message-only stream), a
+    /// status update with 0.3's `final: true`, or a status update reporting a terminal state.
+    Ends,
+    /// A status update or a Task in the terminal state `state`: it ends the stream, and
+    /// after an end it repeats what is known (the final Task snapshot of §11.7, a repeated
+    /// terminal status).
+    Terminal(String),
+}
+
+/// Where `payload`, a stream event of `interface` (the JSON-RPC result or the event itself),
+/// stands to the end of its stream; `first` when it is the stream's first event.
+pub(super) fn stream_ending(interface: &Interface, payload: &Value, first: bool) -> Ending {
+    const TERMINAL: &[&str] = &[
+        "TASK_STATE_COMPLETED",
+        "TASK_STATE_FAILED",
+        "TASK_STATE_CANCELED",
+        "TASK_STATE_CANCELLED",
+        "TASK_STATE_REJECTED",
+        "completed",
+        "failed",
+        "canceled",
+        "rejected",
+    ];
+    let jsonrpc_03 =
+        interface.version == ProtocolVersion::V0_3 && interface.binding == Binding::Jsonrpc;
+    let (kind, body) = if jsonrpc_03 || payload.get("kind").is_some() {
+        let kind = match payload.get("kind").and_then(Value::as_str) {
+            Some("task") => "task",
+            Some("message") => "message",
+            Some("status-update") => "status",
+            _ => "other",
+        };
+        (kind, payload)
+    } else {
+        let member = [
+            ("task", "task"),
+            ("message", "message"),
+            ("msg", "message"),
+            ("statusUpdate", "status"),
+        ]
+        .into_iter()
+        .find_map(|(member, kind)| payload.get(member).map(|body| (kind, body)));
+        member.unwrap_or(("other", payload))
+    };
+    let state = body
+        .pointer("/status/state")
+        .and_then(Value::as_str)
+        .filter(|s| TERMINAL.contains(s));
+    match (kind, state) {
+        // A stream's first Task is the task as it stands (§3.1.6): what follows may be its
+        // updates, so a terminal first Task does not end the stream by itself.
+        ("task", Some(state)) if !first => Ending::Terminal(state.to_string()),
+        ("status", Some(state)) => Ending::Terminal(state.to_string()),
+        ("status", None) if body.get("final").and_then(Value::as_bool) == Some(true) => {
+            Ending::Ends
+        }
+        ("message", _) if first => Ending::Ends,
+        _ => Ending::No,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

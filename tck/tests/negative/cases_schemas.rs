@@ -31,6 +31,12 @@ pub const SCHEMAS_CASES: &[Case] = &[
     on_v(
         JSON,
         V1_0,
+        "data-model.artifact.required-fields",
+        Fault::WireRawNotBase64,
+    ),
+    on_v(
+        JSON,
+        V1_0,
         "data-model.no-other-version-fields",
         Fault::WireOtherVersionField,
     ),
@@ -48,6 +54,15 @@ pub const SCHEMAS_CASES: &[Case] = &[
         V0_3,
         "data-model.stream-events-same-task",
         Fault::WireStreamOtherTaskId,
+    ),
+    case(
+        "streaming.nothing-after-stream-end",
+        Fault::StreamChunkAfterTerminal,
+    ),
+    in_version(
+        V0_3,
+        "streaming.nothing-after-stream-end",
+        Fault::StreamChunkAfterTerminal,
     ),
     // Faults of other rules that the schemas catch too.
     case("data-model.wire-shape-1-0", Fault::OmitStatusState),
