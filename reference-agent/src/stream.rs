@@ -301,9 +301,9 @@ fn initial_events(kind: Kind, events: &mut Vec<Event>, policy: &StreamPolicy) {
                 .filter(|e| matches!(e, Event::Artifact(a) if a.artifact.artifact_id == id))
                 .count()
         };
-        let last_chunk = (0..events.len()).rfind(|&i| {
-            matches!(&events[i], Event::Artifact(a) if chunks(&a.artifact.artifact_id) > 1)
-        });
+        let last_chunk = (0..events.len()).rfind(
+            |&i| matches!(&events[i], Event::Artifact(a) if chunks(&a.artifact.artifact_id) > 1),
+        );
         let terminal = (0..events.len())
             .rfind(|&i| matches!(&events[i], Event::Status(u) if u.status.state.is_terminal()));
         if let (Some(chunk), Some(terminal)) = (last_chunk, terminal) {

@@ -56,6 +56,10 @@ enum Persona {
     /// SubscribeToTask of a task waiting for input sends the Task and closes (a Mastra
     /// server, measured): §11.7 allows it.
     SubscriptionClosesAfterSnapshot,
+    /// A SendMessage that arrives while another request is being answered gets the internal
+    /// error -32603 "database is locked" (an agent on SQLite under concurrent writes,
+    /// measured): the kit's own load, never the rule under test.
+    LockedWhenBusy,
 }
 
 struct Front {
@@ -65,6 +69,8 @@ struct Front {
     card: Value,
     /// Tasks whose next GetTask answers WORKING (SettlesLate, CompletesSoon).
     unsettled: std::sync::Mutex<Vec<Value>>,
+    /// Requests being answered (LockedWhenBusy).
+    busy: std::sync::atomic::AtomicUsize,
 }
 
 /// A front server; stops when dropped.
@@ -106,6 +112,7 @@ async fn front(persona: Persona, upstream: String) -> Server {
         client: a2a_tck::wire::client().expect("client"),
         card,
         unsettled: std::sync::Mutex::default(),
+        busy: std::sync::atomic::AtomicUsize::new(0),
     });
     let app = Router::new()
         .route("/.well-known/agent-card.json", get(card_of))
@@ -193,6 +200,18 @@ async fn rpc(State(front): State<Arc<Front>>, headers: HeaderMap, body: Bytes) -
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_string();
+    if front.persona == Persona::LockedWhenBusy {
+        use std::sync::atomic::Ordering::SeqCst;
+        let others = front.busy.fetch_add(1, SeqCst);
+        let answer = if others > 0 && method == "SendMessage" {
+            rpc_error(&id, -32603, "database is locked")
+        } else {
+            // Read whole, so the request counts as busy until its answer is complete.
+            Json(forward_json(&front, &headers, &request).await).into_response()
+        };
+        front.busy.fetch_sub(1, SeqCst);
+        return answer;
+    }
     match (front.persona, method.as_str()) {
         (Persona::CancelIdempotent, "CancelTask") => {
             let answer = forward_json(&front, &headers, &request).await;
@@ -388,6 +407,15 @@ async fn judge(persona: Persona, select: &str) -> Vec<(String, Status, String)> 
 
 /// Runs `select` behind `persona` and returns the report.
 async fn report_behind(persona: Persona, select: &str) -> a2a_tck::report::Report {
+    report_behind_at(persona, select, None).await
+}
+
+/// [`report_behind`], `jobs` checks at once (`None`: the default).
+async fn report_behind_at(
+    persona: Persona,
+    select: &str,
+    jobs: Option<usize>,
+) -> a2a_tck::report::Report {
     // The front serves its own card (no extensions): the agent behind it requires none.
     let agent = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
         .await
@@ -395,7 +423,10 @@ async fn report_behind(persona: Persona, select: &str) -> a2a_tck::report::Repor
     let upstream = format!("{}{}", agent.base_url(), a2a_reference_agent::JSONRPC_PATH);
     let server = front(persona, upstream).await;
     let card_url = format!("{}/.well-known/agent-card.json", server.base);
-    let report = support::run(&server.base, &card_url, select).await;
+    let report = match jobs {
+        None => support::run(&server.base, &card_url, select).await,
+        Some(jobs) => support::run_jobs(&server.base, &card_url, select, jobs).await,
+    };
     drop(server);
     agent.shutdown().await;
     report
@@ -407,6 +438,35 @@ fn assert_all(results: &[(String, Status, String)], status: Status, says: &str) 
         assert_eq!(*got, status, "{id}: {message}");
         assert!(message.contains(says), "{id}: {message:?} lacks {says:?}");
     }
+}
+
+#[tokio::test]
+async fn an_agent_that_locks_under_concurrent_writes_is_judged_as_alone() {
+    // Only plain messages and read-backs: no stream, which would be read event by event.
+    let select = "{tasks.get.*,send.returns-task-or-message,context.*}";
+    let statuses = |report: &a2a_tck::report::Report| -> Vec<(String, Status)> {
+        (report.results.iter())
+            .map(|r| (r.id.clone(), r.status))
+            .collect()
+    };
+    let alone = report_behind_at(Persona::LockedWhenBusy, select, Some(1)).await;
+    let loaded = report_behind_at(Persona::LockedWhenBusy, select, Some(8)).await;
+    assert!(!alone.results.is_empty());
+    for result in &loaded.results {
+        if result.message.contains("run again alone") {
+            assert!(
+                result.message.contains("database is locked")
+                    || result.message.contains("internal error"),
+                "{}",
+                result.message
+            );
+        }
+    }
+    assert_eq!(
+        statuses(&loaded),
+        statuses(&alone),
+        "the kit's load moved a status"
+    );
 }
 
 #[tokio::test]

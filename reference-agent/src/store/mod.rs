@@ -281,7 +281,10 @@ mod tests {
     #[test]
     fn acts_long_running_is_released_by_its_timer_and_tck_cancel_is_not() {
         let store = store();
-        let timed = match store.send_with(acts("tck-long-running"), true, None).unwrap() {
+        let timed = match store
+            .send_with(acts("tck-long-running"), true, None)
+            .unwrap()
+        {
             SendReply::Task(task) => task,
             SendReply::Message(_) => panic!("a task"),
         };
@@ -291,7 +294,10 @@ mod tests {
         assert!(after > std::time::Duration::from_millis(1000), "{after:?}");
         // Not due yet: nothing moves.
         store.release_due();
-        assert_eq!(store.get(&timed.id).unwrap().status.state, TaskState::Working);
+        assert_eq!(
+            store.get(&timed.id).unwrap().status.state,
+            TaskState::Working
+        );
         // Due now (the timer's delay is the agent's own; the test does not wait for it).
         store.timers.lock().unwrap()[0].0 = tokio::time::Instant::now();
         store.release_due();

@@ -272,7 +272,11 @@ async fn interrupted_and_failed(ctx: &Ctx) -> Result<Vec<(String, Value)>, Harne
 
 /// The artifact scenarios beyond text: each, when the contract gives it, is sent and what
 /// the agent produced is judged like the text artifact, with the rule of its part kind.
-const MORE_ARTIFACTS: &[&str] = &["tck-artifact-data", "tck-artifact-file", "tck-artifact-file-url"];
+const MORE_ARTIFACTS: &[&str] = &[
+    "tck-artifact-data",
+    "tck-artifact-file",
+    "tck-artifact-file-url",
+];
 
 async fn artifact_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = ctx.create_task("tck-artifact-text").await?;
@@ -296,13 +300,19 @@ async fn artifact_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
         let Some(artifacts) = produced_artifacts(&ctx, prefix).await else {
             continue;
         };
-        problems.extend(artifact_problems(&artifacts, &format!("{prefix} artifacts")));
+        problems.extend(artifact_problems(
+            &artifacts,
+            &format!("{prefix} artifacts"),
+        ));
         kinds.extend(part_kinds(&artifacts));
     }
     let expected = "artifacts with artifactId and valid parts";
     Ok(if problems.is_empty() {
         let kinds: Vec<&str> = kinds.into_iter().collect();
-        Verdict::pass_with(format!("{expected}; part kinds judged: {}", kinds.join(", ")))
+        Verdict::pass_with(format!(
+            "{expected}; part kinds judged: {}",
+            kinds.join(", ")
+        ))
     } else {
         verdict_from(problems, expected)
     })
@@ -347,7 +357,12 @@ fn part_kinds(artifacts: &[Value]) -> std::collections::BTreeSet<&'static str> {
         .iter()
         .filter_map(|a| a.get("parts").and_then(Value::as_array))
         .flatten()
-        .flat_map(|part| PART_CONTENT.iter().copied().filter(|k| part.get(*k).is_some()))
+        .flat_map(|part| {
+            PART_CONTENT
+                .iter()
+                .copied()
+                .filter(|k| part.get(*k).is_some())
+        })
         .collect()
 }
 
@@ -364,21 +379,31 @@ fn content_problem(part: &Value, label: &str) -> Option<String> {
     ];
     if let Some(raw) = part.get("raw") {
         let Some(raw) = raw.as_str() else {
-            return Some(format!("{label}: `raw` is {}, not a base64 string", a2a::brief(raw, 80)));
+            return Some(format!(
+                "{label}: `raw` is {}, not a base64 string",
+                a2a::brief(raw, 80)
+            ));
         };
         if !engines.iter().any(|e| e.decode(raw).is_ok()) {
-            return Some(format!("{label}: `raw` is not base64: {}", a2a::brief(&Value::from(raw), 80)));
+            return Some(format!(
+                "{label}: `raw` is not base64: {}",
+                a2a::brief(&Value::from(raw), 80)
+            ));
         }
     }
     if let Some(url) = part.get("url") {
         if url.as_str().is_none_or(str::is_empty) {
-            return Some(format!("{label}: `url` is {}, not a non-empty string", a2a::brief(url, 80)));
+            return Some(format!(
+                "{label}: `url` is {}, not a non-empty string",
+                a2a::brief(url, 80)
+            ));
         }
     }
     match part.get("text") {
-        Some(text) if !text.is_string() => {
-            Some(format!("{label}: `text` is {}, not a string", a2a::brief(text, 80)))
-        }
+        Some(text) if !text.is_string() => Some(format!(
+            "{label}: `text` is {}, not a string",
+            a2a::brief(text, 80)
+        )),
         _ => None,
     }
 }

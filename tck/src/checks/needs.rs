@@ -95,7 +95,7 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         "streaming.artifact-chunks-append-in-order",
         &["tck-stream-artifact-chunked"],
     ),
-("streaming.closes-after-terminal-state", &["tck-stream-003"]),
+    ("streaming.closes-after-terminal-state", &["tck-stream-003"]),
     (
         "streaming.failed-task-ends-stream-failed",
         &["tck-fail-task"],

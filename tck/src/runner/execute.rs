@@ -88,6 +88,47 @@ pub(crate) async fn execute(
     }
 }
 
+/// The load signal of a check that ran into its deadline.
+pub(crate) const DEADLINE: &str = "its deadline";
+
+/// What in a failed, errored or untestable result looks like an overloaded agent rather than the rule
+/// under test: a 5xx or 429 answer, a JSON-RPC internal error, a gRPC UNAVAILABLE,
+/// RESOURCE_EXHAUSTED, INTERNAL or DEADLINE_EXCEEDED, an exchange that broke off, or the
+/// check's deadline. `None` for any other result.
+pub(crate) fn load_signal(result: &CheckResult) -> Option<String> {
+    if !matches!(
+        result.status,
+        Status::Fail | Status::Error | Status::Untestable
+    ) {
+        return None;
+    }
+    if result.status == Status::Error && result.message.contains("deadline") {
+        return Some(DEADLINE.into());
+    }
+    result.evidence.iter().find_map(|exchange| {
+        if let Some(error) = &exchange.error {
+            return Some(format!(
+                "a broken exchange ({})",
+                crate::shapes::cut(error, 80)
+            ));
+        }
+        let response = exchange.response.as_ref()?;
+        if response.status >= 500 || response.status == 429 {
+            return Some(format!("HTTP {}", response.status));
+        }
+        let grpc = (response.headers.iter())
+            .find(|(k, _)| k == "grpc-status")
+            .and_then(|(_, v)| v.split(' ').next()?.parse::<u8>().ok());
+        if let Some(code @ (4 | 8 | 13 | 14)) = grpc {
+            return Some(format!("gRPC status {code}"));
+        }
+        let internal = |v: &Value| v.pointer("/error/code").and_then(Value::as_i64) == Some(-32603);
+        let events = exchange.events.iter().filter_map(|e| e.data.json.as_ref());
+        (response.body.json.iter().chain(events).any(internal))
+            .then(|| "a JSON-RPC internal error".to_string())
+    })
+}
+
 /// `N/A` when a capability gate of the check does not hold for this card.
 fn missing_capability(check: &Check, card: &Value) -> Option<Verdict> {
     let declared = |capability: crate::check::Capability| {

@@ -31,6 +31,9 @@ fn deadline_of(check: &crate::check::Check, timeout: std::time::Duration) -> std
     timeout * (crate::checks::needs::weight(check.id) / 4).max(1)
 }
 
+/// How many checks that met signs of an overloaded agent are run again alone, at most.
+const ALONE_BUDGET: usize = 16;
+
 /// How many checks the command line runs at once against an agent other than the built-in
 /// one, unless told: the load of a busy client, not a flood.
 pub const TARGET_JOBS: usize = 4;
@@ -122,6 +125,7 @@ pub enum RunError {
 
 /// One planned execution: a check, the interface it runs on (none for card checks), and the
 /// card it is judged with.
+#[derive(Clone)]
 struct Planned<'a> {
     check: &'a Check,
     interface: Option<Interface>,
@@ -347,6 +351,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     // With several at once, the longest chains of exchanges start first, so the run does not
     // end with one long check alone; the results are put back in catalogue order. One at a
     // time, the catalogue order is kept (the agent sees the same sequence every run).
+    let catalogue = plan.clone();
     let mut order: Vec<(usize, Planned)> = plan.into_iter().enumerate().collect();
     if options.jobs > 1 {
         order.sort_by_key(|(_, p)| std::cmp::Reverse(crate::checks::needs::weight(p.check.id)));
@@ -357,33 +362,39 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     let (phases, order, last) = crate::shapes::Phases::split(order, |p: &Planned| {
         crate::checks::data_model_wire::judges_the_run(p.check.id)
     });
+    let problem_of = |planned: &Planned| {
+        planned
+            .interface
+            .as_ref()
+            .and_then(|i| unusable.iter().find(|(u, _)| u == i))
+            .map(|(_, p)| p.clone())
+    };
+    let ctx_of = |planned: &Planned, id: String| {
+        Ctx::new(
+            planned.card.clone(),
+            planned.interface.clone(),
+            wire(
+                audit.recorder(
+                    (planned.interface.as_ref())
+                        .filter(|_| crate::checks::data_model_wire::audited(planned.check.id)),
+                ),
+                &planned.card,
+            ),
+            connector.clone(),
+            &id,
+        )
+        .with_interfaces(usable.clone())
+        .with_scenarios(scenarios.fresh())
+        .with_trusted_keys(trusted_keys.clone())
+        .with_other_credentials(other_headers.clone())
+        .with_webhook(webhook.clone())
+    };
     let mut results: Vec<(usize, CheckResult)> = phases
         .stream(order, last)
         .map(|(index, planned)| {
-            let problem = planned
-                .interface
-                .as_ref()
-                .and_then(|i| unusable.iter().find(|(u, _)| u == i))
-                .map(|(_, p)| p.clone());
+            let problem = problem_of(&planned);
             let place = planned.place();
-            let ctx = Ctx::new(
-                planned.card.clone(),
-                planned.interface.clone(),
-                wire(
-                    audit.recorder(
-                        (planned.interface.as_ref())
-                            .filter(|_| crate::checks::data_model_wire::audited(planned.check.id)),
-                    ),
-                    &planned.card,
-                ),
-                connector.clone(),
-                &format!("{run_id}-{index}"),
-            )
-            .with_interfaces(usable.clone())
-            .with_scenarios(scenarios.fresh())
-            .with_trusted_keys(trusted_keys.clone())
-            .with_other_credentials(other_headers.clone())
-            .with_webhook(webhook.clone());
+            let ctx = ctx_of(&planned, format!("{run_id}-{index}"));
             let (progress, finished) = (options.progress.clone(), finished.clone());
             let phases = phases.clone();
             async move {
@@ -408,6 +419,48 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         .collect()
         .await;
     results.sort_by_key(|(index, _)| *index);
+    // A check that failed while others ran at once, and met signs of an overloaded agent (a
+    // 5xx, an internal error, a broken connection, its deadline), is run again alone: the
+    // kit's own load must not decide a verdict. The second result stands, and says so.
+    // An agent that fails so widely is broken, not loaded: a budget bounds the second runs
+    // (one that ran into its deadline costs as much as four others).
+    if options.jobs > 1 {
+        let mut budget = ALONE_BUDGET;
+        for (index, result) in results.iter_mut() {
+            let planned = &catalogue[*index];
+            let Some(signal) = execute::load_signal(result) else {
+                continue;
+            };
+            if crate::checks::data_model_wire::judges_the_run(planned.check.id)
+                || problem_of(planned).is_some()
+            {
+                continue;
+            }
+            let cost = if signal == execute::DEADLINE { 4 } else { 1 };
+            if cost > budget {
+                result.message.push_str(&format!(
+                    " (with {} checks at once it met {signal}; not run again alone: more checks \
+                     than the kit runs again met signs of an overloaded agent)",
+                    options.jobs
+                ));
+                continue;
+            }
+            budget -= cost;
+            let ctx = ctx_of(planned, format!("{run_id}-{index}-alone"));
+            let deadline = deadline_of(planned.check, options.check_timeout);
+            let mut alone = execute(planned.check, ctx, deadline, problem_of(planned)).await;
+            (alone.binding, alone.version) = planned.place();
+            alone.message = format!(
+                "{} (run again alone: with {} checks at once it ended {} after {signal}: {})",
+                alone.message,
+                options.jobs,
+                result.status.as_str(),
+                crate::shapes::cut(&result.message, 300)
+            );
+            alone.duration_ms += result.duration_ms;
+            *result = alone;
+        }
+    }
     let mut results: Vec<CheckResult> = results.into_iter().map(|(_, r)| r).collect();
     let mut durability = None;
     if let (Some(restart), false) = (&options.durability, durable.is_empty()) {

@@ -85,6 +85,21 @@ pub fn routable_webhook() -> a2a_tck::webhook::WebhookOptions {
 }
 
 /// [`run_as`] with the webhook receiver's options (`--webhook-url`, `--webhook-listen`).
+/// [`run`] with `jobs` checks at once.
+pub async fn run_jobs(target: &str, card_url: &str, select: &str, jobs: usize) -> Report {
+    let mut options = RunOptions::new(target, card_url);
+    options.jobs = jobs;
+    options.limits.stream_wait = std::time::Duration::from_millis(1500);
+    options.filter = Filter {
+        select: vec![select.to_string()],
+        ..Filter::default()
+    };
+    match runner::run(&a2a_tck::checks::all(), &options).await {
+        Ok(report) => report,
+        Err(e) => panic!("the run did not start: {e}"),
+    }
+}
+
 pub async fn run_as_with(
     target: &str,
     card_url: &str,
