@@ -10,6 +10,11 @@
 //! A request without a valid token is refused in the binding's form (spec 1.0 §3.3.2, §5.4
 //! error table, §7.4; 0.3 §4.4): HTTP 401 with `WWW-Authenticate: Bearer` on JSON-RPC and
 //! REST, gRPC `UNAUTHENTICATED` (with the same challenge in `www-authenticate` metadata).
+//!
+//! A limited token (`--limited-token`, [`crate::AgentConfig::limited_tokens`]) authenticates
+//! a principal that may do nothing: each of its requests, the extended card included, gets
+//! the binding's authorization error (spec 1.0 §3.3.2, §5.4): HTTP 403 on JSON-RPC and REST,
+//! gRPC `PERMISSION_DENIED`, naming the missing permission.
 
 use std::sync::Arc;
 
@@ -24,7 +29,7 @@ use tower::ServiceExt;
 
 mod cards;
 
-pub use cards::{extended_card, extended_cards, ExtendedCards};
+pub use cards::{extended_card, extended_cards, public_view, ExtendedCards};
 
 use crate::fault::Fault;
 use crate::{AgentConfig, REST_PATH};
@@ -34,6 +39,10 @@ pub const SCHEME: &str = "bearer";
 const CHALLENGE: &str = "Bearer realm=\"a2a-tck-reference-agent\"";
 const REFUSAL: &str =
     "authentication required: send `Authorization: Bearer <token>` (security scheme `bearer`)";
+/// The refusal of the limited principal: authenticated, without the permission (spec 1.0
+/// §3.3.2 asks that it name the missing permission).
+const FORBIDDEN: &str =
+    "permission denied: the caller is authenticated but lacks the permission `a2a:use`";
 /// How much of a JSON-RPC request body is read to learn its method (the handler behind
 /// applies its own limit).
 const BODY_LIMIT: usize = 64 * 1024 * 1024;
@@ -76,6 +85,12 @@ pub struct AuthPolicy {
     pub v03_card_no_challenge: bool,
     /// The card also declares an oauth2 authorizationCode flow with a plain-http tokenUrl.
     pub card_oauth_code_http: bool,
+    /// The limited principal is served (as the first principal).
+    pub limited_allowed: bool,
+    /// The limited principal is refused as unauthenticated (401, UNAUTHENTICATED).
+    pub limited_unauthenticated: bool,
+    /// The limited principal is given the full extended card (as the first principal).
+    pub limited_card_served: bool,
 }
 
 impl AuthPolicy {
@@ -104,6 +119,9 @@ impl AuthPolicy {
             jsonrpc_in_200: has(Fault::AuthJsonRpcErrorIn200),
             v03_card_no_challenge: has(Fault::V03ExtendedCardNoChallenge),
             card_oauth_code_http: has(Fault::OauthAuthCodePlainHttp),
+            limited_allowed: has(Fault::LimitedPrincipalAllowed),
+            limited_unauthenticated: has(Fault::LimitedPrincipal401),
+            limited_card_served: has(Fault::LimitedExtendedCardServed),
         }
     }
 }
@@ -202,6 +220,11 @@ pub struct Guard {
     /// The services of each principal (same order as `tokens`).
     services: Vec<Router>,
     policy: AuthPolicy,
+    /// The limited principal's tokens: they authenticate, and permit nothing.
+    limited: Vec<String>,
+    /// The limited principal's own services (an extended card tailored to it), when it has
+    /// any: extended-card requests go there.
+    limited_service: Option<Router>,
 }
 
 impl Guard {
@@ -210,7 +233,21 @@ impl Guard {
             tokens,
             services,
             policy,
+            limited: Vec::new(),
+            limited_service: None,
         }
+    }
+
+    /// With the limited principal's tokens, and its own services if it has any.
+    pub fn with_limited(mut self, tokens: Vec<String>, service: Option<Router>) -> Guard {
+        self.limited = tokens;
+        self.limited_service = service;
+        self
+    }
+
+    /// Whether a token is the limited principal's.
+    fn is_limited(&self, token: Option<&str>) -> bool {
+        token.is_some_and(|t| self.limited.iter().any(|known| known == t))
     }
 
     /// The principal a token names (by the policy's faults).
@@ -276,7 +313,9 @@ pub async fn guard(State(guard): State<Arc<Guard>>, request: Request) -> Respons
     let kind = Kind::of(&request);
     let path = request.uri().path().to_owned();
     let if_none_match = request.headers().get(header::IF_NONE_MATCH).cloned();
-    let principal = guard.principal(bearer(request.headers()));
+    let token = bearer(request.headers());
+    let limited = guard.is_limited(token);
+    let principal = guard.principal(token);
     // A JSON-RPC body is read here to learn its method; the handler gets it back unchanged.
     let (request, body) = if kind == Kind::JsonRpc {
         let (parts, body) = request.into_parts();
@@ -291,6 +330,28 @@ pub async fn guard(State(guard): State<Arc<Guard>>, request: Request) -> Respons
         (request, None)
     };
     let extended = asks_extended_card(kind, &path, body.as_ref());
+    if limited {
+        let policy = &guard.policy;
+        let service = if policy.limited_allowed || (extended && policy.limited_card_served) {
+            guard.services.first().cloned()
+        } else if extended && guard.limited_service.is_some() {
+            guard.limited_service.clone()
+        } else if policy.limited_unauthenticated {
+            return refuse(kind, policy, request_id(body.as_ref()));
+        } else {
+            return forbid(kind, policy, request_id(body.as_ref()));
+        };
+        let Some(service) = service else {
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+        };
+        return serve(
+            service,
+            request,
+            extended && kind != Kind::Grpc && !policy.card_no_cache,
+            if_none_match,
+        )
+        .await;
+    }
     let principal = match principal {
         None if extended && guard.policy.card_without_auth => Some(0),
         other => other,
@@ -305,11 +366,23 @@ pub async fn guard(State(guard): State<Arc<Guard>>, request: Request) -> Respons
     let Some(service) = guard.services.get(principal).cloned() else {
         return StatusCode::INTERNAL_SERVER_ERROR.into_response();
     };
+    let cached = extended && kind != Kind::Grpc && !guard.policy.card_no_cache;
+    serve(service, request, cached, if_none_match).await
+}
+
+/// The answer of a principal's services; with caching headers when `cached` (the extended
+/// card on HTTP).
+async fn serve(
+    service: Router,
+    request: Request,
+    cached: bool,
+    if_none_match: Option<HeaderValue>,
+) -> Response {
     let response = match service.oneshot(request).await {
         Ok(response) => response,
         Err(never) => match never {},
     };
-    if extended && kind != Kind::Grpc && !guard.policy.card_no_cache {
+    if cached {
         with_cache_headers(response, if_none_match).await
     } else {
         response
@@ -417,6 +490,36 @@ fn refuse(kind: Kind, policy: &AuthPolicy, id: Value) -> Response {
                 "message": message,
             }});
             (http, challenge, axum::Json(body)).into_response()
+        }
+    }
+}
+
+/// The refusal of an authenticated caller without the permission, in the binding's form
+/// (spec 1.0 §5.4: HTTP 403, gRPC PERMISSION_DENIED; JSON-RPC a custom code, here -32000 in
+/// HTTP 403, or -32010 in HTTP 200 under the fault that moves JSON-RPC refusals there).
+fn forbid(kind: Kind, policy: &AuthPolicy, id: Value) -> Response {
+    match kind {
+        Kind::Grpc => tonic::Status::permission_denied(FORBIDDEN).into_http(),
+        Kind::JsonRpc => {
+            let (status, code) = if policy.jsonrpc_in_200 {
+                (StatusCode::OK, -32010)
+            } else {
+                (StatusCode::FORBIDDEN, -32000)
+            };
+            let body = json!({
+                "jsonrpc": "2.0",
+                "id": id,
+                "error": {"code": code, "message": FORBIDDEN},
+            });
+            (status, axum::Json(body)).into_response()
+        }
+        Kind::Rest => {
+            let body = json!({"error": {
+                "code": 403,
+                "status": "PERMISSION_DENIED",
+                "message": FORBIDDEN,
+            }});
+            (StatusCode::FORBIDDEN, axum::Json(body)).into_response()
         }
     }
 }

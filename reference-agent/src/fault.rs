@@ -349,6 +349,14 @@ faults! {
         "In authenticated mode, the card also declares an OAuth 2.0 client-credentials scheme with an empty scope map (not required by any security requirement): a conformant variant the kit must accept.";
     AuthCardOauthUrlNotUrl => "auth-card-oauth-url-not-url",
         "In authenticated mode, the card also declares an OAuth 2.0 scheme whose tokenUrl is not a URL.";
+    LimitedPrincipalAllowed => "limited-principal-allowed",
+        "In authenticated mode, the limited principal's requests (--limited-token) are served, as the first principal's, instead of refused with an authorization error.";
+    LimitedPrincipal401 => "limited-principal-401",
+        "In authenticated mode, the limited principal's requests are refused as unauthenticated (HTTP 401 with a challenge, gRPC UNAUTHENTICATED) instead of with an authorization error (HTTP 403, gRPC PERMISSION_DENIED), although its token is valid.";
+    LimitedExtendedCardServed => "limited-extended-card-served",
+        "In authenticated mode, the limited principal is given the full extended card (the first principal's); its other requests are refused.";
+    LimitedExtendedCardTailored => "limited-extended-card-tailored",
+        "In authenticated mode, the limited principal is given an extended card tailored to it, holding nothing beyond the public card (its other requests are refused): a conformant alternative (1.0 §13.3 lets the card depend on the caller) the kit must accept.";
     // --- push ---
     PushConfigCreateNoId => "push-config-create-no-id",
         "CreateTaskPushNotificationConfig answers the config without its `id`.";
@@ -506,7 +514,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 204);
+        assert_eq!(Fault::all().len(), 208);
     }
 
     #[test]

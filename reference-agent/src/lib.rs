@@ -84,6 +84,11 @@ pub struct AgentConfig {
     /// these tokens, each one principal with tasks of its own; the card declares the bearer
     /// scheme and an extended card (empty = open, the default).
     pub bearer_tokens: Vec<String>,
+    /// In authenticated mode, tokens of a *limited* principal (`--limited-token`): they
+    /// authenticate, but the principal may do nothing. Every operation it asks for, the
+    /// extended card included, is refused with an authorization error (HTTP 403, gRPC
+    /// PERMISSION_DENIED; spec 1.0 §3.3.2). Ignored when `bearer_tokens` is empty.
+    pub limited_tokens: Vec<String>,
     /// Declare one extension with `required: true` ([`extensions::REQUIRED_EXTENSION`]) and
     /// refuse 1.0 requests that do not activate it (`--required-extension`).
     pub required_extension: bool,
@@ -310,11 +315,29 @@ pub async fn start_with_identity(
             all.push(services(&other, &other));
             others.push(other);
         }
-        let guard = auth::Guard::new(
+        let mut guard = auth::Guard::new(
             app.config.bearer_tokens.clone(),
             all,
             app.policy.auth.clone(),
         );
+        // The limited principal has services of its own only under the fault that gives it
+        // an extended card tailored to it (nothing beyond the public card).
+        let tailored = (!app.config.limited_tokens.is_empty()
+            && app.config.has(Fault::LimitedExtendedCardTailored))
+        .then(|| {
+            let config = AgentConfig {
+                store: (app.config.store).for_principal(app.config.bearer_tokens.len()),
+                ..app.config.clone()
+            };
+            App::new(&base_url(addr, scheme), config).map(|mut limited| {
+                limited.extended = limited.extended.take().map(auth::public_view);
+                Arc::new(limited)
+            })
+        })
+        .transpose()?;
+        let limited_service = tailored.as_ref().map(|limited| services(limited, limited));
+        others.extend(tailored);
+        guard = guard.with_limited(app.config.limited_tokens.clone(), limited_service);
         let guarded = Router::new()
             .fallback(auth::guard)
             .with_state(Arc::new(guard));

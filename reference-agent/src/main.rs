@@ -50,6 +50,15 @@ struct Args {
     /// the bearer scheme and an extended card, served to authenticated callers only.
     #[arg(long = "bearer-token", value_name = "TOKEN")]
     bearer_tokens: Vec<String>,
+    /// With --bearer-token: a token of a limited principal (repeatable), one that
+    /// authenticates but may do nothing; its every request, the extended card included, is
+    /// refused with an authorization error (HTTP 403, gRPC PERMISSION_DENIED).
+    #[arg(
+        long = "limited-token",
+        value_name = "TOKEN",
+        requires = "bearer_tokens"
+    )]
+    limited_tokens: Vec<String>,
     /// Declare and deliver push notifications (card `pushNotifications: true`): the
     /// push-config operations work and every task update is POSTed to each config's webhook.
     #[arg(long)]
@@ -90,12 +99,14 @@ async fn main() -> anyhow::Result<()> {
         tls: args.tls,
         store: args.store,
         bearer_tokens: args.bearer_tokens,
+        limited_tokens: args.limited_tokens,
         push: args.push,
         push_allow_any_host: args.push_allow_any_host,
         ..AgentConfig::with_faults(args.faults)
     };
     let config_faults = config.faults.clone();
     let principals = config.bearer_tokens.len();
+    let limited = config.limited_tokens.len();
     let agent = start(addr, config)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
@@ -125,7 +136,9 @@ async fn main() -> anyhow::Result<()> {
         if principals == 0 {
             String::new()
         } else {
-            format!("authentication: bearer tokens, {principals} principal(s)\n")
+            format!(
+                "authentication: bearer tokens, {principals} principal(s), {limited} limited token(s)\n"
+            )
         },
     ))?;
     stop_signal().await?;

@@ -68,6 +68,7 @@ pub struct Options {
     durable: bool,
     ready_timeout: Duration,
     other_headers: Vec<(String, String)>,
+    limited_headers: Vec<(String, String)>,
     /// The built-in agent runs in authenticated mode, the kit holding both principals' tokens.
     builtin_auth: bool,
     webhook: crate::webhook::WebhookOptions,
@@ -105,6 +106,7 @@ impl Options {
             durable: false,
             ready_timeout: crate::durability::READY_TIMEOUT,
             other_headers: defaults.other_headers,
+            limited_headers: defaults.limited_headers,
             builtin_auth: true,
             webhook: defaults.webhook,
         }
@@ -217,8 +219,23 @@ impl Options {
         self.other_header("Authorization", format!("Bearer {token}"))
     }
 
+    /// The credentials of a limited principal, one the agent authenticates but permits
+    /// nothing the kit tries (no SendMessage, no extended card beyond the public card): this
+    /// header is sent in place of the [`Options::header`]s by the checks of authorization
+    /// errors (repeatable; redacted). Without it those checks are N/A.
+    pub fn limited_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Options {
+        self.limited_headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// A limited principal authenticated with `Authorization: Bearer <token>`.
+    pub fn limited_bearer(self, token: impl Into<String>) -> Options {
+        let token = token.into();
+        self.limited_header("Authorization", format!("Bearer {token}"))
+    }
+
     /// Whether the built-in agent runs in authenticated mode (default: on, with two
-    /// generated tokens the kit holds). Off serves every operation without credentials.
+    /// generated tokens and a limited one, which the kit holds). Off serves every operation without credentials.
     pub fn builtin_auth(mut self, on: bool) -> Options {
         self.builtin_auth = on;
         self
@@ -255,7 +272,10 @@ impl Options {
         if let Some((name, _)) = deadlines.iter().find(|(_, d)| d.is_zero()) {
             return Err(Error::Usage(format!("the {name} must be positive")));
         }
-        for (name, value) in self.headers.iter().chain(&self.other_headers) {
+        let all = (self.headers.iter())
+            .chain(&self.other_headers)
+            .chain(&self.limited_headers);
+        for (name, value) in all {
             crate::wire::user_header(name, value).map_err(Error::Usage)?;
         }
         Ok(())
@@ -289,6 +309,7 @@ impl Options {
         options.headers = self.headers.clone();
         options.trusted_keys = self.trusted_keys.clone();
         options.other_headers = self.other_headers.clone();
+        options.limited_headers = self.limited_headers.clone();
         options.webhook = self.webhook.clone();
         options
     }

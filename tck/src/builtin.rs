@@ -40,6 +40,9 @@ pub struct Credentials {
     pub headers: Vec<(String, String)>,
     /// The second principal's, for the checks of isolation.
     pub other: Vec<(String, String)>,
+    /// The limited principal's (authenticated, permitted nothing), for the checks of
+    /// authorization errors.
+    pub limited: Vec<(String, String)>,
 }
 
 impl std::fmt::Debug for Credentials {
@@ -57,6 +60,8 @@ impl Credentials {
         run.headers.extend(self.headers);
         run.other_headers.retain(|h| !is_auth(h));
         run.other_headers.extend(self.other);
+        run.limited_headers.retain(|h| !is_auth(h));
+        run.limited_headers.extend(self.limited);
     }
 }
 
@@ -72,20 +77,25 @@ pub fn fresh_token() -> String {
 }
 
 /// Turns on authenticated mode in `config` with two fresh tokens (the first two of its own
-/// when it has some) and returns the credentials of both principals.
+/// when it has some) and a fresh limited token (its first, when it has one), and returns
+/// the credentials of the three principals.
 pub fn authenticated(config: &mut AgentConfig) -> Credentials {
     while config.bearer_tokens.len() < 2 {
         config.bearer_tokens.push(fresh_token());
+    }
+    if config.limited_tokens.is_empty() {
+        config.limited_tokens.push(fresh_token());
     }
     let header = |token: &String| vec![("Authorization".to_string(), format!("Bearer {token}"))];
     Credentials {
         headers: header(&config.bearer_tokens[0]),
         other: header(&config.bearer_tokens[1]),
+        limited: header(&config.limited_tokens[0]),
     }
 }
 
 /// Starts the reference agent as the kit's built-in target: the builtin [`profile`] in
-/// authenticated mode (two generated tokens), with the given faults; returns the agent and the credentials to use.
+/// authenticated mode (two generated tokens and a limited one), with the given faults; returns the agent and the credentials to use.
 pub async fn start_full(faults: &[Fault]) -> std::io::Result<(RunningAgent, Credentials)> {
     let mut config = profile();
     config.faults.extend(faults.iter().copied());

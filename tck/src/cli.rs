@@ -253,6 +253,19 @@ pub(crate) struct RunArgs {
     /// 'X-API-Key: <key>' (repeatable; redacted).
     #[arg(long = "other-header", value_name = "NAME: VALUE")]
     pub(crate) other_headers: Vec<String>,
+    /// A limited principal's bearer token: one the agent authenticates but permits nothing
+    /// the kit tries (no SendMessage, no extended card beyond the public card), used only by
+    /// the checks that such a caller gets an authorization error (redacted). Without it
+    /// those checks are N/A.
+    #[arg(long, value_name = "TOKEN")]
+    pub(crate) limited_bearer: Option<String>,
+    /// Like --limited-bearer, the token read from this environment variable.
+    #[arg(long, value_name = "VAR", conflicts_with = "limited_bearer")]
+    pub(crate) limited_bearer_env: Option<String>,
+    /// A limited principal's header, for agents whose credentials are not bearer tokens:
+    /// 'X-API-Key: <key>' (repeatable; redacted).
+    #[arg(long = "limited-header", value_name = "NAME: VALUE")]
+    pub(crate) limited_headers: Vec<String>,
     /// A public key trusted for the card's signatures: a file holding a JWK or a JWK Set
     /// (repeatable); used besides the key set the signature's `jku` names.
     #[arg(long = "trusted-key", value_name = "FILE")]

@@ -40,6 +40,8 @@ pub struct Ctx {
     saved: Option<Arc<crate::checks::durability::Saved>>,
     /// The credentials of a second principal (see [`Ctx::with_other_credentials`]).
     other_credentials: Arc<Vec<(String, String)>>,
+    /// The credentials of a limited principal (see [`Ctx::with_limited_credentials`]).
+    limited_credentials: Arc<Vec<(String, String)>>,
     /// The run's webhook receiver (push checks), or why it could not start.
     webhook: Option<Arc<Result<crate::webhook::Webhook, String>>>,
 }
@@ -68,6 +70,7 @@ impl Ctx {
             trusted_keys: Arc::default(),
             saved: None,
             other_credentials: Arc::default(),
+            limited_credentials: Arc::default(),
             webhook: None,
         }
     }
@@ -103,6 +106,18 @@ impl Ctx {
     /// The credentials of a second principal; empty when none was given.
     pub fn other_credentials(&self) -> &[(String, String)] {
         &self.other_credentials
+    }
+
+    /// With the credentials of a limited principal (`--limited-bearer`, `--limited-header`):
+    /// one the agent authenticates but permits nothing the kit tries.
+    pub fn with_limited_credentials(mut self, headers: Arc<Vec<(String, String)>>) -> Ctx {
+        self.limited_credentials = headers;
+        self
+    }
+
+    /// The credentials of a limited principal; empty when none was given.
+    pub fn limited_credentials(&self) -> &[(String, String)] {
+        &self.limited_credentials
     }
 
     /// The same check as another caller: `headers` are sent in place of the run's headers

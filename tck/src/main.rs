@@ -51,10 +51,10 @@ fn filter(selection: &Selection) -> Filter {
     }
 }
 
-/// The bearer credentials of `--bearer`/`--bearer-env` and `--other-bearer`/
-/// `--other-bearer-env`, as headers.
-#[allow(clippy::type_complexity)]
-fn credentials(args: &RunArgs) -> Result<(Vec<(String, String)>, Vec<(String, String)>), String> {
+/// The bearer credentials of the run's principal (`--bearer`/`--bearer-env`), the second
+/// principal (`--other-bearer`/`--other-bearer-env`) and the limited one
+/// (`--limited-bearer`/`--limited-bearer-env`), as headers.
+fn credentials(args: &RunArgs) -> Result<Principals, String> {
     let token = |value: &Option<String>, env: &Option<String>, flag: &str| match (value, env) {
         (Some(token), _) => Ok(Some(token.clone())),
         (None, Some(var)) => std::env::var(var).map(Some).map_err(|_| {
@@ -71,17 +71,29 @@ fn credentials(args: &RunArgs) -> Result<(Vec<(String, String)>, Vec<(String, St
             .map_err(|_| "a bearer token holds characters a header cannot carry".to_string())?;
         Ok(vec![("Authorization".to_string(), value)])
     };
-    Ok((
-        header(token(&args.bearer, &args.bearer_env, "--bearer-env")?)?,
-        header(token(
+    Ok(Principals {
+        mine: header(token(&args.bearer, &args.bearer_env, "--bearer-env")?)?,
+        other: header(token(
             &args.other_bearer,
             &args.other_bearer_env,
             "--other-bearer-env",
         )?)?,
-    ))
+        limited: header(token(
+            &args.limited_bearer,
+            &args.limited_bearer_env,
+            "--limited-bearer-env",
+        )?)?,
+    })
 }
 
-/// The headers of `--header` or `--other-header` (`flag`), parsed; the error names the flag
+/// The headers of each principal the run holds credentials of.
+struct Principals {
+    mine: Vec<(String, String)>,
+    other: Vec<(String, String)>,
+    limited: Vec<(String, String)>,
+}
+
+/// The headers of `--header`, `--other-header` or `--limited-header` (`flag`), parsed; the error names the flag
 /// and never the value.
 fn user_headers(texts: &[String], flag: &str) -> Result<Vec<(String, String)>, String> {
     texts
@@ -123,12 +135,13 @@ fn run(args: RunArgs) -> ExitCode {
     if let Some(e) = a2a_tck::durability::misused(builtin, args.durability, &args.restart_cmd) {
         return usage(e);
     }
-    let (headers, other_headers) = match (
+    let (headers, other_headers, limited_headers) = match (
         user_headers(&args.headers, "--header"),
         user_headers(&args.other_headers, "--other-header"),
+        user_headers(&args.limited_headers, "--limited-header"),
     ) {
-        (Ok(mine), Ok(other)) => (mine, other),
-        (Err(e), _) | (_, Err(e)) => return usage(&e),
+        (Ok(mine), Ok(other), Ok(limited)) => (mine, other, limited),
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return usage(&e),
     };
     let ready_timeout = match seconds(args.ready_timeout, "--ready-timeout") {
         Ok(d) => d,
@@ -240,10 +253,12 @@ fn run(args: RunArgs) -> ExitCode {
             (None, None) => None,
         };
         options.other_headers = other_headers;
+        options.limited_headers = limited_headers;
         match credentials(&args) {
-            Ok((mine, other)) => {
-                options.headers.extend(mine);
-                options.other_headers.extend(other);
+            Ok(principals) => {
+                options.headers.extend(principals.mine);
+                options.other_headers.extend(principals.other);
+                options.limited_headers.extend(principals.limited);
             }
             Err(e) => return usage(&e),
         }

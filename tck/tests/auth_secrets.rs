@@ -2,7 +2,8 @@
 //! Markdown), the summary on stdout, or stderr. The agent runs in authenticated mode with
 //! faults that make the auth checks WARN, so their evidence (requests with the credential
 //! headers) is written; the kit gets its token from --bearer-env, the second principal's
-//! from --other-bearer and an API key from --header.
+//! from --other-bearer, the limited principal's from --limited-bearer-env and an API key
+//! from --header.
 
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
@@ -13,13 +14,15 @@ const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
 
 #[tokio::test]
 async fn secrets_never_reach_an_output() {
-    let (mine, other, key) = (
+    let (mine, other, limited, key) = (
         "tck-secret-first-principal-0123456789",
         "tck-secret-second-principal-9876543210",
+        "tck-secret-limited-principal-2468013579",
         "tck-secret-api-key-5555",
     );
     let config = AgentConfig {
         bearer_tokens: vec![mine.to_string(), other.to_string()],
+        limited_tokens: vec![limited.to_string()],
         faults: BTreeSet::from([Fault::AuthWrongStatus, Fault::AuthNoChallenge]),
         ..AgentConfig::default()
     };
@@ -36,6 +39,8 @@ async fn secrets_never_reach_an_output() {
         "A2A_TCK_TEST_TOKEN",
         "--other-bearer",
         other,
+        "--limited-bearer-env",
+        "A2A_TCK_TEST_LIMITED_TOKEN",
         "--header",
         &format!("X-Api-Key: {key}"),
         "--select",
@@ -60,6 +65,7 @@ async fn secrets_never_reach_an_output() {
         std::process::Command::new(BIN)
             .args(&args)
             .env("A2A_TCK_TEST_TOKEN", mine)
+            .env("A2A_TCK_TEST_LIMITED_TOKEN", limited)
             .output()
     })
     .await
@@ -81,7 +87,7 @@ async fn secrets_never_reach_an_output() {
         outputs.push((name.to_string(), text));
     }
     for (name, text) in &outputs {
-        for secret in [mine, other, key] {
+        for secret in [mine, other, limited, key] {
             assert!(!text.contains(secret), "{name} holds a secret");
         }
     }

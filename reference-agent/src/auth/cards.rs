@@ -56,7 +56,7 @@ pub fn extended_cards(public: &Value, policy: &AuthPolicy) -> Option<ExtendedCar
     let mut card = public.clone();
     if let Some(skills) = card.get_mut("skills").and_then(Value::as_array_mut) {
         skills.push(json!({
-            "id": "tck-extended",
+            "id": EXTENDED_SKILL,
             "name": "Extended TCK scenarios",
             "description": "Listed in the extended card only, which authenticated callers get.",
             "tags": ["tck", "extended"],
@@ -124,6 +124,20 @@ pub fn extended_cards(public: &Value, policy: &AuthPolicy) -> Option<ExtendedCar
         v03_json: Value::Object(v03_json),
         v03_proto: Value::Object(v03_proto),
     })
+}
+
+/// The id of the skill the extended card adds to the public card's.
+const EXTENDED_SKILL: &str = "tck-extended";
+
+/// The extended cards as tailored to a caller who may see nothing beyond the public card:
+/// without the skill they add (spec 1.0 §13.3: the content MAY depend on the caller).
+pub fn public_view(mut cards: ExtendedCards) -> ExtendedCards {
+    for card in [&mut cards.v10, &mut cards.v03_json, &mut cards.v03_proto] {
+        if let Some(skills) = card.get_mut("skills").and_then(Value::as_array_mut) {
+            skills.retain(|skill| skill.get("id") != Some(&json!(EXTENDED_SKILL)));
+        }
+    }
+    cards
 }
 
 /// The answer of the extended-card operations: the card in the form `form` picks, or the

@@ -1,7 +1,9 @@
 //! Authentication and authorization checks (`auth.*`, spec 1.0 §3.3.2, §7.4, §13.1; 0.3
 //! §4.4): when the card declares security requirements, requests without credentials or
-//! with wrong ones are refused, in the binding's form and with a challenge, and the tasks of
-//! one principal are invisible to another (given a second principal's credentials).
+//! with wrong ones are refused, in the binding's form and with a challenge, the tasks of
+//! one principal are invisible to another (given a second principal's credentials), and a
+//! principal without the permission gets an authorization error (given a limited
+//! principal's credentials).
 //!
 //! The credentials are the run's headers (`--header`, `--bearer`): every one of them that is
 //! not a protocol header (A2A-Version, A2A-Extensions, ...) counts as a credential, so that
@@ -20,10 +22,13 @@ use crate::transport::Reply;
 mod card_and_task;
 mod challenge;
 mod isolation;
+mod limited;
 
 use card_and_task::{in_task_auth, oauth_urls};
 use challenge::challenge;
 use isolation::{foreign_task, principals_isolated};
+use limited::limited_refused;
+pub use limited::{limited_principal, NO_LIMITED};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "auth";
@@ -153,6 +158,35 @@ pub fn checks() -> Vec<Check> {
                  principal, as auth.principals-isolated.",
             ),
             run: |ctx| Box::pin(foreign_task(ctx)),
+        },
+        Check {
+            id: "auth.limited-principal-refused",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.3.2", statements: &["V10-3.3.2-05", "V10-5.4-01", "V10-13.1-02", "V10-14.1.1-05"] },
+            requirement: "A caller that authenticates but lacks the permission is refused with the binding's authorization error (HTTP 403, gRPC PERMISSION_DENIED), not as unauthenticated, and its message is not processed",
+            scope: super::EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &[],
+            acts: &["SEC-AUTH-002"],
+            reading: Some(
+                "Needs a limited principal's credentials (--limited-bearer, --limited-bearer-env \
+                 or --limited-header): ones the agent authenticates but permits nothing the kit \
+                 tries, which only the user can know (§7.5 and §13.1 leave the authorization \
+                 model to the agent); without them the result is N/A. The kit takes the user's \
+                 word that the principal may not send messages: it sends SendMessage (and \
+                 SendStreamingMessage when the card declares streaming) as that principal. A \
+                 result, or a stream that carries an event, FAILs. The refusal's form is the \
+                 §5.4 row for authorization: REST HTTP 403, gRPC PERMISSION_DENIED; HTTP 401 \
+                 or UNAUTHENTICATED, the authentication error, FAILs, since the credential is \
+                 valid and §3.3.2 asks for an authorization error. JSON-RPC has a custom code \
+                 and no fixed HTTP status: HTTP 403 (any body) passes, so does a JSON-RPC \
+                 error in HTTP 200 whose code means nothing else (not a JSON-RPC standard \
+                 code nor -32001..-32009); HTTP 401 is a WARN. Only the SendMessage refusal's \
+                 form is judged; the streaming call needs only to serve nothing. 1.0 only: \
+                 0.3 leaves authorization to the agent (§4.6 MAY) and names no authorization \
+                 error.",
+            ),
+            run: |ctx| Box::pin(limited_refused(ctx)),
         },
         Check {
             id: "auth.in-task-auth-required-explained",

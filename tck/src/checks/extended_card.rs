@@ -1,7 +1,8 @@
 //! Extended Agent Card checks (`extended-card.*`, spec 1.0 §3.1.11, §3.3.4, §13.3; 0.3
 //! §7.10): when the card declares the extended card, the authenticated call returns an Agent
 //! Card on every binding (or ExtendedAgentCardNotConfiguredError), a call without
-//! credentials gets no card, and the HTTP bindings serve it with caching headers.
+//! credentials gets no card nor does a principal without the permission get its privileged
+//! content, and the HTTP bindings serve it with caching headers.
 
 use serde_json::{json, Value};
 
@@ -17,6 +18,7 @@ use crate::transport::Reply;
 use crate::wire::HttpReply;
 
 mod challenge;
+mod limited;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "extended-card";
@@ -64,6 +66,34 @@ pub fn checks() -> Vec<Check> {
                  the kit can make them (see auth.invalid-credentials-rejected).",
             ),
             run: |ctx| Box::pin(requires_auth(ctx)),
+        },
+        Check {
+            id: "extended-card.limited-principal-refused",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "13.3", statements: &["V10-13.3-10"] },
+            requirement: "GetExtendedAgentCard by a caller that authenticates but may not read the extended card is refused, or answered with a card that holds none of the extended card's privileged skills",
+            scope: super::EVERY_BINDING_1_0,
+            requires: GATE,
+            maps_to: &[],
+            acts: &["SEC-EXTCARD-002"],
+            reading: Some(
+                "Needs a limited principal's credentials (--limited-bearer, --limited-bearer-env \
+                 or --limited-header), taken as the user's word that this principal may see \
+                 nothing of the extended card beyond the public card; without them N/A. Any \
+                 error passes (an authorization error, or ExtendedAgentCardNotConfiguredError: \
+                 none configured for this caller); the refusal's form is \
+                 auth.limited-principal-refused's. §13.3 lets the extended card depend on the \
+                 caller (V10-13.3-03), so a card served to the limited principal is not by \
+                 itself a failure: what is privileged is read as the skills (by id) of the run's \
+                 principal's extended card that the public card lacks (V10-13.3-05), and the \
+                 card FAILs only if it shows one of them. Other differences (capability details, \
+                 configuration) are not judged: the kit cannot tell which are privileged. A \
+                 card served when the run's principal gets no extended card, or one with no \
+                 skill beyond the public card's, leaves nothing to compare: UNTESTABLE. 1.0 \
+                 only: 0.3 names no permission rule for the extended card (§7.10 asks only for \
+                 authentication).",
+            ),
+            run: |ctx| Box::pin(limited::limited_card(ctx)),
         },
         Check {
             id: "extended-card.cache-headers",

@@ -249,6 +249,8 @@ const WEIGHTS: &[(&str, u32)] = &[
     ("tasks.cancel.canceled-task-stays-canceled", 3),
     ("tasks.list.filters-by-context-id", 3),
     ("tasks.list.next-page-token-always-present", 3),
+    ("auth.limited-principal-refused", 2),
+    ("extended-card.limited-principal-refused", 2),
     ("data-model.enums.protojson-names", 2),
     ("data-model.json.camel-case-field-names", 2),
     ("data-model.no-kind-discriminator", 2),

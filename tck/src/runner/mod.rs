@@ -58,6 +58,10 @@ pub struct RunOptions {
     /// The credentials of a second principal (`--other-bearer`, `--other-header`), sent in
     /// place of `headers` by the checks of principal isolation; redacted in evidence.
     pub other_headers: Vec<(String, String)>,
+    /// The credentials of a limited principal (`--limited-bearer`, `--limited-header`): one
+    /// the agent authenticates but permits nothing, sent in place of `headers` by the checks
+    /// of authorization errors; redacted in evidence.
+    pub limited_headers: Vec<(String, String)>,
     /// Told how many checks have finished, of how many planned (for a progress bar).
     pub progress: Option<Progress>,
     /// The scenario contract the agent honours (`--contract`); `None`: the probe decides.
@@ -98,6 +102,7 @@ impl RunOptions {
             headers: Vec::new(),
             trusted_keys: Vec::new(),
             other_headers: Vec::new(),
+            limited_headers: Vec::new(),
             progress: None,
             contract: None,
             drive: None,
@@ -344,6 +349,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     };
     let trusted_keys = Arc::new(options.trusted_keys.clone());
     let other_headers = Arc::new(options.other_headers.clone());
+    let limited_headers = Arc::new(options.limited_headers.clone());
     let finished = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     if let Some(progress) = &options.progress {
         (progress.0)(0, planned_count);
@@ -387,6 +393,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         .with_scenarios(scenarios.fresh())
         .with_trusted_keys(trusted_keys.clone())
         .with_other_credentials(other_headers.clone())
+        .with_limited_credentials(limited_headers.clone())
         .with_webhook(webhook.clone())
     };
     let mut results: Vec<(usize, CheckResult)> = phases
@@ -544,7 +551,11 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .and_then(Value::as_str)
             .map(str::to_string)
     };
-    let secrets = crate::secrets::of_headers(options.headers.iter().chain(&options.other_headers));
+    let secrets = crate::secrets::of_headers(
+        (options.headers.iter())
+            .chain(&options.other_headers)
+            .chain(&options.limited_headers),
+    );
     let report = Report {
         format_version: report::FORMAT_VERSION,
         tool: Tool {

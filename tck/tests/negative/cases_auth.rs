@@ -1,12 +1,13 @@
 //! The negative cases of authentication and the extended card. They run against the
-//! reference agent in authenticated mode (two generated bearer tokens, the kit holding both),
+//! reference agent in authenticated mode (two generated bearer tokens and a limited one, the
+//! kit holding all three),
 //! as the built-in run does; every other case runs against the open agent.
 
 use a2a_reference_agent::Fault;
 
 use a2a_tck::check::{Binding, ProtocolVersion, Status};
 
-use crate::cases::{case, expecting, Case};
+use crate::cases::{case, expecting, on, Case};
 
 /// Checks whose cases need the agent in authenticated mode.
 pub const AUTHENTICATED_PREFIXES: &[&str] = &["auth.", "extended-card."];
@@ -65,6 +66,33 @@ pub const AUTH_CASES: &[Case] = &[
             Fault::ExtendedCardNotConfiguredWrongError,
         )
     },
+    case(
+        "auth.limited-principal-refused",
+        Fault::LimitedPrincipalAllowed,
+    ),
+    // 401 for a valid credential: a FAIL on REST and gRPC, a WARN on JSON-RPC (no fixed
+    // HTTP status).
+    on(
+        &[Binding::Rest, Binding::Grpc],
+        "auth.limited-principal-refused",
+        Fault::LimitedPrincipal401,
+    ),
+    Case {
+        bindings: &[Binding::Jsonrpc],
+        ..expecting(
+            "auth.limited-principal-refused",
+            Fault::LimitedPrincipal401,
+            Status::Warn,
+        )
+    },
+    case(
+        "extended-card.limited-principal-refused",
+        Fault::LimitedPrincipalAllowed,
+    ),
+    case(
+        "extended-card.limited-principal-refused",
+        Fault::LimitedExtendedCardServed,
+    ),
     case("auth.card-oauth-urls", Fault::AuthCardOauthUrlNotUrl),
     // Defensible alternatives the kit must accept.
     expecting(
@@ -109,6 +137,32 @@ pub const AUTH_CASES: &[Case] = &[
     expecting(
         "extended-card.requires-auth",
         Fault::AuthJsonRpcErrorIn200,
+        Status::Pass,
+    ),
+    Case {
+        bindings: &[Binding::Jsonrpc],
+        ..expecting(
+            "auth.limited-principal-refused",
+            Fault::AuthJsonRpcErrorIn200,
+            Status::Pass,
+        )
+    },
+    // A card tailored to the limited principal (nothing beyond the public card) is allowed;
+    // its other requests are still refused.
+    expecting(
+        "extended-card.limited-principal-refused",
+        Fault::LimitedExtendedCardTailored,
+        Status::Pass,
+    ),
+    expecting(
+        "auth.limited-principal-refused",
+        Fault::LimitedExtendedCardTailored,
+        Status::Pass,
+    ),
+    // Given the full card, the limited principal is still refused everything else.
+    expecting(
+        "auth.limited-principal-refused",
+        Fault::LimitedExtendedCardServed,
         Status::Pass,
     ),
 ];
