@@ -1,9 +1,7 @@
 //! Delivery: every status and artifact update of a task is POSTed to the webhook of each of
-//! its configs, off the request path (one tokio task per config, so calls to one webhook go
-//! out one at a time, in the order of the updates), each with a bounded timeout. The body is
-//! (One worker per task: the calls of all its configs go out one after another, in the
-//! order of the updates.) The body is
-//! the update in the form of the config's version: 1.0 a `StreamResponse`, 0.3 the Task as
+//! its configs, off the request path (one worker per task: the calls of all its configs go
+//! out one after another, in the order of the updates), each with a bounded timeout. The body
+//! is the update in the form of the config's version: 1.0 a `StreamResponse`, 0.3 the Task as
 //! it stands after the update. The token goes in `X-A2A-Notification-Token`, the
 //! `authentication` in `Authorization: <scheme> <credentials>`.
 
