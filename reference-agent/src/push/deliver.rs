@@ -100,6 +100,7 @@ impl Dispatcher {
                 continue;
             };
             let call = self.call(&config, body);
+            self.configs.mark_delivered(&config);
             let worker = match workers.get_mut(&config.task_id) {
                 Some(worker) => worker,
                 None => match spawn_worker() {
@@ -107,7 +108,9 @@ impl Dispatcher {
                     None => continue,
                 },
             };
-            if self.policy.out_of_order && artifact && !worker.held.contains_key(&config.id) {
+            let out_of_order = self.policy.out_of_order
+                || (self.policy.inline_out_of_order && self.configs.is_inline(&config));
+            if out_of_order && artifact && !worker.held.contains_key(&config.id) {
                 worker.held.insert(config.id.clone(), call);
                 continue;
             }
