@@ -103,9 +103,9 @@ pub fn checks() -> Vec<Check> {
                  Each artifact of the final task must have been notified before the terminal \
                  state or with it (1.0: an artifactUpdate, or a Task that carries it; 0.3: a \
                  Task snapshot that already has it), states never move back, and only a \
-                 repeated terminal notification or a Task may follow it. An agent that makes \
-                 the artifact and the terminal state in one step has one update and may send \
-                 one call, the final Task with its artifact: that passes. A missing terminal \
+                 repeated terminal notification or a Task in that state may follow it. An \
+                 agent that makes the artifact and the terminal state in one step has one \
+                 update and may send one call, the final Task with its artifact: that passes. A missing terminal \
                  state, an artifact notified only after it, or a state going back fails. \
                  Repeats are allowed: delivery is at least once (§4.3.3).",
             ),
@@ -308,31 +308,33 @@ async fn authentication_sent(ctx: Ctx) -> Result<Verdict, HarnessError> {
     ))
 }
 
-/// The problems of a sequence of notifications, given the final task's artifacts. A task
-/// may go from an interrupted state back to WORKING, so the order rules are: no SUBMITTED
-/// after a later state, each artifact notified before or in the first terminal notification
-/// (a Task that carries it), and after that only calls in a terminal state (a repeat, or the
-/// final Task).
-fn order_problems(notes: &[Note], artifacts: &[String]) -> Vec<String> {
+/// Problems, each with the index of the note it is about.
+pub(super) type Problems = Vec<(usize, String)>;
+
+/// The order problems of one webhook's notifications of one task, however far they got: no
+/// SUBMITTED after a later state (a task may go from an interrupted state back to WORKING,
+/// so that is the only way back), and after the first terminal notification only calls in
+/// that same terminal state (a repeat, or a Task in it: delivery is at least once). Each
+/// problem comes with the index of its note; also the index of the first terminal
+/// notification.
+pub(super) fn sequence_problems(notes: &[Note]) -> (Problems, Option<usize>) {
     let mut problems = Vec::new();
     let mut started = false;
-    let mut terminal_at = None;
+    let mut terminal_at: Option<usize> = None;
     for (i, note) in notes.iter().enumerate() {
-        let n = i + 1;
         let state = note.state.as_deref();
         let terminal = state.is_some_and(|s| a2a::TERMINAL_STATES.contains(&s));
-        if terminal_at.is_some() {
-            if !terminal {
-                let what = state.map_or(note.kind.unwrap_or("call").to_string(), |s| {
-                    format!("{} in state {s}", note.kind.unwrap_or("call"))
-                });
-                problems.push(format!("call {n}: a {what} after the terminal state"));
+        if let Some(t) = terminal_at {
+            if state != notes[t].state.as_deref() {
+                let kind = note.kind.unwrap_or("call");
+                let what = state.map_or(kind.to_string(), |s| format!("{kind} in state {s}"));
+                problems.push((i, format!("{what} after the terminal state")));
             }
             continue;
         }
         match state {
             Some("TASK_STATE_SUBMITTED") if started => {
-                problems.push(format!("call {n}: SUBMITTED after a later state"));
+                problems.push((i, "SUBMITTED after a later state".to_string()));
             }
             Some(s) if rank(s) > 0 => started = true,
             _ => {}
@@ -341,6 +343,17 @@ fn order_problems(notes: &[Note], artifacts: &[String]) -> Vec<String> {
             terminal_at = Some(i);
         }
     }
+    (problems, terminal_at)
+}
+
+/// The problems of a sequence of notifications, given the final task's artifacts: those of
+/// [`sequence_problems`], a missing terminal notification, and an artifact not notified
+/// before or in the first terminal notification (a Task that carries it).
+fn order_problems(notes: &[Note], artifacts: &[String]) -> Vec<String> {
+    let (sequence, terminal_at) = sequence_problems(notes);
+    let mut problems: Vec<String> = (sequence.into_iter())
+        .map(|(i, problem)| format!("call {}: {problem}", i + 1))
+        .collect();
     let Some(t) = terminal_at else {
         problems.push("no notification of the terminal state".into());
         return problems;
@@ -468,7 +481,20 @@ mod tests {
         // A completed Task without the artifact, and nothing else: the artifact was never told.
         let bare_done = note("task", Some("TASK_STATE_COMPLETED"), &[]);
         assert!(!order_problems(&[bare_done], &a).is_empty());
+        // A Task in the terminal state after it is a repeat; another terminal state is not.
+        let final_task = note("task", Some("TASK_STATE_COMPLETED"), &["a1"]);
+        assert!(order_problems(&[artifact.clone(), done.clone(), final_task], &a).is_empty());
+        let failed = note("statusUpdate", Some("TASK_STATE_FAILED"), &[]);
+        assert!(!order_problems(&[artifact.clone(), done.clone(), failed], &a).is_empty());
         // No terminal state at all.
-        assert!(!order_problems(&[working, artifact], &a).is_empty());
+        assert!(!order_problems(&[working.clone(), artifact.clone()], &a).is_empty());
+        // However far they got: no terminal state is no problem of the sequence itself.
+        assert!(sequence_problems(&[working.clone(), artifact.clone()])
+            .0
+            .is_empty());
+        let submitted = note("statusUpdate", Some("TASK_STATE_SUBMITTED"), &[]);
+        assert_eq!(sequence_problems(&[working, submitted]).0.len(), 1);
+        let (late, terminal_at) = sequence_problems(&[done, artifact]);
+        assert_eq!((late[0].0, terminal_at), (1, Some(0)));
     }
 }
