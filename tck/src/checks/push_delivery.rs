@@ -135,25 +135,7 @@ async fn inline_delivers(ctx: Ctx) -> Result<Verdict, HarnessError> {
         return Err(HarnessError::Prerequisite(why));
     }
     let inline = Hook::new(&ctx)?;
-    let message = ctx.user_message(ps::OPEN);
-    let configuration = json!({ "taskPushNotificationConfig": inline.config() });
-    let params = json!({ "message": message, "configuration": configuration });
-    let mut reply = ctx.transport()?.send(params).await?;
-    if !matches!(reply.read, Ok(crate::ctx::Answer::Result(_))) {
-        // Refused with its `authentication`: tried once without it, as a config is (the
-        // refusal stays in the evidence).
-        let mut bare = inline.config();
-        if let Some(config) = bare.as_object_mut() {
-            config.remove("authentication");
-        }
-        let message = ctx.user_message(ps::OPEN);
-        let configuration = json!({ "taskPushNotificationConfig": bare });
-        let params = json!({ "message": message, "configuration": configuration });
-        let retry = ctx.transport()?.send(params).await?;
-        if matches!(retry.read, Ok(crate::ctx::Answer::Result(_))) {
-            reply = retry;
-        }
-    }
+    let reply = ps::send_inline(&ctx, &inline).await?;
     if judge::is_error(&reply, ErrorKind::InvalidParams) {
         return Err(ps::refused(&reply, &inline.url));
     }

@@ -146,6 +146,33 @@ pub async fn created(ctx: &Ctx, task: &str, hook: &Hook) -> Result<Value, Harnes
     }
 }
 
+/// SendMessage of a message playing [`OPEN`] with `hook`'s config inline
+/// (`SendMessageConfiguration.taskPushNotificationConfig`): the reply as received. Refused
+/// with its `authentication`, it is tried once without it, as a config is (the refusal stays
+/// in the evidence).
+pub async fn send_inline(ctx: &Ctx, hook: &Hook) -> Result<Reply, HarnessError> {
+    let message = ctx.user_message(OPEN);
+    let configuration = json!({ "taskPushNotificationConfig": hook.config() });
+    let params = json!({ "message": message, "configuration": configuration });
+    let reply = ctx.transport()?.send(params).await?;
+    if matches!(reply.read, Ok(Answer::Result(_))) {
+        return Ok(reply);
+    }
+    let mut bare = hook.config();
+    if let Some(config) = bare.as_object_mut() {
+        config.remove("authentication");
+    }
+    let message = ctx.user_message(OPEN);
+    let configuration = json!({ "taskPushNotificationConfig": bare });
+    let params = json!({ "message": message, "configuration": configuration });
+    let retry = ctx.transport()?.send(params).await?;
+    Ok(if matches!(retry.read, Ok(Answer::Result(_))) {
+        retry
+    } else {
+        reply
+    })
+}
+
 /// The id of a config the agent answered.
 pub fn config_id(config: &Value) -> String {
     a2a::text(config, "id").unwrap_or_default().to_string()
