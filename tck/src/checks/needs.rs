@@ -272,7 +272,7 @@ const WEIGHTS: &[(&str, u32)] = &[
     ("push.config-delete-removes", 7),
     ("push.config-list-pages", 6),
     ("push.config-list-returns-all", 5),
-    ("push.delivery-stops-after-delete", 6),
+    ("push.delivery-stops-after-delete", 9),
     ("push.inline-config-delivers", 5),
     ("push.delivery-every-update-in-order", 5),
     ("push.delivery-authentication", 4),

@@ -121,6 +121,12 @@ pub const PUSH_CASES: &[Case] = &[
         Fault::PushSkipsTerminal,
     ),
     case("push.delivery-stops-after-delete", Fault::PushAfterDelete),
+    // Only a config that has had a call is called on once deleted: the check brings a call
+    // to the config before it deletes it.
+    case(
+        "push.delivery-stops-after-delete",
+        Fault::PushAfterDeleteOnceDelivered,
+    ),
     // A config refused with `authentication` and taken without: the push checks still judge,
     // and the credentials check says why it cannot.
     expecting(
