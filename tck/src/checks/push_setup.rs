@@ -27,6 +27,21 @@ pub async fn open_task(ctx: &Ctx) -> Result<Value, HarnessError> {
         .await
 }
 
+/// The label under which the receiver keeps the keys made on `ctx`'s interface: its binding,
+/// version, URL and tenant.
+pub fn owner(ctx: &Ctx) -> String {
+    match &ctx.interface {
+        Some(i) => format!(
+            "{} {} {} {}",
+            i.binding,
+            i.version,
+            i.url,
+            i.tenant.as_deref().unwrap_or_default()
+        ),
+        None => String::new(),
+    }
+}
+
 /// What a config the kit registers carries, so that the webhook calls can be checked.
 #[derive(Debug, Clone)]
 pub struct Hook {
@@ -40,11 +55,14 @@ pub struct Hook {
 }
 
 impl Hook {
-    /// A fresh key of this check on the run's receiver, with a token and credentials.
+    /// A fresh key of this check on the run's receiver, with a token and credentials,
+    /// registered as made on the check's interface (see [`owner`]).
     pub fn new(ctx: &Ctx) -> Result<Hook, HarnessError> {
         let key = ctx.id("tck-push-hook");
+        let webhook = ctx.webhook()?;
+        webhook.register(&key, &owner(ctx));
         Ok(Hook {
-            url: ctx.webhook()?.url_for(&key),
+            url: webhook.url_for(&key),
             key,
             token: ctx.id("tck-push-token"),
             credentials: ctx.id("tck-push-secret"),
