@@ -194,6 +194,11 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         "push.delivery-payload-shape",
         &["tck-input-required", "tck-artifact-text"],
     ),
+    // Run alone (nothing else to judge), the check makes its own delivered task.
+    (
+        "push.delivery-order-every-webhook",
+        &["tck-input-required", "tck-artifact-text"],
+    ),
     (
         "push.delivery-stops-after-delete",
         &["tck-input-required", "tck-artifact-text"],
@@ -275,6 +280,7 @@ const WEIGHTS: &[(&str, u32)] = &[
     ("push.delivery-stops-after-delete", 9),
     ("push.inline-config-delivers", 5),
     ("push.delivery-every-update-in-order", 5),
+    ("push.delivery-order-every-webhook", 6),
     ("push.delivery-authentication", 4),
     ("push.delivery-payload-shape", 4),
     ("push.delivery-token", 4),
