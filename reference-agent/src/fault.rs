@@ -392,6 +392,10 @@ faults! {
         "The webhook gets one call per task, at its terminal state: the final Task carrying its artifacts (1.0 a StreamResponse `task`, 0.3 the Task), as from an agent that makes the artifact and the terminal state in one step: a conformant alternative the kit must accept.";
     PushAfterDelete => "push-after-delete",
         "A deleted push config is gone from Get and List, but the agent keeps calling its webhook.";
+    PushAfterDeleteOnceDelivered => "push-after-delete-once-delivered",
+        "A deleted push config that has had at least one webhook call is gone from Get and List, but the agent keeps calling its webhook, as an agent that caches a config once it has used it does (a config deleted before its first call is not called again).";
+    PushInlineOutOfOrder => "push-inline-out-of-order",
+        "Webhook calls to a push config sent inline with SendMessage go out of order (an artifact update after the terminal status that follows it), as from an agent that delivers to inline configs on a path of their own; calls to configs made with CreateTaskPushNotificationConfig keep their order.";
     PushAcceptsPrivateHost => "push-accepts-private-host",
         "Push configs whose webhook is on a private or link-local address (169.254.169.254, 10.0.0.0/8, ...) are accepted, as with --push-allow-any-host.";
     // --- registry (binding rules and 0.3 wire) ---
@@ -514,7 +518,7 @@ mod tests {
             assert_eq!(fault.to_string(), fault.name());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 208);
+        assert_eq!(Fault::all().len(), 210);
     }
 
     #[test]

@@ -68,6 +68,9 @@ impl Delivery {
 #[derive(Debug, Default)]
 struct Inbox {
     by_key: HashMap<String, Vec<Delivery>>,
+    /// The keys checks registered, in order, each with its owner (the interface whose check
+    /// made it; see [`Webhook::register`]).
+    owners: Vec<(String, String)>,
     /// Calls to a path that names no key of the kit (kept count only).
     stray: usize,
     total: usize,
@@ -213,6 +216,34 @@ impl Webhook {
         &self.base
     }
 
+    /// Registers `key` as made by a check of `owner` (a label of the interface), so that the
+    /// calls of every key of an interface can be judged together ([`Webhook::owned_by`]).
+    pub fn register(&self, key: &str, owner: &str) {
+        let mut inbox = self
+            .shared
+            .inbox
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        inbox.owners.push((key.to_string(), owner.to_string()));
+    }
+
+    /// Every key registered by `owner`, in registration order, with what arrived for it so far
+    /// (empty for a key that had no call).
+    pub fn owned_by(&self, owner: &str) -> Vec<(String, Vec<Delivery>)> {
+        let inbox = self
+            .shared
+            .inbox
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        (inbox.owners.iter())
+            .filter(|(_, o)| o == owner)
+            .map(|(key, _)| {
+                let got = inbox.by_key.get(key).cloned().unwrap_or_default();
+                (key.clone(), got)
+            })
+            .collect()
+    }
+
     /// What arrived for `key` so far.
     pub fn received(&self, key: &str) -> Vec<Delivery> {
         let inbox = self
@@ -325,5 +356,12 @@ mod tests {
             .wait_until("tck-other", Duration::from_millis(20), |d| !d.is_empty())
             .await;
         assert!(none.is_empty());
+        // Keys by owner: the calls of each, an empty list for a key without any.
+        hook.register("tck-push-1", "jsonrpc 1.0");
+        hook.register("tck-other", "jsonrpc 1.0");
+        hook.register("tck-push-2", "rest 1.0");
+        let owned = hook.owned_by("jsonrpc 1.0");
+        let keys: Vec<(&str, usize)> = owned.iter().map(|(k, d)| (k.as_str(), d.len())).collect();
+        assert_eq!(keys, [("tck-push-1", 1), ("tck-other", 0)]);
     }
 }

@@ -1,9 +1,7 @@
 //! Delivery: every status and artifact update of a task is POSTed to the webhook of each of
-//! its configs, off the request path (one tokio task per config, so calls to one webhook go
-//! out one at a time, in the order of the updates), each with a bounded timeout. The body is
-//! (One worker per task: the calls of all its configs go out one after another, in the
-//! order of the updates.) The body is
-//! the update in the form of the config's version: 1.0 a `StreamResponse`, 0.3 the Task as
+//! its configs, off the request path (one worker per task: the calls of all its configs go
+//! out one after another, in the order of the updates), each with a bounded timeout. The body
+//! is the update in the form of the config's version: 1.0 a `StreamResponse`, 0.3 the Task as
 //! it stands after the update. The token goes in `X-A2A-Notification-Token`, the
 //! `authentication` in `Authorization: <scheme> <credentials>`.
 
@@ -102,6 +100,7 @@ impl Dispatcher {
                 continue;
             };
             let call = self.call(&config, body);
+            self.configs.mark_delivered(&config);
             let worker = match workers.get_mut(&config.task_id) {
                 Some(worker) => worker,
                 None => match spawn_worker() {
@@ -109,7 +108,9 @@ impl Dispatcher {
                     None => continue,
                 },
             };
-            if self.policy.out_of_order && artifact && !worker.held.contains_key(&config.id) {
+            let out_of_order = self.policy.out_of_order
+                || (self.policy.inline_out_of_order && self.configs.is_inline(&config));
+            if out_of_order && artifact && !worker.held.contains_key(&config.id) {
                 worker.held.insert(config.id.clone(), call);
                 continue;
             }

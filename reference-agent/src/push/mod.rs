@@ -8,7 +8,7 @@ pub mod deliver;
 pub mod ops;
 pub mod v03;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use serde::{Deserialize, Serialize};
@@ -76,6 +76,10 @@ pub struct PushPolicy {
     /// alternative: one update, one notification).
     pub one_at_terminal: bool,
     pub after_delete: bool,
+    /// A deleted config that has had a call keeps being called (one never called does not).
+    pub after_delete_once_delivered: bool,
+    /// Calls to inline configs hold an artifact update back until after the next call.
+    pub inline_out_of_order: bool,
     /// A config created without an id gets the task id (a2a-sdk's default; a second such
     /// config of the task replaces the first): a conformant reading.
     pub default_id_is_task: bool,
@@ -104,6 +108,8 @@ impl PushPolicy {
             skips_terminal: has(Fault::PushSkipsTerminal),
             one_at_terminal: has(Fault::PushOneNotificationAtTerminal),
             after_delete: has(Fault::PushAfterDelete),
+            after_delete_once_delivered: has(Fault::PushAfterDeleteOnceDelivered),
+            inline_out_of_order: has(Fault::PushInlineOutOfOrder),
             default_id_is_task: has(Fault::PushDefaultIdIsTaskId),
         }
     }
@@ -113,8 +119,13 @@ impl PushPolicy {
 struct Configs {
     by_key: BTreeMap<(String, String), PushConfig>,
     next: u64,
-    /// Deleted configs still called (fault `push-after-delete` only).
+    /// Deleted configs still called (faults `push-after-delete`,
+    /// `push-after-delete-once-delivered` only).
     deleted: Vec<PushConfig>,
+    /// The (task id, config id) of configs sent inline with SendMessage.
+    inline: BTreeSet<(String, String)>,
+    /// The (task id, config id) of configs at least one call was sent to.
+    delivered: BTreeSet<(String, String)>,
 }
 
 /// The push configs of every task.
@@ -196,6 +207,32 @@ impl PushStore {
         config
     }
 
+    /// Stores `config`, sent inline with SendMessage (see [`PushStore::put`]).
+    pub fn put_inline(&self, config: PushConfig) -> PushConfig {
+        let stored = self.put(config);
+        let key = (stored.task_id.clone(), stored.id.clone());
+        self.lock().inline.insert(key);
+        stored
+    }
+
+    /// Whether `config` was sent inline with SendMessage.
+    pub fn is_inline(&self, config: &PushConfig) -> bool {
+        let key = (config.task_id.clone(), config.id.clone());
+        self.lock().inline.contains(&key)
+    }
+
+    /// Notes that a call to `config` went out.
+    pub fn mark_delivered(&self, config: &PushConfig) {
+        let key = (config.task_id.clone(), config.id.clone());
+        self.lock().delivered.insert(key);
+    }
+
+    /// Whether a call to the config `id` of `task_id` went out.
+    pub fn was_delivered(&self, task_id: &str, id: &str) -> bool {
+        let key = (task_id.to_owned(), id.to_owned());
+        self.lock().delivered.contains(&key)
+    }
+
     pub fn get(&self, task_id: &str, id: &str) -> Option<PushConfig> {
         let key = (task_id.to_owned(), id.to_owned());
         self.lock().by_key.get(&key).cloned()
@@ -214,12 +251,18 @@ impl PushStore {
     /// Removes a config; `keep_calling` keeps delivering to it (a fault).
     pub fn remove(&self, task_id: &str, id: &str, keep_calling: bool) {
         let mut state = self.lock();
-        let removed = state.by_key.remove(&(task_id.to_owned(), id.to_owned()));
+        let key = (task_id.to_owned(), id.to_owned());
+        let removed = state.by_key.remove(&key);
         if let Some(config) = &removed {
             self.write_through(config, true);
         }
-        if let (Some(config), true) = (removed, keep_calling) {
-            state.deleted.push(config);
+        match (removed, keep_calling) {
+            (Some(config), true) => state.deleted.push(config),
+            // Forgotten: a later config of the same id starts afresh.
+            _ => {
+                state.inline.remove(&key);
+                state.delivered.remove(&key);
+            }
         }
     }
 
@@ -288,5 +331,34 @@ mod tests {
             assert!(check_url(bad, false).is_err(), "{bad}");
         }
         assert_eq!(check_url("https://example.com/hook", true), Ok(()));
+    }
+
+    fn config(task: &str, id: &str) -> PushConfig {
+        PushConfig {
+            task_id: task.into(),
+            id: id.into(),
+            url: "http://127.0.0.1:9/hook".into(),
+            token: String::new(),
+            authentication: None,
+            version: ConfigVersion::V1_0,
+            seq: 0,
+        }
+    }
+
+    #[test]
+    fn inline_and_delivered_marks_last_as_long_as_the_config() {
+        let store = PushStore::default();
+        let inline = store.put_inline(config("t", "a"));
+        let created = store.put(config("t", "b"));
+        assert!(store.is_inline(&inline) && !store.is_inline(&created));
+        store.mark_delivered(&inline);
+        assert!(store.was_delivered("t", "a") && !store.was_delivered("t", "b"));
+        // Deleted for good: forgotten, and no longer a target.
+        store.remove("t", "a", false);
+        assert!(!store.was_delivered("t", "a") && !store.is_inline(&inline));
+        // Deleted but still called (a fault): still a target.
+        store.remove("t", "b", true);
+        let targets: Vec<String> = store.targets("t").into_iter().map(|c| c.id).collect();
+        assert_eq!(targets, ["b"]);
     }
 }

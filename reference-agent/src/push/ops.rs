@@ -161,7 +161,10 @@ impl Push {
                     )));
                 }
                 if !self.policy.delete_not_deleted {
-                    self.configs.remove(&task_id, &id, self.policy.after_delete);
+                    let keep_calling = self.policy.after_delete
+                        || (self.policy.after_delete_once_delivered
+                            && self.configs.was_delivered(&task_id, &id));
+                    self.configs.remove(&task_id, &id, keep_calling);
                 }
                 Ok(json!({}))
             }
@@ -184,7 +187,7 @@ impl Push {
                 if config.id.is_empty() && default_id_is_task {
                     config.id = config.task_id.clone();
                 }
-                configs.put(config);
+                configs.put_inline(config);
             }) as crate::store::OnStart
         }))
     }

@@ -26,6 +26,7 @@ pub mod jsonrpc;
 pub mod needs;
 pub mod push;
 pub mod push_delivery;
+pub mod push_order;
 pub(crate) mod push_setup;
 pub mod rest;
 pub mod send;
@@ -138,6 +139,7 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (extended_card::PREFIX, extended_card::checks()),
         (push::PREFIX, push::checks()),
         (push::PREFIX, push_delivery::checks()),
+        (push::PREFIX, push_order::checks()),
         (v03_wire::PREFIX, v03_wire::checks()),
         (v03_card::PREFIX, v03_card::checks()),
         (streaming_progress::PREFIX, streaming_progress::checks()),
@@ -157,6 +159,12 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (data_model::PREFIX, data_model_utf8::checks()),
         (tasks_list::PREFIX, tasks_list_bounds::checks()),
     ]
+}
+
+/// Whether the check judges the traffic of the whole run on its interface (the wire shapes,
+/// the order of every webhook's calls), and so runs after every other.
+pub fn judges_the_run(id: &str) -> bool {
+    data_model_wire::judges_the_run(id) || push_order::judges_the_run(id)
 }
 
 /// Every check of the kit, in a stable order.

@@ -199,6 +199,11 @@ const SCENARIOS: &[(&str, &[&str])] = &[
         "push.delivery-payload-shape",
         &["tck-input-required", "tck-artifact-text"],
     ),
+    // Run alone (nothing else to judge), the check makes its own delivered task.
+    (
+        "push.delivery-order-every-webhook",
+        &["tck-input-required", "tck-artifact-text"],
+    ),
     (
         "push.delivery-stops-after-delete",
         &["tck-input-required", "tck-artifact-text"],
@@ -279,9 +284,10 @@ const WEIGHTS: &[(&str, u32)] = &[
     ("push.config-delete-removes", 7),
     ("push.config-list-pages", 6),
     ("push.config-list-returns-all", 5),
-    ("push.delivery-stops-after-delete", 6),
+    ("push.delivery-stops-after-delete", 9),
     ("push.inline-config-delivers", 5),
     ("push.delivery-every-update-in-order", 5),
+    ("push.delivery-order-every-webhook", 6),
     ("push.delivery-authentication", 4),
     ("push.delivery-payload-shape", 4),
     ("push.delivery-token", 4),

@@ -103,9 +103,9 @@ pub fn checks() -> Vec<Check> {
                  Each artifact of the final task must have been notified before the terminal \
                  state or with it (1.0: an artifactUpdate, or a Task that carries it; 0.3: a \
                  Task snapshot that already has it), states never move back, and only a \
-                 repeated terminal notification or a Task may follow it. An agent that makes \
-                 the artifact and the terminal state in one step has one update and may send \
-                 one call, the final Task with its artifact: that passes. A missing terminal \
+                 repeated terminal notification or a Task in that state may follow it. An \
+                 agent that makes the artifact and the terminal state in one step has one \
+                 update and may send one call, the final Task with its artifact: that passes. A missing terminal \
                  state, an artifact notified only after it, or a state going back fails. \
                  Repeats are allowed: delivery is at least once (§4.3.3).",
             ),
@@ -121,9 +121,16 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: Some(
-                "The kit never waits for an absence: after deleting a config it makes a second \
-                 one on the same task and completes the task; once the second has the terminal \
-                 notification, the deleted one must have received nothing.",
+                "The kit never waits for an absence. On an open task with a config, a follow-up \
+                 that keeps the task input-required brings the config a first call, and the task \
+                 read back is still input-required; then the config is deleted, a second one is \
+                 made on the task and the task is completed. Once the second has the terminal \
+                 notification, the deleted one must have had no call telling of what happened \
+                 after the delete: the terminal state, or an artifact the task did not have \
+                 before it. Other calls to it (a late or repeated notification of an earlier \
+                 state) are not judged: delivery is at least once (§4.3.3). When no call came \
+                 within --stream-wait or the follow-up moved the task on, the config of a fresh \
+                 open task is deleted before any call to it, and the result says so.",
             ),
             run: |ctx| Box::pin(stops_after_delete(ctx)),
         },
@@ -135,25 +142,7 @@ async fn inline_delivers(ctx: Ctx) -> Result<Verdict, HarnessError> {
         return Err(HarnessError::Prerequisite(why));
     }
     let inline = Hook::new(&ctx)?;
-    let message = ctx.user_message(ps::OPEN);
-    let configuration = json!({ "taskPushNotificationConfig": inline.config() });
-    let params = json!({ "message": message, "configuration": configuration });
-    let mut reply = ctx.transport()?.send(params).await?;
-    if !matches!(reply.read, Ok(crate::ctx::Answer::Result(_))) {
-        // Refused with its `authentication`: tried once without it, as a config is (the
-        // refusal stays in the evidence).
-        let mut bare = inline.config();
-        if let Some(config) = bare.as_object_mut() {
-            config.remove("authentication");
-        }
-        let message = ctx.user_message(ps::OPEN);
-        let configuration = json!({ "taskPushNotificationConfig": bare });
-        let params = json!({ "message": message, "configuration": configuration });
-        let retry = ctx.transport()?.send(params).await?;
-        if matches!(retry.read, Ok(crate::ctx::Answer::Result(_))) {
-            reply = retry;
-        }
-    }
+    let reply = ps::send_inline(&ctx, &inline).await?;
     if judge::is_error(&reply, ErrorKind::InvalidParams) {
         return Err(ps::refused(&reply, &inline.url));
     }
@@ -308,31 +297,33 @@ async fn authentication_sent(ctx: Ctx) -> Result<Verdict, HarnessError> {
     ))
 }
 
-/// The problems of a sequence of notifications, given the final task's artifacts. A task
-/// may go from an interrupted state back to WORKING, so the order rules are: no SUBMITTED
-/// after a later state, each artifact notified before or in the first terminal notification
-/// (a Task that carries it), and after that only calls in a terminal state (a repeat, or the
-/// final Task).
-fn order_problems(notes: &[Note], artifacts: &[String]) -> Vec<String> {
+/// Problems, each with the index of the note it is about.
+pub(super) type Problems = Vec<(usize, String)>;
+
+/// The order problems of one webhook's notifications of one task, however far they got: no
+/// SUBMITTED after a later state (a task may go from an interrupted state back to WORKING,
+/// so that is the only way back), and after the first terminal notification only calls in
+/// that same terminal state (a repeat, or a Task in it: delivery is at least once). Each
+/// problem comes with the index of its note; also the index of the first terminal
+/// notification.
+pub(super) fn sequence_problems(notes: &[Note]) -> (Problems, Option<usize>) {
     let mut problems = Vec::new();
     let mut started = false;
-    let mut terminal_at = None;
+    let mut terminal_at: Option<usize> = None;
     for (i, note) in notes.iter().enumerate() {
-        let n = i + 1;
         let state = note.state.as_deref();
         let terminal = state.is_some_and(|s| a2a::TERMINAL_STATES.contains(&s));
-        if terminal_at.is_some() {
-            if !terminal {
-                let what = state.map_or(note.kind.unwrap_or("call").to_string(), |s| {
-                    format!("{} in state {s}", note.kind.unwrap_or("call"))
-                });
-                problems.push(format!("call {n}: a {what} after the terminal state"));
+        if let Some(t) = terminal_at {
+            if state != notes[t].state.as_deref() {
+                let kind = note.kind.unwrap_or("call");
+                let what = state.map_or(kind.to_string(), |s| format!("{kind} in state {s}"));
+                problems.push((i, format!("{what} after the terminal state")));
             }
             continue;
         }
         match state {
             Some("TASK_STATE_SUBMITTED") if started => {
-                problems.push(format!("call {n}: SUBMITTED after a later state"));
+                problems.push((i, "SUBMITTED after a later state".to_string()));
             }
             Some(s) if rank(s) > 0 => started = true,
             _ => {}
@@ -341,6 +332,17 @@ fn order_problems(notes: &[Note], artifacts: &[String]) -> Vec<String> {
             terminal_at = Some(i);
         }
     }
+    (problems, terminal_at)
+}
+
+/// The problems of a sequence of notifications, given the final task's artifacts: those of
+/// [`sequence_problems`], a missing terminal notification, and an artifact not notified
+/// before or in the first terminal notification (a Task that carries it).
+fn order_problems(notes: &[Note], artifacts: &[String]) -> Vec<String> {
+    let (sequence, terminal_at) = sequence_problems(notes);
+    let mut problems: Vec<String> = (sequence.into_iter())
+        .map(|(i, problem)| format!("call {}: {problem}", i + 1))
+        .collect();
     let Some(t) = terminal_at else {
         problems.push("no notification of the terminal state".into());
         return problems;
@@ -382,12 +384,104 @@ async fn every_update_in_order(ctx: Ctx) -> Result<Verdict, HarnessError> {
     })
 }
 
-async fn stops_after_delete(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let task = ps::open_task(&ctx).await?;
+/// An open task, a config of a fresh hook on it, and the config's id as the agent answered it.
+type Deletable = (Value, Hook, String);
+
+/// Setup: an open task with a config of a fresh hook.
+async fn deletable(ctx: &Ctx) -> Result<Deletable, HarnessError> {
+    let task = ps::open_task(ctx).await?;
+    let hook = Hook::new(ctx)?;
+    let config = ps::created(ctx, &task_id(&task), &hook).await?;
+    Ok((task, hook, ps::config_id(&config)))
+}
+
+/// Setup of the delete check: an open task whose config has had a call. A follow-up that
+/// keeps the task waiting brings the call; the task read back must still be input-required,
+/// so that its next state comes after the delete. `Err` says why there was no such call (the
+/// check then deletes a config before any call to it); a missing setup of the open task or
+/// its config is the check's own error.
+async fn primed(ctx: &Ctx) -> Result<Result<Deletable, String>, HarnessError> {
+    let (task, hook, config) = deletable(ctx).await?;
     let id = task_id(&task);
-    let deleted = Hook::new(&ctx)?;
-    let config = ps::created(&ctx, &id, &deleted).await?;
-    let params = ctx.with_tenant(json!({ "taskId": id, "id": ps::config_id(&config) }))?;
+    let message = super::setup::full_follow_up(ctx, &task, ps::OPEN);
+    let answer = match ctx.send_message(message, None).await {
+        Ok(answer) => answer,
+        Err(e) => {
+            return Ok(Err(format!(
+                "the follow-up that keeps the task waiting failed: {e}"
+            )))
+        }
+    };
+    let Some(result) = answer.result() else {
+        return Ok(Err(format!(
+            "the follow-up that keeps the task waiting was refused: {}",
+            answer.describe()
+        )));
+    };
+    let said = result.get("task").unwrap_or(result);
+    if let Some(state) = a2a::state(said).filter(|s| a2a::TERMINAL_STATES.contains(s)) {
+        return Ok(Err(format!("the follow-up ended the task ({state})")));
+    }
+    let wait = ctx.stream_wait();
+    let got = ctx
+        .webhook()?
+        .wait_until(&hook.key, wait, |d| !d.is_empty())
+        .await;
+    if got.is_empty() {
+        return Ok(Err(format!(
+            "no call reached the config within {} s of the follow-up",
+            wait.as_secs_f32()
+        )));
+    }
+    let read = match ctx.get_task(&id, None).await {
+        Ok(answer) => answer,
+        Err(e) => return Ok(Err(format!("the task could not be read back: {e}"))),
+    };
+    match read.result() {
+        Some(now) if a2a::state(now) == Some("TASK_STATE_INPUT_REQUIRED") => {
+            Ok(Ok((now.clone(), hook, config)))
+        }
+        _ => Ok(Err(format!(
+            "the follow-up moved the task out of input-required (GetTask: {})",
+            read.result()
+                .and_then(a2a::state)
+                .map_or_else(|| read.describe(), str::to_string)
+        ))),
+    }
+}
+
+/// The ids of a task's artifacts.
+fn artifact_ids(task: &Value) -> Vec<String> {
+    a2a::items(task, "artifacts")
+        .filter_map(|a| a2a::text(a, "artifactId").map(str::to_string))
+        .collect()
+}
+
+/// Whether a call tells of what happened after the delete: the terminal state, or an artifact
+/// the task did not have before it (`before`). Any other call may be a late or repeated
+/// notification of an earlier update (delivery is at least once), and is not judged.
+fn tells_after_delete(delivery: &Delivery, before: &[String]) -> bool {
+    let note = ps::note(delivery);
+    let terminal = (note.state.as_deref()).is_some_and(|s| a2a::TERMINAL_STATES.contains(&s));
+    terminal || note.artifacts.iter().any(|a| !before.contains(a))
+}
+
+async fn stops_after_delete(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    // Why the config was deleted before any call to it, when it was.
+    let ((task, deleted, config_id), unprimed) = match primed(&ctx).await? {
+        Ok(primed) => (primed, None),
+        // A fresh open task whose config is deleted before any call to it.
+        Err(why) => (deletable(&ctx).await?, Some(why)),
+    };
+    let id = task_id(&task);
+    // What the task had before the delete is no news after it: its artifacts as answered and
+    // as read back, and every call that had arrived.
+    let mut before = artifact_ids(&task);
+    if let Ok(answer) = ctx.get_task(&id, None).await {
+        before.extend(answer.result().map(artifact_ids).unwrap_or_default());
+    }
+    let early = ctx.webhook()?.received(&deleted.key).len();
+    let params = ctx.with_tenant(json!({ "taskId": id, "id": config_id }))?;
     let answer = ctx
         .transport()?
         .delete_push_config(params)
@@ -403,16 +497,35 @@ async fn stops_after_delete(ctx: Ctx) -> Result<Verdict, HarnessError> {
     ps::created(&ctx, &id, &sentinel).await?;
     ps::finish(&ctx, &task).await?;
     let reached = ps::until_terminal(&ctx, &sentinel).await?;
-    let after = ctx.webhook()?.received(&deleted.key);
+    let got = ctx.webhook()?.received(&deleted.key);
+    let after: Vec<Delivery> = (got.iter().skip(early))
+        .filter(|d| tells_after_delete(d, &before))
+        .cloned()
+        .collect();
+    let when = match &unprimed {
+        None => "called before the delete".to_string(),
+        Some(why) => format!("deleted before any call to it: {why}"),
+    };
     Ok(if after.is_empty() {
+        let caveat = if unprimed.is_some() {
+            " (this does not show that a config already called is left alone once deleted)"
+        } else {
+            ""
+        };
         Verdict::pass_with(format!(
-            "the deleted config got nothing; the second: {}",
+            "the deleted config ({when}) got nothing of what happened after the delete{caveat}; \
+             the second config: {}",
             ps::summary(&reached)
         ))
     } else {
         Verdict::fail(
-            "no call to the deleted config's webhook",
-            format!("deleted config: {}", ps::shown(&after)),
+            "no call to the deleted config's webhook telling of what happened after the delete \
+             (the terminal state, the artifact that completed the task)",
+            format!(
+                "the deleted config ({when}) was called with {}; all its calls: {}",
+                ps::shown(&after),
+                ps::shown(&got)
+            ),
         )
     })
 }
@@ -468,7 +581,20 @@ mod tests {
         // A completed Task without the artifact, and nothing else: the artifact was never told.
         let bare_done = note("task", Some("TASK_STATE_COMPLETED"), &[]);
         assert!(!order_problems(&[bare_done], &a).is_empty());
+        // A Task in the terminal state after it is a repeat; another terminal state is not.
+        let final_task = note("task", Some("TASK_STATE_COMPLETED"), &["a1"]);
+        assert!(order_problems(&[artifact.clone(), done.clone(), final_task], &a).is_empty());
+        let failed = note("statusUpdate", Some("TASK_STATE_FAILED"), &[]);
+        assert!(!order_problems(&[artifact.clone(), done.clone(), failed], &a).is_empty());
         // No terminal state at all.
-        assert!(!order_problems(&[working, artifact], &a).is_empty());
+        assert!(!order_problems(&[working.clone(), artifact.clone()], &a).is_empty());
+        // However far they got: no terminal state is no problem of the sequence itself.
+        assert!(sequence_problems(&[working.clone(), artifact.clone()])
+            .0
+            .is_empty());
+        let submitted = note("statusUpdate", Some("TASK_STATE_SUBMITTED"), &[]);
+        assert_eq!(sequence_problems(&[working, submitted]).0.len(), 1);
+        let (late, terminal_at) = sequence_problems(&[done, artifact]);
+        assert_eq!((late[0].0, terminal_at), (1, Some(0)));
     }
 }

@@ -27,6 +27,21 @@ pub async fn open_task(ctx: &Ctx) -> Result<Value, HarnessError> {
         .await
 }
 
+/// The label under which the receiver keeps the keys made on `ctx`'s interface: its binding,
+/// version, URL and tenant.
+pub fn owner(ctx: &Ctx) -> String {
+    match &ctx.interface {
+        Some(i) => format!(
+            "{} {} {} {}",
+            i.binding,
+            i.version,
+            i.url,
+            i.tenant.as_deref().unwrap_or_default()
+        ),
+        None => String::new(),
+    }
+}
+
 /// What a config the kit registers carries, so that the webhook calls can be checked.
 #[derive(Debug, Clone)]
 pub struct Hook {
@@ -40,11 +55,14 @@ pub struct Hook {
 }
 
 impl Hook {
-    /// A fresh key of this check on the run's receiver, with a token and credentials.
+    /// A fresh key of this check on the run's receiver, with a token and credentials,
+    /// registered as made on the check's interface (see [`owner`]).
     pub fn new(ctx: &Ctx) -> Result<Hook, HarnessError> {
         let key = ctx.id("tck-push-hook");
+        let webhook = ctx.webhook()?;
+        webhook.register(&key, &owner(ctx));
         Ok(Hook {
-            url: ctx.webhook()?.url_for(&key),
+            url: webhook.url_for(&key),
             key,
             token: ctx.id("tck-push-token"),
             credentials: ctx.id("tck-push-secret"),
@@ -144,6 +162,33 @@ pub async fn created(ctx: &Ctx, task: &str, hook: &Hook) -> Result<Value, Harnes
             other.describe()
         ))),
     }
+}
+
+/// SendMessage of a message playing [`OPEN`] with `hook`'s config inline
+/// (`SendMessageConfiguration.taskPushNotificationConfig`): the reply as received. Refused
+/// with its `authentication`, it is tried once without it, as a config is (the refusal stays
+/// in the evidence).
+pub async fn send_inline(ctx: &Ctx, hook: &Hook) -> Result<Reply, HarnessError> {
+    let message = ctx.user_message(OPEN);
+    let configuration = json!({ "taskPushNotificationConfig": hook.config() });
+    let params = json!({ "message": message, "configuration": configuration });
+    let reply = ctx.transport()?.send(params).await?;
+    if matches!(reply.read, Ok(Answer::Result(_))) {
+        return Ok(reply);
+    }
+    let mut bare = hook.config();
+    if let Some(config) = bare.as_object_mut() {
+        config.remove("authentication");
+    }
+    let message = ctx.user_message(OPEN);
+    let configuration = json!({ "taskPushNotificationConfig": bare });
+    let params = json!({ "message": message, "configuration": configuration });
+    let retry = ctx.transport()?.send(params).await?;
+    Ok(if matches!(retry.read, Ok(Answer::Result(_))) {
+        retry
+    } else {
+        reply
+    })
 }
 
 /// The id of a config the agent answered.

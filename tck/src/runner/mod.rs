@@ -362,11 +362,11 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     if options.jobs > 1 {
         order.sort_by_key(|(_, p)| std::cmp::Reverse(crate::checks::needs::weight(p.check.id)));
     }
-    // Checks that judge the run's traffic on an interface (wire shapes) start once the others
-    // have finished; every exchange of an interface's checks is audited.
+    // Checks that judge the run's traffic on an interface (wire shapes, every webhook's calls)
+    // start once the others have finished; every exchange of an interface's checks is audited.
     let audit = crate::shapes::Audit::new();
     let (phases, order, last) = crate::shapes::Phases::split(order, |p: &Planned| {
-        crate::checks::data_model_wire::judges_the_run(p.check.id)
+        crate::checks::judges_the_run(p.check.id)
     });
     let problem_of = |planned: &Planned| {
         planned

@@ -121,6 +121,24 @@ pub const PUSH_CASES: &[Case] = &[
         Fault::PushSkipsTerminal,
     ),
     case("push.delivery-stops-after-delete", Fault::PushAfterDelete),
+    // Only a config that has had a call is called on once deleted: the check brings a call
+    // to the config before it deletes it.
+    case(
+        "push.delivery-stops-after-delete",
+        Fault::PushAfterDeleteOnceDelivered,
+    ),
+    // Out of order on inline configs only: the check of one created config passes, the one
+    // of every webhook (its own traffic has an inline config) fails. 1.0 only: 0.3 states no
+    // ordering rule.
+    case(
+        "push.delivery-order-every-webhook",
+        Fault::PushInlineOutOfOrder,
+    ),
+    expecting(
+        "push.delivery-every-update-in-order",
+        Fault::PushInlineOutOfOrder,
+        Status::Pass,
+    ),
     // A config refused with `authentication` and taken without: the push checks still judge,
     // and the credentials check says why it cannot.
     expecting(
