@@ -157,7 +157,7 @@ async fn inline_delivers(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Some(task) if a2a::state(task) == Some("TASK_STATE_INPUT_REQUIRED") => task.clone(),
         _ => {
             return Err(HarnessError::Prerequisite(format!(
-                "SendMessage (messageId prefix `{}`) with an inline push config did not open an \
+                "SendMessage (scenario `{}`) with an inline push config did not open an \
                  input-required task: {}",
                 ps::OPEN,
                 answer.describe()

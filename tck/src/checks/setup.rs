@@ -34,7 +34,7 @@ impl Setup for Ctx {
         match answer.result().and_then(|r| r.get("task")) {
             Some(task) if a2a::text(task, "id").is_some() => Ok(task.clone()),
             _ => Err(HarnessError::Prerequisite(format!(
-                "SendMessage (messageId prefix `{prefix}`) did not return a task with an id; got {}",
+                "SendMessage (scenario `{prefix}`) did not return a task with an id; got {}",
                 answer.describe()
             ))),
         }
@@ -49,7 +49,7 @@ impl Setup for Ctx {
         match a2a::state(&task) {
             Some(s) if s == state => Ok(task),
             other => Err(HarnessError::Prerequisite(format!(
-                "SendMessage (messageId prefix `{prefix}`) returned a task in state {}, \
+                "SendMessage (scenario `{prefix}`) returned a task in state {}, \
                  not {state}",
                 a2a::shown(other)
             ))),

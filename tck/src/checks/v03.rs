@@ -103,7 +103,7 @@ async fn states_spelled(ctx: Ctx) -> Result<Verdict, HarnessError> {
         };
         let Some(id) = id else {
             return Err(HarnessError::Prerequisite(format!(
-                "SendMessage (messageId prefix `{prefix}`) gave no task: {}",
+                "SendMessage (scenario `{prefix}`) gave no task: {}",
                 crate::a2a::shown(reply.read.as_ref().err().map(String::as_str))
             )));
         };
