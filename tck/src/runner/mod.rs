@@ -98,7 +98,10 @@ impl RunOptions {
             filter: Filter::default(),
             limits: Limits::default(),
             check_timeout: Duration::from_secs(30),
-            jobs: 16,
+            // The built-in agent runs in the kit's process: past 8 checks at once the run is
+            // no faster and holds about 0.3 MB more per check in flight (measured: 29.6 MB
+            // peak at 8, 32 MB at 16).
+            jobs: 8,
             headers: Vec::new(),
             trusted_keys: Vec::new(),
             other_headers: Vec::new(),
