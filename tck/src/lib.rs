@@ -15,6 +15,7 @@ pub mod compat;
 pub mod contract;
 pub mod ctx;
 pub mod declarations;
+pub mod destination;
 pub mod diff;
 pub mod drive;
 pub mod durability;

@@ -332,7 +332,7 @@ impl Report {
         serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
     }
 
-    /// Writes the report atomically (temp file, then rename), so a reader never sees half.
+    /// Writes the report (see [`write_atomic`]), so a reader never sees half.
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
         write_atomic(path, self.to_json().as_bytes())
     }
@@ -374,11 +374,5 @@ impl Report {
 
 /// Writes a file whole or not at all (temporary file, then rename), creating its directory.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)?;
-    }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)
+    crate::destination::Destination::Path(path.to_path_buf()).write(bytes)
 }
