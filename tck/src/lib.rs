@@ -37,6 +37,7 @@ pub mod runner;
 pub mod secrets;
 pub mod service_params;
 pub mod shapes;
+pub mod stop;
 pub mod tls_probe;
 pub mod transport;
 pub mod webhook;
