@@ -236,7 +236,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             entry.reason = Some("not selected (--binding)".into());
         } else if entry.version.is_some_and(|v| !wanted_version(v)) {
             entry.tested = false;
-            entry.reason = Some("not selected (--version)".into());
+            entry.reason = Some("not selected (--protocol-version)".into());
         }
     }
 
@@ -547,7 +547,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     let selecting = !options.filter.bindings.is_empty() || !options.filter.versions.is_empty();
     if interfaces.is_empty() && selecting && declared.iter().any(|d| d.binding.is_some()) {
         verdict_reason =
-            "no declared interface matches the selection (--binding, --version)".into();
+            "no declared interface matches the selection (--binding, --protocol-version)".into();
     }
     let untested: Vec<String> = declared
         .iter()
