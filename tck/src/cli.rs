@@ -22,8 +22,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     args_conflicts_with_subcommands = true
 )]
 pub(crate) struct Cli {
-    /// Print the kit's version (`--version` selects protocol versions to test).
-    #[arg(short = 'V', long = "kit-version", action = clap::ArgAction::Version)]
+    /// Print the kit's version.
+    #[arg(short = 'V', long = "version", alias = "kit-version", action = clap::ArgAction::Version)]
     pub(crate) kit_version: (),
     #[command(subcommand)]
     pub(crate) command: Option<Command>,
@@ -114,7 +114,7 @@ pub(crate) struct Selection {
     /// Test only these protocol versions of the card's interfaces (comma-separated or
     /// repeated): 0.3, 1.0. Default: every version the card declares.
     #[arg(
-        long = "version",
+        long = "protocol-version",
         value_name = "VERSION",
         value_enum,
         value_delimiter = ','
@@ -216,8 +216,8 @@ pub(crate) struct RunArgs {
     /// How many checks run at once. Default: 16 against the built-in agent, 4 against any
     /// other, a client's load rather than a flood (an agent on a real database may lock up
     /// under 16 parallel checks).
-    #[arg(long, value_name = "N")]
-    pub(crate) jobs: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub(crate) jobs: Option<u16>,
     /// The scenario contract the agent honours: `official` (the official TCK's messageId
     /// prefixes), `kit` (those and the kit's own), `acts` (the ACTS contract: the prefix
     /// starts the first text part, follow-ups are plain text), `none` (no scenario: the
@@ -232,7 +232,7 @@ pub(crate) struct RunArgs {
     pub(crate) drive: Option<std::path::PathBuf>,
     /// Send this header on every request, e.g. credentials: 'Authorization: Bearer <token>'
     /// (repeatable). Values never appear in reports. Not A2A-Version nor A2A-Extensions, which
-    /// the kit sets itself (--version selects the protocol versions).
+    /// the kit sets itself (--protocol-version selects the protocol versions).
     #[arg(long = "header", value_name = "NAME: VALUE")]
     pub(crate) headers: Vec<String>,
     /// Send `Authorization: Bearer TOKEN` on every request (redacted in every output).

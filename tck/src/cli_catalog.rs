@@ -9,7 +9,7 @@ use a2a_tck::runner::Filter;
 pub fn list(filter: &Filter) -> Result<(), String> {
     let catalog = checks::all();
     let kept = filter.apply(&catalog)?;
-    // --binding / --version keep the checks that run there (card checks always run).
+    // --binding / --protocol-version keep the checks that run there (card checks always run).
     let runs_there = |scope: &Scope| match scope {
         Scope::Card => true,
         Scope::Interface { bindings, versions } => {

@@ -169,7 +169,7 @@ fn capability_gap(run: &Run<'_>, capability: Capability, words: &str) -> Option<
         return Some("its checks were not run: the contract is `none`".into());
     }
     if !run.filter.bindings.is_empty() || !run.filter.versions.is_empty() {
-        return Some("the selection (--binding, --version) excluded it".into());
+        return Some("the selection (--binding, --protocol-version) excluded it".into());
     }
     Some("no usable interface ran its checks".into())
 }

@@ -13,7 +13,7 @@ pub struct Filter {
     pub select: Vec<String>,
     /// Bindings to test (`--binding`); empty means every binding the card declares.
     pub bindings: Vec<Binding>,
-    /// Protocol versions to test (`--version`); empty means every version the card declares.
+    /// Protocol versions to test (`--protocol-version`); empty means every version the card declares.
     pub versions: Vec<ProtocolVersion>,
 }
 

@@ -7,16 +7,53 @@ use a2a_tck::baseline::Baseline;
 use a2a_tck::contract::Contract;
 use a2a_tck::report::{Report, Verdict};
 use a2a_tck::runner::{self, Filter, RunError, RunOptions};
-use a2a_tck::{builtin, card, checks, failure, html, output, report};
+use a2a_tck::{builtin, card, checks, failure, output};
 use clap::Parser;
+
+// `print!` and `println!` of this binary, in every module below: std's panic when standard
+// output's reader has gone away (`a2a-tck list | head -1`); these stop printing instead, and the
+// command still ends with its own exit status.
+macro_rules! print {
+    ($($arg:tt)*) => {
+        $crate::stdout(format_args!($($arg)*))
+    };
+}
+macro_rules! println {
+    () => {
+        $crate::stdout(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// Whether standard output could no longer be written: nothing more is printed.
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Prints on standard output, unless a write there has failed (a closed pipe): the reader has
+/// gone, so there is no one to tell.
+fn stdout(args: std::fmt::Arguments) {
+    use std::io::Write as _;
+    use std::sync::atomic::Ordering;
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    if std::io::stdout().lock().write_fmt(args).is_err() {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+    }
+}
 
 mod cli;
 use cli::{Cli, Command, RunArgs, Selection};
 mod cli_catalog;
 mod cli_reports;
+mod cli_write;
 use cli_reports::{coverage, diff, progress_bar, write_baseline};
 
 fn main() -> ExitCode {
+    if let Some(e) = old_version_filter(std::env::args_os().skip(1)) {
+        return usage(&e);
+    }
     let cli = Cli::parse();
     match cli.command {
         Some(Command::List(args)) => cli_catalog::list(&filter(&args.selection))
@@ -35,6 +72,24 @@ fn main() -> ExitCode {
         Some(Command::Schemas { write }) => wire_schemas(write.as_deref()),
         None => run(cli.run),
     }
+}
+
+/// `--version` prints the kit's version; given a value (`--version 1.0`, `--version=0.3`), it is
+/// the protocol filter of earlier releases, now `--protocol-version`: a usage error, never a
+/// run that prints a version and exits 0 in a pipeline meant to test.
+fn old_version_filter(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
+    let args: Vec<String> = args.map(|a| a.to_string_lossy().into_owned()).collect();
+    let valued = args.iter().enumerate().find_map(|(i, arg)| {
+        if let Some(value) = arg.strip_prefix("--version=") {
+            return Some(value.to_string());
+        }
+        let next = args.get(i + 1)?;
+        (arg == "--version" && !next.starts_with('-')).then(|| next.clone())
+    })?;
+    Some(format!(
+        "--version takes no value (it prints the kit's version); select protocol versions \
+         with --protocol-version {valued}"
+    ))
 }
 
 fn usage(message: &str) -> ExitCode {
@@ -159,6 +214,11 @@ fn run(args: RunArgs) -> ExitCode {
         Ok(baseline) => baseline,
         Err(e) => return usage(&e),
     };
+    // Every report is checked before the first request: an unwritable path costs no run.
+    let reports = match cli_write::wanted(&args).and_then(|w| cli_write::check(&w).map(|()| w)) {
+        Ok(reports) => reports,
+        Err(e) => return usage(&e),
+    };
     if let Some(unreviewed) = baseline
         .as_ref()
         .map(Baseline::unreviewed)
@@ -220,7 +280,7 @@ fn run(args: RunArgs) -> ExitCode {
         options.limits.stream_wait = stream_wait;
         options.check_timeout = check_timeout;
         options.jobs = match args.jobs {
-            Some(jobs) => jobs,
+            Some(jobs) => usize::from(jobs),
             None if builtin => options.jobs,
             None => a2a_tck::runner::TARGET_JOBS,
         };
@@ -233,7 +293,8 @@ fn run(args: RunArgs) -> ExitCode {
         }
         options.headers = headers;
         for path in &args.ca_certs {
-            match std::fs::read(path) {
+            let pem = std::fs::read(path).map_err(|e| e.to_string());
+            match pem.and_then(|pem| a2a_tck::wire::ca_certificates(&pem).map(|_| pem)) {
                 Ok(pem) => options.ca_certs.push(pem),
                 Err(e) => return usage(&format!("--ca-cert {}: {e}", path.display())),
             }
@@ -278,6 +339,9 @@ fn run(args: RunArgs) -> ExitCode {
                 Err(e) => return usage(&format!("--trusted-key {}: {e}", path.display())),
             }
         }
+        // SIGINT/SIGTERM from here on: no new check, a grace for those in flight, then the
+        // reports of what was judged; a second signal ends the kit at once.
+        let signals = tokio::spawn(interrupts(Signals::listen(), options.stop.clone()));
         let bar = (!args.quiet).then(progress_bar).flatten();
         options.progress = bar.as_ref().map(|(_, progress)| progress.clone());
         let catalog = checks::all();
@@ -300,55 +364,151 @@ fn run(args: RunArgs) -> ExitCode {
                 let message = error.to_string();
                 failure::card_unusable(&catalog, &options, started_at, message, evidence)
             }
+            Err(RunError::Interrupted) => failure::interrupted(&catalog, &options, started_at),
             Err(e) => return usage(&e.to_string()),
         };
         report.cap_evidence();
+        // A signal after the last check still makes an interrupted run (exit 130/143).
+        report.interrupted |= interrupted_by().is_some();
         if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
-            match baseline.gate(&report, &path.display().to_string()) {
-                Ok(gate) => report.baseline = Some(gate),
-                Err(e) => return usage(&e),
+            if report.verdict == Verdict::Error {
+                // Nothing was judged: every entry would read as stale, and the gate would
+                // blame the baseline for an outage.
+                eprintln!(
+                    "note: the baseline {} was not applied: the kit could not run",
+                    path.display()
+                );
+            } else {
+                match baseline.gate(&report, &path.display().to_string()) {
+                    Ok(gate) => report.baseline = Some(gate),
+                    Err(e) => return usage(&e),
+                }
             }
         }
-        finish(&report, &args)
+        let code = finish(&report, &args, &reports);
+        signals.abort();
+        code
     })
 }
 
-fn finish(report: &Report, args: &RunArgs) -> ExitCode {
-    if args.quiet {
-        println!(
-            "verdict: {} ({})",
+/// The exit status of the signal that stopped the run (130 for SIGINT, 143 for SIGTERM), if
+/// one did.
+static INTERRUPTED_BY: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+fn interrupted_by() -> Option<u8> {
+    Some(INTERRUPTED_BY.load(std::sync::atomic::Ordering::SeqCst)).filter(|code| *code != 0)
+}
+
+/// Waits for SIGINT or SIGTERM: the first stops the run, the second ends the kit at once with
+/// the first one's status.
+async fn interrupts(mut signals: Signals, stop: a2a_tck::stop::Stop) {
+    let mut first = true;
+    loop {
+        let Some((name, code)) = signals.next().await else {
+            return;
+        };
+        let code = match INTERRUPTED_BY.compare_exchange(
+            0,
+            code,
+            std::sync::atomic::Ordering::SeqCst,
+            std::sync::atomic::Ordering::SeqCst,
+        ) {
+            Ok(_) => code,
+            Err(earlier) => earlier,
+        };
+        if !first {
+            eprintln!("{name} again: stopping at once, without reports");
+            std::process::exit(i32::from(code));
+        }
+        first = false;
+        eprintln!(
+            "{name}: no new check starts; those running get {} s, then the reports are \
+             written (send it again to stop at once)",
+            a2a_tck::stop::GRACE.as_secs()
+        );
+        stop.stop();
+    }
+}
+
+/// SIGINT and SIGTERM, listened for from the moment this is made (inside the runtime).
+#[cfg(unix)]
+struct Signals {
+    interrupt: Option<tokio::signal::unix::Signal>,
+    terminate: Option<tokio::signal::unix::Signal>,
+}
+
+#[cfg(unix)]
+impl Signals {
+    fn listen() -> Signals {
+        use tokio::signal::unix::{signal, SignalKind};
+        Signals {
+            interrupt: signal(SignalKind::interrupt()).ok(),
+            terminate: signal(SignalKind::terminate()).ok(),
+        }
+    }
+
+    /// The next signal's name and exit status; `None` when neither can be listened for.
+    async fn next(&mut self) -> Option<(&'static str, u8)> {
+        async fn recv(signal: &mut Option<tokio::signal::unix::Signal>) -> Option<()> {
+            match signal {
+                Some(signal) => signal.recv().await,
+                None => std::future::pending().await,
+            }
+        }
+        if self.interrupt.is_none() && self.terminate.is_none() {
+            return None;
+        }
+        tokio::select! {
+            Some(()) = recv(&mut self.interrupt) => Some(("SIGINT", 130)),
+            Some(()) = recv(&mut self.terminate) => Some(("SIGTERM", 143)),
+            else => None,
+        }
+    }
+}
+
+#[cfg(not(unix))]
+struct Signals;
+
+#[cfg(not(unix))]
+impl Signals {
+    fn listen() -> Signals {
+        Signals
+    }
+
+    async fn next(&mut self) -> Option<(&'static str, u8)> {
+        tokio::signal::ctrl_c().await.ok()?;
+        Some(("interrupt", 130))
+    }
+}
+
+/// Writes every report asked for, prints the summary (on standard error when a report goes to
+/// standard output), and gives the exit status: 2 when the kit could not run or a report could
+/// not be written, else the gate's (with `--expect`) or the verdict's.
+fn finish(report: &Report, args: &RunArgs, reports: &[cli_write::Wanted]) -> ExitCode {
+    let failed = cli_write::write(report, reports);
+    let summary = if args.quiet {
+        let mut text = format!(
+            "verdict: {} ({})\n",
             report.verdict.as_str(),
             report.verdict_reason
         );
         if let Some(gate) = &report.baseline {
             let result = if gate.passed { "PASS" } else { "FAIL" };
-            println!("gate: {result} ({})", gate.reason);
+            text.push_str(&format!("gate: {result} ({})\n", gate.reason));
         }
+        text
     } else {
-        print!("{}", output::summary(report));
+        output::summary(report)
+    };
+    cli_write::say(&summary, cli_write::to_stdout(reports));
+    for line in &failed {
+        eprintln!("error: {line}");
     }
-    if let Some(path) = &args.report {
-        if let Err(e) = report.write(path) {
-            return usage(&format!("failed to write {}: {e}", path.display()));
-        }
+    if let Some(code) = interrupted_by() {
+        return ExitCode::from(code);
     }
-    if let Some(path) = &args.markdown {
-        if let Err(e) = report::write_atomic(path, output::markdown(report).as_bytes()) {
-            return usage(&format!("failed to write {}: {e}", path.display()));
-        }
-    }
-    if let Some(path) = &args.junit {
-        let written = output::junit(report)
-            .map_err(|e| e.to_string())
-            .and_then(|xml| report::write_atomic(path, xml.as_bytes()).map_err(|e| e.to_string()));
-        if let Err(e) = written {
-            return usage(&format!("failed to write {}: {e}", path.display()));
-        }
-    }
-    if let Some(path) = &args.html {
-        if let Err(e) = report::write_atomic(path, html::page(report).as_bytes()) {
-            return usage(&format!("failed to write {}: {e}", path.display()));
-        }
+    if !failed.is_empty() || report.verdict == Verdict::Error {
+        return ExitCode::from(2);
     }
     if let Some(gate) = &report.baseline {
         return if gate.passed {

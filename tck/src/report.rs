@@ -66,6 +66,10 @@ pub struct Report {
     /// the middle of the run. Its results are the `durability.*` ones; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub durability: Option<crate::durability::DurabilityReport>,
+    /// The run was stopped (SIGINT, SIGTERM) before it ended: the checks it did not judge are
+    /// in `not_run` with the reason "interrupted". Absent when the run ended on its own.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
     /// Written last: a report without it is truncated and must be rejected.
     pub complete: bool,
 }
@@ -130,7 +134,7 @@ pub struct Selection {
     /// Bindings given with `--binding`; empty means every binding the card declares.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bindings: Vec<Binding>,
-    /// Versions given with `--version`; empty means every version the card declares.
+    /// Versions given with `--protocol-version`; empty means every version the card declares.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub versions: Vec<ProtocolVersion>,
     /// Number of checks in the catalogue that the selection kept.
@@ -332,7 +336,7 @@ impl Report {
         serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
     }
 
-    /// Writes the report atomically (temp file, then rename), so a reader never sees half.
+    /// Writes the report (see [`write_atomic`]), so a reader never sees half.
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
         write_atomic(path, self.to_json().as_bytes())
     }
@@ -372,13 +376,9 @@ impl Report {
     }
 }
 
-/// Writes a file whole or not at all (temporary file, then rename), creating its directory.
+/// Writes a report to `path` the way [`crate::destination::Destination`] does: a regular file
+/// whole or not at all (a temporary file of a unique name beside it, then renamed), its directory
+/// made if missing; a symlink, device or FIFO written through, never replaced.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)?;
-    }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)
+    crate::destination::Destination::Path(path.to_path_buf()).write(bytes)
 }

@@ -85,7 +85,7 @@ pub fn kit_owned_header(name: &str) -> Option<&'static str> {
     match name.trim().to_ascii_lowercase().as_str() {
         "a2a-version" => Some(
             "the kit sets A2A-Version itself on every request, for the protocol version under \
-             test; select the versions to test with --version (0.3, 1.0)",
+             test; select the versions to test with --protocol-version (0.3, 1.0)",
         ),
         "a2a-extensions" | "x-a2a-extensions" => Some(
             "the kit sets A2A-Extensions (0.3: X-A2A-Extensions) itself on every request: it \
@@ -382,6 +382,23 @@ pub fn client() -> Result<reqwest::Client, HarnessError> {
 }
 
 /// [`client`] that also trusts the CA certificates `ca_pems` (PEM; `--ca-cert`).
+/// Checks that `pem` (a `--ca-cert` file) holds at least one certificate, each of which parses;
+/// returns how many. A file with none (a key, a CSR, an empty or a DER file) would otherwise be
+/// accepted silently and trust nothing.
+pub fn ca_certificates(pem: &[u8]) -> Result<usize, String> {
+    use rustls::pki_types::pem::PemObject as _;
+    use rustls::pki_types::CertificateDer;
+    let mut count = 0;
+    for certificate in CertificateDer::pem_slice_iter(pem) {
+        certificate.map_err(|e| format!("a PEM section does not parse: {e}"))?;
+        count += 1;
+    }
+    if count == 0 {
+        return Err("holds no PEM certificate (no -----BEGIN CERTIFICATE----- section)".into());
+    }
+    Ok(count)
+}
+
 pub fn client_trusting(ca_pems: &[Vec<u8>]) -> Result<reqwest::Client, HarnessError> {
     // reqwest is built without a bundled crypto provider; use ring. Installing twice is harmless.
     let _ = rustls::crypto::ring::default_provider().install_default();

@@ -313,9 +313,9 @@ async fn headers_the_kit_sets_itself_are_usage_errors() {
     let report = temp_path("kit-owned-header.json");
     let report_text = report.to_str().expect("utf8");
     let cases = [
-        ("--header", "A2A-Version: 1.0", "--version"),
-        ("--header", "a2a-version:0.3", "--version"),
-        ("--other-header", "A2A-VERSION: 1.0", "--version"),
+        ("--header", "A2A-Version: 1.0", "--protocol-version"),
+        ("--header", "a2a-version:0.3", "--protocol-version"),
+        ("--other-header", "A2A-VERSION: 1.0", "--protocol-version"),
         ("--header", "A2A-Extensions: urn:x", "required: true"),
         (
             "--other-header",

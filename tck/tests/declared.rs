@@ -113,7 +113,7 @@ async fn builtin_card_leaves_only_what_the_selection_excluded() {
         "extended-card.*",
         "--binding",
         "jsonrpc",
-        "--version",
+        "--protocol-version",
         "1.0",
         "--report",
         report_path.to_str().expect("utf8"),

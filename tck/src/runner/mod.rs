@@ -76,6 +76,9 @@ pub struct RunOptions {
     pub durability: Option<crate::durability::Durability>,
     /// The webhook receiver of the push checks (`--webhook-url`, `--webhook-listen`).
     pub webhook: crate::webhook::WebhookOptions,
+    /// Stops the run early (SIGINT, SIGTERM): no check starts after it is thrown, those in
+    /// flight get its grace, the rest are reported not run; the report says `interrupted`.
+    pub stop: crate::stop::Stop,
 }
 
 /// A progress callback: `(finished, planned)`, called once before the first check finishes
@@ -112,6 +115,7 @@ impl RunOptions {
             ca_certs: Vec::new(),
             durability: None,
             webhook: crate::webhook::WebhookOptions::default(),
+            stop: crate::stop::Stop::default(),
         }
     }
 }
@@ -127,6 +131,9 @@ pub enum RunError {
     },
     #[error("{0}")]
     Usage(String),
+    /// Stopped ([`RunOptions::stop`]) before any check could start.
+    #[error("interrupted before any check ran")]
+    Interrupted,
     #[error("{0}")]
     Harness(#[from] HarnessError),
 }
@@ -176,22 +183,28 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         Wire::new(client.clone(), options.limits, recorder).with_headers(extra.clone())
     };
     let card_wire = wire(Recorder::default());
-    let fetched = match card::fetch(&card_wire, &options.card_url).await {
-        Ok(fetched) => fetched,
-        Err(error) => {
+    let stop = &options.stop;
+    let fetched = match stop
+        .unless_stopped(card::fetch(&card_wire, &options.card_url))
+        .await
+    {
+        None => return Err(RunError::Interrupted),
+        Some(Ok(fetched)) => fetched,
+        Some(Err(error)) => {
             let evidence = card_wire.recorder().take();
             return Err(RunError::Card { error, evidence });
         }
     };
     // The card a 1.0 client reads (`A2A-Version: 1.0`): an agent may serve another one. A
     // read that fails, or gives the same card, leaves the run as it is.
-    let v1_0 = card::fetch_as(
-        &wire(Recorder::default()),
-        &options.card_url,
-        Some(ProtocolVersion::V1_0),
-    )
-    .await
-    .ok();
+    let v1_0 = stop
+        .unless_stopped(card::fetch_as(
+            &wire(Recorder::default()),
+            &options.card_url,
+            Some(ProtocolVersion::V1_0),
+        ))
+        .await
+        .and_then(Result::ok);
     let cards = Cards::new(fetched, v1_0);
     let fetched = cards.plain.clone();
     // A correct client activates every extension the card requires, on every request: the
@@ -226,7 +239,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             entry.reason = Some("not selected (--binding)".into());
         } else if entry.version.is_some_and(|v| !wanted_version(v)) {
             entry.tested = false;
-            entry.reason = Some("not selected (--version)".into());
+            entry.reason = Some("not selected (--protocol-version)".into());
         }
     }
 
@@ -269,6 +282,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         .filter(|i| plan.iter().any(|p| p.interface.as_ref() == Some(*i)))
         .collect();
     // The probes run at once: against a slow agent, one after another they would add up.
+    // Stopped meanwhile, no check runs: no interface is found unusable.
     let probes = futures::future::join_all(planned.iter().map(|interface| {
         let recorder = Recorder::default();
         let card = cards.card_of(interface);
@@ -280,8 +294,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             &format!("{run_id}-probe"),
         );
         async move { (probe(&ctx).await, recorder) }
-    }))
-    .await;
+    }));
+    let probes = stop.unless_stopped(probes).await.unwrap_or_default();
     for (interface, (outcome, recorder)) in planned.into_iter().zip(probes) {
         if let Err(error) = outcome {
             let reason = error.to_string();
@@ -309,22 +323,22 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .cloned()
             .collect(),
     );
-    let (scenarios, contract) = contract::decide(
-        options.contract,
-        options.drive.clone(),
-        &usable,
-        |interface| {
-            let card = cards.card_of(&interface);
-            Ctx::new(
-                card.clone(),
-                Some(interface),
-                wire(Recorder::default(), &card),
-                connector.clone(),
-                &format!("{run_id}-contract"),
-            )
-        },
-    )
-    .await;
+    let ctx_on = |interface: Interface| {
+        let card = cards.card_of(&interface);
+        Ctx::new(
+            card.clone(),
+            Some(interface),
+            wire(Recorder::default(), &card),
+            connector.clone(),
+            &format!("{run_id}-contract"),
+        )
+    };
+    let decided = contract::decide(options.contract, options.drive.clone(), &usable, ctx_on);
+    // Stopped while the contract is probed: no check runs, so none is asked of the agent.
+    let (scenarios, contract) = match stop.unless_stopped(decided).await {
+        Some(decided) => decided,
+        None => contract::decide(Some(Contract::None), None, &[], ctx_on).await,
+    };
     let mut not_run = Vec::new();
     plan.retain(
         |p| match crate::checks::needs::not_run(p.check, &scenarios) {
@@ -399,6 +413,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         .with_limited_credentials(limited_headers.clone())
         .with_webhook(webhook.clone())
     };
+    let mut cut: Vec<(usize, report::NotRun)> = Vec::new();
     let mut results: Vec<(usize, CheckResult)> = phases
         .stream(order, last)
         .map(|(index, planned)| {
@@ -408,15 +423,19 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             let (progress, finished) = (options.progress.clone(), finished.clone());
             let phases = phases.clone();
             async move {
-                let mut result = execute(
-                    planned.check,
-                    ctx,
-                    deadline_of(planned.check, options.check_timeout),
-                    problem,
-                )
-                .await;
+                // Once stopped, no check starts, and those in flight get the grace.
+                let result = if stop.is_stopped() {
+                    None
+                } else {
+                    let deadline = deadline_of(planned.check, options.check_timeout);
+                    stop.within_grace(execute(planned.check, ctx, deadline, problem))
+                        .await
+                };
                 // A card check of the card a 1.0 client reads is keyed by that version.
-                (result.binding, result.version) = place;
+                let result = result.map(|mut result| {
+                    (result.binding, result.version) = place;
+                    result
+                });
                 phases.finished(index);
                 if let Some(progress) = progress {
                     let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
@@ -426,15 +445,36 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             }
         })
         .buffer_unordered(options.jobs.max(1))
-        .collect()
-        .await;
+        .collect::<Vec<(usize, Option<CheckResult>)>>()
+        .await
+        .into_iter()
+        .filter_map(|(index, result)| match result {
+            Some(result) => Some((index, result)),
+            None => {
+                let planned = &catalogue[index];
+                let (binding, version) = planned.place();
+                let not_run = report::NotRun {
+                    id: planned.check.id.to_string(),
+                    level: planned.check.level,
+                    binding,
+                    version,
+                    reason: crate::stop::INTERRUPTED.into(),
+                };
+                cut.push((index, not_run));
+                None
+            }
+        })
+        .collect();
     results.sort_by_key(|(index, _)| *index);
+    // The checks the stop left out, in catalogue order.
+    cut.sort_by_key(|(index, _)| *index);
+    let mut interrupted: Vec<report::NotRun> = cut.into_iter().map(|(_, n)| n).collect();
     // A check that failed while others ran at once, and met signs of an overloaded agent (a
     // 5xx, an internal error, a broken connection, its deadline), is run again alone: the
     // kit's own load must not decide a verdict. The second result stands, and says so.
     // An agent that fails so widely is broken, not loaded: a budget bounds the second runs
     // (one that ran into its deadline costs as much as four others).
-    if options.jobs > 1 {
+    if options.jobs > 1 && !stop.is_stopped() {
         let mut budget = ALONE_BUDGET;
         for (index, result) in results.iter_mut() {
             let planned = &catalogue[*index];
@@ -473,7 +513,18 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     }
     let mut results: Vec<CheckResult> = results.into_iter().map(|(_, r)| r).collect();
     let mut durability = None;
-    if let (Some(restart), false) = (&options.durability, durable.is_empty()) {
+    if let (Some(_), false, true) = (&options.durability, durable.is_empty(), stop.is_stopped()) {
+        // Stopped before the restart: the durability area is not run.
+        for check in &durable {
+            interrupted.push(report::NotRun {
+                id: check.id.to_string(),
+                level: check.level,
+                binding: None,
+                version: None,
+                reason: crate::stop::INTERRUPTED.into(),
+            });
+        }
+    } else if let (Some(restart), false) = (&options.durability, durable.is_empty()) {
         let area = crate::durability_phase::Area {
             checks: &durable,
             interfaces: &interfaces,
@@ -499,7 +550,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     let selecting = !options.filter.bindings.is_empty() || !options.filter.versions.is_empty();
     if interfaces.is_empty() && selecting && declared.iter().any(|d| d.binding.is_some()) {
         verdict_reason =
-            "no declared interface matches the selection (--binding, --version)".into();
+            "no declared interface matches the selection (--binding, --protocol-version)".into();
     }
     let untested: Vec<String> = declared
         .iter()
@@ -523,6 +574,14 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             not_run.len()
         ));
     }
+    let was_interrupted = stop.is_stopped();
+    if was_interrupted {
+        verdict_reason.push_str(&format!(
+            "; interrupted: {} planned result(s) not run",
+            interrupted.len()
+        ));
+    }
+    not_run.extend(interrupted);
     // What each card declares that no result tested, once each.
     let mut untested_declarations: Vec<crate::declarations::UntestedDeclaration> = Vec::new();
     for card in cards.all() {
@@ -608,6 +667,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         results,
         failure: None,
         durability,
+        interrupted: was_interrupted,
         complete: true,
     };
     Ok(crate::secrets::scrub(report, &secrets))
