@@ -24,6 +24,8 @@ use crate::wire::Limits;
 use crate::{builtin, card, checks, output};
 
 pub use crate::check::{Binding, Level, ProtocolVersion, Status};
+pub use crate::contract::Contract;
+pub use crate::drive::Drive;
 pub use crate::report::{CheckResult, Report, Verdict};
 pub use a2a_reference_agent::{AgentConfig, Fault};
 
@@ -72,6 +74,12 @@ pub struct Options {
     /// The built-in agent runs in authenticated mode, the kit holding both principals' tokens.
     builtin_auth: bool,
     webhook: crate::webhook::WebhookOptions,
+    /// PEM files of CA certificates to trust besides the system's (`--ca-cert`).
+    ca_certs: Vec<Vec<u8>>,
+    /// The scenario contract, when given (`--contract`); `None`: found by the probe.
+    contract: Option<crate::contract::Contract>,
+    /// The drive file's plays (`--drive`).
+    drive: Option<std::sync::Arc<crate::drive::Drive>>,
 }
 
 impl Options {
@@ -109,7 +117,39 @@ impl Options {
             limited_headers: defaults.limited_headers,
             builtin_auth: true,
             webhook: defaults.webhook,
+            ca_certs: Vec::new(),
+            contract: None,
+            drive: None,
         }
+    }
+
+    /// The built-in reference agent served over TLS with a private CA, which the run trusts
+    /// (`a2a-tck --tls`): the `tls.*` checks then have something to judge.
+    pub fn builtin_tls() -> Options {
+        Options::builtin_with(AgentConfig {
+            tls: true,
+            ..builtin::profile()
+        })
+    }
+
+    /// Trust the CA certificates of this PEM text besides the system's (`--ca-cert`;
+    /// repeatable). Text that holds no certificate is a usage error of [`run`].
+    pub fn ca_cert(mut self, pem: impl Into<Vec<u8>>) -> Options {
+        self.ca_certs.push(pem.into());
+        self
+    }
+
+    /// The scenario contract the agent plays (`--contract`; default: found by a probe).
+    pub fn contract(mut self, contract: crate::contract::Contract) -> Options {
+        self.contract = Some(contract);
+        self
+    }
+
+    /// Drive an agent that plays no scenario contract with the messages of a drive file
+    /// (`--drive`; read with [`crate::drive::Drive::read`] or [`crate::drive::Drive::parse`]).
+    pub fn drive(mut self, drive: crate::drive::Drive) -> Options {
+        self.drive = Some(std::sync::Arc::new(drive));
+        self
     }
 
     /// Run the durability area (`durability.*`) against an agent at a URL: `command` (run with
@@ -186,7 +226,7 @@ impl Options {
         self
     }
 
-    /// How many checks run at once (default 16).
+    /// How many checks run at once (default 8; at least 1).
     pub fn jobs(mut self, jobs: usize) -> Options {
         self.jobs = jobs;
         self
@@ -272,6 +312,19 @@ impl Options {
         if let Some((name, _)) = deadlines.iter().find(|(_, d)| d.is_zero()) {
             return Err(Error::Usage(format!("the {name} must be positive")));
         }
+        if self.jobs == 0 {
+            return Err(Error::Usage("jobs must be at least 1".into()));
+        }
+        if self.drive.is_some() && self.contract.is_some() {
+            return Err(Error::Usage(
+                "a drive file replaces the scenario contract: give drive() or contract(), not both"
+                    .into(),
+            ));
+        }
+        for pem in &self.ca_certs {
+            crate::wire::ca_certificates(pem)
+                .map_err(|e| Error::Usage(format!("a CA certificate given to ca_cert() {e}")))?;
+        }
         let all = (self.headers.iter())
             .chain(&self.other_headers)
             .chain(&self.limited_headers);
@@ -311,6 +364,9 @@ impl Options {
         options.other_headers = self.other_headers.clone();
         options.limited_headers = self.limited_headers.clone();
         options.webhook = self.webhook.clone();
+        options.ca_certs.extend(self.ca_certs.iter().cloned());
+        options.contract = self.contract;
+        options.drive = self.drive.clone();
         options
     }
 
@@ -375,7 +431,9 @@ pub async fn run(options: &Options) -> Result<Report, Error> {
             let mut run = options.run_options(url, &card_url, false);
             run.durability = (options.restart_cmd.as_deref())
                 .map(|c| crate::durability::Durability::command(c, options.ready_timeout));
-            let mut report = runner::run(&catalog, &run).await?;
+            let started_at = std::time::SystemTime::now();
+            let outcome = runner::run(&catalog, &run).await;
+            let mut report = reported(&catalog, &run, started_at, outcome)?;
             report.cap_evidence();
             Ok(report)
         }
@@ -392,9 +450,10 @@ pub async fn run(options: &Options) -> Result<Report, Error> {
             let mut run =
                 options.builtin_run(&agent.base_url(), &card_url, agent.ca_pem(), credentials);
             run.durability = Some(agent.durability(options.ready_timeout));
+            let started_at = std::time::SystemTime::now();
             let outcome = runner::run(&catalog, &run).await;
             agent.shutdown().await;
-            let mut report = outcome?;
+            let mut report = reported(&catalog, &run, started_at, outcome)?;
             report.cap_evidence();
             Ok(report)
         }
@@ -411,12 +470,36 @@ pub async fn run(options: &Options) -> Result<Report, Error> {
                 .unwrap_or_else(|| agent.served_card_url());
             let run =
                 options.builtin_run(&agent.base_url(), &card_url, agent.ca_pem(), credentials);
+            let started_at = std::time::SystemTime::now();
             let outcome = runner::run(&catalog, &run).await;
             agent.shutdown().await;
-            let mut report = outcome?;
+            let mut report = reported(&catalog, &run, started_at, outcome)?;
             report.cap_evidence();
             Ok(report)
         }
+    }
+}
+
+/// The report of a run's outcome: a card the kit could not use gives the report the command
+/// writes then (verdict `error`, the card exchange as evidence), not an error; so does a run
+/// stopped before its card was read.
+fn reported(
+    catalog: &[crate::check::Check],
+    run: &RunOptions,
+    started_at: std::time::SystemTime,
+    outcome: Result<Report, RunError>,
+) -> Result<Report, Error> {
+    match outcome {
+        Ok(report) => Ok(report),
+        Err(RunError::Card { error, evidence }) => Ok(crate::failure::card_unusable(
+            catalog,
+            run,
+            started_at,
+            error.to_string(),
+            evidence,
+        )),
+        Err(RunError::Interrupted) => Ok(crate::failure::interrupted(catalog, run, started_at)),
+        Err(other) => Err(other.into()),
     }
 }
 

@@ -3,7 +3,9 @@
 
 use std::time::Duration;
 
-use a2a_tck::api::{self, AgentConfig, Error, Fault, Level, Options, Status, Verdict};
+use a2a_tck::api::{
+    self, AgentConfig, Binding, Error, Fault, Level, Options, ProtocolVersion, Status, Verdict,
+};
 
 /// The gate an SDK writes: its agent (here the reference agent, started in-process on an
 /// ephemeral loopback port) must be conformant on every declared interface.
@@ -78,4 +80,81 @@ async fn unusable_options_are_refused() {
     assert!(matches!(header, Error::Usage(_)), "{header}");
     let url = refused(api::run(&Options::url("not a url")).await);
     assert!(matches!(url, Error::Run(_)), "{url}");
+    let jobs = refused(api::run(&Options::builtin().jobs(0)).await);
+    assert!(matches!(jobs, Error::Usage(_)), "{jobs}");
+    let pem = refused(api::run(&Options::builtin().ca_cert("not a certificate")).await);
+    assert!(matches!(pem, Error::Usage(_)), "{pem}");
+    let drive = api::Drive::parse("[completed]\ntext = \"hi\"\n", false).expect("parses");
+    let both = Options::builtin()
+        .drive(drive)
+        .contract(api::Contract::Acts);
+    let both = refused(api::run(&both).await);
+    assert!(matches!(both, Error::Usage(_)), "{both}");
+}
+
+/// An agent whose card cannot be read gives the report the command writes then: verdict
+/// `error`, with the card exchange, not an `Err`.
+#[tokio::test]
+async fn an_unusable_card_is_a_report_with_its_evidence() {
+    // A port nothing listens on: bound, then released.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let options =
+        Options::url(format!("http://127.0.0.1:{port}")).request_timeout(Duration::from_secs(2));
+    let report = api::run(&options).await.expect("a report, not an error");
+    assert_eq!(report.verdict, Verdict::Error, "{}", api::summary(&report));
+    assert!(report.results.is_empty());
+    let failure = report.failure.as_ref().expect("the failure is recorded");
+    assert!(!failure.evidence.is_empty(), "{failure:?}");
+}
+
+/// The options the command line has: the contract, a drive file, the built-in agent over TLS.
+#[tokio::test]
+async fn the_library_takes_the_command_line_options() {
+    let acts = api::run(
+        &Options::builtin()
+            .contract(api::Contract::Acts)
+            .select("subscribe.*")
+            .version(ProtocolVersion::V1_0),
+    )
+    .await
+    .expect("a report");
+    assert_eq!(acts.verdict, Verdict::Conformant, "{}", api::summary(&acts));
+    assert_eq!(
+        acts.contract.as_ref().map(|c| c.used),
+        Some(api::Contract::Acts)
+    );
+    let drive = api::Drive::read(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fixtures/drive-reference.toml"
+    )))
+    .expect("the example drive file");
+    let config = AgentConfig {
+        faults: [Fault::PlaysNoContract].into(),
+        ..a2a_tck::builtin::profile()
+    };
+    let driven = api::run(
+        &Options::builtin_with(config)
+            .drive(drive)
+            .select("subscribe.receives-later-updates")
+            .binding(Binding::Jsonrpc)
+            .version(ProtocolVersion::V1_0),
+    )
+    .await
+    .expect("a report");
+    assert!(
+        !driven.results.is_empty() && driven.results.iter().all(|r| r.status == Status::Pass),
+        "{}",
+        api::summary(&driven)
+    );
+    let tls = api::run(&Options::builtin_tls().select("tls.*"))
+        .await
+        .expect("a report");
+    assert!(
+        tls.results.iter().any(|r| r.status == Status::Pass),
+        "{}",
+        api::summary(&tls)
+    );
 }
