@@ -225,7 +225,17 @@ impl Baseline {
             })
             .collect();
         let tested = report.interfaces.iter().filter(|i| i.tested).count();
-        let (mut verdict, mut verdict_reason) = Verdict::of(&unexpected, tested);
+        let scope = crate::report::VerdictScope {
+            interfaces_tested: tested,
+            needs_credentials: (report.interfaces.iter())
+                .filter(|i| i.tested && i.needs_credentials)
+                .map(|i| format!("{} {}", i.protocol_binding, i.protocol_version))
+                .collect(),
+            must_selected: (report.results.iter().map(|r| r.level))
+                .chain(report.not_run.iter().map(|n| n.level))
+                .any(|l| l == crate::check::Level::Must),
+        };
+        let (mut verdict, mut verdict_reason) = Verdict::of(&unexpected, &scope);
         // Setting the expected results aside can leave no MUST pass (every MUST result was
         // an expected failure): the run still judged MUST checks, and nothing unexpected is
         // wrong or unjudged, so the gate holds. A run that judged no MUST check stays

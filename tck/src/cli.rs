@@ -198,6 +198,12 @@ pub(crate) struct RunArgs {
     /// not fail the run, its stale entries do; the exit status follows its gate.
     #[arg(long, value_name = "FILE")]
     pub(crate) expect: Option<PathBuf>,
+    /// Fail the run (exit 1) unless it judged at least this much: a count of results (PASS,
+    /// WARN or FAIL; not N/A, ERROR or UNTESTABLE), e.g. 120, or a percentage of the results
+    /// planned, e.g. 80%. A run that leaves checks out (a selection, --contract none) passes
+    /// on what it ran, its verdict saying `partial`; this floor keeps such a run from gating.
+    #[arg(long, value_name = "N|P%")]
+    pub(crate) min_judged: Option<a2a_tck::floor::MinJudged>,
     /// Write a self-contained HTML report here (one file, no network needed to view it).
     #[arg(long, value_name = "PATH")]
     pub(crate) html: Option<PathBuf>,

@@ -309,6 +309,9 @@ fn run(args: RunArgs) -> ExitCode {
                 Err(e) => return usage(&e),
             }
         }
+        if let Some(min) = args.min_judged {
+            report.floor = Some(min.judge(&report));
+        }
         finish(&report, &args)
     })
 }
@@ -317,9 +320,13 @@ fn finish(report: &Report, args: &RunArgs) -> ExitCode {
     if args.quiet {
         println!(
             "verdict: {} ({})",
-            report.verdict.as_str(),
+            report.verdict_words(),
             report.verdict_reason
         );
+        if let Some(floor) = &report.floor {
+            let result = if floor.passed { "PASS" } else { "FAIL" };
+            println!("floor: {result} ({})", floor.reason);
+        }
         if let Some(gate) = &report.baseline {
             let result = if gate.passed { "PASS" } else { "FAIL" };
             println!("gate: {result} ({})", gate.reason);
@@ -349,6 +356,10 @@ fn finish(report: &Report, args: &RunArgs) -> ExitCode {
         if let Err(e) = report::write_atomic(path, html::page(report).as_bytes()) {
             return usage(&format!("failed to write {}: {e}", path.display()));
         }
+    }
+    // A floor not met fails the run, whatever the verdict (an unusable card stays exit 2).
+    if report.verdict != Verdict::Error && report.floor.as_ref().is_some_and(|f| !f.passed) {
+        return ExitCode::from(1);
     }
     if let Some(gate) = &report.baseline {
         return if gate.passed {
