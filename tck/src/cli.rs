@@ -47,8 +47,9 @@ pub(crate) enum Command {
     /// Print the requirements registry's coverage: per level, the entries covered by checks,
     /// planned and untestable, and how many server-side MUST entries are covered.
     Coverage,
-    /// Write a starting baseline from a report: every result that is not PASS or N/A, each
-    /// with the reason "TODO: review". Review it, then run with --expect FILE.
+    /// Write a starting baseline from a report: every result the gate judges (FAIL, ERROR,
+    /// UNTESTABLE; not WARN, which never fails it), each with the reason "TODO: review".
+    /// Review it, then run with --expect FILE (or --allow-unreviewed while reviewing).
     Baseline {
         /// A JSON report written with --report.
         report: PathBuf,
@@ -198,6 +199,10 @@ pub(crate) struct RunArgs {
     /// not fail the run, its stale entries do; the exit status follows its gate.
     #[arg(long, value_name = "FILE")]
     pub(crate) expect: Option<PathBuf>,
+    /// Accept baseline entries whose reason is still "TODO: review" (as `a2a-tck baseline`
+    /// writes them) while a team reviews; without it they are errors.
+    #[arg(long, requires = "expect")]
+    pub(crate) allow_unreviewed: bool,
     /// Fail the run (exit 1) unless it judged at least this much: a count of results (PASS,
     /// WARN or FAIL; not N/A, ERROR or UNTESTABLE), e.g. 120, or a percentage of the results
     /// planned, e.g. 80%. A run that leaves checks out (a selection, --contract none) passes

@@ -159,12 +159,20 @@ fn run(args: RunArgs) -> ExitCode {
         Ok(baseline) => baseline,
         Err(e) => return usage(&e),
     };
+    if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
+        if let Err(e) = baseline.validate(&checks::all(), args.allow_unreviewed) {
+            return usage(&format!("{}:\n{e}", path.display()));
+        }
+    }
     if let Some(unreviewed) = baseline
         .as_ref()
         .map(Baseline::unreviewed)
         .filter(|n| *n > 0)
     {
-        eprintln!("note: {unreviewed} baseline entries still give a TODO as their reason");
+        eprintln!(
+            "note: {unreviewed} baseline entries still give a TODO as their reason \
+             (allowed by --allow-unreviewed)"
+        );
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
