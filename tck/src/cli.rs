@@ -305,6 +305,10 @@ pub(crate) struct RunArgs {
     /// Print only the verdict line.
     #[arg(long, short)]
     pub(crate) quiet: bool,
+    /// List every result in the summary (N/A, PASS and not-run ones are counted otherwise),
+    /// with longer messages.
+    #[arg(long, short, conflicts_with = "quiet")]
+    pub(crate) verbose: bool,
     // --- durability (restart the target in the middle of the run) ---
     /// A shell command that restarts the target (run with `sh -c` in the middle of the run; it
     /// must exit 0 once the old process has stopped). Runs the durability.* checks.

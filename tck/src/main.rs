@@ -340,7 +340,10 @@ fn finish(report: &Report, args: &RunArgs) -> ExitCode {
             println!("gate: {result} ({})", gate.reason);
         }
     } else {
-        print!("{}", output::summary(report));
+        let options = output::SummaryOptions {
+            verbose: args.verbose,
+        };
+        anstream::print!("{}", output::summary_with(report, options));
     }
     if let Some(path) = &args.report {
         if let Err(e) = report.write(path) {
@@ -363,6 +366,20 @@ fn finish(report: &Report, args: &RunArgs) -> ExitCode {
     if let Some(path) = &args.html {
         if let Err(e) = report::write_atomic(path, html::page(report).as_bytes()) {
             return usage(&format!("failed to write {}: {e}", path.display()));
+        }
+    }
+    if !args.quiet {
+        let written = [
+            ("JSON", &args.report),
+            ("Markdown", &args.markdown),
+            ("JUnit", &args.junit),
+            ("HTML", &args.html),
+        ];
+        let written: Vec<(&str, &std::path::Path)> = (written.iter())
+            .filter_map(|(kind, path)| path.as_deref().map(|p| (*kind, p)))
+            .collect();
+        if let Some(line) = output::written_line(&written) {
+            println!("{line}");
         }
     }
     // A floor not met fails the run, whatever the verdict (an unusable card stays exit 2).
