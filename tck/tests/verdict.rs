@@ -219,3 +219,77 @@ async fn a_full_run_is_not_partial() {
     assert_eq!(report.partial, None, "{:?}", report.partial);
     assert_eq!(report.verdict_words(), report.verdict.as_str());
 }
+
+fn result(id: &str, level: a2a_tck::check::Level, status: Status) -> a2a_tck::report::CheckResult {
+    a2a_tck::report::CheckResult {
+        id: id.into(),
+        level,
+        spec_version: "1.0".into(),
+        section: "1".into(),
+        statements: Vec::new(),
+        requirement: String::new(),
+        binding: Some(a2a_tck::check::Binding::Jsonrpc),
+        version: Some(a2a_tck::check::ProtocolVersion::V1_0),
+        status,
+        message: String::new(),
+        reading: None,
+        maps_to: Vec::new(),
+        acts: Vec::new(),
+        duration_ms: 0,
+        evidence: Vec::new(),
+    }
+}
+
+#[test]
+fn the_verdict_rules_name_their_units_and_judge_what_was_selected() {
+    use a2a_tck::check::Level::{Must, Should};
+    use a2a_tck::report::VerdictScope;
+    let scope = |must_selected, needs: &[&str]| VerdictScope {
+        interfaces_tested: 2,
+        needs_credentials: needs.iter().map(|s| s.to_string()).collect(),
+        must_selected,
+    };
+    // Counts say results and checks.
+    let failing = [
+        result("a", Must, Status::Fail),
+        result("a", Must, Status::Fail),
+        result("b", Must, Status::Pass),
+    ];
+    let (verdict, reason) = Verdict::of(&failing, &scope(true, &[]));
+    assert_eq!(verdict, Verdict::NonConformant);
+    assert_eq!(reason, "1 MUST check failed (2 results)");
+    // Refused for credentials: inconclusive, even beside a failure, naming the flag.
+    let (verdict, reason) = Verdict::of(&failing, &scope(true, &["JSONRPC 1.0"]));
+    assert_eq!(verdict, Verdict::Inconclusive);
+    assert!(reason.contains("--bearer") && reason.contains("besides, 1 MUST check failed"));
+    // SHOULD-only, all passing: conformant; all N/A: nothing was judged.
+    let should = [
+        result("s", Should, Status::Pass),
+        result("s", Should, Status::Warn),
+    ];
+    assert_eq!(
+        Verdict::of(&should, &scope(false, &[])).0,
+        Verdict::Conformant
+    );
+    let none = [result("s", Should, Status::NotApplicable)];
+    assert_eq!(
+        Verdict::of(&none, &scope(false, &[])).0,
+        Verdict::Inconclusive
+    );
+    // MUST checks selected, none applied: still inconclusive.
+    let na = [
+        result("m", Must, Status::NotApplicable),
+        result("s", Should, Status::Pass),
+    ];
+    assert_eq!(Verdict::of(&na, &scope(true, &[])).0, Verdict::Inconclusive);
+    let partial = a2a_tck::report::Partial {
+        checks_not_selected: 1,
+        checks_not_run: 61,
+        interfaces_not_selected: 2,
+    };
+    assert_eq!(
+        partial.words(),
+        "61 checks not run (no scenario contract), 1 check not selected, 2 interfaces not selected"
+    );
+    assert_eq!(a2a_tck::report::Partial::default().of(), None);
+}
