@@ -400,7 +400,7 @@ fn is_zero(n: &usize) -> bool {
 
 impl Partial {
     /// None when the run left nothing out.
-    pub fn of(self) -> Option<Partial> {
+    pub fn if_any(self) -> Option<Partial> {
         (self != Partial::default()).then_some(self)
     }
 

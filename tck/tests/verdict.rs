@@ -291,5 +291,5 @@ fn the_verdict_rules_name_their_units_and_judge_what_was_selected() {
         partial.words(),
         "61 checks not run (no scenario contract), 1 check not selected, 2 interfaces not selected"
     );
-    assert_eq!(a2a_tck::report::Partial::default().of(), None);
+    assert_eq!(a2a_tck::report::Partial::default().if_any(), None);
 }

@@ -550,7 +550,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .filter(|d| (d.reason.as_deref()).is_some_and(|r| r.starts_with("not selected")))
             .count(),
     }
-    .of();
+    .if_any();
     // What each card declares that no result tested, once each.
     let mut untested_declarations: Vec<crate::declarations::UntestedDeclaration> = Vec::new();
     for card in cards.all() {
