@@ -38,6 +38,74 @@ pub struct Entry {
     pub status: Status,
     /// Why this result is accepted: required.
     pub reason: String,
+    /// The last day (UTC, `YYYY-MM-DD`) the entry holds: from the next day on it excuses
+    /// nothing and fails the gate, so a known failure is looked at again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires: Option<Day>,
+}
+
+/// A calendar day, `YYYY-MM-DD`: a TOML date (`expires = 2027-01-31`) or a string.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, JsonSchema)]
+#[schemars(with = "String")]
+pub struct Day(String);
+
+impl Day {
+    /// Parses `YYYY-MM-DD`.
+    pub fn parse(text: &str) -> Result<Day, String> {
+        let bad = || format!("{text:?} is not a date (YYYY-MM-DD)");
+        let parts: Vec<&str> = text.split('-').collect();
+        let [y, m, d] = parts.as_slice() else {
+            return Err(bad());
+        };
+        let digits = |t: &str, n: usize| t.len() == n && t.bytes().all(|b| b.is_ascii_digit());
+        if !(digits(y, 4) && digits(m, 2) && digits(d, 2)) {
+            return Err(bad());
+        }
+        let (m, d): (u32, u32) = (m.parse().map_err(|_| bad())?, d.parse().map_err(|_| bad())?);
+        if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+            return Err(bad());
+        }
+        Ok(Day(text.to_string()))
+    }
+
+    /// Today, in UTC.
+    pub fn today() -> Day {
+        let now = humantime::format_rfc3339(std::time::SystemTime::now()).to_string();
+        Day(now[..10].to_string())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Serialize for Day {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Day {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Day, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Day;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a date, YYYY-MM-DD")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Day, E> {
+                Day::parse(text).map_err(E::custom)
+            }
+            // A TOML date comes as a one-entry map holding its text.
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Day, A::Error> {
+                let (_, text): (String, String) = map
+                    .next_entry()?
+                    .ok_or_else(|| serde::de::Error::custom("an empty date"))?;
+                Day::parse(&text).map_err(serde::de::Error::custom)
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 /// What a baseline made of a run: in the report as `baseline`.
@@ -72,12 +140,26 @@ pub struct Expected {
     pub reason: String,
 }
 
-/// A baseline entry that no longer describes the run, and why.
+/// A baseline entry that no longer describes the run (or has expired), and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Stale {
     pub entry: Entry,
     pub why: String,
+    /// Whether it fails the gate: false for an entry of a status the gate does not judge
+    /// (WARN, N/A), which is only informational.
+    #[serde(default = "gates_by_default")]
+    pub gates: bool,
+}
+
+fn gates_by_default() -> bool {
+    true
+}
+
+/// Whether the gate judges results of this status: FAIL, ERROR and UNTESTABLE. WARN and N/A
+/// never fail it, so an entry of theirs can only go stale.
+pub fn gates(status: Status) -> bool {
+    matches!(status, Status::Fail | Status::Error | Status::Untestable)
 }
 
 fn glob(pattern: &str, field: &str, index: usize) -> Result<GlobMatcher, String> {
@@ -177,9 +259,52 @@ impl Baseline {
             .count()
     }
 
-    /// Judges a report against this baseline.
-    pub fn gate(&self, report: &Report, file: &str) -> Result<Gate, String> {
+    /// Checks the entries against the kit's catalogue: an entry whose check glob names no
+    /// check of this kit is an error (a typo, or a check renamed), not a stale entry; so is an
+    /// entry whose reason is still a TODO, unless `allow_unreviewed` (while a team reviews).
+    pub fn validate(
+        &self,
+        catalog: &[crate::check::Check],
+        allow_unreviewed: bool,
+    ) -> Result<(), String> {
         let matchers = self.matchers()?;
+        let mut problems = Vec::new();
+        for (i, m) in matchers.iter().enumerate() {
+            if !catalog.iter().any(|c| m.check.is_match(c.id)) {
+                problems.push(format!(
+                    "entry {} ({}): no check of this kit has that id (see `a2a-tck list`)",
+                    i + 1,
+                    m.entry.check
+                ));
+            }
+            if !allow_unreviewed && m.entry.reason.trim().starts_with("TODO") {
+                problems.push(format!(
+                    "entry {} ({}): the reason is still {:?}; give the reason the result is \
+                     accepted, or pass --allow-unreviewed while the team reviews",
+                    i + 1,
+                    m.entry.check,
+                    m.entry.reason.trim()
+                ));
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("\n"))
+        }
+    }
+
+    /// Judges a report against this baseline, today.
+    pub fn gate(&self, report: &Report, file: &str) -> Result<Gate, String> {
+        self.gate_on(report, file, &Day::today())
+    }
+
+    /// Judges a report against this baseline on `today`: an entry that expired before it
+    /// excuses nothing and fails the gate.
+    pub fn gate_on(&self, report: &Report, file: &str, today: &Day) -> Result<Gate, String> {
+        let all = self.matchers()?;
+        let expired = |m: &Matcher| m.entry.expires.as_ref().is_some_and(|d| d < today);
+        let matchers: Vec<&Matcher> = all.iter().filter(|m| !expired(m)).collect();
         let mut expected = Vec::new();
         let mut unexpected = Vec::new();
         for result in &report.results {
@@ -221,11 +346,30 @@ impl Baseline {
                 Some(Stale {
                     entry: m.entry.clone(),
                     why,
+                    gates: gates(m.entry.status),
                 })
             })
+            .chain(all.iter().filter(|m| expired(m)).map(|m| Stale {
+                entry: m.entry.clone(),
+                why: format!(
+                    "it expired after {}: the results it excused gate again",
+                    m.entry.expires.as_ref().map_or("", Day::as_str)
+                ),
+                gates: true,
+            }))
             .collect();
         let tested = report.interfaces.iter().filter(|i| i.tested).count();
-        let (mut verdict, mut verdict_reason) = Verdict::of(&unexpected, tested);
+        let scope = crate::report::VerdictScope {
+            interfaces_tested: tested,
+            needs_credentials: (report.interfaces.iter())
+                .filter(|i| i.tested && i.needs_credentials)
+                .map(|i| format!("{} {}", i.protocol_binding, i.protocol_version))
+                .collect(),
+            must_selected: (report.results.iter().map(|r| r.level))
+                .chain(report.not_run.iter().map(|n| n.level))
+                .any(|l| l == crate::check::Level::Must),
+        };
+        let (mut verdict, mut verdict_reason) = Verdict::of(&unexpected, &scope);
         // Setting the expected results aside can leave no MUST pass (every MUST result was
         // an expected failure): the run still judged MUST checks, and nothing unexpected is
         // wrong or unjudged, so the gate holds. A run that judged no MUST check stays
@@ -240,13 +384,27 @@ impl Baseline {
             verdict = Verdict::Conformant;
             verdict_reason = "no MUST check failed that the baseline does not expect".to_string();
         }
-        let passed = verdict == Verdict::Conformant && stale.is_empty();
+        let gating = stale.iter().filter(|s| s.gates).count();
+        let passed = verdict == Verdict::Conformant && gating == 0;
         let mut reason = format!(
-            "over the results the baseline does not expect: {verdict_reason}; {} result(s) expected",
-            expected.len()
+            "over the results the baseline does not expect: {verdict_reason}; {} expected",
+            crate::report::plural(expected.len(), "result", "results")
         );
-        if !stale.is_empty() {
-            let _ = write!(reason, "; {} stale baseline entry(ies)", stale.len());
+        if gating > 0 {
+            let _ = write!(
+                reason,
+                "; {} stale or expired",
+                crate::report::plural(gating, "baseline entry", "baseline entries")
+            );
+        }
+        if stale.len() > gating {
+            let _ =
+                write!(
+                reason,
+                "; {} of a status the gate does not judge (WARN, N/A) no longer {} (informational)",
+                crate::report::plural(stale.len() - gating, "entry", "entries"),
+                if stale.len() - gating == 1 { "matches" } else { "match" }
+            );
         }
         Ok(Gate {
             file: file.to_string(),
@@ -258,18 +416,21 @@ impl Baseline {
         })
     }
 
-    /// A starting baseline: every result that is neither PASS nor N/A, reason to be reviewed.
+    /// A starting baseline: every result the gate judges against the agent (FAIL, ERROR,
+    /// UNTESTABLE), reason to be reviewed. WARN is left out: it never fails the gate, so
+    /// its entry could only go stale.
     pub fn from_report(report: &Report) -> Baseline {
         let expect = report
             .results
             .iter()
-            .filter(|r| !matches!(r.status, Status::Pass | Status::NotApplicable))
+            .filter(|r| gates(r.status))
             .map(|r| Entry {
                 check: r.id.clone(),
                 binding: r.binding.map(|b| b.as_str().to_string()),
                 version: r.version.map(|v| v.as_str().to_string()),
                 status: r.status,
                 reason: TODO_REASON.to_string(),
+                expires: None,
             })
             .collect();
         Baseline { expect }
@@ -319,7 +480,12 @@ pub fn summary(gate: &Gate) -> String {
         );
     }
     for s in &gate.stale {
-        let _ = writeln!(out, "STALE      {}: {}", entry_text(&s.entry), s.why);
+        let word = if s.gates {
+            "STALE     "
+        } else {
+            "stale (informational, WARN and N/A do not gate)"
+        };
+        let _ = writeln!(out, "{word} {}: {}", entry_text(&s.entry), s.why);
     }
     let _ = writeln!(
         out,
@@ -365,7 +531,11 @@ pub fn markdown(gate: &Gate) -> String {
                 out,
                 "| {} | {} |",
                 cell(&entry_text(&s.entry)),
-                cell(&s.why)
+                cell(&if s.gates {
+                    s.why.clone()
+                } else {
+                    format!("{} (informational: WARN and N/A do not gate)", s.why)
+                })
             );
         }
     }

@@ -170,6 +170,11 @@ pub struct DeclaredInterface {
     /// on it is then ERROR with this reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
+    /// True when that problem is that the agent refused the probe for want of credentials
+    /// (HTTP 401/403, gRPC UNAUTHENTICATED/PERMISSION_DENIED): the verdict is then
+    /// `inconclusive` and names the flags that give them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub needs_credentials: bool,
     /// When the agent serves another card to a 1.0 client (`target.versioned_card`) and
     /// only that card declares this interface: the `A2A-Version` that card was read with
     /// (`1.0`). Absent: the card read without the header declares it.
@@ -252,6 +257,7 @@ pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
             tested: reason.is_none(),
             reason,
             problem: None,
+            needs_credentials: false,
             card_a2a_version: None,
         });
     }
@@ -323,6 +329,7 @@ pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
                 tested: reason.is_none(),
                 reason,
                 problem: None,
+                needs_credentials: false,
                 card_a2a_version: None,
             });
         }

@@ -47,8 +47,9 @@ pub(crate) enum Command {
     /// Print the requirements registry's coverage: per level, the entries covered by checks,
     /// planned and untestable, and how many server-side MUST entries are covered.
     Coverage,
-    /// Write a starting baseline from a report: every result that is not PASS or N/A, each
-    /// with the reason "TODO: review". Review it, then run with --expect FILE.
+    /// Write a starting baseline from a report: every result the gate judges (FAIL, ERROR,
+    /// UNTESTABLE; not WARN, which never fails it), each with the reason "TODO: review".
+    /// Review it, then run with --expect FILE (or --allow-unreviewed while reviewing).
     Baseline {
         /// A JSON report written with --report.
         report: PathBuf,
@@ -198,6 +199,16 @@ pub(crate) struct RunArgs {
     /// not fail the run, its stale entries do; the exit status follows its gate.
     #[arg(long, value_name = "FILE")]
     pub(crate) expect: Option<PathBuf>,
+    /// Accept baseline entries whose reason is still "TODO: review" (as `a2a-tck baseline`
+    /// writes them) while a team reviews; without it they are errors.
+    #[arg(long, requires = "expect")]
+    pub(crate) allow_unreviewed: bool,
+    /// Fail the run (exit 1) unless it judged at least this much: a count of results (PASS,
+    /// WARN or FAIL; not N/A, ERROR or UNTESTABLE), e.g. 120, or a percentage of the results
+    /// planned, e.g. 80%. A run that leaves checks out (a selection, --contract none) passes
+    /// on what it ran, its verdict saying `partial`; this floor keeps such a run from gating.
+    #[arg(long, value_name = "N|P%")]
+    pub(crate) min_judged: Option<a2a_tck::floor::MinJudged>,
     /// Write a self-contained HTML report here (one file, no network needed to view it).
     #[arg(long, value_name = "PATH")]
     pub(crate) html: Option<PathBuf>,
@@ -294,6 +305,10 @@ pub(crate) struct RunArgs {
     /// Print only the verdict line.
     #[arg(long, short)]
     pub(crate) quiet: bool,
+    /// List every result in the summary (N/A, PASS and not-run ones are counted otherwise),
+    /// with longer messages.
+    #[arg(long, short, conflicts_with = "quiet")]
+    pub(crate) verbose: bool,
     // --- durability (restart the target in the middle of the run) ---
     /// A shell command that restarts the target (run with `sh -c` in the middle of the run; it
     /// must exit 0 once the old process has stopped). Runs the durability.* checks.

@@ -49,7 +49,9 @@ pub fn write_baseline(report: &Path, output: Option<&Path>) -> ExitCode {
             "# Expected results of a2a-tck, from the report of {} ({}).\n\
              # Replace every reason with why the result is accepted, or fix the agent and\n\
              # remove the entry: an entry whose results pass, or that matches nothing, fails\n\
-             # the run. Use with: a2a-tck --expect FILE\n{text}",
+             # the run, and so does a reason still \"TODO\" (unless --allow-unreviewed).\n\
+             # An entry may end on a day: expires = 2027-01-31.\n\
+             # Use with: a2a-tck --expect FILE\n{text}",
             report
                 .target
                 .agent_name

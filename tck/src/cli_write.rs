@@ -40,6 +40,16 @@ pub struct Wanted {
 }
 
 impl Wanted {
+    /// What the report is, for people: JSON, JUnit, Markdown, HTML.
+    pub fn label(&self) -> &'static str {
+        match self.kind {
+            Kind::Json => "JSON",
+            Kind::Junit => "JUnit",
+            Kind::Markdown => "Markdown",
+            Kind::Html => "HTML",
+        }
+    }
+
     fn shown(&self) -> String {
         format!("{} {}", self.flag, self.destination.shown())
     }
@@ -124,11 +134,13 @@ pub fn write(report: &Report, wanted: &[Wanted]) -> Vec<String> {
 /// Prints `text` on standard output, or on standard error when `to_stderr`; a reader that went
 /// away (`| head`) ends the printing quietly, and the run goes on to its exit status.
 pub fn say(text: &str, to_stderr: bool) {
+    // Through anstream: the summary's colours are kept on a terminal and stripped elsewhere
+    // (a pipe, a file, NO_COLOR).
     let written = if to_stderr {
-        let mut err = std::io::stderr().lock();
+        let mut err = anstream::stderr();
         err.write_all(text.as_bytes()).and_then(|()| err.flush())
     } else {
-        let mut out = std::io::stdout().lock();
+        let mut out = anstream::stdout();
         out.write_all(text.as_bytes()).and_then(|()| out.flush())
     };
     // Nothing is left to tell the reader of a closed pipe; any other failure cannot be told

@@ -27,6 +27,23 @@ impl UntestedDeclaration {
     }
 }
 
+/// The untested declarations, one line per reason: `streaming, extensions declared, not
+/// tested: the selection (--select, --level) excluded its checks` says once what it would
+/// otherwise repeat for each declaration.
+pub fn grouped_lines(list: &[UntestedDeclaration]) -> Vec<String> {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for untested in list {
+        match groups.iter_mut().find(|(why, _)| *why == untested.why) {
+            Some((_, whats)) => whats.push(&untested.what),
+            None => groups.push((&untested.why, vec![&untested.what])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(why, whats)| format!("{} declared, not tested: {why}", whats.join(", ")))
+        .collect()
+}
+
 /// What the run needs to know to tell a declaration tested from one left untested.
 pub struct Run<'a> {
     pub card: &'a Value,

@@ -64,6 +64,64 @@ pub struct Diff {
     /// Results only the older report has.
     pub removed: Vec<Only>,
     pub unchanged: usize,
+    /// What makes the two reports hard to compare: different agents (card name), targets,
+    /// kit versions, spec versions or selections. Each note is one sentence; empty when
+    /// the two runs are alike.
+    pub differences: Vec<String>,
+}
+
+/// What differs between the two runs themselves, beyond their results.
+fn differences(old: &Report, new: &Report) -> Vec<String> {
+    let mut out = Vec::new();
+    let name = |r: &Report| {
+        r.target
+            .agent_name
+            .clone()
+            .unwrap_or_else(|| "an unnamed agent".into())
+    };
+    if old.target.agent_name != new.target.agent_name {
+        out.push(format!(
+            "the reports are of different agents: {:?} in the old, {:?} in the new",
+            name(old),
+            name(new)
+        ));
+    }
+    // The built-in agent listens on another port each run: its address says nothing.
+    if old.target.url != new.target.url && !(old.target.builtin && new.target.builtin) {
+        out.push(format!(
+            "the reports are of different targets: {} in the old, {} in the new",
+            old.target.url, new.target.url
+        ));
+    }
+    if old.tool.version != new.tool.version {
+        out.push(format!(
+            "the reports were written by different kit versions: {} in the old, {} in the new \
+             (checks may have been added, removed or changed)",
+            old.tool.version, new.tool.version
+        ));
+    }
+    if old.spec_versions != new.spec_versions {
+        out.push(format!(
+            "the reports test different spec versions: {} in the old, {} in the new",
+            old.spec_versions.join(", "),
+            new.spec_versions.join(", ")
+        ));
+    }
+    let selection = |r: &Report| {
+        let mut parts = vec![format!("level {}", r.selection.level)];
+        parts.extend(r.selection.select.iter().map(|s| format!("select {s}")));
+        parts.extend((r.selection.bindings.iter()).map(|b| format!("binding {b}")));
+        parts.extend((r.selection.versions.iter()).map(|v| format!("version {v}")));
+        parts.join(", ")
+    };
+    if selection(old) != selection(new) {
+        out.push(format!(
+            "the reports select different checks: {} in the old; {} in the new",
+            selection(old),
+            selection(new)
+        ));
+    }
+    out
 }
 
 fn key(r: &CheckResult) -> (&str, Option<Binding>, Option<ProtocolVersion>) {
@@ -93,6 +151,7 @@ pub fn diff(old: &Report, new: &Report) -> Diff {
         new: Vec::new(),
         removed: Vec::new(),
         unchanged: 0,
+        differences: differences(old, new),
     };
     for n in &new.results {
         let Some(o) = old.results.iter().find(|o| key(o) == key(n)) else {
@@ -139,6 +198,9 @@ impl Diff {
     /// The comparison for people.
     pub fn text(&self) -> String {
         let mut out = String::new();
+        for note in &self.differences {
+            let _ = writeln!(out, "note: {note}");
+        }
         let changes = |out: &mut String, title: &str, list: &[Change]| {
             if list.is_empty() {
                 return;

@@ -24,6 +24,7 @@ pub mod evidence;
 pub mod evidence_text;
 pub mod failure;
 pub mod filter;
+pub mod floor;
 pub mod html;
 pub mod ids;
 pub mod judge;

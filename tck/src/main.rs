@@ -219,12 +219,20 @@ fn run(args: RunArgs) -> ExitCode {
         Ok(reports) => reports,
         Err(e) => return usage(&e),
     };
+    if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
+        if let Err(e) = baseline.validate(&checks::all(), args.allow_unreviewed) {
+            return usage(&format!("{}:\n{e}", path.display()));
+        }
+    }
     if let Some(unreviewed) = baseline
         .as_ref()
         .map(Baseline::unreviewed)
         .filter(|n| *n > 0)
     {
-        eprintln!("note: {unreviewed} baseline entries still give a TODO as their reason");
+        eprintln!(
+            "note: {unreviewed} baseline entries still give a TODO as their reason \
+             (allowed by --allow-unreviewed)"
+        );
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -385,6 +393,9 @@ fn run(args: RunArgs) -> ExitCode {
                 }
             }
         }
+        if let Some(min) = args.min_judged {
+            report.floor = Some(min.judge(&report));
+        }
         let code = finish(&report, &args, &reports);
         signals.abort();
         code
@@ -486,21 +497,44 @@ impl Signals {
 /// not be written, else the gate's (with `--expect`) or the verdict's.
 fn finish(report: &Report, args: &RunArgs, reports: &[cli_write::Wanted]) -> ExitCode {
     let failed = cli_write::write(report, reports);
-    let summary = if args.quiet {
+    let to_stderr = cli_write::to_stdout(reports);
+    let mut summary = if args.quiet {
         let mut text = format!(
             "verdict: {} ({})\n",
-            report.verdict.as_str(),
+            report.verdict_words(),
             report.verdict_reason
         );
+        if let Some(floor) = &report.floor {
+            let result = if floor.passed { "PASS" } else { "FAIL" };
+            text.push_str(&format!("floor: {result} ({})\n", floor.reason));
+        }
         if let Some(gate) = &report.baseline {
             let result = if gate.passed { "PASS" } else { "FAIL" };
             text.push_str(&format!("gate: {result} ({})\n", gate.reason));
         }
         text
     } else {
-        output::summary(report)
+        let options = output::SummaryOptions {
+            verbose: args.verbose,
+        };
+        output::summary_with(report, options)
     };
-    cli_write::say(&summary, cli_write::to_stdout(reports));
+    if !args.quiet {
+        let written: Vec<(&str, std::path::PathBuf)> = (reports.iter())
+            .filter(|w| !failed.iter().any(|f| f.contains(w.flag)))
+            .filter_map(|w| match &w.destination {
+                a2a_tck::destination::Destination::Path(path) => Some((w.label(), path.clone())),
+                a2a_tck::destination::Destination::Stdout => None,
+            })
+            .collect();
+        let written: Vec<(&str, &std::path::Path)> =
+            (written.iter()).map(|(k, p)| (*k, p.as_path())).collect();
+        if let Some(line) = output::written_line(&written) {
+            summary.push_str(&line);
+            summary.push('\n');
+        }
+    }
+    cli_write::say(&summary, to_stderr);
     for line in &failed {
         eprintln!("error: {line}");
     }
@@ -509,6 +543,10 @@ fn finish(report: &Report, args: &RunArgs, reports: &[cli_write::Wanted]) -> Exi
     }
     if !failed.is_empty() || report.verdict == Verdict::Error {
         return ExitCode::from(2);
+    }
+    // A floor not met fails the run, whatever the verdict.
+    if report.floor.as_ref().is_some_and(|f| !f.passed) {
+        return ExitCode::from(1);
     }
     if let Some(gate) = &report.baseline {
         return if gate.passed {

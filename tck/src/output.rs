@@ -51,21 +51,190 @@ pub fn place(result: &CheckResult) -> String {
     }
 }
 
-/// One line per result that is not PASS, then the interfaces, totals and verdict; each
-/// message is cut at [`SUMMARY_MESSAGE_LIMIT`], the lines before the totals at
-/// [`SUMMARY_LIMIT`], so a hostile target cannot flood stdout.
+/// How the summary is printed.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SummaryOptions {
+    /// List N/A, PASS and not-run results one group per line, and whole messages (each still
+    /// cut at [`SUMMARY_MESSAGE_LIMIT`]); by default they are counted.
+    pub verbose: bool,
+}
+
+/// How much of a message a line of the summary shows, unless `--verbose`.
+pub const SUMMARY_LINE_LIMIT: usize = 240;
+
+/// A JSON text in a message longer than this is cut, with an ellipsis, in the summary.
+pub const SUMMARY_JSON_LIMIT: usize = 80;
+
+/// The summary without colour: see [`summary_with`].
 pub fn summary(report: &Report) -> String {
+    plain(&summary_with(report, SummaryOptions::default()))
+}
+
+/// `text` without its ANSI styles.
+pub fn plain(text: &str) -> String {
+    anstream::adapter::strip_str(text).to_string()
+}
+
+/// Styles of the summary: the terminal strips them when it shows no colour (`NO_COLOR`, not
+/// a terminal); see `anstream`.
+mod style {
+    use anstyle::{AnsiColor, Style};
+
+    use crate::check::Status;
+    use crate::report::Verdict;
+
+    pub const BOLD: Style = Style::new().bold();
+
+    pub fn status(status: Status) -> Style {
+        match status {
+            Status::Pass => AnsiColor::Green.on_default(),
+            Status::Fail => AnsiColor::Red.on_default().bold(),
+            Status::Warn => AnsiColor::Yellow.on_default(),
+            Status::Untestable | Status::Error => AnsiColor::Magenta.on_default().bold(),
+            Status::NotApplicable => Style::new().dimmed(),
+        }
+    }
+
+    pub fn verdict(verdict: Verdict) -> Style {
+        match verdict {
+            Verdict::Conformant => AnsiColor::Green.on_default().bold(),
+            Verdict::NonConformant | Verdict::Error => AnsiColor::Red.on_default().bold(),
+            Verdict::Inconclusive => AnsiColor::Yellow.on_default().bold(),
+        }
+    }
+
+    /// `text` in `style`.
+    pub fn paint(style: Style, text: &str) -> String {
+        format!("{style}{text}{style:#}")
+    }
+}
+
+/// A message on one line: its first line, every JSON text in it over
+/// [`SUMMARY_JSON_LIMIT`] cut with an ellipsis, and the whole cut at `max` bytes (with an
+/// ellipsis; the reports keep it whole).
+pub fn one_line(message: &str, max: usize) -> String {
+    let first = message.lines().next().unwrap_or("");
+    let more_lines = message.lines().nth(1).is_some();
+    let mut out = String::new();
+    let mut rest = first;
+    while let Some(open) = rest.find(['{', '[']) {
+        out.push_str(&rest[..open]);
+        let span = json_span(&rest[open..]);
+        if span.len() > SUMMARY_JSON_LIMIT {
+            let (shown, _) = evidence::cut(span, SUMMARY_JSON_LIMIT);
+            out.push_str(shown);
+            out.push('…');
+        } else {
+            out.push_str(span);
+        }
+        rest = &rest[open + span.len()..];
+    }
+    out.push_str(rest);
+    let (shown, cut) = evidence::cut(&out, max);
+    if cut || more_lines {
+        format!("{shown}…")
+    } else {
+        out
+    }
+}
+
+/// The JSON text at the start of `text` (from its `{` or `[` to the bracket that closes it,
+/// strings read as strings), or all of `text` when it never closes.
+fn json_span(text: &str) -> &str {
+    let mut depth = 0usize;
+    let (mut in_string, mut escaped) = (false, false);
+    for (i, c) in text.char_indices() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' | '[' => depth += 1,
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return &text[..i + c.len_utf8()];
+                }
+            }
+            _ => {}
+        }
+    }
+    text
+}
+
+/// Results of one check with one status, across the places it ran on; the summary shows the
+/// first one's message (the reports keep each).
+struct Group<'a> {
+    first: &'a CheckResult,
+    places: Vec<String>,
+}
+
+/// `results` grouped by check and status, in their order.
+fn groups<'a>(results: &[&'a CheckResult]) -> Vec<Group<'a>> {
+    let mut out: Vec<Group> = Vec::new();
+    for r in results {
+        match out
+            .iter_mut()
+            .find(|g| g.first.id == r.id && g.first.status == r.status)
+        {
+            Some(g) => g.places.push(place(r)),
+            None => out.push(Group {
+                first: r,
+                places: vec![place(r)],
+            }),
+        }
+    }
+    out
+}
+
+/// The order the summary lists statuses in: what to fix first.
+const ATTENTION: [Status; 4] = [
+    Status::Fail,
+    Status::Error,
+    Status::Untestable,
+    Status::Warn,
+];
+
+/// What to fix first: the failures, grouped by check across interfaces (one line per check
+/// with its binding/version list), then ERROR, UNTESTABLE and WARN likewise; N/A and PASS
+/// counted (listed with `verbose`); the contract, the totals and the verdict; a closing
+/// recap of the failures, one line each; every count names its unit (results: check x
+/// interface; checks). Each line is one line: a message is cut at its first line and at
+/// [`SUMMARY_LINE_LIMIT`] (with `verbose`, [`SUMMARY_MESSAGE_LIMIT`]), every JSON text in it
+/// at [`SUMMARY_JSON_LIMIT`], the lines before the totals at [`SUMMARY_LIMIT`], so a hostile
+/// target cannot flood stdout. The text carries ANSI styles: print it through `anstream`
+/// (which drops them when the output is not a terminal or `NO_COLOR` is set), or take
+/// [`summary`].
+pub fn summary_with(report: &Report, options: SummaryOptions) -> String {
+    use style::paint;
+    let limit = if options.verbose {
+        SUMMARY_MESSAGE_LIMIT
+    } else {
+        SUMMARY_LINE_LIMIT
+    };
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "a2a-tck {} against {} ({})",
-        report.tool.version,
-        report.target.url,
-        report
-            .target
-            .agent_name
-            .as_deref()
-            .unwrap_or("unnamed agent")
+        "{}",
+        paint(
+            style::BOLD,
+            &format!(
+                "a2a-tck {} against {} ({})",
+                report.tool.version,
+                report.target.url,
+                report
+                    .target
+                    .agent_name
+                    .as_deref()
+                    .unwrap_or("unnamed agent")
+            )
+        )
     );
     if let Some(failure) = &report.failure {
         let _ = writeln!(
@@ -78,12 +247,15 @@ pub fn summary(report: &Report) -> String {
             total: 4 * 1024,
         };
         for line in evidence::text(&failure.evidence, caps).lines() {
-            let _ = writeln!(out, "    {line}");
+            let _ = writeln!(out, "    {}", one_line(line, limit));
         }
     }
     for interface in &report.interfaces {
         let state = if let Some(problem) = &interface.problem {
-            format!("UNUSABLE: {}", capped(problem, SUMMARY_MESSAGE_LIMIT))
+            paint(
+                style::status(Status::Error),
+                &format!("UNUSABLE: {}", one_line(problem, SUMMARY_MESSAGE_LIMIT)),
+            )
         } else if interface.tested {
             "tested".to_string()
         } else {
@@ -131,99 +303,202 @@ pub fn summary(report: &Report) -> String {
             .find_map(|i| i.problem.as_deref())
             .filter(|p| r.status == Status::Error && r.message.contains(p))
     };
-    for interface in report.interfaces.iter().filter(|i| i.problem.is_some()) {
-        let repeated = report
+    let status_word =
+        |status: Status| paint(style::status(status), &format!("{:<10}", status.as_str()));
+    let mut lines: Vec<String> = Vec::new();
+    for status in ATTENTION {
+        let of_status: Vec<&CheckResult> = report
             .results
             .iter()
-            .filter(|r| r.binding == interface.binding && r.version == interface.version)
-            .filter(|r| problem_of(r).is_some())
-            .count();
-        if repeated == 0 {
-            continue;
-        }
-        let _ = writeln!(
-            out,
-            "{:<10} {repeated} checks on {} {}: the interface is unusable (see above)",
-            Status::Error.as_str(),
-            interface.protocol_binding,
-            interface.protocol_version
-        );
-    }
-    // One line per problem; N/A results of one check with one reason share a line.
-    let listed: Vec<&CheckResult> = report
-        .results
-        .iter()
-        .filter(|r| r.status != Status::Pass && problem_of(r).is_none())
-        .collect();
-    for (i, result) in listed.iter().enumerate() {
-        let same = |r: &&&CheckResult| {
-            r.status == Status::NotApplicable
-                && result.status == Status::NotApplicable
-                && r.id == result.id
-                && r.message == result.message
-        };
-        if listed[..i].iter().any(|r| same(&r)) {
-            continue;
-        }
-        let places: Vec<String> = listed[i..]
-            .iter()
-            .filter(|r| std::ptr::eq(**r, *result) || same(r))
-            .map(|r| place(r))
+            .filter(|r| r.status == status && problem_of(r).is_none())
             .collect();
-        let line = format!(
-            "{:<10} [{}] {} ({}): {}",
-            result.status.as_str(),
-            result.level,
-            result.id,
-            places.join(", "),
-            capped(&result.message, SUMMARY_MESSAGE_LIMIT)
-        );
+        let mut grouped = groups(&of_status);
+        // MUST before SHOULD before MAY; the catalogue's order within a level.
+        grouped.sort_by_key(|g| g.first.level);
+        for g in grouped {
+            lines.push(format!(
+                "{} [{}] {} ({}): {}",
+                status_word(status),
+                g.first.level,
+                g.first.id,
+                g.places.join(", "),
+                one_line(&g.first.message, limit)
+            ));
+        }
+        if status == Status::Error {
+            for interface in report.interfaces.iter().filter(|i| i.problem.is_some()) {
+                let repeated: Vec<&CheckResult> = report
+                    .results
+                    .iter()
+                    .filter(|r| r.binding == interface.binding && r.version == interface.version)
+                    .filter(|r| problem_of(r).is_some())
+                    .collect();
+                if repeated.is_empty() {
+                    continue;
+                }
+                let checks = groups(&repeated).len();
+                lines.push(format!(
+                    "{} {} ({}) on {} {}: the interface is unusable (see above)",
+                    status_word(Status::Error),
+                    crate::report::plural(repeated.len(), "result", "results"),
+                    crate::report::plural(checks, "check", "checks"),
+                    interface.protocol_binding,
+                    interface.protocol_version
+                ));
+            }
+        }
+    }
+    for status in [Status::NotApplicable, Status::Pass] {
+        let of_status: Vec<&CheckResult> = (report.results.iter())
+            .filter(|r| r.status == status)
+            .collect();
+        if of_status.is_empty() {
+            continue;
+        }
+        let grouped = groups(&of_status);
+        if options.verbose {
+            for g in grouped {
+                lines.push(format!(
+                    "{} [{}] {} ({}): {}",
+                    status_word(status),
+                    g.first.level,
+                    g.first.id,
+                    g.places.join(", "),
+                    one_line(&g.first.message, limit)
+                ));
+            }
+        } else {
+            lines.push(format!(
+                "{} {} of {} (--verbose lists them)",
+                status_word(status),
+                crate::report::plural(of_status.len(), "result", "results"),
+                crate::report::plural(grouped.len(), "check", "checks"),
+            ));
+        }
+    }
+    for (i, line) in lines.iter().enumerate() {
         if out.len() + line.len() > SUMMARY_LIMIT {
             let _ = writeln!(
                 out,
-                "... [{} more result line(s) cut; the reports keep them]",
-                listed.len() - i
+                "... [{} more line(s) cut; the reports keep them]",
+                lines.len() - i
             );
             break;
         }
         let _ = writeln!(out, "{line}");
     }
-    out.push_str(&contract_lines(report));
+    out.push_str(&contract_lines(report, options.verbose));
     if let Some(line) = cards_line(report) {
         let _ = writeln!(out, "{line}");
     }
     if let Some(line) = crate::durability::summary_line(report) {
         let _ = writeln!(out, "{line}");
     }
-    for untested in &report.untested_declarations {
-        let _ = writeln!(out, "NOT TESTED {}", untested.line());
+    for line in crate::declarations::grouped_lines(&report.untested_declarations) {
+        let _ = writeln!(out, "NOT TESTED {line}");
     }
     let _ = writeln!(out, "{}", totals_line(report));
     if let Some(compat) = &report.compatibility {
         let _ = writeln!(out, "compatibility: {}", compat.line);
     }
+    out.push_str(&recap(report, &|r: &CheckResult| problem_of(r).is_some()));
     let _ = writeln!(
         out,
-        "verdict: {} ({}); {} results in {} ms",
-        report.verdict.as_str(),
+        "verdict: {} ({}); {} in {} ms",
+        paint(style::verdict(report.verdict), &report.verdict_words()),
         report.verdict_reason,
-        report.results.len(),
+        crate::report::plural(report.results.len(), "result", "results"),
         report.duration_ms
     );
+    if let Some(floor) = &report.floor {
+        let _ = writeln!(
+            out,
+            "floor: {} ({})",
+            if floor.passed {
+                paint(style::status(Status::Pass), "PASS")
+            } else {
+                paint(style::status(Status::Fail), "FAIL")
+            },
+            floor.reason
+        );
+    }
     if let Some(gate) = &report.baseline {
         out.push_str(&crate::baseline::summary(gate));
     }
     out
 }
 
-/// The scenario contract, and the checks not run for want of one, grouped by check.
-fn contract_lines(report: &Report) -> String {
+/// The closing recap: the failures that gate the run (FAIL, ERROR, UNTESTABLE), one line per
+/// check with its binding/version list and the first line of what happened; a check whose
+/// results all repeat an unusable interface's problem is left to that interface's line.
+fn recap(report: &Report, repeats_problem: &dyn Fn(&CheckResult) -> bool) -> String {
+    let mut out = String::new();
+    for status in [Status::Fail, Status::Error, Status::Untestable] {
+        let of_status: Vec<&CheckResult> = (report.results.iter())
+            .filter(|r| r.status == status && !repeats_problem(r))
+            .collect();
+        let mut grouped = groups(&of_status);
+        if grouped.is_empty() {
+            continue;
+        }
+        grouped.sort_by_key(|g| g.first.level);
+        let _ = writeln!(
+            out,
+            "{} ({}, {}):",
+            style::paint(
+                style::status(status),
+                match status {
+                    Status::Fail => "failed",
+                    Status::Error => "errors",
+                    _ => "untestable",
+                }
+            ),
+            crate::report::plural(grouped.len(), "check", "checks"),
+            crate::report::plural(of_status.len(), "result", "results"),
+        );
+        for g in grouped {
+            let _ = writeln!(
+                out,
+                "  {} [{}] ({}): {}",
+                g.first.id,
+                g.first.level,
+                g.places.join(", "),
+                one_line(&g.first.message, 160)
+            );
+        }
+    }
+    out
+}
+
+/// Where the reports were written (`JSON report.json, JUnit report.xml`), for the end of the
+/// summary; None when none was asked for.
+pub fn written_line(written: &[(&str, &std::path::Path)]) -> Option<String> {
+    let shown: Vec<String> = (written.iter())
+        .map(|(kind, path)| format!("{kind} {}", path.display()))
+        .collect();
+    (!shown.is_empty()).then(|| format!("reports written: {}", shown.join(", ")))
+}
+
+/// The scenario contract, and the checks not run for want of one: grouped by check with
+/// `verbose`, else counted.
+fn contract_lines(report: &Report, verbose: bool) -> String {
     let mut out = String::new();
     if let Some(c) = &report.contract {
         let _ = writeln!(out, "contract: {}", contract_words(c));
     }
-    for (id, level, places, reason) in not_run_groups(report) {
-        let _ = writeln!(out, "NOT RUN    [{level}] {id} ({places}): {reason}");
+    let groups = not_run_groups(report);
+    if verbose {
+        for (id, level, places, reason) in groups {
+            let _ = writeln!(out, "NOT RUN    [{level}] {id} ({places}): {reason}");
+        }
+    } else if !groups.is_empty() {
+        let _ = writeln!(
+            out,
+            "NOT RUN    {} ({}): they need the agent to play a test scenario the contract \
+             does not give (--verbose lists them)",
+            crate::report::plural(groups.len(), "check", "checks"),
+            crate::report::plural(report.not_run.len(), "planned result", "planned results"),
+        );
     }
     out
 }
@@ -290,7 +565,7 @@ fn totals_line(report: &Report) -> String {
     if parts.is_empty() {
         return "totals: no results".to_string();
     }
-    format!("totals: {}", parts.join("; "))
+    format!("totals (results): {}", parts.join("; "))
 }
 
 /// JUnit XML: one suite per place (card, binding x version), one case per check. FAIL is a
@@ -388,7 +663,7 @@ pub fn markdown(report: &Report) -> String {
         out,
         "# A2A conformance of {}: {}\n",
         cell(agent),
-        report.verdict.as_str()
+        report.verdict_words()
     );
     let _ = writeln!(
         out,
@@ -404,6 +679,14 @@ pub fn markdown(report: &Report) -> String {
     );
     if let Some(compat) = &report.compatibility {
         let _ = writeln!(out, "Compatibility: {}.\n", cell(&compat.line));
+    }
+    if let Some(floor) = &report.floor {
+        let _ = writeln!(
+            out,
+            "Floor: {} ({}).\n",
+            if floor.passed { "PASS" } else { "FAIL" },
+            cell(&floor.reason)
+        );
     }
     if let Some(failure) = &report.failure {
         let _ = writeln!(

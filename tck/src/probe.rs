@@ -12,8 +12,25 @@ use crate::transport::{Answer, ErrorReply};
 /// JSON-RPC answer). A request that gets no answer within its deadline ends the probe at
 /// once: an interface that accepts calls and never answers costs one deadline, not one per
 /// attempt (and its checks are ERROR at once with this reason).
-pub async fn probe(ctx: &Ctx) -> Result<(), HarnessError> {
-    let interface = ctx.transport()?.interface();
+pub async fn probe(ctx: &Ctx) -> Result<(), Unusable> {
+    probe_inner(ctx)
+        .await
+        .map_err(|(error, needs_credentials)| Unusable {
+            error,
+            needs_credentials,
+        })
+}
+
+/// Why an interface is unusable.
+#[derive(Debug)]
+pub struct Unusable {
+    pub error: HarnessError,
+    /// The agent refused the probe for want of credentials the kit was not given.
+    pub needs_credentials: bool,
+}
+
+async fn probe_inner(ctx: &Ctx) -> Result<(), (HarnessError, bool)> {
+    let interface = ctx.transport().map_err(|e| (e, false))?.interface();
     let url = interface.url.clone();
     let binding = interface.binding;
     let mut seen = String::new();
@@ -25,15 +42,19 @@ pub async fn probe(ctx: &Ctx) -> Result<(), HarnessError> {
         let reply = match ctx.request(method, params).await {
             Ok(reply) => reply,
             Err(HarnessError::Deadline(m)) => {
-                return Err(HarnessError::Deadline(format!(
-                    "the interface at {url} did not answer {} in time: {m}",
-                    binding.title()
-                )))
+                return Err((
+                    HarnessError::Deadline(format!(
+                        "the interface at {url} did not answer {} in time: {m}",
+                        binding.title()
+                    )),
+                    false,
+                ))
             }
             Err(HarnessError::Transport(m)) => {
-                return Err(HarnessError::Transport(format!(
-                    "the interface at {url} did not answer: {m}"
-                )))
+                return Err((
+                    HarnessError::Transport(format!("the interface at {url} did not answer: {m}")),
+                    false,
+                ))
             }
             Err(other) => {
                 seen = other.to_string();
@@ -41,19 +62,17 @@ pub async fn probe(ctx: &Ctx) -> Result<(), HarnessError> {
             }
         };
         if let Some(status @ (401 | 403)) = reply.http_status {
-            return Err(HarnessError::Transport(needs_credentials(
-                ctx,
-                &url,
-                &format!("HTTP {status}"),
-            )));
+            return Err((
+                HarnessError::Transport(needs_credentials(ctx, &url, &format!("HTTP {status}"))),
+                true,
+            ));
         }
         match &reply.read {
             Ok(Answer::Error(e)) if refuses_credentials(e) => {
-                return Err(HarnessError::Transport(needs_credentials(
-                    ctx,
-                    &url,
-                    &e.to_string(),
-                )));
+                return Err((
+                    HarnessError::Transport(needs_credentials(ctx, &url, &e.to_string())),
+                    true,
+                ));
             }
             Ok(Answer::Error(e))
                 if binding == Binding::Rest
@@ -68,10 +87,13 @@ pub async fn probe(ctx: &Ctx) -> Result<(), HarnessError> {
             Err(unreadable) => seen = unreadable.clone(),
         }
     }
-    Err(HarnessError::Malformed(format!(
-        "the interface at {url} did not answer {} ({seen}); check the url the card declares",
-        binding.title()
-    )))
+    Err((
+        HarnessError::Malformed(format!(
+            "the interface at {url} did not answer {} ({seen}); check the url the card declares",
+            binding.title()
+        )),
+        false,
+    ))
 }
 
 /// Whether an error says the request lacked credentials (gRPC UNAUTHENTICATED or

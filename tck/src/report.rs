@@ -41,6 +41,10 @@ pub struct Report {
     pub verdict: Verdict,
     /// Why the verdict is what it is, in one sentence.
     pub verdict_reason: String,
+    /// What the run left out (checks not selected, not run, interfaces not selected); absent
+    /// when it ran everything. The verdict then reads `conformant (partial: ...)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<Partial>,
     /// The requirements the run tested, by level and outcome, and the line to quote.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compatibility: Option<Compatibility>,
@@ -56,6 +60,10 @@ pub struct Report {
     /// of this run tested, each with why; a declaration is never passed over in silence.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub untested_declarations: Vec<crate::declarations::UntestedDeclaration>,
+    /// What the floor under the results judged (`--min-judged`) made of the run; a floor not
+    /// met fails the run (exit 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor: Option<crate::floor::Floor>,
     /// What the reviewed baseline (`--expect`) made of the run; the exit status follows it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<Gate>,
@@ -260,18 +268,51 @@ impl Verdict {
         }
     }
 
-    /// The verdict over a set of results, and the reason for it.
-    pub fn of(results: &[CheckResult], interfaces_tested: usize) -> (Verdict, String) {
+    /// The verdict over a set of results, and the reason for it, with what the run could
+    /// not judge: interfaces the agent refused for want of credentials make it
+    /// `inconclusive`, never `non-conformant` (the kit's requests were refused, not judged).
+    /// Counts name their unit: results (check x interface) or checks.
+    pub fn of(results: &[CheckResult], scope: &VerdictScope) -> (Verdict, String) {
         let count =
             |pred: &dyn Fn(&CheckResult) -> bool| results.iter().filter(|r| pred(r)).count();
-        let must_fail = count(&|r| r.level == Level::Must && r.status == Status::Fail);
-        let unjudged = count(&|r| matches!(r.status, Status::Error | Status::Untestable));
-        if must_fail > 0 {
-            (
-                Verdict::NonConformant,
-                format!("{must_fail} MUST check(s) failed"),
+        let checks = |pred: &dyn Fn(&CheckResult) -> bool| {
+            let mut ids: Vec<&str> = results
+                .iter()
+                .filter(|r| pred(r))
+                .map(|r| r.id.as_str())
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids.len()
+        };
+        let failed = |r: &CheckResult| r.level == Level::Must && r.status == Status::Fail;
+        let unjudged_of = |r: &CheckResult| matches!(r.status, Status::Error | Status::Untestable);
+        let must_fail = count(&failed);
+        let unjudged = count(&unjudged_of);
+        let judged = count(&|r| matches!(r.status, Status::Pass | Status::Warn | Status::Fail));
+        let failed_words = || {
+            format!(
+                "{} failed ({})",
+                plural(checks(&failed), "MUST check", "MUST checks"),
+                plural(must_fail, "result", "results")
             )
-        } else if interfaces_tested == 0 {
+        };
+        if !scope.needs_credentials.is_empty() {
+            let mut reason = format!(
+                "the agent refused the kit for want of credentials on {} ({}), so {} could not \
+                 be judged: give them with --bearer TOKEN, --bearer-env VAR or --header \
+                 'NAME: VALUE'",
+                plural(scope.needs_credentials.len(), "interface", "interfaces"),
+                scope.needs_credentials.join(", "),
+                plural(unjudged, "result", "results"),
+            );
+            if must_fail > 0 {
+                reason.push_str(&format!("; besides, {}", failed_words()));
+            }
+            (Verdict::Inconclusive, reason)
+        } else if must_fail > 0 {
+            (Verdict::NonConformant, failed_words())
+        } else if scope.interfaces_tested == 0 {
             (
                 Verdict::Inconclusive,
                 "the card declares no interface this kit can test".to_string(),
@@ -280,7 +321,9 @@ impl Verdict {
             (
                 Verdict::Inconclusive,
                 format!(
-                    "no MUST check failed, but {unjudged} check(s) could not be judged (ERROR or UNTESTABLE)"
+                    "no MUST check failed, but {} of {} could not be judged (ERROR or UNTESTABLE)",
+                    plural(unjudged, "result", "results"),
+                    plural(checks(&unjudged_of), "check", "checks"),
                 ),
             )
         } else if results.is_empty() {
@@ -288,14 +331,27 @@ impl Verdict {
                 Verdict::Inconclusive,
                 "the selection ran no check".to_string(),
             )
-        } else if !results
-            .iter()
-            .any(|r| r.level == Level::Must && r.status == Status::Pass)
+        } else if scope.must_selected
+            && !results
+                .iter()
+                .any(|r| r.level == Level::Must && r.status == Status::Pass)
         {
             (
                 Verdict::Inconclusive,
-                "no MUST check applied (all N/A or none selected), so compliance is not shown"
-                    .to_string(),
+                "no MUST check applied (all N/A), so compliance is not shown".to_string(),
+            )
+        } else if judged == 0 {
+            (
+                Verdict::Inconclusive,
+                "no check applied (every result is N/A), so nothing was judged".to_string(),
+            )
+        } else if !scope.must_selected {
+            (
+                Verdict::Conformant,
+                format!(
+                    "the selection holds no MUST check, and none of its {} failed",
+                    plural(judged, "judged result", "judged results")
+                ),
             )
         } else {
             (
@@ -303,6 +359,77 @@ impl Verdict {
                 "every selected MUST check passed".to_string(),
             )
         }
+    }
+}
+
+/// What the verdict is judged over, besides the results.
+#[derive(Debug, Clone, Default)]
+pub struct VerdictScope {
+    /// How many interfaces the run tests.
+    pub interfaces_tested: usize,
+    /// The tested interfaces the agent refused for want of credentials (`jsonrpc 1.0`, ...).
+    pub needs_credentials: Vec<String>,
+    /// Whether the checks selected hold a MUST check (run or not): a selection of SHOULD
+    /// checks only is judged on what it holds.
+    pub must_selected: bool,
+}
+
+/// `1 check`, `2 checks`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// What a run left out: checks the selection did not keep, checks not run for want of a
+/// scenario contract, interfaces the selection did not keep. A run that left something out
+/// says so in its verdict (`conformant (partial: 61 checks not run)`) and still exits 0 when
+/// everything it ran passed; `--min-judged` puts a floor under it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Partial {
+    /// Checks of the catalogue the selection (`--select`, `--level`) left out (the
+    /// durability area counts only when asked for with `--restart-cmd` or `--durability`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub checks_not_selected: usize,
+    /// Checks not run because they need a scenario the contract does not give (`not_run`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub checks_not_run: usize,
+    /// Declared interfaces the selection (`--binding`, `--version`) left out.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub interfaces_not_selected: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl Partial {
+    /// None when the run left nothing out.
+    pub fn if_any(self) -> Option<Partial> {
+        (self != Partial::default()).then_some(self)
+    }
+
+    /// `61 checks not run (no scenario contract), 12 checks not selected`.
+    pub fn words(&self) -> String {
+        let mut parts = Vec::new();
+        if self.checks_not_run > 0 {
+            parts.push(format!(
+                "{} not run (no scenario contract)",
+                plural(self.checks_not_run, "check", "checks")
+            ));
+        }
+        if self.checks_not_selected > 0 {
+            parts.push(format!(
+                "{} not selected",
+                plural(self.checks_not_selected, "check", "checks")
+            ));
+        }
+        if self.interfaces_not_selected > 0 {
+            parts.push(format!(
+                "{} not selected",
+                plural(self.interfaces_not_selected, "interface", "interfaces")
+            ));
+        }
+        parts.join(", ")
     }
 }
 
@@ -326,6 +453,29 @@ pub enum ReportError {
 }
 
 impl Report {
+    /// The verdict as people read it: the word, and what the run left out, e.g.
+    /// `conformant (partial: 61 checks not run (no scenario contract))`.
+    pub fn verdict_words(&self) -> String {
+        match (&self.partial, self.verdict) {
+            (Some(partial), v) if v != Verdict::Error => {
+                format!("{} (partial: {})", v.as_str(), partial.words())
+            }
+            _ => self.verdict.as_str().to_string(),
+        }
+    }
+
+    /// Results the run judged (PASS, WARN or FAIL): not N/A, and not ERROR or UNTESTABLE.
+    pub fn judged(&self) -> usize {
+        (self.results.iter())
+            .filter(|r| matches!(r.status, Status::Pass | Status::Warn | Status::Fail))
+            .count()
+    }
+
+    /// Results the run planned: those it has, and those not run for want of a contract.
+    pub fn planned(&self) -> usize {
+        self.results.len() + self.not_run.len()
+    }
+
     /// Holds the evidence of the whole report to [`crate::evidence::EVIDENCE_REPORT_BYTES`]
     /// (results in order; what is left out is counted in each exchange's `dropped`).
     pub fn cap_evidence(&mut self) {

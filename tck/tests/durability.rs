@@ -202,6 +202,14 @@ fn restart_cmd_against_the_binary_on_sqlite_passes() {
     assert_eq!(report["durability"]["restarted"], true, "{report}");
     // 6 checks on 6 interfaces, ListTasks on the three of 1.0 only.
     assert_eq!(report["results"].as_array().map(Vec::len), Some(36));
+    // The README's recipe passes the gate: a selection of SHOULD checks that all pass is
+    // conformant (partial: the rest of the catalogue was not selected), hence exit 0.
+    assert_eq!(
+        report["verdict"], "conformant",
+        "{}",
+        report["verdict_reason"]
+    );
+    assert!(report["partial"]["checks_not_selected"].as_u64() > Some(0));
 }
 
 #[test]

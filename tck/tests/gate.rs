@@ -107,10 +107,11 @@ fn a_yaml_baseline_narrowed_by_binding_and_version_gates_the_rest() {
 
 #[test]
 fn an_entry_matching_nothing_is_stale_and_exits_1() {
+    // A check of the kit that this selection does not run.
     let baseline = write(
         "nothing.toml",
         &format!(
-            "{ACCEPT_TOML}\n[[expect]]\ncheck = \"tasks.no-such-check\"\nstatus = \"UNTESTABLE\"\nreason = \"gone\"\n"
+            "{ACCEPT_TOML}\n[[expect]]\ncheck = \"auth.challenge\"\nstatus = \"UNTESTABLE\"\nreason = \"gone\"\n"
         ),
     );
     let (output, report) = run("nothing", true, &["--expect", path(&baseline)]);
@@ -118,9 +119,117 @@ fn an_entry_matching_nothing_is_stale_and_exits_1() {
     let gate = report.baseline.expect("gate");
     assert!(!gate.passed);
     assert_eq!(gate.stale.len(), 1);
-    assert_eq!(gate.stale[0].entry.check, "tasks.no-such-check");
+    assert_eq!(gate.stale[0].entry.check, "auth.challenge");
     assert!(gate.stale[0].why.contains("matches no result"));
     assert!(text(&output.stdout).contains("STALE"));
+}
+
+#[test]
+fn an_entry_naming_no_check_of_the_kit_is_an_error_not_stale() {
+    let baseline = write(
+        "unknown.toml",
+        &format!(
+            "{ACCEPT_TOML}\n[[expect]]\ncheck = \"tasks.no-such-check\"\nstatus = \"UNTESTABLE\"\nreason = \"gone\"\n"
+        ),
+    );
+    let output = kit(&["--select", CHECK, "--expect", path(&baseline)]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stdout));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("tasks.no-such-check") && stderr.contains("no check of this kit"),
+        "{stderr}"
+    );
+    // A glob that matches some check is not unknown.
+    let globbed = write(
+        "globbed.toml",
+        "[[expect]]\ncheck = \"send.context-id-*\"\nstatus = \"FAIL\"\nreason = \"known\"\n",
+    );
+    let baseline = a2a_tck::baseline::Baseline::load(&globbed).expect("loads");
+    assert!(baseline.validate(&a2a_tck::checks::all(), false).is_ok());
+}
+
+#[test]
+fn unreviewed_reasons_are_errors_unless_allowed() {
+    let baseline = write(
+        "todo.toml",
+        "[[expect]]\ncheck = \"send.context-id-*\"\nstatus = \"FAIL\"\nreason = \"TODO: review\"\n",
+    );
+    let refused = kit(&[
+        "--select",
+        CHECK,
+        "--fault",
+        FAULT,
+        "--expect",
+        path(&baseline),
+    ]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stdout));
+    assert!(
+        text(&refused.stderr).contains("--allow-unreviewed"),
+        "{}",
+        text(&refused.stderr)
+    );
+    let (allowed, report) = run(
+        "todo",
+        true,
+        &["--expect", path(&baseline), "--allow-unreviewed"],
+    );
+    assert_eq!(allowed.status.code(), Some(0), "{}", text(&allowed.stdout));
+    assert!(report.baseline.expect("gate").passed);
+    assert!(text(&allowed.stderr).contains("TODO"));
+}
+
+#[test]
+fn an_expired_entry_excuses_nothing_and_fails_the_gate() {
+    let expired = write(
+        "expired.toml",
+        &format!("{}expires = 2020-01-31\n", ACCEPT_TOML.trim_start()),
+    );
+    let (output, report) = run("expired", true, &["--expect", path(&expired)]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stdout));
+    let gate = report.baseline.expect("gate");
+    assert!(!gate.passed && gate.expected.is_empty(), "{gate:?}");
+    assert_eq!(gate.verdict, Verdict::NonConformant);
+    assert!(
+        gate.stale[0].why.contains("expired after 2020-01-31"),
+        "{}",
+        gate.stale[0].why
+    );
+    // Until its day it holds, in TOML and in YAML.
+    let holding = write(
+        "holding.toml",
+        &format!("{}expires = 2999-12-31\n", ACCEPT_TOML.trim_start()),
+    );
+    let (output, _) = run("holding", true, &["--expect", path(&holding)]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+    let yaml = write(
+        "holding.yaml",
+        "expect:\n  - {check: 'send.context-id-*', status: FAIL, reason: known, expires: 2999-12-31}\n",
+    );
+    let (output, _) = run("holding-yaml", true, &["--expect", path(&yaml)]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+    let bad = write(
+        "bad-date.toml",
+        &format!("{}expires = \"next year\"\n", ACCEPT_TOML.trim_start()),
+    );
+    assert_eq!(
+        kit(&["--select", CHECK, "--expect", path(&bad)])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn a_warn_entry_never_gates_even_when_it_no_longer_matches() {
+    // The check passes; an entry expecting WARN on it is informational, not a stale failure.
+    let baseline = write("warn.toml", &ACCEPT_TOML.replace("\"FAIL\"", "\"WARN\""));
+    let (output, report) = run("warn", false, &["--expect", path(&baseline)]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+    let gate = report.baseline.expect("gate");
+    assert!(gate.passed, "{gate:?}");
+    assert_eq!(gate.stale.len(), 1);
+    assert!(!gate.stale[0].gates);
+    assert!(text(&output.stdout).contains("informational"));
 }
 
 #[test]
@@ -186,7 +295,11 @@ fn the_written_baseline_gates_the_run_it_came_from() {
             .expect
             .iter()
             .all(|e| e.status == Status::Fail && e.reason == a2a_tck::baseline::TODO_REASON));
-        let (output, gated) = run("regated", true, &["--expect", path(&baseline)]);
+        let (output, gated) = run(
+            "regated",
+            true,
+            &["--expect", path(&baseline), "--allow-unreviewed"],
+        );
         assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
         assert!(text(&output.stderr).contains("TODO"));
         assert!(gated.baseline.expect("gate").passed);
@@ -264,4 +377,63 @@ fn an_entry_expecting_another_status_is_stale_and_the_result_still_gates() {
         gate.stale[0].why,
         "its results are now FAIL, none UNTESTABLE"
     );
+}
+
+/// The report `name` (written by an earlier run) with `edit` applied, written to `into`.
+fn edited(name: &str, into: &str, edit: impl Fn(&mut serde_json::Value)) -> PathBuf {
+    let text = std::fs::read_to_string(temp(&format!("{name}.json"))).expect("report");
+    let mut json: serde_json::Value = serde_json::from_str(&text).expect("json");
+    edit(&mut json);
+    let file = temp(into);
+    std::fs::write(&file, serde_json::to_string(&json).expect("json")).expect("write");
+    file
+}
+
+#[test]
+fn the_written_baseline_leaves_out_what_the_gate_does_not_judge() {
+    run("warned", true, &[]);
+    // One result a WARN, one N/A: neither gates, so neither is written.
+    let report = edited("warned", "warned-edited.json", |json| {
+        json["results"][0]["status"] = "WARN".into();
+        json["results"][1]["status"] = "N/A".into();
+    });
+    let output = kit(&["baseline", path(&report)]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let written: a2a_tck::baseline::Baseline = toml::from_str(&text(&output.stdout)).expect("toml");
+    assert!(
+        written.expect.iter().all(|e| e.status == Status::Fail),
+        "{written:?}"
+    );
+    assert_eq!(written.expect.len(), 1);
+}
+
+#[test]
+fn diff_says_when_the_reports_are_of_different_agents_kits_or_versions() {
+    run("first", true, &[]);
+    let same = kit(&["diff", path(&temp("first.json")), path(&temp("first.json"))]);
+    assert!(
+        !text(&same.stdout).contains("note:"),
+        "{}",
+        text(&same.stdout)
+    );
+    let other = edited("first", "elsewhere.json", |json| {
+        json["target"]["agent_name"] = "another agent".into();
+        json["target"]["url"] = "http://agent.example:9999".into();
+        json["target"]["builtin"] = false.into();
+        json["tool"]["version"] = "9.9.9".into();
+        json["spec_versions"] = serde_json::json!(["9.9"]);
+    });
+    let output = kit(&["diff", path(&temp("first.json")), path(&other)]);
+    let shown = text(&output.stdout);
+    for note in [
+        "different agents",
+        "different targets",
+        "different kit versions",
+        "different spec versions",
+    ] {
+        assert!(shown.contains(note), "no {note:?}: {shown}");
+    }
+    let json = kit(&["diff", path(&temp("first.json")), path(&other), "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    assert_eq!(json["differences"].as_array().map(Vec::len), Some(4));
 }

@@ -113,10 +113,19 @@ async fn declared_transports(ctx: Ctx) -> Result<Verdict, HarnessError> {
             tenant: None,
         };
         let on = ctx.on(interface);
-        match on
-            .send_message(on.user_message("tck-complete-task"), None)
-            .await
-        {
+        let params = serde_json::json!({ "message": on.user_message("tck-complete-task") });
+        let reply = match on.transport()?.send(params).await {
+            // Refused for want of credentials, whatever the body says: the kit cannot tell
+            // what is served there (a 401 page is not the binding's error form).
+            Ok(reply) if matches!(reply.http_status, Some(401 | 403)) => {
+                let status = reply.http_status.unwrap_or_default();
+                unauthorized.push(format!("{label}: HTTP {status}"));
+                continue;
+            }
+            Ok(reply) => reply.answer(),
+            Err(e) => Err(e),
+        };
+        match reply {
             Ok(answer) => match &answer {
                 Answer::Result(r) if r.get("task").is_some() || r.get("message").is_some() => {}
                 // Refused for want of credentials: the kit cannot tell what is served there.

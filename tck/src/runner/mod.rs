@@ -297,7 +297,11 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     }));
     let probes = stop.unless_stopped(probes).await.unwrap_or_default();
     for (interface, (outcome, recorder)) in planned.into_iter().zip(probes) {
-        if let Err(error) = outcome {
+        if let Err(crate::probe::Unusable {
+            error,
+            needs_credentials,
+        }) = outcome
+        {
             let reason = error.to_string();
             if let Some(entry) = declared.iter_mut().find(|d| {
                 d.tested
@@ -305,6 +309,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                     && d.version == Some(interface.version)
             }) {
                 entry.problem = Some(reason.clone());
+                entry.needs_credentials = needs_credentials;
             }
             unusable.push((
                 interface.clone(),
@@ -546,7 +551,18 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     for result in &results {
         totals.entry(result.level).or_default().add(result.status);
     }
-    let (verdict, mut verdict_reason) = report::Verdict::of(&results, interfaces.len());
+    let scope = report::VerdictScope {
+        interfaces_tested: interfaces.len(),
+        needs_credentials: (declared.iter())
+            .filter(|d| d.tested && d.needs_credentials)
+            .map(|d| format!("{} {}", d.protocol_binding, d.protocol_version))
+            .collect(),
+        must_selected: selected
+            .iter()
+            .chain(&durable)
+            .any(|c| c.level == Level::Must),
+    };
+    let (verdict, mut verdict_reason) = report::Verdict::of(&results, &scope);
     let selecting = !options.filter.bindings.is_empty() || !options.filter.versions.is_empty();
     if interfaces.is_empty() && selecting && declared.iter().any(|d| d.binding.is_some()) {
         verdict_reason =
@@ -559,29 +575,44 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         .collect();
     if !untested.is_empty() {
         verdict_reason.push_str(&format!(
-            "; {} declared interface(s) not tested: {}",
-            untested.len(),
+            "; {} declared, not tested: {}",
+            report::plural(untested.len(), "interface", "interfaces"),
             untested.join(", ")
         ));
     }
+    let not_run_checks = (not_run.iter())
+        .map(|n| n.id.as_str())
+        .collect::<std::collections::BTreeSet<&str>>()
+        .len();
     if !not_run.is_empty() {
-        let checks: std::collections::BTreeSet<&str> =
-            not_run.iter().map(|n| n.id.as_str()).collect();
         verdict_reason.push_str(&format!(
-            "; {} check(s) not run ({} planned results), as they need the agent to play a test \
-             scenario the contract does not give",
-            checks.len(),
-            not_run.len()
+            "; {} not run ({}), as they need the agent to play a test scenario the contract \
+             does not give",
+            report::plural(not_run_checks, "check", "checks"),
+            report::plural(not_run.len(), "planned result", "planned results")
         ));
     }
     let was_interrupted = stop.is_stopped();
     if was_interrupted {
         verdict_reason.push_str(&format!(
-            "; interrupted: {} planned result(s) not run",
-            interrupted.len()
+            "; interrupted: {} not run",
+            report::plural(interrupted.len(), "planned result", "planned results")
         ));
     }
     not_run.extend(interrupted);
+    // What the run left out: the selection's checks (the durability area counts only when
+    // asked for: it never runs by default), the contract's, the selection's interfaces.
+    let eligible = (catalog.iter())
+        .filter(|c| options.durability.is_some() || !c.id.starts_with("durability."))
+        .count();
+    let partial = report::Partial {
+        checks_not_selected: eligible.saturating_sub(selected.len() + durable.len()),
+        checks_not_run: not_run_checks,
+        interfaces_not_selected: (declared.iter())
+            .filter(|d| (d.reason.as_deref()).is_some_and(|r| r.starts_with("not selected")))
+            .count(),
+    }
+    .if_any();
     // What each card declares that no result tested, once each.
     let mut untested_declarations: Vec<crate::declarations::UntestedDeclaration> = Vec::new();
     for card in cards.all() {
@@ -598,8 +629,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             }
         }
     }
-    for untested in &untested_declarations {
-        verdict_reason.push_str(&format!("; {}", untested.line()));
+    for line in crate::declarations::grouped_lines(&untested_declarations) {
+        verdict_reason.push_str(&format!("; {line}"));
     }
     let mut spec_versions: Vec<String> = interfaces
         .iter()
@@ -659,10 +690,12 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         totals,
         verdict,
         verdict_reason,
+        partial,
         compatibility: Some(crate::compat::of(&results)),
         contract,
         not_run,
         untested_declarations,
+        floor: None,
         baseline: None,
         results,
         failure: None,
