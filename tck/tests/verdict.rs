@@ -176,7 +176,7 @@ async fn contract_none_passes_on_what_it_ran_and_a_floor_can_refuse_it() {
         "none",
         "--binding",
         "jsonrpc",
-        "--version",
+        "--protocol-version",
         "1.0",
     ];
     let (output, report) = builtin("none", &args).await;
