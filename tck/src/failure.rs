@@ -60,6 +60,7 @@ pub fn card_unusable(
         verdict: Verdict::Error,
         verdict_reason: "the agent card is unusable, so no check ran".into(),
         compatibility: None,
+        latency: Vec::new(),
         contract: None,
         not_run: Vec::new(),
         untested_declarations: Vec::new(),

@@ -27,6 +27,7 @@ pub mod html;
 pub mod ids;
 pub mod judge;
 pub mod jws;
+pub mod latency;
 pub mod model;
 pub mod output;
 pub mod probe;

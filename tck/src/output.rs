@@ -370,6 +370,37 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
     junit.to_string()
 }
 
+/// The latency table of the Markdown summary (empty when nothing was timed).
+fn latency_markdown(report: &Report) -> String {
+    let mut out = String::new();
+    if report.latency.is_empty() {
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "\n## Latency\n\nThe agent's successful answers during the run, in ms: unary calls to \
+         the whole answer, streams to their first event.\n\n\
+         | binding | version | operation | answers | median | p95 | streams | first event median | first event p95 |\n\
+         |---|---|---|---:|---:|---:|---:|---:|---:|"
+    );
+    for l in &report.latency {
+        let three = |f: &Option<crate::latency::Figures>| match f {
+            Some(f) => format!("{} | {} | {}", f.count, f.median_ms, f.p95_ms),
+            None => " | | ".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | `{}` | {} | {} |",
+            l.binding,
+            l.version,
+            cell(&l.operation),
+            three(&l.answer),
+            three(&l.first_event)
+        );
+    }
+    out
+}
+
 /// Escapes a table cell.
 fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
@@ -486,6 +517,7 @@ pub fn markdown(report: &Report) -> String {
             cell(&tested)
         );
     }
+    out.push_str(&latency_markdown(report));
     let attention: Vec<&CheckResult> = report
         .results
         .iter()

@@ -169,8 +169,10 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     let started = Instant::now();
     let client = crate::wire::client_trusting(&options.ca_certs)?;
     let extra = Arc::new(options.headers.clone());
+    let timings = crate::latency::Timings::new();
     let wire = |recorder: Recorder| {
-        Wire::new(client.clone(), options.limits, recorder).with_headers(extra.clone())
+        Wire::new(client.clone(), options.limits, recorder.timed(&timings))
+            .with_headers(extra.clone())
     };
     let card_wire = wire(Recorder::default());
     let fetched = match card::fetch(&card_wire, &options.card_url).await {
@@ -598,6 +600,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         verdict,
         verdict_reason,
         compatibility: Some(crate::compat::of(&results)),
+        latency: timings.figures(),
         contract,
         not_run,
         untested_declarations,
