@@ -253,7 +253,7 @@ pub fn contract_words(c: &crate::contract::ContractReport) -> String {
 }
 
 /// The checks not run, one entry per check with the places it was planned on.
-fn not_run_groups(report: &Report) -> Vec<(String, Level, String, String)> {
+pub fn not_run_groups(report: &Report) -> Vec<(String, Level, String, String)> {
     let mut groups: Vec<(String, Level, Vec<String>, String)> = Vec::new();
     for n in &report.not_run {
         let place = match (n.binding, n.version) {
