@@ -201,6 +201,10 @@ pub(crate) struct RunArgs {
     /// Write a self-contained HTML report here (one file, no network needed to view it).
     #[arg(long, value_name = "PATH")]
     pub(crate) html: Option<PathBuf>,
+    /// Write a SARIF 2.1.0 log here, for code-scanning views: each FAIL, WARN, ERROR and
+    /// UNTESTABLE a result located in the card (with --expect, in the baseline file).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) sarif: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) selection: Selection,
     /// Deadline of one HTTP exchange, in seconds.

@@ -34,6 +34,7 @@ pub mod probe;
 pub mod registry;
 pub mod report;
 pub mod runner;
+pub mod sarif;
 pub mod secrets;
 pub mod service_params;
 pub mod shapes;

@@ -350,6 +350,16 @@ fn finish(report: &Report, args: &RunArgs) -> ExitCode {
             return usage(&format!("failed to write {}: {e}", path.display()));
         }
     }
+    if let Some(path) = &args.sarif {
+        let baseline_text = args
+            .expect
+            .as_deref()
+            .and_then(|p| std::fs::read_to_string(p).ok());
+        let log = a2a_tck::sarif::sarif(report, baseline_text.as_deref());
+        if let Err(e) = report::write_atomic(path, log.as_bytes()) {
+            return usage(&format!("failed to write {}: {e}", path.display()));
+        }
+    }
     if let Some(gate) = &report.baseline {
         return if gate.passed {
             ExitCode::SUCCESS
