@@ -199,7 +199,11 @@ fn succeeded(binding: Binding, exchange: &Exchange) -> bool {
         return false;
     }
     match binding {
-        Binding::Grpc => header(&response.headers, "grpc-status") == Some("0"),
+        // The kit records `0 OK`, another code and its name, or `stream` for a stream
+        // opened (whose end, if an error, replaces it).
+        Binding::Grpc => header(&response.headers, "grpc-status")
+            .and_then(|s| s.split(' ').next())
+            .is_some_and(|code| code == "0" || code == "stream"),
         Binding::Jsonrpc => {
             let error = |v: &Value| v.get("error").is_some();
             match (&response.body.json, exchange.events.first()) {

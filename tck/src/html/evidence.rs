@@ -101,7 +101,8 @@ fn grpc_status(headers: &[(String, String)]) -> Option<&str> {
         .map(|(_, v)| v.as_str())
 }
 
-/// ` (NOT_FOUND)`: the name of a gRPC status code.
+/// ` (NOT_FOUND)`: the name of a bare gRPC status code (the kit records `5 NOT_FOUND`,
+/// which names itself).
 fn grpc_name(code: &str) -> String {
     const NAMES: [&str; 17] = [
         "OK",
@@ -139,7 +140,9 @@ fn exchange(budget: &mut Budget, exchange: &Exchange) -> Markup {
                 Some(response) => {
                     @if let Some(code) = grpc_status(&response.headers) {
                         h4.response {
-                            "← grpc-status " (code) (grpc_name(code)) " after " (exchange.elapsed_ms) " ms"
+                            @if code == "stream" { "← gRPC stream" }
+                            @else { "← grpc-status " (code) (grpc_name(code)) }
+                            " after " (exchange.elapsed_ms) " ms"
                         }
                     } @else {
                         h4.response { "← " (response.status) " after " (exchange.elapsed_ms) " ms" }
