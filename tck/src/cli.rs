@@ -35,6 +35,12 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Run the checks (the default).
     Run(Box<RunArgs>),
+    /// Run the card checks on a card file (a card under review, before it is deployed) or
+    /// on the card a URL serves, without testing the agent: the same reports and exit
+    /// status as a run. For a file, the checks of the HTTP response of the card fetch (media
+    /// type, caching headers, well-known path) are N/A; the checks that reach the agent's
+    /// interfaces are N/A either way.
+    Card(Box<CardArgs>),
     /// List the checks: id, level, spec section, where it runs, requirement.
     List(ListArgs),
     /// Show one check: its requirement, level, spec sentences, reading, official TCK and ACTS ids.
@@ -310,6 +316,15 @@ pub(crate) struct RunArgs {
     /// file in a temporary directory and is restarted in-process in the middle of the run.
     #[arg(long)]
     pub(crate) durability: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CardArgs {
+    /// The card: a file (or file:// URL), or an http:// or https:// URL.
+    #[arg(value_name = "FILE|URL")]
+    pub(crate) source: String,
+    #[command(flatten)]
+    pub(crate) run: RunArgs,
 }
 
 #[derive(Debug, Args)]

@@ -9,6 +9,7 @@ pub mod api;
 pub mod baseline;
 pub mod builtin;
 pub mod card;
+pub mod card_only;
 pub mod check;
 pub mod checks;
 pub mod compat;

@@ -11,7 +11,7 @@ use a2a_tck::{builtin, card, checks, failure, html, output, report};
 use clap::Parser;
 
 mod cli;
-use cli::{Cli, Command, RunArgs, Selection};
+use cli::{CardArgs, Cli, Command, RunArgs, Selection};
 mod cli_catalog;
 mod cli_reports;
 use cli_reports::{coverage, diff, progress_bar, write_baseline};
@@ -32,6 +32,7 @@ fn main() -> ExitCode {
         Some(Command::Baseline { report, output }) => write_baseline(&report, output.as_deref()),
         Some(Command::Diff { old, new, json }) => diff(&old, &new, json),
         Some(Command::Run(args)) => run(*args),
+        Some(Command::Card(args)) => card_command(*args),
         Some(Command::Schemas { write }) => wire_schemas(write.as_deref()),
         None => run(cli.run),
     }
@@ -295,6 +296,108 @@ fn run(args: RunArgs) -> ExitCode {
         let mut report = match outcome {
             Ok(report) => report,
             // Nothing could be tested, but the reports still say why, with the card exchange.
+            Err(RunError::Card { error, evidence }) => {
+                eprintln!("error: {error}");
+                let message = error.to_string();
+                failure::card_unusable(&catalog, &options, started_at, message, evidence)
+            }
+            Err(e) => return usage(&e.to_string()),
+        };
+        report.cap_evidence();
+        if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
+            match baseline.gate(&report, &path.display().to_string()) {
+                Ok(gate) => report.baseline = Some(gate),
+                Err(e) => return usage(&e),
+            }
+        }
+        finish(&report, &args)
+    })
+}
+
+/// `a2a-tck card FILE|URL`: the card checks on a card, without the agent.
+fn card_command(args: CardArgs) -> ExitCode {
+    let CardArgs { source, run: args } = args;
+    let source_kind = match a2a_tck::card_only::CardSource::parse(&source) {
+        Ok(kind) => kind,
+        Err(e) => return usage(&e),
+    };
+    let agent_only = [
+        (args.target.is_some(), "--target"),
+        (args.card_url.is_some(), "--card-url"),
+        (!args.fault.is_empty(), "--fault"),
+        (args.tls, "--tls"),
+        (args.durability, "--durability"),
+        (args.restart_cmd.is_some(), "--restart-cmd"),
+        (args.contract.is_some(), "--contract"),
+        (args.drive.is_some(), "--drive"),
+        (args.webhook_url.is_some(), "--webhook-url"),
+        (args.webhook_listen.is_some(), "--webhook-listen"),
+        (
+            !args.other_headers.is_empty() || args.other_bearer.is_some(),
+            "--other-*",
+        ),
+        (
+            !args.limited_headers.is_empty() || args.limited_bearer.is_some(),
+            "--limited-*",
+        ),
+    ];
+    if let Some((_, flag)) = agent_only.iter().find(|(given, _)| *given) {
+        return usage(&format!(
+            "{flag} applies to a run against an agent; `a2a-tck card` reads the card it is given"
+        ));
+    }
+    let headers = match user_headers(&args.headers, "--header") {
+        Ok(headers) => headers,
+        Err(e) => return usage(&e),
+    };
+    let (request_timeout, check_timeout) = match (
+        seconds(args.timeout, "--timeout"),
+        seconds(args.check_timeout, "--check-timeout"),
+    ) {
+        (Ok(r), Ok(c)) => (r, c),
+        (Err(e), _) | (_, Err(e)) => return usage(&e),
+    };
+    let baseline = match args.expect.as_deref().map(Baseline::load).transpose() {
+        Ok(baseline) => baseline,
+        Err(e) => return usage(&e),
+    };
+    let mut options = RunOptions::new(&source, &source);
+    options.filter = filter(&args.selection);
+    options.limits.request_timeout = request_timeout;
+    options.check_timeout = check_timeout;
+    options.jobs = args.jobs.unwrap_or(a2a_tck::runner::TARGET_JOBS);
+    options.headers = headers;
+    match credentials(&args) {
+        Ok(principals) => options.headers.extend(principals.mine),
+        Err(e) => return usage(&e),
+    }
+    for path in &args.ca_certs {
+        match std::fs::read(path) {
+            Ok(pem) => options.ca_certs.push(pem),
+            Err(e) => return usage(&format!("--ca-cert {}: {e}", path.display())),
+        }
+    }
+    for path in &args.trusted_keys {
+        let keys = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| a2a_tck::jws::trusted_keys(&text));
+        match keys {
+            Ok(keys) => options.trusted_keys.extend(keys),
+            Err(e) => return usage(&format!("--trusted-key {}: {e}", path.display())),
+        }
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => return usage(&format!("failed to start the async runtime: {e}")),
+    };
+    runtime.block_on(async move {
+        let catalog = checks::all();
+        let started_at = SystemTime::now();
+        let mut report = match a2a_tck::card_only::run(&catalog, &options, &source_kind).await {
+            Ok(report) => report,
             Err(RunError::Card { error, evidence }) => {
                 eprintln!("error: {error}");
                 let message = error.to_string();
