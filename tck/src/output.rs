@@ -304,8 +304,9 @@ pub fn junit_name(result: &CheckResult) -> String {
 /// [`junit_name`] (unique in the file; its class is `a2a-tck <place>`). FAIL is a failure;
 /// ERROR and UNTESTABLE are errors (never skipped); N/A is skipped; WARN passes (a SHOULD is
 /// not a gate) but says so where CI reporters look: a `status` property of `WARN`, and the
-/// warning with its evidence in `system-err` (GitLab, Jenkins and the GitHub JUnit actions
-/// show it beside the case). Every case carries `status`, `level`, `section`, and `binding`
+/// warning with its evidence in `system-err`, which Jenkins shows on a passing case. GitLab
+/// shows system output of failed cases only, so there a WARN reads as a pass (the SARIF log
+/// and the Markdown carry it as a warning). Every case carries `status`, `level`, `section`, and `binding`
 /// and `version` when it ran on an interface. A failure, error or warning carries its
 /// recorded exchanges, cut to [`Caps::COMPACT`]. A run that could not start is one error
 /// case, `agent-card`.
