@@ -4,7 +4,8 @@
 //! given, or its URL); with `--expect`, in the baseline file, at the line of the entry that
 //! names the check when there is one, and results the baseline expects carry an external
 //! suppression with the entry's reason. Stale baseline entries are results of the rule
-//! `a2a-tck.baseline.stale`. The rules carry the requirement, the level and the spec section.
+//! `a2a-tck.baseline.stale`, and a card the kit could not use one of `a2a-tck.card.unusable`,
+//! located in the card. The rules carry the requirement, the level and the spec section.
 
 use serde_json::{json, Map, Value};
 
@@ -15,6 +16,9 @@ use crate::report::{CheckResult, Report};
 /// The SARIF version written, and the schema it names.
 pub const VERSION: &str = "2.1.0";
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// The rule id of a card the kit could not use (the run could not start).
+pub const UNUSABLE_RULE: &str = "a2a-tck.card.unusable";
 
 /// The rule id of a stale baseline entry.
 pub const STALE_RULE: &str = "a2a-tck.baseline.stale";
@@ -151,6 +155,23 @@ pub fn sarif(report: &Report, baseline_text: Option<&str>) -> String {
             );
         }
         results.push(result);
+    }
+    // A card that could not be used is itself a finding, on the card.
+    if let Some(failure) = &report.failure {
+        rules.push(json!({
+            "id": UNUSABLE_RULE,
+            "shortDescription": { "text": "The agent card can be read and is a JSON object" },
+            "fullDescription": { "text": "The kit could not use the agent card (it could not be fetched or read, it is not JSON, or not an object), so no check ran." },
+            "defaultConfiguration": { "level": "error" },
+        }));
+        results.push(json!({
+            "ruleId": UNUSABLE_RULE,
+            "ruleIndex": rules.len() - 1,
+            "level": "error",
+            "kind": "fail",
+            "message": { "text": failure.message },
+            "locations": [location(&artifact(&report.target.card_url), None, "card")],
+        }));
     }
     if let Some(gate) = &report.baseline {
         if !gate.stale.is_empty() {

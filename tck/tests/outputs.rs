@@ -345,6 +345,18 @@ async fn a_card_url_is_judged_with_its_http_response_and_a_missing_file_exits_2(
     let (output, report) = card(&cards_dir(), "no-such-card.json", "missing", &[]).await;
     assert_eq!(code(&output), Some(2));
     assert_eq!(report.verdict, Verdict::Error);
+    let sarif: Value = serde_json::from_str(&read(&temp("missing.sarif"))).expect("json");
+    assert_sarif_shape(&sarif);
+    let unusable = &sarif["runs"][0]["results"][0];
+    assert_eq!(unusable["ruleId"], a2a_tck::sarif::UNUSABLE_RULE);
+    assert_eq!(
+        unusable["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "no-such-card.json"
+    );
+    assert_eq!(
+        sarif["runs"][0]["invocations"][0]["executionSuccessful"],
+        false
+    );
     let (output, report) = card(&cards_dir(), "file:///dev/null", "empty", &[]).await;
     assert_eq!(code(&output), Some(2), "an empty file is not a card");
     assert_eq!(report.verdict, Verdict::Error);
