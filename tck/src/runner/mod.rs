@@ -481,6 +481,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             options,
             scenarios: &scenarios,
             run_id: &run_id,
+            timings: &timings,
         };
         let (more, summary) = crate::durability_phase::run(area, restart).await?;
         results.extend(more);
