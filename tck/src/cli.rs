@@ -40,6 +40,28 @@ pub(crate) enum Command {
     /// status as a run. For a file, the checks of the HTTP response of the card fetch (media
     /// type, caching headers, well-known path) are N/A; the checks that reach the agent's
     /// interfaces are N/A either way.
+    #[command(
+        mut_arg("target", |a| a.hide(true)),
+        mut_arg("card_url", |a| a.hide(true)),
+        mut_arg("fault", |a| a.hide(true)),
+        mut_arg("tls", |a| a.hide(true)),
+        mut_arg("durability", |a| a.hide(true)),
+        mut_arg("restart_cmd", |a| a.hide(true)),
+        mut_arg("ready_timeout", |a| a.hide(true)),
+        mut_arg("contract", |a| a.hide(true)),
+        mut_arg("drive", |a| a.hide(true)),
+        mut_arg("webhook_url", |a| a.hide(true)),
+        mut_arg("webhook_listen", |a| a.hide(true)),
+        mut_arg("other_bearer", |a| a.hide(true)),
+        mut_arg("other_bearer_env", |a| a.hide(true)),
+        mut_arg("other_headers", |a| a.hide(true)),
+        mut_arg("limited_bearer", |a| a.hide(true)),
+        mut_arg("limited_bearer_env", |a| a.hide(true)),
+        mut_arg("limited_headers", |a| a.hide(true)),
+        mut_arg("stream_wait", |a| a.hide(true)),
+        mut_arg("bindings", |a| a.hide(true)),
+        mut_arg("versions", |a| a.hide(true))
+    )]
     Card(Box<CardArgs>),
     /// List the checks: id, level, spec section, where it runs, requirement.
     List(ListArgs),

@@ -330,6 +330,8 @@ fn card_command(args: CardArgs) -> ExitCode {
         (args.restart_cmd.is_some(), "--restart-cmd"),
         (args.contract.is_some(), "--contract"),
         (args.drive.is_some(), "--drive"),
+        (!args.selection.bindings.is_empty(), "--binding"),
+        (!args.selection.versions.is_empty(), "--version"),
         (args.webhook_url.is_some(), "--webhook-url"),
         (args.webhook_listen.is_some(), "--webhook-listen"),
         (

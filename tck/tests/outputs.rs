@@ -373,6 +373,26 @@ async fn a_card_url_is_judged_with_its_http_response_and_a_missing_file_exits_2(
         .expect("runs");
     assert_eq!(code(&refused), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--target"));
+    // Its help lists the flags it takes, not those of a run against an agent.
+    let help = std::process::Command::new(support::BIN)
+        .args(["card", "--help"])
+        .output()
+        .expect("runs");
+    assert_eq!(code(&help), Some(0));
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains("--sarif") && help.contains("--expect"),
+        "{help}"
+    );
+    for flag in [
+        "--target",
+        "--fault",
+        "--durability",
+        "--contract",
+        "--binding",
+    ] {
+        assert!(!help.contains(flag), "{flag} in {help}");
+    }
 }
 
 /// A full run of the built-in agent: JUnit names unique, latency per operation on every
