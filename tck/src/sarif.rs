@@ -78,6 +78,20 @@ fn location(uri: &Value, line: Option<usize>, place: &str) -> Value {
     })
 }
 
+/// A rule's friendly name, PascalCase: `card.fields.required-present` is
+/// `CardFieldsRequiredPresent`.
+fn friendly_name(id: &str) -> String {
+    id.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect()
+}
+
 fn rule(r: &CheckResult) -> Value {
     let mut text = format!(
         "{} ({} {}, A2A {} §{})",
@@ -88,6 +102,7 @@ fn rule(r: &CheckResult) -> Value {
     }
     json!({
         "id": r.id,
+        "name": friendly_name(&r.id),
         "shortDescription": { "text": r.requirement },
         "fullDescription": { "text": text },
         "help": { "text": format!("A2A {} §{}: {}", r.spec_version, r.section, r.requirement) },
@@ -160,8 +175,11 @@ pub fn sarif(report: &Report, baseline_text: Option<&str>) -> String {
     if let Some(failure) = &report.failure {
         rules.push(json!({
             "id": UNUSABLE_RULE,
+            "name": friendly_name(UNUSABLE_RULE),
             "shortDescription": { "text": "The agent card can be read and is a JSON object" },
             "fullDescription": { "text": "The kit could not use the agent card (it could not be fetched or read, it is not JSON, or not an object), so no check ran." },
+            "help": { "text": "Serve (or write) the agent card as one JSON object: the run's failure message says what was tried and what came back." },
+            "helpUri": spec_url("1.0"),
             "defaultConfiguration": { "level": "error" },
         }));
         results.push(json!({
@@ -177,8 +195,10 @@ pub fn sarif(report: &Report, baseline_text: Option<&str>) -> String {
         if !gate.stale.is_empty() {
             rules.push(json!({
                 "id": STALE_RULE,
+                "name": friendly_name(STALE_RULE),
                 "shortDescription": { "text": "A baseline entry no longer describes the run" },
                 "fullDescription": { "text": "An entry of the --expect baseline matches no result, or its results no longer have its status: it fails the gate until it is removed or updated." },
+                "help": { "text": "Remove the entry, or update its status to what the run now gives, with a reviewed reason." },
                 "defaultConfiguration": { "level": "error" },
             }));
             let index = rules.len() - 1;

@@ -33,10 +33,25 @@ fn code(output: &Output) -> Option<i32> {
     output.status.code()
 }
 
-/// The SARIF log holds to the parts of SARIF 2.1.0 that code-scanning views read (no schema
-/// is available offline): version, driver and rules, and results whose rule exists at its
-/// index, with a level, a message and a located artifact with a region.
+/// The SARIF 2.1.0 JSON Schema, as the SARIF Multitool ships it (npm package
+/// `@microsoft/sarif-multitool-linux` 5.7.0, MIT), kept here so the test runs offline.
+fn sarif_schema() -> Value {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/schemas/sarif-2.1.0.json");
+    serde_json::from_str(&read(&path)).expect("the SARIF schema is JSON")
+}
+
+/// The SARIF log validates against the SARIF 2.1.0 schema, and holds to what code-scanning
+/// views read besides: version, driver and rules (each with a help text, which GitHub
+/// requires), and results whose rule exists at its index, with a level, a message and a
+/// located artifact with a region.
 fn assert_sarif_shape(log: &Value) {
+    let schema = sarif_schema();
+    let validator = jsonschema::validator_for(&schema).expect("the SARIF schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "not valid SARIF 2.1.0: {errors:#?}");
     assert_eq!(log["version"], "2.1.0");
     assert!(log["$schema"]
         .as_str()
@@ -48,6 +63,7 @@ fn assert_sarif_shape(log: &Value) {
     for rule in rules {
         assert!(rule["id"].as_str().is_some_and(|id| !id.is_empty()));
         assert!(rule["shortDescription"]["text"].as_str().is_some());
+        assert!(rule["help"]["text"].as_str().is_some(), "{rule}");
         let level = rule["defaultConfiguration"]["level"].as_str();
         assert!(
             matches!(level, Some("error" | "warning" | "note")),
@@ -153,6 +169,20 @@ async fn a_valid_card_file_passes_and_the_fetch_checks_say_why_they_are_not_appl
     assert_eq!(report.target.card_url, "valid-1.0.json");
     let sarif: Value = serde_json::from_str(&read(&temp("valid.sarif"))).expect("json");
     assert_sarif_shape(&sarif);
+    // The schema does judge: a run without its tool, or a result with an unknown level, is
+    // not SARIF.
+    let schema = sarif_schema();
+    let validator = jsonschema::validator_for(&schema).expect("compiles");
+    let mut broken = sarif.clone();
+    broken["runs"][0]
+        .as_object_mut()
+        .expect("a run")
+        .remove("tool");
+    assert!(!validator.is_valid(&broken));
+    let mut broken = sarif.clone();
+    broken["runs"][0]["results"] =
+        serde_json::json!([{"message": {"text": "x"}, "level": "fatal"}]);
+    assert!(!validator.is_valid(&broken));
     assert_eq!(
         sarif["runs"][0]["results"].as_array().map(Vec::len),
         Some(0)
