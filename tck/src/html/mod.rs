@@ -173,8 +173,8 @@ fn outcomes(report: &Report) -> Markup {
             }
         }
         @if !not_run.is_empty() {
-            section #not-run {
-                h2 { "Not run (" (not_run.len()) " checks)" }
+            details #not-run {
+                summary { h2 { "Not run (" (not_run.len()) " checks)" } }
                 p.hint {
                     "These checks need the agent to play a test scenario; they were not run, and count \
                      neither for nor against the verdict."
@@ -203,8 +203,8 @@ fn outcomes(report: &Report) -> Markup {
             }
         }
         @if !report.latency.is_empty() {
-            section #latency {
-                h2 { "Latency" }
+            details #latency {
+                summary { h2 { "Latency (" (report.latency.len()) " operations)" } }
                 p.hint {
                     "The agent's answers that succeeded during this run, per operation: unary calls \
                      to the whole answer, streams to their first event (milliseconds; median, 95th \
