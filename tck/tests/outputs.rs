@@ -483,6 +483,48 @@ async fn a_builtin_run_names_cases_uniquely_and_reports_latency() {
     }
 }
 
+/// A run with a broken rule: its SARIF results are located in the card URL, one per place,
+/// each with a stable fingerprint of check and place, and the log is valid SARIF.
+#[tokio::test]
+async fn interface_failures_are_sarif_results_per_place() {
+    let fault = "stream-status-out-of-order".parse().expect("fault");
+    let agent = a2a_tck::builtin::start(&[fault])
+        .await
+        .expect("agent starts");
+    let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
+    options.filter.select = vec!["streaming.*".into()];
+    let report = runner::run(&a2a_tck::checks::all(), &options)
+        .await
+        .expect("run");
+    agent.shutdown().await;
+    let log: Value = serde_json::from_str(&a2a_tck::sarif::sarif(&report, None)).expect("json");
+    assert_sarif_shape(&log);
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    let failed: Vec<&a2a_tck::report::CheckResult> = report
+        .results
+        .iter()
+        .filter(|r| r.status != Status::Pass && r.status != Status::NotApplicable)
+        .collect();
+    assert!(!failed.is_empty(), "the fault fails a check");
+    assert_eq!(results.len(), failed.len());
+    let mut prints: Vec<&str> = results
+        .iter()
+        .filter_map(|r| r["partialFingerprints"]["a2aCheckPlace/v1"].as_str())
+        .collect();
+    assert_eq!(prints.len(), results.len());
+    prints.sort_unstable();
+    prints.dedup();
+    assert_eq!(
+        prints.len(),
+        results.len(),
+        "one fingerprint per check and place"
+    );
+    for result in results {
+        let uri = &result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+        assert_eq!(uri.as_str(), Some(report.target.card_url.as_str()));
+    }
+}
+
 /// A gRPC answer reads as its gRPC status in the HTML evidence, not as the HTTP 200 it
 /// rides on; the not-run list and untested declarations have their sections.
 #[tokio::test]
