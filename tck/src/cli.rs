@@ -35,6 +35,34 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Run the checks (the default).
     Run(Box<RunArgs>),
+    /// Run the card checks on a card file (a card under review, before it is deployed) or
+    /// on the card a URL serves, without testing the agent: the same reports and exit
+    /// status as a run. For a file, the checks of the HTTP response of the card fetch (media
+    /// type, caching headers, well-known path) are N/A; the checks that reach the agent's
+    /// interfaces are N/A either way.
+    #[command(
+        mut_arg("target", |a| a.hide(true)),
+        mut_arg("card_url", |a| a.hide(true)),
+        mut_arg("fault", |a| a.hide(true)),
+        mut_arg("tls", |a| a.hide(true)),
+        mut_arg("durability", |a| a.hide(true)),
+        mut_arg("restart_cmd", |a| a.hide(true)),
+        mut_arg("ready_timeout", |a| a.hide(true)),
+        mut_arg("contract", |a| a.hide(true)),
+        mut_arg("drive", |a| a.hide(true)),
+        mut_arg("webhook_url", |a| a.hide(true)),
+        mut_arg("webhook_listen", |a| a.hide(true)),
+        mut_arg("other_bearer", |a| a.hide(true)),
+        mut_arg("other_bearer_env", |a| a.hide(true)),
+        mut_arg("other_headers", |a| a.hide(true)),
+        mut_arg("limited_bearer", |a| a.hide(true)),
+        mut_arg("limited_bearer_env", |a| a.hide(true)),
+        mut_arg("limited_headers", |a| a.hide(true)),
+        mut_arg("stream_wait", |a| a.hide(true)),
+        mut_arg("bindings", |a| a.hide(true)),
+        mut_arg("versions", |a| a.hide(true))
+    )]
+    Card(Box<CardArgs>),
     /// List the checks: id, level, spec section, where it runs, requirement.
     List(ListArgs),
     /// Show one check: its requirement, level, spec sentences, reading, official TCK and ACTS ids.
@@ -212,6 +240,10 @@ pub(crate) struct RunArgs {
     /// Write a self-contained HTML report here (one file, no network needed to view it).
     #[arg(long, value_name = "PATH")]
     pub(crate) html: Option<PathBuf>,
+    /// Write a SARIF 2.1.0 log here, for code-scanning views: each FAIL, WARN, ERROR and
+    /// UNTESTABLE a result located in the card (with --expect, in the baseline file).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) sarif: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) selection: Selection,
     /// Deadline of one HTTP exchange, in seconds.
@@ -321,6 +353,15 @@ pub(crate) struct RunArgs {
     /// file in a temporary directory and is restarted in-process in the middle of the run.
     #[arg(long)]
     pub(crate) durability: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CardArgs {
+    /// The card: a file (or file:// URL), or an http:// or https:// URL.
+    #[arg(value_name = "FILE|URL")]
+    pub(crate) source: String,
+    #[command(flatten)]
+    pub(crate) run: RunArgs,
 }
 
 #[derive(Debug, Args)]

@@ -12,21 +12,25 @@ use a2a_tck::{html, output};
 use crate::cli::RunArgs;
 
 /// What a report holds.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum Kind {
     Json,
     Junit,
     Markdown,
     Html,
+    /// SARIF, its results located in the baseline file (its text, under `--expect`) or the
+    /// card.
+    Sarif(Option<String>),
 }
 
 impl Kind {
-    fn render(self, report: &Report) -> Result<String, String> {
+    fn render(&self, report: &Report) -> Result<String, String> {
         match self {
             Kind::Json => Ok(report.to_json()),
             Kind::Junit => output::junit(report).map_err(|e| e.to_string()),
             Kind::Markdown => Ok(output::markdown(report)),
             Kind::Html => Ok(html::page(report)),
+            Kind::Sarif(baseline) => Ok(a2a_tck::sarif::sarif(report, baseline.as_deref())),
         }
     }
 }
@@ -47,6 +51,7 @@ impl Wanted {
             Kind::Junit => "JUnit",
             Kind::Markdown => "Markdown",
             Kind::Html => "HTML",
+            Kind::Sarif(_) => "SARIF",
         }
     }
 
@@ -58,11 +63,13 @@ impl Wanted {
 /// Every report the run's flags ask for, in the order they are written. A usage error: a
 /// directory, two reports to standard output, two reports to one path.
 pub fn wanted(args: &RunArgs) -> Result<Vec<Wanted>, String> {
-    let asked: [(&'static str, Kind, &Option<PathBuf>); 4] = [
+    let baseline = (args.expect.as_deref()).and_then(|p| std::fs::read_to_string(p).ok());
+    let asked: [(&'static str, Kind, &Option<PathBuf>); 5] = [
         ("--report", Kind::Json, &args.report),
         ("--junit", Kind::Junit, &args.junit),
         ("--markdown", Kind::Markdown, &args.markdown),
         ("--html", Kind::Html, &args.html),
+        ("--sarif", Kind::Sarif(baseline), &args.sarif),
     ];
     let mut wanted: Vec<Wanted> = Vec::new();
     for (flag, kind, path) in asked {

@@ -53,6 +53,8 @@ pub(crate) struct Area<'a> {
     pub options: &'a RunOptions,
     pub scenarios: &'a Scenarios,
     pub run_id: &'a str,
+    /// The run's latency figures, which this area's exchanges are timed into too.
+    pub timings: &'a std::sync::Arc<crate::latency::Timings>,
 }
 
 /// Runs the area; its results come in catalogue order, then interface order.
@@ -94,9 +96,13 @@ pub(crate) async fn run(
     let connector = Connector::trusting(&area.cards.plain.url, ca_certs.clone());
     let made = futures::future::join_all(wanted.iter().enumerate().map(|(n, interface)| {
         let card = area.cards.card_of(interface);
-        let wire = Wire::new(client.clone(), options.limits, Recorder::default())
-            .with_headers(headers.clone())
-            .with_extensions(activate(&card));
+        let wire = Wire::new(
+            client.clone(),
+            options.limits,
+            Recorder::default().timed(area.timings),
+        )
+        .with_headers(headers.clone())
+        .with_extensions(activate(&card));
         let ctx = Ctx::new(
             card,
             Some((*interface).clone()),
@@ -147,9 +153,13 @@ pub(crate) async fn run(
     let results = futures::stream::iter(plan.into_iter().enumerate())
         .map(|(index, (check, interface))| {
             let card = area.cards.card_of(interface);
-            let wire = Wire::new(client.clone(), options.limits, Recorder::default())
-                .with_headers(headers.clone())
-                .with_extensions(activate(&card));
+            let wire = Wire::new(
+                client.clone(),
+                options.limits,
+                Recorder::default().timed(area.timings),
+            )
+            .with_headers(headers.clone())
+            .with_extensions(activate(&card));
             let mut ctx = Ctx::new(
                 card,
                 Some(interface.clone()),

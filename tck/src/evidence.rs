@@ -184,6 +184,8 @@ struct Log {
     kept: usize,
     /// The wire-shape audit of the interface the exchanges are made on, if any.
     audit: Option<Arc<crate::shapes::InterfaceAudit>>,
+    /// The run's latency figures, which each exchange is timed into as it is recorded.
+    timings: Option<Arc<crate::latency::Timings>>,
 }
 
 impl Recorder {
@@ -193,6 +195,15 @@ impl Recorder {
             audit: Some(audit),
             ..Log::default()
         })))
+    }
+
+    /// This recorder, also timing each exchange into `timings` as it is recorded (before
+    /// the evidence of a passing check is discarded).
+    pub fn timed(self, timings: &Arc<crate::latency::Timings>) -> Recorder {
+        if let Ok(mut log) = self.0.lock() {
+            log.timings = Some(timings.clone());
+        }
+        self
     }
 
     /// The wire-shape audit of this recorder's interface, if any.
@@ -210,6 +221,9 @@ impl Recorder {
     /// Keeps `exchange` as evidence without auditing it (it was audited already).
     pub fn push_evidence(&self, mut exchange: Exchange) {
         if let Ok(mut log) = self.0.lock() {
+            if let Some(timings) = &log.timings {
+                timings.record(&exchange);
+            }
             let size = exchange.kept_bytes();
             if log.kept + size > EVIDENCE_RESULT_BYTES {
                 exchange.shed();

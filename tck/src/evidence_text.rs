@@ -103,7 +103,19 @@ pub fn text(exchanges: &[Exchange], caps: Caps) -> String {
         }
         match &exchange.response {
             Some(response) => {
-                let _ = writeln!(out, "< {} ({} ms)", response.status, exchange.elapsed_ms);
+                // A gRPC call's HTTP status is 200 whatever its outcome: its status is grpc-status.
+                match response
+                    .headers
+                    .iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case("grpc-status"))
+                {
+                    Some((_, code)) => {
+                        let _ = writeln!(out, "< grpc-status {code} ({} ms)", exchange.elapsed_ms);
+                    }
+                    None => {
+                        let _ = writeln!(out, "< {} ({} ms)", response.status, exchange.elapsed_ms);
+                    }
+                }
                 for (name, value) in &response.headers {
                     let _ = writeln!(out, "< {name}: {value}");
                 }

@@ -61,6 +61,7 @@ pub fn card_unusable(
         verdict_reason: "the agent card is unusable, so no check ran".into(),
         partial: None,
         compatibility: None,
+        latency: Vec::new(),
         contract: None,
         not_run: Vec::new(),
         untested_declarations: Vec::new(),

@@ -44,7 +44,7 @@ fn stdout(args: std::fmt::Arguments) {
 }
 
 mod cli;
-use cli::{Cli, Command, RunArgs, Selection};
+use cli::{CardArgs, Cli, Command, RunArgs, Selection};
 mod cli_catalog;
 mod cli_reports;
 mod cli_write;
@@ -69,6 +69,7 @@ fn main() -> ExitCode {
         Some(Command::Baseline { report, output }) => write_baseline(&report, output.as_deref()),
         Some(Command::Diff { old, new, json }) => diff(&old, &new, json),
         Some(Command::Run(args)) => run(*args),
+        Some(Command::Card(args)) => card_command(*args),
         Some(Command::Schemas { write }) => wire_schemas(write.as_deref()),
         None => run(cli.run),
     }
@@ -300,12 +301,9 @@ fn run(args: RunArgs) -> ExitCode {
             }
         }
         options.headers = headers;
-        for path in &args.ca_certs {
-            let pem = std::fs::read(path).map_err(|e| e.to_string());
-            match pem.and_then(|pem| a2a_tck::wire::ca_certificates(&pem).map(|_| pem)) {
-                Ok(pem) => options.ca_certs.push(pem),
-                Err(e) => return usage(&format!("--ca-cert {}: {e}", path.display())),
-            }
+        match ca_certs(&args.ca_certs) {
+            Ok(pems) => options.ca_certs.extend(pems),
+            Err(e) => return usage(&e),
         }
         // The built-in agent under --tls: trust the CA it made.
         let ca_pem = (agent.as_ref().and_then(|a| a.ca_pem()))
@@ -399,6 +397,133 @@ fn run(args: RunArgs) -> ExitCode {
         let code = finish(&report, &args, &reports);
         signals.abort();
         code
+    })
+}
+
+/// The PEM files of `--ca-cert`, each holding at least one certificate.
+fn ca_certs(paths: &[std::path::PathBuf]) -> Result<Vec<Vec<u8>>, String> {
+    paths
+        .iter()
+        .map(|path| {
+            let pem = std::fs::read(path).map_err(|e| e.to_string());
+            pem.and_then(|pem| a2a_tck::wire::ca_certificates(&pem).map(|_| pem))
+                .map_err(|e| format!("--ca-cert {}: {e}", path.display()))
+        })
+        .collect()
+}
+
+/// `a2a-tck card FILE|URL`: the card checks on a card, without the agent.
+fn card_command(args: CardArgs) -> ExitCode {
+    let CardArgs { source, run: args } = args;
+    let source_kind = match a2a_tck::card_only::CardSource::parse(&source) {
+        Ok(kind) => kind,
+        Err(e) => return usage(&e),
+    };
+    let agent_only = [
+        (args.target.is_some(), "--target"),
+        (args.card_url.is_some(), "--card-url"),
+        (!args.fault.is_empty(), "--fault"),
+        (args.tls, "--tls"),
+        (args.durability, "--durability"),
+        (args.restart_cmd.is_some(), "--restart-cmd"),
+        (args.contract.is_some(), "--contract"),
+        (args.drive.is_some(), "--drive"),
+        (!args.selection.bindings.is_empty(), "--binding"),
+        (!args.selection.versions.is_empty(), "--protocol-version"),
+        (args.webhook_url.is_some(), "--webhook-url"),
+        (args.webhook_listen.is_some(), "--webhook-listen"),
+        (
+            !args.other_headers.is_empty() || args.other_bearer.is_some(),
+            "--other-*",
+        ),
+        (
+            !args.limited_headers.is_empty() || args.limited_bearer.is_some(),
+            "--limited-*",
+        ),
+    ];
+    if let Some((_, flag)) = agent_only.iter().find(|(given, _)| *given) {
+        return usage(&format!(
+            "{flag} applies to a run against an agent; `a2a-tck card` reads the card it is given"
+        ));
+    }
+    let headers = match user_headers(&args.headers, "--header") {
+        Ok(headers) => headers,
+        Err(e) => return usage(&e),
+    };
+    let (request_timeout, check_timeout) = match (
+        seconds(args.timeout, "--timeout"),
+        seconds(args.check_timeout, "--check-timeout"),
+    ) {
+        (Ok(r), Ok(c)) => (r, c),
+        (Err(e), _) | (_, Err(e)) => return usage(&e),
+    };
+    let baseline = match args.expect.as_deref().map(Baseline::load).transpose() {
+        Ok(baseline) => baseline,
+        Err(e) => return usage(&e),
+    };
+    if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
+        if let Err(e) = baseline.validate(&checks::all(), args.allow_unreviewed) {
+            return usage(&format!("{}:\n{e}", path.display()));
+        }
+    }
+    // Every report is checked before the card is read.
+    let reports = match cli_write::wanted(&args).and_then(|w| cli_write::check(&w).map(|()| w)) {
+        Ok(reports) => reports,
+        Err(e) => return usage(&e),
+    };
+    let mut options = RunOptions::new(&source, &source);
+    options.filter = filter(&args.selection);
+    options.limits.request_timeout = request_timeout;
+    options.check_timeout = check_timeout;
+    options.jobs = args.jobs.map_or(a2a_tck::runner::TARGET_JOBS, usize::from);
+    options.headers = headers;
+    match credentials(&args) {
+        Ok(principals) => options.headers.extend(principals.mine),
+        Err(e) => return usage(&e),
+    }
+    match ca_certs(&args.ca_certs) {
+        Ok(pems) => options.ca_certs.extend(pems),
+        Err(e) => return usage(&e),
+    }
+    for path in &args.trusted_keys {
+        let keys = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| a2a_tck::jws::trusted_keys(&text));
+        match keys {
+            Ok(keys) => options.trusted_keys.extend(keys),
+            Err(e) => return usage(&format!("--trusted-key {}: {e}", path.display())),
+        }
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => return usage(&format!("failed to start the async runtime: {e}")),
+    };
+    runtime.block_on(async move {
+        let catalog = checks::all();
+        let started_at = SystemTime::now();
+        let mut report = match a2a_tck::card_only::run(&catalog, &options, &source_kind).await {
+            Ok(report) => report,
+            Err(RunError::Card { error, evidence }) => {
+                eprintln!("error: {error}");
+                let message = error.to_string();
+                failure::card_unusable(&catalog, &options, started_at, message, evidence)
+            }
+            Err(e) => return usage(&e.to_string()),
+        };
+        report.cap_evidence();
+        if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
+            match baseline.gate(&report, &path.display().to_string()) {
+                Ok(gate) => report.baseline = Some(gate),
+                Err(e) => return usage(&e),
+            }
+        }
+        if let Some(min) = args.min_judged {
+            report.floor = Some(min.judge(&report));
+        }
+        finish(&report, &args, &reports)
     })
 }
 

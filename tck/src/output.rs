@@ -528,7 +528,7 @@ pub fn contract_words(c: &crate::contract::ContractReport) -> String {
 }
 
 /// The checks not run, one entry per check with the places it was planned on.
-fn not_run_groups(report: &Report) -> Vec<(String, Level, String, String)> {
+pub fn not_run_groups(report: &Report) -> Vec<(String, Level, String, String)> {
     let mut groups: Vec<(String, Level, Vec<String>, String)> = Vec::new();
     for n in &report.not_run {
         let place = match (n.binding, n.version) {
@@ -568,10 +568,23 @@ fn totals_line(report: &Report) -> String {
     format!("totals (results): {}", parts.join("; "))
 }
 
-/// JUnit XML: one suite per place (card, binding x version), one case per check. FAIL is a
-/// failure; ERROR and UNTESTABLE are errors (never skipped); N/A is skipped; WARN passes with
-/// the warning in its output. A failure, error or warning carries its recorded exchanges,
-/// cut to [`Caps::COMPACT`]. A run that could not start is one error case, `agent-card`.
+/// A result's JUnit test-case name: its check id and where it ran, e.g.
+/// `send.returns-task-or-message [jsonrpc 1.0]`, so the cases of one check on several
+/// interfaces read apart in a CI reporter, which lists cases by name.
+pub fn junit_name(result: &CheckResult) -> String {
+    format!("{} [{}]", result.id, place(result))
+}
+
+/// JUnit XML: one suite per place (card, binding x version), one case per result, named by
+/// [`junit_name`] (unique in the file; its class is `a2a-tck <place>`). FAIL is a failure;
+/// ERROR and UNTESTABLE are errors (never skipped); N/A is skipped; WARN passes (a SHOULD is
+/// not a gate) but says so where CI reporters look: a `status` property of `WARN`, and the
+/// warning with its evidence in `system-err`, which Jenkins shows on a passing case. GitLab
+/// shows system output of failed cases only, so there a WARN reads as a pass (the SARIF log
+/// and the Markdown carry it as a warning). Every case carries `status`, `level`, `section`, and `binding`
+/// and `version` when it ran on an interface. A failure, error or warning carries its
+/// recorded exchanges, cut to [`Caps::COMPACT`]. A run that could not start is one error
+/// case, `agent-card`.
 pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
     let mut junit = quick_junit::Report::new("a2a-tck");
     let mut suites: Vec<(String, TestSuite)> = Vec::new();
@@ -581,11 +594,13 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
         status.set_type("ERROR");
         status.set_description(evidence::text(&failure.evidence, Caps::COMPACT));
         let mut case = TestCase::new("agent-card", status);
-        case.set_classname("card");
+        case.set_classname("a2a-tck card");
+        case.add_property(Property::new("status", "ERROR"));
         let mut suite = TestSuite::new("a2a-tck card");
         suite.add_test_case(case);
         suites.push(("card".to_string(), suite));
     }
+    let mut names: Vec<String> = Vec::new();
     for result in &report.results {
         let place = place(result);
         let index = match suites.iter().position(|(name, _)| *name == place) {
@@ -623,26 +638,71 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
                 s
             }
         };
-        let mut case = TestCase::new(result.id.clone(), status);
-        case.set_classname(format!("{place}.{}", result.level));
+        // Unique in the file, whatever the report holds (a hand-made report may repeat one).
+        let mut name = junit_name(result);
+        let repeats = names.iter().filter(|n| n.as_str() == name).count();
+        names.push(name.clone());
+        if repeats > 0 {
+            name = format!("{name} #{}", repeats + 1);
+        }
+        let mut case = TestCase::new(name, status);
+        case.set_classname(format!("a2a-tck {place}"));
         case.set_time(std::time::Duration::from_millis(result.duration_ms));
+        case.add_property(Property::new("status", result.status.as_str()));
         case.add_property(Property::new("level", result.level.as_str()));
         case.add_property(Property::new(
             "section",
             format!("{} §{}", result.spec_version, result.section),
         ));
+        if let Some(binding) = result.binding {
+            case.add_property(Property::new("binding", binding.as_str()));
+        }
+        if let Some(version) = result.version {
+            case.add_property(Property::new("version", version.as_str()));
+        }
         if result.status == Status::Warn {
-            let mut text = format!("WARN: {}", result.message);
+            let mut text = format!("WARN [{}] {}: {}", result.level, result.id, result.message);
             if let Some(evidence) = &evidence {
                 text.push_str("\n\n");
                 text.push_str(evidence);
             }
-            case.set_system_out(text);
+            case.set_system_err(text);
         }
         suites[index].1.add_test_case(case);
     }
     junit.add_test_suites(suites.into_iter().map(|(_, suite)| suite));
     junit.to_string()
+}
+
+/// The latency table of the Markdown summary (empty when nothing was timed).
+fn latency_markdown(report: &Report) -> String {
+    let mut out = String::new();
+    if report.latency.is_empty() {
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "\n## Latency\n\nThe agent's successful answers during the run, in ms: unary calls to \
+         the whole answer, streams to their first event.\n\n\
+         | binding | version | operation | answers | median | p95 | streams | first event median | first event p95 |\n\
+         |---|---|---|---:|---:|---:|---:|---:|---:|"
+    );
+    for l in &report.latency {
+        let three = |f: &Option<crate::latency::Figures>| match f {
+            Some(f) => format!("{} | {} | {}", f.count, f.median_ms, f.p95_ms),
+            None => " | | ".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | `{}` | {} | {} |",
+            l.binding,
+            l.version,
+            cell(&l.operation),
+            three(&l.answer),
+            three(&l.first_event)
+        );
+    }
+    out
 }
 
 /// Escapes a table cell.
@@ -769,6 +829,7 @@ pub fn markdown(report: &Report) -> String {
             cell(&tested)
         );
     }
+    out.push_str(&latency_markdown(report));
     let attention: Vec<&CheckResult> = report
         .results
         .iter()

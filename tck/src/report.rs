@@ -48,6 +48,11 @@ pub struct Report {
     /// The requirements the run tested, by level and outcome, and the line to quote.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compatibility: Option<Compatibility>,
+    /// The agent's latency per operation, binding and version, from the exchanges the run
+    /// made (successful answers only; unary calls to the whole answer, streams to their first
+    /// event). Varies from run to run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub latency: Vec<crate::latency::OperationLatency>,
     /// Which scenario contract the agent honours (`--contract`, or what the probe found).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contract: Option<crate::contract::ContractReport>,

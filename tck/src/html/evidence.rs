@@ -93,6 +93,42 @@ fn body(budget: &mut Budget, body: &RecordedBody) -> Markup {
     }
 }
 
+/// The gRPC status of a call's recorded answer (its HTTP status is 200 whatever it is).
+fn grpc_status(headers: &[(String, String)]) -> Option<&str> {
+    headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("grpc-status"))
+        .map(|(_, v)| v.as_str())
+}
+
+/// ` (NOT_FOUND)`: the name of a bare gRPC status code (the kit records `5 NOT_FOUND`,
+/// which names itself).
+fn grpc_name(code: &str) -> String {
+    const NAMES: [&str; 17] = [
+        "OK",
+        "CANCELLED",
+        "UNKNOWN",
+        "INVALID_ARGUMENT",
+        "DEADLINE_EXCEEDED",
+        "NOT_FOUND",
+        "ALREADY_EXISTS",
+        "PERMISSION_DENIED",
+        "RESOURCE_EXHAUSTED",
+        "FAILED_PRECONDITION",
+        "ABORTED",
+        "OUT_OF_RANGE",
+        "UNIMPLEMENTED",
+        "INTERNAL",
+        "UNAVAILABLE",
+        "DATA_LOSS",
+        "UNAUTHENTICATED",
+    ];
+    code.parse::<usize>()
+        .ok()
+        .and_then(|n| NAMES.get(n))
+        .map_or_else(String::new, |name| format!(" ({name})"))
+}
+
 fn exchange(budget: &mut Budget, exchange: &Exchange) -> Markup {
     let request = &exchange.request;
     html! {
@@ -102,7 +138,15 @@ fn exchange(budget: &mut Budget, exchange: &Exchange) -> Markup {
             @if let Some(sent) = &request.body { (body(budget, sent)) }
             @match &exchange.response {
                 Some(response) => {
-                    h4.response { "← " (response.status) " after " (exchange.elapsed_ms) " ms" }
+                    @if let Some(code) = grpc_status(&response.headers) {
+                        h4.response {
+                            @if code == "stream" { "← gRPC stream" }
+                            @else { "← grpc-status " (code) (grpc_name(code)) }
+                            " after " (exchange.elapsed_ms) " ms"
+                        }
+                    } @else {
+                        h4.response { "← " (response.status) " after " (exchange.elapsed_ms) " ms" }
+                    }
                     (headers(budget, &response.headers))
                     (body(budget, &response.body))
                 }

@@ -85,6 +85,8 @@ fn header(report: &Report) -> Markup {
                     (report.selection.checks_selected) " check(s) selected"
                     @if !report.selection.select.is_empty() { ", --select " (report.selection.select.join(" ")) }
                 }
+                @if let Some(compat) = &report.compatibility { dt { "compatibility" } dd #compatibility { (compat.line) } }
+                @if let Some(c) = &report.contract { dt { "contract" } dd #contract { (crate::output::contract_words(c)) } }
                 @if let Some(line) = crate::output::cards_line(report) { dt { "cards" } dd { (line) } }
                 @if let Some(line) = crate::durability::summary_line(report) { dt { "durability" } dd { (line) } }
             }
@@ -108,6 +110,123 @@ fn interfaces(report: &Report) -> Markup {
                                     @else if i.tested { "yes" }
                                     @else { "no: " (i.reason.as_deref().unwrap_or("")) }
                                 }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The checks not run, the card's untested declarations and the baseline's gate: what the
+/// Markdown says beside the results.
+fn outcomes(report: &Report) -> Markup {
+    let not_run = crate::output::not_run_groups(report);
+    let place = |binding: Option<crate::check::Binding>,
+                 version: Option<crate::check::ProtocolVersion>| {
+        match (binding, version) {
+            (Some(b), Some(v)) => format!("{b} {v}"),
+            (None, Some(v)) => format!("card {v}"),
+            (Some(b), None) => b.to_string(),
+            (None, None) => "card".to_string(),
+        }
+    };
+    html! {
+        @if let Some(gate) = &report.baseline {
+            section #baseline {
+                h2 {
+                    "Baseline " code { (gate.file) } ": gate "
+                    @if gate.passed { span.status.s-pass { "PASS" } } @else { span.status.s-fail { "FAIL" } }
+                }
+                p.reason { (gate.reason) }
+                @if !gate.expected.is_empty() {
+                    table {
+                        thead { tr { th { "expected" } th { "check" } th { "where" } th { "reason" } } }
+                        tbody {
+                            @for e in &gate.expected {
+                                tr {
+                                    td { span.status.(status_class(e.status)) { (e.status.as_str()) } }
+                                    td { code { (e.id) } } td { (place(e.binding, e.version)) } td { (e.reason) }
+                                }
+                            }
+                        }
+                    }
+                }
+                @if !gate.stale.is_empty() {
+                    table.stale {
+                        thead { tr { th { "stale entry" } th { "why" } } }
+                        tbody {
+                            @for s in &gate.stale {
+                                tr {
+                                    td {
+                                        code { (s.entry.check) } " " (s.entry.status.as_str())
+                                        @if let Some(b) = &s.entry.binding { " binding " (b) }
+                                        @if let Some(v) = &s.entry.version { " version " (v) }
+                                    }
+                                    td { (s.why) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        @if !not_run.is_empty() {
+            details #not-run {
+                summary { h2 { "Not run (" (not_run.len()) " checks)" } }
+                p.hint {
+                    "These checks need the agent to play a test scenario; they were not run, and count \
+                     neither for nor against the verdict."
+                }
+                table {
+                    thead { tr { th { "level" } th { "check" } th { "where" } th { "why" } } }
+                    tbody {
+                        @for (id, level, places, reason) in &not_run {
+                            tr { td { (level.as_str()) } td { code { (id) } } td { (places) } td { (reason) } }
+                        }
+                    }
+                }
+            }
+        }
+        @if !report.untested_declarations.is_empty() {
+            section #untested {
+                h2 { "Declared, not tested (" (report.untested_declarations.len()) ")" }
+                table {
+                    thead { tr { th { "the card declares" } th { "why no check tested it" } } }
+                    tbody {
+                        @for u in &report.untested_declarations {
+                            tr { td { code { (u.what) } } td { (u.why) } }
+                        }
+                    }
+                }
+            }
+        }
+        @if !report.latency.is_empty() {
+            details #latency {
+                summary { h2 { "Latency (" (report.latency.len()) " operations)" } }
+                p.hint {
+                    "The agent's answers that succeeded during this run, per operation: unary calls \
+                     to the whole answer, streams to their first event (milliseconds; median, 95th \
+                     percentile, slowest). The kit's own checks load the agent, so read these as a \
+                     profile, not a benchmark."
+                }
+                table {
+                    thead { tr {
+                        th { "binding" } th { "version" } th { "operation" }
+                        th { "answers" } th { "median" } th { "p95" } th { "max" }
+                        th { "streams" } th { "first event median" } th { "first event p95" }
+                    } }
+                    tbody {
+                        @for l in &report.latency {
+                            tr {
+                                td { (l.binding.as_str()) } td { (l.version.as_str()) } td { code { (l.operation) } }
+                                @if let Some(a) = &l.answer {
+                                    td.num { (a.count) } td.num { (a.median_ms) } td.num { (a.p95_ms) } td.num { (a.max_ms) }
+                                } @else { td {} td {} td {} td {} }
+                                @if let Some(f) = &l.first_event {
+                                    td.num { (f.count) } td.num { (f.median_ms) } td.num { (f.p95_ms) }
+                                } @else { td {} td {} td {} }
                             }
                         }
                     }
@@ -240,6 +359,7 @@ pub fn page(report: &Report) -> String {
                 }
                 @if let Some(failure) = failure { (failure) }
                 (interfaces(report))
+                (outcomes(report))
                 section #results {
                     h2 { "Results (" (report.results.len()) ")" }
                     @if report.results.is_empty() {

@@ -179,8 +179,10 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     let started = Instant::now();
     let client = crate::wire::client_trusting(&options.ca_certs)?;
     let extra = Arc::new(options.headers.clone());
+    let timings = crate::latency::Timings::new();
     let wire = |recorder: Recorder| {
-        Wire::new(client.clone(), options.limits, recorder).with_headers(extra.clone())
+        Wire::new(client.clone(), options.limits, recorder.timed(&timings))
+            .with_headers(extra.clone())
     };
     let card_wire = wire(Recorder::default());
     let stop = &options.stop;
@@ -538,6 +540,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             options,
             scenarios: &scenarios,
             run_id: &run_id,
+            timings: &timings,
         };
         let (more, summary) = crate::durability_phase::run(area, restart).await?;
         results.extend(more);
@@ -692,6 +695,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         verdict_reason,
         partial,
         compatibility: Some(crate::compat::of(&results)),
+        latency: timings.figures(),
         contract,
         not_run,
         untested_declarations,
