@@ -233,7 +233,7 @@ pub(crate) struct RunArgs {
     pub(crate) allow_unreviewed: bool,
     /// Fail the run (exit 1) unless it judged at least this much: a count of results (PASS,
     /// WARN or FAIL; not N/A, ERROR or UNTESTABLE), e.g. 120, or a percentage of the results
-    /// planned, e.g. 80%. A run that leaves checks out (a selection, --contract none) passes
+    /// planned, e.g. 80%. A run that leaves checks out (a selection, no scenario contract) passes
     /// on what it ran, its verdict saying `partial`; this floor keeps such a run from gating.
     #[arg(long, value_name = "N|P%")]
     pub(crate) min_judged: Option<a2a_tck::floor::MinJudged>,
