@@ -226,7 +226,7 @@ impl Options {
         self
     }
 
-    /// How many checks run at once (default 8; at least 1).
+    /// How many checks run at once (default 4; at least 1).
     pub fn jobs(mut self, jobs: usize) -> Options {
         self.jobs = jobs;
         self

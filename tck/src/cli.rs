@@ -256,7 +256,7 @@ pub(crate) struct RunArgs {
     /// seconds (a stream that should have closed is judged after this wait).
     #[arg(long, value_name = "SECS", default_value_t = 5.0)]
     pub(crate) stream_wait: f64,
-    /// How many checks run at once. Default: 8 against the built-in agent, 4 against any
+    /// How many checks run at once. Default: 4, against the built-in agent as against any
     /// other, a client's load rather than a flood (an agent on a real database may lock up
     /// under 16 parallel checks).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
