@@ -23,9 +23,11 @@ use crate::runner::{self, Filter, RunError, RunOptions};
 use crate::wire::Limits;
 use crate::{builtin, card, checks, output};
 
+pub use crate::baseline::Baseline;
 pub use crate::check::{Binding, Level, ProtocolVersion, Status};
 pub use crate::contract::Contract;
 pub use crate::drive::Drive;
+pub use crate::floor::MinJudged;
 pub use crate::report::{CheckResult, Report, Verdict};
 pub use a2a_reference_agent::{AgentConfig, Fault};
 
@@ -80,6 +82,12 @@ pub struct Options {
     contract: Option<crate::contract::Contract>,
     /// The drive file's plays (`--drive`).
     drive: Option<std::sync::Arc<crate::drive::Drive>>,
+    /// A reviewed baseline and the name its gate gives it (`--expect`).
+    expect: Option<(crate::baseline::Baseline, String)>,
+    /// Accept baseline entries still marked "TODO: review" (`--allow-unreviewed`).
+    allow_unreviewed: bool,
+    /// A floor under what the run judged (`--min-judged`).
+    min_judged: Option<crate::floor::MinJudged>,
 }
 
 impl Options {
@@ -120,7 +128,31 @@ impl Options {
             ca_certs: Vec::new(),
             contract: None,
             drive: None,
+            expect: None,
+            allow_unreviewed: false,
+            min_judged: None,
         }
+    }
+
+    /// Gate on a reviewed baseline of expected results (`--expect`; read it with
+    /// [`Baseline::load`]); `name` is how the gate names it (its path). The report's
+    /// `baseline` then holds the gate's outcome, as the command writes it.
+    pub fn expect(mut self, baseline: Baseline, name: impl Into<String>) -> Options {
+        self.expect = Some((baseline, name.into()));
+        self
+    }
+
+    /// Accept baseline entries whose reason is still "TODO: review" (`--allow-unreviewed`).
+    pub fn allow_unreviewed(mut self) -> Options {
+        self.allow_unreviewed = true;
+        self
+    }
+
+    /// A floor under what the run judged (`--min-judged`): the report's `floor` says whether
+    /// it was met.
+    pub fn min_judged(mut self, floor: MinJudged) -> Options {
+        self.min_judged = Some(floor);
+        self
     }
 
     /// The built-in reference agent served over TLS with a private CA, which the run trusts
@@ -321,6 +353,11 @@ impl Options {
                     .into(),
             ));
         }
+        if let Some((baseline, name)) = &self.expect {
+            baseline
+                .validate(&checks::all(), self.allow_unreviewed)
+                .map_err(|e| Error::Usage(format!("{name}: {e}")))?;
+        }
         for pem in &self.ca_certs {
             crate::wire::ca_certificates(pem)
                 .map_err(|e| Error::Usage(format!("a CA certificate given to ca_cert() {e}")))?;
@@ -418,6 +455,18 @@ impl From<RunError> for Error {
 /// ```
 pub async fn run(options: &Options) -> Result<Report, Error> {
     options.validate()?;
+    let mut report = run_unjudged(options).await?;
+    if let Some(floor) = options.min_judged {
+        report.floor = Some(floor.judge(&report));
+    }
+    if let (Some((baseline, name)), false) = (&options.expect, report.verdict == Verdict::Error) {
+        report.baseline = Some(baseline.gate(&report, name).map_err(Error::Usage)?);
+    }
+    Ok(report)
+}
+
+/// The run itself, before its baseline and floor are judged.
+async fn run_unjudged(options: &Options) -> Result<Report, Error> {
     let catalog = checks::all();
     match &options.target {
         Target::Url(url) => {

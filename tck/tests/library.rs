@@ -158,3 +158,40 @@ async fn the_library_takes_the_command_line_options() {
         api::summary(&tls)
     );
 }
+
+/// The gate of `--expect` and the floor of `--min-judged`, through the library.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_baseline_and_a_floor_judge_the_report() {
+    let config = AgentConfig::with_faults([Fault::OmitContextId]);
+    let options = Options::builtin_with(config)
+        .select("send.*")
+        .stream_wait(Duration::from_millis(1500));
+    let first = api::run(&options).await.expect("the run starts");
+    let failing: Vec<String> = (first.results.iter())
+        .filter(|r| r.status == Status::Fail)
+        .map(|r| r.id.clone())
+        .collect();
+    assert!(!failing.is_empty(), "{}", api::summary(&first));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("a2a-tck-baseline.toml");
+    let entries: String = (failing.iter())
+        .map(|id| format!("[[expect]]\ncheck = \"{id}\"\nstatus = \"FAIL\"\nreason = \"contextId omitted, tracked\"\n\n"))
+        .collect();
+    std::fs::write(&path, entries).expect("baseline written");
+    let baseline = api::Baseline::load(&path).expect("the baseline loads");
+    let gated = api::run(
+        &options
+            .clone()
+            .expect(baseline, path.display().to_string())
+            .min_judged("1".parse().expect("a floor")),
+    )
+    .await
+    .expect("the run starts");
+    let gate = gated.baseline.as_ref().expect("the gate's outcome");
+    assert!(gate.passed, "{}", gate.reason);
+    assert!(gated.floor.as_ref().is_some_and(|f| f.passed));
+    let unmet = api::run(&options.min_judged("100000".parse().expect("a floor")))
+        .await
+        .expect("the run starts");
+    assert!(unmet.floor.as_ref().is_some_and(|f| !f.passed));
+}
