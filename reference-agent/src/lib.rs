@@ -9,7 +9,7 @@
 //! matching check fails (or, for the faults that say so, takes a conformant
 //! alternative the kit must accept). The faults reach the code through two seams:
 //! the behaviour [`policy`] (values the store, the service and the adapters read) and
-//! the [`shape`] pass over outgoing JSON.
+//! the `shape` pass over outgoing JSON.
 
 use std::collections::BTreeSet;
 use std::io;

@@ -89,7 +89,7 @@ pub fn is_streaming(method: &str) -> bool {
 }
 
 /// Unary operations by 1.0 method name: ProtoJSON params in, conformant ProtoJSON result
-/// out (the adapters pass it through [`crate::shape`]).
+/// out (the adapters pass it through `crate::shape`).
 pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, RpcError> {
     let policy = &app.policy.service;
     let view = |history_length| TaskView {

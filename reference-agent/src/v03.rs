@@ -1,7 +1,7 @@
-//! A2A 0.3 served beside 1.0: the 0.3 operations as a codec ([`crate::v03_codec`])
+//! A2A 0.3 served beside 1.0: the 0.3 operations as a codec (`crate::v03_codec`)
 //! around the one 1.0 core in [`crate::service`], so both versions share one
 //! store. JSON-RPC 0.3 uses the slash methods ([`call`], [`stream`]: 0.3 requests in,
-//! conformant 1.0 results out, which the adapter shapes as 0.3 through [`crate::shape`]);
+//! conformant 1.0 results out, which the adapter shapes as 0.3 through `crate::shape`);
 //! 0.3 REST and 0.3 gRPC use the rpc names of the `a2a.v1` proto ([`call_proto03`],
 //! [`stream_proto03`]), whose results are already shaped as that proto's ProtoJSON.
 

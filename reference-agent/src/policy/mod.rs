@@ -1,7 +1,7 @@
 //! The agent's behaviour policy: built once from the configuration (the fault set and the
 //! profile), a plain struct of values that the store, the service and the binding adapters
 //! read. Every fault that changes what the agent *does* is translated here, and only here;
-//! the faults that change only the *shape* of outgoing JSON live in [`crate::shape`].
+//! the faults that change only the *shape* of outgoing JSON live in `crate::shape`.
 
 mod build;
 pub mod wire_rules;
@@ -355,7 +355,7 @@ pub enum ScenarioSet {
     /// Only the ACTS contract: prefixes in the first text part, messageIds ignored.
     Acts,
     /// No contract, like a product agent: the request's words decide (see
-    /// [`crate::scenario::Scenarios::product`]).
+    /// `crate::scenario::Scenarios::product`).
     Product,
 }
 

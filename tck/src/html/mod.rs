@@ -2,7 +2,7 @@
 //! fetched), rendered on the server side so it reads without a script too. Verdict and totals
 //! first, then filters (status, binding, version, level), then every result with its
 //! requirement, level, reading, spec reference and wire evidence. Its size is bounded: see
-//! [`evidence::Budget`].
+//! `evidence::Budget`.
 
 mod evidence;
 

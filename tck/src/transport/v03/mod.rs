@@ -10,7 +10,7 @@
 //! `content` instead of `parts`, `TASK_STATE_CANCELLED`, resource names `tasks/{id}`).
 //!
 //! This module is the 0.3 [`Codec`]: the method names, routes and gRPC service of 0.3 (here),
-//! the request bodies ([`write`]) and the strict reading back ([`read`]).
+//! the request bodies ([`mod@write`]) and the strict reading back ([`read`]).
 
 use serde_json::Value;
 
