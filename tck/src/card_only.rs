@@ -348,28 +348,7 @@ fn is_cross_card(id: &str) -> bool {
 
 /// The N/A result of `check`, with `reason`.
 fn na(check: &Check, reason: &str) -> CheckResult {
-    CheckResult {
-        id: check.id.to_string(),
-        level: check.level,
-        spec_version: check.spec.version.to_string(),
-        section: check.spec.section.to_string(),
-        statements: check
-            .spec
-            .statements
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-        requirement: check.requirement.to_string(),
-        binding: None,
-        version: None,
-        status: Status::NotApplicable,
-        message: reason.to_string(),
-        reading: check.reading.map(str::to_string),
-        maps_to: check.maps_to.iter().map(|s| s.to_string()).collect(),
-        acts: check.acts.iter().map(|s| s.to_string()).collect(),
-        duration_ms: 0,
-        evidence: Vec::new(),
-    }
+    CheckResult::of(check, Status::NotApplicable, reason.to_string())
 }
 
 #[cfg(test)]

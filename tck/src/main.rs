@@ -235,12 +235,9 @@ fn run(args: RunArgs) -> ExitCode {
              (allowed by --allow-unreviewed)"
         );
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match runtime() {
         Ok(runtime) => runtime,
-        Err(e) => return usage(&format!("failed to start the async runtime: {e}")),
+        Err(code) => return code,
     };
     runtime.block_on(async move {
         // The builtin profile, authenticated: the kit holds both principals' tokens.
@@ -400,6 +397,14 @@ fn run(args: RunArgs) -> ExitCode {
     })
 }
 
+/// The async runtime of a run; a usage error when it cannot start.
+fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| usage(&format!("failed to start the async runtime: {e}")))
+}
+
 /// The PEM files of `--ca-cert`, each holding at least one certificate.
 fn ca_certs(paths: &[std::path::PathBuf]) -> Result<Vec<Vec<u8>>, String> {
     paths
@@ -494,12 +499,9 @@ fn card_command(args: CardArgs) -> ExitCode {
             Err(e) => return usage(&format!("--trusted-key {}: {e}", path.display())),
         }
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match runtime() {
         Ok(runtime) => runtime,
-        Err(e) => return usage(&format!("failed to start the async runtime: {e}")),
+        Err(code) => return code,
     };
     runtime.block_on(async move {
         let catalog = checks::all();

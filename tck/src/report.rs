@@ -188,6 +188,35 @@ pub struct CheckResult {
     pub evidence: Vec<Exchange>,
 }
 
+impl CheckResult {
+    /// The result of `check` with `status` and `message`, on no interface, taking no time,
+    /// with no evidence (the runner sets those it has).
+    pub fn of(check: &crate::check::Check, status: Status, message: String) -> CheckResult {
+        CheckResult {
+            id: check.id.to_string(),
+            level: check.level,
+            spec_version: check.spec.version.to_string(),
+            section: check.spec.section.to_string(),
+            statements: check
+                .spec
+                .statements
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            requirement: check.requirement.to_string(),
+            binding: None,
+            version: None,
+            status,
+            message,
+            reading: check.reading.map(str::to_string),
+            maps_to: check.maps_to.iter().map(|s| s.to_string()).collect(),
+            acts: check.acts.iter().map(|s| s.to_string()).collect(),
+            duration_ms: 0,
+            evidence: Vec::new(),
+        }
+    }
+}
+
 /// A planned check that was not run, and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -61,30 +61,15 @@ pub(crate) async fn execute(
     };
     let evidence = recorder.take();
     CheckResult {
-        id: check.id.to_string(),
-        level: check.level,
-        spec_version: check.spec.version.to_string(),
-        section: check.spec.section.to_string(),
-        statements: check
-            .spec
-            .statements
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-        requirement: check.requirement.to_string(),
         binding: interface.as_ref().map(|i| i.binding),
         version: interface.as_ref().map(|i| i.version),
-        status,
-        message,
-        reading: check.reading.map(str::to_string),
-        maps_to: check.maps_to.iter().map(|s| s.to_string()).collect(),
-        acts: check.acts.iter().map(|s| s.to_string()).collect(),
         duration_ms: started.elapsed().as_millis() as u64,
         evidence: if status == Status::Pass {
             Vec::new()
         } else {
             evidence
         },
+        ..CheckResult::of(check, status, message)
     }
 }
 

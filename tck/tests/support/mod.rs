@@ -84,22 +84,14 @@ pub fn routable_webhook() -> a2a_tck::webhook::WebhookOptions {
     }
 }
 
-/// [`run_as`] with the webhook receiver's options (`--webhook-url`, `--webhook-listen`).
 /// [`run`] with `jobs` checks at once.
 pub async fn run_jobs(target: &str, card_url: &str, select: &str, jobs: usize) -> Report {
     let mut options = RunOptions::new(target, card_url);
     options.jobs = jobs;
-    options.limits.stream_wait = std::time::Duration::from_millis(1500);
-    options.filter = Filter {
-        select: vec![select.to_string()],
-        ..Filter::default()
-    };
-    match runner::run(&a2a_tck::checks::all(), &options).await {
-        Ok(report) => report,
-        Err(e) => panic!("the run did not start: {e}"),
-    }
+    run_selected(options, select).await
 }
 
+/// [`run_as`] with the webhook receiver's options (`--webhook-url`, `--webhook-listen`).
 pub async fn run_as_with(
     target: &str,
     card_url: &str,
@@ -116,6 +108,11 @@ pub async fn run_as_with(
     if let Some(credentials) = credentials {
         credentials.apply(&mut options);
     }
+    run_selected(options, select).await
+}
+
+/// Runs the checks matching `select` with `options`, streams judged after a short wait.
+async fn run_selected(mut options: RunOptions, select: &str) -> Report {
     // A stream that should have closed is judged after this wait: keep negative runs short.
     options.limits.stream_wait = std::time::Duration::from_millis(1500);
     options.filter = Filter {
