@@ -305,6 +305,17 @@ pub fn summary_with(report: &Report, options: SummaryOptions) -> String {
     };
     let status_word =
         |status: Status| paint(style::status(status), &format!("{:<10}", status.as_str()));
+    // One line per check: its status, level, id, the interfaces, what happened.
+    let group_line = |status: Status, g: &Group| {
+        format!(
+            "{} [{}] {} ({}): {}",
+            status_word(status),
+            g.first.level,
+            g.first.id,
+            g.places.join(", "),
+            one_line(&g.first.message, limit)
+        )
+    };
     let mut lines: Vec<String> = Vec::new();
     for status in ATTENTION {
         let of_status: Vec<&CheckResult> = report
@@ -315,16 +326,7 @@ pub fn summary_with(report: &Report, options: SummaryOptions) -> String {
         let mut grouped = groups(&of_status);
         // MUST before SHOULD before MAY; the catalogue's order within a level.
         grouped.sort_by_key(|g| g.first.level);
-        for g in grouped {
-            lines.push(format!(
-                "{} [{}] {} ({}): {}",
-                status_word(status),
-                g.first.level,
-                g.first.id,
-                g.places.join(", "),
-                one_line(&g.first.message, limit)
-            ));
-        }
+        lines.extend(grouped.iter().map(|g| group_line(status, g)));
         if status == Status::Error {
             for interface in report.interfaces.iter().filter(|i| i.problem.is_some()) {
                 let repeated: Vec<&CheckResult> = report
@@ -357,16 +359,7 @@ pub fn summary_with(report: &Report, options: SummaryOptions) -> String {
         }
         let grouped = groups(&of_status);
         if options.verbose {
-            for g in grouped {
-                lines.push(format!(
-                    "{} [{}] {} ({}): {}",
-                    status_word(status),
-                    g.first.level,
-                    g.first.id,
-                    g.places.join(", "),
-                    one_line(&g.first.message, limit)
-                ));
-            }
+            lines.extend(grouped.iter().map(|g| group_line(status, g)));
         } else {
             lines.push(format!(
                 "{} {} of {} (--verbose lists them)",
@@ -401,6 +394,7 @@ pub fn summary_with(report: &Report, options: SummaryOptions) -> String {
     if let Some(compat) = &report.compatibility {
         let _ = writeln!(out, "compatibility: {}", compat.line);
     }
+    out.push_str(&latency_lines(report, options.verbose));
     out.push_str(&recap(report, &|r: &CheckResult| problem_of(r).is_some()));
     let _ = writeln!(
         out,
@@ -672,6 +666,84 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
     }
     junit.add_test_suites(suites.into_iter().map(|(_, suite)| suite));
     junit.to_string()
+}
+
+/// How many of the slowest operations the summary names without `verbose`.
+const SLOWEST_SHOWN: usize = 3;
+
+/// The agent's latency in the summary: the operations with the slowest p95 (unary answer or
+/// first stream event, whichever is slower), `SLOWEST_SHOWN` of them, or with `verbose` every
+/// timed operation on a line of its own; empty when nothing was timed.
+fn latency_lines(report: &Report, verbose: bool) -> String {
+    let mut out = String::new();
+    if report.latency.is_empty() {
+        return out;
+    }
+    fn figures(
+        l: &crate::latency::OperationLatency,
+    ) -> Vec<(&'static str, &crate::latency::Figures)> {
+        [("answer", &l.answer), ("first event", &l.first_event)]
+            .into_iter()
+            .filter_map(|(what, f)| f.as_ref().map(|f| (what, f)))
+            .collect()
+    }
+    // The slower of an operation's figures: (what, p95).
+    let worst = |l: &crate::latency::OperationLatency| {
+        (figures(l).into_iter())
+            .map(|(what, f)| (what, f.p95_ms))
+            .max_by_key(|(_, p95)| *p95)
+            .unwrap_or(("answer", 0))
+    };
+    let mut ordered: Vec<&crate::latency::OperationLatency> = report.latency.iter().collect();
+    ordered.sort_by_key(|l| std::cmp::Reverse(worst(l).1));
+    let described = |l: &crate::latency::OperationLatency| {
+        let parts: Vec<String> = (figures(l).iter())
+            .map(|(what, f)| {
+                format!(
+                    "{what} median {} ms, p95 {} ms over {}",
+                    f.median_ms,
+                    f.p95_ms,
+                    crate::report::plural(f.count, "call", "calls")
+                )
+            })
+            .collect();
+        format!(
+            "{} ({} {}): {}",
+            l.operation,
+            l.binding,
+            l.version,
+            parts.join("; ")
+        )
+    };
+    if verbose {
+        let _ = writeln!(
+            out,
+            "latency of the agent's successful answers, slowest first ({}):",
+            crate::report::plural(ordered.len(), "operation", "operations")
+        );
+        for l in &ordered {
+            let _ = writeln!(out, "  {}", described(l));
+        }
+        return out;
+    }
+    let shown: Vec<String> = (ordered.iter().take(SLOWEST_SHOWN))
+        .map(|l| {
+            let (what, p95) = worst(l);
+            let what = if what == "answer" { "" } else { "first event " };
+            format!(
+                "{} ({} {}) {what}p95 {p95} ms",
+                l.operation, l.binding, l.version
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "latency: slowest {}; {} timed (--verbose lists them; the Markdown and HTML reports \
+         tabulate them)",
+        shown.join(", "),
+        crate::report::plural(ordered.len(), "operation", "operations")
+    );
+    out
 }
 
 /// The latency table of the Markdown summary (empty when nothing was timed).

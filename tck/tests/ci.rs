@@ -17,7 +17,7 @@ use tokio::net::TcpListener;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use support::BIN;
+use support::{stderr, stdout, BIN};
 
 /// A check of the built-in agent that runs in well under a second.
 const QUICK: &str = "card.*";
@@ -41,14 +41,6 @@ async fn kit_in(args: &[&str], dir: Option<&Path>) -> Output {
     .await
     .expect("join")
     .expect("the kit runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 fn text(path: &Path) -> &str {

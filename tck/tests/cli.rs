@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::BIN;
+use support::{stderr, BIN};
 
 use std::process::Output;
 use std::time::{Duration, Instant};
@@ -39,10 +39,6 @@ async fn kit_report(name: &str, args: &[&str]) -> (Output, Duration, Report) {
     let report = Report::read(&path)
         .unwrap_or_else(|e| panic!("a complete report: {e}; stderr: {}", stderr(&output)));
     (output, took, report)
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 fn temp_path(name: &str) -> std::path::PathBuf {

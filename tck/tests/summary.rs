@@ -5,7 +5,8 @@
 
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
+mod support;
+use support::{stdout, BIN};
 const CHECK: &str = "send.context-id-generated-when-absent";
 const FAULT: &str = "omit-context-id";
 
@@ -19,10 +20,6 @@ fn kit(args: &[&str], env: &[(&str, &str)]) -> Output {
         command.env(k, v);
     }
     command.output().expect("the kit runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 fn temp(name: &str) -> std::path::PathBuf {
@@ -161,4 +158,33 @@ fn a_message_is_one_line_and_json_in_it_is_cut() {
     let long = "y".repeat(500);
     let cut = one_line(&long, 100);
     assert!(cut.ends_with('…') && cut.len() <= 100 + '…'.len_utf8());
+}
+
+#[test]
+fn the_summary_names_the_slowest_operations_and_verbose_lists_every_one() {
+    let shown = faulty(&[], &[]);
+    let line = (shown.lines())
+        .find(|l| l.starts_with("latency: slowest "))
+        .unwrap_or_else(|| panic!("no latency line: {shown}"));
+    // At most three operations named, each with its interface and p95.
+    assert!(line.matches("p95 ").count() <= 3, "{line}");
+    assert!(
+        line.contains("SendMessage") || line.contains("message/send"),
+        "{line}"
+    );
+    assert!(line.contains(" operations timed"), "{line}");
+    let verbose = faulty(&["--verbose"], &[]);
+    let at = (verbose.lines())
+        .position(|l| l.starts_with("latency of the agent's successful answers"))
+        .unwrap_or_else(|| panic!("no latency list: {verbose}"));
+    let listed: Vec<&str> = (verbose.lines().skip(at + 1))
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    assert!(listed.len() > 3, "{verbose}");
+    assert!(
+        listed
+            .iter()
+            .all(|l| l.contains(" median ") && l.contains(" ms over ")),
+        "{verbose}"
+    );
 }

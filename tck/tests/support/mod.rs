@@ -18,6 +18,53 @@ pub async fn kit(args: Vec<String>) -> std::process::Output {
         .expect("the kit runs")
 }
 
+/// The reference agent's binary, beside this test's: `cargo test --workspace` builds it (the
+/// package has integration tests). When it is missing (`cargo test -p a2a-tck` on a fresh
+/// tree), it is built here.
+pub fn agent_binary() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("the test's path");
+    let profile_dir = exe
+        .parent()
+        .and_then(std::path::Path::parent)
+        .expect("target/<profile>/deps/<test>");
+    let binary = profile_dir.join("a2a-reference-agent");
+    if binary.exists() {
+        return binary;
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut build = std::process::Command::new(cargo);
+    build.args([
+        "build",
+        "--quiet",
+        "-p",
+        "a2a-reference-agent",
+        "--bin",
+        "a2a-reference-agent",
+    ]);
+    if profile_dir.ends_with("release") {
+        build.arg("--release");
+    }
+    let status = build.status().expect("cargo runs");
+    assert!(status.success(), "building a2a-reference-agent failed");
+    assert!(binary.exists(), "no {}", binary.display());
+    binary
+}
+
+pub fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    listener.local_addr().expect("its address").port()
+}
+
+/// What a process wrote on standard output, as text.
+pub fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// What a process wrote on standard error, as text.
+pub fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 /// A path `name` in the temporary directory of this test binary's `area`.
 pub fn temp_path(area: &str, name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("a2a-tck-{area}-{}", std::process::id()));
