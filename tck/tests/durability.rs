@@ -5,12 +5,14 @@
 //! is stopped by a guard, even when the test fails.
 
 use std::collections::BTreeMap;
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+
+mod support;
+use support::{agent_binary, free_port};
 
 const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
 
@@ -44,43 +46,6 @@ impl Drop for Workdir {
         }
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-/// The reference agent's binary, beside this test's: `cargo test --workspace` builds it (the
-/// package has integration tests). When it is missing (`cargo test -p a2a-tck` on a fresh
-/// tree), it is built here.
-fn agent_binary() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test's path");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>/deps/<test>");
-    let binary = profile_dir.join("a2a-reference-agent");
-    if binary.exists() {
-        return binary;
-    }
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut build = Command::new(cargo);
-    build.args([
-        "build",
-        "--quiet",
-        "-p",
-        "a2a-reference-agent",
-        "--bin",
-        "a2a-reference-agent",
-    ]);
-    if profile_dir.ends_with("release") {
-        build.arg("--release");
-    }
-    let status = build.status().expect("cargo runs");
-    assert!(status.success(), "building a2a-reference-agent failed");
-    assert!(binary.exists(), "no {}", binary.display());
-    binary
-}
-
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
-    listener.local_addr().expect("its address").port()
 }
 
 /// Writes `restart.sh`: stops the agent in `pid` (waiting, bounded, for it to exit) and starts

@@ -1,0 +1,424 @@
+//! The README's commands, as a user would type them. Every command of its shell blocks is
+//! listed here: either it is run, as written but for its placeholders (`URL`, the ports, the
+//! step summary, the editor), with the exit status the README promises, or it carries the
+//! reason it cannot run in a test (a build CI already does, a host of another network). A
+//! command added to the README, or changed in it, fails `every_readme_command_is_known` until
+//! it is listed. The binaries are the ones this test was built with, put first on `PATH`
+//! under their installed names; each recipe runs in a temporary directory of its own.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+mod support;
+use support::{agent_binary, free_port, BIN};
+
+/// What the test does with one README command.
+enum Use {
+    /// Run by a recipe test below (its name).
+    Run(&'static str),
+    /// Not run here, and why.
+    Skip(&'static str),
+}
+
+/// Every command of the README's `sh` blocks (comments dropped, spaces collapsed, lines
+/// continued by `\` joined, a here-document kept with its command), and what the test does
+/// with it.
+const COMMANDS: &[(&str, Use)] = &[
+    ("cargo run --release -p a2a-tck -- --report reports/builtin.json", Use::Skip("CI runs it as its own step (.ci/run)")),
+    ("cargo test --workspace", Use::Skip("the command that runs this test")),
+    ("cargo run --release -p a2a-tck -- --target https://agent.example.com --report out.json --junit out.xml", Use::Skip("an agent on another host")),
+    ("cargo install --locked --path tck", Use::Skip("a second release build of what CI builds; the binaries it installs are the ones run here")),
+    ("a2a-tck -V", Use::Run("the_version")),
+    ("bash scripts/wheel.sh", Use::Skip("CI runs it as its own step (.ci/run)")),
+    ("pip install target/wheels/a2a_tck-*.whl", Use::Skip("scripts/wheel.sh installs and runs the wheel in a fresh venv")),
+    ("a2a-tck --target URL --report first.json", Use::Run("the_baseline_recipe")),
+    ("a2a-tck baseline first.json -o a2a-tck-baseline.toml", Use::Run("the_baseline_recipe")),
+    ("$EDITOR a2a-tck-baseline.toml", Use::Run("the_baseline_recipe")),
+    ("a2a-tck --target URL --expect a2a-tck-baseline.toml --report run.json --markdown \"$GITHUB_STEP_SUMMARY\"", Use::Run("the_baseline_recipe")),
+    ("a2a-tck diff first.json run.json", Use::Run("the_baseline_recipe")),
+    ("a2a-tck card agent-card.json --sarif card.sarif --markdown \"$GITHUB_STEP_SUMMARY\"", Use::Run("the_card_recipe")),
+    ("a2a-tck --target http://localhost:9999 --webhook-url http://host.docker.internal:8099/hooks", Use::Skip("an agent in a container, reaching the host by its Docker name")),
+    ("a2a-tck --target https://agent.example.com --webhook-url http://kit.example.com/hooks --webhook-listen 0.0.0.0:8099", Use::Skip("an agent on another host, and a listener on every address")),
+    ("a2a-reference-agent --tls --tls-ca-out ca.pem --port 8443 &", Use::Run("the_tls_recipe")),
+    ("a2a-tck --target https://127.0.0.1:8443 --ca-cert ca.pem", Use::Run("the_tls_recipe")),
+    ("cargo run --release -p a2a-tck -- --fault plays-no-contract --drive fixtures/drive-reference.toml", Use::Run("the_drive_recipe")),
+    ("a2a-tck --durability", Use::Run("the_durability_recipes")),
+    ("a2a-tck --durability --select 'durability.*'", Use::Run("the_durability_recipes")),
+    ("cat > restart-agent.sh <<'SH'", Use::Run("the_restart_recipe")),
+    ("sh restart-agent.sh", Use::Run("the_restart_recipe")),
+    ("a2a-tck --target http://127.0.0.1:8080 --restart-cmd 'sh restart-agent.sh' --ready-timeout 30 --select 'durability.*'", Use::Run("the_restart_recipe")),
+    ("kill \"$(cat agent.pid)\"", Use::Run("the_restart_recipe")),
+    ("cargo run -p a2a-reference-agent -- --port 8080", Use::Run("the_reference_agent_commands")),
+    ("cargo run -p a2a-reference-agent -- --list-faults", Use::Run("the_reference_agent_commands")),
+    ("cargo run -p a2a-reference-agent -- --fault omit-context-id", Use::Run("the_reference_agent_commands")),
+    ("cargo run -p a2a-reference-agent -- --no-streaming", Use::Run("the_reference_agent_commands")),
+    ("cargo run -p a2a-reference-agent -- --delay-ms 200", Use::Run("the_reference_agent_commands")),
+    ("cargo run -p a2a-reference-agent -- --push", Use::Run("the_reference_agent_commands")),
+    ("cargo run -p a2a-reference-agent -- --bearer-token T1 --bearer-token T2", Use::Run("the_reference_agent_commands")),
+    ("cargo run -p a2a-reference-agent -- --bearer-token T1 --limited-token L", Use::Run("the_reference_agent_commands")),
+    ("cargo run -p a2a-reference-agent -- --required-extension", Use::Run("the_reference_agent_commands")),
+    ("cargo run -p a2a-reference-agent -- --tls --tls-ca-out ca.pem", Use::Run("the_reference_agent_commands")),
+    ("cargo run -p a2a-reference-agent -- --store sqlite:tasks.db", Use::Run("the_reference_agent_commands")),
+    ("python3 scripts/bench.py [--runs 20] [--baseline reports/bench/old.json]", Use::Skip("a benchmark, run by hand: its figures are read, not asserted")),
+    ("python3 scripts/determinism.py [--runs 100] [-- extra a2a-tck arguments]", Use::Skip("CI runs it as its own step (.ci/run)")),
+];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The commands of the README's shell blocks, normalised as `COMMANDS` lists them.
+fn readme_commands() -> Vec<String> {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let mut commands = Vec::new();
+    let mut in_shell = false;
+    let mut heredoc: Option<String> = None;
+    let mut pending = String::new();
+    for line in readme.lines() {
+        if let Some(end) = &heredoc {
+            if line.trim() == end {
+                heredoc = None;
+            }
+            continue;
+        }
+        if line.starts_with("```") {
+            in_shell = matches!(line.trim_start_matches('`'), "sh" | "bash" | "shell");
+            continue;
+        }
+        if !in_shell || line.trim_start().starts_with('#') {
+            continue;
+        }
+        // A comment starts at a `#` after two spaces (none of the commands has one).
+        let code = line.split("  #").next().unwrap_or(line).trim_end();
+        let (code, continued) = match code.strip_suffix('\\') {
+            Some(head) => (head, true),
+            None => (code, false),
+        };
+        pending.push(' ');
+        pending.push_str(code);
+        if continued {
+            continue;
+        }
+        let command = pending.split_whitespace().collect::<Vec<_>>().join(" ");
+        pending.clear();
+        if command.is_empty() {
+            continue;
+        }
+        if let Some((_, tag)) = command.split_once("<<'") {
+            heredoc = Some(tag.trim_end_matches('\'').to_string());
+        }
+        commands.push(command);
+    }
+    commands
+}
+
+#[test]
+fn every_readme_command_is_known() {
+    let found: BTreeSet<String> = readme_commands().into_iter().collect();
+    let known: BTreeSet<String> = COMMANDS.iter().map(|(c, _)| c.to_string()).collect();
+    let unknown: Vec<&String> = found.difference(&known).collect();
+    let gone: Vec<&String> = known.difference(&found).collect();
+    assert!(
+        unknown.is_empty() && gone.is_empty(),
+        "README commands this test does not list: {unknown:#?}\nlisted but no longer in the README: {gone:#?}"
+    );
+    // Every command to run names a test of this file that exists.
+    let tests = include_str!("readme.rs");
+    for (command, use_) in COMMANDS {
+        match use_ {
+            Use::Run(test) => assert!(
+                tests.contains(&format!("fn {test}()")),
+                "{command}: no test {test}"
+            ),
+            Use::Skip(why) => assert!(!why.trim().is_empty(), "{command}: no reason"),
+        }
+    }
+}
+
+/// A temporary directory with the two binaries first on `PATH` under their installed names;
+/// removed when dropped, after the processes started in it are stopped.
+struct Shell {
+    dir: PathBuf,
+    path: String,
+    children: Vec<Child>,
+}
+
+impl Shell {
+    fn new(name: &str) -> Shell {
+        let dir =
+            std::env::temp_dir().join(format!("a2a-tck-readme-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let bin = dir.join("bin");
+        std::fs::create_dir_all(&bin).expect("a temporary directory");
+        std::os::unix::fs::symlink(BIN, bin.join("a2a-tck")).expect("a link to the kit");
+        std::os::unix::fs::symlink(agent_binary(), bin.join("a2a-reference-agent"))
+            .expect("a link to the agent");
+        let path = format!(
+            "{}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        Shell {
+            dir,
+            path,
+            children: Vec::new(),
+        }
+    }
+
+    fn command(&self, script: &str) -> Command {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(script)
+            .current_dir(&self.dir)
+            .env("PATH", &self.path)
+            .env("GITHUB_STEP_SUMMARY", self.dir.join("step-summary.md"))
+            .env("NO_COLOR", "1");
+        command
+    }
+
+    /// Runs `script` to its end.
+    fn run(&self, script: &str) -> Output {
+        self.command(script).output().expect("sh runs")
+    }
+
+    /// Runs `script` and requires `code`.
+    fn expect(&self, script: &str, code: i32) -> Output {
+        let output = self.run(script);
+        assert_eq!(
+            output.status.code(),
+            Some(code),
+            "{script}\n--- stdout\n{}\n--- stderr\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output
+    }
+
+    /// Starts `script` (a server, in the foreground of its shell), stopped when the shell is
+    /// dropped.
+    fn spawn(&mut self, script: &str) {
+        let child = (self.command(&format!("exec {script}")))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("sh runs");
+        self.children.push(child);
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+}
+
+impl Drop for Shell {
+    fn drop(&mut self) {
+        for child in &mut self.children {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        if let Ok(pid) = std::fs::read_to_string(self.dir.join("agent.pid")) {
+            let _ = Command::new("kill").arg(pid.trim()).status();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Waits until something accepts connections on `port` (20 s at most).
+fn listening(port: u16) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("nothing listened on port {port} within 20 s");
+}
+
+/// The README's `cargo run -p PACKAGE --` spelled as the installed binary.
+fn installed(command: &str) -> String {
+    command
+        .replace("cargo run --release -p a2a-tck --", "a2a-tck")
+        .replace("cargo run -p a2a-reference-agent --", "a2a-reference-agent")
+}
+
+fn report(shell: &Shell, name: &str) -> serde_json::Value {
+    let text = std::fs::read_to_string(shell.file(name)).expect("the report");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+#[test]
+fn the_version() {
+    let shell = Shell::new("version");
+    let output = shell.expect("a2a-tck -V", 0);
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(shown.contains(env!("CARGO_PKG_VERSION")), "{shown}");
+}
+
+#[test]
+fn the_baseline_recipe() {
+    let mut shell = Shell::new("baseline");
+    let port = free_port();
+    // An agent with a known failure: the baseline is what the team writes down about it.
+    shell.spawn(&format!(
+        "a2a-reference-agent --port {port} --fault omit-context-id"
+    ));
+    listening(port);
+    let url = format!("http://127.0.0.1:{port}");
+    let step = |command: &str| command.replace("URL", &url);
+    shell.expect(&step("a2a-tck --target URL --report first.json"), 1);
+    shell.expect("a2a-tck baseline first.json -o a2a-tck-baseline.toml", 0);
+    // Before the review the gate refuses the baseline: its reasons are still "TODO: review".
+    shell.expect(
+        &step("a2a-tck --target URL --expect a2a-tck-baseline.toml --report run.json"),
+        2,
+    );
+    // The review: a reason for each entry, by an editor that replaces the placeholder.
+    let editor = shell.file("review.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\nsed -i 's/TODO: review/known: the context id is left out/' \"$1\"\n",
+    )
+    .expect("the editor script");
+    let reviewed = (shell.command("$EDITOR a2a-tck-baseline.toml"))
+        .env("EDITOR", format!("sh {}", editor.display()))
+        .output()
+        .expect("sh runs");
+    assert!(reviewed.status.success());
+    shell.expect(
+        &step("a2a-tck --target URL --expect a2a-tck-baseline.toml --report run.json --markdown \"$GITHUB_STEP_SUMMARY\""),
+        0,
+    );
+    let summary = std::fs::read_to_string(shell.file("step-summary.md")).expect("the summary");
+    assert!(
+        summary.contains("send.context-id-generated-when-absent"),
+        "{summary}"
+    );
+    assert_eq!(report(&shell, "run.json")["baseline"]["passed"], true);
+    shell.expect("a2a-tck diff first.json run.json", 0);
+}
+
+#[test]
+fn the_card_recipe() {
+    let shell = Shell::new("card");
+    // A card under review before it is deployed.
+    let card = std::fs::read_to_string(root().join("tck/tests/cards/valid-1.0.json"))
+        .expect("a card fixture");
+    std::fs::write(shell.file("agent-card.json"), card).expect("the card");
+    shell.expect(
+        "a2a-tck card agent-card.json --sarif card.sarif --markdown \"$GITHUB_STEP_SUMMARY\"",
+        0,
+    );
+    let sarif = std::fs::read_to_string(shell.file("card.sarif")).expect("the SARIF file");
+    assert!(sarif.contains("\"version\": \"2.1.0\""), "{sarif}");
+    assert!(shell.file("step-summary.md").exists());
+}
+
+#[test]
+fn the_tls_recipe() {
+    let mut shell = Shell::new("tls");
+    let port = free_port();
+    let own_port = |command: &str| command.replace("8443", &port.to_string());
+    // The README runs the agent in the background of the same shell.
+    shell.spawn(
+        own_port("a2a-reference-agent --tls --tls-ca-out ca.pem --port 8443 &")
+            .trim_end_matches('&')
+            .trim(),
+    );
+    listening(port);
+    shell.expect(
+        &own_port("a2a-tck --target https://127.0.0.1:8443 --ca-cert ca.pem --report out.json"),
+        0,
+    );
+    assert_eq!(report(&shell, "out.json")["verdict"], "conformant");
+}
+
+#[test]
+fn the_drive_recipe() {
+    let shell = Shell::new("drive");
+    let command = installed(
+        "cargo run --release -p a2a-tck -- --fault plays-no-contract --drive fixtures/drive-reference.toml",
+    )
+    .replace("fixtures/", &format!("{}/fixtures/", root().display()));
+    shell.expect(&format!("{command} --report out.json"), 0);
+    let report = report(&shell, "out.json");
+    assert_eq!(
+        report["contract"]["used"], "drive",
+        "{}",
+        report["contract"]
+    );
+}
+
+#[test]
+fn the_durability_recipes() {
+    let shell = Shell::new("durability");
+    shell.expect("a2a-tck --durability --report all.json", 0);
+    assert_eq!(report(&shell, "all.json")["durability"]["restarted"], true);
+    shell.expect(
+        "a2a-tck --durability --select 'durability.*' --report area.json",
+        0,
+    );
+    let area = report(&shell, "area.json");
+    assert_eq!(area["verdict"], "conformant", "{}", area["verdict_reason"]);
+}
+
+#[test]
+fn the_restart_recipe() {
+    let shell = Shell::new("restart");
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    // The script exactly as the README writes it, on a port of this test's.
+    let start = readme
+        .find("cat > restart-agent.sh <<'SH'")
+        .expect("the recipe");
+    let end = start + readme[start..].find("\nSH\n").expect("its end") + 4;
+    let port = free_port().to_string();
+    let own_port = |text: &str| text.replace("8080", &port);
+    shell.expect(&own_port(&readme[start..end]), 0);
+    shell.expect("sh restart-agent.sh", 0);
+    listening(port.parse().expect("a port"));
+    shell.expect(
+        &own_port("a2a-tck --target http://127.0.0.1:8080 --restart-cmd 'sh restart-agent.sh' --ready-timeout 30 --select 'durability.*' --report out.json"),
+        0,
+    );
+    let out = report(&shell, "out.json");
+    assert_eq!(
+        out["durability"]["restarted"], true,
+        "{}",
+        out["verdict_reason"]
+    );
+    shell.expect("kill \"$(cat agent.pid)\"", 0);
+}
+
+#[test]
+fn the_reference_agent_commands() {
+    let shell = Shell::new("agent");
+    let listed = shell.expect(
+        &installed("cargo run -p a2a-reference-agent -- --list-faults"),
+        0,
+    );
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("omit-context-id"));
+    for command in [
+        "cargo run -p a2a-reference-agent -- --port 8080",
+        "cargo run -p a2a-reference-agent -- --fault omit-context-id",
+        "cargo run -p a2a-reference-agent -- --no-streaming",
+        "cargo run -p a2a-reference-agent -- --delay-ms 200",
+        "cargo run -p a2a-reference-agent -- --push",
+        "cargo run -p a2a-reference-agent -- --bearer-token T1 --bearer-token T2",
+        "cargo run -p a2a-reference-agent -- --bearer-token T1 --limited-token L",
+        "cargo run -p a2a-reference-agent -- --required-extension",
+        "cargo run -p a2a-reference-agent -- --tls --tls-ca-out ca.pem",
+        "cargo run -p a2a-reference-agent -- --store sqlite:tasks.db",
+    ] {
+        // Each serves its card on its port (8080 unless the README names one).
+        let mut each = Shell::new("agent-each");
+        let port = free_port();
+        let mut line = installed(command).replace(" --port 8080", "");
+        line.push_str(&format!(" --port {port}"));
+        each.spawn(&line);
+        listening(port);
+        drop(each);
+    }
+}
