@@ -94,23 +94,27 @@ pub(crate) async fn run(
     }
     let client = crate::wire::client_trusting(&options.ca_certs)?;
     let connector = Connector::trusting(&area.cards.plain.url, ca_certs.clone());
+    // A check's context on `interface`, over the connections of the phase it runs in.
+    let ctx_on =
+        |client: &reqwest::Client, connector: &Connector, interface: &Interface, id: String| {
+            let card = area.cards.card_of(interface);
+            let wire = Wire::new(
+                client.clone(),
+                options.limits,
+                Recorder::default().timed(area.timings),
+            )
+            .with_headers(headers.clone())
+            .with_extensions(activate(&card));
+            Ctx::new(card, Some(interface.clone()), wire, connector.clone(), &id)
+                .with_scenarios(area.scenarios.fresh())
+        };
     let made = futures::future::join_all(wanted.iter().enumerate().map(|(n, interface)| {
-        let card = area.cards.card_of(interface);
-        let wire = Wire::new(
-            client.clone(),
-            options.limits,
-            Recorder::default().timed(area.timings),
-        )
-        .with_headers(headers.clone())
-        .with_extensions(activate(&card));
-        let ctx = Ctx::new(
-            card,
-            Some((*interface).clone()),
-            wire,
-            connector.clone(),
-            &format!("{}-durable-{n}", area.run_id),
-        )
-        .with_scenarios(area.scenarios.fresh());
+        let ctx = ctx_on(
+            &client,
+            &connector,
+            interface,
+            format!("{}-durable-{n}", area.run_id),
+        );
         async move {
             let saved = match tokio::time::timeout(options.check_timeout, prepare(&ctx)).await {
                 Ok(saved) => saved,
@@ -152,22 +156,12 @@ pub(crate) async fn run(
     let connector = Connector::trusting(&area.cards.plain.url, ca_certs.clone());
     let results = futures::stream::iter(plan.into_iter().enumerate())
         .map(|(index, (check, interface))| {
-            let card = area.cards.card_of(interface);
-            let wire = Wire::new(
-                client.clone(),
-                options.limits,
-                Recorder::default().timed(area.timings),
-            )
-            .with_headers(headers.clone())
-            .with_extensions(activate(&card));
-            let mut ctx = Ctx::new(
-                card,
-                Some(interface.clone()),
-                wire,
-                connector.clone(),
-                &format!("{}-durable-check-{index}", area.run_id),
-            )
-            .with_scenarios(area.scenarios.fresh());
+            let mut ctx = ctx_on(
+                &client,
+                &connector,
+                interface,
+                format!("{}-durable-check-{index}", area.run_id),
+            );
             if let Some(saved) = saved.get(&key(interface)) {
                 ctx = ctx.with_saved(saved.clone());
             }
