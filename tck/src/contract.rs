@@ -285,9 +285,15 @@ impl Scenarios {
         if self.honours(prefix) {
             None
         } else if self.drive.is_some() {
-            Some(format!(
-                "the drive file does not say how to play `{prefix}` (see `a2a-tck --drive`)"
-            ))
+            Some(match crate::drive::state_of(prefix) {
+                Some(state) => format!(
+                    "the drive file names no `{state}` state (the kit's scenario `{prefix}`; \
+                     see `a2a-tck --drive`)"
+                ),
+                None => format!(
+                    "the drive file does not say how to play `{prefix}` (see `a2a-tck --drive`)"
+                ),
+            })
         } else if self.used == Contract::None {
             Some(format!(
                 "the contract is `none`, so the kit does not send the scenario `{prefix}`"

@@ -14,13 +14,23 @@
 //! parts = [{ data = { id = { pointer = "/status/message/parts/0/data/id" }, confirmed = true } }]
 //! ```
 //!
-//! A state the file does not name is not driven: the checks that need it are UNTESTABLE.
+//! A state the file does not name is not driven: a check that needs only states the file
+//! leaves out is not run, with the reason; one that needs it beside others is UNTESTABLE
+//! where it needed it.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
 use serde_json::{json, Value};
+
+/// The state of a drive file that stands for the kit's scenario `prefix`, if one does.
+pub fn state_of(prefix: &str) -> Option<&'static str> {
+    STATES
+        .iter()
+        .find(|(_, scenario)| *scenario == prefix)
+        .map(|(state, _)| *state)
+}
 
 /// The states a drive file may name, each with the kit's scenario it stands for.
 pub const STATES: &[(&str, &str)] = &[

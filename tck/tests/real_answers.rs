@@ -713,3 +713,67 @@ async fn real_answers_keep_the_wire_shapes() {
         assert_all(&wire, Status::Pass, "judged");
     }
 }
+
+/// A product agent (an ADK or Mastra agent, played here by the reference agent with its
+/// contract off) driven by a file that names no `message` and no `artifact-chunked` state:
+/// the checks that need only those states are not run, with the reason, instead of being
+/// sent the official scenario's label and judged UNTESTABLE as if the agent had misplayed it.
+#[tokio::test]
+async fn a_state_the_drive_file_leaves_out_is_not_run_not_untestable() {
+    use a2a_reference_agent::Fault;
+    use a2a_tck::runner::{self, Filter, RunOptions};
+    let agent = a2a_tck::builtin::start(&[Fault::PlaysNoContract])
+        .await
+        .expect("agent starts");
+    let drive = a2a_tck::drive::Drive::parse(
+        "[completed]\ntext = \"What is the capital of France?\"\n",
+        false,
+    )
+    .expect("a drive file");
+    let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
+    options.drive = Some(Arc::new(drive));
+    options.filter = Filter {
+        select: vec![
+            "send.context-id-generated-when-absent".into(),
+            "streaming.message-stream-is-one-message".into(),
+            "streaming.artifact-chunks-append-in-order".into(),
+            "streaming.delivers-intermediate-updates".into(),
+        ],
+        ..Filter::default()
+    };
+    let report = runner::run(&a2a_tck::checks::all(), &options)
+        .await
+        .expect("run");
+    agent.shutdown().await;
+    for (id, state) in [
+        ("send.context-id-generated-when-absent", "message"),
+        ("streaming.message-stream-is-one-message", "message"),
+        (
+            "streaming.artifact-chunks-append-in-order",
+            "artifact-chunked",
+        ),
+    ] {
+        assert!(
+            report.results.iter().all(|r| r.id != id),
+            "{id} was judged: {:?}",
+            report.results.iter().find(|r| r.id == id)
+        );
+        let not_run: Vec<_> = report.not_run.iter().filter(|n| n.id == id).collect();
+        assert!(!not_run.is_empty(), "{id} is not listed as not run");
+        assert!(
+            not_run
+                .iter()
+                .all(|n| n.reason.contains(&format!("names no `{state}` state"))),
+            "{not_run:?}"
+        );
+    }
+    // A check whose stream scenario falls back to the file's `completed` state still runs.
+    assert!(
+        report
+            .results
+            .iter()
+            .any(|r| r.id == "streaming.delivers-intermediate-updates"),
+        "{:?}",
+        report.not_run
+    );
+}

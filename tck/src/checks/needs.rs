@@ -324,10 +324,15 @@ pub fn scenarios_of(id: &str) -> &'static [&'static str] {
 }
 
 /// Why `check` is not run under this contract: it needs a scenario and the contract is
-/// `none`; or it exists for kit-only scenarios only and the contract does not give them.
+/// `none`; or it exists for kit-only scenarios only and the contract does not give them; or
+/// a drive file names none of the states it needs (a product agent is never sent a
+/// scenario's label in the hope that it plays it).
 pub fn not_run(check: &Check, scenarios: &Scenarios) -> Option<String> {
     let needs = scenarios_of(check.id);
-    if scenarios.used() != Contract::None && needs.iter().all(|p| is_kit_only(p)) {
+    let undriven = scenarios.used() == Contract::Drive
+        && !needs.is_empty()
+        && needs.iter().all(|p| !scenarios.honours(p));
+    if undriven || (scenarios.used() != Contract::None && needs.iter().all(|p| is_kit_only(p))) {
         return needs
             .iter()
             .find_map(|p| scenarios.refusal(p))
