@@ -15,7 +15,9 @@
 //! ```
 //!
 //! The report serializes to the versioned JSON format ([`Report::to_json`], [`Report::write`]);
-//! [`crate::output`] renders it as text, JUnit XML or Markdown.
+//! [`summary`], [`markdown`], [`junit`], [`html`] and [`sarif`] render it as the command's
+//! other outputs do. Every type a report holds is re-exported here, so a test can read it
+//! without naming the kit's internal modules.
 
 use std::time::Duration;
 
@@ -30,6 +32,24 @@ pub use crate::drive::Drive;
 pub use crate::floor::MinJudged;
 pub use crate::report::{CheckResult, Report, Verdict};
 pub use a2a_reference_agent::{AgentConfig, Fault};
+
+/// The types a [`Report`] holds, as its JSON names them (`schemas/report.schema.json`).
+pub mod model {
+    pub use crate::baseline::{Expected, Gate, Stale};
+    pub use crate::card::DeclaredInterface;
+    pub use crate::compat::{Compatibility, LevelCount};
+    pub use crate::contract::{Carrier, ContractReport};
+    pub use crate::declarations::UntestedDeclaration;
+    pub use crate::durability::DurabilityReport;
+    pub use crate::evidence::{
+        Dropped, Exchange, RecordedBody, RecordedEvent, RecordedRequest, RecordedResponse,
+    };
+    pub use crate::floor::Floor;
+    pub use crate::latency::{Figures, OperationLatency};
+    pub use crate::report::{
+        Counts, NotRun, Partial, ReportError, RunFailure, Selection, Target, Tool, VersionedCard,
+    };
+}
 
 /// The agent a run tests.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -573,6 +593,28 @@ pub fn run_blocking(options: &Options) -> Result<Report, Error> {
 /// with its message. Fit for an assertion message.
 pub fn summary(report: &Report) -> String {
     output::summary(report)
+}
+
+/// The Markdown report (`--markdown`): verdict, compatibility, contract, failures first,
+/// the not-run list, latency; fit for a CI step summary.
+pub fn markdown(report: &Report) -> String {
+    output::markdown(report)
+}
+
+/// The JUnit XML report (`--junit`): one test case per check x binding x version.
+pub fn junit(report: &Report) -> Result<String, Error> {
+    output::junit(report).map_err(|e| Error::Usage(format!("the JUnit report: {e}")))
+}
+
+/// The HTML report (`--html`): one self-contained page.
+pub fn html(report: &Report) -> String {
+    crate::html::page(report)
+}
+
+/// The SARIF 2.1.0 log (`--sarif`): each result that is not PASS located in the card (or,
+/// given `baseline_text`, the baseline file the run was gated on).
+pub fn sarif(report: &Report, baseline_text: Option<&str>) -> String {
+    crate::sarif::sarif(report, baseline_text)
 }
 
 /// The results that did not pass (FAIL, WARN, ERROR, UNTESTABLE; N/A is not counted).

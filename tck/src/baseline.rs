@@ -30,11 +30,15 @@ pub struct Baseline {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
+    /// The check's id (exact, or a glob).
     pub check: String,
+    /// A glob of bindings it covers (`card` for card checks); absent means any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub binding: Option<String>,
+    /// A glob of protocol versions it covers; absent means any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
+    /// The status expected: FAIL, ERROR or UNTESTABLE.
     pub status: Status,
     /// Why this result is accepted: required.
     pub reason: String,
@@ -131,12 +135,17 @@ pub struct Gate {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Expected {
+    /// The check's id.
     pub id: String,
+    /// The result's binding; absent for a card check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub binding: Option<Binding>,
+    /// The result's protocol version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<ProtocolVersion>,
+    /// The status the baseline expects, which the run gave.
     pub status: Status,
+    /// The reason the baseline entry gives.
     pub reason: String,
 }
 
@@ -144,7 +153,9 @@ pub struct Expected {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Stale {
+    /// The entry, as the baseline file gives it.
     pub entry: Entry,
+    /// Why it no longer holds (no such result, another status, an unknown check, expired).
     pub why: String,
     /// Whether it fails the gate: false for an entry of a status the gate does not judge
     /// (WARN, N/A), which is only informational.

@@ -151,9 +151,13 @@ pub async fn fetch_as(
 /// One entry of `supportedInterfaces`, as declared, with what the kit makes of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct DeclaredInterface {
+    /// The `protocolBinding` as declared (`JSONRPC`, `HTTP+JSON`, `GRPC`).
     pub protocol_binding: String,
+    /// The `protocolVersion` as declared.
     pub protocol_version: String,
+    /// The interface's `url` as declared.
     pub url: String,
+    /// The `tenant` as declared, when present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tenant: Option<String>,
     /// The binding the kit resolved, if it knows it.
@@ -164,6 +168,7 @@ pub struct DeclaredInterface {
     pub version: Option<ProtocolVersion>,
     /// Whether this run tests it, and if not why not.
     pub tested: bool,
+    /// Why an interface is not tested (not selected, a binding the kit does not speak, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// For a tested interface that did not answer usably: what its probe found. Every check

@@ -36,6 +36,7 @@ pub const EVIDENCE_REPORT_BYTES: usize = 8 * 1024 * 1024;
 /// One HTTP exchange, as recorded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Exchange {
+    /// What the kit sent.
     pub request: RecordedRequest,
     /// Absent when no response arrived (see `error`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -43,6 +44,7 @@ pub struct Exchange {
     /// Why the exchange did not complete, if it did not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Milliseconds from the request to the end of the answer (or of the stream).
     pub elapsed_ms: u64,
     /// The events of a stream (SSE events, gRPC stream messages), in arrival order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -106,25 +108,35 @@ pub struct RecordedEvent {
     /// The SSE event type, when the event named one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
+    /// The event's data.
     pub data: RecordedBody,
 }
 
 /// How many events of one stream a report keeps.
 pub const EVIDENCE_EVENT_LIMIT: usize = 200;
 
+/// A request as the kit sent it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RecordedRequest {
+    /// The HTTP method, or `gRPC` for a gRPC call.
     pub method: String,
+    /// The URL, or for gRPC the rpc path.
     pub url: String,
+    /// The headers (gRPC metadata), credentials redacted.
     pub headers: Vec<(String, String)>,
+    /// The body (gRPC: the request message as ProtoJSON), when there was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body: Option<RecordedBody>,
 }
 
+/// A response as the agent sent it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RecordedResponse {
+    /// The HTTP status (200 for a gRPC call; its status is the `grpc-status` header).
     pub status: u16,
+    /// The headers and trailers (gRPC metadata), credentials redacted.
     pub headers: Vec<(String, String)>,
+    /// The body (gRPC: the response message as ProtoJSON).
     pub body: RecordedBody,
 }
 

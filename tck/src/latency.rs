@@ -21,7 +21,9 @@ pub struct OperationLatency {
     /// The operation as the wire names it: the JSON-RPC method (`SendMessage`,
     /// `message/send` on 0.3), the gRPC method, or the REST operation's method name.
     pub operation: String,
+    /// The binding the operation was called on.
     pub binding: Binding,
+    /// The protocol version it was called with.
     pub version: ProtocolVersion,
     /// Unary calls: time to the whole answer. Absent when no unary call succeeded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -37,8 +39,11 @@ pub struct OperationLatency {
 pub struct Figures {
     /// How many exchanges were timed.
     pub count: usize,
+    /// The median, in milliseconds.
     pub median_ms: u64,
+    /// The 95th percentile (nearest rank), in milliseconds.
     pub p95_ms: u64,
+    /// The slowest, in milliseconds.
     pub max_ms: u64,
 }
 

@@ -22,15 +22,19 @@ pub const FORMAT_VERSION: u32 = 1;
 pub struct Report {
     /// Version of this report format.
     pub format_version: u32,
+    /// The kit that wrote the report.
     pub tool: Tool,
     /// Protocol versions whose checks this run contains.
     pub spec_versions: Vec<String>,
+    /// The agent tested: where it is, its card and the card's digest.
     pub target: Target,
+    /// What the run was asked to check.
     pub selection: Selection,
     /// RFC 3339 UTC.
     pub started_at: String,
     /// RFC 3339 UTC.
     pub finished_at: String,
+    /// Wall time of the run, in milliseconds.
     pub duration_ms: u64,
     /// Every interface the card declares, and whether this run tests it.
     pub interfaces: Vec<DeclaredInterface>,
@@ -38,6 +42,7 @@ pub struct Report {
     pub results: Vec<CheckResult>,
     /// Counts by level x status.
     pub totals: BTreeMap<Level, Counts>,
+    /// The run's verdict: `conformant`, `non-conformant`, `inconclusive` or `error`.
     pub verdict: Verdict,
     /// Why the verdict is what it is, in one sentence.
     pub verdict_reason: String,
@@ -87,18 +92,23 @@ pub struct Report {
     pub complete: bool,
 }
 
+/// The kit that wrote a report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Tool {
+    /// The kit's name, `a2a-tck`.
     pub name: String,
+    /// The kit's version (its crates' `version`).
     pub version: String,
 }
 
+/// The agent a report is about.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Target {
     /// The URL given with `--target`, or the address of the built-in reference agent.
     pub url: String,
+    /// The URL the card was read from (`--card-url`, or the well-known path on the target's origin).
     pub card_url: String,
     /// SHA-256 of the card body as served, `sha256:<hex>`; empty when no usable card was read
     /// (verdict `error`).
@@ -106,6 +116,7 @@ pub struct Target {
     /// The card's own `name` and `version`, when present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_name: Option<String>,
+    /// The card's own `version`, when present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_version: Option<String>,
     /// True when the target is the kit's built-in reference agent.
@@ -132,6 +143,7 @@ pub struct VersionedCard {
     /// The card's own `name` and `version`, when present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_name: Option<String>,
+    /// The card's own `version`, when present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_version: Option<String>,
 }
@@ -158,19 +170,25 @@ pub struct Selection {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CheckResult {
+    /// The check's stable id (`send.context-id-generated-when-absent`).
     pub id: String,
+    /// The strength of the sentence tested: MUST, SHOULD or MAY.
     pub level: Level,
     /// Spec version and section of the sentence tested.
     pub spec_version: String,
+    /// The section of the spec that holds the sentence.
     pub section: String,
     /// Ids of the sentence in the kit's catalogue of normative statements.
     pub statements: Vec<String>,
+    /// The rule tested, in one sentence.
     pub requirement: String,
     /// Absent for checks of the agent card itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub binding: Option<Binding>,
+    /// The protocol version of the interface; for a card check, the version of the card read with `A2A-Version`, else absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<ProtocolVersion>,
+    /// PASS, FAIL, WARN, N/A, UNTESTABLE or ERROR.
     pub status: Status,
     /// What happened, for people: the expectation and what came back, or why not judged.
     pub message: String,
@@ -182,6 +200,7 @@ pub struct CheckResult {
     /// ACTS (A2A Conformance Test Specification) test ids this check covers, wholly or partly.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub acts: Vec<String>,
+    /// How long the check ran on this interface, in milliseconds.
     pub duration_ms: u64,
     /// The exchanges the check made; kept for every result that is not PASS.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -221,12 +240,17 @@ impl CheckResult {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NotRun {
+    /// The check's id.
     pub id: String,
+    /// The check's level.
     pub level: Level,
+    /// The binding it would have run on; absent for a card check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub binding: Option<Binding>,
+    /// The protocol version it would have run on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<ProtocolVersion>,
+    /// Why it was not run.
     pub reason: String,
 }
 
@@ -245,11 +269,17 @@ pub struct RunFailure {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Counts {
+    /// Results that passed.
     pub pass: usize,
+    /// Results that failed.
     pub fail: usize,
+    /// Results that warned (a SHOULD or MAY not met).
     pub warn: usize,
+    /// Results whose rule does not apply to this agent.
     pub not_applicable: usize,
+    /// Results the kit could not bring the agent into the state for.
     pub untestable: usize,
+    /// Results the kit could not judge (the agent or the kit broke off).
     pub error: usize,
 }
 

@@ -10,6 +10,51 @@ fn schema_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../schemas/report.schema.json")
 }
 
+/// Every field of the report is documented: the types are the library's public model
+/// (`a2a_tck::api::model`), and their doc comments are the schema's descriptions. The keys of
+/// a map by level (`totals`, `compatibility.levels`) are the levels themselves.
+#[test]
+fn every_field_of_the_report_is_documented() {
+    let schema: serde_json::Value = serde_json::from_str(&Report::schema()).expect("JSON");
+    fn walk(node: &serde_json::Value, path: &str, missing: &mut Vec<String>) {
+        match node {
+            serde_json::Value::Object(map) => {
+                if let Some(serde_json::Value::Object(properties)) = map.get("properties") {
+                    let by_level = properties
+                        .keys()
+                        .all(|k| ["MUST", "SHOULD", "MAY"].contains(&k.as_str()));
+                    for (name, property) in properties {
+                        if !by_level && property.get("description").is_none() {
+                            missing.push(format!("{path}/{name}"));
+                        }
+                    }
+                }
+                for (key, value) in map {
+                    walk(value, &format!("{path}/{key}"), missing);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for item in items {
+                    walk(item, path, missing);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut missing = Vec::new();
+    walk(&schema, "", &mut missing);
+    if let Some(serde_json::Value::Object(defs)) = schema.get("$defs") {
+        for (name, def) in defs {
+            if def.get("description").is_none() {
+                missing.push(format!("$defs/{name}"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "undocumented in the report's types: {missing:#?}"
+    );
+}
 #[test]
 fn committed_schema_matches_the_types() {
     let generated = Report::schema();
