@@ -201,11 +201,13 @@ pub async fn run(
         .into_iter()
         .filter(|c| matches!(c.scope, Scope::Card))
         .collect();
-    let started_at = SystemTime::now();
-    let started = Instant::now();
-    let client = crate::wire::client_trusting(&options.ca_certs)?;
-    let extra = Arc::new(options.headers.clone());
-    let timings = crate::latency::Timings::new();
+    let crate::runner::Start {
+        started_at,
+        started,
+        client,
+        extra,
+        timings,
+    } = crate::runner::Start::new(options)?;
     let wire = |recorder: Recorder| {
         Wire::new(client.clone(), options.limits, recorder.timed(&timings))
             .with_headers(extra.clone())

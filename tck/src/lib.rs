@@ -12,85 +12,23 @@
 
 #![deny(missing_docs)]
 
-#[doc(hidden)]
-pub mod a2a;
 pub mod api;
-#[doc(hidden)]
-pub mod baseline;
-#[doc(hidden)]
-pub mod builtin;
-#[doc(hidden)]
-pub mod card;
-#[doc(hidden)]
-pub mod card_only;
-#[doc(hidden)]
-pub mod check;
-#[doc(hidden)]
-pub mod checks;
-#[doc(hidden)]
-pub mod compat;
-#[doc(hidden)]
-pub mod contract;
-#[doc(hidden)]
-pub mod ctx;
-#[doc(hidden)]
-pub mod declarations;
-#[doc(hidden)]
-pub mod destination;
-#[doc(hidden)]
-pub mod diff;
-#[doc(hidden)]
-pub mod drive;
-#[doc(hidden)]
-pub mod durability;
+
+/// Declares the kit's internal modules: public for its binary and tests, hidden from the docs.
+macro_rules! internal {
+    ($($module:ident),* $(,)?) => {
+        $(
+            #[doc(hidden)]
+            pub mod $module;
+        )*
+    };
+}
+
+internal! {
+    a2a, baseline, builtin, card, card_only, check, checks, compat, contract, ctx, declarations,
+    destination, diff, drive, durability, evidence, evidence_text, failure, filter, floor, html,
+    ids, judge, jws, latency, model, output, probe, registry, report, runner, sarif, secrets,
+    service_params, shapes, stop, tls_probe, transport, webhook, wire,
+}
+
 mod durability_phase;
-#[doc(hidden)]
-pub mod evidence;
-#[doc(hidden)]
-pub mod evidence_text;
-#[doc(hidden)]
-pub mod failure;
-#[doc(hidden)]
-pub mod filter;
-#[doc(hidden)]
-pub mod floor;
-#[doc(hidden)]
-pub mod html;
-#[doc(hidden)]
-pub mod ids;
-#[doc(hidden)]
-pub mod judge;
-#[doc(hidden)]
-pub mod jws;
-#[doc(hidden)]
-pub mod latency;
-#[doc(hidden)]
-pub mod model;
-#[doc(hidden)]
-pub mod output;
-#[doc(hidden)]
-pub mod probe;
-#[doc(hidden)]
-pub mod registry;
-#[doc(hidden)]
-pub mod report;
-#[doc(hidden)]
-pub mod runner;
-#[doc(hidden)]
-pub mod sarif;
-#[doc(hidden)]
-pub mod secrets;
-#[doc(hidden)]
-pub mod service_params;
-#[doc(hidden)]
-pub mod shapes;
-#[doc(hidden)]
-pub mod stop;
-#[doc(hidden)]
-pub mod tls_probe;
-#[doc(hidden)]
-pub mod transport;
-#[doc(hidden)]
-pub mod webhook;
-#[doc(hidden)]
-pub mod wire;

@@ -333,14 +333,9 @@ fn run(args: RunArgs) -> ExitCode {
             url: args.webhook_url.clone(),
             listen: args.webhook_listen,
         };
-        for path in &args.trusted_keys {
-            let keys = std::fs::read_to_string(path)
-                .map_err(|e| e.to_string())
-                .and_then(|text| a2a_tck::jws::trusted_keys(&text));
-            match keys {
-                Ok(keys) => options.trusted_keys.extend(keys),
-                Err(e) => return usage(&format!("--trusted-key {}: {e}", path.display())),
-            }
+        match trusted_keys(&args.trusted_keys) {
+            Ok(keys) => options.trusted_keys.extend(keys),
+            Err(e) => return usage(&e),
         }
         // SIGINT/SIGTERM from here on: no new check, a grace for those in flight, then the
         // reports of what was judged; a second signal ends the kit at once.
@@ -417,6 +412,20 @@ fn ca_certs(paths: &[std::path::PathBuf]) -> Result<Vec<Vec<u8>>, String> {
         .collect()
 }
 
+/// The keys of every `--trusted-key` file (a JWK or a JWK set each).
+fn trusted_keys(paths: &[std::path::PathBuf]) -> Result<Vec<serde_json::Value>, String> {
+    let mut keys = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path);
+        let read = text.map_err(|e| e.to_string());
+        match read.and_then(|text| a2a_tck::jws::trusted_keys(&text)) {
+            Ok(found) => keys.extend(found),
+            Err(e) => return Err(format!("--trusted-key {}: {e}", path.display())),
+        }
+    }
+    Ok(keys)
+}
+
 /// `a2a-tck card FILE|URL`: the card checks on a card, without the agent.
 fn card_command(args: CardArgs) -> ExitCode {
     let CardArgs { source, run: args } = args;
@@ -490,14 +499,9 @@ fn card_command(args: CardArgs) -> ExitCode {
         Ok(pems) => options.ca_certs.extend(pems),
         Err(e) => return usage(&e),
     }
-    for path in &args.trusted_keys {
-        let keys = std::fs::read_to_string(path)
-            .map_err(|e| e.to_string())
-            .and_then(|text| a2a_tck::jws::trusted_keys(&text));
-        match keys {
-            Ok(keys) => options.trusted_keys.extend(keys),
-            Err(e) => return usage(&format!("--trusted-key {}: {e}", path.display())),
-        }
+    match trusted_keys(&args.trusted_keys) {
+        Ok(keys) => options.trusted_keys.extend(keys),
+        Err(e) => return usage(&e),
     }
     let runtime = match runtime() {
         Ok(runtime) => runtime,

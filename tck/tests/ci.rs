@@ -59,19 +59,7 @@ fn names(dir: &Path) -> Vec<String> {
 /// A wiremock agent whose card has one JSON-RPC interface that answers nothing useful; the test
 /// only asks whether it was called at all.
 async fn watched_agent() -> MockServer {
-    let server = MockServer::start().await;
-    let card = json!({
-        "name": "watched", "description": "counts its requests", "version": "1",
-        "supportedInterfaces": [{"url": format!("{}/rpc", server.uri()), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
-        "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
-        "skills": []
-    });
-    Mock::given(method("GET"))
-        .and(path("/.well-known/agent-card.json"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(card))
-        .mount(&server)
-        .await;
-    server
+    support::card_server("watched", None).await
 }
 
 async fn requests(server: &MockServer) -> usize {

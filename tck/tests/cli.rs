@@ -462,20 +462,7 @@ async fn enormous_card_is_cut_off() {
 /// A server with a valid card whose only interface is at `interface_url`, or at the
 /// server's own `/rpc` when none is given.
 async fn card_server(interface_url: Option<&str>) -> MockServer {
-    let server = MockServer::start().await;
-    let url = interface_url.map_or_else(|| format!("{}/rpc", server.uri()), str::to_string);
-    let card = json!({
-        "name": "mock", "description": "a card for a mock interface", "version": "1",
-        "supportedInterfaces": [{"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
-        "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
-        "skills": []
-    });
-    Mock::given(method("GET"))
-        .and(path("/.well-known/agent-card.json"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(card))
-        .mount(&server)
-        .await;
-    server
+    support::card_server("mock", interface_url).await
 }
 
 #[tokio::test]

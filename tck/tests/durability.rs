@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 mod support;
-use support::{agent_binary, free_port};
+use support::{agent_binary, free_port, listening};
 
 const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
 
@@ -71,18 +71,6 @@ echo $! > "$dir/pid"
     script
 }
 
-/// Polls the card until it answers (10 s at most).
-fn wait_for_card(port: u16) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while Instant::now() < deadline {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!("the agent did not listen on port {port} within 10 s");
-}
-
 /// Runs the kit and returns its JSON report.
 fn run_kit(dir: &Workdir, args: &[&str]) -> Value {
     let report = dir.path("report.json");
@@ -133,7 +121,7 @@ fn against_binary(name: &str, store: &str, restart: Option<&str>, ready: &str) -
     let script = restart_script(&dir, port, &store);
     let started = Command::new("sh").arg(&script).status().expect("sh runs");
     assert!(started.success());
-    wait_for_card(port);
+    listening(port);
     let command = restart.map_or_else(
         || format!("sh '{}'", script.display()),
         |given| given.replace("DIR", &dir.0.display().to_string()),

@@ -9,10 +9,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 mod support;
-use support::{agent_binary, free_port, BIN};
+use support::{agent_binary, free_port, listening, BIN};
 
 /// What the test does with one README command.
 enum Use {
@@ -224,18 +223,6 @@ impl Drop for Shell {
         }
         let _ = std::fs::remove_dir_all(&self.dir);
     }
-}
-
-/// Waits until something accepts connections on `port` (20 s at most).
-fn listening(port: u16) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < deadline {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!("nothing listened on port {port} within 20 s");
 }
 
 /// The README's `cargo run -p PACKAGE --` spelled as the installed binary.

@@ -168,6 +168,29 @@ fn judges_each_card(id: &str) -> bool {
         .any(|prefix| id.starts_with(prefix))
 }
 
+/// What every run starts from: its clock, the one HTTP client of its exchanges, the headers
+/// it sends on each, and the timings its recorders feed.
+pub(crate) struct Start {
+    pub started_at: SystemTime,
+    pub started: Instant,
+    pub client: reqwest::Client,
+    pub extra: Arc<Vec<(String, String)>>,
+    pub timings: Arc<crate::latency::Timings>,
+}
+
+impl Start {
+    /// Starts the clock and builds the client (trusting the run's CA certificates).
+    pub(crate) fn new(options: &RunOptions) -> Result<Start, RunError> {
+        Ok(Start {
+            started_at: SystemTime::now(),
+            started: Instant::now(),
+            client: crate::wire::client_trusting(&options.ca_certs)?,
+            extra: Arc::new(options.headers.clone()),
+            timings: crate::latency::Timings::new(),
+        })
+    }
+}
+
 /// Runs the selected checks of `catalog` against the target and returns the report.
 pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunError> {
     let selected = options.filter.apply(catalog).map_err(RunError::Usage)?;
@@ -175,11 +198,13 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     let (durable, selected) =
         crate::durability_phase::split(selected, options.durability.is_some())
             .map_err(RunError::Usage)?;
-    let started_at = SystemTime::now();
-    let started = Instant::now();
-    let client = crate::wire::client_trusting(&options.ca_certs)?;
-    let extra = Arc::new(options.headers.clone());
-    let timings = crate::latency::Timings::new();
+    let Start {
+        started_at,
+        started,
+        client,
+        extra,
+        timings,
+    } = Start::new(options)?;
     let wire = |recorder: Recorder| {
         Wire::new(client.clone(), options.limits, recorder.timed(&timings))
             .with_headers(extra.clone())

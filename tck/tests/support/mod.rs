@@ -55,6 +55,39 @@ pub fn free_port() -> u16 {
     listener.local_addr().expect("its address").port()
 }
 
+/// Waits until something accepts connections on 127.0.0.1:`port`, 20 s at most.
+pub fn listening(port: u16) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::time::Instant::now() < deadline {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("nothing listened on port {port} within 20 s");
+}
+
+/// A mock agent serving a 1.0 card named `name` at the well-known path, whose one JSON-RPC
+/// interface is `interface_url` (default: `/rpc` on the mock itself). Mount the interface's
+/// answers on it as a test needs.
+pub async fn card_server(name: &str, interface_url: Option<&str>) -> wiremock::MockServer {
+    use wiremock::matchers::{method, path};
+    let server = wiremock::MockServer::start().await;
+    let url = interface_url.map_or_else(|| format!("{}/rpc", server.uri()), str::to_string);
+    let card = serde_json::json!({
+        "name": name, "description": "a card for a mock interface", "version": "1",
+        "supportedInterfaces": [{"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+        "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+        "skills": []
+    });
+    wiremock::Mock::given(method("GET"))
+        .and(path("/.well-known/agent-card.json"))
+        .respond_with(wiremock::ResponseTemplate::new(200).set_body_json(card))
+        .mount(&server)
+        .await;
+    server
+}
+
 /// What a process wrote on standard output, as text.
 pub fn stdout(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
