@@ -5,7 +5,7 @@
 
 use std::time::{Duration, SystemTime};
 
-mod common;
+use crate::common;
 
 use a2a_reference_agent::AgentConfig;
 use common::rpc::*;

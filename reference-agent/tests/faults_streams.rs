@@ -1,7 +1,7 @@
 //! Fault tests of streams: the events a stream sends, when it closes, subscriptions and
 //! SSE framing. Every read has a timeout; "the stream stays open" is a read that times out.
 
-mod common;
+use crate::common;
 
 use a2a_reference_agent::Fault;
 use common::sse::*;

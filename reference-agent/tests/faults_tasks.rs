@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use a2a_reference_agent::{AgentConfig, Fault};
 use common::rpc::*;

@@ -1,7 +1,7 @@
 //! Fault tests of A2A 0.3 served beside 1.0: 0.3 spellings and shapes, methods of the
 //! other version, 0.3 follow-ups and the card's 0.3 declarations.
 
-mod common;
+use crate::common;
 
 use a2a_reference_agent::Fault;
 use common::v03::*;

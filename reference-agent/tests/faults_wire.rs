@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
+use crate::common;
 
 use a2a_proto::client::{GrpcClient, GrpcStreamEnd};
 use a2a_reference_agent::{AgentConfig, Fault};

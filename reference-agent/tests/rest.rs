@@ -1,6 +1,6 @@
 //! End-to-end tests of the conformant agent's HTTP+JSON/REST binding.
 
-mod common;
+use crate::common;
 
 use common::sse::*;
 use common::Harness;

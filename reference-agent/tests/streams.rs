@@ -1,7 +1,7 @@
 //! End-to-end tests of the conformant agent's SSE streams on both bindings.
 //! Every read has a timeout; "the stream stays open" is a read that times out.
 
-mod common;
+use crate::common;
 
 use common::sse::*;
 use common::Harness;

@@ -3,7 +3,7 @@
 //! points for 0.3 gRPC, and the card. Every read has a timeout. (The 0.3 faults are
 //! in `faults_v03.rs`.)
 
-mod common;
+use crate::common;
 
 use a2a_reference_agent::{call_proto03, stream_proto03};
 use common::v03::*;

@@ -3,7 +3,7 @@
 //! run step calls) writes the reports, appends the Markdown to the step summary and exits with
 //! the kit's status. GitHub itself is not reachable from the test machine.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 //! stopped by SIGINT/SIGTERM that still report, and the command line's conventions (`--version`,
 //! a closed pipe, bad values). Every agent here is a server on 127.0.0.1 the test starts.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::{Output, Stdio};

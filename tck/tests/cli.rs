@@ -1,7 +1,7 @@
 //! The binary end to end: exit codes, reports, and hostile or dead targets. Every target here
 //! is a server on 127.0.0.1 that the test starts and stops.
 
-mod support;
+use crate::support;
 
 use support::{stderr, BIN};
 

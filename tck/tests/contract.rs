@@ -3,7 +3,7 @@
 //! the official prefix table is judged with the official fallbacks, and the kit-only scenarios
 //! it does not play are left out with the same words on every binding.
 
-mod support;
+use crate::support;
 
 use support::BIN;
 

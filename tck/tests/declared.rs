@@ -3,7 +3,7 @@
 //! table of both registries (1.0 and 0.3). Every target is a server on 127.0.0.1 that the
 //! test starts and stops.
 
-mod support;
+use crate::support;
 
 use a2a_tck::report::Report;
 use serde_json::json;

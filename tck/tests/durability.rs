@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-mod support;
+use crate::support;
 use support::{agent_binary, free_port, listening};
 
 const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");

@@ -3,8 +3,8 @@
 //! dropped, and a summary of bounded size; a target that accepts calls and never answers must
 //! cost about one request deadline (the probe's), its checks ERROR at once with its reason.
 
-mod hostile;
-mod support;
+use crate::hostile;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

@@ -2,8 +2,8 @@
 //! the connection after the first message of a server stream. The check must end in FAIL or
 //! ERROR, quickly, with the message seen before the cut in the evidence.
 
-mod hostile;
-mod support;
+use crate::hostile;
+use crate::support;
 
 use std::io;
 use std::net::SocketAddr;

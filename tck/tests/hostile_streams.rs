@@ -4,8 +4,8 @@
 //! PASS, never UNTESTABLE), well within the check's deadline, with the events seen so far in
 //! the evidence. The servers are in `hostile`.
 
-mod hostile;
-mod support;
+use crate::hostile;
+use crate::support;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! located in the card or the baseline, the agent's latency; and `a2a-tck card FILE|URL`
 //! judges a card without an agent, with the same outputs and exit codes.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

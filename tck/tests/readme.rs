@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
-mod support;
+use crate::support;
 use support::{agent_binary, free_port, listening, BIN};
 
 /// What the test does with one README command.

@@ -6,7 +6,7 @@
 //!
 //! The front binds 127.0.0.1 on an ephemeral port and stops when dropped.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

@@ -8,7 +8,7 @@
 //! by a status with no message. Scripted servers on 127.0.0.1: wiremock for the JSON
 //! bindings, the project's `a2a_proto::server::router` for gRPC.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

@@ -66,7 +66,7 @@ fn committed_schema_matches_the_types() {
     assert!(
         committed == generated,
         "schemas/report.schema.json is out of date with the report types; \
-         regenerate it with `UPDATE_SCHEMAS=1 cargo test -p a2a-tck --test report`"
+         regenerate it with `UPDATE_SCHEMAS=1 cargo test -p a2a-tck --test suite report::`"
     );
 }
 

@@ -5,7 +5,7 @@
 
 use std::process::{Command, Output};
 
-mod support;
+use crate::support;
 use support::{stdout, BIN};
 const CHECK: &str = "send.context-id-generated-when-absent";
 const FAULT: &str = "omit-context-id";

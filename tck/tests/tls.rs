@@ -2,7 +2,7 @@
 //! the kit trust it (every binding, gRPC included), the `tls.*` checks pass, and without the
 //! CA the card cannot be fetched. Also the builtin `--tls` run.
 
-mod support;
+use crate::support;
 
 use a2a_tck::report::Report;
 

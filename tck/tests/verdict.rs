@@ -3,7 +3,7 @@
 //! was judged fails the gate. The agents are scripted servers on 127.0.0.1 that each test
 //! starts and stops.
 
-mod support;
+use crate::support;
 
 use a2a_tck::check::Status;
 use a2a_tck::report::{Report, Verdict};

@@ -7,7 +7,7 @@
 //! The card server binds 127.0.0.1 on an ephemeral port; the interfaces both cards declare
 //! are those of a reference agent the test starts (it serves 0.3 and 1.0 on one URL).
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

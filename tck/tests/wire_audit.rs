@@ -1,6 +1,6 @@
 //! The wire-shape audit and the checks that send invalid input on purpose.
 
-mod support;
+use crate::support;
 
 use a2a_reference_agent::Fault;
 use a2a_tck::check::Status;
