@@ -103,6 +103,70 @@ pub struct SpecRef {
     pub statements: &'static [&'static str],
 }
 
+/// The agent a check needs beyond what its card declares: how the kit's own suites serve it,
+/// and, for [`Profile::Restart`], when the runner runs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    /// Any agent its card describes.
+    Any,
+    /// An agent serving over TLS (`https`).
+    Tls,
+    /// An agent that requires credentials, with a second principal and a limited one.
+    Authenticated,
+    /// An agent the run restarts in the middle (the durability area, run only when asked).
+    Restart,
+}
+
+/// What a check needs of the agent and what it costs, beside the card's capabilities
+/// ([`Check::requires`]): everything the runner and the tests need to know about it besides
+/// its code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Needs {
+    /// The scenarios beyond the plain message it may send: what it needs the agent to play.
+    /// The runner holds it to them (sending another is an ERROR of the kit); with
+    /// `--contract none` a check that lists any is not run.
+    pub scenarios: &'static [&'static str],
+    /// Scenarios it sends only when the contract gives them, beside plain messages it judges
+    /// anyway: declared, never a reason not to run it.
+    pub optional: &'static [&'static str],
+    /// The estimated length of its chain of sequential exchanges, counted on a run against
+    /// the reference agent: the runner starts the longest chains first, and its deadline
+    /// grows with it.
+    pub weight: u32,
+    /// The agent it needs.
+    pub profile: Profile,
+}
+
+impl Needs {
+    /// No scenario, one exchange at a time, any agent.
+    pub const NONE: Needs = Needs {
+        scenarios: &[],
+        optional: &[],
+        weight: 1,
+        profile: Profile::Any,
+    };
+
+    /// These scenarios (see [`Needs::scenarios`]).
+    pub const fn sends(self, scenarios: &'static [&'static str]) -> Needs {
+        Needs { scenarios, ..self }
+    }
+
+    /// These scenarios when the contract gives them (see [`Needs::optional`]).
+    pub const fn may_send(self, optional: &'static [&'static str]) -> Needs {
+        Needs { optional, ..self }
+    }
+
+    /// A chain of `weight` sequential exchanges.
+    pub const fn weighs(self, weight: u32) -> Needs {
+        Needs { weight, ..self }
+    }
+
+    /// On an agent of this profile.
+    pub const fn on(self, profile: Profile) -> Needs {
+        Needs { profile, ..self }
+    }
+}
+
 /// What a check returns to the runner.
 pub type CheckFuture = BoxFuture<'static, Result<Verdict, HarnessError>>;
 
@@ -126,6 +190,8 @@ pub struct Check {
     pub acts: &'static [&'static str],
     /// Where the spec is ambiguous: the reading this check takes, shown beside its result.
     pub reading: Option<&'static str>,
+    /// The scenarios it sends, its weight and the agent it needs.
+    pub needs: Needs,
     pub run: fn(Ctx) -> CheckFuture,
 }
 

@@ -265,6 +265,49 @@ impl Scenarios {
         self.used
     }
 
+    /// Why `check` is not run under this contract: it needs a scenario and the contract is
+    /// `none`; or it exists for kit-only scenarios only and the contract does not give them;
+    /// or a drive file names none of the states it needs (a product agent is never sent a
+    /// scenario's label in the hope that it plays it).
+    pub fn not_run(&self, check: &crate::check::Check) -> Option<String> {
+        let needs = check.needs.scenarios;
+        let undriven = self.used == Contract::Drive
+            && !needs.is_empty()
+            && needs.iter().all(|p| !self.honours(p));
+        if undriven || (self.used != Contract::None && needs.iter().all(|p| is_kit_only(p))) {
+            return needs
+                .iter()
+                .find_map(|p| self.refusal(p))
+                .map(|why| format!("not run: {why}"));
+        }
+        (self.used == Contract::None && !needs.is_empty()).then(|| {
+            format!(
+                "not run: it needs the agent to play the scenario(s) {}, and the contract is `none`",
+                needs
+                    .iter()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+    }
+
+    /// An internal error when `check` sent a scenario its [`crate::check::Needs`] do not
+    /// declare (a bug of the kit).
+    pub fn held_to(&self, check: &crate::check::Check) -> Result<(), crate::check::HarnessError> {
+        let needs = &check.needs;
+        let undeclared: Vec<&str> = (self.sent().into_iter())
+            .filter(|p| !needs.scenarios.contains(p) && !needs.optional.contains(p))
+            .collect();
+        if undeclared.is_empty() {
+            Ok(())
+        } else {
+            Err(crate::check::HarnessError::Internal(format!(
+                "the check sent scenario(s) {undeclared:?} that its `needs` do not declare"
+            )))
+        }
+    }
+
     /// Whether the checks may use `prefix`: the plain message always, the official table
     /// unless the contract is none, a kit-only scenario when the agent honours it.
     pub fn honours(&self, prefix: &str) -> bool {

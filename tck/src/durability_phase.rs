@@ -27,7 +27,7 @@ pub(crate) fn split(
 ) -> Result<(Vec<&Check>, Vec<&Check>), String> {
     let (durable, others): (Vec<&Check>, Vec<&Check>) = selected
         .into_iter()
-        .partition(|c| c.id.starts_with("durability."));
+        .partition(|c| c.needs.profile == crate::check::Profile::Restart);
     if asked {
         Ok((durable, others))
     } else if others.is_empty() && !durable.is_empty() {

@@ -11,7 +11,7 @@ mod support;
 use std::sync::Arc;
 
 use a2a_reference_agent::{AgentConfig, Fault};
-use a2a_tck::check::{Binding, Capability, Gate, ProtocolVersion, Status};
+use a2a_tck::check::{Binding, Capability, Gate, Profile, ProtocolVersion, Status};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Results that are N/A by the protocol itself: the interface has no such feature.
@@ -54,26 +54,24 @@ fn main() -> std::process::ExitCode {
             let lacks_push = check
                 .requires
                 .contains(&Gate::Lacks(Capability::PushNotifications));
-            let authenticated =
-                check.id.starts_with("auth.") || check.id.starts_with("extended-card.");
-            // So does the check of the jku's scheme (N/A on plain http, like them).
-            let serving =
-                if check.id.starts_with("tls.") || check.id == "card.signature.jku-over-https" {
-                    &secure
-                } else if lacks_streaming || lacks_push {
-                    &plain
-                } else if authenticated {
-                    &secured
-                } else {
-                    &agent
-                };
+            let profile = check.needs.profile;
+            let authenticated = profile == Profile::Authenticated;
+            let serving = if profile == Profile::Tls {
+                &secure
+            } else if lacks_streaming || lacks_push {
+                &plain
+            } else if authenticated {
+                &secured
+            } else {
+                &agent
+            };
             let credentials = authenticated.then(|| credentials.clone());
             let (target, card_url) = (serving.base_url(), serving.card_url());
             let ca_pem = serving.ca_pem().map(str::to_string);
             let runtime = runtime.clone();
             let id = check.id;
             Trial::test(id, move || {
-                let report = if id.starts_with("durability.") {
+                let report = if profile == Profile::Restart {
                     // On its own agent, on SQLite, restarted in the middle of the run.
                     runtime.block_on(support::run_durable(&[], id))
                 } else {

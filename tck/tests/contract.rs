@@ -11,7 +11,13 @@ use std::collections::BTreeMap;
 
 use a2a_reference_agent::Fault;
 use a2a_tck::check::Status;
-use a2a_tck::checks::needs::scenarios_of;
+
+/// The scenarios check `id` may send, from its `needs`.
+fn scenarios_of(id: &str) -> &'static [&'static str] {
+    (a2a_tck::checks::all().into_iter())
+        .find(|c| c.id == id)
+        .map_or(&[], |c| c.needs.scenarios)
+}
 use a2a_tck::contract::Contract;
 use a2a_tck::report::{Report, Verdict};
 use a2a_tck::runner::{self, RunOptions};

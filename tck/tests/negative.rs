@@ -30,7 +30,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use a2a_reference_agent::Fault;
-use a2a_tck::check::{Level, Status};
+use a2a_tck::check::{Level, Profile, Status};
 use cases::{Case, CASES, KIT_SIDE_PENDING};
 use cases_ext::EXT_CASES;
 use cases_more::MORE_CASES;
@@ -107,21 +107,21 @@ fn main() -> std::process::ExitCode {
             Level::Must => Status::Fail,
             Level::Should | Level::May => Status::Warn,
         });
+        let profile = check.needs.profile;
         let runtime = runtime.clone();
         trials.push(
             Trial::test(format!("{} under {}", case.check, case.fault), move || {
                 runtime.block_on(async {
-                    let report = if case.check.starts_with("durability.") {
+                    let report = if profile == Profile::Restart {
                         // The built-in agent on SQLite, restarted in the middle of the run.
                         support::run_durable(&[case.fault], case.check).await
                     } else {
-                        // The tls.* checks need the agent under TLS; the auth.* and
-                        // extended-card.* checks, the agent in authenticated mode.
+                        // The agent each check's `needs` name: under TLS, or in
+                        // authenticated mode.
                         let mut config = a2a_tck::builtin::profile();
                         config.faults.insert(case.fault);
-                        config.tls = case.check.starts_with("tls.")
-                            || cases_planned10::needs_tls(case.check);
-                        let credentials = cases_auth::authenticated(case.check)
+                        config.tls = profile == Profile::Tls;
+                        let credentials = (profile == Profile::Authenticated)
                             .then(|| a2a_tck::builtin::authenticated(&mut config));
                         let agent = a2a_tck::builtin::start_with(config)
                             .await

@@ -9,6 +9,7 @@
 //! not a protocol header (A2A-Version, A2A-Extensions, ...) counts as a credential, so that
 //! a request "without credentials" never carries one by mistake.
 
+use crate::check::{Needs, Profile};
 use serde_json::{json, Value};
 
 use super::setup::{task_id, Findings, Setup};
@@ -72,6 +73,7 @@ pub fn checks() -> Vec<Check> {
                  auth.rejection-form's. GetTask asks for a task the kit made with credentials, \
                  so a not-found answer cannot hide a served request.",
             ),
+            needs: Needs::NONE.on(Profile::Authenticated),
             run: |ctx| Box::pin(missing_rejected(ctx)),
         },
         Check {
@@ -89,6 +91,7 @@ pub fn checks() -> Vec<Check> {
                  credentials of its own, the kit makes them from the card's http bearer or \
                  apiKey-in-header scheme.",
             ),
+            needs: Needs::NONE.on(Profile::Authenticated),
             run: |ctx| Box::pin(invalid_rejected(ctx)),
         },
         Check {
@@ -101,6 +104,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &["SEC-AUTH-006"],
             reading: Some(STATUS_READING),
+            needs: Needs::NONE.on(Profile::Authenticated),
             run: |ctx| Box::pin(rejection_form(ctx)),
         },
         Check {
@@ -119,6 +123,7 @@ pub fn checks() -> Vec<Check> {
                  `www-authenticate` metadata passes, and so does a status message or detail \
                  naming the scheme.",
             ),
+            needs: Needs::NONE.on(Profile::Authenticated),
             run: |ctx| Box::pin(challenge(ctx)),
         },
         Check {
@@ -138,6 +143,7 @@ pub fn checks() -> Vec<Check> {
                  tested with principals that do not. Any error is accepted as a refusal; the \
                  task (a completed one, made by a plain message) must stay as it was.",
             ),
+            needs: Needs::NONE.on(Profile::Authenticated),
             run: |ctx| Box::pin(principals_isolated(ctx)),
         },
         Check {
@@ -157,6 +163,7 @@ pub fn checks() -> Vec<Check> {
                  PERMISSION_DENIED) is therefore tolerated (WARN), not failed. Needs a second \
                  principal, as auth.principals-isolated.",
             ),
+            needs: Needs::NONE.on(Profile::Authenticated),
             run: |ctx| Box::pin(foreign_task(ctx)),
         },
         Check {
@@ -186,6 +193,7 @@ pub fn checks() -> Vec<Check> {
                  0.3 leaves authorization to the agent (§4.6 MAY) and names no authorization \
                  error.",
             ),
+            needs: Needs::NONE.weighs(2).on(Profile::Authenticated),
             run: |ctx| Box::pin(limited_refused(ctx)),
         },
         Check {
@@ -206,6 +214,7 @@ pub fn checks() -> Vec<Check> {
                  relying on it fails here and should say so in its baseline. 0.3 only \
                  recommends the explanation (SHOULD): on 0.3 interfaces a missing one is a WARN.",
             ),
+            needs: Needs::NONE.sends(&["tck-auth-required"]).on(Profile::Authenticated),
             run: |ctx| Box::pin(in_task_auth(ctx)),
         },
         Check {
@@ -229,6 +238,7 @@ pub fn checks() -> Vec<Check> {
                  openIdConnectSecurityScheme and 0.3 `type: oauth2` / `openIdConnect`. N/A \
                  when the card declares neither.",
             ),
+            needs: Needs::NONE.on(Profile::Authenticated),
             run: |ctx| Box::pin(oauth_urls(ctx)),
         },
     ]

@@ -1,6 +1,7 @@
 //! Cross-binding checks (`bindings.*`, spec 1.0 §5.1): every binding an agent declares for a
 //! version serves the same tasks.
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{task_id, Setup};
@@ -28,6 +29,7 @@ pub fn checks() -> Vec<Check> {
                  with GetTask on every other; an agent with one interface has nothing to compare \
                  (N/A).",
             ),
+            needs: Needs::NONE.sends(&["tck-artifact-text"]).weighs(8),
             run: |ctx| Box::pin(equivalent_bindings(ctx)),
         },
     ]

@@ -2,6 +2,7 @@
 //! must be refused with the error the spec names (spec 1.0 §3.3.4). These run only when the
 //! card lacks the capability.
 
+use crate::check::Needs;
 use serde_json::json;
 
 use super::setup::{task_id, Findings, Setup};
@@ -28,6 +29,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-CAP-002"],
             acts: &["CORE-CAP-002"],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-input-required"]),
             run: |ctx| Box::pin(streaming_absent(ctx)),
         },
         Check {
@@ -45,6 +47,7 @@ pub fn checks() -> Vec<Check> {
                  an existing task so TaskNotFoundError is no excuse (only for an agent that makes \
                  no tasks is an unknown id used, and TaskNotFoundError then accepted).",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(5),
             run: |ctx| Box::pin(push_absent(ctx)),
         },
         Check {
@@ -57,6 +60,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-CAP-003"],
             acts: &["SEC-EXTCARD-003"],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(extended_card_absent(ctx)),
         },
     ]

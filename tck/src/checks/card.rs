@@ -1,6 +1,7 @@
 //! Agent card checks (`card.*`): discovery, required fields, declared interfaces, caching
 //! (spec 1.0 §4.4, §8).
 
+use crate::check::Needs;
 use serde_json::Value;
 
 use super::setup::verdict_from;
@@ -34,6 +35,7 @@ pub fn checks() -> Vec<Check> {
                  configuration, registries); §14.3 binds what is served there. So when the card \
                  was read from --card-url and the well-known URI answers 404, the check is N/A.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(served_at_well_known_path(ctx)),
         },
         Check {
@@ -55,6 +57,7 @@ pub fn checks() -> Vec<Check> {
                  empty or absent. supportedInterfaces, defaultInputModes and defaultOutputModes \
                  must be non-empty. A `provider`, when present, needs url and organization.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(required_fields(ctx)),
         },
         Check {
@@ -74,6 +77,7 @@ pub fn checks() -> Vec<Check> {
                 "For GRPC the url may be `host:port` (proto comment); every other binding needs an \
                  absolute URL.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(interfaces_declared(ctx)),
         },
         Check {
@@ -90,6 +94,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(version_major_minor(ctx)),
         },
         Check {
@@ -113,6 +118,7 @@ pub fn checks() -> Vec<Check> {
                  kit would look the same, so this is WARN, never FAIL. An absent or empty \
                  protocolVersion is judged by card.interfaces.declare-binding-url-version.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(version_known(ctx)),
         },
         Check {
@@ -138,6 +144,7 @@ pub fn checks() -> Vec<Check> {
                  client the body is JSON. text/html, text/plain, other types or no \
                  Content-Type do not, whatever the body holds.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(media_type_json(ctx)),
         },
         Check {
@@ -154,6 +161,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CARD-CACHE-001"],
             acts: &["CARD-CACHE-001"],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(cache_control(ctx)),
         },
         Check {
@@ -170,6 +178,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CARD-CACHE-002"],
             acts: &["CARD-CACHE-001"],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(etag(ctx)),
         },
     ]

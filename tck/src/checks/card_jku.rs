@@ -1,5 +1,6 @@
 //! The scheme of the key set a card signature names (`card.signature.*`, spec 1.0 §8.4.3).
 
+use crate::check::{Needs, Profile};
 use serde_json::Value;
 
 use super::setup::Findings;
@@ -30,6 +31,7 @@ pub fn checks() -> Vec<Check> {
              card on https:// is a WARN. N/A without signatures or without a `jku` (the key may \
              come from elsewhere, §8.4.3).",
         ),
+        needs: Needs::NONE.on(Profile::Tls),
         run: |ctx| Box::pin(jku_over_https(ctx)),
     }]
 }

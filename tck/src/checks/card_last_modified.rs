@@ -1,6 +1,7 @@
 //! The card's optional Last-Modified header (`card.caching.*`, spec 1.0 §8.6.1): when the
 //! agent sends one, it is an HTTP-date. The required caching headers are checked in `card`.
 
+use crate::check::Needs;
 use crate::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
 use crate::ctx::Ctx;
 
@@ -22,6 +23,7 @@ pub fn checks() -> Vec<Check> {
             "Last-Modified is optional (MAY); without it the result is N/A. A value that HTTP \
              clients cannot read as a date is reported as a warning, never a failure.",
         ),
+        needs: Needs::NONE,
         run: |ctx| Box::pin(last_modified(ctx)),
     }]
 }

@@ -2,6 +2,7 @@
 //! each signature, the JWK Set its `jku` names, and the signature over the canonical card.
 //! Every check is N/A when the card carries no `signatures`.
 
+use crate::check::Needs;
 use serde_json::Value;
 
 use super::setup::verdict_from;
@@ -49,6 +50,7 @@ pub fn checks() -> Vec<Check> {
                  signature whose key is found nowhere, or whose `alg` the kit cannot verify, is \
                  not judged (N/A when no signature can be).",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(verifies(ctx)),
         },
         Check {
@@ -65,6 +67,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CARD-SIGN-003"],
             acts: &[],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(header_fields(ctx)),
         },
         Check {
@@ -81,6 +84,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(typ_jose(ctx)),
         },
         Check {
@@ -102,6 +106,7 @@ pub fn checks() -> Vec<Check> {
                  absent (judged by card.signature.header-alg-typ-kid), any key of the set that \
                  verifies the signature is taken.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(jku_holds_key(ctx)),
         },
     ]

@@ -2,6 +2,7 @@
 //! context, and a contextId that is not the task's is rejected (spec 1.0 §3.4;
 //! both 1.0 only: 0.3 states neither rule).
 
+use crate::check::Needs;
 use serde_json::Value;
 
 use super::setup::{broken_rejection, follow_up, full_follow_up, task_id, Setup};
@@ -41,6 +42,7 @@ pub fn checks() -> Vec<Check> {
                  follow-up (history is optional) leaves only the answer to judge. A rejected \
                  follow-up fails only if the same follow-up with the contextId is accepted.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(3),
             run: |ctx| Box::pin(infers_context_id(ctx)),
         },
         Check {
@@ -69,6 +71,7 @@ pub fn checks() -> Vec<Check> {
                  malformed data, not a well-formed id of another context), so a 0.3 agent that \
                  accepts such a follow-up breaks no 0.3 sentence.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(4),
             run: |ctx| Box::pin(mismatched_context(ctx)),
         },
     ]

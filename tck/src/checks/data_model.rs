@@ -2,6 +2,7 @@
 //! timestamps on the wire (spec 1.0 §4.1, §5.5, §5.6.1, §5.7). These read what the proto
 //! requires directly, so a missing field cannot slip past a schema without `required` arrays.
 
+use crate::check::Needs;
 use serde_json::Value;
 
 use super::setup::{task_id, verdict_from, Setup};
@@ -26,6 +27,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["DM-TASK-001", "DM-STATUS-001", "DM-SERIAL-004"],
             acts: &["DM-SERIAL-002"],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-artifact-text"]).weighs(2),
             run: |ctx| Box::pin(task_required(ctx)),
         },
         Check {
@@ -45,6 +47,7 @@ pub fn checks() -> Vec<Check> {
                  their history, the agent's own steps included. A message with empty `parts` \
                  fails wherever it is stored. A source the agent does not produce is left out.",
             ),
+            needs: Needs::NONE.sends(&["tck-artifact-text", "tck-message-response", "tck-input-required", "tck-fail-task"]).weighs(7),
             run: |ctx| Box::pin(message_required(ctx)),
         },
         Check {
@@ -66,6 +69,7 @@ pub fn checks() -> Vec<Check> {
                  mediaType is required on a file part (ACTS DM-ART-003/004 assert them, and a \
                  0.3 `file` member the 1.0 part does not have): their absence is not judged.",
             ),
+            needs: Needs::NONE.sends(&["tck-artifact-text", "tck-artifact-data", "tck-artifact-file", "tck-artifact-file-url"]),
             run: |ctx| Box::pin(artifact_required(ctx)),
         },
         Check {
@@ -78,6 +82,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["DM-SERIAL-001"],
             acts: &["DM-FMT-001"],
             reading: Some("Free-form members (`metadata`, a data part's `data`) are not inspected."),
+            needs: Needs::NONE.sends(&["tck-artifact-text"]).weighs(2),
             run: |ctx| Box::pin(camel_case(ctx)),
         },
         Check {
@@ -90,6 +95,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["DM-SERIAL-002", "DM-TASK-002", "DM-MSG-002"],
             acts: &["DM-FMT-002"],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-artifact-text"]).weighs(2),
             run: |ctx| Box::pin(enum_names(ctx)),
         },
         Check {
@@ -102,6 +108,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["DM-SERIAL-003"],
             acts: &["DM-SERIAL-001"],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-artifact-text"]).weighs(2),
             run: |ctx| Box::pin(timestamps(ctx)),
         },
         Check {
@@ -114,6 +121,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: Some("Appendix A.2.1 says `kind` \"should not be emitted\" (lowercase); read as SHOULD."),
+            needs: Needs::NONE.sends(&["tck-artifact-text"]).weighs(2),
             run: |ctx| Box::pin(no_kind(ctx)),
         },
     ]

@@ -1,6 +1,7 @@
 //! JSON text encoding (`data-model.*`, spec 1.0 §14.1.1): the JSON the kit reads comes as
 //! UTF-8, judged on the bytes themselves before any JSON reader sees them.
 
+use crate::check::Needs;
 use serde_json::json;
 
 use super::setup::Findings;
@@ -32,6 +33,7 @@ pub fn checks() -> Vec<Check> {
              WARN: the text is UTF-8 as the sentence asks, but the label misleads a client that \
              honours it. The message sent holds non-ASCII text, which a task's history echoes.",
         ),
+        needs: Needs::NONE,
         run: |ctx| Box::pin(json_utf8(ctx)),
     }]
 }

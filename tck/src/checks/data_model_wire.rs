@@ -5,6 +5,7 @@
 //! a little traffic of its own (a plain message, the task read back, a stream when the card
 //! declares streaming).
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::{EVERY_BINDING_0_3, EVERY_BINDING_1_0, EVERY_BINDING_BOTH, STREAMING};
@@ -65,6 +66,7 @@ pub fn checks() -> Vec<Check> {
                 "default: ListTasks' counts and last page token are read as their defaults. ",
                 "Judged over the traffic of the whole run on this interface; see the check list in the README."
             )),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(judge(ctx, Rule::Shape)),
         },
         Check {
@@ -83,6 +85,7 @@ pub fn checks() -> Vec<Check> {
                 "form requires only ids, a task's status, a message's role and an event's status or artifact; `final` is required on ",
                 "JSON-RPC only. Judged over the traffic of the whole run on this interface."
             )),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(judge(ctx, Rule::Shape)),
         },
         Check {
@@ -100,6 +103,7 @@ pub fn checks() -> Vec<Check> {
                 "version's way is an enum value outside the set: the wire-shape check FAILs it. Members of neither version are not ",
                 "reported. Judged over the traffic of the whole run on this interface."
             )),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(judge(ctx, Rule::OtherVersion)),
         },
         Check {
@@ -115,6 +119,7 @@ pub fn checks() -> Vec<Check> {
                 "A task stream carries the Task and then that task's status and artifact updates (§3.1.2, §3.1.6). An event ",
                 "without a task id (a direct Message) is not judged. Judged over every stream of the run on this interface."
             )),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(judge(ctx, Rule::OtherTask)),
         },
     ]
@@ -142,6 +147,7 @@ pub fn stream_checks() -> Vec<Check> {
                 "the task as it stands (§3.1.6), so a terminal first Task does not end it. An interrupted state does not end ",
                 "a stream here: §3.1.2 names terminal states only, and §7.6.1 asks agents to keep auth-required streams open."
             )),
+            needs: Needs::NONE.may_send(&["tck-stream-artifact-chunked"]),
             run: |ctx| Box::pin(judge(ctx, Rule::AfterEnd)),
         },
     ]

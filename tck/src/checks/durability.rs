@@ -8,6 +8,7 @@
 //! The spec does not demand that an agent survive a restart (§3.3.1 even lets a task be
 //! purged), so every check is a SHOULD: a lost task is a WARN, never a FAIL.
 
+use crate::check::{Needs, Profile};
 use serde_json::{json, Value};
 
 use super::setup::{follow_up, result_task, task_id, Setup};
@@ -56,6 +57,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: Some(READING),
+            needs: Needs::NONE.on(Profile::Restart),
             run: |ctx| Box::pin(task_survives(ctx)),
         },
         Check {
@@ -72,6 +74,7 @@ pub fn checks() -> Vec<Check> {
                  kept no history before the restart (keeping history is optional, §3.7). The \
                  spec does not demand durability: a lost history is a WARN.",
             ),
+            needs: Needs::NONE.on(Profile::Restart),
             run: |ctx| Box::pin(history_survives(ctx)),
         },
         Check {
@@ -88,6 +91,7 @@ pub fn checks() -> Vec<Check> {
                  task showed no artifact before the restart. The spec does not demand \
                  durability: lost artifacts are a WARN.",
             ),
+            needs: Needs::NONE.on(Profile::Restart),
             run: |ctx| Box::pin(artifacts_survive(ctx)),
         },
         Check {
@@ -104,6 +108,7 @@ pub fn checks() -> Vec<Check> {
                  no ListTasks. The spec does not demand durability: a task missing from the \
                  list is a WARN.",
             ),
+            needs: Needs::NONE.on(Profile::Restart),
             run: |ctx| Box::pin(list_after_restart(ctx)),
         },
         Check {
@@ -121,6 +126,7 @@ pub fn checks() -> Vec<Check> {
                  answer, or GetTask after it). An agent that gives up interrupted tasks (FAILED, \
                  or forgotten) is reported as WARN: the spec does not demand durability.",
             ),
+            needs: Needs::NONE.on(Profile::Restart),
             run: |ctx| Box::pin(input_required_resumes(ctx)),
         },
         Check {
@@ -139,6 +145,7 @@ pub fn checks() -> Vec<Check> {
                  contextId is a MAY, §3.4.1). A refusal after the restart is a WARN: the spec \
                  lets agents expire contexts (§3.4.1) but asks them to document it.",
             ),
+            needs: Needs::NONE.on(Profile::Restart),
             run: |ctx| Box::pin(context_continues(ctx)),
         },
         push_check(),
@@ -165,6 +172,7 @@ fn push_check() -> Check {
              is neither, so the kit expects the config to survive it, but reports a lost one as \
              WARN: the spec does not demand durable storage.",
         ),
+        needs: Needs::NONE.on(Profile::Restart),
         run: |ctx| Box::pin(push_survives(ctx)),
     }
 }

@@ -3,6 +3,7 @@
 //! objects an agent adds are typed (MAY, so only present ones are judged). Two parts: the
 //! `jsonrpc.*` checks and the `rest.*` ones.
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::{JSONRPC_1_0, REST_1_0};
@@ -28,6 +29,7 @@ pub fn jsonrpc_checks() -> Vec<Check> {
             "Extra context is optional (MAY): an error with only its ErrorInfo is N/A. Present \
              objects are judged by 1.0.1, which types every data object.",
         ),
+        needs: Needs::NONE,
         run: |ctx| Box::pin(jsonrpc_extra(ctx)),
     }]
 }
@@ -45,6 +47,7 @@ pub fn rest_checks() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(bad_request(ctx)),
         },
         Check {
@@ -57,6 +60,7 @@ pub fn rest_checks() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: Some("Extra context is optional (MAY): an error with only its ErrorInfo is N/A."),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(rest_extra(ctx)),
         },
     ]

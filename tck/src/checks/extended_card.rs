@@ -4,6 +4,7 @@
 //! credentials gets no card nor does a principal without the permission get its privileged
 //! content, and the HTTP bindings serve it with caching headers.
 
+use crate::check::{Needs, Profile};
 use serde_json::{json, Value};
 
 use super::auth::{in_binding_form, served, with_wrong_credentials, without_credentials};
@@ -47,6 +48,7 @@ pub fn checks() -> Vec<Check> {
                  GetAgentCard; the gate reads capabilities.extendedAgentCard or the 0.3 \
                  supportsAuthenticatedExtendedCard.",
             ),
+            needs: Needs::NONE.on(Profile::Authenticated),
             run: |ctx| Box::pin(with_credentials(ctx)),
         },
         Check {
@@ -65,6 +67,7 @@ pub fn checks() -> Vec<Check> {
                  refusals is judged by auth.rejection-form. Wrong credentials are tried when \
                  the kit can make them (see auth.invalid-credentials-rejected).",
             ),
+            needs: Needs::NONE.on(Profile::Authenticated),
             run: |ctx| Box::pin(requires_auth(ctx)),
         },
         Check {
@@ -93,6 +96,7 @@ pub fn checks() -> Vec<Check> {
                  only: 0.3 names no permission rule for the extended card (§7.10 asks only for \
                  authentication).",
             ),
+            needs: Needs::NONE.weighs(2).on(Profile::Authenticated),
             run: |ctx| Box::pin(limited::limited_card(ctx)),
         },
         Check {
@@ -111,6 +115,7 @@ pub fn checks() -> Vec<Check> {
                  (§8.6.1). gRPC has no HTTP caching headers: the check runs on the JSON \
                  bindings only. A card not configured (-32007) makes the check N/A.",
             ),
+            needs: Needs::NONE.on(Profile::Authenticated),
             run: |ctx| Box::pin(cache_headers(ctx)),
         },
         Check {
@@ -132,6 +137,7 @@ pub fn checks() -> Vec<Check> {
                  `www-authenticate` metadata is auth.challenge's. 1.0 states its challenge rule \
                  once for every operation (auth.challenge).",
             ),
+            needs: Needs::NONE.on(Profile::Authenticated),
             run: |ctx| Box::pin(challenge::refusal_challenge(ctx)),
         },
     ]

@@ -4,6 +4,7 @@
 //! The kit activates the card's required extensions on every request (see
 //! [`crate::service_params`]); these checks change that on purpose, one request each.
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::{EVERY_BINDING_1_0, JSON_1_0};
@@ -35,6 +36,7 @@ pub fn checks() -> Vec<Check> {
                  metadata), on a card that declares an extension with required: true. N/A when \
                  the card declares none.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(required_not_activated(ctx)),
         },
         Check {
@@ -55,6 +57,7 @@ pub fn checks() -> Vec<Check> {
                  processing the request fails. N/A when no required extension's URI carries a \
                  version the kit recognises (a last path segment v<N> or <N>[.<M>]).",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(version_not_downgraded(ctx)),
         },
         Check {
@@ -74,6 +77,7 @@ pub fn checks() -> Vec<Check> {
                  only the required extensions must be processed first (else the check cannot \
                  tell what the refusal is about: a missing prerequisite, not a failure).",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(unknown_ignored(ctx)),
         },
         Check {
@@ -92,6 +96,7 @@ pub fn checks() -> Vec<Check> {
                  activates is its own choice. HTTP bindings only: no text says where a gRPC \
                  response would carry the list.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(activated_echoed(ctx)),
         },
     ]

@@ -7,6 +7,7 @@
 //! extensions, so these checks do not run on 0.3 gRPC. That a breaking change takes a new
 //! URI binds extension authors, not agents: nothing an agent answers can show it.
 
+use crate::check::Needs;
 use serde_json::json;
 
 use super::extensions::{baseline_processed, downgrade_of, required_or_na, send_params};
@@ -46,6 +47,7 @@ pub fn checks() -> Vec<Check> {
                  be processed first (else UNTESTABLE). 0.3 defines no gRPC metadata for \
                  extensions: JSON-RPC and REST only.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(activated_by_header(ctx)),
         },
         Check {
@@ -63,6 +65,7 @@ pub fn checks() -> Vec<Check> {
                  error passes; a processed request is a WARN. N/A when the card declares no \
                  required extension.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(required_refused(ctx)),
         },
         Check {
@@ -82,6 +85,7 @@ pub fn checks() -> Vec<Check> {
                  only where the agent refuses the bare request (else UNTESTABLE); N/A when no \
                  required URI carries a version the kit recognises.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(not_downgraded(ctx)),
         },
         Check {
@@ -100,6 +104,7 @@ pub fn checks() -> Vec<Check> {
                  unsupported version SHOULD be ignored; a refusal is a WARN. A plain request \
                  with the required extensions must be processed first (else UNTESTABLE).",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(unsupported_ignored(ctx)),
         },
         Check {
@@ -117,6 +122,7 @@ pub fn checks() -> Vec<Check> {
                  activated with X-A2A-Extensions on message/send; 1.0's A2A-Extensions alone \
                  is not what a 0.3 client reads (WARN).",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(echoed(ctx)),
         },
     ]

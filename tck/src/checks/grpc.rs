@@ -1,5 +1,6 @@
 //! gRPC binding checks (`grpc.*`, spec 1.0 §10): the status and ErrorInfo of an A2A error.
 
+use crate::check::Needs;
 use super::setup::not_found;
 use super::GRPC_1_0;
 use crate::a2a::ErrorKind;
@@ -23,6 +24,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["GRPC-ERR-002"],
             acts: &["GRPC-STATUS-001"],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(grpc_error(ctx)),
         },
     ]
@@ -63,6 +65,7 @@ pub fn binding_rules() -> Vec<Check> {
              version (a SHOULD in §10.2) is what §3.6.2 requires of every binding, so a \
              request for 99.0 that is served is a failure.",
         ),
+        needs: Needs::NONE.weighs(2),
         run: |ctx| Box::pin(version_metadata(ctx)),
     }]
 }

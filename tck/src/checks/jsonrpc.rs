@@ -2,6 +2,7 @@
 //! builds on): the envelope, ids, batches, standard error codes, error objects, and the
 //! events of a JSON-RPC stream.
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{expect_error_reply, verdict_from};
@@ -28,6 +29,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["JSONRPC-FMT-001"],
             acts: &["JSONRPC-ENV-001"],
             reading: None,
+            needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(envelope(ctx)),
         },
         Check {
@@ -40,6 +42,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["JSONRPC-FMT-001"],
             acts: &["JSONRPC-ENV-001"],
             reading: None,
+            needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(id_echoed(ctx)),
         },
         Check {
@@ -55,6 +58,7 @@ pub fn checks() -> Vec<Check> {
                 "§9.1 states the application/json media type without an RFC 2119 keyword; like the \
                  official TCK (JSONRPC-FMT-002), this check holds it as a MUST of the binding.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(content_type(ctx)),
         },
         Check {
@@ -70,6 +74,7 @@ pub fn checks() -> Vec<Check> {
                 "A2A says nothing of batches; its JSON-RPC binding is JSON-RPC 2.0, whose §6 \
                  requires a single Invalid Request response for an empty array.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(empty_batch(ctx)),
         },
         Check {
@@ -86,6 +91,7 @@ pub fn checks() -> Vec<Check> {
                  responses (in any order). Agents that refuse batches (the Python SDK answers \
                  -32600) get a WARN here, not a FAIL.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(batch_answers(ctx)),
         },
         Check {
@@ -98,6 +104,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &["JSONRPC-ERR-002"],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(parse_error(ctx)),
         },
         Check {
@@ -110,6 +117,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &["CORE-ERR-006"],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(invalid_request(ctx)),
         },
         Check {
@@ -122,6 +130,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-ERR-001"],
             acts: &["JSONRPC-ERR-001"],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(method_not_found(ctx)),
         },
         Check {
@@ -134,6 +143,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-ERR-002"],
             acts: &[],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(invalid_params(ctx)),
         },
         Check {
@@ -150,6 +160,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["JSONRPC-ERR-001", "JSONRPC-ERR-002"],
             acts: &["CORE-ERR-008", "CORE-ERR-007", "CORE-ERR-005"],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(error_structure(ctx)),
         },
         Check {
@@ -165,6 +176,7 @@ pub fn checks() -> Vec<Check> {
                 "ErrorInfo in JSON-RPC error.data was a MUST in 1.0.0 and is a SHOULD from 1.0.1; \
                  this check follows 1.0.1, so a missing ErrorInfo is a WARN.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(error_info(ctx)),
         },
     ]
@@ -184,6 +196,7 @@ pub fn stream_checks() -> Vec<Check> {
             maps_to: &["JSONRPC-SSE-001"],
             acts: &["JSONRPC-SSE-001"],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-stream-001"]),
             run: |ctx| Box::pin(jsonrpc_stream_events(ctx)),
         },
     ]

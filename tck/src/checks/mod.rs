@@ -23,7 +23,6 @@ pub mod extensions;
 pub mod extensions_v03;
 pub mod grpc;
 pub mod jsonrpc;
-pub mod needs;
 pub mod push;
 pub mod push_delivery;
 pub mod push_order;
@@ -193,6 +192,21 @@ mod tests {
             );
             assert!(!check.requirement.is_empty());
             assert!(!check.spec.section.is_empty());
+        }
+    }
+
+    #[test]
+    fn needs_name_scenarios_and_weights() {
+        for check in all() {
+            let needs = check.needs;
+            for p in needs.scenarios.iter().chain(needs.optional) {
+                assert!(
+                    crate::contract::is_scenario(p),
+                    "{}: {p} is not a scenario prefix",
+                    check.id
+                );
+            }
+            assert!(needs.weight >= 1, "{}: a weight of 0", check.id);
         }
     }
 

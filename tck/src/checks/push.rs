@@ -3,6 +3,7 @@
 //! `capabilities.pushNotifications` (spec 1.0 §3.1.7–§3.1.10; 0.3 §7.5–§7.8). The delivery
 //! checks are in `push_delivery.rs`. Every config points at the kit's webhook receiver.
 
+use crate::check::Needs;
 use serde_json::json;
 
 use super::push_setup::{self as ps, Hook};
@@ -39,6 +40,7 @@ pub fn checks() -> Vec<Check> {
                  --webhook-url. On 0.3 the config is nested in `pushNotificationConfig` and read \
                  back from there.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(2),
             run: |ctx| Box::pin(create_returns(ctx)),
         },
         Check {
@@ -51,6 +53,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["PUSH-GET-001", "PUSH-CREATE-002"],
             acts: &["PUSH-CFG-002"],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(3),
             run: |ctx| Box::pin(get_returns(ctx)),
         },
         Check {
@@ -66,6 +69,7 @@ pub fn checks() -> Vec<Check> {
                 "Two configs are made on one task; the list (following nextPageToken, when the \
                  agent pages) must hold both. 0.3 JSON-RPC answers a bare array.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(5),
             run: |ctx| Box::pin(list_returns_all(ctx)),
         },
         Check {
@@ -83,6 +87,7 @@ pub fn checks() -> Vec<Check> {
                  configs across pages (the MUST of returning all active configs). 0.3 JSON-RPC \
                  has no paging parameters (N/A).",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(6),
             run: |ctx| Box::pin(list_pages(ctx)),
         },
         Check {
@@ -103,6 +108,7 @@ pub fn checks() -> Vec<Check> {
                  errors only by example, so on 0.3 the second delete is not sent and only the \
                  config being gone is judged.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(7),
             run: |ctx| Box::pin(delete_removes(ctx)),
         },
         Check {
@@ -123,6 +129,7 @@ pub fn checks() -> Vec<Check> {
                  any error refuses the request and passes; only a success (a config, or any \
                  answer that is not an error) fails there.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(2),
             run: |ctx| Box::pin(get_unknown_config(ctx)),
         },
         Check {
@@ -139,6 +146,7 @@ pub fn checks() -> Vec<Check> {
                  gives TaskNotFoundError; an InvalidParams refusal of the webhook URL on Create is \
                  not judged (the agent never looked at the task).",
             ),
+            needs: Needs::NONE.weighs(3),
             run: |ctx| Box::pin(unknown_task(ctx)),
         },
         Check {
@@ -166,6 +174,7 @@ pub fn checks() -> Vec<Check> {
                  agent that refuses loopback must be given --webhook-url for the other push \
                  checks).",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required", "tck-artifact-text"]),
             run: |ctx| Box::pin(private_webhook_refused(ctx)),
         },
     ]

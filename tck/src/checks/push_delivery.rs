@@ -3,6 +3,7 @@
 //! §9.5). No call at all before the deadline makes a check UNTESTABLE (the agent cannot
 //! reach the kit, or never delivers); once calls arrive, a broken rule fails.
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::push::PUSH;
@@ -35,6 +36,7 @@ pub fn checks() -> Vec<Check> {
                  kit. When the task completes, the inline config must have had the terminal \
                  notification too.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required", "tck-artifact-text"]).weighs(5),
             run: |ctx| Box::pin(inline_delivers(ctx)),
         },
         Check {
@@ -54,6 +56,7 @@ pub fn checks() -> Vec<Check> {
                  on 0.3, where the form is open and identifying the task only recommended, \
                  they are a WARN.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required", "tck-artifact-text"]).weighs(4),
             run: |ctx| Box::pin(payload_shape(ctx)),
         },
         Check {
@@ -71,6 +74,7 @@ pub fn checks() -> Vec<Check> {
                  header carrying the token's value is accepted; a missing token WARNs on 0.3 \
                  interfaces and is N/A on 1.0 ones.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required", "tck-artifact-text"]).weighs(4),
             run: |ctx| Box::pin(token_sent(ctx)),
         },
         Check {
@@ -87,6 +91,7 @@ pub fn checks() -> Vec<Check> {
                  `Authorization: Bearer <credentials>` (the scheme compared case-insensitively, \
                  RFC 9110 §11.1).",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required", "tck-artifact-text"]).weighs(4),
             run: |ctx| Box::pin(authentication_sent(ctx)),
         },
         Check {
@@ -109,6 +114,7 @@ pub fn checks() -> Vec<Check> {
                  state, an artifact notified only after it, or a state going back fails. \
                  Repeats are allowed: delivery is at least once (§4.3.3).",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required", "tck-artifact-text"]).weighs(5),
             run: |ctx| Box::pin(every_update_in_order(ctx)),
         },
         Check {
@@ -132,6 +138,7 @@ pub fn checks() -> Vec<Check> {
                  within --stream-wait or the follow-up moved the task on, the config of a fresh \
                  open task is deleted before any call to it, and the result says so.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required", "tck-artifact-text"]).weighs(9),
             run: |ctx| Box::pin(stops_after_delete(ctx)),
         },
     ]

@@ -3,6 +3,7 @@
 //! interface registered, judged once those checks are done (the runner runs this check with
 //! the wire-shape checks, after every other). Run alone, the check makes traffic of its own.
 
+use crate::check::Needs;
 use std::collections::BTreeMap;
 
 use super::push::PUSH;
@@ -48,6 +49,7 @@ pub fn checks() -> Vec<Check> {
              kit cannot read, are left to push.delivery-payload-shape. 0.3 states no ordering \
              rule for push notifications, so the check runs on 1.0 interfaces only.",
         ),
+        needs: Needs::NONE.sends(&["tck-input-required", "tck-artifact-text"]).weighs(6),
         run: |ctx| Box::pin(every_webhook(ctx)),
     }]
 }

@@ -1,6 +1,7 @@
 //! HTTP+JSON/REST binding checks (`rest.*`, spec 1.0 §11): media types, success status, and
 //! the google.rpc.Status error body.
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{not_found, task_id, Setup};
@@ -31,6 +32,7 @@ pub fn checks() -> Vec<Check> {
                  §1.17 #4). application/json is a valid JSON answer (see rest.content-type-json) \
                  and only this SHOULD warns about it.",
             ),
+            needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(content_type_a2a(ctx)),
         },
         Check {
@@ -43,6 +45,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: None,
+            needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(content_type_json(ctx)),
         },
         Check {
@@ -58,6 +61,7 @@ pub fn checks() -> Vec<Check> {
                 "The HTTP+JSON routes are the proto's google.api.http annotations, whose success \
                  status is 200 with the response message as the body.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(success_200(ctx)),
         },
         Check {
@@ -74,6 +78,7 @@ pub fn checks() -> Vec<Check> {
                  make google.rpc.Status the REST error format (spec notes §1.17 #2). This check \
                  follows §11.6.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(rest_error_body(ctx)),
         },
         Check {
@@ -95,6 +100,7 @@ pub fn checks() -> Vec<Check> {
                  no sentence makes an error's media type a MUST. Judged on GetTask of an \
                  unknown id.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(error_content_type(ctx)),
         },
     ]
@@ -264,6 +270,7 @@ pub fn binding_rules() -> Vec<Check> {
                 "HTTP header names are case-insensitive; the kit sends `a2a-version`. The \
                  query-parameter form (§3.6.1) is checked by versioning.query-parameter-version.",
             ),
+            needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(version_header(ctx)),
         },
         Check {
@@ -276,6 +283,7 @@ pub fn binding_rules() -> Vec<Check> {
             maps_to: &["HTTP_JSON-QP-001"],
             acts: &[],
             reading: None,
+            needs: Needs::NONE.weighs(3),
             run: |ctx| Box::pin(camel_case_query(ctx)),
         },
         Check {
@@ -288,6 +296,7 @@ pub fn binding_rules() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: None,
+            needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(percent_decoded(ctx)),
         },
     ]

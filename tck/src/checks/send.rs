@@ -5,6 +5,7 @@
 mod follow_ups;
 mod rejections;
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{broken_rejection, sent_task, task_id, Setup};
@@ -38,6 +39,7 @@ pub fn checks() -> Vec<Check> {
             reading: Some(
                 "1.0 wraps the answer as {\"task\"} or {\"message\"}; 0.3 JSON-RPC returns the bare Task or Message with its kind (read back into the 1.0 form; the shape itself is checked by v03.jsonrpc.bare-results-with-kind).",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(returns_task_or_message(ctx)),
         },
         Check {
@@ -50,6 +52,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-EXECUTION-MODE-001"],
             acts: &["CORE-SEND-001"],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(blocking_waits(ctx)),
         },
         Check {
@@ -62,6 +65,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-EXECUTION-MODE-001"],
             acts: &["DM-ART-001"],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-artifact-text"]).weighs(2),
             run: |ctx| Box::pin(blocking_returns_artifacts(ctx)),
         },
         Check {
@@ -74,6 +78,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-MULTI-003"],
             acts: &[],
             reading: None,
+            needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(task_ids_unique(ctx)),
         },
         Check {
@@ -91,6 +96,7 @@ pub fn checks() -> Vec<Check> {
                  (prefix `tck-message-response`) and requires its contextId. A Task without one \
                  is judged by send.task-carries-context-id.",
             ),
+            needs: Needs::NONE.sends(&["tck-message-response"]),
             run: |ctx| Box::pin(context_id_generated(ctx)),
         },
         Check {
@@ -106,6 +112,7 @@ pub fn checks() -> Vec<Check> {
                 "Task.context_id is not REQUIRED in the proto, but the identity rules of §3.4 \
                  presume every task has one; a Task without it is a WARN.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(task_carries_context_id(ctx)),
         },
         Check {
@@ -123,6 +130,7 @@ pub fn checks() -> Vec<Check> {
                  (not understood, or the agent broke) are the kit's reading of what is not a \
                  rejection.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(client_context_id(ctx)),
         },
         Check {
@@ -135,6 +143,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-MULTI-004"],
             acts: &[],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(unknown_task_id(ctx)),
         },
         Check {
@@ -151,6 +160,7 @@ pub fn checks() -> Vec<Check> {
                  required; REJECTED, FAILED and CANCELED are added when the agent produces them, \
                  and the result says which were left out).",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required", "tck-reject-task", "tck-fail-task"]).weighs(9),
             run: |ctx| Box::pin(terminal_task_rejects(ctx)),
         },
         Check {
@@ -169,6 +179,7 @@ pub fn checks() -> Vec<Check> {
                  (application/x-a2a-tck-unsupported); a card or skill whose input modes include a \
                  wildcard makes the check N/A. The official TCK demands success here.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(unsupported_media_type(ctx)),
         },
         Check {
@@ -189,6 +200,7 @@ pub fn checks() -> Vec<Check> {
                  parts apart. Refusing it with another error (an internal error, a different A2A \
                  error, a wrong error form) is FAIL: no reading allows that.",
             ),
+            needs: Needs::NONE.weighs(3),
             run: |ctx| Box::pin(invalid_message(ctx)),
         },
         Check {
@@ -201,6 +213,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["DM-SERIAL-005"],
             acts: &["DM-EXTRA-001"],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(unknown_fields(ctx)),
         },
         Check {
@@ -218,6 +231,7 @@ pub fn checks() -> Vec<Check> {
                  (TASK_STATE_INPUT_REQUIRED) is expected to take the answer on the same task, \
                  i.e. answer with that task (or a Message naming it).",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(2),
             run: |ctx| Box::pin(follow_up_continues(ctx)),
         },
         Check {
@@ -237,6 +251,7 @@ pub fn checks() -> Vec<Check> {
                  answered for that same task (a Task, or a Message naming it), in whatever \
                  state the agent then puts it: how credentials arrive is out of band (§7.6.1).",
             ),
+            needs: Needs::NONE.sends(&["tck-auth-required"]).weighs(2),
             run: |ctx| Box::pin(auth_follow_up_continues(ctx)),
         },
         Check {
@@ -252,6 +267,7 @@ pub fn checks() -> Vec<Check> {
                 "Keeping history is optional (§3.7); when the task's full history has fewer than \
                  two messages the limit cannot be observed and the check is N/A.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(3),
             run: |ctx| Box::pin(send_history_cap(ctx)),
         },
     ]
@@ -278,6 +294,7 @@ pub fn identity_checks() -> Vec<Check> {
                  reject unexpected media types): then the check is N/A, and so is a \
                  ContentTypeNotSupportedError answer to the data part.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(2),
             run: |ctx| Box::pin(data_part_follow_up(ctx)),
         },
         Check {
@@ -290,6 +307,7 @@ pub fn identity_checks() -> Vec<Check> {
             maps_to: &[],
             acts: &["CORE-HIST-005", "CORE-HIST-006"],
             reading: None,
+            needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(message_id_kept(ctx)),
         },
     ]

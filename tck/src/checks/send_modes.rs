@@ -1,6 +1,7 @@
 //! SendMessage configuration checks (`send.*`): the non-blocking execution mode (spec 1.0
 //! §3.2.2) and the output modes a client accepts (proto `SendMessageConfiguration`).
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{mode_admits, output_modes, sent_task, task_id, Findings};
@@ -30,6 +31,7 @@ pub fn checks() -> Vec<Check> {
                  scenario's: both leave nothing to judge (UNTESTABLE). 0.3 states no rule for \
                  `blocking: false` (V03-T-08 is descriptive), so 1.0 interfaces only.",
             ),
+            needs: Needs::NONE.sends(&["tck-long-running"]).weighs(2),
             run: |ctx| Box::pin(non_blocking_open(ctx)),
         },
         Check {
@@ -53,6 +55,7 @@ pub fn checks() -> Vec<Check> {
                  nothing to tailor. An error answer (e.g. ContentTypeNotSupportedError) leaves \
                  nothing to judge (UNTESTABLE).",
             ),
+            needs: Needs::NONE.sends(&["tck-artifact-text"]).weighs(2),
             run: |ctx| Box::pin(output_modes_honoured(ctx)),
         },
     ]

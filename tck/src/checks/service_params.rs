@@ -3,6 +3,7 @@
 //! metadata alike, with several values comma-separated in one field. (`A2A-Version` from
 //! gRPC metadata is judged by the `versioning.*` checks, which run on every binding.)
 
+use crate::check::Needs;
 use super::extensions::{baseline_processed, required_or_na, send_params};
 use super::EVERY_BINDING_1_0;
 use crate::a2a::ErrorKind;
@@ -39,6 +40,7 @@ pub fn checks() -> Vec<Check> {
                  answer shows the agent did not read the parameter where the binding carries it. \
                  N/A when the card declares no required extension (nothing observable).",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(extensions_read(ctx)),
         },
         Check {
@@ -59,6 +61,7 @@ pub fn checks() -> Vec<Check> {
                  it, comma-separated, as §9.2/§10.2/§11.2 ask senders to do: an agent that reads \
                  only the first value misses the required extension.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(comma_separated(ctx)),
         },
     ]

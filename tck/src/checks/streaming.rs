@@ -4,6 +4,7 @@
 //! (`--stream-wait`): a stream that stays open is reported with the events it sent, never
 //! waited on for ever.
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{close_after_terminal, full_follow_up, rank, task_id, Setup};
@@ -32,6 +33,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-STREAM-001", "CORE-STREAM-003"],
             acts: &["STREAM-SSE-001", "GRPC-STREAM-001"],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-stream-001"]),
             run: |ctx| Box::pin(task_stream_shape(ctx)),
         },
         Check {
@@ -51,6 +53,7 @@ pub fn checks() -> Vec<Check> {
                  follow-up answered with a Message or with another task, or one that leaves the \
                  task waiting for input (in the stream and in GetTask after it), is UNTESTABLE.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(3),
             run: |ctx| Box::pin(follow_up_stream_starts_with_task(ctx)),
         },
         Check {
@@ -67,6 +70,7 @@ pub fn checks() -> Vec<Check> {
                  stream. An agent that answers it with a task stream instead has no \
                  message-only stream to judge, and the check is UNTESTABLE.",
             ),
+            needs: Needs::NONE.sends(&["tck-message-response"]),
             run: |ctx| Box::pin(message_stream(ctx)),
         },
         Check {
@@ -82,6 +86,7 @@ pub fn checks() -> Vec<Check> {
                 "Generation order is observed through the task state: SUBMITTED before WORKING \
                  before an interrupted or terminal state, and no event after a terminal one.",
             ),
+            needs: Needs::NONE.sends(&["tck-stream-ordering-001"]),
             run: |ctx| Box::pin(states_in_order(ctx)),
         },
         Check {
@@ -94,6 +99,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-STREAM-003"],
             acts: &["STREAM-SSE-001", "STREAM-SUB-002"],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-stream-003"]),
             run: |ctx| Box::pin(closes_after_terminal(ctx)),
         },
         Check {
@@ -113,6 +119,7 @@ pub fn checks() -> Vec<Check> {
                  FAIL: the proto's \"should be appended\" is lowercase and the official SUT \
                  contract prescribes append on chunk 1 of this very scenario.",
             ),
+            needs: Needs::NONE.sends(&["tck-stream-artifact-chunked"]),
             run: |ctx| Box::pin(artifact_chunks(ctx)),
         },
         Check {
@@ -125,6 +132,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-stream-001"]).weighs(2),
             run: |ctx| Box::pin(final_state_matches(ctx)),
         },
         Check {
@@ -143,6 +151,7 @@ pub fn checks() -> Vec<Check> {
                  is not failed at all (no FAILED event, GetTask not FAILED) is UNTESTABLE, \
                  never a FAIL: the agent did not play the scenario when streaming.",
             ),
+            needs: Needs::NONE.sends(&["tck-fail-task"]).weighs(2),
             run: |ctx| Box::pin(failed_task_stream(ctx)),
         },
     ]

@@ -2,6 +2,7 @@
 //! intermediate results as they happen, not only its end. The other stream checks are in
 //! `streaming`.
 
+use crate::check::Needs;
 use serde_json::json;
 
 use super::{EVERY_BINDING_1_0, STREAMING};
@@ -29,6 +30,7 @@ pub fn checks() -> Vec<Check> {
              completes. Any one of those delivered before the terminal status shows progress \
              streamed as it happens; a stream that holds everything back to its end does not.",
         ),
+        needs: Needs::NONE.sends(&["tck-stream-001"]),
         run: |ctx| Box::pin(intermediate(ctx)),
     }]
 }

@@ -2,6 +2,7 @@
 //! updates, the end of a subscription, refusals, and several subscribers. These run when the
 //! card declares `capabilities.streaming`; every wait is bounded by the kit's stream wait.
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{self, close_after_terminal, rank, sent_task, task_id, until_terminal, Setup};
@@ -36,6 +37,7 @@ pub fn checks() -> Vec<Check> {
                  §5.3 and §11.3.2; the proto's annotation says GET (spec notes §1.17 #1). An \
                  agent that answers only GET fails the subscription checks on HTTP+JSON.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required", "tck-long-running"]).weighs(4),
             run: |ctx| Box::pin(subscribe_first_event(ctx)),
         },
         Check {
@@ -59,6 +61,7 @@ pub fn checks() -> Vec<Check> {
                  completes it: the subscriber must see at least the terminal status after its \
                  snapshot.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required", "tck-long-running"]).weighs(4),
             run: |ctx| Box::pin(subscribe_updates(ctx)),
         },
         Check {
@@ -75,6 +78,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["STREAM-SUB-002"],
             acts: &["STREAM-SUB-001", "STREAM-SUB-002"],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-input-required", "tck-long-running"]).weighs(4),
             run: |ctx| Box::pin(subscribe_closes(ctx)),
         },
         Check {
@@ -91,6 +95,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["STREAM-SUB-003"],
             acts: &["STREAM-SUB-003"],
             reading: None,
+            needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(subscribe_terminal(ctx)),
         },
         Check {
@@ -107,6 +112,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["STREAM-SUB-004"],
             acts: &[],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(subscribe_unknown(ctx)),
         },
         Check {
@@ -126,6 +132,7 @@ pub fn checks() -> Vec<Check> {
                 "Events are compared by kind, state and artifact id after the subscription \
                  snapshot; timestamps may differ only between snapshots.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required", "tck-long-running"]).weighs(5),
             run: |ctx| Box::pin(subscribers_agree(ctx)),
         },
     ]
@@ -429,6 +436,7 @@ pub fn closing_checks() -> Vec<Check> {
              subscription to an interrupted task that closes before the follow-up is allowed \
              (§11.7) and leaves nothing to judge.",
         ),
+        needs: Needs::NONE.sends(&["tck-input-required", "tck-long-running"]).weighs(6),
         run: |ctx| Box::pin(closing_one(ctx)),
     }]
 }

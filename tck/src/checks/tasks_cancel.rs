@@ -1,6 +1,7 @@
 //! CancelTask checks (`tasks.cancel.*`): open tasks become canceled and stay so; terminal
 //! and unknown tasks are refused (spec 1.0 §3.1.5).
 
+use crate::check::Needs;
 use serde_json::json;
 
 use super::setup::{result_task, task_id, terminal_tasks, tried_and_skipped, Findings, Setup};
@@ -29,6 +30,7 @@ pub fn checks() -> Vec<Check> {
                  TaskNotCancelableError for a task it cannot cancel now, which makes this check \
                  UNTESTABLE rather than FAIL. A cancel it accepts must return the task canceled.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(2),
             run: |ctx| Box::pin(cancel_open(ctx)),
         },
         Check {
@@ -41,6 +43,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &["CORE-CANCEL-001"],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(3),
             run: |ctx| Box::pin(cancel_persists(ctx)),
         },
         Check {
@@ -62,6 +65,7 @@ pub fn checks() -> Vec<Check> {
                  and the result says which came.",
                 " In 0.3 (-32002 on JSON-RPC) REST and gRPC error forms are unspecified: only the class is asked there.",
             )),
+            needs: Needs::NONE.sends(&["tck-input-required", "tck-reject-task", "tck-fail-task"]).weighs(9),
             run: |ctx| Box::pin(cancel_terminal(ctx)),
         },
         Check {
@@ -76,6 +80,7 @@ pub fn checks() -> Vec<Check> {
             reading: Some(
                 "Both versions: -32001 on JSON-RPC. On 1.0 REST and gRPC, HTTP 404 / NOT_FOUND with ErrorInfo TASK_NOT_FOUND; 0.3 specifies neither REST error bodies nor gRPC statuses, so there only the class is asked (an HTTP 4xx; a gRPC status other than OK and INTERNAL).",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(cancel_unknown(ctx)),
         },
     ]

@@ -1,6 +1,7 @@
 //! GetTask checks (`tasks.get.*`): the current task, unknown ids, and historyLength
 //! (spec 1.0 §3.1.3, §3.2.4).
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{
@@ -29,6 +30,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-GET-001"],
             acts: &["CORE-GET-001"],
             reading: None,
+            needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(get_returns_current(ctx)),
         },
         Check {
@@ -43,6 +45,7 @@ pub fn checks() -> Vec<Check> {
             reading: Some(
                 "Both versions: -32001 on JSON-RPC. On 1.0 REST and gRPC, HTTP 404 / NOT_FOUND with ErrorInfo TASK_NOT_FOUND; 0.3 specifies neither REST error bodies nor gRPC statuses, so there only the class is asked (an HTTP 4xx; a gRPC status other than OK and INTERNAL).",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(get_unknown(ctx)),
         },
         Check {
@@ -58,6 +61,7 @@ pub fn checks() -> Vec<Check> {
                 "Judged only when the task has history to omit. Returning any message for \
                  historyLength 0 also breaks the MUST NOT of tasks.get.history-length-caps-messages.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(4),
             run: |ctx| Box::pin(history_zero(ctx)),
         },
         Check {
@@ -74,6 +78,7 @@ pub fn checks() -> Vec<Check> {
                  two messages the limit cannot be observed and the check is N/A. With a limit of 1 \
                  the message returned must be the most recent one; with 0, none.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(5),
             run: |ctx| Box::pin(history_cap(ctx)),
         },
     ]

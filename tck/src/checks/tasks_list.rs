@@ -2,6 +2,7 @@
 //! own holding tasks it just made, so sorting, paging and artifact omission are observed on
 //! real data.
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{follow_up, task_id, Setup};
@@ -31,6 +32,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-LIST-004"],
             acts: &["CORE-LIST-003"],
             reading: None,
+            needs: Needs::NONE.weighs(3),
             run: |ctx| Box::pin(next_page_token(ctx)),
         },
         Check {
@@ -48,6 +50,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-LIST-005"],
             acts: &["CORE-LIST-002"],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-artifact-text"]).weighs(2),
             run: |ctx| Box::pin(artifacts_omitted(ctx)),
         },
         Check {
@@ -64,6 +67,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-LIST-003"],
             acts: &[],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(6),
             run: |ctx| Box::pin(sorted_desc(ctx)),
         },
         Check {
@@ -76,6 +80,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-LIST-001"],
             acts: &["CORE-LIST-001"],
             reading: None,
+            needs: Needs::NONE.weighs(3),
             run: |ctx| Box::pin(filters_by_context(ctx)),
         },
         Check {
@@ -92,6 +97,7 @@ pub fn checks() -> Vec<Check> {
                  filter is read as a MUST violation. Needs two tasks with different status \
                  timestamps.",
             ),
+            needs: Needs::NONE.weighs(4),
             run: |ctx| Box::pin(timestamp_filter(ctx)),
         },
         Check {
@@ -104,6 +110,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-LIST-002"],
             acts: &[],
             reading: None,
+            needs: Needs::NONE.weighs(5),
             run: |ctx| Box::pin(page_size_and_cursor(ctx)),
         },
         Check {
@@ -116,6 +123,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["CORE-LIST-004"],
             acts: &["CORE-LIST-003"],
             reading: None,
+            needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(response_required(ctx)),
         },
     ]

@@ -2,6 +2,7 @@
 //! default of at most 50 tasks and the range 1..=100, observed on a context of its own that
 //! holds more tasks than either bound.
 
+use crate::check::Needs;
 use futures::stream::{self, StreamExt, TryStreamExt};
 use serde_json::{json, Value};
 
@@ -14,7 +15,7 @@ use crate::judge;
 /// The tasks the check makes in its context: one more than the largest page allowed.
 const TASKS: usize = 101;
 /// How many of them are sent at once: one, a client's load (the check's deadline is sized
-/// for its chain; see `checks::needs` weights).
+/// for its chain; see its `needs.weight`).
 const AT_ONCE: usize = 1;
 
 /// This module's checks.
@@ -47,6 +48,7 @@ pub fn checks() -> Vec<Check> {
              check makes 101 tasks in a context of its own on each 1.0 binding, since each \
              binding reads pageSize its own way (a query parameter on REST).",
         ),
+        needs: Needs::NONE.weighs(12),
         run: |ctx| Box::pin(page_size_bounds(ctx)),
     }]
 }

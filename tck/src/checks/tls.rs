@@ -4,6 +4,7 @@
 //! card they are N/A: whether a deployment is production (where §7.1 makes TLS a MUST) cannot
 //! be seen from outside, so the kit judges the TLS an agent offers, not its absence.
 
+use crate::check::{Needs, Profile};
 use std::collections::BTreeSet;
 
 use serde_json::json;
@@ -39,6 +40,7 @@ pub fn checks() -> Vec<Check> {
                  interface's), offering TLS 1.3 only. The certificate is not judged by this \
                  probe; the kit's own requests verify it.",
             ),
+            needs: Needs::NONE.on(Profile::Tls),
             run: |ctx| Box::pin(tls13_offered(ctx)),
         },
         Check {
@@ -56,6 +58,7 @@ pub fn checks() -> Vec<Check> {
                  the deadline is refusal. Together with the kit's own TLS 1.2+ requests this also \
                  shows TLS 1.2 at least.",
             ),
+            needs: Needs::NONE.on(Profile::Tls),
             run: |ctx| Box::pin(legacy_refused(ctx)),
         },
         Check {
@@ -72,6 +75,7 @@ pub fn checks() -> Vec<Check> {
                  card's response and one response of each HTTPS JSON-RPC and REST interface \
                  must carry the header; max-age=0 (which switches HSTS off) does not count.",
             ),
+            needs: Needs::NONE.on(Profile::Tls),
             run: |ctx| Box::pin(hsts(ctx)),
         },
         Check {
@@ -89,6 +93,7 @@ pub fn checks() -> Vec<Check> {
                  tell production, so a card over HTTPS that sends a client to plain http is \
                  judged at SHOULD (WARN). A gRPC host:port is reached with the card's scheme.",
             ),
+            needs: Needs::NONE.on(Profile::Tls),
             run: |ctx| Box::pin(interfaces_https(ctx)),
         },
     ]

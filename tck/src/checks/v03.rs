@@ -2,6 +2,7 @@
 //! answer looks like. Checks on 0.3 interfaces send no `A2A-Version` (an absent header means
 //! 0.3) and read answers back strictly (see `transport::v03`).
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::{EVERY_BINDING_0_3, JSONRPC_0_3, JSON_0_3};
@@ -31,6 +32,7 @@ pub fn checks() -> Vec<Check> {
                  proto, used by 0.3 REST and gRPC, spells TASK_STATE_CANCELLED with two. Over gRPC \
                  the enum travels as a number, so this check runs on the JSON bindings only.",
             ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(5),
             run: |ctx| Box::pin(states_spelled(ctx)),
         },
         Check {
@@ -47,6 +49,7 @@ pub fn checks() -> Vec<Check> {
                  message/send returns the Task or Message itself; 1.0 wraps it in \
                  {\"task\"}/{\"message\"} and drops `kind`.",
             ),
+            needs: Needs::NONE.sends(&["tck-message-response"]).weighs(2),
             run: |ctx| Box::pin(bare_results(ctx)),
         },
         Check {
@@ -64,6 +67,7 @@ pub fn checks() -> Vec<Check> {
                  terminal event of `tck-stream-001` is required to say true. Over gRPC false is \
                  the default and is not sent.",
             ),
+            needs: Needs::NONE.sends(&["tck-stream-001"]),
             run: |ctx| Box::pin(final_flags(ctx)),
         },
     ]

@@ -2,6 +2,7 @@
 //! its preferredTransport, each additional interface answers the transport it names, and
 //! additionalInterfaces is complete. The 0.3 wire rules are in `v03_wire`.
 
+use crate::check::Needs;
 use serde_json::Value;
 
 use super::setup::verdict_from;
@@ -40,6 +41,7 @@ pub fn checks() -> Vec<Check> {
                  without the 0.3 fields has nothing to check (N/A); a url that asks for \
                  credentials the kit does not hold cannot be judged (UNTESTABLE).",
             ),
+            needs: Needs::NONE.weighs(3),
             run: |ctx| Box::pin(declared_transports(ctx)),
         },
         Check {
@@ -52,6 +54,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: Some("Applies when the card lists additionalInterfaces (\"if provided\")."),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(interfaces_complete(ctx)),
         },
     ]

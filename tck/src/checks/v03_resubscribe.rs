@@ -4,6 +4,7 @@
 //! stream. 1.0 answers the same call with UnsupportedOperationError
 //! (`subscribe.terminal-task-unsupported`).
 
+use crate::check::Needs;
 use serde_json::json;
 
 use super::setup::{task_id, Setup};
@@ -42,6 +43,7 @@ pub fn checks() -> Vec<Check> {
              before its end, so neither the task nor an error reaches the client), an event of \
              another task, or an event that reports a state other than a terminal one.",
         ),
+        needs: Needs::NONE,
         run: |ctx| Box::pin(resubscribe_finished(ctx)),
     }]
 }

@@ -4,6 +4,7 @@
 //! in `v03`.
 //! Requests here go out as raw bytes without `A2A-Version` (an absent header means 0.3).
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{task_id, verdict_from, Setup};
@@ -40,6 +41,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: None,
+            needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(envelope(ctx)),
         },
         Check {
@@ -59,6 +61,7 @@ pub fn checks() -> Vec<Check> {
                 "The codes are those of JSON-RPC 2.0, which the 0.3 binding adopts (§6.11, \
                  §8.1); a parse error cannot name the request, so its id is null.",
             ),
+            needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(malformed(ctx)),
         },
         Check {
@@ -74,6 +77,7 @@ pub fn checks() -> Vec<Check> {
                 "0.3 names application/json. application/a2a+json (what 1.0.1 asks) is a JSON \
                  media type too, and an agent serving both versions may send it; it is accepted.",
             ),
+            needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(rest_content_type(ctx)),
         },
         Check {
@@ -90,6 +94,7 @@ pub fn checks() -> Vec<Check> {
                  §2.4): 404 is usual, any client-error status is accepted, and the body only \
                  has to be a JSON object.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(rest_error_status(ctx)),
         },
         Check {
@@ -102,6 +107,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-stream-001"]),
             run: |ctx| Box::pin(sse_content_type(ctx)),
         },
     ]

@@ -2,6 +2,7 @@
 //! query parameter, methods of one version sent under the other, the versions the card
 //! declares, and tasks shared by both versions.
 
+use crate::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{task_id, Setup};
@@ -29,6 +30,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["VER-SERVER-002"],
             acts: &["VER-NEG-001"],
             reading: None,
+            needs: Needs::NONE,
             run: |ctx| Box::pin(unsupported_version(ctx)),
         },
         Check {
@@ -47,6 +49,7 @@ pub fn checks() -> Vec<Check> {
                  header-less request is a 0.3 request and must get a 0.3 answer (tasks/get of an \
                  unknown id: TaskNotFoundError).",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(missing_version(ctx)),
         },
         Check {
@@ -65,6 +68,7 @@ pub fn checks() -> Vec<Check> {
                  GetTask of an unknown id: the 1.0 answer is TaskNotFoundError, not \
                  VersionNotSupportedError.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(patch_version(ctx)),
         },
     ]
@@ -87,6 +91,7 @@ pub fn across_versions() -> Vec<Check> {
                  1.0 has no method tasks/get. The Python SDK answers -32603 here; this check \
                  takes the spec's reading.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(method_0_3_under_1_0(ctx)),
         },
         Check {
@@ -103,6 +108,7 @@ pub fn across_versions() -> Vec<Check> {
                  answers -32009 VersionNotSupported, which is the answer owed by an interface \
                  that does not serve 0.3; this interface does.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(method_1_0_under_0_3(ctx)),
         },
         Check {
@@ -122,6 +128,7 @@ pub fn across_versions() -> Vec<Check> {
                  supported combination with a SHOULD, so an undeclared one is a WARN. §5.2's \
                  MUST is about the protocols (bindings) and is not what this probe sees.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(card_declares_versions(ctx)),
         },
         Check {
@@ -138,6 +145,7 @@ pub fn across_versions() -> Vec<Check> {
                  agent, so a task made with 1.0 is read with 0.3 (and the other way) on each \
                  binding that declares both. N/A when no binding declares both.",
             ),
+            needs: Needs::NONE.weighs(12),
             run: |ctx| Box::pin(same_task_both_versions(ctx)),
         },
         Check {
@@ -154,6 +162,7 @@ pub fn across_versions() -> Vec<Check> {
                  ignores it reads the request as 0.3. Observed with GET /tasks/{unknown}?A2A-Version=1.0: \
                  the 1.0 answer is 404 TaskNotFoundError.",
             ),
+            needs: Needs::NONE,
             run: |ctx| Box::pin(query_parameter(ctx)),
         },
     ]

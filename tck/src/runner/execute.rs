@@ -52,7 +52,7 @@ pub(crate) async fn execute(
         }
     };
     let outcome = outcome.and_then(|verdict| {
-        crate::checks::needs::held_to_declaration(check.id, &scenarios.sent()).map(|_| verdict)
+        scenarios.held_to(check).map(|_| verdict)
     });
     let status = Status::of(check.level, &outcome);
     let message = match &outcome {

@@ -28,7 +28,7 @@ pub(crate) use execute::{execute, Problem};
 /// exchanges (at least once), so a check that must make a hundred tasks one at a time is not
 /// cut short by a slow but healthy agent.
 fn deadline_of(check: &crate::check::Check, timeout: std::time::Duration) -> std::time::Duration {
-    timeout * (crate::checks::needs::weight(check.id) / 4).max(1)
+    timeout * (check.needs.weight / 4).max(1)
 }
 
 /// How many checks that met signs of an overloaded agent are run again alone, at most.
@@ -373,7 +373,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     };
     let mut not_run = Vec::new();
     plan.retain(
-        |p| match crate::checks::needs::not_run(p.check, &scenarios) {
+        |p| match scenarios.not_run(p.check) {
             Some(reason) => {
                 let (binding, version) = p.place();
                 not_run.push(report::NotRun {
@@ -409,7 +409,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     let catalogue = plan.clone();
     let mut order: Vec<(usize, Planned)> = plan.into_iter().enumerate().collect();
     if options.jobs > 1 {
-        order.sort_by_key(|(_, p)| std::cmp::Reverse(crate::checks::needs::weight(p.check.id)));
+        order.sort_by_key(|(_, p)| std::cmp::Reverse(p.check.needs.weight));
     }
     // Checks that judge the run's traffic on an interface (wire shapes, every webhook's calls)
     // start once the others have finished; every exchange of an interface's checks is audited.
@@ -631,7 +631,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     // What the run left out: the selection's checks (the durability area counts only when
     // asked for: it never runs by default), the contract's, the selection's interfaces.
     let eligible = (catalog.iter())
-        .filter(|c| options.durability.is_some() || !c.id.starts_with("durability."))
+        .filter(|c| options.durability.is_some() || c.needs.profile != crate::check::Profile::Restart)
         .count();
     let partial = report::Partial {
         checks_not_selected: eligible.saturating_sub(selected.len() + durable.len()),

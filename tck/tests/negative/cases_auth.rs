@@ -9,14 +9,6 @@ use a2a_tck::check::{Binding, ProtocolVersion, Status};
 
 use crate::cases::{case, expecting, on, Case};
 
-/// Checks whose cases need the agent in authenticated mode.
-pub const AUTHENTICATED_PREFIXES: &[&str] = &["auth.", "extended-card."];
-
-/// Whether the case of `check` runs against the agent in authenticated mode.
-pub fn authenticated(check: &str) -> bool {
-    AUTHENTICATED_PREFIXES.iter().any(|p| check.starts_with(p))
-}
-
 pub const AUTH_CASES: &[Case] = &[
     case("auth.missing-credentials-rejected", Fault::AuthNotEnforced),
     case(

@@ -7,11 +7,6 @@ use a2a_tck::check::Binding;
 
 use crate::cases::{case, on, Case};
 
-/// Whether the harness must start the agent under TLS for `check`.
-pub fn needs_tls(check: &str) -> bool {
-    check == "card.signature.jku-over-https"
-}
-
 pub const PLANNED10_CASES: &[Case] = &[
     // The fault bends the HTTP+JSON binding only (the contract probe, on JSON-RPC, still sees
     // `tck-long-running` held WORKING).

@@ -1,6 +1,7 @@
 //! The HTTP framing of streams (`streaming.sse-content-type`, spec 1.0 §9.4.2): a stream on
 //! JSON-RPC or REST is served as Server-Sent Events.
 
+use crate::check::Needs;
 use serde_json::json;
 
 use super::super::JSON_1_0;
@@ -21,6 +22,7 @@ pub fn framing_checks() -> Vec<Check> {
             maps_to: &["JSONRPC-SSE-001", "HTTP_JSON-SSE-001"],
             acts: &["JSONRPC-SSE-001"],
             reading: None,
+            needs: Needs::NONE.sends(&["tck-stream-001"]),
             run: |ctx| Box::pin(sse_content_type(ctx)),
         },
     ]
