@@ -15,10 +15,9 @@ use serde_json::{json, Value};
 use super::setup::{task_id, Findings, Setup};
 use super::EVERY_BINDING_BOTH;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
-use crate::model::{Binding, ProtocolVersion};
+use crate::ctx::Ctx;
+use crate::model::ProtocolVersion;
 use crate::transport::stream::Start;
-use crate::transport::Reply;
 
 mod card_and_task;
 mod challenge;
@@ -29,20 +28,13 @@ use card_and_task::{in_task_auth, oauth_urls};
 use challenge::challenge;
 use isolation::{foreign_task, principals_isolated};
 use limited::limited_refused;
-pub use limited::{limited_principal, NO_LIMITED};
+use super::setup::auth::{
+    in_binding_form, served, with_wrong_credentials, without_credentials,
+};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "auth";
 
-/// Headers of the run that are not credentials.
-const PROTOCOL_HEADERS: &[&str] = &[
-    "a2a-version",
-    "a2a-extensions",
-    "x-a2a-extensions",
-    "accept",
-    "content-type",
-    "user-agent",
-];
 
 const STATUS_READING: &str =
     "Refused means: no result. The binding's form (§5.4 error table; 0.3 §4.4) is HTTP 401 \
@@ -281,85 +273,10 @@ fn not_applicable(reason: String) -> Verdict {
     Verdict::NotApplicable { reason }
 }
 
-/// The run's headers that are not credentials.
-pub(super) fn protocol_headers(ctx: &Ctx) -> Vec<(String, String)> {
-    ctx.wire
-        .extra_headers()
-        .iter()
-        .filter(|(name, _)| PROTOCOL_HEADERS.contains(&name.to_ascii_lowercase().as_str()))
-        .cloned()
-        .collect()
-}
 
-/// The check's context without any credential.
-pub fn without_credentials(ctx: &Ctx) -> Ctx {
-    ctx.as_caller(protocol_headers(ctx))
-}
 
-/// A random secret nobody holds.
-fn invalid_secret() -> String {
-    format!("tck-invalid-{}", crate::builtin::fresh_token())
-}
 
-/// The check's context with wrong credentials; `None` when the kit knows no form for them.
-pub fn with_wrong_credentials(ctx: &Ctx) -> Option<Ctx> {
-    let mut headers = protocol_headers(ctx);
-    let credentials: Vec<&(String, String)> = ctx
-        .wire
-        .extra_headers()
-        .iter()
-        .filter(|(name, _)| !PROTOCOL_HEADERS.contains(&name.to_ascii_lowercase().as_str()))
-        .collect();
-    if credentials.is_empty() {
-        headers.push(card_credential(&ctx.card.json)?);
-    }
-    for (name, value) in credentials {
-        let wrong = match value.split_once(' ') {
-            Some((scheme, _)) if scheme.eq_ignore_ascii_case("basic") => {
-                use base64::Engine as _;
-                let pair = format!("tck-invalid:{}", invalid_secret());
-                format!(
-                    "Basic {}",
-                    base64::engine::general_purpose::STANDARD.encode(pair)
-                )
-            }
-            Some((scheme, _)) if !scheme.is_empty() => format!("{scheme} {}", invalid_secret()),
-            _ => invalid_secret(),
-        };
-        headers.push((name.clone(), wrong));
-    }
-    Some(ctx.as_caller(headers))
-}
 
-/// A wrong credential made from the card's schemes: an http bearer scheme, or an apiKey in
-/// a header.
-fn card_credential(card: &Value) -> Option<(String, String)> {
-    let schemes = card.get("securitySchemes")?.as_object()?;
-    schemes
-        .values()
-        .find_map(|scheme| {
-            let http = scheme
-                .get("httpAuthSecurityScheme")
-                .or_else(|| (scheme.get("type")? == "http").then_some(scheme))?;
-            let name = http.get("scheme")?.as_str()?;
-            name.eq_ignore_ascii_case("bearer").then(|| {
-                (
-                    "Authorization".to_string(),
-                    format!("Bearer {}", invalid_secret()),
-                )
-            })
-        })
-        .or_else(|| {
-            schemes.values().find_map(|scheme| {
-                let key = scheme
-                    .get("apiKeySecurityScheme")
-                    .or_else(|| (scheme.get("type")? == "apiKey").then_some(scheme))?;
-                let location = key.get("location").or_else(|| key.get("in"))?.as_str()?;
-                let name = key.get("name")?.as_str()?;
-                (location == "header").then(|| (name.to_string(), invalid_secret()))
-            })
-        })
-}
 
 /// Words that name a scheme the card declares: the scheme's key and its http scheme.
 pub fn scheme_words(card: &Value) -> Vec<String> {
@@ -377,15 +294,6 @@ pub fn scheme_words(card: &Value) -> Vec<String> {
     words
 }
 
-/// What an answer served (a result), if it served one.
-pub fn served(reply: &Reply) -> Option<String> {
-    match &reply.read {
-        Ok(Answer::Result(value)) if !value.is_null() => {
-            Some(Answer::Result(value.clone()).describe())
-        }
-        _ => None,
-    }
-}
 
 /// The operations a caller without (valid) credentials must not get served, judged.
 async fn operations_refused(ctx: &Ctx, caller: &Ctx, task: &str) -> Result<Findings, HarnessError> {
@@ -454,35 +362,7 @@ async fn invalid_rejected(ctx: Ctx) -> Result<Verdict, HarnessError> {
     ))
 }
 
-/// JSON-RPC codes that mean something other than an authentication failure.
-fn meaningful_code(code: i64) -> bool {
-    matches!(code, -32700 | -32600 | -32601 | -32602 | -32603) || (-32009..=-32001).contains(&code)
-}
 
-/// Whether a refusal has the binding's form for an authentication failure.
-pub fn in_binding_form(reply: &Reply) -> Result<(), String> {
-    let error = match &reply.read {
-        Ok(Answer::Error(error)) => Some(error),
-        _ => None,
-    };
-    match reply.binding {
-        Binding::Grpc => match error.and_then(|e| e.status.as_deref()) {
-            Some("UNAUTHENTICATED" | "PERMISSION_DENIED") => Ok(()),
-            other => Err(format!("gRPC status {}", other.unwrap_or("none"))),
-        },
-        binding => match (reply.http_status, error.and_then(|e| e.code)) {
-            (Some(401 | 403), _) => Ok(()),
-            (Some(200), Some(code)) if binding == Binding::Jsonrpc && !meaningful_code(code) => {
-                Ok(())
-            }
-            (status, code) => Err(format!(
-                "HTTP {}{}",
-                status.unwrap_or(0),
-                code.map_or(String::new(), |c| format!(" with JSON-RPC code {c}"))
-            )),
-        },
-    }
-}
 
 async fn rejection_form(ctx: Ctx) -> Result<Verdict, HarnessError> {
     if let Err(why) = security_required(&ctx.card.json) {

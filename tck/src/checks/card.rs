@@ -1,6 +1,7 @@
 //! Agent card checks (`card.*`): discovery, required fields, declared interfaces, caching
 //! (spec 1.0 §4.4, §8).
 
+pub mod last_modified;
 use crate::check::Needs;
 use serde_json::Value;
 

@@ -2,6 +2,7 @@
 //! each signature, the JWK Set its `jku` names, and the signature over the canonical card.
 //! Every check is N/A when the card carries no `signatures`.
 
+pub mod jku;
 use crate::check::Needs;
 use serde_json::Value;
 

@@ -115,7 +115,7 @@ async fn jsonrpc_extra(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 /// The `error` object of the HTTP+JSON answer to a SendMessage without `message`.
 async fn rest_invalid(ctx: &Ctx) -> Result<Value, HarnessError> {
-    let http = super::rest::raw(ctx, "SendMessage", json!({})).await?;
+    let http = super::setup::rest::raw(ctx, "SendMessage", json!({})).await?;
     match http.json().and_then(|b| b.get("error").cloned()) {
         Some(error) if (400..500).contains(&http.status) => Ok(error),
         _ => Err(HarnessError::Prerequisite(format!(

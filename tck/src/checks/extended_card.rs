@@ -7,7 +7,7 @@
 use crate::check::{Needs, Profile};
 use serde_json::{json, Value};
 
-use super::auth::{in_binding_form, served, with_wrong_credentials, without_credentials};
+use super::setup::auth::{in_binding_form, served, with_wrong_credentials, without_credentials};
 use super::setup::Findings;
 use super::EVERY_BINDING_BOTH;
 use crate::a2a::ErrorKind;

@@ -4,8 +4,10 @@
 //! The kit activates the card's required extensions on every request (see
 //! [`crate::service_params`]); these checks change that on purpose, one request each.
 
+pub mod v03;
+use super::setup::extensions::{baseline_processed, required_or_na, send_params};
 use crate::check::Needs;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::{EVERY_BINDING_1_0, JSON_1_0};
 use crate::a2a::ErrorKind;
@@ -102,17 +104,6 @@ pub fn checks() -> Vec<Check> {
     ]
 }
 
-/// The card's required extensions, or the N/A verdict when it declares none.
-pub(crate) fn required_or_na(ctx: &Ctx) -> Result<Vec<String>, Verdict> {
-    let required = required_extensions(&ctx.card.json);
-    if required.is_empty() {
-        Err(Verdict::NotApplicable {
-            reason: "the card declares no extension with required: true".into(),
-        })
-    } else {
-        Ok(required)
-    }
-}
 
 /// The card's required extensions, the index of one whose URI carries a version, and that URI
 /// with another version (what a downgrade check activates in its place); else N/A.
@@ -131,10 +122,6 @@ pub(crate) fn downgrade_of(ctx: &Ctx) -> Result<(Vec<String>, usize, String), Ve
     }
 }
 
-/// SendMessage params with a plain message.
-pub(crate) fn send_params(ctx: &Ctx) -> Value {
-    json!({ "message": ctx.user_message("tck-complete-task") })
-}
 
 async fn required_not_activated(ctx: Ctx) -> Result<Verdict, HarnessError> {
     if let Err(na) = required_or_na(&ctx) {
@@ -199,23 +186,6 @@ async fn version_not_downgraded(ctx: Ctx) -> Result<Verdict, HarnessError> {
     })
 }
 
-/// A plain SendMessage with the card's required extensions activated must be processed, so
-/// that a refusal of a variant is the variant's doing (an agent may also refuse requests that
-/// do not follow an extension's own protocol, which the kit cannot know).
-pub(crate) async fn baseline_processed(ctx: &Ctx) -> Result<(), HarnessError> {
-    let reply = ctx.request("SendMessage", send_params(ctx)).await?;
-    match &reply.read {
-        Ok(Answer::Result(_)) => Ok(()),
-        Ok(other) => Err(HarnessError::Prerequisite(format!(
-            "a plain SendMessage with the card's required extensions activated was not \
-             processed: {}",
-            other.describe()
-        ))),
-        Err(unreadable) => Err(HarnessError::Prerequisite(format!(
-            "a plain SendMessage with the card's required extensions activated: {unreadable}"
-        ))),
-    }
-}
 
 async fn unknown_ignored(ctx: Ctx) -> Result<Verdict, HarnessError> {
     baseline_processed(&ctx).await?;

@@ -9,41 +9,27 @@ pub mod auth;
 pub mod bindings;
 pub mod capabilities;
 pub mod card;
-pub mod card_jku;
-pub mod card_last_modified;
 pub mod card_signature;
 pub mod context;
 pub mod data_model;
-pub mod data_model_utf8;
-pub mod data_model_wire;
 pub mod durability;
 pub mod error_details;
 pub mod extended_card;
 pub mod extensions;
-pub mod extensions_v03;
 pub mod grpc;
 pub mod jsonrpc;
 pub mod push;
-pub mod push_delivery;
-pub mod push_order;
-pub(crate) mod push_setup;
 pub mod rest;
 pub mod send;
-pub mod send_modes;
 pub mod service_params;
 pub(crate) mod setup;
 pub mod streaming;
-pub mod streaming_progress;
 pub mod subscribe;
 pub mod tasks_cancel;
 pub mod tasks_get;
 pub mod tasks_list;
-pub mod tasks_list_bounds;
 pub mod tls;
 pub mod v03;
-pub mod v03_card;
-pub mod v03_resubscribe;
-pub mod v03_wire;
 pub mod versioning;
 
 /// Binding-agnostic checks: run once on every declared interface of 1.0.
@@ -137,33 +123,33 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (auth::PREFIX, auth::checks()),
         (extended_card::PREFIX, extended_card::checks()),
         (push::PREFIX, push::checks()),
-        (push::PREFIX, push_delivery::checks()),
-        (push::PREFIX, push_order::checks()),
-        (v03_wire::PREFIX, v03_wire::checks()),
-        (v03_card::PREFIX, v03_card::checks()),
-        (streaming_progress::PREFIX, streaming_progress::checks()),
+        (push::PREFIX, push::delivery::checks()),
+        (push::PREFIX, push::order::checks()),
+        (v03::wire::PREFIX, v03::wire::checks()),
+        (v03::card::PREFIX, v03::card::checks()),
+        (streaming::progress::PREFIX, streaming::progress::checks()),
         (rest::PREFIX, rest::binding_rules()),
         (grpc::PREFIX, grpc::binding_rules()),
-        (card::PREFIX, card_last_modified::checks()),
+        (card::PREFIX, card::last_modified::checks()),
         (jsonrpc::PREFIX, error_details::jsonrpc_checks()),
         (rest::PREFIX, error_details::rest_checks()),
         (subscribe::PREFIX, subscribe::closing_checks()),
-        (data_model_wire::PREFIX, data_model_wire::checks()),
-        (streaming::PREFIX, data_model_wire::stream_checks()),
-        (v03_resubscribe::PREFIX, v03_resubscribe::checks()),
-        (extensions_v03::PREFIX, extensions_v03::checks()),
+        (data_model::wire::PREFIX, data_model::wire::checks()),
+        (streaming::PREFIX, data_model::wire::stream_checks()),
+        (v03::resubscribe::PREFIX, v03::resubscribe::checks()),
+        (extensions::v03::PREFIX, extensions::v03::checks()),
         // --- planned10 ---
-        (send::PREFIX, send_modes::checks()),
-        (card_signature::PREFIX, card_jku::checks()),
-        (data_model::PREFIX, data_model_utf8::checks()),
-        (tasks_list::PREFIX, tasks_list_bounds::checks()),
+        (send::PREFIX, send::modes::checks()),
+        (card_signature::PREFIX, card_signature::jku::checks()),
+        (data_model::PREFIX, data_model::utf8::checks()),
+        (tasks_list::PREFIX, tasks_list::bounds::checks()),
     ]
 }
 
 /// Whether the check judges the traffic of the whole run on its interface (the wire shapes,
 /// the order of every webhook's calls), and so runs after every other.
 pub fn judges_the_run(id: &str) -> bool {
-    data_model_wire::judges_the_run(id) || push_order::judges_the_run(id)
+    data_model::wire::judges_the_run(id) || push::order::judges_the_run(id)
 }
 
 /// Every check of the kit, in a stable order.
@@ -193,6 +179,65 @@ mod tests {
             assert!(!check.requirement.is_empty());
             assert!(!check.spec.section.is_empty());
         }
+    }
+
+    /// Every `.rs` file under `checks/`, as (path relative to it, text).
+    fn sources() -> Vec<(String, String)> {
+        fn walk(dir: &std::path::Path, root: &std::path::Path, out: &mut Vec<(String, String)>) {
+            for entry in std::fs::read_dir(dir).expect("checks/ is readable") {
+                let path = entry.expect("an entry").path();
+                if path.is_dir() {
+                    walk(&path, root, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let rel = path.strip_prefix(root).expect("under checks/");
+                    let text = std::fs::read_to_string(&path).expect("a source file");
+                    out.push((rel.to_string_lossy().replace('\\', "/"), text));
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/checks");
+        let mut out = Vec::new();
+        walk(&root, &root, &mut out);
+        out
+    }
+
+    /// A check module uses the shared helpers of `checks/setup/` and the scopes of this file,
+    /// never another check module: what two areas share lives in `setup/`.
+    #[test]
+    fn no_check_module_imports_another() {
+        let files = sources();
+        // The top-level modules: `send` for `send.rs` and everything under `send/`.
+        let top = |rel: &str| rel.split('/').next().unwrap_or(rel).trim_end_matches(".rs").to_string();
+        let modules: HashSet<String> = (files.iter())
+            .map(|(rel, _)| top(rel))
+            .filter(|m| m != "mod" && m != "setup")
+            .collect();
+        let mut found = Vec::new();
+        for (rel, text) in &files {
+            let own = top(rel);
+            if own == "mod" || own == "setup" {
+                continue;
+            }
+            let depth = rel.matches('/').count();
+            let up = format!("super::{}", "super::".repeat(depth));
+            for code in text.lines().map(|l| l.split("//").next().unwrap_or(l)) {
+                for prefix in ["crate::checks::", up.as_str()] {
+                    for (at, _) in code.match_indices(prefix) {
+                        if prefix == up && code[..at].ends_with("::") {
+                            continue;
+                        }
+                        let rest = &code[at + prefix.len()..];
+                        let name: String = (rest.chars())
+                            .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+                            .collect();
+                        if modules.contains(&name) && name != own {
+                            found.push(format!("{rel} uses {name}"));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found.is_empty(), "check modules importing others: {found:#?}");
     }
 
     #[test]

@@ -3,10 +3,12 @@
 //! `capabilities.pushNotifications` (spec 1.0 §3.1.7–§3.1.10; 0.3 §7.5–§7.8). The delivery
 //! checks are in `push_delivery.rs`. Every config points at the kit's webhook receiver.
 
+pub mod order;
+pub mod delivery;
 use crate::check::Needs;
 use serde_json::json;
 
-use super::push_setup::{self as ps, Hook};
+use super::setup::push::{self as ps, Hook};
 use super::setup::{names_error, task_id, Findings};
 use super::EVERY_BINDING_BOTH;
 use crate::a2a::{self, ErrorKind};

@@ -1,6 +1,7 @@
 //! HTTP+JSON/REST binding checks (`rest.*`, spec 1.0 §11): media types, success status, and
 //! the google.rpc.Status error body.
 
+use super::setup::rest::raw;
 use crate::check::Needs;
 use serde_json::{json, Value};
 
@@ -112,29 +113,6 @@ async fn rest_get(ctx: &Ctx) -> Result<HttpReply, HarnessError> {
     raw(ctx, "GetTask", json!({ "id": task_id(&task) })).await
 }
 
-/// `method` with `params` (the tenant added) on the REST interface, sent as the kit's
-/// transport sends it but answered raw: for checks that judge what the transport reads past
-/// (status, headers, bytes).
-pub(crate) async fn raw(ctx: &Ctx, method: &str, params: Value) -> Result<HttpReply, HarnessError> {
-    let interface = ctx
-        .interface
-        .as_ref()
-        .ok_or_else(|| HarnessError::Internal("no interface".into()))?;
-    let route = rest::route(&interface.url, method, &ctx.with_tenant(params)?)?;
-    let mut headers = vec![("accept", rest::ACCEPT.to_string())];
-    if route.body.is_some() {
-        headers.push(("content-type", rest::REQUEST_CONTENT_TYPE.to_string()));
-    }
-    headers.push(("a2a-version", interface.version.as_str().to_string()));
-    ctx.wire
-        .send(Request {
-            method: route.method,
-            url: &route.url,
-            headers,
-            body: route.body.map(|b| b.to_string().into_bytes()),
-        })
-        .await
-}
 
 async fn content_type_a2a(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let http = rest_get(&ctx).await?;

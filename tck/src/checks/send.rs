@@ -2,6 +2,7 @@
 //! taskId and contextId, rejections, and follow-ups (spec 1.0 §3.1.1, §3.2.2, §3.4). The
 //! rejection and follow-up checks live in the submodules `rejections` and `follow_ups`.
 
+pub mod modes;
 mod follow_ups;
 mod rejections;
 

@@ -4,7 +4,7 @@
 //! gRPC metadata is judged by the `versioning.*` checks, which run on every binding.)
 
 use crate::check::Needs;
-use super::extensions::{baseline_processed, required_or_na, send_params};
+use super::setup::extensions::{baseline_processed, required_or_na, send_params};
 use super::EVERY_BINDING_1_0;
 use crate::a2a::ErrorKind;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};

@@ -2,6 +2,7 @@
 //! own holding tasks it just made, so sorting, paging and artifact omission are observed on
 //! real data.
 
+pub mod bounds;
 use crate::check::Needs;
 use serde_json::{json, Value};
 

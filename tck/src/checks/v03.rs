@@ -2,6 +2,9 @@
 //! answer looks like. Checks on 0.3 interfaces send no `A2A-Version` (an absent header means
 //! 0.3) and read answers back strictly (see `transport::v03`).
 
+pub mod wire;
+pub mod resubscribe;
+pub mod card;
 use crate::check::Needs;
 use serde_json::{json, Value};
 

@@ -431,7 +431,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             wire(
                 audit.recorder(
                     (planned.interface.as_ref())
-                        .filter(|_| crate::checks::data_model_wire::audited(planned.check.id)),
+                        .filter(|_| crate::checks::data_model::wire::audited(planned.check.id)),
                 ),
                 &planned.card,
             ),
@@ -513,7 +513,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             let Some(signal) = execute::load_signal(result) else {
                 continue;
             };
-            if crate::checks::data_model_wire::judges_the_run(planned.check.id)
+            if crate::checks::data_model::wire::judges_the_run(planned.check.id)
                 || problem_of(planned).is_some()
             {
                 continue;

@@ -1,9 +1,10 @@
 //! The challenge of a refusal for missing credentials (`auth.challenge`): a WWW-Authenticate
 //! header on HTTP, `www-authenticate` metadata on gRPC, or an error naming the scheme.
 
+use crate::checks::setup::auth::without_credentials;
 use serde_json::{json, Value};
 
-use super::{scheme_words, security_required, without_credentials};
+use super::{scheme_words, security_required};
 use crate::check::{HarnessError, Verdict};
 use crate::ctx::{Answer, Ctx};
 use crate::model::{Binding, ProtocolVersion};

@@ -1,8 +1,11 @@
 //! The checks of principal isolation: one principal's task is invisible to another.
 
+use crate::checks::setup::auth::{
+    protocol_headers, served,
+};
 use serde_json::{json, Value};
 
-use super::{protocol_headers, security_required, served, streams};
+use super::{security_required, streams};
 use crate::check::{HarnessError, Verdict};
 use crate::checks::setup::{task_id, Findings, Setup};
 use crate::ctx::{Answer, Ctx, ErrorReply};

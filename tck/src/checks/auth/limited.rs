@@ -1,9 +1,12 @@
 //! The checks of authorization errors: a limited principal (authenticated, permitted nothing
 //! the kit tries) is refused with the binding's authorization error.
 
+use crate::checks::setup::auth::{
+    limited_principal, meaningful_code, served,
+};
 use serde_json::json;
 
-use super::{meaningful_code, protocol_headers, security_required, served, streams};
+use super::{security_required, streams};
 use crate::check::{HarnessError, Verdict};
 use crate::checks::setup::Findings;
 use crate::ctx::{Answer, Ctx};
@@ -11,21 +14,7 @@ use crate::model::Binding;
 use crate::transport::stream::{End, Next, Start};
 use crate::transport::Reply;
 
-/// Why the checks of a limited principal do not apply when the kit holds none.
-pub const NO_LIMITED: &str = "no --limited-bearer given (nor --limited-bearer-env or \
-     --limited-header): the kit holds no credential that authenticates without the permission";
 
-/// The limited principal, or the N/A verdict when the kit holds no such credential.
-pub fn limited_principal(ctx: &Ctx) -> Result<Ctx, Verdict> {
-    if ctx.limited_credentials().is_empty() {
-        return Err(Verdict::NotApplicable {
-            reason: NO_LIMITED.into(),
-        });
-    }
-    let mut headers = protocol_headers(ctx);
-    headers.extend(ctx.limited_credentials().iter().cloned());
-    Ok(ctx.as_caller(headers))
-}
 
 /// How a refusal reads as an authorization error.
 enum Form {

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::raw_card;
 use crate::check::{HarnessError, Verdict};
-use crate::checks::auth::without_credentials;
+use crate::checks::setup::auth::without_credentials;
 use crate::ctx::Ctx;
 use crate::model::Binding;
 

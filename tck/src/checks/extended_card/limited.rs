@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 
 use crate::check::{HarnessError, Verdict};
-use crate::checks::auth::limited_principal;
+use crate::checks::setup::auth::limited_principal;
 use crate::ctx::{Answer, Ctx};
 
 /// The ids (or, lacking one, the names) of a card's skills.

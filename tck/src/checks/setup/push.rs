@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::setup::{task_id, Setup};
+use crate::checks::setup::{task_id, Setup};
 use crate::a2a::{self, ErrorKind};
 use crate::check::HarnessError;
 use crate::ctx::{Answer, Ctx};
@@ -137,7 +137,7 @@ pub async fn create(ctx: &Ctx, task: &str, hook: &Hook) -> Result<Reply, Harness
         Ok(Answer::Error(e)) => {
             e.shape_problem.is_some()
                 || (e.code.is_none() && e.error_info.is_none() && e.status.is_none())
-                || super::setup::names_error(e, ErrorKind::InvalidParams)
+                || crate::checks::setup::names_error(e, ErrorKind::InvalidParams)
         }
         Ok(Answer::Result(_)) => false,
         Err(_) => true,
@@ -198,7 +198,7 @@ pub fn config_id(config: &Value) -> String {
 
 /// Setup: the follow-up that drives `task` to its terminal state, seen to move it.
 pub async fn finish(ctx: &Ctx, task: &Value) -> Result<(), HarnessError> {
-    super::setup::release(ctx, task, FINISH).await.map(drop)
+    crate::checks::setup::release(ctx, task, FINISH).await.map(drop)
 }
 
 /// The config ids a list answer holds, and its nextPageToken.

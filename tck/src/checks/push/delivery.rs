@@ -6,10 +6,10 @@
 use crate::check::Needs;
 use serde_json::{json, Value};
 
-use super::push::PUSH;
-use super::push_setup::{self as ps, Hook, Note};
-use super::setup::{rank, task_id, Findings};
-use super::EVERY_BINDING_BOTH;
+use crate::checks::push::PUSH;
+use crate::checks::setup::push::{self as ps, Hook, Note};
+use crate::checks::setup::{rank, task_id, Findings};
+use crate::checks::EVERY_BINDING_BOTH;
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::Ctx;
@@ -99,7 +99,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "4.3.3", statements: &["V10-4.3.3-06", "V10-3.1.7-02"] },
             requirement: "The webhook gets the task's updates in order up to its terminal state: its artifacts before the terminal status, states never going back, nothing after the terminal state",
-            scope: super::EVERY_BINDING_1_0,
+            scope: crate::checks::EVERY_BINDING_1_0,
             requires: PUSH,
             maps_to: &["PUSH-DELIVER-002"],
             acts: &["PUSH-DELIV-002"],
@@ -410,7 +410,7 @@ async fn deletable(ctx: &Ctx) -> Result<Deletable, HarnessError> {
 async fn primed(ctx: &Ctx) -> Result<Result<Deletable, String>, HarnessError> {
     let (task, hook, config) = deletable(ctx).await?;
     let id = task_id(&task);
-    let message = super::setup::full_follow_up(ctx, &task, ps::OPEN);
+    let message = crate::checks::setup::full_follow_up(ctx, &task, ps::OPEN);
     let answer = match ctx.send_message(message, None).await {
         Ok(answer) => answer,
         Err(e) => {

@@ -4,8 +4,8 @@
 use crate::check::Needs;
 use serde_json::{json, Value};
 
-use super::setup::{mode_admits, output_modes, sent_task, task_id, Findings};
-use super::EVERY_BINDING_1_0;
+use crate::checks::setup::{mode_admits, output_modes, sent_task, task_id, Findings};
+use crate::checks::EVERY_BINDING_1_0;
 use crate::a2a::{self, TERMINAL_STATES};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};

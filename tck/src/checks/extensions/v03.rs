@@ -10,8 +10,9 @@
 use crate::check::Needs;
 use serde_json::json;
 
-use super::extensions::{baseline_processed, downgrade_of, required_or_na, send_params};
-use super::JSON_0_3;
+use crate::checks::extensions::downgrade_of;
+use crate::checks::setup::extensions::{baseline_processed, required_or_na, send_params};
+use crate::checks::JSON_0_3;
 use crate::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
 use crate::service_params::{other_version, required_extensions, EXTENSIONS, UNKNOWN_EXTENSION};

@@ -6,7 +6,7 @@ use crate::check::Needs;
 use futures::stream::{self, StreamExt, TryStreamExt};
 use serde_json::{json, Value};
 
-use super::setup::{sent_task, task_id, Findings, Setup};
+use crate::checks::setup::{sent_task, task_id, Findings, Setup};
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
@@ -33,7 +33,7 @@ pub fn checks() -> Vec<Check> {
                       InvalidParams or clamped into the range",
         // One binding: the 101 tasks cost about 0.1 s of CPU per interface, and ListTasks
         // paging is binding-neutral; JSON-RPC is the binding 1.0 agents serve most.
-        scope: super::EVERY_BINDING_1_0,
+        scope: crate::checks::EVERY_BINDING_1_0,
         requires: &[],
         maps_to: &[],
         acts: &[],

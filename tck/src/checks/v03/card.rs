@@ -5,7 +5,7 @@
 use crate::check::Needs;
 use serde_json::Value;
 
-use super::setup::verdict_from;
+use crate::checks::setup::verdict_from;
 use crate::a2a;
 use crate::card::Interface;
 use crate::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};

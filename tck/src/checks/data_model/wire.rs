@@ -8,7 +8,7 @@
 use crate::check::Needs;
 use serde_json::{json, Value};
 
-use super::{EVERY_BINDING_0_3, EVERY_BINDING_1_0, EVERY_BINDING_BOTH, STREAMING};
+use crate::checks::{EVERY_BINDING_0_3, EVERY_BINDING_1_0, EVERY_BINDING_BOTH, STREAMING};
 use crate::a2a;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::contract::PLAIN;

@@ -3,7 +3,7 @@
 use crate::check::{Needs, Profile};
 use serde_json::Value;
 
-use super::setup::Findings;
+use crate::checks::setup::Findings;
 use crate::card;
 use crate::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
 use crate::ctx::Ctx;

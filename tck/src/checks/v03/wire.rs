@@ -7,8 +7,8 @@
 use crate::check::Needs;
 use serde_json::{json, Value};
 
-use super::setup::{task_id, verdict_from, Setup};
-use super::{JSONRPC_0_3, JSON_0_3, STREAMING};
+use crate::checks::setup::{task_id, verdict_from, Setup};
+use crate::checks::{JSONRPC_0_3, JSON_0_3, STREAMING};
 use crate::a2a;
 use crate::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
 use crate::ctx::Ctx;

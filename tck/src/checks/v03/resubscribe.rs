@@ -7,8 +7,8 @@
 use crate::check::Needs;
 use serde_json::json;
 
-use super::setup::{task_id, Setup};
-use super::{EVERY_BINDING_0_3, STREAMING};
+use crate::checks::setup::{task_id, Setup};
+use crate::checks::{EVERY_BINDING_0_3, STREAMING};
 use crate::a2a;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};

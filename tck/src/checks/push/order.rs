@@ -6,10 +6,10 @@
 use crate::check::Needs;
 use std::collections::BTreeMap;
 
-use super::push::PUSH;
-use super::push_delivery::sequence_problems;
-use super::push_setup::{self as ps, Hook, Note};
-use super::setup::task_id;
+use crate::checks::push::PUSH;
+use crate::checks::push::delivery::sequence_problems;
+use crate::checks::setup::push::{self as ps, Hook, Note};
+use crate::checks::setup::task_id;
 use crate::a2a;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
@@ -33,7 +33,7 @@ pub fn checks() -> Vec<Check> {
         level: Level::Must,
         spec: SpecRef { version: "1.0", section: "3.5.2", statements: &["V10-3.5.2-01"] },
         requirement: "On every webhook the kit gave during the run, each task's notifications come in the order of its updates: no state going back, nothing but the terminal state after it",
-        scope: super::EVERY_BINDING_1_0,
+        scope: crate::checks::EVERY_BINDING_1_0,
         requires: PUSH,
         maps_to: &[],
         acts: &[],

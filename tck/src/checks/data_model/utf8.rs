@@ -4,8 +4,8 @@
 use crate::check::Needs;
 use serde_json::json;
 
-use super::setup::Findings;
-use super::JSON_1_0;
+use crate::checks::setup::Findings;
+use crate::checks::JSON_1_0;
 use crate::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::Ctx;
 use crate::wire::HttpReply;
@@ -100,7 +100,7 @@ async fn json_utf8(ctx: Ctx) -> Result<Verdict, HarnessError> {
                 .http
         }
         Binding::Rest => {
-            super::rest::raw(&ctx, "SendMessage", json!({ "message": message })).await?
+            crate::checks::setup::rest::raw(&ctx, "SendMessage", json!({ "message": message })).await?
         }
         Binding::Grpc => {
             return Err(HarnessError::Internal(

@@ -5,7 +5,7 @@
 use crate::check::Needs;
 use serde_json::json;
 
-use super::{EVERY_BINDING_1_0, STREAMING};
+use crate::checks::{EVERY_BINDING_1_0, STREAMING};
 use crate::a2a;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::Ctx;

@@ -2,6 +2,10 @@
 //! (through the scenario prefixes agents dispatch on), follow-up messages, history limits,
 //! stream endings, and small verdict builders. A helper used by one module stays in it.
 
+pub(crate) mod auth;
+pub(crate) mod extensions;
+pub(crate) mod rest;
+pub(crate) mod push;
 use serde_json::{json, Value};
 
 use crate::a2a::{self, ErrorKind};
