@@ -2,6 +2,7 @@
 //! builds on): the envelope, ids, batches, standard error codes, error objects, and the
 //! events of a JSON-RPC stream.
 
+pub mod error_details;
 use crate::check::Needs;
 use serde_json::{json, Value};
 

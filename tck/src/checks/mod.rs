@@ -13,7 +13,6 @@ pub mod card_signature;
 pub mod context;
 pub mod data_model;
 pub mod durability;
-pub mod error_details;
 pub mod extended_card;
 pub mod extensions;
 pub mod grpc;
@@ -131,8 +130,8 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (rest::PREFIX, rest::binding_rules()),
         (grpc::PREFIX, grpc::binding_rules()),
         (card::PREFIX, card::last_modified::checks()),
-        (jsonrpc::PREFIX, error_details::jsonrpc_checks()),
-        (rest::PREFIX, error_details::rest_checks()),
+        (jsonrpc::PREFIX, jsonrpc::error_details::jsonrpc_checks()),
+        (rest::PREFIX, rest::error_details::rest_checks()),
         (subscribe::PREFIX, subscribe::closing_checks()),
         (data_model::wire::PREFIX, data_model::wire::checks()),
         (streaming::PREFIX, data_model::wire::stream_checks()),

@@ -1,6 +1,7 @@
 //! HTTP+JSON/REST binding checks (`rest.*`, spec 1.0 §11): media types, success status, and
 //! the google.rpc.Status error body.
 
+pub mod error_details;
 use super::setup::rest::raw;
 use crate::check::Needs;
 use serde_json::{json, Value};

@@ -3,6 +3,7 @@
 //! stream endings, and small verdict builders. A helper used by one module stays in it.
 
 pub(crate) mod auth;
+pub(crate) mod error_details;
 pub(crate) mod extensions;
 pub(crate) mod rest;
 pub(crate) mod push;

@@ -1,38 +1,20 @@
 //! Error details beyond the ErrorInfo (spec 1.0 §3.3.2, §9.5, §11.6): an invalid request
 //! names the field that failed in a google.rpc.BadRequest (SHOULD), and any further detail
-//! objects an agent adds are typed (MAY, so only present ones are judged). Two parts: the
-//! `jsonrpc.*` checks and the `rest.*` ones.
+//! objects an agent adds are typed (MAY, so only present ones are judged). Here
+//! the `rest.*` checks; the `jsonrpc.*` one is in `checks/jsonrpc/error_details.rs`, what they share in `checks/setup/error_details.rs`.
 
 use crate::check::Needs;
 use serde_json::{json, Value};
 
-use super::{JSONRPC_1_0, REST_1_0};
-use crate::a2a::{self, ERROR_INFO_TYPE};
+use crate::checks::setup::error_details::judge_extras;
+use crate::checks::REST_1_0;
+use crate::a2a;
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::Ctx;
 
 /// The `@type` of google.rpc.BadRequest ends with this.
 const BAD_REQUEST: &str = "google.rpc.BadRequest";
 
-/// The JSON-RPC checks of this module.
-pub fn jsonrpc_checks() -> Vec<Check> {
-    vec![Check {
-        id: "jsonrpc.errors.extra-data-typed",
-        level: Level::May,
-        spec: SpecRef { version: "1.0", section: "9.5", statements: &["V10-9.5-03"] },
-        requirement: "Error data objects an agent adds beside the ErrorInfo (e.g. a BadRequest for invalid params) carry an @type",
-        scope: JSONRPC_1_0,
-        requires: &[],
-        maps_to: &[],
-        acts: &[],
-        reading: Some(
-            "Extra context is optional (MAY): an error with only its ErrorInfo is N/A. Present \
-             objects are judged by 1.0.1, which types every data object.",
-        ),
-        needs: Needs::NONE,
-        run: |ctx| Box::pin(jsonrpc_extra(ctx)),
-    }]
-}
 
 /// The HTTP+JSON checks of this module.
 pub fn rest_checks() -> Vec<Check> {
@@ -66,56 +48,12 @@ pub fn rest_checks() -> Vec<Check> {
     ]
 }
 
-/// The detail objects of an error other than its ErrorInfo.
-fn extras(details: &[Value]) -> Vec<&Value> {
-    details
-        .iter()
-        .filter(|d| d.get("@type").and_then(Value::as_str) != Some(ERROR_INFO_TYPE))
-        .collect()
-}
 
-/// PASS when every extra detail is typed, N/A without extras, a violation otherwise.
-fn judge_extras(details: Option<&Value>, answer: &str) -> Verdict {
-    let Some(details) = details.and_then(Value::as_array) else {
-        return Verdict::NotApplicable {
-            reason: format!("the error carries no detail array: {answer}"),
-        };
-    };
-    let extras = extras(details);
-    if extras.is_empty() {
-        return Verdict::NotApplicable {
-            reason: "the error carries no detail beside its ErrorInfo (optional)".into(),
-        };
-    }
-    let untyped: Vec<String> = extras
-        .iter()
-        .filter(|d| !d.get("@type").is_some_and(Value::is_string))
-        .map(|d| a2a::brief(d, 160))
-        .collect();
-    if untyped.is_empty() {
-        Verdict::pass_with(format!("{} typed extra detail(s)", extras.len()))
-    } else {
-        Verdict::fail(
-            "every extra detail object with an @type",
-            format!("untyped: {}", untyped.join("; ")),
-        )
-    }
-}
 
-async fn jsonrpc_extra(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let reply = ctx.rpc("SendMessage", json!({})).await?;
-    let Some(error) = reply.body.as_ref().and_then(|b| b.get("error")) else {
-        return Err(HarnessError::Prerequisite(format!(
-            "SendMessage without message was not refused: {}",
-            reply.http.body_start(200)
-        )));
-    };
-    Ok(judge_extras(error.get("data"), &a2a::brief(error, 200)))
-}
 
 /// The `error` object of the HTTP+JSON answer to a SendMessage without `message`.
 async fn rest_invalid(ctx: &Ctx) -> Result<Value, HarnessError> {
-    let http = super::setup::rest::raw(ctx, "SendMessage", json!({})).await?;
+    let http = crate::checks::setup::rest::raw(ctx, "SendMessage", json!({})).await?;
     match http.json().and_then(|b| b.get("error").cloned()) {
         Some(error) if (400..500).contains(&http.status) => Ok(error),
         _ => Err(HarnessError::Prerequisite(format!(
