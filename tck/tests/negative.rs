@@ -4,54 +4,96 @@
 //! The trial `every-fault-has-a-negative-case` lists faults no case exercises, apart from
 //! those in `cases::KIT_SIDE_PENDING`; that list is empty too.
 
+#[path = "negative/auth.rs"]
+mod auth;
+#[path = "negative/bindings.rs"]
+mod bindings;
+#[path = "negative/capabilities.rs"]
+mod capabilities;
+#[path = "negative/card.rs"]
+mod card;
+#[path = "negative/card_signature.rs"]
+mod card_signature;
 #[path = "negative/cases.rs"]
 mod cases;
-#[path = "negative/cases_auth.rs"]
-mod cases_auth;
-#[path = "negative/cases_durable.rs"]
-mod cases_durable;
-#[path = "negative/cases_ext.rs"]
-mod cases_ext;
-#[path = "negative/cases_more.rs"]
-mod cases_more;
-#[path = "negative/cases_planned03.rs"]
-mod cases_planned03;
-#[path = "negative/cases_planned10.rs"]
-mod cases_planned10;
-#[path = "negative/cases_push.rs"]
-mod cases_push;
-#[path = "negative/cases_registry.rs"]
-mod cases_registry;
-#[path = "negative/cases_schemas.rs"]
-mod cases_schemas;
+#[path = "negative/context.rs"]
+mod context;
+#[path = "negative/data_model.rs"]
+mod data_model;
+#[path = "negative/durability.rs"]
+mod durability;
+#[path = "negative/extended_card.rs"]
+mod extended_card;
+#[path = "negative/extensions.rs"]
+mod extensions;
+#[path = "negative/grpc.rs"]
+mod grpc;
+#[path = "negative/jsonrpc.rs"]
+mod jsonrpc;
+#[path = "negative/push.rs"]
+mod push;
+#[path = "negative/rest.rs"]
+mod rest;
+#[path = "negative/send.rs"]
+mod send;
+#[path = "negative/service_params.rs"]
+mod service_params;
+#[path = "negative/streaming.rs"]
+mod streaming;
+#[path = "negative/subscribe.rs"]
+mod subscribe;
 mod support;
+#[path = "negative/tasks_cancel.rs"]
+mod tasks_cancel;
+#[path = "negative/tasks_get.rs"]
+mod tasks_get;
+#[path = "negative/tasks_list.rs"]
+mod tasks_list;
+#[path = "negative/tls.rs"]
+mod tls;
+#[path = "negative/v03.rs"]
+mod v03;
+#[path = "negative/versioning.rs"]
+mod versioning;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use a2a_reference_agent::Fault;
 use a2a_tck::check::{Level, Profile, Status};
-use cases::{Case, CASES, KIT_SIDE_PENDING};
-use cases_ext::EXT_CASES;
-use cases_more::MORE_CASES;
-use cases_push::PUSH_CASES;
-use cases_registry::{REGISTRY_CASES, REGISTRY_MAY_CASES};
-use cases_schemas::SCHEMAS_CASES;
+use cases::{Case, KIT_SIDE_PENDING};
 
 /// Every negative case.
+/// The cases, filed by the id prefix of their check (one file per prefix under `negative/`).
+const FILED: &[(&str, &[Case])] = &[
+    ("card", card::CASES),
+    ("card.signature", card_signature::CASES),
+    ("send", send::CASES),
+    ("context", context::CASES),
+    ("tasks.get", tasks_get::CASES),
+    ("tasks.cancel", tasks_cancel::CASES),
+    ("tasks.list", tasks_list::CASES),
+    ("data-model", data_model::CASES),
+    ("jsonrpc", jsonrpc::CASES),
+    ("versioning", versioning::CASES),
+    ("capabilities", capabilities::CASES),
+    ("v03", v03::CASES),
+    ("streaming", streaming::CASES),
+    ("subscribe", subscribe::CASES),
+    ("rest", rest::CASES),
+    ("grpc", grpc::CASES),
+    ("bindings", bindings::CASES),
+    ("durability", durability::CASES),
+    ("extensions", extensions::CASES),
+    ("service-params", service_params::CASES),
+    ("tls", tls::CASES),
+    ("auth", auth::CASES),
+    ("extended-card", extended_card::CASES),
+    ("push", push::CASES),
+];
+
 fn all_cases() -> impl Iterator<Item = &'static Case> {
-    CASES
-        .iter()
-        .chain(MORE_CASES)
-        .chain(cases_durable::DURABLE_CASES)
-        .chain(EXT_CASES)
-        .chain(cases_auth::AUTH_CASES)
-        .chain(PUSH_CASES)
-        .chain(REGISTRY_CASES)
-        .chain(REGISTRY_MAY_CASES)
-        .chain(SCHEMAS_CASES)
-        .chain(cases_planned03::PLANNED03_CASES)
-        .chain(cases_planned10::PLANNED10_CASES)
+    FILED.iter().flat_map(|(_, cases)| cases.iter())
 }
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -59,7 +101,29 @@ fn main() -> std::process::ExitCode {
     let args = Arguments::from_args();
     let runtime = Arc::new(tokio::runtime::Runtime::new().expect("a tokio runtime"));
     let catalog = a2a_tck::checks::all();
-    let mut trials = vec![Trial::test("every-check-has-a-negative-case", || {
+    let mut trials = vec![Trial::test(
+        "cases-are-filed-by-the-prefix-of-their-check",
+        || {
+            // The longest prefix of the list that the check's id starts with names its file.
+            let misfiled: Vec<String> = (FILED.iter())
+                .flat_map(|(prefix, cases)| cases.iter().map(move |c| (prefix, c)))
+                .filter(|(prefix, case)| {
+                    let own = (FILED.iter())
+                        .map(|(p, _)| *p)
+                        .filter(|p| case.check.starts_with(&format!("{p}.")))
+                        .max_by_key(|p| p.len());
+                    own != Some(**prefix)
+                })
+                .map(|(prefix, case)| format!("{} in the file of `{prefix}`", case.check))
+                .collect();
+            if misfiled.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("cases in the wrong file: {misfiled:?}").into())
+            }
+        },
+    )];
+    trials.push(Trial::test("every-check-has-a-negative-case", || {
         let covered: BTreeSet<&str> = all_cases().map(|c| c.check).collect();
         let catalog = a2a_tck::checks::all();
         let missing: Vec<&str> = catalog
@@ -77,7 +141,7 @@ fn main() -> std::process::ExitCode {
         } else {
             Err(format!("checks without a negative case: {missing:?}; cases for unknown checks: {unknown:?}").into())
         }
-    })];
+    }));
     trials.push(Trial::test("every-fault-has-a-negative-case", || {
         let exercised: BTreeSet<Fault> = all_cases().map(|c| c.fault).collect();
         let pending: BTreeSet<Fault> = KIT_SIDE_PENDING.iter().copied().collect();
@@ -131,7 +195,7 @@ fn main() -> std::process::ExitCode {
                             None => agent.card_url(),
                         };
                         // A case that needs the agent given a webhook off loopback.
-                        let webhook = if cases_push::routable_webhook(case) {
+                        let webhook = if push::routable_webhook(case) {
                             support::routable_webhook()
                         } else {
                             Default::default()

@@ -1,11 +1,12 @@
-//! The negative cases of push notifications: the config operations and the webhook calls.
+//! The negative cases of the `push.*` checks: each names a check and a fault of the
+//! reference agent under which it must FAIL (MUST) or WARN (SHOULD, MAY), unless it says otherwise.
 
 use a2a_reference_agent::Fault;
 use a2a_tck::check::{ProtocolVersion, Status};
 
 use crate::cases::{case, expecting, in_version, Case};
 
-pub const PUSH_CASES: &[Case] = &[
+pub const CASES: &[Case] = &[
     // Configs without an id all get the task id (a2a-sdk): the kit names its own ids, so a
     // second config of the task does not replace the first.
     expecting(

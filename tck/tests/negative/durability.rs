@@ -1,12 +1,11 @@
-//! The negative cases of the durability area: each `durability.*` check WARNs (they are all
-//! SHOULD) when the built-in agent's SQLite store drops one kind of data across the restart.
-//! The harness runs these cases with the in-process restart (`support::run_durable`).
+//! The negative cases of the `durability.*` checks: each names a check and a fault of the
+//! reference agent under which it must FAIL (MUST) or WARN (SHOULD, MAY), unless it says otherwise.
 
 use a2a_reference_agent::Fault;
 
 use crate::cases::{case, Case};
 
-pub const DURABLE_CASES: &[Case] = &[
+pub const CASES: &[Case] = &[
     case("durability.task-survives-restart", Fault::DurableLosesTasks),
     case(
         "durability.list-tasks-after-restart",

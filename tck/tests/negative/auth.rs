@@ -1,15 +1,12 @@
-//! The negative cases of authentication and the extended card. They run against the
-//! reference agent in authenticated mode (two generated bearer tokens and a limited one, the
-//! kit holding all three),
-//! as the built-in run does; every other case runs against the open agent.
+//! The negative cases of the `auth.*` checks: each names a check and a fault of the
+//! reference agent under which it must FAIL (MUST) or WARN (SHOULD, MAY), unless it says otherwise.
 
 use a2a_reference_agent::Fault;
-
 use a2a_tck::check::{Binding, ProtocolVersion, Status};
 
 use crate::cases::{case, expecting, on, Case};
 
-pub const AUTH_CASES: &[Case] = &[
+pub const CASES: &[Case] = &[
     case("auth.missing-credentials-rejected", Fault::AuthNotEnforced),
     case(
         "auth.invalid-credentials-rejected",
@@ -21,18 +18,6 @@ pub const AUTH_CASES: &[Case] = &[
     case(
         "auth.foreign-task-indistinguishable",
         Fault::AuthPrincipalsShareTasks,
-    ),
-    case(
-        "extended-card.requires-auth",
-        Fault::ExtendedCardWithoutAuth,
-    ),
-    case(
-        "extended-card.with-credentials",
-        Fault::ExtendedCardNotACard,
-    ),
-    case(
-        "extended-card.cache-headers",
-        Fault::ExtendedCardNoCacheHeaders,
     ),
     // A MUST of 1.0 (FAIL), a SHOULD of 0.3 (WARN).
     Case {
@@ -48,14 +33,6 @@ pub const AUTH_CASES: &[Case] = &[
             "auth.in-task-auth-required-explained",
             Fault::AuthRequiredNoStatusMessage,
             Status::Warn,
-        )
-    },
-    // 0.3 leaves REST and gRPC errors unspecified beyond their class: judged on 1.0.
-    Case {
-        versions: &[ProtocolVersion::V1_0],
-        ..case(
-            "extended-card.with-credentials",
-            Fault::ExtendedCardNotConfiguredWrongError,
         )
     },
     case(
@@ -77,14 +54,6 @@ pub const AUTH_CASES: &[Case] = &[
             Status::Warn,
         )
     },
-    case(
-        "extended-card.limited-principal-refused",
-        Fault::LimitedPrincipalAllowed,
-    ),
-    case(
-        "extended-card.limited-principal-refused",
-        Fault::LimitedExtendedCardServed,
-    ),
     case("auth.card-oauth-urls", Fault::AuthCardOauthUrlNotUrl),
     // Defensible alternatives the kit must accept.
     expecting(
@@ -96,16 +65,6 @@ pub const AUTH_CASES: &[Case] = &[
         "auth.missing-credentials-rejected",
         Fault::AuthCardOauthScheme,
         Status::Pass,
-    ),
-    expecting(
-        "extended-card.with-credentials",
-        Fault::ExtendedCardNotConfigured,
-        Status::Pass,
-    ),
-    expecting(
-        "extended-card.cache-headers",
-        Fault::ExtendedCardNotConfigured,
-        Status::NotApplicable,
     ),
     expecting(
         "auth.rejection-form",
@@ -126,11 +85,6 @@ pub const AUTH_CASES: &[Case] = &[
             Status::Pass,
         )
     },
-    expecting(
-        "extended-card.requires-auth",
-        Fault::AuthJsonRpcErrorIn200,
-        Status::Pass,
-    ),
     Case {
         bindings: &[Binding::Jsonrpc],
         ..expecting(
@@ -139,13 +93,6 @@ pub const AUTH_CASES: &[Case] = &[
             Status::Pass,
         )
     },
-    // A card tailored to the limited principal (nothing beyond the public card) is allowed;
-    // its other requests are still refused.
-    expecting(
-        "extended-card.limited-principal-refused",
-        Fault::LimitedExtendedCardTailored,
-        Status::Pass,
-    ),
     expecting(
         "auth.limited-principal-refused",
         Fault::LimitedExtendedCardTailored,
@@ -157,4 +104,5 @@ pub const AUTH_CASES: &[Case] = &[
         Fault::LimitedExtendedCardServed,
         Status::Pass,
     ),
+    case("auth.card-oauth-urls", Fault::OauthAuthCodePlainHttp),
 ];

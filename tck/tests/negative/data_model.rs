@@ -1,19 +1,38 @@
-//! The negative cases of the strict wire shapes (`data-model.wire-shape-*`,
-//! `data-model.no-other-version-fields`, `data-model.stream-events-same-task`). Faults that
-//! put a member protobuf cannot carry (a second oneof member, an unknown enum value, an extra
-//! member) are judged on the JSON bindings, where they reach the wire.
+//! The negative cases of the `data-model.*` checks: each names a check and a fault of the
+//! reference agent under which it must FAIL (MUST) or WARN (SHOULD, MAY), unless it says otherwise.
 
 use a2a_reference_agent::Fault;
-use a2a_tck::check::{Binding, ProtocolVersion};
 
-use crate::cases::{case, in_version, on_v, Case};
+use crate::cases::{case, in_version, on_v, Case, JSON, RPC, V0_3, V1_0};
 
-const JSON: &[Binding] = &[Binding::Jsonrpc, Binding::Rest];
-const RPC: &[Binding] = &[Binding::Jsonrpc];
-const V1_0: &[ProtocolVersion] = &[ProtocolVersion::V1_0];
-const V0_3: &[ProtocolVersion] = &[ProtocolVersion::V0_3];
-
-pub const SCHEMAS_CASES: &[Case] = &[
+pub const CASES: &[Case] = &[
+    case("data-model.task.required-fields", Fault::OmitStatusState),
+    case(
+        "data-model.message.required-fields",
+        Fault::MessageMissingMessageId,
+    ),
+    case(
+        "data-model.message.required-fields",
+        Fault::NestedMessageMissingRole,
+    ),
+    case(
+        "data-model.message.required-fields",
+        Fault::HistoryAgentMessageEmptyParts,
+    ),
+    case(
+        "data-model.artifact.required-fields",
+        Fault::ArtifactMissingId,
+    ),
+    case(
+        "data-model.json.camel-case-field-names",
+        Fault::SnakeCaseFields,
+    ),
+    case(
+        "data-model.enums.protojson-names",
+        Fault::LowercaseTaskState,
+    ),
+    case("data-model.timestamps.utc-z", Fault::TimestampWithOffset),
+    case("data-model.no-kind-discriminator", Fault::EmitKindField),
     case("data-model.wire-shape-1-0", Fault::WireMissingRequiredField),
     case("data-model.wire-shape-0-3", Fault::WireMissingRequiredField),
     on_v(
@@ -55,15 +74,6 @@ pub const SCHEMAS_CASES: &[Case] = &[
         "data-model.stream-events-same-task",
         Fault::WireStreamOtherTaskId,
     ),
-    case(
-        "streaming.nothing-after-stream-end",
-        Fault::StreamChunkAfterTerminal,
-    ),
-    in_version(
-        V0_3,
-        "streaming.nothing-after-stream-end",
-        Fault::StreamChunkAfterTerminal,
-    ),
     // Faults of other rules that the schemas catch too.
     case("data-model.wire-shape-1-0", Fault::OmitStatusState),
     on_v(
@@ -98,4 +108,5 @@ pub const SCHEMAS_CASES: &[Case] = &[
         "data-model.wire-shape-0-3",
         Fault::V03Answers10Shapes,
     ),
+    case("data-model.json-utf-8", Fault::JsonLatin1Charset),
 ];
