@@ -1,5 +1,5 @@
 //! Strict wire shapes: the project's own types of every message an agent sends, for 1.0
-//! ([`v1_0`]) and 0.3 ([`v0_3`]), the JSON Schemas generated from them (committed under
+//! ([`v10`]) and 0.3 ([`v03`]), the JSON Schemas generated from them (committed under
 //! `schemas/`, kept current by a drift test; `a2a-tck schemas --write DIR` writes them), and
 //! the [`Audit`] that validates every JSON message the kit receives on an interface against
 //! its version's schema. The schemas are compiled once per run.
@@ -17,8 +17,8 @@ mod audit;
 mod foreign;
 mod phases;
 mod route;
-pub mod v0_3;
-pub mod v1_0;
+pub mod v03;
+pub mod v10;
 
 pub use audit::{Audit, Finding, Findings, InterfaceAudit, Rule};
 pub use phases::Phases;
@@ -189,7 +189,7 @@ fn roots(version: ProtocolVersion, generator: &mut schemars::SchemaGenerator) {
     generator.subschema_for::<JsonRpcResponse>();
     match version {
         ProtocolVersion::V1_0 => {
-            use v1_0::*;
+            use v10::*;
             generator.subschema_for::<Task>();
             generator.subschema_for::<Message>();
             generator.subschema_for::<SendMessageResponse>();
@@ -199,7 +199,7 @@ fn roots(version: ProtocolVersion, generator: &mut schemars::SchemaGenerator) {
             generator.subschema_for::<ListTaskPushNotificationConfigsResponse>();
         }
         ProtocolVersion::V0_3 => {
-            use v0_3::*;
+            use v03::*;
             generator.subschema_for::<SendMessageResult>();
             generator.subschema_for::<StreamResult>();
             generator.subschema_for::<TaskPushNotificationConfig>();
