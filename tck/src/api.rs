@@ -30,6 +30,7 @@ pub use crate::check::{Binding, Level, ProtocolVersion, Status};
 pub use crate::contract::Contract;
 pub use crate::drive::Drive;
 pub use crate::floor::MinJudged;
+pub use crate::format::Format;
 pub use crate::report::{CheckResult, Report, Verdict};
 pub use a2a_reference_agent::{AgentConfig, Fault};
 
@@ -603,7 +604,9 @@ pub fn markdown(report: &Report) -> String {
 
 /// The JUnit XML report (`--junit`): one test case per check x binding x version.
 pub fn junit(report: &Report) -> Result<String, Error> {
-    output::junit(report).map_err(|e| Error::Usage(format!("the JUnit report: {e}")))
+    Format::Junit
+        .render(report, None)
+        .map_err(|e| Error::Usage(format!("the JUnit report: {e}")))
 }
 
 /// The HTML report (`--html`): one self-contained page.

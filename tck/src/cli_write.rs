@@ -3,56 +3,25 @@
 //! output; part of the `a2a-tck` binary, not of the library.
 
 use std::io::Write as _;
-use std::path::PathBuf;
 
 use a2a_tck::destination::Destination;
+use a2a_tck::format::Format;
 use a2a_tck::report::Report;
-use a2a_tck::{html, output};
 
 use crate::cli::RunArgs;
-
-/// What a report holds.
-#[derive(Debug, Clone)]
-pub enum Kind {
-    Json,
-    Junit,
-    Markdown,
-    Html,
-    /// SARIF, its results located in the baseline file (its text, under `--expect`) or the
-    /// card.
-    Sarif(Option<String>),
-}
-
-impl Kind {
-    fn render(&self, report: &Report) -> Result<String, String> {
-        match self {
-            Kind::Json => Ok(report.to_json()),
-            Kind::Junit => output::junit(report).map_err(|e| e.to_string()),
-            Kind::Markdown => Ok(output::markdown(report)),
-            Kind::Html => Ok(html::page(report)),
-            Kind::Sarif(baseline) => Ok(a2a_tck::sarif::sarif(report, baseline.as_deref())),
-        }
-    }
-}
 
 /// One report asked for: its flag, what it holds, where it goes.
 #[derive(Debug, Clone)]
 pub struct Wanted {
     pub flag: &'static str,
-    pub kind: Kind,
+    pub format: Format,
     pub destination: Destination,
 }
 
 impl Wanted {
-    /// What the report is, for people: JSON, JUnit, Markdown, HTML.
+    /// What the report is, for people: JSON, JUnit, Markdown, HTML, SARIF.
     pub fn label(&self) -> &'static str {
-        match self.kind {
-            Kind::Json => "JSON",
-            Kind::Junit => "JUnit",
-            Kind::Markdown => "Markdown",
-            Kind::Html => "HTML",
-            Kind::Sarif(_) => "SARIF",
-        }
+        self.format.label()
     }
 
     fn shown(&self) -> String {
@@ -63,16 +32,16 @@ impl Wanted {
 /// Every report the run's flags ask for, in the order they are written. A usage error: a
 /// directory, two reports to standard output, two reports to one path.
 pub fn wanted(args: &RunArgs) -> Result<Vec<Wanted>, String> {
-    let baseline = (args.expect.as_deref()).and_then(|p| std::fs::read_to_string(p).ok());
-    let asked: [(&'static str, Kind, &Option<PathBuf>); 5] = [
-        ("--report", Kind::Json, &args.report),
-        ("--junit", Kind::Junit, &args.junit),
-        ("--markdown", Kind::Markdown, &args.markdown),
-        ("--html", Kind::Html, &args.html),
-        ("--sarif", Kind::Sarif(baseline), &args.sarif),
-    ];
+    let path_of = |format: Format| match format {
+        Format::Json => &args.report,
+        Format::Junit => &args.junit,
+        Format::Markdown => &args.markdown,
+        Format::Html => &args.html,
+        Format::Sarif => &args.sarif,
+    };
     let mut wanted: Vec<Wanted> = Vec::new();
-    for (flag, kind, path) in asked {
+    for format in Format::ALL {
+        let (flag, path) = (format.flag(), path_of(format));
         let Some(path) = path else { continue };
         let destination = Destination::parse(path).map_err(|e| format!("{flag}: {e}"))?;
         if let Some(other) = wanted.iter().find(|w| w.destination == destination) {
@@ -90,7 +59,7 @@ pub fn wanted(args: &RunArgs) -> Result<Vec<Wanted>, String> {
         }
         wanted.push(Wanted {
             flag,
-            kind,
+            format,
             destination,
         });
     }
@@ -123,13 +92,13 @@ pub fn check(wanted: &[Wanted]) -> Result<(), String> {
 
 /// Writes every report asked for, each even when another could not be written; returns a line
 /// for each that failed.
-pub fn write(report: &Report, wanted: &[Wanted]) -> Vec<String> {
+pub fn write(report: &Report, wanted: &[Wanted], baseline_text: Option<&str>) -> Vec<String> {
     wanted
         .iter()
         .filter_map(|w| {
             let written = w
-                .kind
-                .render(report)
+                .format
+                .render(report, baseline_text)
                 .and_then(|text| (w.destination.write(text.as_bytes())).map_err(|e| e.to_string()));
             written
                 .err()

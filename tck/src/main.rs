@@ -627,7 +627,9 @@ impl Signals {
 /// standard output), and gives the exit status: 2 when the kit could not run or a report could
 /// not be written, else the gate's (with `--expect`) or the verdict's.
 fn finish(report: &Report, args: &RunArgs, reports: &[cli_write::Wanted]) -> ExitCode {
-    let failed = cli_write::write(report, reports);
+    // SARIF locates the results a baseline expects in the baseline file.
+    let baseline_text = (args.expect.as_deref()).and_then(|p| std::fs::read_to_string(p).ok());
+    let failed = cli_write::write(report, reports, baseline_text.as_deref());
     let to_stderr = cli_write::to_stdout(reports);
     let mut summary = if args.quiet {
         let mut text = format!(

@@ -195,3 +195,27 @@ async fn a_baseline_and_a_floor_judge_the_report() {
         .expect("the run starts");
     assert!(unmet.floor.as_ref().is_some_and(|f| !f.passed));
 }
+
+/// The library renders a report in every format the command writes, from one table.
+#[tokio::test(flavor = "multi_thread")]
+async fn every_format_renders_the_report() {
+    let report = api::run(&Options::builtin().select("card.*"))
+        .await
+        .expect("the run starts");
+    let flags: Vec<&str> = api::Format::ALL.iter().map(|f| f.flag()).collect();
+    assert_eq!(
+        flags,
+        ["--report", "--junit", "--markdown", "--html", "--sarif"]
+    );
+    for format in api::Format::ALL {
+        let text = format.render(&report, None).expect("rendered");
+        assert!(!text.is_empty(), "{}", format.label());
+        if matches!(format, api::Format::Json | api::Format::Sarif) {
+            serde_json::from_str::<serde_json::Value>(&text).expect("JSON");
+        }
+    }
+    assert_eq!(
+        api::markdown(&report),
+        api::Format::Markdown.render(&report, None).expect("md")
+    );
+}
