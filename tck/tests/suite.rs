@@ -18,6 +18,7 @@ mod hostile_bounds;
 mod hostile_grpc;
 mod hostile_streams;
 mod html;
+mod layers;
 mod library;
 mod outputs;
 mod readme;

@@ -1,0 +1,178 @@
+//! Import cycles between the top-level modules of the kit (`tck/src`) and of the reference
+//! agent (`reference-agent/src`), read from the sources (`crate::name` paths and grouped
+//! `use crate::{...}`). The graph has cycles today (see ARCHITECTURE.md, "Known debts"); this
+//! test is a ratchet: it fails when a new cycle appears or a known one takes in another module,
+//! and when a known one shrinks, so that the list below is kept true as the debts are paid.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// The strongly connected groups of modules as they stand: each may only shrink.
+const KNOWN: &[(&str, &[&str])] = &[
+    (
+        "tck/src",
+        &[
+            "baseline",
+            "builtin",
+            "card",
+            "check",
+            "checks",
+            "compat",
+            "contract",
+            "ctx",
+            "declarations",
+            "durability",
+            "durability_phase",
+            "evidence",
+            "evidence_text",
+            "filter",
+            "floor",
+            "judge",
+            "latency",
+            "output",
+            "probe",
+            "report",
+            "runner",
+            "secrets",
+            "shapes",
+            "transport",
+            "webhook",
+            "wire",
+        ],
+    ),
+    ("reference-agent/src", &["error", "policy"]),
+    (
+        "reference-agent/src",
+        &["params", "push", "quirks", "service", "store", "stream"],
+    ),
+];
+
+/// Every `.rs` file under `dir`, with its path relative to `dir`.
+fn sources(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
+    for entry in std::fs::read_dir(dir).expect("a source folder") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            sources(&path, root, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let rel = path.strip_prefix(root).expect("below the root");
+            let text = std::fs::read_to_string(&path).expect("a source file");
+            out.push((rel.to_string_lossy().replace('\\', "/"), text));
+        }
+    }
+}
+
+/// The import graph of the crate in `src` by top-level module (`a.rs` and `a/` are `a`).
+fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files = Vec::new();
+    sources(src, src, &mut files);
+    let top = |rel: &str| {
+        let first = rel.split('/').next().unwrap_or(rel);
+        first.trim_end_matches(".rs").to_string()
+    };
+    let mut text_of: BTreeMap<String, String> = BTreeMap::new();
+    for (rel, text) in &files {
+        let module = top(rel);
+        if module == "lib" || module == "main" {
+            continue;
+        }
+        let code: Vec<&str> = text
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or(l))
+            .collect();
+        text_of
+            .entry(module)
+            .or_default()
+            .push_str(&code.join("\n"));
+    }
+    let names: BTreeSet<String> = text_of.keys().cloned().collect();
+    let ident = |s: &str| -> String {
+        (s.chars())
+            .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+            .collect()
+    };
+    let mut graph = BTreeMap::new();
+    for (module, text) in &text_of {
+        let mut edges = BTreeSet::new();
+        for (at, _) in text.match_indices("crate::") {
+            let rest = &text[at + "crate::".len()..];
+            if let Some(group) = rest.strip_prefix('{') {
+                let group = group.split('}').next().unwrap_or("");
+                for item in group.split(',') {
+                    edges.insert(ident(item.trim()));
+                }
+            } else {
+                edges.insert(ident(rest));
+            }
+        }
+        edges.retain(|n| names.contains(n) && n != module);
+        graph.insert(module.clone(), edges);
+    }
+    graph
+}
+
+/// The groups of two or more modules that import each other, each sorted.
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<Vec<String>> {
+    // Reachability by a depth-first search from each module (the graphs have a few dozen).
+    let reach = |from: &String| {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from.clone()];
+        while let Some(next) = stack.pop() {
+            for to in &graph[&next] {
+                if seen.insert(to.clone()) {
+                    stack.push(to.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reached: BTreeMap<&String, BTreeSet<String>> =
+        graph.keys().map(|m| (m, reach(m))).collect();
+    let mut groups = BTreeSet::new();
+    for a in graph.keys() {
+        let group: Vec<String> = (graph.keys())
+            .filter(|b| *b == a || (reached[a].contains(*b) && reached[*b].contains(a)))
+            .cloned()
+            .collect();
+        if group.len() > 1 {
+            groups.insert(group);
+        }
+    }
+    groups
+}
+
+#[test]
+fn no_import_cycle_appears_and_the_known_ones_only_shrink() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut problems = Vec::new();
+    for crate_src in ["tck/src", "reference-agent/src"] {
+        let found = cycles(&graph(&root.join(crate_src)));
+        let known: BTreeSet<Vec<String>> = (KNOWN.iter())
+            .filter(|(src, _)| *src == crate_src)
+            .map(|(_, group)| group.iter().map(|m| m.to_string()).collect())
+            .collect();
+        for group in found.difference(&known) {
+            problems.push(format!(
+                "{crate_src}: a new or grown import cycle: {group:?}"
+            ));
+        }
+        for group in known.difference(&found) {
+            problems.push(format!(
+                "{crate_src}: the known cycle {group:?} is gone or smaller: update KNOWN"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn the_reader_sees_an_added_cycle() {
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    graph.insert("a".into(), ["b".to_string()].into());
+    graph.insert("b".into(), BTreeSet::new());
+    assert!(cycles(&graph).is_empty());
+    graph.get_mut("b").expect("b").insert("a".into());
+    assert_eq!(
+        cycles(&graph),
+        [vec!["a".to_string(), "b".to_string()]].into()
+    );
+}
