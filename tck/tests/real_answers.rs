@@ -26,6 +26,9 @@ use tokio::task::JoinHandle;
 enum Persona {
     /// A second cancel of a canceled task answers the canceled task (idempotent cancel).
     CancelIdempotent,
+    /// ListTasks' statusTimestampAfter lists only tasks updated strictly after the bound (the
+    /// @a2a-js/sdk server), where the proto's comment also says "greater than or equal to".
+    StrictlyAfter,
     /// The card admits only text/plain input and a data part gets ContentTypeNotSupported.
     TextOnly,
     /// The card admits JSON, but the agent still refuses a data part (ContentTypeNotSupported).
@@ -213,6 +216,14 @@ async fn rpc(State(front): State<Arc<Front>>, headers: HeaderMap, body: Bytes) -
         return answer;
     }
     match (front.persona, method.as_str()) {
+        (Persona::StrictlyAfter, "ListTasks") => {
+            let bound = request["params"]["statusTimestampAfter"].clone();
+            let mut answer = forward_json(&front, &headers, &request).await;
+            if let Some(tasks) = answer["result"]["tasks"].as_array_mut() {
+                tasks.retain(|t| t["status"]["timestamp"] != bound);
+            }
+            Json(answer).into_response()
+        }
         (Persona::CancelIdempotent, "CancelTask") => {
             let answer = forward_json(&front, &headers, &request).await;
             if answer["error"]["code"] == json!(-32002) {
@@ -776,4 +787,14 @@ async fn a_state_the_drive_file_leaves_out_is_not_run_not_untestable() {
         "{:?}",
         report.not_run
     );
+}
+
+#[tokio::test]
+async fn a_timestamp_filter_that_excludes_its_bound_is_a_reading_not_a_failure() {
+    let results = judge(
+        Persona::StrictlyAfter,
+        "tasks.list.status-timestamp-after-filter",
+    )
+    .await;
+    assert_all(&results, Status::Pass, "");
 }

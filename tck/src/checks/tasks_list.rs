@@ -95,10 +95,13 @@ pub fn checks() -> Vec<Check> {
             acts: &[],
             reading: Some(
                 "The proto states the filter without an RFC 2119 keyword; a filter that does not \
-                 filter is read as a MUST violation. Needs two tasks with different status \
+                 filter is read as a MUST violation. Its comment says both \"a status updated \
+                 after\" the timestamp and \"greater than or equal to\" it, so at the bound \
+                 either reading passes, held to on both tasks' own timestamps (the @a2a-js/sdk \
+                 server lists only later tasks). Needs two tasks with different status \
                  timestamps.",
             ),
-            needs: Needs::NONE.weighs(4),
+            needs: Needs::NONE.weighs(5),
             run: |ctx| Box::pin(timestamp_filter(ctx)),
         },
         Check {
@@ -468,14 +471,18 @@ async fn response_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
 async fn timestamp_filter(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let (older, newer, context) = two_in_one_context(&ctx, "tck-complete-task").await?;
     require_own_context(&ctx, &context, &[task_id(&older), task_id(&newer)]).await?;
-    let newer_stamp = newer
-        .get("status")
-        .and_then(|s| s.get("timestamp"))
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    let (Some(stamp), Some(t_old), Some(t_new)) =
-        (newer_stamp, status_time(&older), status_time(&newer))
-    else {
+    let stamp_of = |task: &Value| {
+        (task.get("status"))
+            .and_then(|s| s.get("timestamp"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let (Some(old_stamp), Some(new_stamp), Some(t_old), Some(t_new)) = (
+        stamp_of(&older),
+        stamp_of(&newer),
+        status_time(&older),
+        status_time(&newer),
+    ) else {
         return Err(HarnessError::Prerequisite(
             "the tasks carry no status timestamps".into(),
         ));
@@ -485,21 +492,42 @@ async fn timestamp_filter(ctx: Ctx) -> Result<Verdict, HarnessError> {
             "the older task's status timestamp is not before the newer one's".into(),
         ));
     }
-    let expected = format!(
-        "only {:?} for statusTimestampAfter {stamp}",
-        task_id(&newer)
-    );
-    let answer = ctx
-        .list_tasks(json!({ "contextId": context, "statusTimestampAfter": stamp }))
-        .await?;
-    let Answer::Result(page) = answer else {
-        return Ok(Verdict::fail(expected, answer.describe()));
-    };
-    let ids: Vec<String> = listed(&page).iter().map(task_id).collect();
-    if ids == vec![task_id(&newer)] {
+    // Each task's own timestamp as the bound: "greater than or equal to" lists the task at the
+    // bound, "after" does not; either reading, held to on both bounds, passes.
+    let mut listed_after = Vec::new();
+    for stamp in [&new_stamp, &old_stamp] {
+        let answer = ctx
+            .list_tasks(json!({ "contextId": context, "statusTimestampAfter": stamp }))
+            .await?;
+        let Answer::Result(page) = answer else {
+            return Ok(Verdict::fail(
+                format!("a page of tasks for statusTimestampAfter {stamp}"),
+                answer.describe(),
+            ));
+        };
+        let mut ids: Vec<String> = listed(&page).iter().map(task_id).collect();
+        ids.sort();
+        listed_after.push(ids);
+    }
+    let (old_id, new_id) = (task_id(&older), task_id(&newer));
+    let mut both = vec![old_id.clone(), new_id.clone()];
+    both.sort();
+    let inclusive = [vec![new_id.clone()], both];
+    let exclusive = [Vec::new(), vec![new_id.clone()]];
+    if listed_after[..] == inclusive[..] || listed_after[..] == exclusive[..] {
         Ok(Verdict::pass())
     } else {
-        Ok(Verdict::fail(expected, format!("tasks {ids:?}")))
+        Ok(Verdict::fail(
+            format!(
+                "for statusTimestampAfter {new_stamp} (the newer task's), only {new_id:?} \
+                 (greater than or equal) or none (after), and for {old_stamp} (the older \
+                 task's), both or only {new_id:?}, by the same reading"
+            ),
+            format!(
+                "tasks {:?} and {:?}",
+                listed_after[0], listed_after[1]
+            ),
+        ))
     }
 }
 
