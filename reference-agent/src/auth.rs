@@ -91,6 +91,9 @@ pub struct AuthPolicy {
     pub limited_unauthenticated: bool,
     /// The limited principal is given the full extended card (as the first principal).
     pub limited_card_served: bool,
+    /// The limited principal has services of its own and an extended card tailored to it
+    /// (nothing beyond the public card): a conformant alternative.
+    pub limited_card_tailored: bool,
 }
 
 impl AuthPolicy {
@@ -122,6 +125,7 @@ impl AuthPolicy {
             limited_allowed: has(Fault::LimitedPrincipalAllowed),
             limited_unauthenticated: has(Fault::LimitedPrincipal401),
             limited_card_served: has(Fault::LimitedExtendedCardServed),
+            limited_card_tailored: has(Fault::LimitedExtendedCardTailored),
         }
     }
 }

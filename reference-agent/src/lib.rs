@@ -162,7 +162,7 @@ impl App {
             policy: push::PushPolicy::new(&config),
         });
         if let (Some(push), Some(durable)) = (&push, store.durable()) {
-            let forget = config.has(Fault::DurableForgetsPushConfigs);
+            let forget = push.policy.forgotten_on_restart;
             push.configs
                 .persist_to(durable, forget)
                 .map_err(io::Error::other)?;
@@ -266,7 +266,8 @@ pub async fn start_with_identity(
     } else if config.tls {
         let host = base_url(addr, "https").replace("https://", "");
         let host = host.rsplit_once(':').map_or(host.as_str(), |(h, _)| h);
-        Some(tls::material(&config, host.trim_matches(['[', ']']))?)
+        let offered = policy::Policy::new(&config).tls;
+        Some(tls::material(&offered, host.trim_matches(['[', ']']))?)
     } else {
         None
     };
@@ -323,18 +324,18 @@ pub async fn start_with_identity(
         // The limited principal has services of its own only under the fault that gives it
         // an extended card tailored to it (nothing beyond the public card).
         let tailored = (!app.config.limited_tokens.is_empty()
-            && app.config.has(Fault::LimitedExtendedCardTailored))
-        .then(|| {
-            let config = AgentConfig {
-                store: (app.config.store).for_principal(app.config.bearer_tokens.len()),
-                ..app.config.clone()
-            };
-            App::new(&base_url(addr, scheme), config).map(|mut limited| {
-                limited.extended = limited.extended.take().map(auth::public_view);
-                Arc::new(limited)
+            && app.policy.auth.limited_card_tailored)
+            .then(|| {
+                let config = AgentConfig {
+                    store: (app.config.store).for_principal(app.config.bearer_tokens.len()),
+                    ..app.config.clone()
+                };
+                App::new(&base_url(addr, scheme), config).map(|mut limited| {
+                    limited.extended = limited.extended.take().map(auth::public_view);
+                    Arc::new(limited)
+                })
             })
-        })
-        .transpose()?;
+            .transpose()?;
         let limited_service = tailored.as_ref().map(|limited| services(limited, limited));
         others.extend(tailored);
         guard = guard.with_limited(app.config.limited_tokens.clone(), limited_service);
@@ -351,10 +352,10 @@ pub async fn start_with_identity(
             },
         ));
     }
-    if app.config.has(Fault::JsonLatin1Charset) {
+    if app.policy.http.latin1_charset {
         router = router.layer(axum::middleware::from_fn(quirks::latin1));
     }
-    if tls.is_some() && !app.config.has(Fault::TlsNoHsts) {
+    if tls.is_some() && app.policy.tls.hsts {
         router = router.layer(axum::middleware::from_fn(tls::hsts));
     }
     if app.config.delay_ms > 0 {
@@ -374,7 +375,7 @@ pub async fn start_with_identity(
         .map(|(_, a)| tokio::spawn(release_timers(Arc::downgrade(a))))
         .collect();
     let listener = match &tls {
-        Some(material) => Err(tls::TlsListener::new(listener, material, &app.config)?),
+        Some(material) => Err(tls::TlsListener::new(listener, material, &app.policy.tls)?),
         None => Ok(listener),
     };
     let identity = tls.clone().map(TlsIdentity);

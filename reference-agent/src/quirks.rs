@@ -1,5 +1,6 @@
 //! The faults of execution mode, output modes, ListTasks page sizes and JSON text encoding,
-//! kept apart from the code paths they bend: each function is a no-op unless its fault is on.
+//! kept apart from the code paths they bend: each function is a no-op unless the policy value
+//! its fault sets is on.
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -9,7 +10,7 @@ use axum::response::Response;
 use serde_json::{json, Value};
 
 use crate::error::RpcError;
-use crate::{service, App, Fault};
+use crate::{service, App};
 
 /// ListTasks under the page-size faults: the params with an over-large `pageSize` taken out
 /// (so validation lets it through), and the page size to use instead of the validated one.
@@ -24,10 +25,8 @@ pub fn list_page_size(app: &App, mut params: Option<Value>) -> (Option<Value>, O
         _ => None,
     });
     match (raw, asked) {
-        (None, _) if app.config.has(Fault::ListDefaultPageSizeUnbounded) => {
-            (params, Some(1_000_000))
-        }
-        (Some(_), Some(n)) if n > 100 && app.config.has(Fault::ListIgnoresPageSizeMax) => {
+        (None, _) if app.policy.list.default_page_unbounded => (params, Some(1_000_000)),
+        (Some(_), Some(n)) if n > 100 && app.policy.list.ignores_page_size_max => {
             if let Some(Value::Object(map)) = params.as_mut() {
                 map.remove("pageSize");
             }
@@ -40,7 +39,7 @@ pub fn list_page_size(app: &App, mut params: Option<Value>) -> (Option<Value>, O
 /// Whether the answer to this SendMessage gets a data part it was not allowed: the fault is
 /// on and the request names its accepted output modes.
 pub fn ignores_output_modes(app: &App, params: Option<&Value>) -> bool {
-    app.config.has(Fault::IgnoresAcceptedOutputModes)
+    app.policy.requests.ignores_accepted_output_modes
         && params
             .and_then(|p| p.pointer("/configuration/acceptedOutputModes"))
             .and_then(Value::as_array)
@@ -74,7 +73,7 @@ pub fn non_blocking_waits(
         .pointer("/configuration/returnImmediately")
         .and_then(Value::as_bool)
         == Some(true);
-    if !non_blocking || !app.config.has(Fault::NonBlockingWaitsForCompletion) {
+    if !non_blocking || !app.policy.requests.non_blocking_waits_for_completion {
         return None;
     }
     let task = result.get("task")?;

@@ -27,8 +27,7 @@ use tokio::task::JoinHandle;
 use tokio_rustls::server::TlsStream;
 use tokio_rustls::TlsAcceptor;
 
-use crate::fault::Fault;
-use crate::AgentConfig;
+use crate::policy::TlsPolicy;
 
 /// How long a client may take to finish its handshake.
 const HANDSHAKE_DEADLINE: Duration = Duration::from_secs(10);
@@ -52,7 +51,7 @@ impl std::fmt::Debug for Material {
 /// Makes a private CA and a leaf for `localhost` / `127.0.0.1` (and `host`, when it is
 /// another name or address), and the server configuration (TLS 1.3 and 1.2; 1.2 only under
 /// the `tls-no-tls13` fault; ALPN h2 and http/1.1, so gRPC and HTTP share the port).
-pub fn material(config: &AgentConfig, host: &str) -> io::Result<Material> {
+pub fn material(policy: &TlsPolicy, host: &str) -> io::Result<Material> {
     let error = |e: rcgen::Error| io::Error::other(format!("certificate: {e}"));
     let mut ca_params = CertificateParams::new(Vec::<String>::new()).map_err(error)?;
     ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
@@ -70,7 +69,7 @@ pub fn material(config: &AgentConfig, host: &str) -> io::Result<Material> {
     leaf_params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
     let leaf_key = KeyPair::generate().map_err(error)?;
     let leaf = leaf_params.signed_by(&leaf_key, &ca).map_err(error)?;
-    let versions: &[&rustls::SupportedProtocolVersion] = if config.has(Fault::TlsNo13) {
+    let versions: &[&rustls::SupportedProtocolVersion] = if !policy.offers_1_3 {
         &[&rustls::version::TLS12]
     } else {
         &[&rustls::version::TLS13, &rustls::version::TLS12]
@@ -107,14 +106,10 @@ impl Drop for TlsListener {
 
 impl TlsListener {
     /// Accepts on `listener`, shaking hands with `material`'s configuration.
-    pub fn new(
-        listener: TcpListener,
-        material: &Material,
-        config: &AgentConfig,
-    ) -> io::Result<Self> {
+    pub fn new(listener: TcpListener, material: &Material, policy: &TlsPolicy) -> io::Result<Self> {
         let local = listener.local_addr()?;
         let acceptor = TlsAcceptor::from(Arc::clone(&material.server));
-        let legacy = config.has(Fault::TlsLegacyAccepted);
+        let legacy = policy.accepts_legacy_hello;
         let (tx, ready) = mpsc::channel(64);
         let acceptor = tokio::spawn(async move {
             loop {

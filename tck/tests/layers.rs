@@ -176,3 +176,35 @@ fn the_reader_sees_an_added_cycle() {
         [vec!["a".to_string(), "b".to_string()]].into()
     );
 }
+
+/// The reference agent's faults reach its code through the behaviour policy (`policy/`) and
+/// the outgoing-JSON pass (`shape.rs`, `shape/`). The files listed as debts still build a
+/// feature-local policy from the fault set; the list may only shrink.
+#[test]
+fn faults_are_read_only_by_the_policy_the_shape_pass_and_the_known_debts() {
+    const SEAMS: &[&str] = &["policy/", "shape.rs", "shape/"];
+    const DEBTS: &[&str] = &[
+        "auth.rs",
+        "extensions.rs",
+        "push/mod.rs",
+        "signing.rs",
+        "store/durable.rs",
+    ];
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reference-agent/src");
+    let mut files = Vec::new();
+    sources(&src, &src, &mut files);
+    let readers: BTreeSet<String> = (files.iter())
+        .filter(|(_, text)| text.contains("has(Fault::"))
+        .map(|(rel, _)| rel.clone())
+        .filter(|rel| {
+            !SEAMS
+                .iter()
+                .any(|seam| rel.starts_with(seam) || rel == seam)
+        })
+        .collect();
+    let debts: BTreeSet<String> = DEBTS.iter().map(|d| d.to_string()).collect();
+    assert_eq!(
+        readers, debts,
+        "files that read the fault set outside policy/ and shape (left) against the known debts (right)"
+    );
+}

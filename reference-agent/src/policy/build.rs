@@ -81,6 +81,8 @@ impl Policy {
                 honours_page_size: !has(Fault::ListIgnoresPageSize),
                 honours_context_filter: !has(Fault::ListIgnoresContextFilter),
                 honours_timestamp_filter: !has(Fault::ListIgnoresTimestampFilter),
+                default_page_unbounded: has(Fault::ListDefaultPageSizeUnbounded),
+                ignores_page_size_max: has(Fault::ListIgnoresPageSizeMax),
             },
             subscribe: SubscribePolicy {
                 unknown_invalid_params: has(Fault::SubscribeUnknownWrongError),
@@ -123,6 +125,8 @@ impl Policy {
                 validate_message: !has(Fault::AcceptInvalidMessage),
                 check_media_types: !has(Fault::AcceptUnsupportedMediaType),
                 v03_refuse_data_only_follow_up: has(Fault::V03DataPartRefused),
+                ignores_accepted_output_modes: has(Fault::IgnoresAcceptedOutputModes),
+                non_blocking_waits_for_completion: has(Fault::NonBlockingWaitsForCompletion),
             },
             versions: VersionPolicy {
                 always_1_0: has(Fault::IgnoreVersionHeader),
@@ -214,6 +218,14 @@ impl Policy {
                 ScenarioSet::All
             },
             auth: crate::auth::AuthPolicy::new(config),
+            tls: TlsPolicy {
+                offers_1_3: !has(Fault::TlsNo13),
+                accepts_legacy_hello: has(Fault::TlsLegacyAccepted),
+                hsts: !has(Fault::TlsNoHsts),
+            },
+            http: HttpPolicy {
+                latin1_charset: has(Fault::JsonLatin1Charset),
+            },
             isolation: Isolation {
                 rest_apart: has(Fault::CrossBindingIsolated),
                 v03_reads_own_tasks_only: has(Fault::CrossVersionIsolated),

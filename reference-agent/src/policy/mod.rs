@@ -29,6 +29,8 @@ pub struct Policy {
     pub isolation: Isolation,
     /// Authenticated mode and the faults of its rules.
     pub auth: crate::auth::AuthPolicy,
+    pub tls: TlsPolicy,
+    pub http: HttpPolicy,
     /// Content-Type of SSE stream responses (both HTTP bindings).
     pub sse_content_type: &'static str,
     pub wire_rules: wire_rules::WireRules,
@@ -124,6 +126,10 @@ pub struct ListPolicy {
     pub honours_page_size: bool,
     pub honours_context_filter: bool,
     pub honours_timestamp_filter: bool,
+    /// Without `pageSize`, every task in one page (no default page size).
+    pub default_page_unbounded: bool,
+    /// A `pageSize` over 100 is served as asked, not refused or capped.
+    pub ignores_page_size_max: bool,
 }
 
 /// SubscribeToTask (read by the store).
@@ -217,6 +223,10 @@ pub struct RequestPolicy {
     pub check_media_types: bool,
     /// Under 0.3, a follow-up of data parts only is refused.
     pub v03_refuse_data_only_follow_up: bool,
+    /// `acceptedOutputModes` is ignored: the answer carries a data part anyway.
+    pub ignores_accepted_output_modes: bool,
+    /// REST: a non-blocking send of a held task is answered only once the task has ended.
+    pub non_blocking_waits_for_completion: bool,
 }
 
 /// A2A-Version negotiation.
@@ -333,6 +343,24 @@ pub struct CardPolicy {
     pub media_type: &'static str,
     /// Which signing rules the card breaks.
     pub signing: crate::signing::SigningFaults,
+}
+
+/// `--tls` (read where the listener and its certificate are made).
+#[derive(Debug, Clone)]
+pub struct TlsPolicy {
+    /// TLS 1.3 is offered (else TLS 1.2 only).
+    pub offers_1_3: bool,
+    /// A legacy (TLS 1.0/1.1) ClientHello is answered as if accepted.
+    pub accepts_legacy_hello: bool,
+    /// HTTPS answers carry Strict-Transport-Security.
+    pub hsts: bool,
+}
+
+/// The HTTP answers of every binding.
+#[derive(Debug, Clone)]
+pub struct HttpPolicy {
+    /// JSON answers are encoded in ISO-8859-1 and say so in their Content-Type.
+    pub latin1_charset: bool,
 }
 
 /// Where the card is served.

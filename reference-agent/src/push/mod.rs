@@ -83,6 +83,8 @@ pub struct PushPolicy {
     /// A config created without an id gets the task id (a2a-sdk's default; a second such
     /// config of the task replaces the first): a conformant reading.
     pub default_id_is_task: bool,
+    /// On a durable store, the configs are not kept across a restart.
+    pub forgotten_on_restart: bool,
 }
 
 impl PushPolicy {
@@ -111,6 +113,7 @@ impl PushPolicy {
             after_delete_once_delivered: has(Fault::PushAfterDeleteOnceDelivered),
             inline_out_of_order: has(Fault::PushInlineOutOfOrder),
             default_id_is_task: has(Fault::PushDefaultIdIsTaskId),
+            forgotten_on_restart: has(Fault::DurableForgetsPushConfigs),
         }
     }
 }
