@@ -31,8 +31,7 @@ mod cards;
 
 pub use cards::{extended_card, extended_cards, public_view, ExtendedCards};
 
-use crate::fault::Fault;
-use crate::{AgentConfig, REST_PATH};
+use crate::REST_PATH;
 
 /// The name of the bearer scheme in the card's `securitySchemes`.
 pub const SCHEME: &str = "bearer";
@@ -48,87 +47,7 @@ const FORBIDDEN: &str =
 const BODY_LIMIT: usize = 64 * 1024 * 1024;
 const EXTENDED_CACHE_CONTROL: &str = "private, max-age=300";
 
-/// What the authenticated mode does, and which of its rules the faults break.
-#[derive(Debug, Clone, Default)]
-pub struct AuthPolicy {
-    /// Authenticated mode is on (at least one bearer token).
-    pub on: bool,
-    /// Requests without a token are served (as the first principal).
-    pub not_enforced: bool,
-    /// Any token is served (as the first principal).
-    pub any_token: bool,
-    /// Refusals are internal errors (HTTP 500, JSON-RPC -32603, gRPC INTERNAL).
-    pub wrong_status: bool,
-    /// Refusals carry no challenge and name no scheme.
-    pub no_challenge: bool,
-    /// Every principal shares the first principal's tasks.
-    pub shared_tasks: bool,
-    /// The extended card is served without credentials.
-    pub card_without_auth: bool,
-    /// The extended card comes without caching headers.
-    pub card_no_cache: bool,
-    /// GetExtendedAgentCard answers something that is not an Agent Card.
-    pub card_not_a_card: bool,
-    /// The capability is declared but no card is configured: ExtendedAgentCardNotConfiguredError
-    /// (a conformant alternative).
-    pub card_not_configured: bool,
-    /// The same, answered with UnsupportedOperationError.
-    pub card_not_configured_wrong_error: bool,
-    /// The card also declares an OAuth 2.0 scheme: `Some(token_url)`.
-    pub card_oauth: Option<&'static str>,
-    /// Refusals are HTTP 403 / gRPC PERMISSION_DENIED (a defensible alternative).
-    pub forbidden: bool,
-    /// JSON-RPC refusals are a JSON-RPC error with a custom code in HTTP 200 (a defensible
-    /// alternative).
-    pub jsonrpc_in_200: bool,
-    /// A refused 0.3 extended-card request carries no WWW-Authenticate.
-    pub v03_card_no_challenge: bool,
-    /// The card also declares an oauth2 authorizationCode flow with a plain-http tokenUrl.
-    pub card_oauth_code_http: bool,
-    /// The limited principal is served (as the first principal).
-    pub limited_allowed: bool,
-    /// The limited principal is refused as unauthenticated (401, UNAUTHENTICATED).
-    pub limited_unauthenticated: bool,
-    /// The limited principal is given the full extended card (as the first principal).
-    pub limited_card_served: bool,
-    /// The limited principal has services of its own and an extended card tailored to it
-    /// (nothing beyond the public card): a conformant alternative.
-    pub limited_card_tailored: bool,
-}
-
-impl AuthPolicy {
-    pub fn new(config: &AgentConfig) -> AuthPolicy {
-        let has = |fault| config.faults.contains(&fault);
-        AuthPolicy {
-            on: !config.bearer_tokens.is_empty(),
-            not_enforced: has(Fault::AuthNotEnforced),
-            any_token: has(Fault::AuthWrongTokenAccepted),
-            wrong_status: has(Fault::AuthWrongStatus),
-            no_challenge: has(Fault::AuthNoChallenge),
-            shared_tasks: has(Fault::AuthPrincipalsShareTasks),
-            card_without_auth: has(Fault::ExtendedCardWithoutAuth),
-            card_no_cache: has(Fault::ExtendedCardNoCacheHeaders),
-            card_not_a_card: has(Fault::ExtendedCardNotACard),
-            card_not_configured: has(Fault::ExtendedCardNotConfigured),
-            card_not_configured_wrong_error: has(Fault::ExtendedCardNotConfiguredWrongError),
-            card_oauth: if has(Fault::AuthCardOauthUrlNotUrl) {
-                Some("the token endpoint")
-            } else if has(Fault::AuthCardOauthScheme) {
-                Some("https://auth.example.com/oauth2/token")
-            } else {
-                None
-            },
-            forbidden: has(Fault::AuthRefusesForbidden),
-            jsonrpc_in_200: has(Fault::AuthJsonRpcErrorIn200),
-            v03_card_no_challenge: has(Fault::V03ExtendedCardNoChallenge),
-            card_oauth_code_http: has(Fault::OauthAuthCodePlainHttp),
-            limited_allowed: has(Fault::LimitedPrincipalAllowed),
-            limited_unauthenticated: has(Fault::LimitedPrincipal401),
-            limited_card_served: has(Fault::LimitedExtendedCardServed),
-            limited_card_tailored: has(Fault::LimitedExtendedCardTailored),
-        }
-    }
-}
+pub use crate::policy::features::AuthPolicy;
 
 /// Adds the security declarations and the extended-card capability to the public card
 /// (both versions' fields, as the card already carries both).
@@ -532,6 +451,7 @@ fn forbid(kind: Kind, policy: &AuthPolicy, id: Value) -> Response {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::AgentConfig;
 
     #[test]
     fn bearer_tokens_are_read_case_insensitively() {

@@ -10,37 +10,13 @@ use ring::rand::SystemRandom;
 use ring::signature::{EcdsaKeyPair, KeyPair, ECDSA_P256_SHA256_FIXED_SIGNING};
 use serde_json::{json, Map, Value};
 
-use crate::fault::Fault;
-
 /// Where the JWK Set is served.
 pub const JWKS_PATH: &str = "/.well-known/jwks.json";
 
 /// The key id of the card's signing key.
 const KID: &str = "reference-agent-card-key";
 
-/// Which of the signing rules the agent breaks.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct SigningFaults {
-    /// The signature is over other bytes than the canonical card.
-    pub bad_signature: bool,
-    /// The protected header has no `kid`.
-    pub no_kid: bool,
-    /// The protected header says `typ: "JWT"`.
-    pub typ_jwt: bool,
-    /// The JWK Set holds another key (another kid) than the signing one.
-    pub unknown_key: bool,
-}
-
-impl SigningFaults {
-    pub fn from_faults(has: impl Fn(Fault) -> bool) -> Self {
-        SigningFaults {
-            bad_signature: has(Fault::CardSignatureBad),
-            no_kid: has(Fault::CardSignatureNoKid),
-            typ_jwt: has(Fault::CardSignatureTypJwt),
-            unknown_key: has(Fault::CardSignatureUnknownKey),
-        }
-    }
-}
+pub use crate::policy::features::SigningFaults;
 
 /// Fields of the card's messages that proto marks `optional`: kept even when they hold their
 /// default value (§8.4.1). REQUIRED fields are kept too; the card has none at a default.

@@ -206,7 +206,7 @@ impl Policy {
                     "text/html",
                     "application/json",
                 ),
-                signing: crate::signing::SigningFaults::from_faults(has),
+                signing: features::SigningFaults::from_faults(has),
             },
             scenarios: if has(Fault::OfficialContractOnly) {
                 ScenarioSet::Official
@@ -217,7 +217,7 @@ impl Policy {
             } else {
                 ScenarioSet::All
             },
-            auth: crate::auth::AuthPolicy::new(config),
+            auth: features::AuthPolicy::new(config),
             tls: TlsPolicy {
                 offers_1_3: !has(Fault::TlsNo13),
                 accepts_legacy_hello: has(Fault::TlsLegacyAccepted),

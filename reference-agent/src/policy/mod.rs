@@ -4,6 +4,7 @@
 //! the faults that change only the *shape* of outgoing JSON live in `crate::shape`.
 
 mod build;
+pub(crate) mod features;
 pub mod wire_rules;
 
 use crate::error::{GrpcCode, RpcError};
@@ -28,7 +29,7 @@ pub struct Policy {
     pub scenarios: ScenarioSet,
     pub isolation: Isolation,
     /// Authenticated mode and the faults of its rules.
-    pub auth: crate::auth::AuthPolicy,
+    pub auth: features::AuthPolicy,
     pub tls: TlsPolicy,
     pub http: HttpPolicy,
     /// Content-Type of SSE stream responses (both HTTP bindings).
@@ -342,7 +343,7 @@ pub struct CardPolicy {
     /// Content-Type of the card (application/json; text/html under a fault).
     pub media_type: &'static str,
     /// Which signing rules the card breaks.
-    pub signing: crate::signing::SigningFaults,
+    pub signing: features::SigningFaults,
 }
 
 /// `--tls` (read where the listener and its certificate are made).

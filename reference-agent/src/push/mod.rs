@@ -13,9 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
-use crate::fault::Fault;
 use crate::store::durable::{self, Durable};
-use crate::AgentConfig;
 
 /// The protocol version a config was made through: it decides the payload of its webhook
 /// calls (1.0: a `StreamResponse`; 0.3: the Task).
@@ -51,72 +49,7 @@ pub struct PushConfig {
     pub seq: u64,
 }
 
-/// What the push faults change.
-#[derive(Debug, Clone, Default)]
-pub struct PushPolicy {
-    pub allow_any_host: bool,
-    /// A config carrying `authentication` is refused; one without is taken.
-    pub refuses_authentication: bool,
-    pub create_no_id: bool,
-    pub get_drops_url: bool,
-    pub list_drops_last: bool,
-    pub page_token_broken: bool,
-    pub delete_not_deleted: bool,
-    pub get_unknown_internal: bool,
-    pub get_unknown_placeholder: bool,
-    pub delete_again_internal: bool,
-    pub unknown_task_accepted: bool,
-    pub inline_ignored: bool,
-    pub payload_bare: bool,
-    pub token_missing: bool,
-    pub auth_missing: bool,
-    pub out_of_order: bool,
-    pub skips_terminal: bool,
-    /// One call per task, at its terminal state, carrying the final Task (a conformant
-    /// alternative: one update, one notification).
-    pub one_at_terminal: bool,
-    pub after_delete: bool,
-    /// A deleted config that has had a call keeps being called (one never called does not).
-    pub after_delete_once_delivered: bool,
-    /// Calls to inline configs hold an artifact update back until after the next call.
-    pub inline_out_of_order: bool,
-    /// A config created without an id gets the task id (a2a-sdk's default; a second such
-    /// config of the task replaces the first): a conformant reading.
-    pub default_id_is_task: bool,
-    /// On a durable store, the configs are not kept across a restart.
-    pub forgotten_on_restart: bool,
-}
-
-impl PushPolicy {
-    pub fn new(config: &AgentConfig) -> PushPolicy {
-        let has = |fault| config.has(fault);
-        PushPolicy {
-            allow_any_host: config.push_allow_any_host || has(Fault::PushAcceptsPrivateHost),
-            refuses_authentication: has(Fault::PushRefusesAuthentication),
-            create_no_id: has(Fault::PushConfigCreateNoId),
-            get_drops_url: has(Fault::PushConfigGetDropsUrl),
-            list_drops_last: has(Fault::PushConfigListDropsLast),
-            page_token_broken: has(Fault::PushConfigListPageTokenBroken),
-            delete_not_deleted: has(Fault::PushConfigDeleteNotDeleted),
-            get_unknown_internal: has(Fault::PushConfigGetUnknownWrongError),
-            get_unknown_placeholder: has(Fault::PushConfigGetUnknownReturnsConfig),
-            delete_again_internal: has(Fault::PushConfigDeleteAgainFails),
-            unknown_task_accepted: has(Fault::PushConfigUnknownTaskAccepted),
-            inline_ignored: has(Fault::PushInlineConfigIgnored),
-            payload_bare: has(Fault::PushPayloadWrongShape),
-            token_missing: has(Fault::PushTokenMissing),
-            auth_missing: has(Fault::PushAuthCredentialsMissing),
-            out_of_order: has(Fault::PushOutOfOrder),
-            skips_terminal: has(Fault::PushSkipsTerminal),
-            one_at_terminal: has(Fault::PushOneNotificationAtTerminal),
-            after_delete: has(Fault::PushAfterDelete),
-            after_delete_once_delivered: has(Fault::PushAfterDeleteOnceDelivered),
-            inline_out_of_order: has(Fault::PushInlineOutOfOrder),
-            default_id_is_task: has(Fault::PushDefaultIdIsTaskId),
-            forgotten_on_restart: has(Fault::DurableForgetsPushConfigs),
-        }
-    }
-}
+pub use crate::policy::features::PushPolicy;
 
 #[derive(Debug, Default)]
 struct Configs {

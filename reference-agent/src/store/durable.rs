@@ -20,11 +20,9 @@ use serde_json::Value;
 
 use super::{Record, State};
 use crate::clock::{Ids, Timestamp};
-use crate::fault::Fault;
 use crate::model::{Task, TaskState, TaskStatus};
 use crate::scenario::TaskOutcome;
 use crate::service::Version;
-use crate::AgentConfig;
 
 /// Kind of the saved tasks.
 pub const TASK: &str = "task";
@@ -36,32 +34,7 @@ pub const META: &str = "meta";
 /// push-config store (`push::PushStore::persist_to`).
 pub const PUSH_CONFIG: &str = "push-config";
 
-/// What the `durable-*` faults make a load drop.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Forget {
-    tasks: bool,
-    history: bool,
-    artifacts: bool,
-    contexts: bool,
-    fail_open: bool,
-}
-
-impl Forget {
-    pub fn of(config: &AgentConfig) -> Forget {
-        Forget {
-            tasks: config.has(Fault::DurableLosesTasks),
-            history: config.has(Fault::DurableForgetsHistory),
-            artifacts: config.has(Fault::DurableForgetsArtifacts),
-            contexts: config.has(Fault::DurableForgetsContexts),
-            fail_open: config.has(Fault::DurableFailsOpenTasks),
-        }
-    }
-
-    /// Whether the agent refuses a contextId it does not know (the fault's behaviour).
-    pub fn strict_contexts(self) -> bool {
-        self.contexts
-    }
-}
+pub use crate::policy::features::Forget;
 
 /// A SQLite file of `(kind, key) -> JSON` rows.
 pub struct Durable {
