@@ -96,9 +96,21 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
         for (at, _) in text.match_indices("crate::") {
             let rest = &text[at + "crate::".len()..];
             if let Some(group) = rest.strip_prefix('{') {
-                let group = group.split('}').next().unwrap_or("");
-                for item in group.split(',') {
-                    edges.insert(ident(item.trim()));
+                // The first name of each top-level item of the group (`a::{x, y}, b`: a, b).
+                let mut depth = 0;
+                let mut at_item = true;
+                for (i, c) in group.char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' if depth == 0 => break,
+                        '}' => depth -= 1,
+                        ',' if depth == 0 => at_item = true,
+                        c if at_item && !c.is_whitespace() => {
+                            edges.insert(ident(&group[i..]));
+                            at_item = false;
+                        }
+                        _ => {}
+                    }
                 }
             } else {
                 edges.insert(ident(rest));
@@ -202,4 +214,21 @@ fn faults_are_read_only_by_the_policy_the_shape_pass_and_the_known_debts() {
         readers, debts,
         "files that read the fault set outside policy/ and shape (left) against the known debts (right)"
     );
+}
+
+#[test]
+fn the_reader_follows_every_item_of_a_nested_use_group() {
+    let dir = std::env::temp_dir().join(format!("a2a-tck-layers-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("b")).expect("a temporary crate");
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).expect("a file");
+    write("lib.rs", "mod a; mod b; mod c;\n");
+    write("a.rs", "use crate::{b::{x, y}, c};\n");
+    write("b/mod.rs", "pub fn x() {}\npub fn y() {}\n");
+    write("c.rs", "// use crate::a; is a comment\n");
+    let read = graph(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let edges: Vec<&String> = read["a"].iter().collect();
+    assert_eq!(edges, ["b", "c"]);
+    assert!(read["c"].is_empty(), "{read:?}");
 }
