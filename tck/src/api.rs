@@ -405,7 +405,7 @@ impl Options {
         run.ca_certs
             .extend(ca_pem.map(|pem| pem.as_bytes().to_vec()));
         if let Some(credentials) = credentials {
-            credentials.apply(&mut run);
+            run.use_credentials(credentials);
         }
         run
     }

@@ -26,9 +26,9 @@ macro_rules! internal {
 
 internal! {
     a2a, baseline, builtin, card, card_only, check, checks, compat, contract, ctx, declarations,
+    detect,
     destination, diff, drive, durability, evidence, evidence_text, failure, filter, floor, format, html,
     ids, judge, jws, latency, model, output, probe, registry, report, runner, sarif, secrets,
     service_params, shapes, stop, tls_probe, transport, webhook, wire,
 }
 
-mod durability_phase;

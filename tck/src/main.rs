@@ -45,10 +45,7 @@ fn stdout(args: std::fmt::Arguments) {
 
 mod cli;
 use cli::{CardArgs, Cli, Command, RunArgs, Selection};
-mod cli_catalog;
-mod cli_reports;
-mod cli_write;
-use cli_reports::{coverage, diff, progress_bar, write_baseline};
+use cli::reports::{coverage, diff, progress_bar, write_baseline};
 
 fn main() -> ExitCode {
     if let Some(e) = old_version_filter(std::env::args_os().skip(1)) {
@@ -56,10 +53,10 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::List(args)) => cli_catalog::list(&filter(&args.selection))
+        Some(Command::List(args)) => cli::catalog::list(&filter(&args.selection))
             .map_or_else(|e| usage(&e), |()| ExitCode::SUCCESS),
         Some(Command::Explain { id }) => {
-            cli_catalog::explain(&id).map_or_else(|e| usage(&e), |()| ExitCode::SUCCESS)
+            cli::catalog::explain(&id).map_or_else(|e| usage(&e), |()| ExitCode::SUCCESS)
         }
         Some(Command::Schema) => {
             print!("{}", Report::schema());
@@ -216,7 +213,7 @@ fn run(args: RunArgs) -> ExitCode {
         Err(e) => return usage(&e),
     };
     // Every report is checked before the first request: an unwritable path costs no run.
-    let reports = match cli_write::wanted(&args).and_then(|w| cli_write::check(&w).map(|()| w)) {
+    let reports = match cli::write::wanted(&args).and_then(|w| cli::write::check(&w).map(|()| w)) {
         Ok(reports) => reports,
         Err(e) => return usage(&e),
     };
@@ -327,7 +324,7 @@ fn run(args: RunArgs) -> ExitCode {
             Err(e) => return usage(&e),
         }
         if let Some(credentials) = credentials_of_builtin {
-            credentials.apply(&mut options);
+            options.use_credentials(credentials);
         }
         options.webhook = a2a_tck::webhook::WebhookOptions {
             url: args.webhook_url.clone(),
@@ -481,7 +478,7 @@ fn card_command(args: CardArgs) -> ExitCode {
         }
     }
     // Every report is checked before the card is read.
-    let reports = match cli_write::wanted(&args).and_then(|w| cli_write::check(&w).map(|()| w)) {
+    let reports = match cli::write::wanted(&args).and_then(|w| cli::write::check(&w).map(|()| w)) {
         Ok(reports) => reports,
         Err(e) => return usage(&e),
     };
@@ -626,11 +623,11 @@ impl Signals {
 /// Writes every report asked for, prints the summary (on standard error when a report goes to
 /// standard output), and gives the exit status: 2 when the kit could not run or a report could
 /// not be written, else the gate's (with `--expect`) or the verdict's.
-fn finish(report: &Report, args: &RunArgs, reports: &[cli_write::Wanted]) -> ExitCode {
+fn finish(report: &Report, args: &RunArgs, reports: &[cli::write::Wanted]) -> ExitCode {
     // SARIF locates the results a baseline expects in the baseline file.
     let baseline_text = (args.expect.as_deref()).and_then(|p| std::fs::read_to_string(p).ok());
-    let failed = cli_write::write(report, reports, baseline_text.as_deref());
-    let to_stderr = cli_write::to_stdout(reports);
+    let failed = cli::write::write(report, reports, baseline_text.as_deref());
+    let to_stderr = cli::write::to_stdout(reports);
     let mut summary = if args.quiet {
         let mut text = format!(
             "verdict: {} ({})\n",
@@ -667,7 +664,7 @@ fn finish(report: &Report, args: &RunArgs, reports: &[cli_write::Wanted]) -> Exi
             summary.push('\n');
         }
     }
-    cli_write::say(&summary, to_stderr);
+    cli::write::say(&summary, to_stderr);
     for line in &failed {
         eprintln!("error: {line}");
     }

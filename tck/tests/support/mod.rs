@@ -186,7 +186,7 @@ pub async fn run_as_with(
         .ca_certs
         .extend(ca_pem.map(|pem| pem.as_bytes().to_vec()));
     if let Some(credentials) = credentials {
-        credentials.apply(&mut options);
+        options.use_credentials(credentials);
     }
     run_selected(options, select).await
 }

@@ -1,0 +1,9 @@
+//! The `a2a-tck` command's own modules, above the library: its arguments, the `list` and
+//! `explain` commands, the reports it writes and how.
+
+mod args;
+pub mod catalog;
+pub mod reports;
+pub mod write;
+
+pub(crate) use args::*;

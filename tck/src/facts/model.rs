@@ -1,0 +1,278 @@
+//! The words every layer shares: which binding and protocol version an interface speaks, what
+//! a check finds ([`Verdict`]) and why the kit could not find anything ([`HarnessError`]).
+//! Checks, the judge, the transports and the runner all use these; this module uses none of
+//! them.
+
+use std::fmt;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A protocol binding, as named in `AgentInterface.protocolBinding`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Binding {
+    Jsonrpc,
+    Rest,
+    Grpc,
+}
+
+impl Binding {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Binding::Jsonrpc => "jsonrpc",
+            Binding::Rest => "rest",
+            Binding::Grpc => "grpc",
+        }
+    }
+
+    /// The binding's name in prose.
+    pub fn title(self) -> &'static str {
+        match self {
+            Binding::Jsonrpc => "JSON-RPC",
+            Binding::Rest => "HTTP+JSON",
+            Binding::Grpc => "gRPC",
+        }
+    }
+
+    /// The binding named by a card's `protocolBinding` value (case-insensitive).
+    pub fn from_card(value: &str) -> Option<Binding> {
+        match value.to_ascii_uppercase().as_str() {
+            "JSONRPC" => Some(Binding::Jsonrpc),
+            "HTTP+JSON" => Some(Binding::Rest),
+            "GRPC" => Some(Binding::Grpc),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Binding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A protocol version the kit knows how to test.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
+pub enum ProtocolVersion {
+    #[serde(rename = "1.0")]
+    V1_0,
+    #[serde(rename = "0.3")]
+    V0_3,
+}
+
+impl ProtocolVersion {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProtocolVersion::V1_0 => "1.0",
+            ProtocolVersion::V0_3 => "0.3",
+        }
+    }
+
+    /// Parses a `Major.Minor[.Patch]` value; the patch number is ignored (spec 1.0 §3.6).
+    pub fn from_declared(value: &str) -> Option<ProtocolVersion> {
+        let mut parts = value.trim().split('.');
+        let major = parts.next()?;
+        let minor = parts.next()?;
+        match (major, minor) {
+            ("1", "0") => Some(ProtocolVersion::V1_0),
+            ("0", "3") => Some(ProtocolVersion::V0_3),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for ProtocolVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The author's finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// The target does what the sentence asks.
+    Satisfied { detail: Option<String> },
+    /// The target broke the sentence.
+    Violated { expected: String, actual: String },
+    /// The sentence does not apply to this target (e.g. a capability it does not declare).
+    NotApplicable { reason: String },
+    /// The target's answer is not the one the current text asks for, but a careful reader
+    /// can defend it: it follows superseded text (1.0.0 where 1.0.1 changed it) or one side
+    /// of a sentence the spec contradicts. WARN at every level, never FAIL, never PASS;
+    /// `why` names the text the answer follows.
+    Tolerated {
+        expected: String,
+        actual: String,
+        why: String,
+    },
+}
+
+impl Verdict {
+    pub fn pass() -> Verdict {
+        Verdict::Satisfied { detail: None }
+    }
+
+    pub fn pass_with(detail: impl Into<String>) -> Verdict {
+        Verdict::Satisfied {
+            detail: Some(detail.into()),
+        }
+    }
+
+    pub fn fail(expected: impl Into<String>, actual: impl Into<String>) -> Verdict {
+        Verdict::Violated {
+            expected: expected.into(),
+            actual: actual.into(),
+        }
+    }
+
+    /// A defensible answer that follows superseded or contested text (see
+    /// [`Verdict::Tolerated`]).
+    pub fn tolerate(
+        expected: impl Into<String>,
+        actual: impl Into<String>,
+        why: impl Into<String>,
+    ) -> Verdict {
+        Verdict::Tolerated {
+            expected: expected.into(),
+            actual: actual.into(),
+            why: why.into(),
+        }
+    }
+
+    /// The verdict where the sentence is only a recommendation (the other version of the
+    /// spec makes it a SHOULD): a violation is tolerated (WARN), naming `why`.
+    pub fn only_recommended(self, why: &str) -> Verdict {
+        match self {
+            Verdict::Violated { expected, actual } => Verdict::tolerate(expected, actual, why),
+            other => other,
+        }
+    }
+
+    /// The result message a person reads for this verdict.
+    pub fn message(&self) -> String {
+        match self {
+            Verdict::Satisfied { detail } => detail.clone().unwrap_or_else(|| "satisfied".into()),
+            Verdict::Violated { expected, actual } => format!("expected {expected}; got {actual}"),
+            Verdict::NotApplicable { reason } => reason.clone(),
+            Verdict::Tolerated {
+                expected,
+                actual,
+                why,
+            } => format!("expected {expected}; got {actual}; tolerated, not failed: {why}"),
+        }
+    }
+}
+
+/// Why the kit could not reach a verdict.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HarnessError {
+    /// The request could not be completed: connection refused, reset, DNS, TLS.
+    #[error("transport error: {0}")]
+    Transport(String),
+    /// A request or the check itself ran past its deadline.
+    #[error("deadline passed: {0}")]
+    Deadline(String),
+    /// The answer could not be parsed well enough to judge it.
+    #[error("malformed answer: {0}")]
+    Malformed(String),
+    /// The target did not produce the state the check needs (a setup step failed).
+    #[error("could not provoke the state under test: {0}")]
+    Prerequisite(String),
+    /// A bug of the kit itself.
+    #[error("internal error of the kit: {0}")]
+    Internal(String),
+}
+
+/// The agent a check needs beyond what its card declares: how the kit's own suites serve it,
+/// and, for [`Profile::Restart`], when the runner runs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    /// Any agent its card describes.
+    Any,
+    /// An agent serving over TLS (`https`).
+    Tls,
+    /// An agent that requires credentials, with a second principal and a limited one.
+    Authenticated,
+    /// An agent the run restarts in the middle (the durability area, run only when asked).
+    Restart,
+}
+
+/// What a check needs of the agent and what it costs, beside the card's capabilities
+/// (`Check::requires`): everything the runner and the tests need to know about it besides
+/// its code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Needs {
+    /// The scenarios beyond the plain message it may send: what it needs the agent to play.
+    /// The runner holds it to them (sending another is an ERROR of the kit); with
+    /// `--contract none` a check that lists any is not run.
+    pub scenarios: &'static [&'static str],
+    /// Scenarios it sends only when the contract gives them, beside plain messages it judges
+    /// anyway: declared, never a reason not to run it.
+    pub optional: &'static [&'static str],
+    /// The estimated length of its chain of sequential exchanges, counted on a run against
+    /// the reference agent: the runner starts the longest chains first, and its deadline
+    /// grows with it.
+    pub weight: u32,
+    /// The agent it needs.
+    pub profile: Profile,
+}
+
+impl Needs {
+    /// No scenario, one exchange at a time, any agent.
+    pub const NONE: Needs = Needs {
+        scenarios: &[],
+        optional: &[],
+        weight: 1,
+        profile: Profile::Any,
+    };
+
+    /// These scenarios (see [`Needs::scenarios`]).
+    pub const fn sends(self, scenarios: &'static [&'static str]) -> Needs {
+        Needs { scenarios, ..self }
+    }
+
+    /// These scenarios when the contract gives them (see [`Needs::optional`]).
+    pub const fn may_send(self, optional: &'static [&'static str]) -> Needs {
+        Needs { optional, ..self }
+    }
+
+    /// A chain of `weight` sequential exchanges.
+    pub const fn weighs(self, weight: u32) -> Needs {
+        Needs { weight, ..self }
+    }
+
+    /// On an agent of this profile.
+    pub const fn on(self, profile: Profile) -> Needs {
+        Needs { profile, ..self }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_ignore_patch_numbers() {
+        assert_eq!(
+            ProtocolVersion::from_declared("1.0"),
+            Some(ProtocolVersion::V1_0)
+        );
+        assert_eq!(
+            ProtocolVersion::from_declared("1.0.7"),
+            Some(ProtocolVersion::V1_0)
+        );
+        assert_eq!(ProtocolVersion::from_declared("1"), None);
+        assert_eq!(
+            ProtocolVersion::from_declared("0.3.0"),
+            Some(ProtocolVersion::V0_3)
+        );
+        assert_eq!(ProtocolVersion::from_declared("0.2"), None);
+        assert_eq!(Binding::from_card("jsonrpc"), Some(Binding::Jsonrpc));
+        assert_eq!(Binding::from_card("HTTP+JSON"), Some(Binding::Rest));
+    }
+}

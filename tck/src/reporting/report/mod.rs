@@ -1,0 +1,613 @@
+//! The compatibility report: a versioned contract. Its JSON Schema is generated from these
+//! types (`a2a-tck schema`) into `schemas/report.schema.json`; a test fails when it drifts.
+
+mod gates;
+mod sections;
+
+pub use gates::{Day, Entry, Expected, Floor, Gate, Stale};
+pub use sections::{Compatibility, DurabilityReport, LevelCount, UntestedDeclaration};
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::card::DeclaredInterface;
+use crate::check::{Binding, Level, ProtocolVersion, Status};
+use crate::evidence::Exchange;
+
+/// Bumped on any change a reader must know about.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A run of the kit against one target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Report {
+    /// Version of this report format.
+    pub format_version: u32,
+    /// The kit that wrote the report.
+    pub tool: Tool,
+    /// Protocol versions whose checks this run contains.
+    pub spec_versions: Vec<String>,
+    /// The agent tested: where it is, its card and the card's digest.
+    pub target: Target,
+    /// What the run was asked to check.
+    pub selection: Selection,
+    /// RFC 3339 UTC.
+    pub started_at: String,
+    /// RFC 3339 UTC.
+    pub finished_at: String,
+    /// Wall time of the run, in milliseconds.
+    pub duration_ms: u64,
+    /// Every interface the card declares, and whether this run tests it.
+    pub interfaces: Vec<DeclaredInterface>,
+    /// One result per check x binding x version, in catalogue order.
+    pub results: Vec<CheckResult>,
+    /// Counts by level x status.
+    pub totals: BTreeMap<Level, Counts>,
+    /// The run's verdict: `conformant`, `non-conformant`, `inconclusive` or `error`.
+    pub verdict: Verdict,
+    /// Why the verdict is what it is, in one sentence.
+    pub verdict_reason: String,
+    /// What the run left out (checks not selected, not run, interfaces not selected); absent
+    /// when it ran everything. The verdict then reads `conformant (partial: ...)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<Partial>,
+    /// The requirements the run tested, by level and outcome, and the line to quote.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compatibility: Option<Compatibility>,
+    /// The agent's latency per operation, binding and version, from the exchanges the run
+    /// made (successful answers only; unary calls to the whole answer, streams to their first
+    /// event). Varies from run to run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub latency: Vec<crate::latency::OperationLatency>,
+    /// Which scenario contract the agent honours (`--contract`, or what the probe found).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contract: Option<crate::contract::ContractReport>,
+    /// Checks not run because they need the agent to play a scenario the contract does not
+    /// give (any scenario under `none`; a kit-only one the agent does not honour); not
+    /// results, so they count neither for nor against the verdict.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_run: Vec<NotRun>,
+    /// What the card declares (capabilities, security, signatures, extensions) that no result
+    /// of this run tested, each with why; a declaration is never passed over in silence.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub untested_declarations: Vec<UntestedDeclaration>,
+    /// What the floor under the results judged (`--min-judged`) made of the run; a floor not
+    /// met fails the run (exit 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor: Option<Floor>,
+    /// What the reviewed baseline (`--expect`) made of the run; the exit status follows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<Gate>,
+    /// Why the run could not start (verdict `error`): the agent card is unusable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<RunFailure>,
+    /// The durability area (`--restart-cmd`, `--durability`): how the target was restarted in
+    /// the middle of the run. Its results are the `durability.*` ones; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub durability: Option<DurabilityReport>,
+    /// The run was stopped (SIGINT, SIGTERM) before it ended: the checks it did not judge are
+    /// in `not_run` with the reason "interrupted". Absent when the run ended on its own.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
+    /// Written last: a report without it is truncated and must be rejected.
+    pub complete: bool,
+}
+
+/// The kit that wrote a report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Tool {
+    /// The kit's name, `a2a-tck`.
+    pub name: String,
+    /// The kit's version (its crates' `version`).
+    pub version: String,
+}
+
+/// The agent a report is about.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Target {
+    /// The URL given with `--target`, or the address of the built-in reference agent.
+    pub url: String,
+    /// The URL the card was read from (`--card-url`, or the well-known path on the target's origin).
+    pub card_url: String,
+    /// SHA-256 of the card body as served, `sha256:<hex>`; empty when no usable card was read
+    /// (verdict `error`).
+    pub card_sha256: String,
+    /// The card's own `name` and `version`, when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_name: Option<String>,
+    /// The card's own `version`, when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_version: Option<String>,
+    /// True when the target is the kit's built-in reference agent.
+    pub builtin: bool,
+    /// Present when the agent serves different cards per protocol version: the card above
+    /// was read without `A2A-Version` (as a 0.3 client reads it), and asked with
+    /// `A2A-Version: 1.0` the same URL served this other card. The interfaces of both are
+    /// tested (those only this card declares say so in `card_a2a_version`), and its card
+    /// checks are results with `version` `1.0` and no `binding`. Absent when the agent
+    /// serves one card, or the read with the header failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versioned_card: Option<VersionedCard>,
+}
+
+/// The card an agent serves to a client of one protocol version, when it is not the card it
+/// serves without `A2A-Version`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VersionedCard {
+    /// The `A2A-Version` the card was asked for with.
+    pub a2a_version: ProtocolVersion,
+    /// SHA-256 of the card body as served, `sha256:<hex>`.
+    pub card_sha256: String,
+    /// The card's own `name` and `version`, when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_name: Option<String>,
+    /// The card's own `version`, when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_version: Option<String>,
+}
+
+/// What was asked for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Selection {
+    /// The weakest level run (`MUST` runs only MUST checks, `MAY` runs all).
+    pub level: Level,
+    /// Id globs given with `--select`; empty means all.
+    pub select: Vec<String>,
+    /// Bindings given with `--binding`; empty means every binding the card declares.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bindings: Vec<Binding>,
+    /// Versions given with `--protocol-version`; empty means every version the card declares.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub versions: Vec<ProtocolVersion>,
+    /// Number of checks in the catalogue that the selection kept.
+    pub checks_selected: usize,
+}
+
+/// The result of one check on one binding x version (or on the card).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckResult {
+    /// The check's stable id (`send.context-id-generated-when-absent`).
+    pub id: String,
+    /// The strength of the sentence tested: MUST, SHOULD or MAY.
+    pub level: Level,
+    /// Spec version and section of the sentence tested.
+    pub spec_version: String,
+    /// The section of the spec that holds the sentence.
+    pub section: String,
+    /// Ids of the sentence in the kit's catalogue of normative statements.
+    pub statements: Vec<String>,
+    /// The rule tested, in one sentence.
+    pub requirement: String,
+    /// Absent for checks of the agent card itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binding: Option<Binding>,
+    /// The protocol version of the interface; for a card check, the version of the card read with `A2A-Version`, else absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<ProtocolVersion>,
+    /// PASS, FAIL, WARN, N/A, UNTESTABLE or ERROR.
+    pub status: Status,
+    /// What happened, for people: the expectation and what came back, or why not judged.
+    pub message: String,
+    /// The reading the check takes where the spec is ambiguous.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<String>,
+    /// Official A2A TCK requirement ids this corresponds to.
+    pub maps_to: Vec<String>,
+    /// ACTS (A2A Conformance Test Specification) test ids this check covers, wholly or partly.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub acts: Vec<String>,
+    /// How long the check ran on this interface, in milliseconds.
+    pub duration_ms: u64,
+    /// The exchanges the check made; kept for every result that is not PASS.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<Exchange>,
+}
+
+impl CheckResult {
+    /// The result of `check` with `status` and `message`, on no interface, taking no time,
+    /// with no evidence (the runner sets those it has).
+    pub fn of(check: &crate::check::Check, status: Status, message: String) -> CheckResult {
+        CheckResult {
+            id: check.id.to_string(),
+            level: check.level,
+            spec_version: check.spec.version.to_string(),
+            section: check.spec.section.to_string(),
+            statements: check
+                .spec
+                .statements
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            requirement: check.requirement.to_string(),
+            binding: None,
+            version: None,
+            status,
+            message,
+            reading: check.reading.map(str::to_string),
+            maps_to: check.maps_to.iter().map(|s| s.to_string()).collect(),
+            acts: check.acts.iter().map(|s| s.to_string()).collect(),
+            duration_ms: 0,
+            evidence: Vec::new(),
+        }
+    }
+}
+
+/// A planned check that was not run, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NotRun {
+    /// The check's id.
+    pub id: String,
+    /// The check's level.
+    pub level: Level,
+    /// The binding it would have run on; absent for a card check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binding: Option<Binding>,
+    /// The protocol version it would have run on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<ProtocolVersion>,
+    /// Why it was not run.
+    pub reason: String,
+}
+
+/// Why a run could not test anything, with the exchange that shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunFailure {
+    /// What went wrong, for people.
+    pub message: String,
+    /// The exchanges that show it: the card request, and what came back or why nothing did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<Exchange>,
+}
+
+/// Counts of each status.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Counts {
+    /// Results that passed.
+    pub pass: usize,
+    /// Results that failed.
+    pub fail: usize,
+    /// Results that warned (a SHOULD or MAY not met).
+    pub warn: usize,
+    /// Results whose rule does not apply to this agent.
+    pub not_applicable: usize,
+    /// Results the kit could not bring the agent into the state for.
+    pub untestable: usize,
+    /// Results the kit could not judge (the agent or the kit broke off).
+    pub error: usize,
+}
+
+impl Counts {
+    pub fn add(&mut self, status: Status) {
+        match status {
+            Status::Pass => self.pass += 1,
+            Status::Fail => self.fail += 1,
+            Status::Warn => self.warn += 1,
+            Status::NotApplicable => self.not_applicable += 1,
+            Status::Untestable => self.untestable += 1,
+            Status::Error => self.error += 1,
+        }
+    }
+
+    pub fn get(&self, status: Status) -> usize {
+        match status {
+            Status::Pass => self.pass,
+            Status::Fail => self.fail,
+            Status::Warn => self.warn,
+            Status::NotApplicable => self.not_applicable,
+            Status::Untestable => self.untestable,
+            Status::Error => self.error,
+        }
+    }
+}
+
+/// The gate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Every MUST check passed; nothing failed to run.
+    Conformant,
+    /// At least one MUST check failed.
+    NonConformant,
+    /// No MUST check failed, but some check could not be judged (ERROR or UNTESTABLE), or
+    /// nothing was testable: compliance is not shown.
+    Inconclusive,
+    /// The run could not start (the agent card is unusable): see `failure`.
+    Error,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Conformant => "conformant",
+            Verdict::NonConformant => "non-conformant",
+            Verdict::Inconclusive => "inconclusive",
+            Verdict::Error => "error",
+        }
+    }
+
+    /// The verdict over a set of results, and the reason for it, with what the run could
+    /// not judge: interfaces the agent refused for want of credentials make it
+    /// `inconclusive`, never `non-conformant` (the kit's requests were refused, not judged).
+    /// Counts name their unit: results (check x interface) or checks.
+    pub fn of(results: &[CheckResult], scope: &VerdictScope) -> (Verdict, String) {
+        let count =
+            |pred: &dyn Fn(&CheckResult) -> bool| results.iter().filter(|r| pred(r)).count();
+        let checks = |pred: &dyn Fn(&CheckResult) -> bool| {
+            let mut ids: Vec<&str> = results
+                .iter()
+                .filter(|r| pred(r))
+                .map(|r| r.id.as_str())
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids.len()
+        };
+        let failed = |r: &CheckResult| r.level == Level::Must && r.status == Status::Fail;
+        let unjudged_of = |r: &CheckResult| matches!(r.status, Status::Error | Status::Untestable);
+        let must_fail = count(&failed);
+        let unjudged = count(&unjudged_of);
+        let judged = count(&|r| matches!(r.status, Status::Pass | Status::Warn | Status::Fail));
+        let failed_words = || {
+            format!(
+                "{} failed ({})",
+                plural(checks(&failed), "MUST check", "MUST checks"),
+                plural(must_fail, "result", "results")
+            )
+        };
+        if !scope.needs_credentials.is_empty() {
+            let mut reason = format!(
+                "the agent refused the kit for want of credentials on {} ({}), so {} could not \
+                 be judged: give them with --bearer TOKEN, --bearer-env VAR or --header \
+                 'NAME: VALUE'",
+                plural(scope.needs_credentials.len(), "interface", "interfaces"),
+                scope.needs_credentials.join(", "),
+                plural(unjudged, "result", "results"),
+            );
+            if must_fail > 0 {
+                reason.push_str(&format!("; besides, {}", failed_words()));
+            }
+            (Verdict::Inconclusive, reason)
+        } else if must_fail > 0 {
+            (Verdict::NonConformant, failed_words())
+        } else if scope.interfaces_tested == 0 {
+            (
+                Verdict::Inconclusive,
+                "the card declares no interface this kit can test".to_string(),
+            )
+        } else if unjudged > 0 {
+            (
+                Verdict::Inconclusive,
+                format!(
+                    "no MUST check failed, but {} of {} could not be judged (ERROR or UNTESTABLE)",
+                    plural(unjudged, "result", "results"),
+                    plural(checks(&unjudged_of), "check", "checks"),
+                ),
+            )
+        } else if results.is_empty() {
+            (
+                Verdict::Inconclusive,
+                "the selection ran no check".to_string(),
+            )
+        } else if scope.must_selected
+            && !results
+                .iter()
+                .any(|r| r.level == Level::Must && r.status == Status::Pass)
+        {
+            (
+                Verdict::Inconclusive,
+                "no MUST check applied (all N/A), so compliance is not shown".to_string(),
+            )
+        } else if judged == 0 {
+            (
+                Verdict::Inconclusive,
+                "no check applied (every result is N/A), so nothing was judged".to_string(),
+            )
+        } else if !scope.must_selected {
+            (
+                Verdict::Conformant,
+                format!(
+                    "the selection holds no MUST check, and none of its {} failed",
+                    plural(judged, "judged result", "judged results")
+                ),
+            )
+        } else {
+            (
+                Verdict::Conformant,
+                "every selected MUST check passed".to_string(),
+            )
+        }
+    }
+}
+
+/// What the verdict is judged over, besides the results.
+#[derive(Debug, Clone, Default)]
+pub struct VerdictScope {
+    /// How many interfaces the run tests.
+    pub interfaces_tested: usize,
+    /// The tested interfaces the agent refused for want of credentials (`jsonrpc 1.0`, ...).
+    pub needs_credentials: Vec<String>,
+    /// Whether the checks selected hold a MUST check (run or not): a selection of SHOULD
+    /// checks only is judged on what it holds.
+    pub must_selected: bool,
+}
+
+/// `1 check`, `2 checks`.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// What a run left out: checks the selection did not keep, checks not run for want of a
+/// scenario contract, interfaces the selection did not keep. A run that left something out
+/// says so in its verdict (`conformant (partial: 61 checks not run)`) and still exits 0 when
+/// everything it ran passed; `--min-judged` puts a floor under it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Partial {
+    /// Checks of the catalogue the selection (`--select`, `--level`) left out (the
+    /// durability area counts only when asked for with `--restart-cmd` or `--durability`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub checks_not_selected: usize,
+    /// Checks not run because they need a scenario the contract does not give (`not_run`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub checks_not_run: usize,
+    /// Declared interfaces the selection (`--binding`, `--version`) left out.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub interfaces_not_selected: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl Partial {
+    /// None when the run left nothing out.
+    pub fn if_any(self) -> Option<Partial> {
+        (self != Partial::default()).then_some(self)
+    }
+
+    /// `61 checks not run (no scenario contract), 12 checks not selected`.
+    pub fn words(&self) -> String {
+        let mut parts = Vec::new();
+        if self.checks_not_run > 0 {
+            parts.push(format!(
+                "{} not run (no scenario contract)",
+                plural(self.checks_not_run, "check", "checks")
+            ));
+        }
+        if self.checks_not_selected > 0 {
+            parts.push(format!(
+                "{} not selected",
+                plural(self.checks_not_selected, "check", "checks")
+            ));
+        }
+        if self.interfaces_not_selected > 0 {
+            parts.push(format!(
+                "{} not selected",
+                plural(self.interfaces_not_selected, "interface", "interfaces")
+            ));
+        }
+        parts.join(", ")
+    }
+}
+
+/// Errors reading a report back.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("failed to read {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a valid report: {source}")]
+    Parse {
+        path: String,
+        source: serde_json::Error,
+    },
+    #[error("{path} is truncated: it lacks the completion marker")]
+    Incomplete { path: String },
+    #[error("{path} has format_version {found}; this kit reads {FORMAT_VERSION}")]
+    Version { path: String, found: u32 },
+}
+
+impl Report {
+    /// The verdict as people read it: the word, and what the run left out, e.g.
+    /// `conformant (partial: 61 checks not run (no scenario contract))`.
+    pub fn verdict_words(&self) -> String {
+        match (&self.partial, self.verdict) {
+            (Some(partial), v) if v != Verdict::Error => {
+                format!("{} (partial: {})", v.as_str(), partial.words())
+            }
+            _ => self.verdict.as_str().to_string(),
+        }
+    }
+
+    /// Results the run judged (PASS, WARN or FAIL): not N/A, and not ERROR or UNTESTABLE.
+    pub fn judged(&self) -> usize {
+        (self.results.iter())
+            .filter(|r| matches!(r.status, Status::Pass | Status::Warn | Status::Fail))
+            .count()
+    }
+
+    /// Results the run planned: those it has, and those not run for want of a contract.
+    pub fn planned(&self) -> usize {
+        self.results.len() + self.not_run.len()
+    }
+
+    /// Holds the evidence of the whole report to [`crate::evidence::EVIDENCE_REPORT_BYTES`]
+    /// (results in order; what is left out is counted in each exchange's `dropped`).
+    pub fn cap_evidence(&mut self) {
+        crate::evidence::cap_report(self.results.iter_mut().map(|r| &mut r.evidence));
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
+    }
+
+    /// Writes the report (see [`write_atomic`]), so a reader never sees half.
+    pub fn write(&self, path: &Path) -> std::io::Result<()> {
+        write_atomic(path, self.to_json().as_bytes())
+    }
+
+    /// Reads a report, rejecting truncated ones and other format versions.
+    pub fn read(path: &Path) -> Result<Report, ReportError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| ReportError::Io {
+            path: shown.clone(),
+            source,
+        })?;
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|source| ReportError::Parse {
+                path: shown.clone(),
+                source,
+            })?;
+        if value.get("complete") != Some(&serde_json::Value::Bool(true)) {
+            return Err(ReportError::Incomplete { path: shown });
+        }
+        let found = value
+            .get("format_version")
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0) as u32;
+        if found != FORMAT_VERSION {
+            return Err(ReportError::Version { path: shown, found });
+        }
+        serde_json::from_value(value).map_err(|source| ReportError::Parse {
+            path: shown,
+            source,
+        })
+    }
+
+    /// The JSON Schema of the report format.
+    pub fn schema() -> String {
+        let schema = schemars::schema_for!(Report);
+        serde_json::to_string_pretty(&schema).unwrap_or_default() + "\n"
+    }
+}
+
+/// Where a result ran: `card`, `card 1.0` (the card served with `A2A-Version: 1.0`, when it
+/// differs), or `jsonrpc 1.0`.
+pub fn place(result: &CheckResult) -> String {
+    match (result.binding, result.version) {
+        (Some(b), Some(v)) => format!("{b} {v}"),
+        // A card check of the card a client of that version reads.
+        (None, Some(v)) => format!("card {v}"),
+        _ => "card".to_string(),
+    }
+}
+
+/// Writes a report to `path` the way [`crate::destination::Destination`] does: a regular file
+/// whole or not at all (a temporary file of a unique name beside it, then renamed), its directory
+/// made if missing; a symlink, device or FIFO written through, never replaced.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    crate::destination::Destination::Path(path.to_path_buf()).write(bytes)
+}

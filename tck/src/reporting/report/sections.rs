@@ -1,0 +1,64 @@
+//! The report's sections made beside the results: the compatibility figure, what the card
+//! declares that the run did not test, and the restart of the durability area.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::check::Level;
+
+/// The compatibility summary of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Compatibility {
+    /// Requirements by the strongest level of the checks that cite them.
+    pub levels: BTreeMap<Level, LevelCount>,
+    /// Satisfied requirements over applicable ones, all levels, in percent (one decimal);
+    /// absent when no requirement applied. Unjudged requirements count as not satisfied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub percent: Option<f64>,
+    /// Where the results come from: `card`, `jsonrpc 1.0`, ...
+    pub tested_on: Vec<String>,
+    /// The summary in one quotable line.
+    pub line: String,
+}
+
+/// The requirements of one level, by outcome.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LevelCount {
+    /// Passed on every interface (and the card) where a check of it applied.
+    pub satisfied: usize,
+    /// Broken somewhere: a check of it is FAIL or WARN on at least one interface.
+    pub violated: usize,
+    /// Not broken, but not shown either: some check of it is ERROR or UNTESTABLE.
+    pub unjudged: usize,
+    /// Every check of it is N/A (a capability the card does not declare).
+    pub not_applicable: usize,
+}
+
+/// Something the card declares that the run did not test.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UntestedDeclaration {
+    /// What the card declares, e.g. `pushNotifications` or `securitySchemes`.
+    pub what: String,
+    /// Why no check tested it.
+    pub why: String,
+}
+
+/// What the report says of the restart (its results are the `durability.*` ones).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DurabilityReport {
+    /// How the target was restarted (`--restart-cmd ...`, or the built-in agent in-process).
+    pub restart: String,
+    /// Whether the target was restarted and its card answered again in time.
+    pub restarted: bool,
+    /// What happened: how long the agent took to come back, or why it did not.
+    pub message: String,
+    /// Milliseconds from the restart to the card answering again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ready_ms: Option<u64>,
+}

@@ -1,0 +1,749 @@
+//! Plans the run (checks x declared interfaces), runs the checks concurrently, each bounded by
+//! its own deadline, and assembles the report. Results come back in catalogue order.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use futures::StreamExt;
+use serde_json::Value;
+
+use crate::card::{self, CardError, Cards, FetchedCard, Interface};
+use crate::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope};
+use crate::contract::Contract;
+use crate::ctx::Ctx;
+use crate::evidence::Recorder;
+use crate::probe::probe;
+use crate::report::{self, CheckResult, Counts, Report, Selection, Target, Tool};
+use crate::transport::Connector;
+use crate::wire::{Limits, Wire};
+
+pub use crate::filter::Filter;
+
+mod durability_phase;
+mod execute;
+use execute::run_id;
+pub(crate) use execute::{execute, Problem};
+
+/// A check's deadline: the run's check timeout, times a quarter of its chain of sequential
+/// exchanges (at least once), so a check that must make a hundred tasks one at a time is not
+/// cut short by a slow but healthy agent.
+fn deadline_of(check: &crate::check::Check, timeout: std::time::Duration) -> std::time::Duration {
+    timeout * (check.needs.weight / 4).max(1)
+}
+
+/// How many checks that met signs of an overloaded agent are run again alone, at most.
+const ALONE_BUDGET: usize = 16;
+
+/// How many checks the command line runs at once against an agent other than the built-in
+/// one, unless told: the load of a busy client, not a flood.
+pub const TARGET_JOBS: usize = 4;
+
+/// Everything a run needs.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// What the report names as the target.
+    pub target: String,
+    pub card_url: String,
+    pub builtin: bool,
+    pub filter: Filter,
+    pub limits: Limits,
+    /// Deadline of one check, all its exchanges included.
+    pub check_timeout: Duration,
+    /// How many checks run at once.
+    pub jobs: usize,
+    /// Headers to send on every request (credentials); redacted in evidence.
+    pub headers: Vec<(String, String)>,
+    /// Public keys (JWKs) trusted for card signatures (`--trusted-key`).
+    pub trusted_keys: Vec<serde_json::Value>,
+    /// The credentials of a second principal (`--other-bearer`, `--other-header`), sent in
+    /// place of `headers` by the checks of principal isolation; redacted in evidence.
+    pub other_headers: Vec<(String, String)>,
+    /// The credentials of a limited principal (`--limited-bearer`, `--limited-header`): one
+    /// the agent authenticates but permits nothing, sent in place of `headers` by the checks
+    /// of authorization errors; redacted in evidence.
+    pub limited_headers: Vec<(String, String)>,
+    /// Told how many checks have finished, of how many planned (for a progress bar).
+    pub progress: Option<Progress>,
+    /// The scenario contract the agent honours (`--contract`); `None`: the probe decides.
+    pub contract: Option<Contract>,
+    /// A drive file (`--drive`): the messages that bring an agent that plays no scenario
+    /// contract into each state; overrides `contract`.
+    pub drive: Option<Arc<crate::drive::Drive>>,
+    /// CA certificates (PEM) trusted besides the system's (`--ca-cert`).
+    pub ca_certs: Vec<Vec<u8>>,
+    /// The durability area (`--restart-cmd`, `--durability`): how to restart the target in
+    /// the middle of the run. `None`: the `durability.*` checks are not run.
+    pub durability: Option<crate::durability::Durability>,
+    /// The webhook receiver of the push checks (`--webhook-url`, `--webhook-listen`).
+    pub webhook: crate::webhook::WebhookOptions,
+    /// Stops the run early (SIGINT, SIGTERM): no check starts after it is thrown, those in
+    /// flight get its grace, the rest are reported not run; the report says `interrupted`.
+    pub stop: crate::stop::Stop,
+}
+
+/// A progress callback: `(finished, planned)`, called once before the first check finishes
+/// and after each one.
+#[derive(Clone)]
+pub struct Progress(pub Arc<dyn Fn(usize, usize) + Send + Sync>);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress")
+    }
+}
+
+impl RunOptions {
+    /// Adds the built-in agent's credentials to these options (the user's own headers stay,
+    /// except an `Authorization` of theirs, which the built-in agent would refuse).
+    pub fn use_credentials(&mut self, credentials: crate::builtin::Credentials) {
+        let is_auth = |(name, _): &(String, String)| name.eq_ignore_ascii_case("authorization");
+        self.headers.retain(|h| !is_auth(h));
+        self.headers.extend(credentials.headers);
+        self.other_headers.retain(|h| !is_auth(h));
+        self.other_headers.extend(credentials.other);
+        self.limited_headers.retain(|h| !is_auth(h));
+        self.limited_headers.extend(credentials.limited);
+    }
+
+    pub fn new(target: &str, card_url: &str) -> RunOptions {
+        RunOptions {
+            target: target.to_string(),
+            card_url: card_url.to_string(),
+            builtin: false,
+            filter: Filter::default(),
+            limits: Limits::default(),
+            check_timeout: Duration::from_secs(30),
+            // The built-in agent runs in the kit's process: on 2 cores, past 4 checks at once
+            // the run is no faster, and each check more in flight holds about 0.3 MB more
+            // (measured peaks: 29.1 MB at 4, 30.6 MB at 8, 32 MB at 16).
+            jobs: 4,
+            headers: Vec::new(),
+            trusted_keys: Vec::new(),
+            other_headers: Vec::new(),
+            limited_headers: Vec::new(),
+            progress: None,
+            contract: None,
+            drive: None,
+            ca_certs: Vec::new(),
+            durability: None,
+            webhook: crate::webhook::WebhookOptions::default(),
+            stop: crate::stop::Stop::default(),
+        }
+    }
+}
+
+/// Why a run could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The card is unusable; `evidence` is its exchange (request, answer or why none came).
+    #[error("{error}")]
+    Card {
+        error: CardError,
+        evidence: Vec<crate::evidence::Exchange>,
+    },
+    #[error("{0}")]
+    Usage(String),
+    /// Stopped ([`RunOptions::stop`]) before any check could start.
+    #[error("interrupted before any check ran")]
+    Interrupted,
+    #[error("{0}")]
+    Harness(#[from] HarnessError),
+}
+
+/// One planned execution: a check, the interface it runs on (none for card checks), and the
+/// card it is judged with.
+#[derive(Clone)]
+struct Planned<'a> {
+    check: &'a Check,
+    interface: Option<Interface>,
+    card: Arc<FetchedCard>,
+}
+
+impl Planned<'_> {
+    /// Where its result is keyed: the interface's binding and version; for a card check,
+    /// no binding, and the `A2A-Version` the card was read with (none for the plain card).
+    fn place(&self) -> (Option<Binding>, Option<ProtocolVersion>) {
+        match &self.interface {
+            Some(i) => (Some(i.binding), Some(i.version)),
+            None => (None, self.card.a2a_version),
+        }
+    }
+}
+
+/// Whether a card check judges the card document itself, and so runs on each card the agent
+/// serves (the card of a 1.0 client too). The others run once, on the card read without
+/// `A2A-Version`: those that judge the agent across the interfaces of both cards
+/// (`versioning.*`, `bindings.*`), and the 0.3 card's rules (`v03.*`).
+fn judges_each_card(id: &str) -> bool {
+    !["versioning.", "bindings.", "v03."]
+        .iter()
+        .any(|prefix| id.starts_with(prefix))
+}
+
+/// What every run starts from: its clock, the one HTTP client of its exchanges, the headers
+/// it sends on each, and the timings its recorders feed.
+pub(crate) struct Start {
+    pub started_at: SystemTime,
+    pub started: Instant,
+    pub client: reqwest::Client,
+    pub extra: Arc<Vec<(String, String)>>,
+    pub timings: Arc<crate::latency::Timings>,
+}
+
+impl Start {
+    /// Starts the clock and builds the client (trusting the run's CA certificates).
+    pub(crate) fn new(options: &RunOptions) -> Result<Start, RunError> {
+        Ok(Start {
+            started_at: SystemTime::now(),
+            started: Instant::now(),
+            client: crate::wire::client_trusting(&options.ca_certs)?,
+            extra: Arc::new(options.headers.clone()),
+            timings: crate::latency::Timings::new(),
+        })
+    }
+}
+
+/// Runs the selected checks of `catalog` against the target and returns the report.
+pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunError> {
+    let selected = options.filter.apply(catalog).map_err(RunError::Usage)?;
+    // The durability area runs after the other checks, and only when asked for.
+    let (durable, selected) =
+        durability_phase::split(selected, options.durability.is_some())
+            .map_err(RunError::Usage)?;
+    let Start {
+        started_at,
+        started,
+        client,
+        extra,
+        timings,
+    } = Start::new(options)?;
+    let wire = |recorder: Recorder| {
+        Wire::new(client.clone(), options.limits, recorder.observed_by(timings.clone()))
+            .with_headers(extra.clone())
+    };
+    let card_wire = wire(Recorder::default());
+    let stop = &options.stop;
+    let fetched = match stop
+        .unless_stopped(card::fetch(&card_wire, &options.card_url))
+        .await
+    {
+        None => return Err(RunError::Interrupted),
+        Some(Ok(fetched)) => fetched,
+        Some(Err(error)) => {
+            let evidence = card_wire.recorder().take();
+            return Err(RunError::Card { error, evidence });
+        }
+    };
+    // The card a 1.0 client reads (`A2A-Version: 1.0`): an agent may serve another one. A
+    // read that fails, or gives the same card, leaves the run as it is.
+    let v1_0 = stop
+        .unless_stopped(card::fetch_as(
+            &wire(Recorder::default()),
+            &options.card_url,
+            Some(ProtocolVersion::V1_0),
+        ))
+        .await
+        .and_then(Result::ok);
+    let cards = Cards::new(fetched, v1_0);
+    let fetched = cards.plain.clone();
+    // A correct client activates every extension the card requires, on every request: the
+    // extensions of the card that declares the interface.
+    let activations: Vec<(Arc<FetchedCard>, Arc<Vec<String>>)> = cards
+        .all()
+        .map(|card| {
+            let activate = crate::service_params::required_extensions(&card.json);
+            (card.clone(), Arc::new(activate))
+        })
+        .collect();
+    let activate_for = |card: &Arc<FetchedCard>| {
+        activations
+            .iter()
+            .find(|(c, _)| Arc::ptr_eq(c, card))
+            .map(|(_, a)| a.clone())
+            .unwrap_or_default()
+    };
+    let wire = |recorder: Recorder, card: &Arc<FetchedCard>| {
+        wire(recorder).with_extensions(activate_for(card))
+    };
+    // The run's connections: the HTTP client above, and the gRPC channels made from here on.
+    let connector = Connector::trusting(&fetched.url, Arc::new(options.ca_certs.clone()));
+    let (mut declared, mut interfaces) = cards.interfaces();
+    let (bindings, versions) = (&options.filter.bindings, &options.filter.versions);
+    let wanted_binding = |b: Binding| bindings.is_empty() || bindings.contains(&b);
+    let wanted_version = |v: ProtocolVersion| versions.is_empty() || versions.contains(&v);
+    interfaces.retain(|i| wanted_binding(i.binding) && wanted_version(i.version));
+    for entry in declared.iter_mut().filter(|d| d.tested) {
+        if entry.binding.is_some_and(|b| !wanted_binding(b)) {
+            entry.tested = false;
+            entry.reason = Some("not selected (--binding)".into());
+        } else if entry.version.is_some_and(|v| !wanted_version(v)) {
+            entry.tested = false;
+            entry.reason = Some("not selected (--protocol-version)".into());
+        }
+    }
+
+    let mut plan = Vec::new();
+    for check in &selected {
+        match check.scope {
+            Scope::Card => {
+                for card in cards.all() {
+                    if Arc::ptr_eq(card, &fetched) || judges_each_card(check.id) {
+                        plan.push(Planned {
+                            check,
+                            interface: None,
+                            card: card.clone(),
+                        });
+                    }
+                }
+            }
+            Scope::Interface { bindings, versions } => {
+                for interface in &interfaces {
+                    if bindings.contains(&interface.binding)
+                        && versions.contains(&interface.version)
+                    {
+                        plan.push(Planned {
+                            check,
+                            interface: Some(interface.clone()),
+                            card: cards.card_of(interface),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    let run_id = run_id();
+    // One probe per interface: an interface that does not answer fails every check the same
+    // way, so it is found once, with its evidence, and named in the interface list.
+    let mut unusable: Vec<(Interface, Problem)> = Vec::new();
+    let planned: Vec<&Interface> = interfaces
+        .iter()
+        .filter(|i| plan.iter().any(|p| p.interface.as_ref() == Some(*i)))
+        .collect();
+    // The probes run at once: against a slow agent, one after another they would add up.
+    // Stopped meanwhile, no check runs: no interface is found unusable.
+    let probes = futures::future::join_all(planned.iter().map(|interface| {
+        let recorder = Recorder::default();
+        let card = cards.card_of(interface);
+        let ctx = Ctx::new(
+            card.clone(),
+            Some((*interface).clone()),
+            wire(recorder.clone(), &card),
+            connector.clone(),
+            &format!("{run_id}-probe"),
+        );
+        async move { (probe(&ctx).await, recorder) }
+    }));
+    let probes = stop.unless_stopped(probes).await.unwrap_or_default();
+    for (interface, (outcome, recorder)) in planned.into_iter().zip(probes) {
+        if let Err(crate::probe::Unusable {
+            error,
+            needs_credentials,
+        }) = outcome
+        {
+            let reason = error.to_string();
+            if let Some(entry) = declared.iter_mut().find(|d| {
+                d.tested
+                    && d.binding == Some(interface.binding)
+                    && d.version == Some(interface.version)
+            }) {
+                entry.problem = Some(reason.clone());
+                entry.needs_credentials = needs_credentials;
+            }
+            unusable.push((
+                interface.clone(),
+                Problem {
+                    error,
+                    evidence: recorder.take(),
+                },
+            ));
+        }
+    }
+    // Checks that compare interfaces (card checks) use the selected, usable ones only.
+    let usable: Arc<Vec<Interface>> = Arc::new(
+        interfaces
+            .iter()
+            .filter(|i| !unusable.iter().any(|(u, _)| u == *i))
+            .cloned()
+            .collect(),
+    );
+    let ctx_on = |interface: Interface| {
+        let card = cards.card_of(&interface);
+        Ctx::new(
+            card.clone(),
+            Some(interface),
+            wire(Recorder::default(), &card),
+            connector.clone(),
+            &format!("{run_id}-contract"),
+        )
+    };
+    let decided = crate::detect::decide(options.contract, options.drive.clone(), &usable, ctx_on);
+    // Stopped while the contract is probed: no check runs, so none is asked of the agent.
+    let (scenarios, contract) = match stop.unless_stopped(decided).await {
+        Some(decided) => decided,
+        None => crate::detect::decide(Some(Contract::None), None, &[], ctx_on).await,
+    };
+    let mut not_run = Vec::new();
+    plan.retain(
+        |p| match scenarios.not_run(&p.check.needs) {
+            Some(reason) => {
+                let (binding, version) = p.place();
+                not_run.push(report::NotRun {
+                    id: p.check.id.to_string(),
+                    level: p.check.level,
+                    binding,
+                    version,
+                    reason,
+                });
+                false
+            }
+            None => true,
+        },
+    );
+    let planned_count = plan.len();
+    // The webhook receiver lives as long as the run, and only when a push check runs.
+    let webhook = if plan.iter().any(|p| p.check.id.starts_with("push.")) {
+        let started = crate::webhook::Webhook::start(&options.webhook).await;
+        Some(Arc::new(started.map_err(|e| e.to_string())))
+    } else {
+        None
+    };
+    let trusted_keys = Arc::new(options.trusted_keys.clone());
+    let other_headers = Arc::new(options.other_headers.clone());
+    let limited_headers = Arc::new(options.limited_headers.clone());
+    let finished = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    if let Some(progress) = &options.progress {
+        (progress.0)(0, planned_count);
+    }
+    // With several at once, the longest chains of exchanges start first, so the run does not
+    // end with one long check alone; the results are put back in catalogue order. One at a
+    // time, the catalogue order is kept (the agent sees the same sequence every run).
+    let catalogue = plan.clone();
+    let mut order: Vec<(usize, Planned)> = plan.into_iter().enumerate().collect();
+    if options.jobs > 1 {
+        order.sort_by_key(|(_, p)| std::cmp::Reverse(p.check.needs.weight));
+    }
+    // Checks that judge the run's traffic on an interface (wire shapes, every webhook's calls)
+    // start once the others have finished; every exchange of an interface's checks is audited.
+    let audit = crate::shapes::Audit::new();
+    let (phases, order, last) = crate::shapes::Phases::split(order, |p: &Planned| {
+        crate::checks::judges_the_run(p.check.id)
+    });
+    let problem_of = |planned: &Planned| {
+        planned
+            .interface
+            .as_ref()
+            .and_then(|i| unusable.iter().find(|(u, _)| u == i))
+            .map(|(_, p)| p.clone())
+    };
+    let ctx_of = |planned: &Planned, id: String| {
+        Ctx::new(
+            planned.card.clone(),
+            planned.interface.clone(),
+            wire(
+                audit.recorder(
+                    (planned.interface.as_ref())
+                        .filter(|_| crate::checks::data_model::wire::audited(planned.check.id)),
+                ),
+                &planned.card,
+            ),
+            connector.clone(),
+            &id,
+        )
+        .with_interfaces(usable.clone())
+        .with_scenarios(scenarios.fresh())
+        .with_trusted_keys(trusted_keys.clone())
+        .with_other_credentials(other_headers.clone())
+        .with_limited_credentials(limited_headers.clone())
+        .with_webhook(webhook.clone())
+    };
+    let mut cut: Vec<(usize, report::NotRun)> = Vec::new();
+    let mut results: Vec<(usize, CheckResult)> = phases
+        .stream(order, last)
+        .map(|(index, planned)| {
+            let problem = problem_of(&planned);
+            let place = planned.place();
+            let ctx = ctx_of(&planned, format!("{run_id}-{index}"));
+            let (progress, finished) = (options.progress.clone(), finished.clone());
+            let phases = phases.clone();
+            async move {
+                // Once stopped, no check starts, and those in flight get the grace.
+                let result = if stop.is_stopped() {
+                    None
+                } else {
+                    let deadline = deadline_of(planned.check, options.check_timeout);
+                    stop.within_grace(execute(planned.check, ctx, deadline, problem))
+                        .await
+                };
+                // A card check of the card a 1.0 client reads is keyed by that version.
+                let result = result.map(|mut result| {
+                    (result.binding, result.version) = place;
+                    result
+                });
+                phases.finished(index);
+                if let Some(progress) = progress {
+                    let done = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    (progress.0)(done, planned_count);
+                }
+                (index, result)
+            }
+        })
+        .buffer_unordered(options.jobs.max(1))
+        .collect::<Vec<(usize, Option<CheckResult>)>>()
+        .await
+        .into_iter()
+        .filter_map(|(index, result)| match result {
+            Some(result) => Some((index, result)),
+            None => {
+                let planned = &catalogue[index];
+                let (binding, version) = planned.place();
+                let not_run = report::NotRun {
+                    id: planned.check.id.to_string(),
+                    level: planned.check.level,
+                    binding,
+                    version,
+                    reason: crate::stop::INTERRUPTED.into(),
+                };
+                cut.push((index, not_run));
+                None
+            }
+        })
+        .collect();
+    results.sort_by_key(|(index, _)| *index);
+    // The checks the stop left out, in catalogue order.
+    cut.sort_by_key(|(index, _)| *index);
+    let mut interrupted: Vec<report::NotRun> = cut.into_iter().map(|(_, n)| n).collect();
+    // A check that failed while others ran at once, and met signs of an overloaded agent (a
+    // 5xx, an internal error, a broken connection, its deadline), is run again alone: the
+    // kit's own load must not decide a verdict. The second result stands, and says so.
+    // An agent that fails so widely is broken, not loaded: a budget bounds the second runs
+    // (one that ran into its deadline costs as much as four others).
+    if options.jobs > 1 && !stop.is_stopped() {
+        let mut budget = ALONE_BUDGET;
+        for (index, result) in results.iter_mut() {
+            let planned = &catalogue[*index];
+            let Some(signal) = execute::load_signal(result) else {
+                continue;
+            };
+            if crate::checks::data_model::wire::judges_the_run(planned.check.id)
+                || problem_of(planned).is_some()
+            {
+                continue;
+            }
+            let cost = if signal == execute::DEADLINE { 4 } else { 1 };
+            if cost > budget {
+                result.message.push_str(&format!(
+                    " (with {} checks at once it met {signal}; not run again alone: more checks \
+                     than the kit runs again met signs of an overloaded agent)",
+                    options.jobs
+                ));
+                continue;
+            }
+            budget -= cost;
+            let ctx = ctx_of(planned, format!("{run_id}-{index}-alone"));
+            let deadline = deadline_of(planned.check, options.check_timeout);
+            let mut alone = execute(planned.check, ctx, deadline, problem_of(planned)).await;
+            (alone.binding, alone.version) = planned.place();
+            alone.message = format!(
+                "{} (run again alone: with {} checks at once it ended {} after {signal}: {})",
+                alone.message,
+                options.jobs,
+                result.status.as_str(),
+                crate::shapes::cut(&result.message, 300)
+            );
+            alone.duration_ms += result.duration_ms;
+            *result = alone;
+        }
+    }
+    let mut results: Vec<CheckResult> = results.into_iter().map(|(_, r)| r).collect();
+    let mut durability = None;
+    if let (Some(_), false, true) = (&options.durability, durable.is_empty(), stop.is_stopped()) {
+        // Stopped before the restart: the durability area is not run.
+        for check in &durable {
+            interrupted.push(report::NotRun {
+                id: check.id.to_string(),
+                level: check.level,
+                binding: None,
+                version: None,
+                reason: crate::stop::INTERRUPTED.into(),
+            });
+        }
+    } else if let (Some(restart), false) = (&options.durability, durable.is_empty()) {
+        let area = durability_phase::Area {
+            checks: &durable,
+            interfaces: &interfaces,
+            unusable: &unusable,
+            cards: &cards,
+            options,
+            scenarios: &scenarios,
+            run_id: &run_id,
+            timings: &timings,
+        };
+        let (more, summary) = durability_phase::run(area, restart).await?;
+        results.extend(more);
+        durability = Some(summary);
+    }
+
+    let mut totals: BTreeMap<Level, Counts> = Level::ALL
+        .iter()
+        .map(|level| (*level, Counts::default()))
+        .collect();
+    for result in &results {
+        totals.entry(result.level).or_default().add(result.status);
+    }
+    let scope = report::VerdictScope {
+        interfaces_tested: interfaces.len(),
+        needs_credentials: (declared.iter())
+            .filter(|d| d.tested && d.needs_credentials)
+            .map(|d| format!("{} {}", d.protocol_binding, d.protocol_version))
+            .collect(),
+        must_selected: selected
+            .iter()
+            .chain(&durable)
+            .any(|c| c.level == Level::Must),
+    };
+    let (verdict, mut verdict_reason) = report::Verdict::of(&results, &scope);
+    let selecting = !options.filter.bindings.is_empty() || !options.filter.versions.is_empty();
+    if interfaces.is_empty() && selecting && declared.iter().any(|d| d.binding.is_some()) {
+        verdict_reason =
+            "no declared interface matches the selection (--binding, --protocol-version)".into();
+    }
+    let untested: Vec<String> = declared
+        .iter()
+        .filter(|d| !d.tested)
+        .map(|d| format!("{} {}", d.protocol_binding, d.protocol_version))
+        .collect();
+    if !untested.is_empty() {
+        verdict_reason.push_str(&format!(
+            "; {} declared, not tested: {}",
+            report::plural(untested.len(), "interface", "interfaces"),
+            untested.join(", ")
+        ));
+    }
+    let not_run_checks = (not_run.iter())
+        .map(|n| n.id.as_str())
+        .collect::<std::collections::BTreeSet<&str>>()
+        .len();
+    if !not_run.is_empty() {
+        verdict_reason.push_str(&format!(
+            "; {} not run ({}), as they need the agent to play a test scenario the contract \
+             does not give",
+            report::plural(not_run_checks, "check", "checks"),
+            report::plural(not_run.len(), "planned result", "planned results")
+        ));
+    }
+    let was_interrupted = stop.is_stopped();
+    if was_interrupted {
+        verdict_reason.push_str(&format!(
+            "; interrupted: {} not run",
+            report::plural(interrupted.len(), "planned result", "planned results")
+        ));
+    }
+    not_run.extend(interrupted);
+    // What the run left out: the selection's checks (the durability area counts only when
+    // asked for: it never runs by default), the contract's, the selection's interfaces.
+    let eligible = (catalog.iter())
+        .filter(|c| options.durability.is_some() || c.needs.profile != crate::check::Profile::Restart)
+        .count();
+    let partial = report::Partial {
+        checks_not_selected: eligible.saturating_sub(selected.len() + durable.len()),
+        checks_not_run: not_run_checks,
+        interfaces_not_selected: (declared.iter())
+            .filter(|d| (d.reason.as_deref()).is_some_and(|r| r.starts_with("not selected")))
+            .count(),
+    }
+    .if_any();
+    // What each card declares that no result tested, once each.
+    let mut untested_declarations: Vec<crate::declarations::UntestedDeclaration> = Vec::new();
+    for card in cards.all() {
+        for untested in crate::declarations::untested(&crate::declarations::Run {
+            card: &card.json,
+            catalog,
+            selected: &selected,
+            results: &results,
+            not_run: &not_run,
+            filter: &options.filter,
+        }) {
+            if !untested_declarations.contains(&untested) {
+                untested_declarations.push(untested);
+            }
+        }
+    }
+    for line in crate::declarations::grouped_lines(&untested_declarations) {
+        verdict_reason.push_str(&format!("; {line}"));
+    }
+    let mut spec_versions: Vec<String> = interfaces
+        .iter()
+        .map(|i| i.version.as_str().to_string())
+        .collect();
+    spec_versions.dedup();
+    let text = |k: &str| {
+        fetched
+            .json
+            .get(k)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let secrets = crate::secrets::of_headers(
+        (options.headers.iter())
+            .chain(&options.other_headers)
+            .chain(&options.limited_headers),
+    );
+    let report = Report {
+        format_version: report::FORMAT_VERSION,
+        tool: Tool {
+            name: "a2a-tck".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        },
+        spec_versions,
+        target: Target {
+            url: options.target.clone(),
+            card_url: options.card_url.clone(),
+            card_sha256: fetched.sha256.clone(),
+            agent_name: text("name"),
+            agent_version: text("version"),
+            builtin: options.builtin,
+            versioned_card: cards.v1_0.as_ref().map(|card| report::VersionedCard {
+                a2a_version: ProtocolVersion::V1_0,
+                card_sha256: card.sha256.clone(),
+                agent_name: card
+                    .json
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                agent_version: (card.json.get("version"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+            }),
+        },
+        selection: Selection {
+            level: options.filter.level,
+            select: options.filter.select.clone(),
+            bindings: options.filter.bindings.clone(),
+            versions: options.filter.versions.clone(),
+            checks_selected: selected.len() + durable.len(),
+        },
+        started_at: humantime::format_rfc3339_millis(started_at).to_string(),
+        finished_at: humantime::format_rfc3339_millis(SystemTime::now()).to_string(),
+        duration_ms: started.elapsed().as_millis() as u64,
+        interfaces: declared,
+        totals,
+        verdict,
+        verdict_reason,
+        partial,
+        compatibility: Some(crate::compat::of(&results)),
+        latency: timings.figures(),
+        contract,
+        not_run,
+        untested_declarations,
+        floor: None,
+        baseline: None,
+        results,
+        failure: None,
+        durability,
+        interrupted: was_interrupted,
+        complete: true,
+    };
+    Ok(crate::secrets::scrub(report, &secrets))
+}
