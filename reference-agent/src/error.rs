@@ -3,11 +3,18 @@
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::policy::StatusTable;
-
 const ERROR_INFO: &str = "type.googleapis.com/google.rpc.ErrorInfo";
 const BAD_REQUEST: &str = "type.googleapis.com/google.rpc.BadRequest";
 const DOMAIN: &str = "a2a-protocol.org";
+
+/// The table mapping A2A errors to HTTP and gRPC statuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusTable {
+    /// A2A 1.0.1 §5.4.
+    V1_0_1,
+    /// The superseded A2A 1.0.0 table.
+    V1_0_0,
+}
 
 /// One entry of `google.rpc.BadRequest.fieldViolations`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -32,6 +32,7 @@ pub mod extensions;
 pub mod fault;
 mod grpc;
 mod jsonrpc;
+mod methods;
 mod model;
 mod params;
 pub mod policy;
@@ -49,6 +50,7 @@ mod stream;
 mod tls;
 pub mod v03;
 mod v03_codec;
+mod version;
 mod wire;
 
 pub use error::{FieldViolation, GrpcCode, RpcError};

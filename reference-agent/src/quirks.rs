@@ -9,8 +9,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use serde_json::{json, Value};
 
-use crate::error::RpcError;
-use crate::{service, App};
+use crate::App;
 
 /// ListTasks under the page-size faults: the params with an over-large `pageSize` taken out
 /// (so validation lets it through), and the page size to use instead of the validated one.
@@ -63,12 +62,9 @@ pub fn add_data_part(value: &mut Value) {
 /// REST SendMessage under `non-blocking-waits-for-completion`: a non-blocking request whose
 /// task is held WORKING is answered only after a follow-up has run the task to its end
 /// (what a server that ignores `returnImmediately` would answer once the work is done).
-/// `None`: the fault is off or does not apply; answer as usual.
-pub fn non_blocking_waits(
-    app: &App,
-    params: &Value,
-    result: &Value,
-) -> Option<Result<Value, RpcError>> {
+/// Gives the SendMessage params of that follow-up, which the caller sends; `None`: the fault
+/// is off or does not apply; answer as usual.
+pub fn non_blocking_waits(app: &App, params: &Value, result: &Value) -> Option<Value> {
     let non_blocking = params
         .pointer("/configuration/returnImmediately")
         .and_then(Value::as_bool)
@@ -91,7 +87,7 @@ pub fn non_blocking_waits(
         },
         "configuration": { "returnImmediately": false },
     });
-    Some(service::call(app, "SendMessage", Some(follow_up)))
+    Some(follow_up)
 }
 
 /// Under `json-latin1-charset`: JSON answers are re-encoded in Latin-1 (characters beyond

@@ -162,7 +162,9 @@ fn process(
         .then(|| params.clone())
         .flatten();
         let result = service::call(app, operation, params)?;
-        let waited = kept.and_then(|p| crate::quirks::non_blocking_waits(app, &p, &result));
+        let waited = kept
+            .and_then(|p| crate::quirks::non_blocking_waits(app, &p, &result))
+            .map(|follow_up| service::call(app, "SendMessage", Some(follow_up)));
         let result = match waited {
             Some(answer) => answer?,
             None => result,

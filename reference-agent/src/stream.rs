@@ -12,10 +12,10 @@ use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::clock::Timestamp;
 use crate::error::RpcError;
+use crate::methods::{is_streaming, streaming_refused, unknown_method};
 use crate::model::{Event, StatusUpdate, Task, TaskState, TaskStatus};
 use crate::policy::StreamPolicy;
 use crate::push::ConfigVersion;
-use crate::service::{is_streaming, streaming_refused, unknown_method};
 use crate::wire::{self, Artifacts, TaskView};
 use crate::{params, App};
 

@@ -7,6 +7,7 @@ mod build;
 pub(crate) mod features;
 pub mod wire_rules;
 
+pub use crate::error::StatusTable;
 use crate::error::{GrpcCode, RpcError};
 
 /// Everything the agent decides, as values. `Policy::new(&AgentConfig::default())` is conformant.
@@ -292,15 +293,6 @@ pub struct GrpcPolicy {
     /// A failing streaming call answers with headers and then the error as the status of
     /// an empty stream, instead of failing up front.
     pub stream_errors_in_stream: bool,
-}
-
-/// The table mapping A2A errors to HTTP and gRPC statuses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StatusTable {
-    /// A2A 1.0.1 §5.4.
-    V1_0_1,
-    /// The superseded A2A 1.0.0 table.
-    V1_0_0,
 }
 
 /// Error statuses of the REST and gRPC bindings.

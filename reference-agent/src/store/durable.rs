@@ -22,7 +22,7 @@ use super::{Record, State};
 use crate::clock::{Ids, Timestamp};
 use crate::model::{Task, TaskState, TaskStatus};
 use crate::scenario::TaskOutcome;
-use crate::service::Version;
+use crate::version::Version;
 
 /// Kind of the saved tasks.
 pub const TASK: &str = "task";

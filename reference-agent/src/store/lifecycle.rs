@@ -7,7 +7,7 @@ use crate::error::RpcError;
 use crate::model::{Event, Message, Task, TaskState, TaskStatus};
 use crate::policy::{AbsentContext, CancelTerminal, ClientContext, MismatchedContext};
 use crate::scenario::Scenario;
-use crate::service::Version;
+use crate::version::Version;
 
 impl Store {
     /// SendMessage: start a task, continue one, or answer with a Message; `on_start` is

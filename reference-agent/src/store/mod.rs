@@ -23,7 +23,7 @@ use crate::clock::{Clock, Ids, Timestamp};
 use crate::model::{Event, Message, Task};
 use crate::policy::Policy;
 use crate::scenario::{Scenarios, TaskOutcome};
-use crate::service::Version;
+use crate::version::Version;
 
 pub use list::ListQuery;
 
