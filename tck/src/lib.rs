@@ -14,21 +14,28 @@
 
 pub mod api;
 
-/// Declares the kit's internal modules: public for its binary and tests, hidden from the docs.
-macro_rules! internal {
-    ($($module:ident),* $(,)?) => {
+/// Declares the kit's layers (a folder each, in `tck/src`, lowest first; see ARCHITECTURE.md)
+/// and re-exports each layer's modules at the crate's root, so that a module is named
+/// `crate::wire` wherever it lives: public for the kit's binary and tests, hidden from these
+/// docs.
+macro_rules! layers {
+    ($($layer:ident: $($module:ident),* ;)*) => {
         $(
             #[doc(hidden)]
-            pub mod $module;
+            pub mod $layer;
+            $(
+                #[doc(hidden)]
+                pub use $layer::$module;
+            )*
         )*
     };
 }
 
-internal! {
-    a2a, baseline, builtin, card, card_only, check, checks, compat, contract, ctx, declarations,
-    detect,
-    destination, diff, drive, durability, evidence, evidence_text, failure, filter, floor, format, html,
-    ids, judge, jws, latency, model, output, probe, registry, report, runner, sarif, secrets,
-    service_params, shapes, stop, tls_probe, transport, webhook, wire,
+layers! {
+    facts: a2a, destination, drive, ids, jws, model, registry, service_params, stop;
+    exchange: card, evidence, judge, latency, shapes, tls_probe, transport, webhook, wire;
+    suite: check, checks, contract, ctx, detect, filter, probe;
+    reporting: baseline, compat, declarations, diff, evidence_text, floor, format, html, output,
+        report, sarif, secrets;
+    run: builtin, card_only, durability, failure, runner;
 }
-

@@ -44,8 +44,8 @@ fn stdout(args: std::fmt::Arguments) {
 }
 
 mod cli;
-use cli::{CardArgs, Cli, Command, RunArgs, Selection};
 use cli::reports::{coverage, diff, progress_bar, write_baseline};
+use cli::{CardArgs, Cli, Command, RunArgs, Selection};
 
 fn main() -> ExitCode {
     if let Some(e) = old_version_filter(std::env::args_os().skip(1)) {

@@ -1,53 +1,25 @@
-//! Import cycles between the top-level modules of the kit (`tck/src`) and of the reference
-//! agent (`reference-agent/src`), read from the sources (`crate::name` paths and grouped
-//! `use crate::{...}`). The graph has cycles today (see ARCHITECTURE.md, "Known debts"); this
-//! test is a ratchet: it fails when a new cycle appears or a known one takes in another module,
-//! and when a known one shrinks, so that the list below is kept true as the debts are paid.
+//! The kit's layers and the import graph of both crates, read from the sources (`crate::name`
+//! paths and grouped `use crate::{...}`). The kit (`tck/src`) is layered by folder, lowest
+//! first ([`LAYERS`]); a module may import its own layer and the ones below, never one above,
+//! and no two modules may import each other, directly or round a loop. The reference agent
+//! (`reference-agent/src`) is read by top-level module, and has no cycle either.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The strongly connected groups of modules as they stand: each may only shrink.
-const KNOWN: &[(&str, &[&str])] = &[
-    (
-        "tck/src",
-        &[
-            "baseline",
-            "builtin",
-            "card",
-            "check",
-            "checks",
-            "compat",
-            "contract",
-            "ctx",
-            "declarations",
-            "durability",
-            "durability_phase",
-            "evidence",
-            "evidence_text",
-            "filter",
-            "floor",
-            "judge",
-            "latency",
-            "output",
-            "probe",
-            "report",
-            "runner",
-            "secrets",
-            "shapes",
-            "transport",
-            "webhook",
-            "wire",
-        ],
-    ),
-    ("reference-agent/src", &["error", "policy"]),
-    (
-        "reference-agent/src",
-        &["params", "push", "quirks", "service", "store", "stream"],
-    ),
+/// The kit's layers, lowest first: a folder of `tck/src` each, but for the library's facade
+/// (`api.rs`) and the binary's own modules (`cli/`, with `main.rs`).
+const LAYERS: &[&str] = &[
+    "facts",
+    "exchange",
+    "suite",
+    "reporting",
+    "run",
+    "api",
+    "cli",
 ];
 
-/// Every `.rs` file under `dir`, with its path relative to `dir`.
+/// Every `.rs` file under `dir`, with its path relative to `root`.
 fn sources(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
     for entry in std::fs::read_dir(dir).expect("a source folder") {
         let path = entry.expect("an entry").path();
@@ -61,20 +33,37 @@ fn sources(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
     }
 }
 
-/// The import graph of the crate in `src` by top-level module (`a.rs` and `a/` are `a`).
-fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+/// The module a file belongs to: its top-level module (`a.rs` and `a/` are `a`), or, inside
+/// one of `layers`' folders, the module it is in there (`facts/model.rs` is `model`); `None`
+/// for the crate roots and a layer's own `mod.rs`, which only declare.
+fn module_of(rel: &str, layers: &[&str]) -> Option<String> {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let (first, rest) = parts.split_first()?;
+    let name = |part: &str| part.trim_end_matches(".rs").to_string();
+    if layers.contains(first) && !rest.is_empty() {
+        let module = name(rest[0]);
+        return (module != "mod").then_some(module);
+    }
+    let module = name(first);
+    (module != "lib" && module != "main").then_some(module)
+}
+
+/// The import graph of the crate in `src` by module (see [`module_of`]), with each module's
+/// layer (its folder, or itself outside the layer folders).
+fn graph_in(
+    src: &Path,
+    layers: &[&str],
+) -> (BTreeMap<String, BTreeSet<String>>, BTreeMap<String, String>) {
     let mut files = Vec::new();
     sources(src, src, &mut files);
-    let top = |rel: &str| {
-        let first = rel.split('/').next().unwrap_or(rel);
-        first.trim_end_matches(".rs").to_string()
-    };
     let mut text_of: BTreeMap<String, String> = BTreeMap::new();
+    let mut layer_of: BTreeMap<String, String> = BTreeMap::new();
     for (rel, text) in &files {
-        let module = top(rel);
-        if module == "lib" || module == "main" {
+        let Some(module) = module_of(rel, layers) else {
             continue;
-        }
+        };
+        let first = rel.split('/').next().unwrap_or(rel).trim_end_matches(".rs");
+        layer_of.insert(module.clone(), first.to_string());
         let code: Vec<&str> = text
             .lines()
             .map(|l| l.split("//").next().unwrap_or(l))
@@ -89,6 +78,14 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
         (s.chars())
             .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
             .collect()
+    };
+    // `crate::facts::model::X` names `model`, as `crate::model::X` does.
+    let named = |s: &str| -> String {
+        let first = ident(s);
+        match s[first.len()..].strip_prefix("::") {
+            Some(rest) if layers.contains(&first.as_str()) => ident(rest),
+            _ => first,
+        }
     };
     let mut graph = BTreeMap::new();
     for (module, text) in &text_of {
@@ -106,20 +103,25 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
                         '}' => depth -= 1,
                         ',' if depth == 0 => at_item = true,
                         c if at_item && !c.is_whitespace() => {
-                            edges.insert(ident(&group[i..]));
+                            edges.insert(named(&group[i..]));
                             at_item = false;
                         }
                         _ => {}
                     }
                 }
             } else {
-                edges.insert(ident(rest));
+                edges.insert(named(rest));
             }
         }
         edges.retain(|n| names.contains(n) && n != module);
         graph.insert(module.clone(), edges);
     }
-    graph
+    (graph, layer_of)
+}
+
+/// The import graph of a crate read by top-level module.
+fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    graph_in(src, &[]).0
 }
 
 /// The groups of two or more modules that import each other, each sorted.
@@ -152,28 +154,95 @@ fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeSet<Vec<String>> {
     groups
 }
 
-#[test]
-fn no_import_cycle_appears_and_the_known_ones_only_shrink() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+/// What breaks the layering of a crate read by [`graph_in`]: a module in no layer, an import
+/// of a layer above, a cycle.
+fn layering_problems(
+    graph: &BTreeMap<String, BTreeSet<String>>,
+    layer_of: &BTreeMap<String, String>,
+    layers: &[&str],
+) -> Vec<String> {
+    let rank = |module: &String| {
+        let layer = &layer_of[module];
+        layers.iter().position(|l| l == layer)
+    };
     let mut problems = Vec::new();
-    for crate_src in ["tck/src", "reference-agent/src"] {
-        let found = cycles(&graph(&root.join(crate_src)));
-        let known: BTreeSet<Vec<String>> = (KNOWN.iter())
-            .filter(|(src, _)| *src == crate_src)
-            .map(|(_, group)| group.iter().map(|m| m.to_string()).collect())
-            .collect();
-        for group in found.difference(&known) {
+    for (module, layer) in layer_of {
+        if rank(module).is_none() {
             problems.push(format!(
-                "{crate_src}: a new or grown import cycle: {group:?}"
-            ));
-        }
-        for group in known.difference(&found) {
-            problems.push(format!(
-                "{crate_src}: the known cycle {group:?} is gone or smaller: update KNOWN"
+                "{module} is in no layer ({layer}): move it into one of {layers:?}"
             ));
         }
     }
+    for (from, edges) in graph {
+        for to in edges {
+            if let (Some(a), Some(b)) = (rank(from), rank(to)) {
+                if b > a {
+                    problems.push(format!(
+                        "{from} ({}) imports {to} ({}), a layer above it",
+                        layer_of[from], layer_of[to]
+                    ));
+                }
+            }
+        }
+    }
+    for group in cycles(graph) {
+        problems.push(format!("an import cycle: {group:?}"));
+    }
+    problems
+}
+
+#[test]
+fn the_kit_has_no_import_cycle_and_no_layer_imports_one_above_it() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let (graph, layer_of) = graph_in(&src, LAYERS);
+    assert!(
+        graph.len() > 40,
+        "the reader found the kit's modules: {graph:?}"
+    );
+    let problems = layering_problems(&graph, &layer_of, LAYERS);
     assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn the_layer_reader_sees_an_import_from_below_up_a_cycle_and_a_module_in_no_layer() {
+    let dir = std::env::temp_dir().join(format!("a2a-tck-layered-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for folder in ["low", "high", "stray"] {
+        std::fs::create_dir_all(dir.join(folder)).expect("a temporary crate");
+    }
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).expect("a file");
+    write("lib.rs", "pub mod low; pub mod high; pub use low::a;\n");
+    write("low/mod.rs", "pub mod a;\n");
+    write("low/a.rs", "use crate::high::b::X;\n");
+    write("high/mod.rs", "pub mod b;\n");
+    write("high/b.rs", "use crate::a;\n");
+    write("stray/c.rs", "\n");
+    let (graph, layer_of) = graph_in(&dir, &["low", "high"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(layer_of["a"], "low");
+    assert_eq!(layer_of["b"], "high");
+    let problems = layering_problems(&graph, &layer_of, &["low", "high"]);
+    assert_eq!(
+        problems,
+        [
+            "stray is in no layer (stray): move it into one of [\"low\", \"high\"]",
+            "a (low) imports b (high), a layer above it",
+            "an import cycle: [\"a\", \"b\"]",
+        ],
+        "{graph:?}"
+    );
+}
+
+#[test]
+fn the_agent_has_no_import_cycle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reference-agent/src");
+    let graph = graph(&src);
+    assert!(
+        graph.len() > 20,
+        "the reader found the agent's modules: {graph:?}"
+    );
+    let found = cycles(&graph);
+    assert!(found.is_empty(), "import cycles in the agent: {found:#?}");
 }
 
 #[test]

@@ -28,6 +28,17 @@ impl Ids {
     }
 }
 
+/// A fresh random bearer token (128 bits, hex).
+pub fn fresh_token() -> String {
+    use ring::rand::SecureRandom;
+    let mut bytes = [0u8; 16];
+    // The system generator does not fail on the platforms the kit runs on; a fixed fallback
+    // would still be a valid (if guessable) token for a loopback agent.
+    let _ = ring::rand::SystemRandom::new().fill(&mut bytes);
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!("tck-{hex}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -39,15 +50,4 @@ mod tests {
         assert_eq!(ids.next("a"), "a-ns-1");
         assert_eq!(other.next("b"), "b-ns-2");
     }
-}
-
-/// A fresh random bearer token (128 bits, hex).
-pub fn fresh_token() -> String {
-    use ring::rand::SecureRandom;
-    let mut bytes = [0u8; 16];
-    // The system generator does not fail on the platforms the kit runs on; a fixed fallback
-    // would still be a valid (if guessable) token for a loopback agent.
-    let _ = ring::rand::SystemRandom::new().fill(&mut bytes);
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    format!("tck-{hex}")
 }

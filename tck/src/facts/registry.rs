@@ -10,11 +10,11 @@ use serde::Deserialize;
 pub const REGISTRIES: &[(&str, &str)] = &[
     (
         "a2a-v1.0.toml",
-        include_str!("../requirements/a2a-v1.0.toml"),
+        include_str!("../../requirements/a2a-v1.0.toml"),
     ),
     (
         "a2a-v0.3.toml",
-        include_str!("../requirements/a2a-v0.3.toml"),
+        include_str!("../../requirements/a2a-v0.3.toml"),
     ),
 ];
 

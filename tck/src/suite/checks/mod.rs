@@ -194,7 +194,7 @@ mod tests {
                 }
             }
         }
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/checks");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/suite/checks");
         let mut out = Vec::new();
         walk(&root, &root, &mut out);
         out

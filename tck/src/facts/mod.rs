@@ -1,0 +1,14 @@
+//! The words every layer shares and the protocol facts: bindings and versions, verdicts and the
+//! kit's own errors, a check's needs ([`model`]); what A2A says of states, errors and fields
+//! ([`a2a`]); the requirement registries; card signatures; the scenario contracts' drive files;
+//! ids, paths and stop signals. Nothing here imports another layer.
+
+pub mod a2a;
+pub mod model;
+pub mod ids;
+pub mod service_params;
+pub mod jws;
+pub mod registry;
+pub mod destination;
+pub mod stop;
+pub mod drive;

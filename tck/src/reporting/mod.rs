@@ -1,0 +1,16 @@
+//! The report and everything made from a finished one: the report model, the baseline and floor
+//! gates, the compatibility figure, redaction, and the renderers (summary, Markdown, JUnit, HTML,
+//! SARIF) with one table of formats. Imports only the layers below it, never the run.
+
+pub mod report;
+pub mod baseline;
+pub mod compat;
+pub mod floor;
+pub mod declarations;
+pub mod secrets;
+pub mod evidence_text;
+pub mod diff;
+pub mod output;
+pub mod sarif;
+pub mod html;
+pub mod format;

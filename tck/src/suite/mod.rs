@@ -1,0 +1,11 @@
+//! The checks and what they run on: the `Check` model, each check's context, the scenario
+//! contracts and the probe that detects them, the usability probe, the selection filter and the
+//! catalogue. Imports the layers below it.
+
+pub mod contract;
+pub mod ctx;
+pub mod check;
+pub mod detect;
+pub mod probe;
+pub mod filter;
+pub mod checks;
