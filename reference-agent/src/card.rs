@@ -14,7 +14,7 @@ use crate::params::INPUT_MODES;
 use crate::policy::Policy;
 use crate::shape::Shaper;
 use crate::signing::{CardSigner, JWKS_PATH};
-use crate::{AgentConfig, App, JSONRPC_PATH, REST_PATH};
+use crate::{App, JSONRPC_PATH, REST_PATH};
 
 /// Where the card lives, and the 0.2-era path the `card-only-at-legacy-path` fault uses.
 pub const CARD_PATH: &str = "/.well-known/agent-card.json";
@@ -34,19 +34,14 @@ pub struct CardDocument {
 }
 
 impl CardDocument {
-    pub fn new(
-        base_url: &str,
-        policy: &Policy,
-        shape: &Shaper,
-        config: &AgentConfig,
-    ) -> Result<Self, String> {
+    pub fn new(base_url: &str, policy: &Policy, shape: &Shaper) -> Result<Self, String> {
         let signer = CardSigner::new(policy.card.signing)?;
         let mut jku = format!("{base_url}{JWKS_PATH}");
-        if config.has(crate::Fault::JkuPlainHttp) {
+        if policy.card.jku_plain_http {
             jku = jku.replacen("https://", "http://", 1);
         }
         let mut card = card_json(base_url, policy);
-        extras(&mut card, base_url, config);
+        extras(&mut card, base_url, policy);
         let body = signer.sign(shape.card(card), &jku).to_string();
         let digest = Sha256::digest(body.as_bytes());
         let hex = digest.iter().take(8).fold(String::new(), |mut hex, byte| {
@@ -148,11 +143,11 @@ pub(crate) fn card_json(base_url: &str, policy: &Policy) -> Value {
 
 /// What the card says of the agent's configuration: its extensions (`--required-extension`),
 /// and under `--tls` with the `tls-http-interface` fault, plain-http JSON-RPC urls.
-pub(crate) fn extras(card: &mut Value, base_url: &str, config: &AgentConfig) {
-    if let Some(extensions) = crate::extensions::declared(config) {
+pub(crate) fn extras(card: &mut Value, base_url: &str, policy: &Policy) {
+    if let Some(extensions) = crate::extensions::declared(&policy.extensions) {
         card["capabilities"]["extensions"] = extensions;
     }
-    if config.has(crate::Fault::TlsHttpInterface) {
+    if policy.tls.http_interface {
         let plain = base_url.replacen("https://", "http://", 1);
         let jsonrpc = format!("{plain}{JSONRPC_PATH}");
         if let Some(interfaces) = card["supportedInterfaces"].as_array_mut() {
@@ -205,7 +200,6 @@ mod tests {
             "http://127.0.0.1:1",
             &Policy::new(&config),
             &Shaper::new(&config),
-            &config,
         )
         .unwrap();
         assert_eq!(card.etag.len(), 18);

@@ -1,4 +1,4 @@
-//! Extensions (spec 1.0 §4.6, §3.3.4): with [`crate::AgentConfig::required_extension`] the
+//! Extensions (spec 1.0 §4.6, §3.3.4): with `AgentConfig::required_extension` the
 //! card declares [`REQUIRED_EXTENSION`] with `required: true`, every 1.0 request must activate
 //! it through the `A2A-Extensions` service parameter (HTTP header, gRPC metadata; the 0.3
 //! name `X-A2A-Extensions` is read too), and responses list the activated extensions in an
@@ -14,8 +14,7 @@ use axum::response::Response;
 use serde_json::{json, Value};
 
 use crate::error::RpcError;
-use crate::fault::Fault;
-use crate::AgentConfig;
+use crate::policy::features::ExtensionPolicy;
 
 /// The extension the agent requires when configured to: a URI of the project's own
 /// namespace, versioned by its last path segment.
@@ -26,8 +25,8 @@ const HEADER: &str = "a2a-extensions";
 const HEADER_0_3: &str = "x-a2a-extensions";
 
 /// The card's `capabilities.extensions`, or `None` when the agent declares none.
-pub fn declared(config: &AgentConfig) -> Option<Value> {
-    config.required_extension.then(|| {
+pub fn declared(policy: &ExtensionPolicy) -> Option<Value> {
+    policy.required.then(|| {
         json!([{
             "uri": REQUIRED_EXTENSION,
             "description": "Test extension of the a2a-tck reference agent: every request must \
@@ -38,7 +37,7 @@ pub fn declared(config: &AgentConfig) -> Option<Value> {
 }
 
 /// The extension URIs a request names: every value of both header names, comma-separated.
-pub fn requested(config: &AgentConfig, headers: &HeaderMap) -> Vec<String> {
+pub fn requested(policy: &ExtensionPolicy, headers: &HeaderMap) -> Vec<String> {
     let values = headers
         .get_all(HEADER)
         .iter()
@@ -49,7 +48,7 @@ pub fn requested(config: &AgentConfig, headers: &HeaderMap) -> Vec<String> {
         .map(|uri| uri.trim().to_owned())
         .filter(|uri| !uri.is_empty())
         .collect();
-    if config.has(Fault::ExtensionsFirstValueOnly) {
+    if policy.first_value_only {
         uris.truncate(1);
     }
     uris
@@ -70,11 +69,11 @@ fn unversioned(uri: &str) -> &str {
 }
 
 /// The declared extensions the request activates.
-pub fn activated(config: &AgentConfig, requested: &[String]) -> Vec<String> {
-    if !config.required_extension {
+pub fn activated(policy: &ExtensionPolicy, requested: &[String]) -> Vec<String> {
+    if !policy.required {
         return Vec::new();
     }
-    let fallback = config.has(Fault::ExtensionVersionDowngrade);
+    let fallback = policy.version_downgrade;
     let hit = requested.iter().any(|uri| {
         uri == REQUIRED_EXTENSION
             || (fallback && unversioned(uri) == unversioned(REQUIRED_EXTENSION))
@@ -88,8 +87,8 @@ pub fn activated(config: &AgentConfig, requested: &[String]) -> Vec<String> {
 
 /// The extension rules of a 1.0 request: a required extension not activated is
 /// ExtensionSupportRequiredError; unknown URIs are ignored.
-pub fn check(config: &AgentConfig, headers: &HeaderMap) -> Result<(), RpcError> {
-    enforce(config, headers, || {
+pub fn check(policy: &ExtensionPolicy, headers: &HeaderMap) -> Result<(), RpcError> {
+    enforce(policy, headers, || {
         RpcError::extension_support_required(REQUIRED_EXTENSION)
     })
 }
@@ -97,51 +96,50 @@ pub fn check(config: &AgentConfig, headers: &HeaderMap) -> Result<(), RpcError> 
 /// The extension rules of a 0.3 JSON-RPC or REST request (topics/extensions.md @ v0.3.0):
 /// activation by `X-A2A-Extensions` (`A2A-Extensions` is read too); a required extension not
 /// activated is refused with InvalidRequest, as 0.3 names no error for it.
-pub fn check_v03(config: &AgentConfig, headers: &HeaderMap) -> Result<(), RpcError> {
+pub fn check_v03(policy: &ExtensionPolicy, headers: &HeaderMap) -> Result<(), RpcError> {
     let missing = || {
         RpcError::invalid_request(format_args!(
             "the required extension {REQUIRED_EXTENSION} is not activated (X-A2A-Extensions)"
         ))
     };
-    if config.has(Fault::V03ExtensionsHeaderIgnored) {
+    if policy.v03_header_ignored {
         let mut headers = headers.clone();
         headers.remove(HEADER_0_3);
-        return enforce(config, &headers, missing);
+        return enforce(policy, &headers, missing);
     }
-    enforce(config, headers, missing)
+    enforce(policy, headers, missing)
 }
 
 fn enforce(
-    config: &AgentConfig,
+    policy: &ExtensionPolicy,
     headers: &HeaderMap,
     missing: impl FnOnce() -> RpcError,
 ) -> Result<(), RpcError> {
-    if !config.required_extension {
+    if !policy.required {
         return Ok(());
     }
-    let requested = requested(config, headers);
-    if config.has(Fault::ExtensionUnknownRejected) {
+    let requested = requested(policy, headers);
+    if policy.unknown_rejected {
         if let Some(unknown) = requested.iter().find(|uri| *uri != REQUIRED_EXTENSION) {
             return Err(RpcError::invalid_request(format_args!(
                 "unknown extension {unknown}"
             )));
         }
     }
-    if activated(config, &requested).is_empty() && !config.has(Fault::ExtensionRequiredNotEnforced)
-    {
+    if activated(policy, &requested).is_empty() && !policy.required_not_enforced {
         return Err(missing());
     }
     Ok(())
 }
 
 /// Middleware: the response lists the extensions the request activated.
-pub async fn echo(config: AgentConfig, request: Request, next: Next) -> Response {
-    let activated = activated(&config, &requested(&config, request.headers()));
+pub async fn echo(policy: ExtensionPolicy, request: Request, next: Next) -> Response {
+    let activated = activated(&policy, &requested(&policy, request.headers()));
     let mut response = next.run(request).await;
-    if !activated.is_empty() && !config.has(Fault::ExtensionNotEchoed) {
+    if !activated.is_empty() && !policy.not_echoed {
         if let Ok(value) = HeaderValue::from_str(&activated.join(",")) {
             // Both names: 0.3 clients read X-A2A-Extensions.
-            if !config.has(Fault::V03ExtensionNotEchoed) {
+            if !policy.v03_not_echoed {
                 response.headers_mut().insert(HEADER_0_3, value.clone());
             }
             response.headers_mut().insert(HEADER, value);
@@ -154,6 +152,12 @@ pub async fn echo(config: AgentConfig, request: Request, next: Next) -> Response
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::fault::Fault;
+    use crate::AgentConfig;
+
+    fn policy(config: &AgentConfig) -> ExtensionPolicy {
+        ExtensionPolicy::new(config)
+    }
 
     fn headers(value: &str) -> HeaderMap {
         let mut headers = HeaderMap::new();
@@ -167,15 +171,18 @@ mod tests {
             required_extension: true,
             ..AgentConfig::default()
         };
-        assert!(check(&config, &HeaderMap::new()).is_err());
-        assert!(check(&config, &headers(REQUIRED_EXTENSION)).is_ok());
+        assert!(check(&policy(&config), &HeaderMap::new()).is_err());
+        assert!(check(&policy(&config), &headers(REQUIRED_EXTENSION)).is_ok());
         let both = format!("urn:unknown, {REQUIRED_EXTENSION}");
-        assert!(check(&config, &headers(&both)).is_ok());
+        assert!(check(&policy(&config), &headers(&both)).is_ok());
         let v2 = REQUIRED_EXTENSION.replace("/v1", "/v2");
-        assert_eq!(check(&config, &headers(&v2)).unwrap_err().code, -32008);
+        assert_eq!(
+            check(&policy(&config), &headers(&v2)).unwrap_err().code,
+            -32008
+        );
         let downgrade = config.clone().with_fault(Fault::ExtensionVersionDowngrade);
-        assert!(check(&downgrade, &headers(&v2)).is_ok());
-        assert!(check(&AgentConfig::default(), &HeaderMap::new()).is_ok());
+        assert!(check(&policy(&downgrade), &headers(&v2)).is_ok());
+        assert!(check(&policy(&AgentConfig::default()), &HeaderMap::new()).is_ok());
     }
 
     #[test]
@@ -186,13 +193,15 @@ mod tests {
         };
         let mut x = HeaderMap::new();
         x.insert(HEADER_0_3, REQUIRED_EXTENSION.parse().unwrap());
-        assert!(check_v03(&config, &x).is_ok());
+        assert!(check_v03(&policy(&config), &x).is_ok());
         assert_eq!(
-            check_v03(&config, &HeaderMap::new()).unwrap_err().code,
+            check_v03(&policy(&config), &HeaderMap::new())
+                .unwrap_err()
+                .code,
             -32600
         );
         let ignored = config.with_fault(Fault::V03ExtensionsHeaderIgnored);
-        assert!(check_v03(&ignored, &x).is_err());
-        assert!(check_v03(&ignored, &headers(REQUIRED_EXTENSION)).is_ok());
+        assert!(check_v03(&policy(&ignored), &x).is_err());
+        assert!(check_v03(&policy(&ignored), &headers(REQUIRED_EXTENSION)).is_ok());
     }
 }

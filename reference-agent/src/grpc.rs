@@ -33,14 +33,11 @@ impl Backend for GrpcBackend {
 
     fn check_extensions(&self, headers: &tonic::metadata::MetadataMap) -> Result<(), BackendError> {
         let mut headers = headers.clone().into_headers();
-        if self
-            .0
-            .config
-            .has(crate::Fault::GrpcMetadataExtensionsIgnored)
-        {
+        if self.0.policy.extensions.grpc_metadata_ignored {
             headers.clear();
         }
-        crate::extensions::check(&self.0.config, &headers).map_err(|e| status(&self.0, &e))
+        crate::extensions::check(&self.0.policy.extensions, &headers)
+            .map_err(|e| status(&self.0, &e))
     }
 
     fn call(&self, method: &str, params: Value) -> Result<Value, BackendError> {

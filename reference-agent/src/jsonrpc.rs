@@ -108,8 +108,8 @@ pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes
         Err(error) => return respond(&app, id, Err(error)),
     };
     let extensions = match version {
-        Version::V1_0 => crate::extensions::check(&app.config, &headers),
-        _ => crate::extensions::check_v03(&app.config, &headers),
+        Version::V1_0 => crate::extensions::check(&app.policy.extensions, &headers),
+        _ => crate::extensions::check_v03(&app.policy.extensions, &headers),
     };
     if let Err(error) = extensions {
         return respond(&app, id, Err(error));

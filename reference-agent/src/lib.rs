@@ -124,7 +124,6 @@ impl AgentConfig {
 /// The agent behind every binding: its behaviour policy, the shape pass of its outgoing
 /// JSON, card and task store. Binding adapters pass it to the [`service`] functions.
 pub struct App {
-    config: AgentConfig,
     policy: policy::Policy,
     shape: shape::Shaper,
     card: card::CardDocument,
@@ -185,10 +184,9 @@ impl App {
             }));
         }
         let mut public = card::card_json(base_url, &policy);
-        card::extras(&mut public, base_url, &config);
+        card::extras(&mut public, base_url, &policy);
         Ok(App {
-            card: card::CardDocument::new(base_url, &policy, &shape, &config)
-                .map_err(io::Error::other)?,
+            card: card::CardDocument::new(base_url, &policy, &shape).map_err(io::Error::other)?,
             extended: auth::extended_cards(&public, &policy.auth),
             store,
             push,
@@ -196,7 +194,6 @@ impl App {
             closed_subscriptions: stream::ClosedSubscriptions::default(),
             policy,
             shape,
-            config,
         })
     }
 
@@ -215,7 +212,7 @@ impl App {
 impl std::fmt::Debug for App {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("App")
-            .field("config", &self.config)
+            .field("policy", &self.policy)
             .finish_non_exhaustive()
     }
 }
@@ -274,12 +271,12 @@ pub async fn start_with_identity(
         None
     };
     let scheme = if tls.is_some() { "https" } else { "http" };
-    let app = Arc::new(App::new(&base_url(addr, scheme), config)?);
+    let app = Arc::new(App::new(&base_url(addr, scheme), config.clone())?);
     // REST may have a store of its own.
     let rest_app = if app.policy.isolation.rest_apart {
         let config = AgentConfig {
             store: StoreKind::Memory,
-            ..app.config.clone()
+            ..config.clone()
         };
         Arc::new(App::new(&base_url(addr, scheme), config)?)
     } else {
@@ -305,32 +302,28 @@ pub async fn start_with_identity(
     // The principals of authenticated mode after the first (`app`): each a store of its own,
     // under `--store sqlite:PATH` a file of its own beside PATH ([`StoreKind::for_principal`]).
     let mut others = Vec::new();
-    let mut router = if app.config.bearer_tokens.is_empty() {
+    let mut router = if config.bearer_tokens.is_empty() {
         public.merge(services(&app, &rest_app))
     } else {
         let mut all = vec![services(&app, &rest_app)];
-        for principal in 1..app.config.bearer_tokens.len() {
+        for principal in 1..config.bearer_tokens.len() {
             let config = AgentConfig {
-                store: app.config.store.for_principal(principal),
-                ..app.config.clone()
+                store: config.store.for_principal(principal),
+                ..config.clone()
             };
             let other = Arc::new(App::new(&base_url(addr, scheme), config)?);
             all.push(services(&other, &other));
             others.push(other);
         }
-        let mut guard = auth::Guard::new(
-            app.config.bearer_tokens.clone(),
-            all,
-            app.policy.auth.clone(),
-        );
+        let mut guard =
+            auth::Guard::new(config.bearer_tokens.clone(), all, app.policy.auth.clone());
         // The limited principal has services of its own only under the fault that gives it
         // an extended card tailored to it (nothing beyond the public card).
-        let tailored = (!app.config.limited_tokens.is_empty()
-            && app.policy.auth.limited_card_tailored)
+        let tailored = (!config.limited_tokens.is_empty() && app.policy.auth.limited_card_tailored)
             .then(|| {
                 let config = AgentConfig {
-                    store: (app.config.store).for_principal(app.config.bearer_tokens.len()),
-                    ..app.config.clone()
+                    store: config.store.for_principal(config.bearer_tokens.len()),
+                    ..config.clone()
                 };
                 App::new(&base_url(addr, scheme), config).map(|mut limited| {
                     limited.extended = limited.extended.take().map(auth::public_view);
@@ -340,17 +333,17 @@ pub async fn start_with_identity(
             .transpose()?;
         let limited_service = tailored.as_ref().map(|limited| services(limited, limited));
         others.extend(tailored);
-        guard = guard.with_limited(app.config.limited_tokens.clone(), limited_service);
+        guard = guard.with_limited(config.limited_tokens.clone(), limited_service);
         let guarded = Router::new()
             .fallback(auth::guard)
             .with_state(Arc::new(guard));
         public.fallback_service(guarded)
     };
-    if app.config.required_extension {
-        let config = app.config.clone();
+    if app.policy.extensions.required {
+        let policy = app.policy.extensions.clone();
         router = router.layer(axum::middleware::from_fn(
             move |request: axum::extract::Request, next: axum::middleware::Next| {
-                extensions::echo(config.clone(), request, next)
+                extensions::echo(policy.clone(), request, next)
             },
         ));
     }
@@ -360,8 +353,8 @@ pub async fn start_with_identity(
     if tls.is_some() && app.policy.tls.hsts {
         router = router.layer(axum::middleware::from_fn(tls::hsts));
     }
-    if app.config.delay_ms > 0 {
-        let delay = Duration::from_millis(app.config.delay_ms);
+    if config.delay_ms > 0 {
+        let delay = Duration::from_millis(config.delay_ms);
         router = router.layer(axum::middleware::from_fn(
             move |request: axum::extract::Request, next: axum::middleware::Next| async move {
                 tokio::time::sleep(delay).await;

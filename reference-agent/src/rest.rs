@@ -112,8 +112,8 @@ fn process(
     };
     let version = service::negotiate_version(&policy.versions, version.as_deref())?;
     match version {
-        Version::V1_0 => crate::extensions::check(&app.config, headers)?,
-        _ => crate::extensions::check_v03(&app.config, headers)?,
+        Version::V1_0 => crate::extensions::check(&app.policy.extensions, headers)?,
+        _ => crate::extensions::check_v03(&app.policy.extensions, headers)?,
     }
     // Each version's routes exist only under its own semantics (spec 1.0 §3.6.2):
     // a route of the other version is answered like an unknown route.
@@ -158,9 +158,9 @@ fn process(
         Ok(Reply::Stream(app.shape.events(Wire::V1_0, events)))
     } else {
         let kept = (operation == "SendMessage"
-            && app.config.has(crate::Fault::NonBlockingWaitsForCompletion))
-        .then(|| params.clone())
-        .flatten();
+            && app.policy.requests.non_blocking_waits_for_completion)
+            .then(|| params.clone())
+            .flatten();
         let result = service::call(app, operation, params)?;
         let waited = kept
             .and_then(|p| crate::quirks::non_blocking_waits(app, &p, &result))

@@ -184,13 +184,13 @@ fn subscribe(app: &Arc<App>, params: Option<Value>) -> Result<EventStream, RpcEr
         .and_then(|id| app.store.get(id))
         .filter(|task| streams && task.status.state.is_terminal());
     if let Some(task) = terminal {
-        if app.config.has(crate::Fault::V03ResubscribeFinishedRefused) {
+        if app.policy.subscribe.v03_finished_refused {
             return Err(RpcError::unsupported_operation(format_args!(
                 "task {} is in a terminal state",
                 task.id
             )));
         }
-        if app.config.has(crate::Fault::V03ResubscribeFinishedEmpty) {
+        if app.policy.subscribe.v03_finished_empty {
             return Ok(futures::stream::empty().boxed());
         }
         let view = TaskView {
@@ -199,10 +199,7 @@ fn subscribe(app: &Arc<App>, params: Option<Value>) -> Result<EventStream, RpcEr
             artifacts: Artifacts::NonEmpty,
         };
         let mut event = wire::task(&task, view).map(|task| json!({ "task": task }));
-        if app
-            .config
-            .has(crate::Fault::V03ResubscribeFinishedWrongTask)
-        {
+        if app.policy.subscribe.v03_finished_wrong_task {
             if let Ok(event) = event.as_mut() {
                 event["task"]["id"] = json!(format!("{}-other", task.id));
             }

@@ -88,6 +88,9 @@ impl Policy {
                 unknown_invalid_params: has(Fault::SubscribeUnknownWrongError),
                 terminal_snapshot: has(Fault::SubscribeTerminalAllowed),
                 first_subscriber_only: has(Fault::SubscribeFirstOnly),
+                v03_finished_refused: has(Fault::V03ResubscribeFinishedRefused),
+                v03_finished_empty: has(Fault::V03ResubscribeFinishedEmpty),
+                v03_finished_wrong_task: has(Fault::V03ResubscribeFinishedWrongTask),
             },
             streams: StreamPolicy {
                 send_starts_with_status: has(Fault::StreamFirstEventStatusUpdate),
@@ -207,6 +210,7 @@ impl Policy {
                     "application/json",
                 ),
                 signing: features::SigningFaults::from_faults(has),
+                jku_plain_http: has(Fault::JkuPlainHttp),
             },
             scenarios: if has(Fault::OfficialContractOnly) {
                 ScenarioSet::Official
@@ -218,10 +222,12 @@ impl Policy {
                 ScenarioSet::All
             },
             auth: features::AuthPolicy::new(config),
+            extensions: features::ExtensionPolicy::new(config),
             tls: TlsPolicy {
                 offers_1_3: !has(Fault::TlsNo13),
                 accepts_legacy_hello: has(Fault::TlsLegacyAccepted),
                 hsts: !has(Fault::TlsNoHsts),
+                http_interface: has(Fault::TlsHttpInterface),
             },
             http: HttpPolicy {
                 latin1_charset: has(Fault::JsonLatin1Charset),

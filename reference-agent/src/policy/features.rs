@@ -1,5 +1,5 @@
-//! The feature policies: authentication, push notifications, the card's signature and the
-//! durable store each get their values here, built once from the fault set, so that the code
+//! The feature policies: authentication, push notifications, the card's signature, the
+//! durable store and extensions each get their values here, built once from the fault set, so that the code
 //! of each feature reads values and never the fault set (and this module imports no feature).
 
 use crate::fault::Fault;
@@ -110,6 +110,47 @@ pub struct Forget {
     pub(crate) artifacts: bool,
     pub(crate) contexts: bool,
     pub(crate) fail_open: bool,
+}
+
+/// Whether the agent requires its extension, and which of the extension rules the faults
+/// break.
+#[derive(Debug, Clone, Default)]
+pub struct ExtensionPolicy {
+    /// The card declares the extension with `required: true` and requests must activate it.
+    pub required: bool,
+    /// Only the first value of `A2A-Extensions` is read.
+    pub first_value_only: bool,
+    /// Another version of the required URI is taken for it.
+    pub version_downgrade: bool,
+    /// 0.3 requests: `X-A2A-Extensions` is not read.
+    pub v03_header_ignored: bool,
+    /// An unknown URI is refused instead of ignored.
+    pub unknown_rejected: bool,
+    /// A request that does not activate the required extension is served anyway.
+    pub required_not_enforced: bool,
+    /// The response does not list the activated extensions.
+    pub not_echoed: bool,
+    /// The response lists them under `A2A-Extensions` only, not 0.3's `X-A2A-Extensions`.
+    pub v03_not_echoed: bool,
+    /// gRPC: the `a2a-extensions` metadata is not read.
+    pub grpc_metadata_ignored: bool,
+}
+
+impl ExtensionPolicy {
+    pub fn new(config: &AgentConfig) -> ExtensionPolicy {
+        let has = |fault| config.has(fault);
+        ExtensionPolicy {
+            required: config.required_extension,
+            first_value_only: has(Fault::ExtensionsFirstValueOnly),
+            version_downgrade: has(Fault::ExtensionVersionDowngrade),
+            v03_header_ignored: has(Fault::V03ExtensionsHeaderIgnored),
+            unknown_rejected: has(Fault::ExtensionUnknownRejected),
+            required_not_enforced: has(Fault::ExtensionRequiredNotEnforced),
+            not_echoed: has(Fault::ExtensionNotEchoed),
+            v03_not_echoed: has(Fault::V03ExtensionNotEchoed),
+            grpc_metadata_ignored: has(Fault::GrpcMetadataExtensionsIgnored),
+        }
+    }
 }
 
 impl AuthPolicy {

@@ -31,6 +31,8 @@ pub struct Policy {
     pub isolation: Isolation,
     /// Authenticated mode and the faults of its rules.
     pub auth: features::AuthPolicy,
+    /// The required extension and the faults of its rules.
+    pub extensions: features::ExtensionPolicy,
     pub tls: TlsPolicy,
     pub http: HttpPolicy,
     /// Content-Type of SSE stream responses (both HTTP bindings).
@@ -143,6 +145,12 @@ pub struct SubscribePolicy {
     pub terminal_snapshot: bool,
     /// Only the first subscriber gets live events.
     pub first_subscriber_only: bool,
+    /// 0.3 `tasks/resubscribe` of a finished task: UnsupportedOperationError.
+    pub v03_finished_refused: bool,
+    /// ...: an empty stream.
+    pub v03_finished_empty: bool,
+    /// ...: a snapshot naming another task.
+    pub v03_finished_wrong_task: bool,
 }
 
 /// The events of a stream (read by the service).
@@ -336,6 +344,8 @@ pub struct CardPolicy {
     pub media_type: &'static str,
     /// Which signing rules the card breaks.
     pub signing: features::SigningFaults,
+    /// The signature's `jku` is a plain-http URL.
+    pub jku_plain_http: bool,
 }
 
 /// `--tls` (read where the listener and its certificate are made).
@@ -347,6 +357,8 @@ pub struct TlsPolicy {
     pub accepts_legacy_hello: bool,
     /// HTTPS answers carry Strict-Transport-Security.
     pub hsts: bool,
+    /// The card's JSON-RPC interface is a plain-http URL.
+    pub http_interface: bool,
 }
 
 /// The HTTP answers of every binding.
