@@ -170,6 +170,19 @@ pub struct Selection {
     pub checks_selected: usize,
 }
 
+impl Selection {
+    /// The selection `filter` makes, of which `checks_selected` checks.
+    pub fn of(filter: &crate::filter::Filter, checks_selected: usize) -> Selection {
+        Selection {
+            level: filter.level,
+            select: filter.select.clone(),
+            bindings: filter.bindings.clone(),
+            versions: filter.versions.clone(),
+            checks_selected,
+        }
+    }
+}
+
 /// The result of one check on one binding x version (or on the card).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -521,6 +534,43 @@ pub enum ReportError {
 }
 
 impl Report {
+    /// The one constructor of a report's header: the kit, the target, the selection and the
+    /// run's times (from `started_at` until now), with nothing run yet: no interface, no
+    /// result, every total zero, verdict `error` until the caller says otherwise.
+    pub fn begun(target: Target, selection: Selection, started_at: std::time::SystemTime) -> Report {
+        let finished_at = std::time::SystemTime::now();
+        Report {
+            format_version: FORMAT_VERSION,
+            tool: Tool {
+                name: "a2a-tck".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+            },
+            spec_versions: Vec::new(),
+            target,
+            selection,
+            started_at: humantime::format_rfc3339_millis(started_at).to_string(),
+            finished_at: humantime::format_rfc3339_millis(finished_at).to_string(),
+            duration_ms: (finished_at.duration_since(started_at)).map_or(0, |d| d.as_millis() as u64),
+            interfaces: Vec::new(),
+            results: Vec::new(),
+            totals: Level::ALL.iter().map(|level| (*level, Counts::default())).collect(),
+            verdict: Verdict::Error,
+            verdict_reason: String::new(),
+            partial: None,
+            compatibility: None,
+            latency: Vec::new(),
+            contract: None,
+            not_run: Vec::new(),
+            untested_declarations: Vec::new(),
+            floor: None,
+            baseline: None,
+            failure: None,
+            durability: None,
+            interrupted: false,
+            complete: true,
+        }
+    }
+
     /// The verdict as people read it: the word, and what the run left out, e.g.
     /// `conformant (partial: 61 checks not run (no scenario contract))`.
     pub fn verdict_words(&self) -> String {

@@ -14,7 +14,7 @@ use crate::contract::Contract;
 use crate::ctx::Ctx;
 use crate::evidence::Recorder;
 use crate::probe::probe;
-use crate::report::{self, CheckResult, Counts, Report, Selection, Target, Tool};
+use crate::report::{self, CheckResult, Counts, Report, Selection, Target};
 use crate::transport::Connector;
 use crate::wire::{Limits, Wire};
 
@@ -161,6 +161,18 @@ struct Planned<'a> {
 }
 
 impl Planned<'_> {
+    /// Its entry among the results not run, for `reason`.
+    fn not_run(&self, reason: String) -> report::NotRun {
+        let (binding, version) = self.place();
+        report::NotRun {
+            id: self.check.id.to_string(),
+            level: self.check.level,
+            binding,
+            version,
+            reason,
+        }
+    }
+
     /// Where its result is keyed: the interface's binding and version; for a card check,
     /// no binding, and the `A2A-Version` the card was read with (none for the plain card).
     fn place(&self) -> (Option<Binding>, Option<ProtocolVersion>) {
@@ -204,25 +216,144 @@ impl Start {
     }
 }
 
-/// Runs the selected checks of `catalog` against the target and returns the report.
+/// Runs the selected checks of `catalog` against the target and returns the report: read the
+/// cards and plan, probe each interface, decide the scenario contract, run the checks, then
+/// the durability area, and assemble the report.
 pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunError> {
     let selected = options.filter.apply(catalog).map_err(RunError::Usage)?;
     // The durability area runs after the other checks, and only when asked for.
     let (durable, selected) =
         durability_phase::split(selected, options.durability.is_some())
             .map_err(RunError::Usage)?;
-    let Start {
-        started_at,
-        started,
-        client,
-        extra,
-        timings,
-    } = Start::new(options)?;
-    let wire = |recorder: Recorder| {
-        Wire::new(client.clone(), options.limits, recorder.observed_by(timings.clone()))
-            .with_headers(extra.clone())
+    let start = Start::new(options)?;
+    let mut target = read_target(options, &start).await?;
+    let mut plan = plan(&selected, &target);
+    let run_id = run_id();
+    let unusable = probe_interfaces(&mut target, &plan, &run_id, options).await;
+    // Checks that compare interfaces (card checks) use the selected, usable ones only.
+    let usable: Arc<Vec<Interface>> = Arc::new(
+        (target.interfaces.iter())
+            .filter(|i| !unusable.iter().any(|(u, _)| u == *i))
+            .cloned()
+            .collect(),
+    );
+    let (scenarios, contract) = decide_contract(&target, &usable, &run_id, options).await;
+    let mut not_run = Vec::new();
+    plan.retain(|p| match scenarios.not_run(&p.check.needs) {
+        Some(reason) => {
+            not_run.push(p.not_run(reason));
+            false
+        }
+        None => true,
+    });
+    let contexts = Contexts::new(&target, &plan, usable, &scenarios, options).await;
+    let (mut results, mut interrupted) =
+        run_planned(plan, &contexts, &unusable, &run_id, options).await;
+    let stop = &options.stop;
+    let mut durability = None;
+    if let (Some(_), false, true) = (&options.durability, durable.is_empty(), stop.is_stopped()) {
+        // Stopped before the restart: the durability area is not run.
+        for check in &durable {
+            interrupted.push(report::NotRun {
+                id: check.id.to_string(),
+                level: check.level,
+                binding: None,
+                version: None,
+                reason: crate::stop::INTERRUPTED.into(),
+            });
+        }
+    } else if let (Some(restart), false) = (&options.durability, durable.is_empty()) {
+        let area = durability_phase::Area {
+            checks: &durable,
+            interfaces: &target.interfaces,
+            unusable: &unusable,
+            cards: &target.cards,
+            options,
+            scenarios: &scenarios,
+            run_id: &run_id,
+            timings: &start.timings,
+        };
+        let (more, summary) = durability_phase::run(area, restart).await?;
+        results.extend(more);
+        durability = Some(summary);
+    }
+    let report = assemble(Outcome {
+        catalog,
+        options,
+        start: &start,
+        target,
+        selected: &selected,
+        durable: &durable,
+        results,
+        not_run,
+        interrupted,
+        contract,
+        durability,
+    });
+    let secrets = crate::secrets::of_headers(
+        (options.headers.iter())
+            .chain(&options.other_headers)
+            .chain(&options.limited_headers),
+    );
+    Ok(crate::secrets::scrub(report, &secrets))
+}
+
+/// The run's connections: the one HTTP client with the user's headers, timing every exchange
+/// into the run's latency figures and activating the extensions each card requires.
+struct Wires {
+    client: reqwest::Client,
+    limits: Limits,
+    extra: Arc<Vec<(String, String)>>,
+    timings: Arc<crate::latency::Timings>,
+    /// Per card, the extensions it requires (a correct client activates them on every
+    /// request).
+    activations: Vec<(Arc<FetchedCard>, Arc<Vec<String>>)>,
+}
+
+impl Wires {
+    /// A wire that activates no extension (the card reads).
+    fn plain(&self, recorder: Recorder) -> Wire {
+        Wire::new(
+            self.client.clone(),
+            self.limits,
+            recorder.observed_by(self.timings.clone()),
+        )
+        .with_headers(self.extra.clone())
+    }
+
+    /// A wire for an interface of `card`.
+    fn of(&self, recorder: Recorder, card: &Arc<FetchedCard>) -> Wire {
+        let activate = (self.activations.iter())
+            .find(|(c, _)| Arc::ptr_eq(c, card))
+            .map(|(_, a)| a.clone())
+            .unwrap_or_default();
+        self.plain(recorder).with_extensions(activate)
+    }
+}
+
+/// The target as its cards show it: the cards, the interfaces they declare (and which of them
+/// the selection keeps), and the connections to them.
+struct TargetSeen {
+    cards: Cards,
+    /// The card read without `A2A-Version`.
+    fetched: Arc<FetchedCard>,
+    wires: Wires,
+    connector: Connector,
+    declared: Vec<card::DeclaredInterface>,
+    /// The declared interfaces the selection keeps.
+    interfaces: Vec<Interface>,
+}
+
+/// Reads the card (and the card a 1.0 client reads) and selects the interfaces.
+async fn read_target(options: &RunOptions, start: &Start) -> Result<TargetSeen, RunError> {
+    let mut wires = Wires {
+        client: start.client.clone(),
+        limits: options.limits,
+        extra: start.extra.clone(),
+        timings: start.timings.clone(),
+        activations: Vec::new(),
     };
-    let card_wire = wire(Recorder::default());
+    let card_wire = wires.plain(Recorder::default());
     let stop = &options.stop;
     let fetched = match stop
         .unless_stopped(card::fetch(&card_wire, &options.card_url))
@@ -239,7 +370,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     // read that fails, or gives the same card, leaves the run as it is.
     let v1_0 = stop
         .unless_stopped(card::fetch_as(
-            &wire(Recorder::default()),
+            &wires.plain(Recorder::default()),
             &options.card_url,
             Some(ProtocolVersion::V1_0),
         ))
@@ -247,25 +378,12 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         .and_then(Result::ok);
     let cards = Cards::new(fetched, v1_0);
     let fetched = cards.plain.clone();
-    // A correct client activates every extension the card requires, on every request: the
-    // extensions of the card that declares the interface.
-    let activations: Vec<(Arc<FetchedCard>, Arc<Vec<String>>)> = cards
-        .all()
+    wires.activations = (cards.all())
         .map(|card| {
             let activate = crate::service_params::required_extensions(&card.json);
             (card.clone(), Arc::new(activate))
         })
         .collect();
-    let activate_for = |card: &Arc<FetchedCard>| {
-        activations
-            .iter()
-            .find(|(c, _)| Arc::ptr_eq(c, card))
-            .map(|(_, a)| a.clone())
-            .unwrap_or_default()
-    };
-    let wire = |recorder: Recorder, card: &Arc<FetchedCard>| {
-        wire(recorder).with_extensions(activate_for(card))
-    };
     // The run's connections: the HTTP client above, and the gRPC channels made from here on.
     let connector = Connector::trusting(&fetched.url, Arc::new(options.ca_certs.clone()));
     let (mut declared, mut interfaces) = cards.interfaces();
@@ -282,13 +400,25 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             entry.reason = Some("not selected (--protocol-version)".into());
         }
     }
+    Ok(TargetSeen {
+        cards,
+        fetched,
+        wires,
+        connector,
+        declared,
+        interfaces,
+    })
+}
 
+/// The plan: each selected check on each interface its scope covers (a card check on each
+/// card it judges), in catalogue order.
+fn plan<'a>(selected: &[&'a Check], target: &TargetSeen) -> Vec<Planned<'a>> {
     let mut plan = Vec::new();
-    for check in &selected {
+    for check in selected {
         match check.scope {
             Scope::Card => {
-                for card in cards.all() {
-                    if Arc::ptr_eq(card, &fetched) || judges_each_card(check.id) {
+                for card in target.cards.all() {
+                    if Arc::ptr_eq(card, &target.fetched) || judges_each_card(check.id) {
                         plan.push(Planned {
                             check,
                             interface: None,
@@ -298,44 +428,51 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                 }
             }
             Scope::Interface { bindings, versions } => {
-                for interface in &interfaces {
+                for interface in &target.interfaces {
                     if bindings.contains(&interface.binding)
                         && versions.contains(&interface.version)
                     {
                         plan.push(Planned {
                             check,
                             interface: Some(interface.clone()),
-                            card: cards.card_of(interface),
+                            card: target.cards.card_of(interface),
                         });
                     }
                 }
             }
         }
     }
+    plan
+}
 
-    let run_id = run_id();
-    // One probe per interface: an interface that does not answer fails every check the same
-    // way, so it is found once, with its evidence, and named in the interface list.
+/// One probe per planned interface: an interface that does not answer fails every check the
+/// same way, so it is found once, with its evidence, and named in the interface list.
+async fn probe_interfaces(
+    target: &mut TargetSeen,
+    plan: &[Planned<'_>],
+    run_id: &str,
+    options: &RunOptions,
+) -> Vec<(Interface, Problem)> {
     let mut unusable: Vec<(Interface, Problem)> = Vec::new();
-    let planned: Vec<&Interface> = interfaces
-        .iter()
+    let planned: Vec<Interface> = (target.interfaces.iter())
         .filter(|i| plan.iter().any(|p| p.interface.as_ref() == Some(*i)))
+        .cloned()
         .collect();
     // The probes run at once: against a slow agent, one after another they would add up.
     // Stopped meanwhile, no check runs: no interface is found unusable.
     let probes = futures::future::join_all(planned.iter().map(|interface| {
         let recorder = Recorder::default();
-        let card = cards.card_of(interface);
+        let card = target.cards.card_of(interface);
         let ctx = Ctx::new(
             card.clone(),
-            Some((*interface).clone()),
-            wire(recorder.clone(), &card),
-            connector.clone(),
+            Some(interface.clone()),
+            target.wires.of(recorder.clone(), &card),
+            target.connector.clone(),
             &format!("{run_id}-probe"),
         );
         async move { (probe(&ctx).await, recorder) }
     }));
-    let probes = stop.unless_stopped(probes).await.unwrap_or_default();
+    let probes = options.stop.unless_stopped(probes).await.unwrap_or_default();
     for (interface, (outcome, recorder)) in planned.into_iter().zip(probes) {
         if let Err(crate::probe::Unusable {
             error,
@@ -343,7 +480,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         }) = outcome
         {
             let reason = error.to_string();
-            if let Some(entry) = declared.iter_mut().find(|d| {
+            if let Some(entry) = target.declared.iter_mut().find(|d| {
                 d.tested
                     && d.binding == Some(interface.binding)
                     && d.version == Some(interface.version)
@@ -352,7 +489,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                 entry.needs_credentials = needs_credentials;
             }
             unusable.push((
-                interface.clone(),
+                interface,
                 Problem {
                     error,
                     evidence: recorder.take(),
@@ -360,58 +497,116 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             ));
         }
     }
-    // Checks that compare interfaces (card checks) use the selected, usable ones only.
-    let usable: Arc<Vec<Interface>> = Arc::new(
-        interfaces
-            .iter()
-            .filter(|i| !unusable.iter().any(|(u, _)| u == *i))
-            .cloned()
-            .collect(),
-    );
+    unusable
+}
+
+/// The scenario contract: the requested one, else what the contract probe finds on the
+/// usable interfaces. Stopped meanwhile: none, so no check asks anything of the agent.
+async fn decide_contract(
+    target: &TargetSeen,
+    usable: &[Interface],
+    run_id: &str,
+    options: &RunOptions,
+) -> (
+    crate::contract::Scenarios,
+    Option<crate::contract::ContractReport>,
+) {
     let ctx_on = |interface: Interface| {
-        let card = cards.card_of(&interface);
+        let card = target.cards.card_of(&interface);
         Ctx::new(
             card.clone(),
             Some(interface),
-            wire(Recorder::default(), &card),
-            connector.clone(),
+            target.wires.of(Recorder::default(), &card),
+            target.connector.clone(),
             &format!("{run_id}-contract"),
         )
     };
-    let decided = crate::detect::decide(options.contract, options.drive.clone(), &usable, ctx_on);
-    // Stopped while the contract is probed: no check runs, so none is asked of the agent.
-    let (scenarios, contract) = match stop.unless_stopped(decided).await {
+    let decided = crate::detect::decide(options.contract, options.drive.clone(), usable, ctx_on);
+    match options.stop.unless_stopped(decided).await {
         Some(decided) => decided,
         None => crate::detect::decide(Some(Contract::None), None, &[], ctx_on).await,
-    };
-    let mut not_run = Vec::new();
-    plan.retain(
-        |p| match scenarios.not_run(&p.check.needs) {
-            Some(reason) => {
-                let (binding, version) = p.place();
-                not_run.push(report::NotRun {
-                    id: p.check.id.to_string(),
-                    level: p.check.level,
-                    binding,
-                    version,
-                    reason,
-                });
-                false
-            }
-            None => true,
-        },
-    );
+    }
+}
+
+/// What each check's context is made of: the target's connections, the run's wire-shape
+/// audit, the usable interfaces, the contract, the credentials and the webhook receiver.
+struct Contexts<'a> {
+    target: &'a TargetSeen,
+    audit: Arc<crate::shapes::Audit>,
+    usable: Arc<Vec<Interface>>,
+    scenarios: &'a crate::contract::Scenarios,
+    trusted_keys: Arc<Vec<Value>>,
+    other_headers: Arc<Vec<(String, String)>>,
+    limited_headers: Arc<Vec<(String, String)>>,
+    webhook: Option<Arc<Result<crate::webhook::Webhook, String>>>,
+}
+
+impl<'a> Contexts<'a> {
+    async fn new(
+        target: &'a TargetSeen,
+        plan: &[Planned<'_>],
+        usable: Arc<Vec<Interface>>,
+        scenarios: &'a crate::contract::Scenarios,
+        options: &RunOptions,
+    ) -> Contexts<'a> {
+        // The webhook receiver lives as long as the run, and only when a push check runs.
+        let webhook = if plan.iter().any(|p| p.check.id.starts_with("push.")) {
+            let started = crate::webhook::Webhook::start(&options.webhook).await;
+            Some(Arc::new(started.map_err(|e| e.to_string())))
+        } else {
+            None
+        };
+        Contexts {
+            target,
+            audit: crate::shapes::Audit::new(),
+            usable,
+            scenarios,
+            trusted_keys: Arc::new(options.trusted_keys.clone()),
+            other_headers: Arc::new(options.other_headers.clone()),
+            limited_headers: Arc::new(options.limited_headers.clone()),
+            webhook,
+        }
+    }
+
+    /// The context of one execution; every exchange of an audited check is audited as its
+    /// interface's.
+    fn of(&self, planned: &Planned, id: String) -> Ctx {
+        let audited = (planned.interface.as_ref())
+            .filter(|_| crate::checks::data_model::wire::audited(planned.check.id));
+        Ctx::new(
+            planned.card.clone(),
+            planned.interface.clone(),
+            (self.target.wires).of(self.audit.recorder(audited), &planned.card),
+            self.target.connector.clone(),
+            &id,
+        )
+        .with_interfaces(self.usable.clone())
+        .with_scenarios(self.scenarios.fresh())
+        .with_trusted_keys(self.trusted_keys.clone())
+        .with_other_credentials(self.other_headers.clone())
+        .with_limited_credentials(self.limited_headers.clone())
+        .with_webhook(self.webhook.clone())
+    }
+}
+
+/// The problem of the interface `planned` runs on, if the probe found it unusable.
+fn problem_of(planned: &Planned, unusable: &[(Interface, Problem)]) -> Option<Problem> {
+    (planned.interface.as_ref())
+        .and_then(|i| unusable.iter().find(|(u, _)| u == i))
+        .map(|(_, p)| p.clone())
+}
+
+/// Runs the plan, `options.jobs` at once, and returns the results in catalogue order and the
+/// planned results a stop left out.
+async fn run_planned(
+    plan: Vec<Planned<'_>>,
+    contexts: &Contexts<'_>,
+    unusable: &[(Interface, Problem)],
+    run_id: &str,
+    options: &RunOptions,
+) -> (Vec<CheckResult>, Vec<report::NotRun>) {
+    let stop = &options.stop;
     let planned_count = plan.len();
-    // The webhook receiver lives as long as the run, and only when a push check runs.
-    let webhook = if plan.iter().any(|p| p.check.id.starts_with("push.")) {
-        let started = crate::webhook::Webhook::start(&options.webhook).await;
-        Some(Arc::new(started.map_err(|e| e.to_string())))
-    } else {
-        None
-    };
-    let trusted_keys = Arc::new(options.trusted_keys.clone());
-    let other_headers = Arc::new(options.other_headers.clone());
-    let limited_headers = Arc::new(options.limited_headers.clone());
     let finished = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     if let Some(progress) = &options.progress {
         (progress.0)(0, planned_count);
@@ -426,45 +621,16 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     }
     // Checks that judge the run's traffic on an interface (wire shapes, every webhook's calls)
     // start once the others have finished; every exchange of an interface's checks is audited.
-    let audit = crate::shapes::Audit::new();
     let (phases, order, last) = crate::shapes::Phases::split(order, |p: &Planned| {
         crate::checks::judges_the_run(p.check.id)
     });
-    let problem_of = |planned: &Planned| {
-        planned
-            .interface
-            .as_ref()
-            .and_then(|i| unusable.iter().find(|(u, _)| u == i))
-            .map(|(_, p)| p.clone())
-    };
-    let ctx_of = |planned: &Planned, id: String| {
-        Ctx::new(
-            planned.card.clone(),
-            planned.interface.clone(),
-            wire(
-                audit.recorder(
-                    (planned.interface.as_ref())
-                        .filter(|_| crate::checks::data_model::wire::audited(planned.check.id)),
-                ),
-                &planned.card,
-            ),
-            connector.clone(),
-            &id,
-        )
-        .with_interfaces(usable.clone())
-        .with_scenarios(scenarios.fresh())
-        .with_trusted_keys(trusted_keys.clone())
-        .with_other_credentials(other_headers.clone())
-        .with_limited_credentials(limited_headers.clone())
-        .with_webhook(webhook.clone())
-    };
     let mut cut: Vec<(usize, report::NotRun)> = Vec::new();
     let mut results: Vec<(usize, CheckResult)> = phases
         .stream(order, last)
         .map(|(index, planned)| {
-            let problem = problem_of(&planned);
+            let problem = problem_of(&planned, unusable);
             let place = planned.place();
-            let ctx = ctx_of(&planned, format!("{run_id}-{index}"));
+            let ctx = contexts.of(&planned, format!("{run_id}-{index}"));
             let (progress, finished) = (options.progress.clone(), finished.clone());
             let phases = phases.clone();
             async move {
@@ -496,15 +662,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         .filter_map(|(index, result)| match result {
             Some(result) => Some((index, result)),
             None => {
-                let planned = &catalogue[index];
-                let (binding, version) = planned.place();
-                let not_run = report::NotRun {
-                    id: planned.check.id.to_string(),
-                    level: planned.check.level,
-                    binding,
-                    version,
-                    reason: crate::stop::INTERRUPTED.into(),
-                };
+                let not_run = catalogue[index].not_run(crate::stop::INTERRUPTED.into());
                 cut.push((index, not_run));
                 None
             }
@@ -513,78 +671,103 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     results.sort_by_key(|(index, _)| *index);
     // The checks the stop left out, in catalogue order.
     cut.sort_by_key(|(index, _)| *index);
-    let mut interrupted: Vec<report::NotRun> = cut.into_iter().map(|(_, n)| n).collect();
-    // A check that failed while others ran at once, and met signs of an overloaded agent (a
-    // 5xx, an internal error, a broken connection, its deadline), is run again alone: the
-    // kit's own load must not decide a verdict. The second result stands, and says so.
-    // An agent that fails so widely is broken, not loaded: a budget bounds the second runs
-    // (one that ran into its deadline costs as much as four others).
+    let interrupted: Vec<report::NotRun> = cut.into_iter().map(|(_, n)| n).collect();
     if options.jobs > 1 && !stop.is_stopped() {
-        let mut budget = ALONE_BUDGET;
-        for (index, result) in results.iter_mut() {
-            let planned = &catalogue[*index];
-            let Some(signal) = execute::load_signal(result) else {
-                continue;
-            };
-            if crate::checks::data_model::wire::judges_the_run(planned.check.id)
-                || problem_of(planned).is_some()
-            {
-                continue;
-            }
-            let cost = if signal == execute::DEADLINE { 4 } else { 1 };
-            if cost > budget {
-                result.message.push_str(&format!(
-                    " (with {} checks at once it met {signal}; not run again alone: more checks \
-                     than the kit runs again met signs of an overloaded agent)",
-                    options.jobs
-                ));
-                continue;
-            }
-            budget -= cost;
-            let ctx = ctx_of(planned, format!("{run_id}-{index}-alone"));
-            let deadline = deadline_of(planned.check, options.check_timeout);
-            let mut alone = execute(planned.check, ctx, deadline, problem_of(planned)).await;
-            (alone.binding, alone.version) = planned.place();
-            alone.message = format!(
-                "{} (run again alone: with {} checks at once it ended {} after {signal}: {})",
-                alone.message,
-                options.jobs,
-                result.status.as_str(),
-                crate::shapes::cut(&result.message, 300)
-            );
-            alone.duration_ms += result.duration_ms;
-            *result = alone;
-        }
+        run_again_alone(&mut results, &catalogue, contexts, unusable, run_id, options).await;
     }
-    let mut results: Vec<CheckResult> = results.into_iter().map(|(_, r)| r).collect();
-    let mut durability = None;
-    if let (Some(_), false, true) = (&options.durability, durable.is_empty(), stop.is_stopped()) {
-        // Stopped before the restart: the durability area is not run.
-        for check in &durable {
-            interrupted.push(report::NotRun {
-                id: check.id.to_string(),
-                level: check.level,
-                binding: None,
-                version: None,
-                reason: crate::stop::INTERRUPTED.into(),
-            });
-        }
-    } else if let (Some(restart), false) = (&options.durability, durable.is_empty()) {
-        let area = durability_phase::Area {
-            checks: &durable,
-            interfaces: &interfaces,
-            unusable: &unusable,
-            cards: &cards,
-            options,
-            scenarios: &scenarios,
-            run_id: &run_id,
-            timings: &timings,
-        };
-        let (more, summary) = durability_phase::run(area, restart).await?;
-        results.extend(more);
-        durability = Some(summary);
-    }
+    let results = results.into_iter().map(|(_, r)| r).collect();
+    (results, interrupted)
+}
 
+/// A check that failed while others ran at once, and met signs of an overloaded agent (a 5xx,
+/// an internal error, a broken connection, its deadline), is run again alone: the kit's own
+/// load must not decide a verdict. The second result stands, and says so. An agent that fails
+/// so widely is broken, not loaded: a budget bounds the second runs (one that ran into its
+/// deadline costs as much as four others).
+async fn run_again_alone(
+    results: &mut [(usize, CheckResult)],
+    catalogue: &[Planned<'_>],
+    contexts: &Contexts<'_>,
+    unusable: &[(Interface, Problem)],
+    run_id: &str,
+    options: &RunOptions,
+) {
+    let mut budget = ALONE_BUDGET;
+    for (index, result) in results.iter_mut() {
+        let planned = &catalogue[*index];
+        let Some(signal) = execute::load_signal(result) else {
+            continue;
+        };
+        if crate::checks::data_model::wire::judges_the_run(planned.check.id)
+            || problem_of(planned, unusable).is_some()
+        {
+            continue;
+        }
+        let cost = if signal == execute::DEADLINE { 4 } else { 1 };
+        if cost > budget {
+            result.message.push_str(&format!(
+                " (with {} checks at once it met {signal}; not run again alone: more checks \
+                 than the kit runs again met signs of an overloaded agent)",
+                options.jobs
+            ));
+            continue;
+        }
+        budget -= cost;
+        let ctx = contexts.of(planned, format!("{run_id}-{index}-alone"));
+        let deadline = deadline_of(planned.check, options.check_timeout);
+        let mut alone = execute(planned.check, ctx, deadline, problem_of(planned, unusable)).await;
+        (alone.binding, alone.version) = planned.place();
+        alone.message = format!(
+            "{} (run again alone: with {} checks at once it ended {} after {signal}: {})",
+            alone.message,
+            options.jobs,
+            result.status.as_str(),
+            crate::shapes::cut(&result.message, 300)
+        );
+        alone.duration_ms += result.duration_ms;
+        *result = alone;
+    }
+}
+
+/// Everything the report is assembled from.
+struct Outcome<'a, 'c> {
+    catalog: &'c [Check],
+    options: &'a RunOptions,
+    start: &'a Start,
+    target: TargetSeen,
+    selected: &'a [&'c Check],
+    durable: &'a [&'c Check],
+    results: Vec<CheckResult>,
+    not_run: Vec<report::NotRun>,
+    interrupted: Vec<report::NotRun>,
+    contract: Option<crate::contract::ContractReport>,
+    durability: Option<report::DurabilityReport>,
+}
+
+/// The report of a run: the header, the verdict and its reason (what the run left out
+/// included), the sections, and the results.
+fn assemble(outcome: Outcome) -> Report {
+    let Outcome {
+        catalog,
+        options,
+        start,
+        target,
+        selected,
+        durable,
+        results,
+        mut not_run,
+        interrupted,
+        contract,
+        durability,
+    } = outcome;
+    let TargetSeen {
+        cards,
+        fetched,
+        declared,
+        interfaces,
+        ..
+    } = target;
+    let stop = &options.stop;
     let mut totals: BTreeMap<Level, Counts> = Level::ALL
         .iter()
         .map(|level| (*level, Counts::default()))
@@ -600,7 +783,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .collect(),
         must_selected: selected
             .iter()
-            .chain(&durable)
+            .chain(durable)
             .any(|c| c.level == Level::Must),
     };
     let (verdict, mut verdict_reason) = report::Verdict::of(&results, &scope);
@@ -609,37 +792,12 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         verdict_reason =
             "no declared interface matches the selection (--binding, --protocol-version)".into();
     }
-    let untested: Vec<String> = declared
-        .iter()
-        .filter(|d| !d.tested)
-        .map(|d| format!("{} {}", d.protocol_binding, d.protocol_version))
-        .collect();
-    if !untested.is_empty() {
-        verdict_reason.push_str(&format!(
-            "; {} declared, not tested: {}",
-            report::plural(untested.len(), "interface", "interfaces"),
-            untested.join(", ")
-        ));
-    }
     let not_run_checks = (not_run.iter())
         .map(|n| n.id.as_str())
         .collect::<std::collections::BTreeSet<&str>>()
         .len();
-    if !not_run.is_empty() {
-        verdict_reason.push_str(&format!(
-            "; {} not run ({}), as they need the agent to play a test scenario the contract \
-             does not give",
-            report::plural(not_run_checks, "check", "checks"),
-            report::plural(not_run.len(), "planned result", "planned results")
-        ));
-    }
     let was_interrupted = stop.is_stopped();
-    if was_interrupted {
-        verdict_reason.push_str(&format!(
-            "; interrupted: {} not run",
-            report::plural(interrupted.len(), "planned result", "planned results")
-        ));
-    }
+    verdict_reason.push_str(&left_out(&declared, &not_run, &interrupted, was_interrupted));
     not_run.extend(interrupted);
     // What the run left out: the selection's checks (the durability area counts only when
     // asked for: it never runs by default), the contract's, the selection's interfaces.
@@ -654,22 +812,8 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .count(),
     }
     .if_any();
-    // What each card declares that no result tested, once each.
-    let mut untested_declarations: Vec<crate::declarations::UntestedDeclaration> = Vec::new();
-    for card in cards.all() {
-        for untested in crate::declarations::untested(&crate::declarations::Run {
-            card: &card.json,
-            catalog,
-            selected: &selected,
-            results: &results,
-            not_run: &not_run,
-            filter: &options.filter,
-        }) {
-            if !untested_declarations.contains(&untested) {
-                untested_declarations.push(untested);
-            }
-        }
-    }
+    let untested_declarations =
+        untested_declarations(&cards, catalog, selected, &results, &not_run, options);
     for line in crate::declarations::grouped_lines(&untested_declarations) {
         verdict_reason.push_str(&format!("; {line}"));
     }
@@ -678,6 +822,70 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         .map(|i| i.version.as_str().to_string())
         .collect();
     spec_versions.dedup();
+    let target = target_of(options, &cards, &fetched);
+    let selection = Selection::of(&options.filter, selected.len() + durable.len());
+    Report {
+        spec_versions,
+        interfaces: declared,
+        totals,
+        verdict,
+        verdict_reason,
+        partial,
+        compatibility: Some(crate::compat::of(&results)),
+        latency: start.timings.figures(),
+        contract,
+        not_run,
+        untested_declarations,
+        results,
+        durability,
+        interrupted: was_interrupted,
+        ..Report::begun(target, selection, start.started_at)
+    }
+}
+
+/// What the verdict's reason adds for what the run did not test: the declared interfaces it
+/// did not test, the checks the contract left out, and the results a stop left out.
+fn left_out(
+    declared: &[card::DeclaredInterface],
+    not_run: &[report::NotRun],
+    interrupted: &[report::NotRun],
+    was_interrupted: bool,
+) -> String {
+    let mut words = String::new();
+    let untested: Vec<String> = (declared.iter())
+        .filter(|d| !d.tested)
+        .map(|d| format!("{} {}", d.protocol_binding, d.protocol_version))
+        .collect();
+    if !untested.is_empty() {
+        words.push_str(&format!(
+            "; {} declared, not tested: {}",
+            report::plural(untested.len(), "interface", "interfaces"),
+            untested.join(", ")
+        ));
+    }
+    let not_run_checks = (not_run.iter())
+        .map(|n| n.id.as_str())
+        .collect::<std::collections::BTreeSet<&str>>()
+        .len();
+    if !not_run.is_empty() {
+        words.push_str(&format!(
+            "; {} not run ({}), as they need the agent to play a test scenario the contract \
+             does not give",
+            report::plural(not_run_checks, "check", "checks"),
+            report::plural(not_run.len(), "planned result", "planned results")
+        ));
+    }
+    if was_interrupted {
+        words.push_str(&format!(
+            "; interrupted: {} not run",
+            report::plural(interrupted.len(), "planned result", "planned results")
+        ));
+    }
+    words
+}
+
+/// The report's target: where the agent is, and what its cards say it is.
+fn target_of(options: &RunOptions, cards: &Cards, fetched: &FetchedCard) -> Target {
     let text = |k: &str| {
         fetched
             .json
@@ -685,65 +893,49 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             .and_then(Value::as_str)
             .map(str::to_string)
     };
-    let secrets = crate::secrets::of_headers(
-        (options.headers.iter())
-            .chain(&options.other_headers)
-            .chain(&options.limited_headers),
-    );
-    let report = Report {
-        format_version: report::FORMAT_VERSION,
-        tool: Tool {
-            name: "a2a-tck".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-        },
-        spec_versions,
-        target: Target {
-            url: options.target.clone(),
-            card_url: options.card_url.clone(),
-            card_sha256: fetched.sha256.clone(),
-            agent_name: text("name"),
-            agent_version: text("version"),
-            builtin: options.builtin,
-            versioned_card: cards.v1_0.as_ref().map(|card| report::VersionedCard {
-                a2a_version: ProtocolVersion::V1_0,
-                card_sha256: card.sha256.clone(),
-                agent_name: card
-                    .json
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                agent_version: (card.json.get("version"))
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-            }),
-        },
-        selection: Selection {
-            level: options.filter.level,
-            select: options.filter.select.clone(),
-            bindings: options.filter.bindings.clone(),
-            versions: options.filter.versions.clone(),
-            checks_selected: selected.len() + durable.len(),
-        },
-        started_at: humantime::format_rfc3339_millis(started_at).to_string(),
-        finished_at: humantime::format_rfc3339_millis(SystemTime::now()).to_string(),
-        duration_ms: started.elapsed().as_millis() as u64,
-        interfaces: declared,
-        totals,
-        verdict,
-        verdict_reason,
-        partial,
-        compatibility: Some(crate::compat::of(&results)),
-        latency: timings.figures(),
-        contract,
-        not_run,
-        untested_declarations,
-        floor: None,
-        baseline: None,
-        results,
-        failure: None,
-        durability,
-        interrupted: was_interrupted,
-        complete: true,
-    };
-    Ok(crate::secrets::scrub(report, &secrets))
+    Target {
+        url: options.target.clone(),
+        card_url: options.card_url.clone(),
+        card_sha256: fetched.sha256.clone(),
+        agent_name: text("name"),
+        agent_version: text("version"),
+        builtin: options.builtin,
+        versioned_card: cards.v1_0.as_ref().map(|card| report::VersionedCard {
+            a2a_version: ProtocolVersion::V1_0,
+            card_sha256: card.sha256.clone(),
+            agent_name: (card.json.get("name"))
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            agent_version: (card.json.get("version"))
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        }),
+    }
+}
+
+/// What each card declares that no result tested, once each.
+fn untested_declarations(
+    cards: &Cards,
+    catalog: &[Check],
+    selected: &[&Check],
+    results: &[CheckResult],
+    not_run: &[report::NotRun],
+    options: &RunOptions,
+) -> Vec<report::UntestedDeclaration> {
+    let mut untested_declarations: Vec<report::UntestedDeclaration> = Vec::new();
+    for card in cards.all() {
+        for untested in crate::declarations::untested(&crate::declarations::Run {
+            card: &card.json,
+            catalog,
+            selected,
+            results,
+            not_run,
+            filter: &options.filter,
+        }) {
+            if !untested_declarations.contains(&untested) {
+                untested_declarations.push(untested);
+            }
+        }
+    }
+    untested_declarations
 }
