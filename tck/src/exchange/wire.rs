@@ -185,22 +185,45 @@ impl Wire {
         self.limits
     }
 
+    /// The headers (or gRPC metadata) of a request as its evidence shows them, on every
+    /// binding alike: the user's own headers redacted whatever their name, and the secret ones
+    /// (`Authorization`, cookies, API keys).
+    pub fn evidence_headers(
+        &self,
+        sent: impl IntoIterator<Item = (String, String)>,
+    ) -> Vec<(String, String)> {
+        (sent.into_iter())
+            .map(|(k, v)| {
+                let user = (self.extra.iter()).any(|(name, _)| name.eq_ignore_ascii_case(&k));
+                let shown = if user { "[redacted]".to_string() } else { redact(&k, &v) };
+                (k, shown)
+            })
+            .collect()
+    }
+
+    /// The evidence log of one exchange the wire does not make itself (a gRPC call), kept by
+    /// this wire's recorder as the wire's own are: `request` with its headers as
+    /// [`Wire::evidence_headers`] shows them.
+    pub fn log(&self, mut request: RecordedRequest) -> StreamLog {
+        request.headers = self.evidence_headers(std::mem::take(&mut request.headers));
+        StreamLog::new(
+            self.recorder(),
+            request,
+            self.limits.max_body,
+            std::time::Instant::now(),
+        )
+    }
+
     /// The request as evidence, and the request ready to send.
     fn prepare(&self, mut req: Request<'_>) -> (RecordedRequest, reqwest::RequestBuilder) {
         crate::service_params::add_extension_headers(&mut req.headers, &self.extensions);
         let recorded_request = RecordedRequest {
             method: req.method.to_string(),
             url: req.url.to_string(),
-            headers: self
-                .extra
-                .iter()
-                .map(|(k, _)| (k.clone(), "[redacted]".to_string()))
-                .chain(
-                    req.headers
-                        .iter()
-                        .map(|(k, v)| (k.to_string(), redact(k, v))),
-                )
-                .collect(),
+            headers: self.evidence_headers(
+                (self.extra.iter().cloned())
+                    .chain(req.headers.iter().map(|(k, v)| (k.to_string(), v.clone()))),
+            ),
             body: req.body.as_deref().map(RecordedBody::of),
         };
         let mut builder = self.client.request(req.method, req.url);

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use super::stream::{EventStream, Frame, Start};
 use super::{Answer, ErrorInfo, ErrorReply, Link, Reply, Transport, VersionHeader};
-use crate::evidence::{redact, RecordedBody, RecordedRequest, RecordedResponse, StreamLog};
+use crate::evidence::{RecordedBody, RecordedRequest, RecordedResponse, StreamLog};
 use crate::model::{Binding, HarnessError, ProtocolVersion};
 
 /// The gRPC clients of a run: one per endpoint (one HTTP/2 connection, made lazily), shared
@@ -94,36 +94,13 @@ impl Grpc {
         params: &Value,
         metadata: &[(String, String)],
     ) -> StreamLog {
-        let wire = &self.link.wire;
-        let user: Vec<String> = wire
-            .extra_headers()
-            .iter()
-            .map(|(k, _)| k.to_ascii_lowercase())
-            .collect();
-        let headers = metadata
-            .iter()
-            .map(|(k, v)| {
-                let shown = if user.contains(k) {
-                    "[redacted]".to_string()
-                } else {
-                    redact(k, v)
-                };
-                (k.clone(), shown)
-            })
-            .collect();
         let request = RecordedRequest {
             method: "gRPC".into(),
             url: format!("{}/{service}/{method}", client.uri().trim_end_matches('/')),
-            headers,
+            headers: metadata.to_vec(),
             body: Some(RecordedBody::of(params.to_string().as_bytes())),
         };
-        let max_body = wire.limits().max_body;
-        StreamLog::new(
-            wire.recorder(),
-            request,
-            max_body,
-            std::time::Instant::now(),
-        )
+        self.link.wire.log(request)
     }
 
     /// The client, the metadata and the evidence log of one call, in the interface's
