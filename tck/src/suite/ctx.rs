@@ -351,22 +351,20 @@ impl Ctx {
         self.transport()?.open_stream(method, params).await
     }
 
-    /// Opens a stream that must start: a refusal is a missing prerequisite.
-    pub async fn open_stream(
+    /// SendStreamingMessage that must start a stream: a refusal is a missing prerequisite.
+    pub async fn open_send_stream(
         &self,
-        method: &str,
         params: Value,
     ) -> Result<stream::EventStream, HarnessError> {
-        match self.stream(method, params).await? {
-            Start::Stream(s) => Ok(*s),
-            Start::Refused(reply) => Err(HarnessError::Prerequisite(format!(
-                "{method} did not start a stream; it answered {}",
-                match &reply.read {
-                    Ok(answer) => answer.describe(),
-                    Err(unreadable) => unreadable.clone(),
-                }
-            ))),
-        }
+        started("SendStreamingMessage", self.send_streaming(params).await?)
+    }
+
+    /// SubscribeToTask that must start a stream: a refusal is a missing prerequisite.
+    pub async fn open_subscription(
+        &self,
+        params: Value,
+    ) -> Result<stream::EventStream, HarnessError> {
+        started("SubscribeToTask", self.subscribe(params).await?)
     }
 
     /// How long the kit waits for the next event of a stream.
@@ -374,9 +372,59 @@ impl Ctx {
         self.wire.limits().stream_wait
     }
 
-    /// Calls a method and reads its answer.
-    pub async fn call(&self, method: &str, params: Value) -> Result<Answer, HarnessError> {
-        self.request(method, params).await?.answer()
+    /// SendMessage with these params (ProtoJSON), as the binding answered it.
+    pub async fn send(&self, params: Value) -> Result<Reply, HarnessError> {
+        self.transport()?.send(params).await
+    }
+
+    /// GetTask with these params, as the binding answered it.
+    pub async fn get(&self, params: Value) -> Result<Reply, HarnessError> {
+        self.transport()?.get(params).await
+    }
+
+    /// ListTasks with these params, as the binding answered it.
+    pub async fn list(&self, params: Value) -> Result<Reply, HarnessError> {
+        self.transport()?.list(params).await
+    }
+
+    /// CancelTask with these params, as the binding answered it.
+    pub async fn cancel(&self, params: Value) -> Result<Reply, HarnessError> {
+        self.transport()?.cancel(params).await
+    }
+
+    /// CreateTaskPushNotificationConfig with these params, as the binding answered it.
+    pub async fn create_push_config(&self, params: Value) -> Result<Reply, HarnessError> {
+        self.transport()?.create_push_config(params).await
+    }
+
+    /// GetTaskPushNotificationConfig with these params, as the binding answered it.
+    pub async fn get_push_config(&self, params: Value) -> Result<Reply, HarnessError> {
+        self.transport()?.get_push_config(params).await
+    }
+
+    /// ListTaskPushNotificationConfigs with these params, as the binding answered it.
+    pub async fn list_push_configs(&self, params: Value) -> Result<Reply, HarnessError> {
+        self.transport()?.list_push_configs(params).await
+    }
+
+    /// DeleteTaskPushNotificationConfig with these params, as the binding answered it.
+    pub async fn delete_push_config(&self, params: Value) -> Result<Reply, HarnessError> {
+        self.transport()?.delete_push_config(params).await
+    }
+
+    /// GetExtendedAgentCard, as the binding answered it.
+    pub async fn extended_card(&self) -> Result<Reply, HarnessError> {
+        self.transport()?.extended_card(json!({})).await
+    }
+
+    /// SendStreamingMessage with these params: the stream, or the binding's refusal.
+    pub async fn send_streaming(&self, params: Value) -> Result<Start, HarnessError> {
+        self.transport()?.stream(params).await
+    }
+
+    /// SubscribeToTask with these params: the stream, or the binding's refusal.
+    pub async fn subscribe(&self, params: Value) -> Result<Start, HarnessError> {
+        self.transport()?.subscribe(params).await
     }
 
     pub async fn send_message(
@@ -429,4 +477,18 @@ pub struct Saved {
     /// A push config set on an open task: (task id, config as GetTaskPushNotificationConfig
     /// returned it); `None` when the card does not declare push notifications.
     pub push: Option<Result<(String, Value), String>>,
+}
+
+/// The stream `method` started, or its refusal as a missing prerequisite.
+fn started(method: &str, start: Start) -> Result<stream::EventStream, HarnessError> {
+    match start {
+        Start::Stream(s) => Ok(*s),
+        Start::Refused(reply) => Err(HarnessError::Prerequisite(format!(
+            "{method} did not start a stream; it answered {}",
+            match &reply.read {
+                Ok(answer) => answer.describe(),
+                Err(unreadable) => unreadable.clone(),
+            }
+        ))),
+    }
 }

@@ -315,7 +315,7 @@ async fn operations_refused(ctx: &Ctx, caller: &Ctx, task: &str) -> Result<Findi
     if streams(ctx) {
         let message = caller.user_message("tck-complete-task");
         let params = caller.with_tenant(json!({ "message": message }))?;
-        if let Start::Stream(_) = caller.stream("SendStreamingMessage", params).await? {
+        if let Start::Stream(_) = caller.send_streaming(params).await? {
             findings.problem("SendStreamingMessage started a stream".into());
         }
     }
@@ -371,7 +371,7 @@ async fn rejection_form(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = task_id(&ctx.create_task("tck-complete-task").await?);
     let caller = without_credentials(&ctx);
     let reply = caller
-        .request("GetTask", caller.with_tenant(json!({ "id": task }))?)
+        .get(caller.with_tenant(json!({ "id": task }))?)
         .await?;
     let expected = "HTTP 401 or 403 (JSON-RPC: or a custom JSON-RPC error code), gRPC UNAUTHENTICATED or PERMISSION_DENIED";
     if let Some(what) = served(&reply) {

@@ -264,8 +264,7 @@ async fn push_config(ctx: &Ctx) -> Result<(String, Value), String> {
         "url": "http://127.0.0.1:9/a2a-tck-durability",
         "token": ctx.id("tck-durability-token"),
     });
-    let transport = ctx.transport().map_err(shown)?;
-    let answer = (transport.create_push_config(params).await)
+    let answer = (ctx.create_push_config(params).await)
         .and_then(|reply| reply.answer())
         .map_err(shown)?;
     match answer.result() {
@@ -486,9 +485,7 @@ async fn push_survives(ctx: Ctx) -> Result<Verdict, HarnessError> {
     };
     let (task, config) = fixture(push)?;
     let config_id = a2a::text(config, "id").unwrap_or_default();
-    let answer = ctx
-        .transport()?
-        .get_push_config(json!({ "taskId": task, "id": config_id }))
+    let answer = ctx.get_push_config(json!({ "taskId": task, "id": config_id }))
         .await?
         .answer()?;
     let expected = format!("push config {config_id:?} of task {task:?}, as before the restart");

@@ -200,7 +200,7 @@ fn judge_card(reply: &Reply, version: ProtocolVersion) -> Result<bool, String> {
 
 async fn with_credentials(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let reply = ctx
-        .request("GetExtendedAgentCard", ctx.with_tenant(json!({}))?)
+        .extended_card()
         .await?;
     // An authentication or authorization refusal says the kit's credentials do not reach the
     // card (none given, or without the permission): nothing to judge.
@@ -231,7 +231,7 @@ async fn requires_auth(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut findings = Findings::default();
     for (how, caller) in callers {
         let reply = caller
-            .request("GetExtendedAgentCard", caller.with_tenant(json!({}))?)
+            .extended_card()
             .await?;
         if let Some(what) = served(&reply) {
             findings.problem(format!("GetExtendedAgentCard {how} was served: {what}"));

@@ -128,7 +128,7 @@ async fn required_not_activated(ctx: Ctx) -> Result<Verdict, HarnessError> {
         return Ok(na);
     }
     let bare = ctx.with_extensions(Vec::new());
-    let reply = bare.request("SendMessage", send_params(&bare)).await?;
+    let reply = bare.send(send_params(&bare)).await?;
     Ok(judge::expect_error(
         &reply,
         ErrorKind::ExtensionSupportRequired,
@@ -143,7 +143,7 @@ async fn version_not_downgraded(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let declared = required[index].clone();
     // A fall-back shows only where the agent refuses a request without the extension at all.
     let bare = ctx.with_extensions(Vec::new());
-    let reply = bare.request("SendMessage", send_params(&bare)).await?;
+    let reply = bare.send(send_params(&bare)).await?;
     if !matches!(reply.read, Ok(Answer::Error(_))) {
         return Err(HarnessError::Prerequisite(format!(
             "the agent processes a request that activates no extension at all (see \
@@ -155,7 +155,7 @@ async fn version_not_downgraded(ctx: Ctx) -> Result<Verdict, HarnessError> {
     activated[index] = other.clone();
     let changed = ctx.with_extensions(activated);
     let reply = changed
-        .request("SendMessage", send_params(&changed))
+        .send(send_params(&changed))
         .await?;
     let expected = format!(
         "{} ({other} activated in place of the declared {declared})",
@@ -193,7 +193,7 @@ async fn unknown_ignored(ctx: Ctx) -> Result<Verdict, HarnessError> {
     activated.push(UNKNOWN_EXTENSION.to_string());
     let with_unknown = ctx.with_extensions(activated);
     let reply = with_unknown
-        .request("SendMessage", send_params(&with_unknown))
+        .send(send_params(&with_unknown))
         .await?;
     Ok(match &reply.read {
         Ok(Answer::Result(_)) => Verdict::pass(),

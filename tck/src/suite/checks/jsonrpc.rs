@@ -382,7 +382,7 @@ async fn method_not_found(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 async fn invalid_params(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let reply = ctx.request("SendMessage", json!({})).await?;
+    let reply = ctx.send(json!({})).await?;
     Ok(judge::expect_error(&reply, ErrorKind::InvalidParams))
 }
 
@@ -471,7 +471,7 @@ async fn error_info(ctx: Ctx) -> Result<Verdict, HarnessError> {
 async fn jsonrpc_stream_events(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let message = ctx.user_message("tck-stream-001");
     let mut stream = ctx
-        .open_stream("SendStreamingMessage", json!({ "message": message }))
+        .open_send_stream(json!({ "message": message }))
         .await?;
     let wait = ctx.stream_wait();
     let mut seen = 0;

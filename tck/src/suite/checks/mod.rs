@@ -200,6 +200,46 @@ mod tests {
         out
     }
 
+    /// A check calls an operation one way: the typed call of its context (`ctx.get(params)`,
+    /// `ctx.create_push_config(params)`, `ctx.extended_card()`, ... each returning the whole
+    /// reply), never the transport itself nor a typed operation by its name; `ctx.request` is
+    /// for a method named on purpose (an unknown one, another version's name).
+    #[test]
+    fn checks_call_operations_through_the_typed_calls_of_their_context() {
+        const TYPED: &[&str] = &[
+            "SendMessage",
+            "SendStreamingMessage",
+            "GetTask",
+            "ListTasks",
+            "CancelTask",
+            "SubscribeToTask",
+            "CreateTaskPushNotificationConfig",
+            "GetTaskPushNotificationConfig",
+            "ListTaskPushNotificationConfigs",
+            "DeleteTaskPushNotificationConfig",
+            "GetExtendedAgentCard",
+        ];
+        let mut found = Vec::new();
+        for (rel, text) in sources().into_iter().filter(|(rel, _)| rel != "mod.rs") {
+            let code: String = (text.lines())
+                .map(|l| l.split("//").next().unwrap_or(l))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let squeezed: String = code.split_whitespace().collect();
+            if squeezed.contains(".transport()") {
+                found.push(format!("{rel} calls through ctx.transport()"));
+            }
+            for op in TYPED {
+                for by_name in ["request", "stream", "open_stream"] {
+                    if squeezed.contains(&format!(".{by_name}(\"{op}\"")) {
+                        found.push(format!("{rel} calls {op} by name ({by_name})"));
+                    }
+                }
+            }
+        }
+        assert!(found.is_empty(), "{found:#?}");
+    }
+
     /// A check module uses the shared helpers of `checks/setup/` and the scopes of this file,
     /// never another check module: what two areas share lives in `setup/`.
     #[test]

@@ -199,15 +199,14 @@ enum Loopback {
 async fn private_webhook_refused(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = ps::open_task(&ctx).await?;
     let id = task_id(&task);
-    let transport = ctx.transport()?;
     // The link-local address: only the answer at creation can be seen. An accepted config
     // is deleted at once, so that the agent never calls the metadata address.
     let params = ctx.with_tenant(json!({ "taskId": id, "url": PRIVATE_WEBHOOK }))?;
-    let answer = transport.create_push_config(params).await?.answer()?;
+    let answer = ctx.create_push_config(params).await?.answer()?;
     let link_local = match answer.result().filter(|c| c.is_object()) {
         Some(config) => {
             let delete = ctx.with_tenant(json!({ "taskId": id, "id": ps::config_id(config) }))?;
-            transport.delete_push_config(delete).await?;
+            ctx.delete_push_config(delete).await?;
             None
         }
         None => Some(answer.describe()),
@@ -219,8 +218,7 @@ async fn private_webhook_refused(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Some(url) => {
             let mut config = probe.for_task(&id);
             config["url"] = json!(url);
-            let answer = transport
-                .create_push_config(ctx.with_tenant(config)?)
+            let answer = ctx.create_push_config(ctx.with_tenant(config)?)
                 .await?
                 .answer()?;
             if answer.result().filter(|c| c.is_object()).is_none() {
@@ -323,7 +321,7 @@ async fn get_returns(ctx: Ctx) -> Result<Verdict, HarnessError> {
         ));
     }
     let params = ctx.with_tenant(json!({ "taskId": task, "id": id }))?;
-    let answer = ctx.transport()?.get_push_config(params).await?.answer()?;
+    let answer = ctx.get_push_config(params).await?.answer()?;
     let expected = "the config: the same id and webhook URL";
     Ok(match answer.result() {
         Some(config)
@@ -442,9 +440,7 @@ async fn delete_removes(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let hook = Hook::new(&ctx)?;
     let id = ps::config_id(&ps::created(&ctx, &task, &hook).await?);
     let params = ctx.with_tenant(json!({ "taskId": task, "id": id }))?;
-    let transport = ctx.transport()?;
-    let first = transport
-        .delete_push_config(params.clone())
+    let first = ctx.delete_push_config(params.clone())
         .await?
         .answer()?;
     if let Answer::Error(_) = first {
@@ -454,7 +450,7 @@ async fn delete_removes(ctx: Ctx) -> Result<Verdict, HarnessError> {
         ));
     }
     let mut findings = Findings::default();
-    let get = transport.get_push_config(params.clone()).await?;
+    let get = ctx.get_push_config(params.clone()).await?;
     if get.answer()?.result().is_some() {
         findings.problem(format!(
             "Get after delete still answers the config: {}",
@@ -476,7 +472,7 @@ async fn delete_removes(ctx: Ctx) -> Result<Verdict, HarnessError> {
             Verdict::pass_with("the config is gone (0.3 states no rule for a second delete)"),
         ));
     }
-    let again = transport.delete_push_config(params).await?;
+    let again = ctx.delete_push_config(params).await?;
     match again.answer()? {
         Answer::Result(_) => {}
         Answer::Error(e)
@@ -501,7 +497,7 @@ fn not_found(e: &crate::ctx::ErrorReply) -> bool {
 async fn get_unknown_config(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = task_id(&ps::open_task(&ctx).await?);
     let params = ctx.with_tenant(json!({ "taskId": task, "id": ctx.id("tck-no-such-config") }))?;
-    let reply = ctx.transport()?.get_push_config(params).await?;
+    let reply = ctx.get_push_config(params).await?;
     let answer = reply.answer()?;
     if ctx.version() == ProtocolVersion::V0_3 {
         // 0.3 §7.6 names its errors only by example: any error is a refusal.
@@ -532,7 +528,6 @@ fn not_found_of(answer: &Answer) -> bool {
 async fn unknown_task(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = ctx.id("tck-no-such-task");
     let hook = Hook::new(&ctx)?;
-    let transport = ctx.transport()?;
     let mut findings = Findings::default();
     let create = ps::create(&ctx, &task, &hook).await?;
     if !judge::is_error(&create, ErrorKind::InvalidParams) {
@@ -541,14 +536,12 @@ async fn unknown_task(ctx: Ctx) -> Result<Verdict, HarnessError> {
             judge::expect_error(&create, ErrorKind::TaskNotFound),
         );
     }
-    let get = transport
-        .get_push_config(
+    let get = ctx.get_push_config(
             ctx.with_tenant(json!({ "taskId": task, "id": ctx.id("tck-no-such-config") }))?,
         )
         .await?;
     findings.add("Get", judge::expect_error(&get, ErrorKind::TaskNotFound));
-    let list = transport
-        .list_push_configs(ctx.with_tenant(json!({ "taskId": task }))?)
+    let list = ctx.list_push_configs(ctx.with_tenant(json!({ "taskId": task }))?)
         .await?;
     findings.add("List", judge::expect_error(&list, ErrorKind::TaskNotFound));
     Ok(findings.verdict(

@@ -74,7 +74,7 @@ async fn extensions_read(ctx: Ctx) -> Result<Verdict, HarnessError> {
     };
     let activated = ctx.with_extensions(required.clone());
     let reply = activated
-        .request("SendMessage", send_params(&activated))
+        .send(send_params(&activated))
         .await?;
     let expected = format!(
         "SendMessage processed with {} activated through the binding's service parameters",
@@ -105,7 +105,7 @@ async fn comma_separated(ctx: Ctx) -> Result<Verdict, HarnessError> {
     activated.extend(required.iter().cloned());
     let listed = activated.join(",");
     let both = ctx.with_extensions(activated);
-    let reply = both.request("SendMessage", send_params(&both)).await?;
+    let reply = both.send(send_params(&both)).await?;
     Ok(match &reply.read {
         Ok(Answer::Result(_)) => Verdict::pass(),
         Ok(other) => Verdict::fail(

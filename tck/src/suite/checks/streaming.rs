@@ -162,7 +162,7 @@ pub fn checks() -> Vec<Check> {
 async fn stream_of(ctx: &Ctx, prefix: &str) -> Result<Collected, HarnessError> {
     let message = ctx.user_message(prefix);
     let mut stream = ctx
-        .open_stream("SendStreamingMessage", json!({ "message": message }))
+        .open_send_stream(json!({ "message": message }))
         .await?;
     Ok(stream.collect(ctx.stream_wait()).await)
 }
@@ -175,7 +175,7 @@ async fn follow_up_stream_starts_with_task(ctx: Ctx) -> Result<Verdict, HarnessE
     let id = task_id(&task);
     let message = full_follow_up(&ctx, &task, "tck-complete-task");
     let mut stream = ctx
-        .open_stream("SendStreamingMessage", json!({ "message": message }))
+        .open_send_stream(json!({ "message": message }))
         .await?;
     let collected = stream.collect(ctx.stream_wait()).await;
     drop(stream);
@@ -376,7 +376,7 @@ async fn states_in_order(ctx: Ctx) -> Result<Verdict, HarnessError> {
 async fn closes_after_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let message = ctx.user_message("tck-stream-003");
     let mut stream = ctx
-        .open_stream("SendStreamingMessage", json!({ "message": message }))
+        .open_send_stream(json!({ "message": message }))
         .await?;
     close_after_terminal(&ctx, &mut stream, Vec::new()).await
 }

@@ -183,7 +183,7 @@ struct Opened {
 async fn open_subscribed(ctx: &Ctx) -> Result<Opened, HarnessError> {
     let wait = ctx.stream_wait();
     if let Some(task) = long_running(ctx).await? {
-        if let Start::Stream(mut stream) = ctx.stream("SubscribeToTask", id_params(&task)).await? {
+        if let Start::Stream(mut stream) = ctx.subscribe(id_params(&task)).await? {
             let first = stream.next(wait).await;
             let open = matches!(&first, Next::Event(e) if e.kind() == Some("task")
                 && e.state().is_some_and(|s| !a2a::TERMINAL_STATES.contains(&s)));
@@ -215,7 +215,7 @@ fn id_params(task: &Value) -> Value {
 
 /// Subscribes to `task`; the subscription must start.
 async fn subscribe(ctx: &Ctx, task: &Value) -> Result<EventStream, HarnessError> {
-    ctx.open_stream("SubscribeToTask", id_params(task)).await
+    ctx.open_subscription(id_params(task)).await
 }
 
 /// Completes an open task (a follow-up, or a cancel where the contract's follow-ups do not
@@ -367,7 +367,7 @@ async fn subscribe_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {
 /// SubscribeToTask must be refused with `kind`: an error before any event, however the
 /// binding sends it (the whole answer, or a stream's first event).
 async fn refused_with(ctx: &Ctx, params: Value, kind: ErrorKind) -> Result<Verdict, HarnessError> {
-    Ok(match ctx.stream("SubscribeToTask", params).await? {
+    Ok(match ctx.subscribe(params).await? {
         Start::Refused(reply) => judge::expect_error(&reply, kind),
         Start::Stream(mut stream) => {
             let collected = stream.collect(ctx.stream_wait()).await;

@@ -141,7 +141,7 @@ async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut answers = Vec::new();
     for (state, task) in &tasks {
         let id = task_id(task);
-        let reply = ctx.request("CancelTask", json!({ "id": id })).await?;
+        let reply = ctx.cancel(json!({ "id": id })).await?;
         let verdict = judge::expect_error(&reply, ErrorKind::TaskNotCancelable);
         if *state != "TASK_STATE_CANCELED" {
             findings.add(state, verdict);
@@ -190,6 +190,6 @@ async fn cancel_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 async fn cancel_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let id = ctx.id("tck-no-such-task");
-    let reply = ctx.request("CancelTask", json!({ "id": id })).await?;
+    let reply = ctx.cancel(json!({ "id": id })).await?;
     Ok(judge::expect_error(&reply, ErrorKind::TaskNotFound))
 }

@@ -110,7 +110,7 @@ async fn get_returns_current(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 async fn get_unknown(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let id = ctx.id("tck-no-such-task");
-    let reply = ctx.request("GetTask", json!({ "id": id })).await?;
+    let reply = ctx.get(json!({ "id": id })).await?;
     Ok(judge::expect_error(&reply, ErrorKind::TaskNotFound))
 }
 

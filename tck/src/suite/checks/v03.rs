@@ -101,7 +101,7 @@ async fn states_spelled(ctx: Ctx) -> Result<Verdict, HarnessError> {
     for prefix in ["tck-input-required", "tck-complete-task"] {
         let message = ctx.user_message(prefix);
         let reply = ctx
-            .request("SendMessage", json!({ "message": message }))
+            .send(json!({ "message": message }))
             .await?;
         note(&reply, &mut found);
         let id = match &reply.read {
@@ -116,10 +116,10 @@ async fn states_spelled(ctx: Ctx) -> Result<Verdict, HarnessError> {
         };
         ids.push(id.to_string());
     }
-    let cancel = ctx.request("CancelTask", json!({ "id": ids[0] })).await?;
+    let cancel = ctx.cancel(json!({ "id": ids[0] })).await?;
     note(&cancel, &mut found);
     for id in &ids {
-        let reply = ctx.request("GetTask", json!({ "id": id })).await?;
+        let reply = ctx.get(json!({ "id": id })).await?;
         note(&reply, &mut found);
     }
     found.dedup();
@@ -144,7 +144,7 @@ async fn bare_results(ctx: Ctx) -> Result<Verdict, HarnessError> {
     for prefix in ["tck-complete-task", "tck-message-response"] {
         let message = ctx.user_message(prefix);
         let reply = ctx
-            .request("SendMessage", json!({ "message": message }))
+            .send(json!({ "message": message }))
             .await?;
         if let Err(unreadable) = &reply.read {
             found.push(format!("{prefix}: {unreadable}"));
@@ -168,7 +168,7 @@ async fn bare_results(ctx: Ctx) -> Result<Verdict, HarnessError> {
 async fn final_flags(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let message = ctx.user_message("tck-stream-001");
     let mut stream = ctx
-        .open_stream("SendStreamingMessage", json!({ "message": message }))
+        .open_send_stream(json!({ "message": message }))
         .await?;
     let collected = stream.collect(ctx.stream_wait()).await;
     let binding = ctx.binding();

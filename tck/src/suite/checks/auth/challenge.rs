@@ -93,9 +93,7 @@ pub(super) async fn challenge(ctx: Ctx) -> Result<Verdict, HarnessError> {
         });
     }
     let reply = caller
-        .request(
-            "GetTask",
-            caller.with_tenant(json!({"id": "tck-auth-challenge"}))?,
+        .get(caller.with_tenant(json!({"id": "tck-auth-challenge"}))?,
         )
         .await?;
     Ok(match &reply.read {

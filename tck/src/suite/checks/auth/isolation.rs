@@ -50,7 +50,7 @@ pub(super) async fn principals_isolated(ctx: Ctx) -> Result<Verdict, HarnessErro
     let context = crate::a2a::text(&task, "contextId").map(str::to_owned);
     let mut findings = Findings::default();
     let reply = other
-        .request("GetTask", other.with_tenant(json!({ "id": id }))?)
+        .get(other.with_tenant(json!({ "id": id }))?)
         .await?;
     if let Some(what) = served(&reply) {
         findings.problem(format!("GetTask by the other principal was served: {what}"));
@@ -60,7 +60,7 @@ pub(super) async fn principals_isolated(ctx: Ctx) -> Result<Verdict, HarnessErro
         queries.extend(context.iter().map(|c| json!({ "contextId": c })));
         for query in queries {
             let shown = query.to_string();
-            let answer = other.call("ListTasks", other.with_tenant(query)?).await?;
+            let answer = other.list(query).await?.answer()?;
             if lists(&answer, &id) {
                 findings.problem(format!(
                     "ListTasks {shown} by the other principal lists the task"
@@ -70,7 +70,7 @@ pub(super) async fn principals_isolated(ctx: Ctx) -> Result<Verdict, HarnessErro
     }
     if streams(&ctx) {
         if let Start::Stream(mut stream) = other
-            .stream("SubscribeToTask", other.with_tenant(json!({ "id": id }))?)
+            .subscribe(other.with_tenant(json!({ "id": id }))?)
             .await?
         {
             // A stream that ends (closes, errs or breaks) before any event showed nothing of
@@ -86,7 +86,7 @@ pub(super) async fn principals_isolated(ctx: Ctx) -> Result<Verdict, HarnessErro
         }
     }
     let reply = other
-        .request("CancelTask", other.with_tenant(json!({ "id": id }))?)
+        .cancel(other.with_tenant(json!({ "id": id }))?)
         .await?;
     if let Some(what) = served(&reply) {
         findings.problem(format!(
@@ -95,8 +95,9 @@ pub(super) async fn principals_isolated(ctx: Ctx) -> Result<Verdict, HarnessErro
     }
     // The owner still sees the task as it was.
     let after = ctx
-        .call("GetTask", ctx.with_tenant(json!({ "id": id }))?)
-        .await?;
+        .get(json!({ "id": id }))
+        .await?
+        .answer()?;
     let now = after
         .result()
         .and_then(crate::a2a::state)
@@ -143,7 +144,7 @@ pub(super) async fn foreign_task(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let id = task_id(&ctx.create_task("tck-complete-task").await?);
     let expected = "the same error as for a task that does not exist (TaskNotFoundError)";
     let foreign = other
-        .request("GetTask", other.with_tenant(json!({ "id": id }))?)
+        .get(other.with_tenant(json!({ "id": id }))?)
         .await?;
     if let Some(what) = served(&foreign) {
         return Ok(Verdict::fail(
@@ -153,7 +154,7 @@ pub(super) async fn foreign_task(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
     let unknown_id = other.id("tck-no-such-task");
     let unknown = other
-        .request("GetTask", other.with_tenant(json!({ "id": unknown_id }))?)
+        .get(other.with_tenant(json!({ "id": unknown_id }))?)
         .await?;
     let (Ok(Answer::Error(foreign)), Ok(Answer::Error(unknown))) = (&foreign.read, &unknown.read)
     else {

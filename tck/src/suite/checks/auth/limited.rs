@@ -78,9 +78,7 @@ pub(super) async fn limited_refused(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut findings = Findings::default();
     let message = limited.user_message("tck-complete-task");
     let reply = limited
-        .request(
-            "SendMessage",
-            limited.with_tenant(json!({ "message": message }))?,
+        .send(limited.with_tenant(json!({ "message": message }))?,
         )
         .await?;
     if let Some(what) = served(&reply) {
@@ -108,7 +106,7 @@ pub(super) async fn limited_refused(ctx: Ctx) -> Result<Verdict, HarnessError> {
     if streams(&ctx) {
         let message = limited.user_message("tck-complete-task");
         let params = limited.with_tenant(json!({ "message": message }))?;
-        if let Start::Stream(mut stream) = limited.stream("SendStreamingMessage", params).await? {
+        if let Start::Stream(mut stream) = limited.send_streaming(params).await? {
             // A stream that ends before any event served nothing; an event, or a stream held
             // open, served the limited principal.
             match stream.next(ctx.stream_wait()).await {

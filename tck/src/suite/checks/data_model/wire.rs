@@ -178,7 +178,7 @@ async fn sample(ctx: &Ctx, rule: Rule) {
     }
     for prefix in prefixes {
         let params = json!({ "message": ctx.user_message(prefix) });
-        if let Ok(Start::Stream(mut stream)) = ctx.stream("SendStreamingMessage", params).await {
+        if let Ok(Start::Stream(mut stream)) = ctx.send_streaming(params).await {
             stream.collect(ctx.stream_wait()).await;
         }
     }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::check::{HarnessError, Verdict};
 use crate::checks::setup::auth::limited_principal;
@@ -31,7 +31,7 @@ pub(super) async fn limited_card(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Err(not_applicable) => return Ok(not_applicable),
     };
     let reply = limited
-        .request("GetExtendedAgentCard", limited.with_tenant(json!({}))?)
+        .extended_card()
         .await?;
     // Any error (an authorization error, ExtendedAgentCardNotConfiguredError for this caller,
     // ...) gives nothing away; the refusal's form is auth.limited-principal-refused's.
@@ -41,7 +41,7 @@ pub(super) async fn limited_card(ctx: Ctx) -> Result<Verdict, HarnessError> {
     };
     // Served: privileged is what the run's principal sees beyond the public card.
     let full = ctx
-        .request("GetExtendedAgentCard", ctx.with_tenant(json!({}))?)
+        .extended_card()
         .await?;
     let Ok(Answer::Result(full)) = &full.read else {
         return Err(HarnessError::Prerequisite(format!(

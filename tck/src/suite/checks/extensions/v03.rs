@@ -144,7 +144,7 @@ fn activating(ctx: &Ctx, uris: &[String]) -> Ctx {
 /// SendMessage activating `uris` with X-A2A-Extensions only.
 async fn send(ctx: &Ctx, uris: &[String]) -> Result<Reply, HarnessError> {
     let caller = activating(ctx, uris);
-    caller.request("SendMessage", send_params(&caller)).await
+    caller.send(send_params(&caller)).await
 }
 
 fn processed(reply: &Reply) -> bool {

@@ -489,9 +489,7 @@ async fn stops_after_delete(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
     let early = ctx.webhook()?.received(&deleted.key).len();
     let params = ctx.with_tenant(json!({ "taskId": id, "id": config_id }))?;
-    let answer = ctx
-        .transport()?
-        .delete_push_config(params)
+    let answer = ctx.delete_push_config(params)
         .await?
         .answer()?;
     if answer.result().is_none() && !matches!(answer, crate::ctx::Answer::Result(Value::Null)) {

@@ -15,7 +15,7 @@ pub(super) async fn unknown_task_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut message = ctx.user_message("tck-complete-task");
     message["taskId"] = json!(ctx.id("tck-no-such-task"));
     let reply = ctx
-        .request("SendMessage", json!({ "message": message }))
+        .send(json!({ "message": message }))
         .await?;
     Ok(judge::expect_error(&reply, ErrorKind::TaskNotFound))
 }
@@ -26,7 +26,7 @@ pub(super) async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessEr
     for (state, task) in &tasks {
         let message = full_follow_up(&ctx, task, "tck-complete-task");
         let reply = ctx
-            .request("SendMessage", json!({ "message": message }))
+            .send(json!({ "message": message }))
             .await?;
         findings.add(
             state,
@@ -63,7 +63,7 @@ pub(super) async fn unsupported_media_type(ctx: Ctx) -> Result<Verdict, HarnessE
     message["parts"] =
         json!([{ "text": "a2a-tck", "mediaType": "application/x-a2a-tck-unsupported" }]);
     let reply = ctx
-        .request("SendMessage", json!({ "message": message }))
+        .send(json!({ "message": message }))
         .await?;
     Ok(judge::expect_error(
         &reply,
@@ -86,7 +86,7 @@ pub(super) async fn invalid_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
             object.remove(field);
         }
         let reply = ctx
-            .request("SendMessage", json!({ "message": message }))
+            .send(json!({ "message": message }))
             .await?;
         match judge::expect_error(&reply, ErrorKind::InvalidParams) {
             Verdict::Violated { actual, .. } if matches!(reply.answer(), Ok(Answer::Result(_))) => {
@@ -121,7 +121,7 @@ pub(super) async fn unknown_fields(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut message = ctx.user_message("tck-complete-task");
     message["tckUnknownField"] = json!({ "ignored": true });
     let params = json!({ "message": message, "tckUnknownParam": 1 });
-    let answer = ctx.call("SendMessage", params).await?;
+    let answer = ctx.send(params).await?.answer()?;
     match &answer {
         Answer::Result(r) if r.get("task").or_else(|| r.get("message")).is_some() => {
             Ok(Verdict::pass())

@@ -27,7 +27,7 @@ pub(crate) fn send_params(ctx: &Ctx) -> Value {
 /// that a refusal of a variant is the variant's doing (an agent may also refuse requests that
 /// do not follow an extension's own protocol, which the kit cannot know).
 pub(crate) async fn baseline_processed(ctx: &Ctx) -> Result<(), HarnessError> {
-    let reply = ctx.request("SendMessage", send_params(ctx)).await?;
+    let reply = ctx.send(send_params(ctx)).await?;
     match &reply.read {
         Ok(Answer::Result(_)) => Ok(()),
         Ok(other) => Err(HarnessError::Prerequisite(format!(

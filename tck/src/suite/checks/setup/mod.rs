@@ -390,7 +390,7 @@ pub fn judge_limit_of_one(history: &[Value], got: &Value) -> Verdict {
 /// GetTask of a task that does not exist: the error to inspect.
 pub async fn not_found(ctx: &Ctx) -> Result<Result<ErrorReply, Verdict>, HarnessError> {
     let reply = ctx
-        .request("GetTask", json!({ "id": ctx.id("tck-no-such-task") }))
+        .get(json!({ "id": ctx.id("tck-no-such-task") }))
         .await?;
     let expected = judge::expected(ErrorKind::TaskNotFound, ctx.binding(), ctx.version());
     Ok(match reply.read {

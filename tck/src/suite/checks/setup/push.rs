@@ -117,14 +117,14 @@ pub fn refused(reply: &Reply, url: &str) -> HarnessError {
 /// refused exchange stays in the evidence.
 pub async fn create(ctx: &Ctx, task: &str, hook: &Hook) -> Result<Reply, HarnessError> {
     let params = ctx.with_tenant(hook.for_task(task))?;
-    let first = ctx.transport()?.create_push_config(params).await?;
+    let first = ctx.create_push_config(params).await?;
     if !hook.authenticated() || matches!(first.read, Ok(Answer::Result(_))) {
         return Ok(first);
     }
     hook.authenticated
         .store(false, std::sync::atomic::Ordering::Relaxed);
     let params = ctx.with_tenant(hook.for_task(task))?;
-    let second = ctx.transport()?.create_push_config(params).await?;
+    let second = ctx.create_push_config(params).await?;
     if matches!(second.read, Ok(Answer::Result(_))) {
         return Ok(second);
     }
@@ -172,7 +172,7 @@ pub async fn send_inline(ctx: &Ctx, hook: &Hook) -> Result<Reply, HarnessError> 
     let message = ctx.user_message(OPEN);
     let configuration = json!({ "taskPushNotificationConfig": hook.config() });
     let params = json!({ "message": message, "configuration": configuration });
-    let reply = ctx.transport()?.send(params).await?;
+    let reply = ctx.send(params).await?;
     if matches!(reply.read, Ok(Answer::Result(_))) {
         return Ok(reply);
     }
@@ -183,7 +183,7 @@ pub async fn send_inline(ctx: &Ctx, hook: &Hook) -> Result<Reply, HarnessError> 
     let message = ctx.user_message(OPEN);
     let configuration = json!({ "taskPushNotificationConfig": bare });
     let params = json!({ "message": message, "configuration": configuration });
-    let retry = ctx.transport()?.send(params).await?;
+    let retry = ctx.send(params).await?;
     Ok(if matches!(retry.read, Ok(Answer::Result(_))) {
         retry
     } else {
@@ -220,7 +220,7 @@ pub async fn list(ctx: &Ctx, task: &str, extra: Value) -> Result<Answer, Harness
         p.extend(e.clone());
     }
     let params = ctx.with_tenant(params)?;
-    ctx.transport()?.list_push_configs(params).await?.answer()
+    ctx.list_push_configs(params).await?.answer()
 }
 
 /// One webhook call read back: what it is, for which task, in which state.

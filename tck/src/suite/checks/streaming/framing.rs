@@ -32,7 +32,7 @@ async fn sse_content_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let message = ctx.user_message("tck-stream-001");
     let expected = "HTTP 200 with Content-Type text/event-stream";
     let status = match ctx
-        .stream("SendStreamingMessage", json!({ "message": message }))
+        .send_streaming(json!({ "message": message }))
         .await?
     {
         Start::Stream(mut stream) => {

@@ -44,7 +44,7 @@ fn is_terminal(event: &Event) -> bool {
 async fn intermediate(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let message = ctx.user_message("tck-stream-001");
     let mut stream = ctx
-        .open_stream("SendStreamingMessage", json!({ "message": message }))
+        .open_send_stream(json!({ "message": message }))
         .await?;
     let collected = stream.collect(ctx.stream_wait()).await;
     let kinds: Vec<Option<&str>> = collected.events.iter().map(Event::kind).collect();

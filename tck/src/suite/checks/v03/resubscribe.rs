@@ -84,7 +84,7 @@ async fn resubscribe_finished(ctx: Ctx) -> Result<Verdict, HarnessError> {
         .await?;
     let id = task_id(&task);
     let expected = format!("the task {id} in a terminal state and the stream closed, or an error");
-    let mut stream = match ctx.stream("SubscribeToTask", json!({ "id": id })).await? {
+    let mut stream = match ctx.subscribe(json!({ "id": id })).await? {
         Start::Refused(reply) => {
             return Ok(match &reply.read {
                 Ok(Answer::Error(error)) => Verdict::pass_with(format!(
