@@ -1,4 +1,4 @@
-//! Authenticated mode (`--bearer-token`, [`crate::AgentConfig::bearer_tokens`]): every
+//! Authenticated mode (`--bearer-token`, [`crate::config::AgentConfig::bearer_tokens`]): every
 //! operation of every binding needs `Authorization: Bearer <token>` with one of the
 //! configured tokens, each token one principal with a task store of its own (so tasks and
 //! contexts of one principal are invisible to the others). The public card stays public; it
@@ -11,7 +11,7 @@
 //! error table, §7.4; 0.3 §4.4): HTTP 401 with `WWW-Authenticate: Bearer` on JSON-RPC and
 //! REST, gRPC `UNAUTHENTICATED` (with the same challenge in `www-authenticate` metadata).
 //!
-//! A limited token (`--limited-token`, [`crate::AgentConfig::limited_tokens`]) authenticates
+//! A limited token (`--limited-token`, [`crate::config::AgentConfig::limited_tokens`]) authenticates
 //! a principal that may do nothing: each of its requests, the extended card included, gets
 //! the binding's authorization error (spec 1.0 §3.3.2, §5.4): HTTP 403 on JSON-RPC and REST,
 //! gRPC `PERMISSION_DENIED`, naming the missing permission.
@@ -31,7 +31,7 @@ mod cards;
 
 pub use cards::{extended_card, extended_cards, public_view, ExtendedCards};
 
-use crate::REST_PATH;
+use crate::config::REST_PATH;
 
 /// The name of the bearer scheme in the card's `securitySchemes`.
 pub const SCHEME: &str = "bearer";
@@ -451,7 +451,7 @@ fn forbid(kind: Kind, policy: &AuthPolicy, id: Value) -> Response {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::AgentConfig;
+    use crate::config::AgentConfig;
 
     #[test]
     fn bearer_tokens_are_read_case_insensitively() {

@@ -2,19 +2,17 @@
 //! through the card pass of [`crate::shape`] once at startup.
 
 use std::fmt::Write as _;
-use std::sync::Arc;
 
-use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use crate::config::{JSONRPC_PATH, REST_PATH};
 use crate::params::INPUT_MODES;
-use crate::policy::Policy;
+use crate::policy::{CardPolicy, Policy};
 use crate::shape::Shaper;
 use crate::signing::{CardSigner, JWKS_PATH};
-use crate::{App, JSONRPC_PATH, REST_PATH};
 
 /// Where the card lives, and the 0.2-era path the `card-only-at-legacy-path` fault uses.
 pub const CARD_PATH: &str = "/.well-known/agent-card.json";
@@ -161,10 +159,9 @@ pub(crate) fn extras(card: &mut Value, base_url: &str, policy: &Policy) {
 }
 
 /// Serves the card with caching headers (and answers matching `If-None-Match` with 304).
-pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
-    let card = &app.card;
-    let json = [(header::CONTENT_TYPE, app.policy.card.media_type)];
-    if !app.policy.card.cache_headers {
+pub fn respond(card: &CardDocument, policy: &CardPolicy, headers: &HeaderMap) -> Response {
+    let json = [(header::CONTENT_TYPE, policy.media_type)];
+    if !policy.cache_headers {
         return (json, card.body.clone()).into_response();
     }
     let caching = [
@@ -183,9 +180,9 @@ pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
 }
 
 /// Serves the JWK Set of the card's signing key (the signature's `jku`).
-pub async fn jwks(State(app): State<Arc<App>>) -> Response {
+pub fn jwks(card: &CardDocument) -> Response {
     let json = [(header::CONTENT_TYPE, "application/jwk-set+json")];
-    (json, app.card.jwks.clone()).into_response()
+    (json, card.jwks.clone()).into_response()
 }
 
 #[cfg(test)]
@@ -195,7 +192,7 @@ mod tests {
 
     #[test]
     fn etag_is_quoted_sha256_prefix() {
-        let config = crate::AgentConfig::default();
+        let config = crate::config::AgentConfig::default();
         let card = CardDocument::new(
             "http://127.0.0.1:1",
             &Policy::new(&config),
@@ -215,7 +212,10 @@ mod tests {
 
     #[test]
     fn card_lists_both_versions_on_every_binding() {
-        let card = card_json("http://h:1", &Policy::new(&crate::AgentConfig::default()));
+        let card = card_json(
+            "http://h:1",
+            &Policy::new(&crate::config::AgentConfig::default()),
+        );
         let interfaces = card["supportedInterfaces"].as_array().unwrap();
         assert_eq!(interfaces.len(), 6);
         assert_eq!(interfaces[3]["url"], "http://h:1/a2a/jsonrpc");

@@ -152,8 +152,8 @@ pub async fn echo(policy: ExtensionPolicy, request: Request, next: Next) -> Resp
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::config::AgentConfig;
     use crate::fault::Fault;
-    use crate::AgentConfig;
 
     fn policy(config: &AgentConfig) -> ExtensionPolicy {
         ExtensionPolicy::new(config)

@@ -13,9 +13,10 @@ use futures::stream::{BoxStream, StreamExt};
 use serde_json::Value;
 use tonic::Code;
 
+use crate::app::App;
 use crate::error::{GrpcCode, RpcError};
+use crate::service;
 use crate::shape::Wire;
-use crate::{service, App};
 
 /// The agent's core behind the gRPC adapter.
 pub struct GrpcBackend(pub Arc<App>);
@@ -42,7 +43,8 @@ impl Backend for GrpcBackend {
 
     fn call(&self, method: &str, params: Value) -> Result<Value, BackendError> {
         let app = &self.0;
-        let result = service::call(app, method, Some(params)).map_err(|e| status(app, &e))?;
+        let result =
+            service::call(app.core(), method, Some(params)).map_err(|e| status(app, &e))?;
         Ok(app.shape.result(Wire::V1_0, method, result))
     }
 
@@ -52,7 +54,7 @@ impl Backend for GrpcBackend {
         params: Value,
     ) -> Result<BoxStream<'static, Result<Value, BackendError>>, BackendError> {
         let app = &self.0;
-        let events = service::stream(app, method, Some(params))
+        let events = service::stream(app.core(), method, Some(params))
             .map(|events| app.shape.events(Wire::V1_0, events));
         statuses(app, events)
     }

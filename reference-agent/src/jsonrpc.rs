@@ -20,12 +20,13 @@ use axum::response::{IntoResponse, Response};
 use futures::stream::StreamExt;
 use serde_json::{json, Map, Value};
 
+use crate::app::App;
 use crate::error::RpcError;
 use crate::policy::Policy;
 use crate::service::{self, Version};
 use crate::shape::Wire;
 use crate::v03_codec::Dialect;
-use crate::{sse, v03, App};
+use crate::{sse, v03};
 
 /// A method call: the negotiated version, the method name and params.
 type Call = (Version, String, Option<Value>);
@@ -81,7 +82,7 @@ fn dispatch(
 ) -> Result<Value, RpcError> {
     let result = match route {
         Route::V03 => v03::call(app, method, params),
-        Route::V10 => service::call(app, method, params),
+        Route::V10 => service::call(app.core(), method, params),
         Route::Unknown => Err(service::unknown_method(&app.policy.service, method)),
     }?;
     Ok(app.shape.result(wire(route), method, result))
@@ -120,7 +121,7 @@ pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes
     }
     let streamed = match route {
         Route::V03 => v03::stream(&app, &method, params),
-        _ => service::stream(&app, &method, params),
+        _ => service::stream(app.core(), &method, params),
     };
     let events = match streamed {
         Ok(events) => app.shape.events(wire(route), events),

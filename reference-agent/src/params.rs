@@ -330,7 +330,7 @@ mod tests {
 
     #[test]
     fn send_message_validation() {
-        let config = crate::policy::Policy::new(&crate::AgentConfig::default()).requests;
+        let config = crate::policy::Policy::new(&crate::config::AgentConfig::default()).requests;
         let ok = send_message(
             Some(json!({"message": {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "hi"}]},
                         "configuration": {"historyLength": "2", "returnImmediately": true}})),

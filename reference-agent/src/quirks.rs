@@ -9,11 +9,14 @@ use axum::middleware::Next;
 use axum::response::Response;
 use serde_json::{json, Value};
 
-use crate::App;
+use crate::policy::Policy;
 
 /// ListTasks under the page-size faults: the params with an over-large `pageSize` taken out
 /// (so validation lets it through), and the page size to use instead of the validated one.
-pub fn list_page_size(app: &App, mut params: Option<Value>) -> (Option<Value>, Option<usize>) {
+pub fn list_page_size(
+    policy: &Policy,
+    mut params: Option<Value>,
+) -> (Option<Value>, Option<usize>) {
     let raw = params
         .as_ref()
         .and_then(|p| p.get("pageSize"))
@@ -24,8 +27,8 @@ pub fn list_page_size(app: &App, mut params: Option<Value>) -> (Option<Value>, O
         _ => None,
     });
     match (raw, asked) {
-        (None, _) if app.policy.list.default_page_unbounded => (params, Some(1_000_000)),
-        (Some(_), Some(n)) if n > 100 && app.policy.list.ignores_page_size_max => {
+        (None, _) if policy.list.default_page_unbounded => (params, Some(1_000_000)),
+        (Some(_), Some(n)) if n > 100 && policy.list.ignores_page_size_max => {
             if let Some(Value::Object(map)) = params.as_mut() {
                 map.remove("pageSize");
             }
@@ -37,8 +40,8 @@ pub fn list_page_size(app: &App, mut params: Option<Value>) -> (Option<Value>, O
 
 /// Whether the answer to this SendMessage gets a data part it was not allowed: the fault is
 /// on and the request names its accepted output modes.
-pub fn ignores_output_modes(app: &App, params: Option<&Value>) -> bool {
-    app.policy.requests.ignores_accepted_output_modes
+pub fn ignores_output_modes(policy: &Policy, params: Option<&Value>) -> bool {
+    policy.requests.ignores_accepted_output_modes
         && params
             .and_then(|p| p.pointer("/configuration/acceptedOutputModes"))
             .and_then(Value::as_array)
@@ -64,12 +67,12 @@ pub fn add_data_part(value: &mut Value) {
 /// (what a server that ignores `returnImmediately` would answer once the work is done).
 /// Gives the SendMessage params of that follow-up, which the caller sends; `None`: the fault
 /// is off or does not apply; answer as usual.
-pub fn non_blocking_waits(app: &App, params: &Value, result: &Value) -> Option<Value> {
+pub fn non_blocking_waits(policy: &Policy, params: &Value, result: &Value) -> Option<Value> {
     let non_blocking = params
         .pointer("/configuration/returnImmediately")
         .and_then(Value::as_bool)
         == Some(true);
-    if !non_blocking || !app.policy.requests.non_blocking_waits_for_completion {
+    if !non_blocking || !policy.requests.non_blocking_waits_for_completion {
         return None;
     }
     let task = result.get("task")?;

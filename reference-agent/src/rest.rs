@@ -18,11 +18,13 @@ use axum::response::{IntoResponse, Response};
 use futures::stream::StreamExt;
 use serde_json::{json, Map, Value};
 
+use crate::app::App;
+use crate::config::REST_PATH;
 use crate::error::RpcError;
 use crate::policy::RestErrorForm;
 use crate::service::{self, EventStream, Version};
 use crate::shape::Wire;
-use crate::{sse, v03, App, REST_PATH};
+use crate::{sse, v03};
 
 /// Where a route's params come from, besides its path.
 enum Input {
@@ -154,17 +156,17 @@ fn process(
     }
     let params = Some(Value::Object(params));
     if service::is_streaming(operation) {
-        let events = service::stream(app, operation, params)?;
+        let events = service::stream(app.core(), operation, params)?;
         Ok(Reply::Stream(app.shape.events(Wire::V1_0, events)))
     } else {
         let kept = (operation == "SendMessage"
             && app.policy.requests.non_blocking_waits_for_completion)
             .then(|| params.clone())
             .flatten();
-        let result = service::call(app, operation, params)?;
+        let result = service::call(app.core(), operation, params)?;
         let waited = kept
-            .and_then(|p| crate::quirks::non_blocking_waits(app, &p, &result))
-            .map(|follow_up| service::call(app, "SendMessage", Some(follow_up)));
+            .and_then(|p| crate::quirks::non_blocking_waits(&app.policy, &p, &result))
+            .map(|follow_up| service::call(app.core(), "SendMessage", Some(follow_up)));
         let result = match waited {
             Some(answer) => answer?,
             None => result,

@@ -5,9 +5,10 @@
 use serde_json::{json, Map, Value};
 
 use crate::error::RpcError;
+use crate::params;
+use crate::parts::Core;
 use crate::store::SendReply;
 use crate::wire::{self, Artifacts, TaskView};
-use crate::{params, App};
 
 pub use crate::methods::is_streaming;
 pub(crate) use crate::methods::unknown_method;
@@ -16,8 +17,8 @@ pub use crate::version::{check_version, negotiate_version, Version};
 
 /// Unary operations by 1.0 method name: ProtoJSON params in, conformant ProtoJSON result
 /// out (the adapters pass it through `crate::shape`).
-pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, RpcError> {
-    let policy = &app.policy.service;
+pub fn call(core: Core<'_>, method: &str, params: Option<Value>) -> Result<Value, RpcError> {
+    let policy = &core.policy.service;
     let view = |history_length| TaskView {
         history_length,
         window: policy.history,
@@ -30,7 +31,7 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
                 .and_then(|p| p.pointer("/configuration/taskPushNotificationConfig"))
                 .cloned();
             send_message_as(
-                app,
+                core,
                 params,
                 inline.as_ref(),
                 crate::push::ConfigVersion::V1_0,
@@ -38,7 +39,7 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
         }
         "GetTask" => {
             let params = params::get_task(params)?;
-            match app.store.get(&params.id) {
+            match core.store.get(&params.id) {
                 Some(task) => wire::task(&task, view(params.history_length)),
                 None if policy.get_unknown_null => Ok(Value::Null),
                 None => Err(RpcError::task_not_found(&params.id)),
@@ -46,20 +47,17 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
         }
         "CancelTask" => {
             let id = params::task_id(params)?;
-            wire::task(&app.store.cancel(&id)?, view(None))
+            wire::task(&core.store.cancel(&id)?, view(None))
         }
-        "ListTasks" => list_tasks(app, params),
+        "ListTasks" => list_tasks(core, params),
         "CreateTaskPushNotificationConfig"
         | "GetTaskPushNotificationConfig"
         | "ListTaskPushNotificationConfigs"
         | "DeleteTaskPushNotificationConfig"
-            if app.push.is_some() =>
+            if core.push.is_some() =>
         {
-            let push = app
-                .push
-                .as_ref()
-                .ok_or_else(|| RpcError::internal("no push"))?;
-            push.call(app, method, params, crate::push::ConfigVersion::V1_0)
+            let push = core.push.ok_or_else(|| RpcError::internal("no push"))?;
+            push.call(core.store, method, params, crate::push::ConfigVersion::V1_0)
         }
         "CreateTaskPushNotificationConfig"
         | "GetTaskPushNotificationConfig"
@@ -72,32 +70,34 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
         "GetExtendedAgentCard" if policy.extended_card_method_not_found => {
             Err(RpcError::method_not_found(method))
         }
-        "GetExtendedAgentCard" => match crate::auth::extended_card(app, |c| &c.v10) {
-            Some(answer) => answer,
-            None => Err(RpcError::unsupported_operation(
-                "no extended agent card (capabilities.extendedAgentCard is false)",
-            )),
-        },
+        "GetExtendedAgentCard" => {
+            match crate::auth::extended_card(core.extended, &core.policy.auth, |c| &c.v10) {
+                Some(answer) => answer,
+                None => Err(RpcError::unsupported_operation(
+                    "no extended agent card (capabilities.extendedAgentCard is false)",
+                )),
+            }
+        }
         _ => Err(unknown_method(policy, method)),
     }
 }
 
 /// SendMessage, with the push config sent inline (1.0 form) made through `version`.
 pub(crate) fn send_message_as(
-    app: &App,
+    core: Core<'_>,
     params: Option<Value>,
     inline: Option<&Value>,
     version: crate::push::ConfigVersion,
 ) -> Result<Value, RpcError> {
-    let policy = &app.policy.service;
-    let extra_data_part = crate::quirks::ignores_output_modes(app, params.as_ref());
-    let params = params::send_message(params, &app.policy.requests)?;
+    let policy = &core.policy.service;
+    let extra_data_part = crate::quirks::ignores_output_modes(core.policy, params.as_ref());
+    let params = params::send_message(params, &core.policy.requests)?;
     let blocking = !params.return_immediately;
-    let on_start = match &app.push {
+    let on_start = match core.push {
         Some(push) => push.on_start(inline, version)?,
         None => None,
     };
-    let (member, value) = match app.store.send_with(params.message, blocking, on_start)? {
+    let (member, value) = match core.store.send_with(params.message, blocking, on_start)? {
         SendReply::Task(task) => {
             let artifacts = if blocking && !policy.blocking_shows_artifacts {
                 Artifacts::Omit
@@ -120,14 +120,14 @@ pub(crate) fn send_message_as(
     Ok(json!({ member: value }))
 }
 
-fn list_tasks(app: &App, params: Option<Value>) -> Result<Value, RpcError> {
-    let policy = &app.policy.service;
-    let (params, page_size) = crate::quirks::list_page_size(app, params);
+fn list_tasks(core: Core<'_>, params: Option<Value>) -> Result<Value, RpcError> {
+    let policy = &core.policy.service;
+    let (params, page_size) = crate::quirks::list_page_size(core.policy, params);
     let mut params = params::list_tasks(params)?;
     if let Some(page_size) = page_size {
         params.query.page_size = page_size;
     }
-    let page = app.store.list(&params.query)?;
+    let page = core.store.list(&params.query)?;
     // Requested artifacts are listed even when empty (§3.1.4), unrequested ones omitted.
     let artifacts = if params.include_artifacts {
         Artifacts::Always

@@ -10,11 +10,11 @@ use std::collections::BTreeSet;
 use futures::stream::StreamExt;
 use serde_json::{Map, Value};
 
+use crate::config::AgentConfig;
 use crate::fault::Fault;
 use crate::model::{Role, TaskState};
 use crate::service::EventStream;
 use crate::v03_codec::{self as codec, Dialect};
-use crate::AgentConfig;
 
 mod wire_faults;
 

@@ -4,7 +4,6 @@
 //! pass each through [`crate::shape`].
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 
 use futures::stream::{BoxStream, StreamExt};
 use serde_json::Value;
@@ -14,10 +13,11 @@ use crate::clock::Timestamp;
 use crate::error::RpcError;
 use crate::methods::{is_streaming, streaming_refused, unknown_method};
 use crate::model::{Event, StatusUpdate, Task, TaskState, TaskStatus};
+use crate::params;
+use crate::parts::Core;
 use crate::policy::StreamPolicy;
 use crate::push::ConfigVersion;
 use crate::wire::{self, Artifacts, TaskView};
-use crate::{params, App};
 
 /// A stream of ProtoJSON `StreamResponse` objects. An `Err` item is a
 /// mid-stream error and is the last item.
@@ -27,7 +27,7 @@ pub type EventStream = BoxStream<'static, Result<Value, RpcError>>;
 /// before the first event is `Err`; otherwise the events, ending after the
 /// one that closes the stream (a Message, or a terminal or interrupted status).
 pub fn stream(
-    app: &Arc<App>,
+    core: Core<'_>,
     method: &str,
     params: Option<Value>,
 ) -> Result<EventStream, RpcError> {
@@ -35,18 +35,18 @@ pub fn stream(
         .as_ref()
         .and_then(|p| p.pointer("/configuration/taskPushNotificationConfig"))
         .cloned();
-    stream_as(app, method, params, inline.as_ref(), ConfigVersion::V1_0)
+    stream_as(core, method, params, inline.as_ref(), ConfigVersion::V1_0)
 }
 
 /// [`stream`], with the push config sent inline (1.0 form) made through `version`.
 pub(crate) fn stream_as(
-    app: &Arc<App>,
+    core: Core<'_>,
     method: &str,
     params: Option<Value>,
     inline: Option<&Value>,
     version: ConfigVersion,
 ) -> Result<EventStream, RpcError> {
-    let policy = &app.policy;
+    let policy = &core.policy;
     if !is_streaming(method) {
         return Err(unknown_method(&policy.service, method));
     }
@@ -58,15 +58,15 @@ pub(crate) fn stream_as(
     let (kind, feed, history_length) = if method == "SendStreamingMessage" {
         let params = params::send_message(params, &policy.requests)?;
         follow_up = !params.message.task_id.is_empty();
-        let on_start = match &app.push {
+        let on_start = match core.push {
             Some(push) => push.on_start(inline, version)?,
             None => None,
         };
-        let feed = app.store.send_streaming(params.message, on_start)?;
+        let feed = core.store.send_streaming(params.message, on_start)?;
         (Kind::Send, feed, params.history_length)
     } else {
         let id = params::task_id(params)?;
-        let feed = app.store.subscribe(&id)?;
+        let feed = core.store.subscribe(&id)?;
         subscribed = Some(id);
         (Kind::Subscribe, feed, None)
     };
@@ -75,7 +75,7 @@ pub(crate) fn stream_as(
         .filter(|_| !policy.wire_rules.close_keeps_siblings)
         .map(|id| Siblings {
             task_id: id,
-            closed: app.closed_subscriptions.clone(),
+            closed: core.closed_subscriptions.clone(),
             finished: false,
         });
     let mut events = feed.events;
@@ -115,7 +115,7 @@ pub(crate) fn stream_as(
         done: false,
         siblings,
     };
-    let mut closing = app.closing.subscribe();
+    let mut closing = core.closing.subscribe();
     let shutdown = async move {
         // Ends every stream when the server shuts down (or is dropped).
         let _ = closing.wait_for(|closed| *closed).await;
@@ -145,8 +145,7 @@ struct Run {
     siblings: Option<Siblings>,
 }
 
-/// The tasks one of whose subscriptions its client closed.
-pub type ClosedSubscriptions = Arc<std::sync::Mutex<std::collections::HashSet<String>>>;
+pub use crate::parts::ClosedSubscriptions;
 
 /// A subscription that, when its client closes it early, ends the task's other ones.
 struct Siblings {

@@ -10,12 +10,12 @@ use std::sync::Arc;
 use futures::stream::StreamExt;
 use serde_json::{json, Value};
 
+use crate::app::App;
 use crate::error::RpcError;
 use crate::service::{self, EventStream, Version};
 use crate::shape::Wire;
 use crate::v03_codec::{self as codec, Dialect};
 use crate::wire::{self, Artifacts, TaskView};
-use crate::App;
 
 /// The JSON-RPC 0.3 methods.
 const METHODS: &[&str] = &[
@@ -104,7 +104,7 @@ fn send(app: &App, dialect: Dialect, params: Option<Value>) -> Result<Value, Rpc
     let inline = crate::push::v03::inline(dialect, params.as_ref());
     let params = send_request(app, dialect, params)?;
     let version = crate::push::ConfigVersion::V0_3;
-    let result = service::send_message_as(app, params, inline.as_ref(), version)?;
+    let result = service::send_message_as(app.core(), params, inline.as_ref(), version)?;
     if let Some(id) = result.pointer("/task/id").and_then(Value::as_str) {
         app.store.set_origin(id, Version::V0_3);
     }
@@ -123,7 +123,7 @@ fn get_task(app: &App, params: Option<Value>) -> Result<Value, RpcError> {
             return Err(RpcError::task_not_found(id));
         }
     }
-    service::call(app, "GetTask", params)
+    service::call(app.core(), "GetTask", params)
 }
 
 /// Unary JSON-RPC 0.3 methods: `types.ts` params in, the 1.0 result out.
@@ -133,14 +133,16 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
         // TaskQueryParams{id, historyLength, metadata} / TaskIdParams{id, metadata}
         // read as the 1.0 params (unknown members are ignored).
         "tasks/get" => get_task(app, params),
-        "tasks/cancel" => service::call(app, "CancelTask", params),
-        "agent/getAuthenticatedExtendedCard" => crate::auth::extended_card(app, |c| &c.v03_json)
-            .unwrap_or_else(|| Err(no_extended_card())),
+        "tasks/cancel" => service::call(app.core(), "CancelTask", params),
+        "agent/getAuthenticatedExtendedCard" => {
+            crate::auth::extended_card(app.extended.as_ref(), &app.policy.auth, |c| &c.v03_json)
+                .unwrap_or_else(|| Err(no_extended_card()))
+        }
         _ => match (push_method(method), &app.push) {
             (Some(method), Some(push)) => {
-                crate::push::v03::call(app, push, Dialect::JsonRpc, method, params)
+                crate::push::v03::call(&app.store, push, Dialect::JsonRpc, method, params)
             }
-            (Some(method), None) => service::call(app, method, params),
+            (Some(method), None) => service::call(app.core(), method, params),
             (None, _) => Err(service::unknown_method(&app.policy.service, method)),
         },
     }
@@ -159,7 +161,7 @@ pub fn stream(
             let params = send_request(app, Dialect::JsonRpc, params)?;
             let version = crate::push::ConfigVersion::V0_3;
             crate::stream::stream_as(
-                app,
+                app.core(),
                 "SendStreamingMessage",
                 params,
                 inline.as_ref(),
@@ -206,7 +208,7 @@ fn subscribe(app: &Arc<App>, params: Option<Value>) -> Result<EventStream, RpcEr
         }
         return Ok(futures::stream::once(async move { event }).boxed());
     }
-    service::stream(app, "SubscribeToTask", params)
+    service::stream(app.core(), "SubscribeToTask", params)
 }
 
 /// The task id in a 0.3 resource name `tasks/{id}` (field `field` of `params`).
@@ -245,19 +247,21 @@ pub fn call_proto03(app: &App, rpc: &str, params: Value) -> Result<Value, RpcErr
                 Some(n) if n.as_i64() == Some(0) => {}
                 Some(n) => request["historyLength"] = n.clone(),
             }
-            service::call(app, "GetTask", Some(request))
+            service::call(app.core(), "GetTask", Some(request))
         }
         "CancelTask" => {
             let id = task_name(&params, "name")?;
-            service::call(app, "CancelTask", Some(json!({ "id": id })))
+            service::call(app.core(), "CancelTask", Some(json!({ "id": id })))
         }
-        "GetAgentCard" => crate::auth::extended_card(app, |c| &c.v03_proto)
-            .unwrap_or_else(|| Err(no_extended_card())),
+        "GetAgentCard" => {
+            crate::auth::extended_card(app.extended.as_ref(), &app.policy.auth, |c| &c.v03_proto)
+                .unwrap_or_else(|| Err(no_extended_card()))
+        }
         _ => match (push_method(rpc), &app.push) {
             (Some(method), Some(push)) => {
-                crate::push::v03::call(app, push, Dialect::Proto, method, Some(params))
+                crate::push::v03::call(&app.store, push, Dialect::Proto, method, Some(params))
             }
-            (Some(method), None) => service::call(app, method, Some(params)),
+            (Some(method), None) => service::call(app.core(), method, Some(params)),
             (None, _) => Err(service::unknown_method(&app.policy.service, rpc)),
         },
     }?;
@@ -273,7 +277,7 @@ pub fn stream_proto03(app: &Arc<App>, rpc: &str, params: Value) -> Result<EventS
             let params = send_request(app, Dialect::Proto, Some(params))?;
             let version = crate::push::ConfigVersion::V0_3;
             crate::stream::stream_as(
-                app,
+                app.core(),
                 "SendStreamingMessage",
                 params,
                 inline.as_ref(),

@@ -245,6 +245,72 @@ fn the_agent_has_no_import_cycle() {
     assert!(found.is_empty(), "import cycles in the agent: {found:#?}");
 }
 
+/// The items a file names through the crate's root (`crate::App`, `crate::{x, App}`): the
+/// reader sees an import by the module it names, and a root re-export hides the module.
+fn through_the_root(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let code: Vec<&str> = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(l))
+        .collect();
+    let code = code.join("\n");
+    let upper = |s: &str| s.chars().next().is_some_and(|c| c.is_ascii_uppercase());
+    let name = |s: &str| -> String {
+        (s.chars())
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for (at, _) in code.match_indices("crate::") {
+        let rest = &code[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 0;
+            let mut at_item = true;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => at_item = true,
+                    c if at_item && !c.is_whitespace() => {
+                        if upper(&group[i..]) {
+                            found.push(name(&group[i..]));
+                        }
+                        at_item = false;
+                    }
+                    _ => {}
+                }
+            }
+        } else if upper(rest) {
+            found.push(name(rest));
+        }
+    }
+    found
+}
+
+#[test]
+fn modules_name_what_they_import_by_its_module_not_through_the_crate_root() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut found = Vec::new();
+    for crate_src in ["tck/src", "reference-agent/src"] {
+        let src = root.join(crate_src);
+        let mut files = Vec::new();
+        sources(&src, &src, &mut files);
+        for (rel, text) in files {
+            if rel == "lib.rs" || rel == "main.rs" {
+                continue;
+            }
+            for item in through_the_root(&text) {
+                found.push(format!("{crate_src}/{rel}: crate::{item}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+    assert_eq!(
+        through_the_root("use crate::{a::B, App};\nlet x = crate::Fault::X; // crate::C"),
+        ["App", "Fault"]
+    );
+}
+
 #[test]
 fn the_reader_sees_an_added_cycle() {
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
@@ -281,7 +347,7 @@ fn faults_are_read_only_by_the_policy_and_the_shape_pass() {
         readers.is_empty(),
         "files that read the fault set outside policy/ and shape: {readers:?}"
     );
-    let lib = std::fs::read_to_string(src.join("lib.rs")).expect("the agent's lib.rs");
+    let lib = std::fs::read_to_string(src.join("app.rs")).expect("the agent's app.rs");
     let app = lib
         .split("pub struct App {")
         .nth(1)
@@ -290,6 +356,47 @@ fn faults_are_read_only_by_the_policy_and_the_shape_pass() {
     for field in ["AgentConfig", "Fault"] {
         assert!(!app.contains(field), "App holds {field}: {app}");
     }
+}
+
+/// The agent's core (the service, streams, the store, push) takes the parts it works with
+/// (`parts::Core`, or the one part), not the whole `App`: only the binding adapters, which
+/// serve requests from it, and the modules that make and serve it name `App`.
+#[test]
+fn only_the_adapters_see_the_whole_agent() {
+    const ADAPTERS: &[&str] = &[
+        "app.rs",
+        "grpc.rs",
+        "jsonrpc.rs",
+        "lib.rs",
+        "rest.rs",
+        "server.rs",
+        "v03.rs",
+    ];
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reference-agent/src");
+    let mut files = Vec::new();
+    sources(&src, &src, &mut files);
+    let whole = |text: &str| {
+        let code: Vec<&str> = text
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or(l))
+            .collect();
+        let code = code.join("\n");
+        (code.match_indices("App")).any(|(at, _)| {
+            let before = code[..at].chars().last();
+            let after = code[at + 3..].chars().next();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    };
+    let seeing: BTreeSet<String> = (files.iter())
+        .filter(|(_, text)| whole(text))
+        .map(|(rel, _)| rel.clone())
+        .collect();
+    let adapters: BTreeSet<String> = ADAPTERS.iter().map(|a| a.to_string()).collect();
+    assert_eq!(
+        seeing, adapters,
+        "files naming App (left) against the adapters (right)"
+    );
 }
 
 #[test]

@@ -143,17 +143,17 @@ pub fn public_view(mut cards: ExtendedCards) -> ExtendedCards {
 /// The answer of the extended-card operations: the card in the form `form` picks, or the
 /// error of an agent that declares the capability without a card configured (by the faults).
 pub fn extended_card(
-    app: &crate::App,
+    cards: Option<&ExtendedCards>,
+    policy: &crate::policy::features::AuthPolicy,
     form: fn(&ExtendedCards) -> &Value,
-) -> Option<Result<Value, crate::RpcError>> {
-    let cards = app.extended.as_ref()?;
-    let policy = &app.policy.auth;
+) -> Option<Result<Value, crate::error::RpcError>> {
+    let cards = cards?;
     Some(if policy.card_not_configured_wrong_error {
-        Err(crate::RpcError::unsupported_operation(
+        Err(crate::error::RpcError::unsupported_operation(
             "no extended agent card is configured",
         ))
     } else if policy.card_not_configured {
-        Err(crate::RpcError::extended_card_not_configured())
+        Err(crate::error::RpcError::extended_card_not_configured())
     } else {
         Ok(form(cards).clone())
     })

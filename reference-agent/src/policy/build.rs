@@ -2,8 +2,8 @@
 //! (and the no-streaming profile) becomes a value.
 
 use super::*;
+use crate::config::AgentConfig;
 use crate::fault::Fault;
-use crate::AgentConfig;
 
 /// `faulty` when the fault is active, else `conformant`.
 fn pick<T>(faulty_active: bool, faulty: T, conformant: T) -> T {

@@ -2,8 +2,8 @@
 //! durable store and extensions each get their values here, built once from the fault set, so that the code
 //! of each feature reads values and never the fault set (and this module imports no feature).
 
+use crate::config::AgentConfig;
 use crate::fault::Fault;
-use crate::AgentConfig;
 
 /// What the authenticated mode does, and which of its rules the faults break.
 #[derive(Debug, Clone, Default)]

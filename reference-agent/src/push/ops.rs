@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 use super::deliver::config_json;
 use super::{check_url, Authentication, ConfigVersion, PushConfig, PushPolicy, PushStore};
 use crate::error::RpcError;
-use crate::App;
+use crate::store::Store;
 
 /// What the agent keeps for push: the configs and the faults of push.
 #[derive(Debug)]
@@ -71,7 +71,7 @@ impl Push {
     /// A push-config operation by its 1.0 name.
     pub fn call(
         &self,
-        app: &App,
+        store: &Store,
         method: &str,
         params: Option<Value>,
         version: ConfigVersion,
@@ -81,7 +81,7 @@ impl Push {
         if task_id.is_empty() {
             return Err(RpcError::invalid_param("taskId", "required"));
         }
-        let known = app.store.get(&task_id).is_some() || self.policy.unknown_task_accepted;
+        let known = store.get(&task_id).is_some() || self.policy.unknown_task_accepted;
         if !known {
             return Err(RpcError::task_not_found(&task_id));
         }

@@ -8,7 +8,6 @@ use serde_json::{json, Map, Value};
 use super::ConfigVersion;
 use crate::error::RpcError;
 use crate::v03_codec::Dialect;
-use crate::App;
 
 fn text<'a>(value: &'a Value, key: &str) -> &'a str {
     value.get(key).and_then(Value::as_str).unwrap_or_default()
@@ -130,7 +129,7 @@ fn request(dialect: Dialect, method: &str, params: &Value) -> Value {
 /// A 0.3 push-config operation (`method` is the 1.0 name): 0.3 params in, the 0.3 result
 /// of `dialect` out.
 pub fn call(
-    app: &App,
+    store: &crate::store::Store,
     push: &super::ops::Push,
     dialect: Dialect,
     method: &str,
@@ -148,7 +147,7 @@ pub fn call(
             request["id"] = json!(first.id);
         }
     }
-    let result = push.call(app, method, Some(request), ConfigVersion::V0_3)?;
+    let result = push.call(store, method, Some(request), ConfigVersion::V0_3)?;
     Ok(match method {
         "ListTaskPushNotificationConfigs" => {
             let configs: Vec<Value> = (result.get("configs").and_then(Value::as_array))

@@ -264,7 +264,7 @@ mod tests {
     use crate::model::{Part, Role, TaskState};
 
     fn store() -> Store {
-        let config = crate::AgentConfig::default();
+        let config = crate::config::AgentConfig::default();
         let scenarios = crate::scenario::Scenarios::builtin().unwrap();
         Store::new(Policy::new(&config), scenarios)
     }
