@@ -81,6 +81,7 @@ impl Policy {
                 honours_page_size: !has(Fault::ListIgnoresPageSize),
                 honours_context_filter: !has(Fault::ListIgnoresContextFilter),
                 honours_timestamp_filter: !has(Fault::ListIgnoresTimestampFilter),
+                honours_status_filter: !has(Fault::ListIgnoresStatusFilter),
                 default_page_unbounded: has(Fault::ListDefaultPageSizeUnbounded),
                 ignores_page_size_max: has(Fault::ListIgnoresPageSizeMax),
             },

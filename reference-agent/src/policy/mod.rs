@@ -130,6 +130,7 @@ pub struct ListPolicy {
     pub honours_page_size: bool,
     pub honours_context_filter: bool,
     pub honours_timestamp_filter: bool,
+    pub honours_status_filter: bool,
     /// Without `pageSize`, every task in one page (no default page size).
     pub default_page_unbounded: bool,
     /// A `pageSize` over 100 is served as asked, not refused or capped.

@@ -50,7 +50,9 @@ impl Store {
             .filter(|r| {
                 let task = &r.task;
                 context_filter.is_none_or(|c| *c == task.context_id)
-                    && query.status.is_none_or(|s| s == task.status.state)
+                    && (query.status)
+                        .filter(|_| policy.honours_status_filter)
+                        .is_none_or(|s| s == task.status.state)
                     && query
                         .status_timestamp_after
                         .filter(|_| policy.honours_timestamp_filter)

@@ -35,6 +35,10 @@ pub const CASES: &[Case] = &[
         "tasks.list.status-timestamp-after-filter",
         Fault::ListIgnoresTimestampFilter,
     ),
+    case(
+        "tasks.list.filters-by-status",
+        Fault::ListIgnoresStatusFilter,
+    ),
     case("tasks.list.page-size-bounds", Fault::ListIgnoresPageSizeMax),
     case(
         "tasks.list.page-size-bounds",

@@ -85,6 +85,25 @@ pub fn checks() -> Vec<Check> {
             run: |ctx| Box::pin(filters_by_context(ctx)),
         },
         Check {
+            id: "tasks.list.filters-by-status",
+            level: Level::Must,
+            spec: SpecRef { version: "1.0", section: "3.1.4", statements: &["V10-D-3.1.4-04"] },
+            requirement: "ListTasks with a status returns the tasks in that state and no other",
+            scope: EVERY_BINDING_1_0,
+            requires: &[],
+            maps_to: &[],
+            acts: &[],
+            reading: Some(
+                "The proto states the filter (\"Filter tasks by their current status state\") \
+                 without an RFC 2119 keyword; as for the contextId filter, a filter that does not \
+                 filter is read as a MUST violation. The states are read in the context's own \
+                 listing before and after the filtered ones; when they moved meanwhile, the \
+                 check is UNTESTABLE.",
+            ),
+            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(6),
+            run: |ctx| Box::pin(filters_by_status(ctx)),
+        },
+        Check {
             id: "tasks.list.status-timestamp-after-filter",
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.1.4", statements: &["V10-P-15"] },
@@ -378,6 +397,85 @@ async fn filters_by_context(ctx: Ctx) -> Result<Verdict, HarnessError> {
             expected,
             format!("tasks of other contexts {foreign:?}; own task listed: {found}"),
         ))
+    }
+}
+
+/// The state of each of `ids` in the context's own listing, as ListTasks shows it.
+async fn states_in(
+    ctx: &Ctx,
+    context: &str,
+    ids: &[String],
+) -> Result<Vec<Option<String>>, HarnessError> {
+    let answer = ctx
+        .list_tasks(json!({ "contextId": context, "pageSize": 100 }))
+        .await?;
+    let tasks = answer.result().map(listed).unwrap_or_default();
+    Ok((ids.iter())
+        .map(|id| {
+            (tasks.iter())
+                .find(|t| a2a::text(t, "id") == Some(id.as_str()))
+                .and_then(|t| a2a::state(t).map(str::to_string))
+        })
+        .collect())
+}
+
+async fn filters_by_status(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    // Two tasks of one context in two states: one waiting for input, one completed.
+    let (a, b, context) = two_in_one_context(&ctx, "tck-input-required").await?;
+    let ids = [task_id(&a), task_id(&b)];
+    require_own_context(&ctx, &context, &ids).await?;
+    let before = states_in(&ctx, &context, &ids).await?;
+    let (Some(a_state), Some(b_state)) = (before[0].clone(), before[1].clone()) else {
+        return Err(HarnessError::Prerequisite(format!(
+            "the context's listing does not show both tasks with a state: {before:?}"
+        )));
+    };
+    if a_state == b_state {
+        return Err(HarnessError::Prerequisite(format!(
+            "both tasks are in {a_state}: the input-required scenario did not leave the first \
+             one waiting, so a filter by state cannot be told from none"
+        )));
+    }
+    let mut problems = Vec::new();
+    for (state, own, other) in [(&a_state, &ids[0], &ids[1]), (&b_state, &ids[1], &ids[0])] {
+        let answer = ctx
+            .list_tasks(json!({ "contextId": context, "status": state, "pageSize": 100 }))
+            .await?;
+        let Answer::Result(page) = &answer else {
+            problems.push(format!("status {state}: {}", answer.describe()));
+            continue;
+        };
+        let tasks = listed(page);
+        let wrong: Vec<String> = (tasks.iter())
+            .filter(|t| a2a::state(t) != Some(state.as_str()))
+            .map(|t| format!("{} in {}", a2a::text(t, "id").unwrap_or("?"), a2a::shown(a2a::state(t))))
+            .collect();
+        let has = |id: &String| tasks.iter().any(|t| a2a::text(t, "id") == Some(id.as_str()));
+        if !wrong.is_empty() || has(other) || !has(own) {
+            problems.push(format!(
+                "status {state}: listed {} task(s), other states {wrong:?}, the task in {state} \
+                 listed: {}, the other task listed: {}",
+                tasks.len(),
+                has(own),
+                has(other)
+            ));
+        }
+    }
+    // A task that moved while the filtered lists were read proves nothing either way.
+    let after = states_in(&ctx, &context, &ids).await?;
+    if after != before {
+        return Err(HarnessError::Prerequisite(format!(
+            "the tasks' states moved while the check listed them ({before:?}, then {after:?})"
+        )));
+    }
+    let expected = format!(
+        "each filtered page lists the task in that state ({a_state}, {b_state}) and no task in \
+         another"
+    );
+    if problems.is_empty() {
+        Ok(Verdict::pass())
+    } else {
+        Ok(Verdict::fail(expected, problems.join("; ")))
     }
 }
 
