@@ -220,6 +220,15 @@ pub struct Needs {
     pub weight: u32,
     /// The agent it needs.
     pub profile: Profile,
+    /// It judges the traffic of the whole run on its interface (every message's wire shape,
+    /// every webhook's calls), so it runs after every other check there and is never run again
+    /// alone.
+    pub judges_the_run: bool,
+    /// The run's wire-shape audit judges its messages. Off for a check that sends a
+    /// deliberately invalid message an agent may defensibly process: the agent then owes the
+    /// message back in the task's history, invalid as it was sent, and judging that echo
+    /// would turn the check's WARN into a wire-shape failure.
+    pub audited: bool,
 }
 
 impl Needs {
@@ -229,6 +238,8 @@ impl Needs {
         optional: &[],
         weight: 1,
         profile: Profile::Any,
+        judges_the_run: false,
+        audited: true,
     };
 
     /// These scenarios (see [`Needs::scenarios`]).
@@ -249,6 +260,22 @@ impl Needs {
     /// On an agent of this profile.
     pub const fn on(self, profile: Profile) -> Needs {
         Needs { profile, ..self }
+    }
+
+    /// Judging the whole run's traffic (see [`Needs::judges_the_run`]).
+    pub const fn after_the_rest(self) -> Needs {
+        Needs {
+            judges_the_run: true,
+            ..self
+        }
+    }
+
+    /// Left out of the wire-shape audit (see [`Needs::audited`]).
+    pub const fn unaudited(self) -> Needs {
+        Needs {
+            audited: false,
+            ..self
+        }
     }
 }
 

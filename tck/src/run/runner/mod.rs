@@ -572,7 +572,7 @@ impl<'a> Contexts<'a> {
     /// interface's.
     fn of(&self, planned: &Planned, id: String) -> Ctx {
         let audited = (planned.interface.as_ref())
-            .filter(|_| crate::checks::data_model::wire::audited(planned.check.id));
+            .filter(|_| planned.check.needs.audited);
         Ctx::new(
             planned.card.clone(),
             planned.interface.clone(),
@@ -622,7 +622,7 @@ async fn run_planned(
     // Checks that judge the run's traffic on an interface (wire shapes, every webhook's calls)
     // start once the others have finished; every exchange of an interface's checks is audited.
     let (phases, order, last) = crate::shapes::Phases::split(order, |p: &Planned| {
-        crate::checks::judges_the_run(p.check.id)
+        p.check.needs.judges_the_run
     });
     let mut cut: Vec<(usize, report::NotRun)> = Vec::new();
     let mut results: Vec<(usize, CheckResult)> = phases
@@ -698,7 +698,7 @@ async fn run_again_alone(
         let Some(signal) = execute::load_signal(result) else {
             continue;
         };
-        if crate::checks::data_model::wire::judges_the_run(planned.check.id)
+        if planned.check.needs.judges_the_run
             || problem_of(planned, unusable).is_some()
         {
             continue;

@@ -134,7 +134,7 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (rest::PREFIX, rest::error_details::rest_checks()),
         (subscribe::PREFIX, subscribe::closing_checks()),
         (data_model::wire::PREFIX, data_model::wire::checks()),
-        (streaming::PREFIX, data_model::wire::stream_checks()),
+        (streaming::after_end::PREFIX, streaming::after_end::checks()),
         (v03::resubscribe::PREFIX, v03::resubscribe::checks()),
         (extensions::v03::PREFIX, extensions::v03::checks()),
         // --- planned10 ---
@@ -143,12 +143,6 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (data_model::PREFIX, data_model::utf8::checks()),
         (tasks_list::PREFIX, tasks_list::bounds::checks()),
     ]
-}
-
-/// Whether the check judges the traffic of the whole run on its interface (the wire shapes,
-/// the order of every webhook's calls), and so runs after every other.
-pub fn judges_the_run(id: &str) -> bool {
-    data_model::wire::judges_the_run(id) || push::order::judges_the_run(id)
 }
 
 /// Every check of the kit, in a stable order.

@@ -4,6 +4,7 @@
 //! (`--stream-wait`): a stream that stays open is reported with the events it sent, never
 //! waited on for ever.
 
+pub mod after_end;
 pub mod progress;
 use crate::check::Needs;
 use serde_json::{json, Value};

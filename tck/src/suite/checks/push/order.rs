@@ -16,13 +16,6 @@ use crate::ctx::{Answer, Ctx};
 use crate::webhook::Delivery;
 
 /// The checks of this module: the runner runs them after every other check of the run.
-const IDS: &[&str] = &["push.delivery-order-every-webhook"];
-
-/// Whether the check judges the calls of the whole run (and so runs last).
-pub fn judges_the_run(id: &str) -> bool {
-    IDS.contains(&id)
-}
-
 /// How many offending webhooks the evidence shows.
 const SHOWN: usize = 5;
 
@@ -49,7 +42,10 @@ pub fn checks() -> Vec<Check> {
              kit cannot read, are left to push.delivery-payload-shape. 0.3 states no ordering \
              rule for push notifications, so the check runs on 1.0 interfaces only.",
         ),
-        needs: Needs::NONE.sends(&["tck-input-required", "tck-artifact-text"]).weighs(6),
+        needs: Needs::NONE
+            .sends(&["tck-input-required", "tck-artifact-text"])
+            .weighs(6)
+            .after_the_rest(),
         run: |ctx| Box::pin(every_webhook(ctx)),
     }]
 }

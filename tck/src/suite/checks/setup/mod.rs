@@ -2,6 +2,7 @@
 //! (through the scenario prefixes agents dispatch on), follow-up messages, history limits,
 //! stream endings, and small verdict builders. A helper used by one module stays in it.
 
+pub(crate) mod audit;
 pub(crate) mod auth;
 pub(crate) mod error_details;
 pub(crate) mod extensions;
