@@ -48,6 +48,35 @@ fn module_of(rel: &str, layers: &[&str]) -> Option<String> {
     (module != "lib" && module != "main").then_some(module)
 }
 
+/// Where each path named after `crate::` in `code` starts: the path itself, or, for a group
+/// (`crate::{a::{x, y}, b}`), each of its top-level items (`a::{x, y}`, `b`).
+fn crate_paths(code: &str) -> Vec<&str> {
+    let mut paths = Vec::new();
+    for (at, _) in code.match_indices("crate::") {
+        let rest = &code[at + "crate::".len()..];
+        let Some(group) = rest.strip_prefix('{') else {
+            paths.push(rest);
+            continue;
+        };
+        let mut depth = 0;
+        let mut at_item = true;
+        for (i, c) in group.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => break,
+                '}' => depth -= 1,
+                ',' if depth == 0 => at_item = true,
+                c if at_item && !c.is_whitespace() => {
+                    paths.push(&group[i..]);
+                    at_item = false;
+                }
+                _ => {}
+            }
+        }
+    }
+    paths
+}
+
 /// The import graph of the crate in `src` by module (see [`module_of`]), with each module's
 /// layer (its folder, or itself outside the layer folders).
 fn graph_in(
@@ -90,28 +119,8 @@ fn graph_in(
     let mut graph = BTreeMap::new();
     for (module, text) in &text_of {
         let mut edges = BTreeSet::new();
-        for (at, _) in text.match_indices("crate::") {
-            let rest = &text[at + "crate::".len()..];
-            if let Some(group) = rest.strip_prefix('{') {
-                // The first name of each top-level item of the group (`a::{x, y}, b`: a, b).
-                let mut depth = 0;
-                let mut at_item = true;
-                for (i, c) in group.char_indices() {
-                    match c {
-                        '{' => depth += 1,
-                        '}' if depth == 0 => break,
-                        '}' => depth -= 1,
-                        ',' if depth == 0 => at_item = true,
-                        c if at_item && !c.is_whitespace() => {
-                            edges.insert(named(&group[i..]));
-                            at_item = false;
-                        }
-                        _ => {}
-                    }
-                }
-            } else {
-                edges.insert(named(rest));
-            }
+        for path in crate_paths(text) {
+            edges.insert(named(path));
         }
         edges.retain(|n| names.contains(n) && n != module);
         graph.insert(module.clone(), edges);
@@ -260,28 +269,9 @@ fn through_the_root(text: &str) -> Vec<String> {
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
             .collect()
     };
-    for (at, _) in code.match_indices("crate::") {
-        let rest = &code[at + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            let mut depth = 0;
-            let mut at_item = true;
-            for (i, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => break,
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => at_item = true,
-                    c if at_item && !c.is_whitespace() => {
-                        if upper(&group[i..]) {
-                            found.push(name(&group[i..]));
-                        }
-                        at_item = false;
-                    }
-                    _ => {}
-                }
-            }
-        } else if upper(rest) {
-            found.push(name(rest));
+    for path in crate_paths(&code) {
+        if upper(path) {
+            found.push(name(path));
         }
     }
     found
