@@ -116,11 +116,13 @@ pub fn checks() -> Vec<Check> {
                 "The proto states the filter without an RFC 2119 keyword; a filter that does not \
                  filter is read as a MUST violation. Its comment says both \"a status updated \
                  after\" the timestamp and \"greater than or equal to\" it, so at the bound \
-                 either reading passes, held to on both tasks' own timestamps (the @a2a-js/sdk \
-                 server lists only later tasks). Needs two tasks with different status \
-                 timestamps.",
+                 either reading passes, held to on the oldest and the newest task's own \
+                 timestamps (the @a2a-js/sdk server lists only later tasks). Needs two tasks \
+                 with different status timestamps: an agent whose clock ticks in milliseconds \
+                 often gives two tasks made one after the other the same one, so the check makes \
+                 up to six in its context until the last is later than the first.",
             ),
-            needs: Needs::NONE.weighs(5),
+            needs: Needs::NONE.weighs(9),
             run: |ctx| Box::pin(timestamp_filter(ctx)),
         },
         Check {
@@ -566,34 +568,56 @@ async fn response_required(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
 }
 
+/// How many tasks the timestamp filter's check makes in its context, at most, to get two
+/// whose status timestamps differ (an agent's clock may tick in milliseconds, and two tasks
+/// made one after the other then often share one).
+const TIMESTAMPED_TASKS: usize = 6;
+
 async fn timestamp_filter(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let (older, newer, context) = two_in_one_context(&ctx, "tck-complete-task").await?;
-    require_own_context(&ctx, &context, &[task_id(&older), task_id(&newer)]).await?;
+    let (first, second, context) = two_in_one_context(&ctx, "tck-complete-task").await?;
+    let mut tasks = vec![first, second];
+    let spread = |tasks: &[Value]| match (tasks.first().and_then(status_time), tasks.last().and_then(status_time)) {
+        (Some(a), Some(b)) => b > a,
+        _ => false,
+    };
+    while !spread(&tasks) && tasks.len() < TIMESTAMPED_TASKS {
+        if tasks.iter().any(|t| status_time(t).is_none()) {
+            break;
+        }
+        let mut message = ctx.user_message("tck-complete-task");
+        message["contextId"] = json!(context);
+        tasks.push(ctx.create_task_with("tck-complete-task", message).await?);
+    }
+    if tasks.iter().any(|t| status_time(t).is_none()) {
+        return Err(HarnessError::Prerequisite(
+            "the tasks carry no status timestamps".into(),
+        ));
+    }
+    if !spread(&tasks) {
+        return Err(HarnessError::Prerequisite(format!(
+            "{} tasks made one after the other in one context all carry the same status \
+             timestamp",
+            tasks.len()
+        )));
+    }
+    let ids: Vec<String> = tasks.iter().map(task_id).collect();
+    require_own_context(&ctx, &context, &ids).await?;
     let stamp_of = |task: &Value| {
         (task.get("status"))
             .and_then(|s| s.get("timestamp"))
             .and_then(Value::as_str)
             .map(str::to_string)
+            .unwrap_or_default()
     };
-    let (Some(old_stamp), Some(new_stamp), Some(t_old), Some(t_new)) = (
-        stamp_of(&older),
-        stamp_of(&newer),
-        status_time(&older),
-        status_time(&newer),
-    ) else {
-        return Err(HarnessError::Prerequisite(
-            "the tasks carry no status timestamps".into(),
-        ));
-    };
-    if t_old >= t_new {
-        return Err(HarnessError::Prerequisite(
-            "the older task's status timestamp is not before the newer one's".into(),
-        ));
-    }
-    // Each task's own timestamp as the bound: "greater than or equal to" lists the task at the
-    // bound, "after" does not; either reading, held to on both bounds, passes.
+    // The newest task's own timestamp and the oldest's as the bounds: "greater than or equal
+    // to" lists the tasks at the bound, "after" does not; either reading, held to on both
+    // bounds, passes.
+    let (oldest, newest) = (&tasks[0], &tasks[tasks.len() - 1]);
     let mut listed_after = Vec::new();
-    for stamp in [&new_stamp, &old_stamp] {
+    let (mut inclusive, mut exclusive) = (Vec::new(), Vec::new());
+    for bound in [newest, oldest] {
+        let stamp = stamp_of(bound);
+        let at = status_time(bound);
         let answer = ctx
             .list_tasks(json!({ "contextId": context, "statusTimestampAfter": stamp }))
             .await?;
@@ -603,28 +627,39 @@ async fn timestamp_filter(ctx: Ctx) -> Result<Verdict, HarnessError> {
                 answer.describe(),
             ));
         };
-        let mut ids: Vec<String> = listed(&page).iter().map(task_id).collect();
-        ids.sort();
-        listed_after.push(ids);
+        let mut listed: Vec<String> = listed(&page).iter().map(task_id).collect();
+        listed.sort();
+        listed_after.push(listed);
+        // The tasks listed for this bound under each reading.
+        let of = |at_bound: bool| {
+            let mut ids: Vec<String> = (tasks.iter())
+                .filter(|t| {
+                    (status_time(t).zip(at)).is_some_and(|(t, at)| t > at || (at_bound && t == at))
+                })
+                .map(task_id)
+                .collect();
+            ids.sort();
+            ids
+        };
+        inclusive.push(of(true));
+        exclusive.push(of(false));
     }
-    let (old_id, new_id) = (task_id(&older), task_id(&newer));
-    let mut both = vec![old_id.clone(), new_id.clone()];
-    both.sort();
-    let inclusive = [vec![new_id.clone()], both];
-    let exclusive = [Vec::new(), vec![new_id.clone()]];
-    if listed_after[..] == inclusive[..] || listed_after[..] == exclusive[..] {
+    if listed_after == inclusive || listed_after == exclusive {
         Ok(Verdict::pass())
     } else {
         Ok(Verdict::fail(
             format!(
-                "for statusTimestampAfter {new_stamp} (the newer task's), only {new_id:?} \
-                 (greater than or equal) or none (after), and for {old_stamp} (the older \
-                 task's), both or only {new_id:?}, by the same reading"
+                "for statusTimestampAfter {} (the newest task's), {:?} (greater than or equal) \
+                 or {:?} (after), and for {} (the oldest task's), {:?} or {:?}, by the same \
+                 reading",
+                stamp_of(newest),
+                inclusive[0],
+                exclusive[0],
+                stamp_of(oldest),
+                inclusive[1],
+                exclusive[1]
             ),
-            format!(
-                "tasks {:?} and {:?}",
-                listed_after[0], listed_after[1]
-            ),
+            format!("tasks {:?} and {:?}", listed_after[0], listed_after[1]),
         ))
     }
 }
