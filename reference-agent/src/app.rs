@@ -11,7 +11,7 @@ use crate::store_kind::StoreKind;
 use crate::{auth, card, parts, policy, push, scenario, shape, store, stream, wire};
 
 /// The agent behind every binding: its behaviour policy, the shape pass of its outgoing
-/// JSON, card and task store. Binding adapters pass it to the [`service`] functions.
+/// JSON, card and task store. Binding adapters pass its parts to the [`crate::service`] functions.
 pub struct App {
     pub(crate) policy: policy::Policy,
     pub(crate) shape: shape::Shaper,

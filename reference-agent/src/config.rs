@@ -36,7 +36,7 @@ pub struct AgentConfig {
     /// extended card included, is refused with an authorization error (HTTP 403, gRPC
     /// PERMISSION_DENIED; spec 1.0 §3.3.2). Ignored when `bearer_tokens` is empty.
     pub limited_tokens: Vec<String>,
-    /// Declare one extension with `required: true` ([`extensions::REQUIRED_EXTENSION`]) and
+    /// Declare one extension with `required: true` ([`crate::extensions::REQUIRED_EXTENSION`]) and
     /// refuse 1.0 requests that do not activate it (`--required-extension`).
     pub required_extension: bool,
     /// Serve every binding over TLS with a certificate made at start (`--tls`).

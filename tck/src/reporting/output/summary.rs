@@ -12,7 +12,7 @@ use super::*;
 /// at [`SUMMARY_JSON_LIMIT`], the lines before the totals at [`SUMMARY_LIMIT`], so a hostile
 /// target cannot flood stdout. The text carries ANSI styles: print it through `anstream`
 /// (which drops them when the output is not a terminal or `NO_COLOR` is set), or take
-/// [`summary`].
+/// `output::summary` (plain text).
 pub fn summary_with(report: &Report, options: SummaryOptions) -> String {
     use style::paint;
     let limit = if options.verbose {
