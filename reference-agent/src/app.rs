@@ -8,7 +8,7 @@ use tokio::sync::watch;
 
 use crate::config::AgentConfig;
 use crate::store_kind::StoreKind;
-use crate::{auth, card, parts, policy, push, scenario, shape, store, stream, wire};
+use crate::{auth, card, parts, policy, push, scenario, shape, store, wire};
 
 /// The agent behind every binding: its behaviour policy, the shape pass of its outgoing
 /// JSON, card and task store. Binding adapters pass its parts to the [`crate::service`] functions.
@@ -25,7 +25,7 @@ pub struct App {
     pub(crate) closing: watch::Sender<bool>,
     /// Tasks one of whose subscriptions was closed by its client (read only under the
     /// fault that ends the other subscriptions then).
-    pub(crate) closed_subscriptions: stream::ClosedSubscriptions,
+    pub(crate) closed_subscriptions: parts::ClosedSubscriptions,
 }
 
 impl App {
@@ -92,7 +92,7 @@ impl App {
             store,
             push,
             closing: watch::channel(false).0,
-            closed_subscriptions: stream::ClosedSubscriptions::default(),
+            closed_subscriptions: parts::ClosedSubscriptions::default(),
             policy,
             shape,
         })

@@ -29,7 +29,8 @@ impl Backend for GrpcBackend {
         } else {
             Some("1.0")
         };
-        service::check_version(&self.0.policy.versions, requested).map_err(|e| status(&self.0, &e))
+        crate::version::check_version(&self.0.policy.versions, requested)
+            .map_err(|e| status(&self.0, &e))
     }
 
     fn check_extensions(&self, headers: &tonic::metadata::MetadataMap) -> Result<(), BackendError> {

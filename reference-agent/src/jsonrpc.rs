@@ -23,9 +23,10 @@ use serde_json::{json, Map, Value};
 use crate::app::App;
 use crate::error::RpcError;
 use crate::policy::Policy;
-use crate::service::{self, Version};
+use crate::service;
 use crate::shape::Wire;
 use crate::v03_codec::Dialect;
+use crate::version::Version;
 use crate::{sse, v03};
 
 /// A method call: the negotiated version, the method name and params.
@@ -60,7 +61,7 @@ fn route(policy: &Policy, version: Version, method: &str) -> Route {
 fn is_streaming(route: Route, method: &str) -> bool {
     match route {
         Route::V03 => v03::is_streaming(method),
-        Route::V10 => service::is_streaming(method),
+        Route::V10 => crate::methods::is_streaming(method),
         Route::Unknown => false,
     }
 }
@@ -83,7 +84,7 @@ fn dispatch(
     let result = match route {
         Route::V03 => v03::call(app, method, params),
         Route::V10 => service::call(app.core(), method, params),
-        Route::Unknown => Err(service::unknown_method(&app.policy.service, method)),
+        Route::Unknown => Err(crate::methods::unknown_method(&app.policy.service, method)),
     }?;
     Ok(app.shape.result(wire(route), method, result))
 }
@@ -199,7 +200,7 @@ fn process(
     let version = headers
         .get("a2a-version")
         .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-    let call = service::negotiate_version(&policy.versions, version.as_deref())
+    let call = crate::version::negotiate_version(&policy.versions, version.as_deref())
         .map(|version| (version, method, request.remove("params")));
     Some((id, call))
 }

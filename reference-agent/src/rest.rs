@@ -22,8 +22,9 @@ use crate::app::App;
 use crate::config::REST_PATH;
 use crate::error::RpcError;
 use crate::policy::RestErrorForm;
-use crate::service::{self, EventStream, Version};
+use crate::service::{self, EventStream};
 use crate::shape::Wire;
+use crate::version::Version;
 use crate::{sse, v03};
 
 /// Where a route's params come from, besides its path.
@@ -112,7 +113,7 @@ fn process(
             .find(|(key, _)| is_version(key))
             .map(|(_, value)| value.clone()),
     };
-    let version = service::negotiate_version(&policy.versions, version.as_deref())?;
+    let version = crate::version::negotiate_version(&policy.versions, version.as_deref())?;
     match version {
         Version::V1_0 => crate::extensions::check(&app.policy.extensions, headers)?,
         _ => crate::extensions::check_v03(&app.policy.extensions, headers)?,
@@ -155,7 +156,7 @@ fn process(
         };
     }
     let params = Some(Value::Object(params));
-    if service::is_streaming(operation) {
+    if crate::methods::is_streaming(operation) {
         let events = service::stream(app.core(), operation, params)?;
         Ok(Reply::Stream(app.shape.events(Wire::V1_0, events)))
     } else {

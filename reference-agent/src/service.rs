@@ -10,10 +10,8 @@ use crate::parts::Core;
 use crate::store::SendReply;
 use crate::wire::{self, Artifacts, TaskView};
 
-pub use crate::methods::is_streaming;
-pub(crate) use crate::methods::unknown_method;
+use crate::methods::unknown_method;
 pub use crate::stream::{stream, EventStream};
-pub use crate::version::{check_version, negotiate_version, Version};
 
 /// Unary operations by 1.0 method name: ProtoJSON params in, conformant ProtoJSON result
 /// out (the adapters pass it through `crate::shape`).

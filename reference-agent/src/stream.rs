@@ -14,7 +14,7 @@ use crate::error::RpcError;
 use crate::methods::{is_streaming, streaming_refused, unknown_method};
 use crate::model::{Event, StatusUpdate, Task, TaskState, TaskStatus};
 use crate::params;
-use crate::parts::Core;
+use crate::parts::{ClosedSubscriptions, Core};
 use crate::policy::StreamPolicy;
 use crate::push::ConfigVersion;
 use crate::wire::{self, Artifacts, TaskView};
@@ -144,8 +144,6 @@ struct Run {
     /// Under the fault that lets one closed subscription end the others: this one's task.
     siblings: Option<Siblings>,
 }
-
-pub use crate::parts::ClosedSubscriptions;
 
 /// A subscription that, when its client closes it early, ends the task's other ones.
 struct Siblings {

@@ -12,9 +12,10 @@ use serde_json::{json, Value};
 
 use crate::app::App;
 use crate::error::RpcError;
-use crate::service::{self, EventStream, Version};
+use crate::service::{self, EventStream};
 use crate::shape::Wire;
 use crate::v03_codec::{self as codec, Dialect};
+use crate::version::Version;
 use crate::wire::{self, Artifacts, TaskView};
 
 /// The JSON-RPC 0.3 methods.
@@ -143,7 +144,7 @@ pub fn call(app: &App, method: &str, params: Option<Value>) -> Result<Value, Rpc
                 crate::push::v03::call(&app.store, push, Dialect::JsonRpc, method, params)
             }
             (Some(method), None) => service::call(app.core(), method, params),
-            (None, _) => Err(service::unknown_method(&app.policy.service, method)),
+            (None, _) => Err(crate::methods::unknown_method(&app.policy.service, method)),
         },
     }
 }
@@ -169,7 +170,7 @@ pub fn stream(
             )
         }
         "tasks/resubscribe" => subscribe(app, params),
-        _ => Err(service::unknown_method(&app.policy.service, method)),
+        _ => Err(crate::methods::unknown_method(&app.policy.service, method)),
     }
 }
 
@@ -262,7 +263,7 @@ pub fn call_proto03(app: &App, rpc: &str, params: Value) -> Result<Value, RpcErr
                 crate::push::v03::call(&app.store, push, Dialect::Proto, method, Some(params))
             }
             (Some(method), None) => service::call(app.core(), method, Some(params)),
-            (None, _) => Err(service::unknown_method(&app.policy.service, rpc)),
+            (None, _) => Err(crate::methods::unknown_method(&app.policy.service, rpc)),
         },
     }?;
     Ok(app.shape.result(Wire::V0_3(Dialect::Proto), rpc, result))
@@ -288,7 +289,7 @@ pub fn stream_proto03(app: &Arc<App>, rpc: &str, params: Value) -> Result<EventS
             let id = task_name(&params, "name")?;
             subscribe(app, Some(json!({ "id": id })))?
         }
-        _ => return Err(service::unknown_method(&app.policy.service, rpc)),
+        _ => return Err(crate::methods::unknown_method(&app.policy.service, rpc)),
     };
     Ok(app.shape.events(Wire::V0_3(Dialect::Proto), events))
 }

@@ -36,19 +36,16 @@ pub use a2a_reference_agent::{AgentConfig, Fault};
 
 /// The types a [`Report`] holds, as its JSON names them (`schemas/report.schema.json`).
 pub mod model {
-    pub use crate::baseline::{Expected, Gate, Stale};
     pub use crate::card::DeclaredInterface;
-    pub use crate::compat::{Compatibility, LevelCount};
     pub use crate::contract::{Carrier, ContractReport};
-    pub use crate::declarations::UntestedDeclaration;
-    pub use crate::durability::DurabilityReport;
     pub use crate::evidence::{
         Dropped, Exchange, RecordedBody, RecordedEvent, RecordedRequest, RecordedResponse,
     };
-    pub use crate::floor::Floor;
     pub use crate::latency::{Figures, OperationLatency};
     pub use crate::report::{
-        Counts, NotRun, Partial, ReportError, RunFailure, Selection, Target, Tool, VersionedCard,
+        Compatibility, Counts, DurabilityReport, Expected, Floor, Gate, LevelCount, NotRun,
+        Partial, ReportError, RunFailure, Selection, Stale, Target, Tool, UntestedDeclaration,
+        VersionedCard,
     };
 }
 

@@ -561,7 +561,7 @@ async fn grpc_evidence_shows_the_grpc_status_and_the_page_lists_what_was_not_run
     });
     report
         .untested_declarations
-        .push(a2a_tck::declarations::UntestedDeclaration {
+        .push(a2a_tck::report::UntestedDeclaration {
             what: "pushNotifications".into(),
             why: "not selected".into(),
         });

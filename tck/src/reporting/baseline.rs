@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::check::{Binding, ProtocolVersion, Status};
 use crate::report::{CheckResult, Report, Verdict};
-pub use crate::report::{Day, Entry, Expected, Gate, Stale};
+use crate::report::{Day, Entry, Expected, Gate, Stale};
 
 /// The reason `a2a-tck baseline` writes into every entry it makes.
 pub const TODO_REASON: &str = "TODO: review";

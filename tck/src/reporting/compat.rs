@@ -4,11 +4,8 @@
 
 use std::collections::BTreeMap;
 
-
 use crate::check::{Level, Status};
-pub use crate::report::{Compatibility, LevelCount};
-use crate::report::CheckResult;
-
+use crate::report::{CheckResult, Compatibility, LevelCount};
 
 impl LevelCount {
     /// Requirements that applied: satisfied + violated + unjudged.
@@ -16,7 +13,6 @@ impl LevelCount {
         self.satisfied + self.violated + self.unjudged
     }
 }
-
 
 /// What became of one requirement over all its results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

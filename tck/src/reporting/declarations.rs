@@ -5,10 +5,8 @@
 use serde_json::Value;
 
 use crate::check::{Capability, Check, Gate, Status};
-pub use crate::report::UntestedDeclaration;
-use crate::report::{CheckResult, NotRun};
+use crate::report::{CheckResult, NotRun, UntestedDeclaration};
 use crate::filter::Filter;
-
 
 impl UntestedDeclaration {
     /// "pushNotifications declared, not tested: this version of the kit has no push checks".

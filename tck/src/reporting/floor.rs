@@ -3,9 +3,7 @@
 //! `partial`), unless the gate asks for at least this much, the way CI users of other suites
 //! guard against a pass in which everything was skipped.
 
-
-use crate::report::{plural, Report};
-pub use crate::report::Floor;
+use crate::report::{plural, Floor, Report};
 
 /// What `--min-judged` asks for.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -44,7 +42,6 @@ impl std::fmt::Display for MinJudged {
         }
     }
 }
-
 
 impl MinJudged {
     /// The floor's outcome over `report`.

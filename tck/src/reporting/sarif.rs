@@ -10,7 +10,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::check::{Level, Status};
-use crate::output::place;
+use crate::report::place;
 use crate::report::{CheckResult, Report};
 
 /// The SARIF version written, and the schema it names.

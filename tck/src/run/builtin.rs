@@ -4,6 +4,8 @@ use std::net::SocketAddr;
 
 use a2a_reference_agent::{AgentConfig, Fault, RunningAgent};
 
+use crate::ids::fresh_token;
+
 /// The builtin profile: the reference agent with every feature the kit judges turned on
 /// (the standalone agent keeps them off unless asked): push notifications and a required
 /// extension; authenticated mode is added by [`authenticated`], which returns the tokens.
@@ -50,9 +52,6 @@ impl std::fmt::Debug for Credentials {
         f.write_str("Credentials([redacted])")
     }
 }
-
-pub use crate::ids::fresh_token;
-
 
 /// Turns on authenticated mode in `config` with two fresh tokens (the first two of its own
 /// when it has some) and a fresh limited token (its first, when it has one), and returns

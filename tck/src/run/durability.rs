@@ -20,7 +20,6 @@ use futures::future::BoxFuture;
 use tokio::sync::Mutex;
 
 use crate::check::HarnessError;
-pub use crate::report::DurabilityReport;
 
 /// Restarts the target; says what it did, or why it failed.
 pub type RestartFn = Arc<dyn Fn() -> BoxFuture<'static, Result<String, String>> + Send + Sync>;
@@ -105,7 +104,6 @@ pub fn misused(
         _ => None,
     }
 }
-
 
 /// Restarts, then polls `card_url` until it answers 200; both within `durability`'s
 /// deadline. Returns how long it took, or why the target is not back.

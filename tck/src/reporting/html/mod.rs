@@ -9,7 +9,7 @@ mod evidence;
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 use crate::check::{Level, Status};
-use crate::output::place;
+use crate::report::place;
 use crate::report::{CheckResult, Report};
 
 const STYLE: &str = include_str!("report.css");

@@ -46,7 +46,7 @@ pub fn cards_line(report: &Report) -> Option<String> {
     ))
 }
 
-pub use crate::report::place;
+use crate::report::place;
 
 /// How the summary is printed.
 #[derive(Debug, Clone, Copy, Default)]

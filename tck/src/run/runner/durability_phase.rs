@@ -9,10 +9,12 @@ use futures::StreamExt;
 
 use crate::card::{Cards, FetchedCard, Interface};
 use crate::check::{Check, HarnessError, Scope};
-use crate::checks::durability::{prepare, Saved};
+use crate::checks::durability::prepare;
+use crate::ctx::Saved;
 use crate::contract::Scenarios;
 use crate::ctx::Ctx;
-use crate::durability::{restart_and_wait, Durability, DurabilityReport};
+use crate::durability::{restart_and_wait, Durability};
+use crate::report::DurabilityReport;
 use crate::evidence::Recorder;
 use crate::report::CheckResult;
 use super::{execute, Problem, RunOptions};

@@ -35,7 +35,6 @@ use super::setup::auth::{
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "auth";
 
-
 const STATUS_READING: &str =
     "Refused means: no result. The binding's form (§5.4 error table; 0.3 §4.4) is HTTP 401 \
      for missing or invalid credentials and 403 for a caller without permission, gRPC \
@@ -273,11 +272,6 @@ fn not_applicable(reason: String) -> Verdict {
     Verdict::NotApplicable { reason }
 }
 
-
-
-
-
-
 /// Words that name a scheme the card declares: the scheme's key and its http scheme.
 pub fn scheme_words(card: &Value) -> Vec<String> {
     let Some(schemes) = card.get("securitySchemes").and_then(Value::as_object) else {
@@ -293,7 +287,6 @@ pub fn scheme_words(card: &Value) -> Vec<String> {
     words.retain(|w| !w.is_empty());
     words
 }
-
 
 /// The operations a caller without (valid) credentials must not get served, judged.
 async fn operations_refused(ctx: &Ctx, caller: &Ctx, task: &str) -> Result<Findings, HarnessError> {
@@ -361,8 +354,6 @@ async fn invalid_rejected(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Verdict::pass(),
     ))
 }
-
-
 
 async fn rejection_form(ctx: Ctx) -> Result<Verdict, HarnessError> {
     if let Err(why) = security_required(&ctx.card.json) {

@@ -15,12 +15,10 @@ use super::setup::{follow_up, result_task, task_id, Setup};
 use crate::a2a;
 use crate::check::{Capability, ProtocolVersion};
 use crate::check::{Check, Gate, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
+use crate::ctx::{Answer, Ctx, Saved};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "durability";
-
-pub use crate::ctx::Saved;
 
 const SPEC_GET: SpecRef = SpecRef {
     version: "1.0",

@@ -104,7 +104,6 @@ pub fn checks() -> Vec<Check> {
     ]
 }
 
-
 /// The card's required extensions, the index of one whose URI carries a version, and that URI
 /// with another version (what a downgrade check activates in its place); else N/A.
 pub(crate) fn downgrade_of(ctx: &Ctx) -> Result<(Vec<String>, usize, String), Verdict> {
@@ -121,7 +120,6 @@ pub(crate) fn downgrade_of(ctx: &Ctx) -> Result<(Vec<String>, usize, String), Ve
         }),
     }
 }
-
 
 async fn required_not_activated(ctx: Ctx) -> Result<Verdict, HarnessError> {
     if let Err(na) = required_or_na(&ctx) {
@@ -185,7 +183,6 @@ async fn version_not_downgraded(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Err(unreadable) => Verdict::fail(expected, unreadable.clone()),
     })
 }
-
 
 async fn unknown_ignored(ctx: Ctx) -> Result<Verdict, HarnessError> {
     baseline_processed(&ctx).await?;

@@ -114,7 +114,6 @@ async fn rest_get(ctx: &Ctx) -> Result<HttpReply, HarnessError> {
     raw(ctx, "GetTask", json!({ "id": task_id(&task) })).await
 }
 
-
 async fn content_type_a2a(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let http = rest_get(&ctx).await?;
     Ok(match http.media_type().as_deref() {

@@ -14,8 +14,6 @@ use crate::model::Binding;
 use crate::transport::stream::{End, Next, Start};
 use crate::transport::Reply;
 
-
-
 /// How a refusal reads as an authorization error.
 enum Form {
     /// The binding's authorization error.

@@ -32,9 +32,6 @@ pub fn jsonrpc_checks() -> Vec<Check> {
     }]
 }
 
-
-
-
 async fn jsonrpc_extra(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let reply = ctx.rpc("SendMessage", json!({})).await?;
     let Some(error) = reply.body.as_ref().and_then(|b| b.get("error")) else {
@@ -45,6 +42,4 @@ async fn jsonrpc_extra(ctx: Ctx) -> Result<Verdict, HarnessError> {
     };
     Ok(judge_extras(error.get("data"), &a2a::brief(error, 200)))
 }
-
-
 

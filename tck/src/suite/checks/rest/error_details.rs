@@ -15,7 +15,6 @@ use crate::ctx::Ctx;
 /// The `@type` of google.rpc.BadRequest ends with this.
 const BAD_REQUEST: &str = "google.rpc.BadRequest";
 
-
 /// The HTTP+JSON checks of this module.
 pub fn rest_checks() -> Vec<Check> {
     vec![
@@ -47,9 +46,6 @@ pub fn rest_checks() -> Vec<Check> {
         },
     ]
 }
-
-
-
 
 /// The `error` object of the HTTP+JSON answer to a SendMessage without `message`.
 async fn rest_invalid(ctx: &Ctx) -> Result<Value, HarnessError> {
