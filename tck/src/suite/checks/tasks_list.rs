@@ -576,27 +576,21 @@ const TIMESTAMPED_TASKS: usize = 6;
 async fn timestamp_filter(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let (first, second, context) = two_in_one_context(&ctx, "tck-complete-task").await?;
     let mut tasks = vec![first, second];
-    let spread = |tasks: &[Value]| match (tasks.first().and_then(status_time), tasks.last().and_then(status_time)) {
-        (Some(a), Some(b)) => b > a,
-        _ => false,
-    };
-    while !spread(&tasks) && tasks.len() < TIMESTAMPED_TASKS {
-        if tasks.iter().any(|t| status_time(t).is_none()) {
-            break;
-        }
+    let untimed = || HarnessError::Prerequisite("the tasks carry no status timestamps".into());
+    let mut times = (tasks.iter().map(status_time))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(untimed)?;
+    while times[times.len() - 1] <= times[0] && tasks.len() < TIMESTAMPED_TASKS {
         let mut message = ctx.user_message("tck-complete-task");
         message["contextId"] = json!(context);
-        tasks.push(ctx.create_task_with("tck-complete-task", message).await?);
+        let task = ctx.create_task_with("tck-complete-task", message).await?;
+        times.push(status_time(&task).ok_or_else(untimed)?);
+        tasks.push(task);
     }
-    if tasks.iter().any(|t| status_time(t).is_none()) {
-        return Err(HarnessError::Prerequisite(
-            "the tasks carry no status timestamps".into(),
-        ));
-    }
-    if !spread(&tasks) {
+    if times[times.len() - 1] <= times[0] {
         return Err(HarnessError::Prerequisite(format!(
-            "{} tasks made one after the other in one context all carry the same status \
-             timestamp",
+            "of {} tasks made one after the other in one context, none carries a status \
+             timestamp after the first's",
             tasks.len()
         )));
     }
@@ -615,9 +609,8 @@ async fn timestamp_filter(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let (oldest, newest) = (&tasks[0], &tasks[tasks.len() - 1]);
     let mut listed_after = Vec::new();
     let (mut inclusive, mut exclusive) = (Vec::new(), Vec::new());
-    for bound in [newest, oldest] {
+    for (bound, at) in [(newest, times[times.len() - 1]), (oldest, times[0])] {
         let stamp = stamp_of(bound);
-        let at = status_time(bound);
         let answer = ctx
             .list_tasks(json!({ "contextId": context, "statusTimestampAfter": stamp }))
             .await?;
@@ -632,11 +625,9 @@ async fn timestamp_filter(ctx: Ctx) -> Result<Verdict, HarnessError> {
         listed_after.push(listed);
         // The tasks listed for this bound under each reading.
         let of = |at_bound: bool| {
-            let mut ids: Vec<String> = (tasks.iter())
-                .filter(|t| {
-                    (status_time(t).zip(at)).is_some_and(|(t, at)| t > at || (at_bound && t == at))
-                })
-                .map(task_id)
+            let mut ids: Vec<String> = (tasks.iter().zip(&times))
+                .filter(|(_, t)| **t > at || (at_bound && **t == at))
+                .map(|(task, _)| task_id(task))
                 .collect();
             ids.sort();
             ids
