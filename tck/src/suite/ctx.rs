@@ -436,7 +436,7 @@ impl Ctx {
         if let Some(configuration) = configuration {
             params["configuration"] = configuration;
         }
-        self.transport()?.send(params).await?.answer()
+        self.send(params).await?.answer()
     }
 
     pub async fn get_task(
@@ -448,16 +448,16 @@ impl Ctx {
         if let Some(n) = history_length {
             params["historyLength"] = json!(n);
         }
-        self.transport()?.get(params).await?.answer()
+        self.get(params).await?.answer()
     }
 
     pub async fn cancel_task(&self, id: &str) -> Result<Answer, HarnessError> {
         let params = json!({ "id": id });
-        self.transport()?.cancel(params).await?.answer()
+        self.cancel(params).await?.answer()
     }
 
     pub async fn list_tasks(&self, params: Value) -> Result<Answer, HarnessError> {
-        self.transport()?.list(params).await?.answer()
+        self.list(params).await?.answer()
     }
 }
 
