@@ -14,10 +14,9 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::policy::CardLocation;
-
 use crate::app::App;
 use crate::config::{AgentConfig, JSONRPC_PATH, REST_PATH};
+use crate::policy::CardLocation;
 use crate::store_kind::StoreKind;
 use crate::{auth, card, extensions, grpc, jsonrpc, policy, quirks, rest, signing, tls};
 
