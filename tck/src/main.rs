@@ -45,7 +45,7 @@ fn stdout(args: std::fmt::Arguments) {
 
 mod cli;
 use cli::reports::{coverage, diff, progress_bar, write_baseline};
-use cli::{CardArgs, Cli, Command, RunArgs, Selection};
+use cli::{CardArgs, Cli, ClientArgs, Command, RunArgs, Selection};
 
 fn main() -> ExitCode {
     if let Some(e) = old_version_filter(std::env::args_os().skip(1)) {
@@ -67,6 +67,7 @@ fn main() -> ExitCode {
         Some(Command::Diff { old, new, json }) => diff(&old, &new, json),
         Some(Command::Run(args)) => run(*args),
         Some(Command::Card(args)) => card_command(*args),
+        Some(Command::Client(args)) => client_command(*args),
         Some(Command::Schemas { write }) => wire_schemas(write.as_deref()),
         None => run(cli.run),
     }
@@ -218,7 +219,7 @@ fn run(args: RunArgs) -> ExitCode {
         Err(e) => return usage(&e),
     };
     if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
-        if let Err(e) = baseline.validate(&checks::all(), args.allow_unreviewed) {
+        if let Err(e) = baseline.validate(&checks::ids(), args.allow_unreviewed) {
             return usage(&format!("{}:\n{e}", path.display()));
         }
     }
@@ -473,7 +474,7 @@ fn card_command(args: CardArgs) -> ExitCode {
         Err(e) => return usage(&e),
     };
     if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
-        if let Err(e) = baseline.validate(&checks::all(), args.allow_unreviewed) {
+        if let Err(e) = baseline.validate(&checks::ids(), args.allow_unreviewed) {
             return usage(&format!("{}:\n{e}", path.display()));
         }
     }
@@ -690,6 +691,72 @@ fn finish(report: &Report, args: &RunArgs, reports: &[cli::write::Wanted]) -> Ex
         Verdict::NonConformant | Verdict::Inconclusive => ExitCode::from(1),
         Verdict::Error => ExitCode::from(2),
     }
+}
+
+/// `a2a-tck client`: the client under test through every play; the same reports and exit
+/// status as a run on an agent.
+fn client_command(args: ClientArgs) -> ExitCode {
+    use a2a_tck::adapter::Client;
+    use a2a_tck::reference_client::ClientFault;
+    if args.list_client_faults {
+        for fault in ClientFault::ALL {
+            stdout(format_args!("{:<32} {}\n", fault.name(), fault.describe()));
+        }
+        return ExitCode::SUCCESS;
+    }
+    if args.run.target.is_some() || args.run.card_url.is_some() || !args.run.fault.is_empty() {
+        return usage(
+            "a2a-tck client judges a client, not an agent: give the client with --cmd \
+             (or none, for the reference client, with --client-fault to break it)",
+        );
+    }
+    let scenario_timeout = match seconds(args.scenario_timeout, "--scenario-timeout") {
+        Ok(d) => d,
+        Err(e) => return usage(&e),
+    };
+    let baseline = match args.run.expect.as_deref().map(Baseline::load).transpose() {
+        Ok(baseline) => baseline,
+        Err(e) => return usage(&e),
+    };
+    let reports =
+        match cli::write::wanted(&args.run).and_then(|w| cli::write::check(&w).map(|()| w)) {
+            Ok(reports) => reports,
+            Err(e) => return usage(&e),
+        };
+    if let (Some(baseline), Some(path)) = (&baseline, &args.run.expect) {
+        let ids: Vec<&str> = (a2a_tck::plays::table().checks.iter())
+            .map(|c| c.id.as_str())
+            .collect();
+        if let Err(e) = baseline.validate(&ids, args.run.allow_unreviewed) {
+            return usage(&format!("{}:\n{e}", path.display()));
+        }
+    }
+    let runtime = match runtime() {
+        Ok(runtime) => runtime,
+        Err(code) => return code,
+    };
+    let options = a2a_tck::client_runner::ClientOptions {
+        client: match &args.command {
+            Some(command) => Client::Command(command.clone()),
+            None => Client::Reference(args.client_faults.clone()),
+        },
+        scenario_timeout,
+        filter: filter(&args.run.selection),
+    };
+    let mut report = runtime.block_on(a2a_tck::client_runner::run(&options));
+    report.cap_evidence();
+    if let (Some(baseline), Some(path)) = (&baseline, &args.run.expect) {
+        if report.verdict != Verdict::Error {
+            match baseline.gate(&report, &path.display().to_string()) {
+                Ok(gate) => report.baseline = Some(gate),
+                Err(e) => return usage(&e),
+            }
+        }
+    }
+    if let Some(min) = args.run.min_judged {
+        report.floor = Some(min.judge(&report));
+    }
+    finish(&report, &args.run, &reports)
 }
 
 /// `a2a-tck schemas`: prints or writes the wire schemas.

@@ -15,6 +15,7 @@ const LAYERS: &[&str] = &[
     "suite",
     "reporting",
     "run",
+    "client",
     "api",
     "cli",
 ];

@@ -63,6 +63,40 @@ pub(crate) enum Command {
         mut_arg("versions", |a| a.hide(true))
     )]
     Card(Box<CardArgs>),
+    /// Judge an A2A client instead of an agent: for every play of the kit's scenario table,
+    /// on every binding x version the client declares, serve a scripted agent on loopback, run
+    /// the client through its adapter (--cmd; adapters/PROTOCOL.md) and judge what it sent and
+    /// what it read. Without --cmd the kit's own reference client runs. The same reports,
+    /// baselines and exit status as a run on an agent.
+    #[command(
+        mut_arg("target", |a| a.hide(true)),
+        mut_arg("card_url", |a| a.hide(true)),
+        mut_arg("fault", |a| a.hide(true)),
+        mut_arg("tls", |a| a.hide(true)),
+        mut_arg("durability", |a| a.hide(true)),
+        mut_arg("restart_cmd", |a| a.hide(true)),
+        mut_arg("ready_timeout", |a| a.hide(true)),
+        mut_arg("contract", |a| a.hide(true)),
+        mut_arg("drive", |a| a.hide(true)),
+        mut_arg("webhook_url", |a| a.hide(true)),
+        mut_arg("webhook_listen", |a| a.hide(true)),
+        mut_arg("headers", |a| a.hide(true)),
+        mut_arg("bearer", |a| a.hide(true)),
+        mut_arg("bearer_env", |a| a.hide(true)),
+        mut_arg("other_bearer", |a| a.hide(true)),
+        mut_arg("other_bearer_env", |a| a.hide(true)),
+        mut_arg("other_headers", |a| a.hide(true)),
+        mut_arg("limited_bearer", |a| a.hide(true)),
+        mut_arg("limited_bearer_env", |a| a.hide(true)),
+        mut_arg("limited_headers", |a| a.hide(true)),
+        mut_arg("trusted_keys", |a| a.hide(true)),
+        mut_arg("ca_certs", |a| a.hide(true)),
+        mut_arg("timeout", |a| a.hide(true)),
+        mut_arg("check_timeout", |a| a.hide(true)),
+        mut_arg("stream_wait", |a| a.hide(true)),
+        mut_arg("jobs", |a| a.hide(true))
+    )]
+    Client(Box<ClientArgs>),
     /// List the checks: id, level, spec section, where it runs, requirement.
     List(ListArgs),
     /// Show one check: its requirement, level, spec sentences, reading, official TCK and ACTS ids.
@@ -353,6 +387,27 @@ pub(crate) struct RunArgs {
     /// file in a temporary directory and is restarted in-process in the middle of the run.
     #[arg(long)]
     pub(crate) durability: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ClientArgs {
+    /// The adapter command that runs the client under test (adapters/PROTOCOL.md), under
+    /// `sh -c`; `{card_url}` and `{scenario}` in it are replaced. Without it, the kit's
+    /// reference client is judged.
+    #[arg(long = "cmd", value_name = "COMMAND")]
+    pub(crate) command: Option<String>,
+    /// Break one rule in the reference client (repeatable; see --list-client-faults).
+    #[arg(long = "client-fault", value_name = "NAME", conflicts_with = "command")]
+    pub(crate) client_faults: Vec<a2a_tck::reference_client::ClientFault>,
+    /// Print the reference client's faults and exit.
+    #[arg(long)]
+    pub(crate) list_client_faults: bool,
+    /// How long one run of the adapter may take, in seconds; a run still going then is
+    /// killed, and the checks of its play are ERROR.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub(crate) scenario_timeout: f64,
+    #[command(flatten)]
+    pub(crate) run: RunArgs,
 }
 
 #[derive(Debug, Args)]

@@ -40,6 +40,13 @@ impl Filter {
         builder.build().map(Some).map_err(|e| e.to_string())
     }
 
+    /// Whether the filter keeps the check `id` of `level` (the client mode's checks, which are
+    /// not in the catalogue).
+    pub fn keeps(&self, id: &str, level: Level) -> Result<bool, String> {
+        let globs = self.globs()?;
+        Ok(level <= self.level && globs.as_ref().is_none_or(|g| g.is_match(id)))
+    }
+
     /// The checks of `catalog` this filter keeps, in catalogue order.
     pub fn apply<'a>(&self, catalog: &'a [Check]) -> Result<Vec<&'a Check>, String> {
         let globs = self.globs()?;

@@ -5,7 +5,9 @@ mod gates;
 mod sections;
 
 pub use gates::{Day, Entry, Expected, Floor, Gate, Stale};
-pub use sections::{Compatibility, DurabilityReport, LevelCount, UntestedDeclaration};
+pub use sections::{
+    ClientUnderTest, Compatibility, DurabilityReport, LevelCount, Mode, UntestedDeclaration,
+};
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -28,6 +30,12 @@ pub struct Report {
     pub format_version: u32,
     /// The kit that wrote the report.
     pub tool: Tool,
+    /// `client` for a report of `a2a-tck client`; absent for a report on an agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
+    /// The client judged (client mode only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<ClientUnderTest>,
     /// Protocol versions whose checks this run contains.
     pub spec_versions: Vec<String>,
     /// The agent tested: where it is, its card and the card's digest.
@@ -545,6 +553,8 @@ impl Report {
                 name: "a2a-tck".into(),
                 version: env!("CARGO_PKG_VERSION").into(),
             },
+            mode: None,
+            client: None,
             spec_versions: Vec::new(),
             target,
             selection,

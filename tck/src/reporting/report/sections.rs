@@ -62,3 +62,31 @@ pub struct DurabilityReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ready_ms: Option<u64>,
 }
+
+/// What a report judges: an agent (`a2a-tck`, the default) or a client (`a2a-tck client`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// An agent, through its card and interfaces.
+    Server,
+    /// A client, run through its adapter against the kit's scripted agent.
+    Client,
+}
+
+/// The client a client-mode report judges, as its adapter describes it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClientUnderTest {
+    /// The client's name, as the adapter gives it.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// The command that runs the adapter, or `builtin` for the kit's reference client.
+    pub command: String,
+    /// The bindings it declares.
+    pub bindings: Vec<crate::model::Binding>,
+    /// The protocol versions it declares.
+    pub versions: Vec<crate::model::ProtocolVersion>,
+    /// The optional features its adapter drives (`streaming`, `push`, `extended-card`, ...).
+    pub features: Vec<String>,
+}

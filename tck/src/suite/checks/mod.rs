@@ -150,6 +150,11 @@ pub fn all() -> Vec<Check> {
     parts().into_iter().flat_map(|(_, checks)| checks).collect()
 }
 
+/// The id of every check of [`all`] (a baseline of a run on an agent names these).
+pub fn ids() -> Vec<&'static str> {
+    all().iter().map(|c| c.id).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

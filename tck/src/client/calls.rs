@@ -1,0 +1,418 @@
+//! What the client sent, read: each request the stage recorded, recognised as an A2A operation
+//! of a binding and version (its 1.0 name), its params as JSON whatever the binding (JSON-RPC
+//! params, a REST body with its path fields, a gRPC message decoded by the project's proto), and
+//! whatever in its form breaks the binding.
+
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+use crate::model::{Binding, ProtocolVersion};
+
+use super::stage::{Door, Seen};
+
+/// One request of the client, read.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub seen: Arc<Seen>,
+    /// The binding it used; `None` for the card fetch and for what the kit cannot place.
+    pub binding: Option<Binding>,
+    /// The operation, by its 1.0 name (`SendMessage`), when recognised.
+    pub op: Option<&'static str>,
+    /// The version whose names the request used, when it tells (JSON-RPC methods, REST routes,
+    /// gRPC services).
+    pub spoken: Option<ProtocolVersion>,
+    /// Its params as JSON (a REST request's path fields included: `id`, `taskId`, `tenant`).
+    pub params: Value,
+    /// What breaks the binding's MUST rules.
+    pub broken: Vec<String>,
+    /// What goes against the binding's SHOULD rules.
+    pub discouraged: Vec<String>,
+    /// The card fetch (`/.well-known/agent-card.json`).
+    pub card_fetch: bool,
+}
+
+impl Call {
+    /// The door it came through.
+    pub fn door(&self) -> Door {
+        self.seen.door
+    }
+
+    /// Whether it is an A2A operation (not the card fetch, not unplaced).
+    pub fn is_operation(&self) -> bool {
+        self.op.is_some()
+    }
+
+    /// The message it carries (SendMessage, SendStreamingMessage).
+    pub fn message(&self) -> Option<&Value> {
+        self.params
+            .get("message")
+            .or_else(|| self.params.get("request"))
+            .filter(|m| m.is_object())
+    }
+
+    /// The task it names: `id`, `taskId`, or a `name` of the form `tasks/{id}[/...]`.
+    pub fn task_id(&self) -> Option<String> {
+        let text = |k: &str| self.params.get(k).and_then(Value::as_str).map(str::to_owned);
+        text("id").or_else(|| text("taskId")).or_else(|| {
+            let name = text("name").or_else(|| text("parent"))?;
+            name.strip_prefix("tasks/")
+                .map(|rest| rest.split('/').next().unwrap_or(rest).to_owned())
+        })
+    }
+
+    /// The tenant it carries (`tenant` in its params or the REST path).
+    pub fn tenant(&self) -> Option<&str> {
+        self.params
+            .get("tenant")
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty())
+    }
+
+    /// The value of `A2A-Version` it carries: the header, else the query parameter.
+    pub fn version_value(&self) -> Option<String> {
+        if let Some(value) = self.seen.header("a2a-version") {
+            return Some(value.trim().to_owned());
+        }
+        let query = self.seen.query.as_deref()?;
+        query.split('&').find_map(|pair| {
+            let (name, value) = pair.split_once('=')?;
+            name.eq_ignore_ascii_case("A2A-Version")
+                .then(|| value.trim().to_owned())
+        })
+    }
+
+    /// One line for people: `POST /a2a/jsonrpc SendMessage`.
+    pub fn brief(&self) -> String {
+        let op = self.op.unwrap_or(if self.card_fetch { "card" } else { "?" });
+        format!("{} {} ({op})", self.seen.method, self.seen.path)
+    }
+}
+
+/// The 1.0 operations, with their 0.3 JSON-RPC methods.
+const METHODS: &[(&str, &str)] = &[
+    ("SendMessage", "message/send"),
+    ("SendStreamingMessage", "message/stream"),
+    ("GetTask", "tasks/get"),
+    ("ListTasks", "tasks/list"),
+    ("CancelTask", "tasks/cancel"),
+    ("SubscribeToTask", "tasks/resubscribe"),
+    (
+        "CreateTaskPushNotificationConfig",
+        "tasks/pushNotificationConfig/set",
+    ),
+    ("GetTaskPushNotificationConfig", "tasks/pushNotificationConfig/get"),
+    (
+        "ListTaskPushNotificationConfigs",
+        "tasks/pushNotificationConfig/list",
+    ),
+    (
+        "DeleteTaskPushNotificationConfig",
+        "tasks/pushNotificationConfig/delete",
+    ),
+    ("GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"),
+];
+
+/// The operation a JSON-RPC method names, and the version whose name it is.
+fn jsonrpc_method(name: &str) -> Option<(&'static str, ProtocolVersion)> {
+    METHODS.iter().find_map(|(v10, v03)| {
+        if *v10 == name {
+            Some((*v10, ProtocolVersion::V1_0))
+        } else if *v03 == name {
+            Some((*v10, ProtocolVersion::V0_3))
+        } else {
+            None
+        }
+    })
+}
+
+/// Reads every request of a play.
+pub fn read_all(seen: &[Arc<Seen>], prefix: &str) -> Vec<Call> {
+    seen.iter().map(|s| read(s, prefix)).collect()
+}
+
+/// Reads one request.
+pub fn read(seen: &Arc<Seen>, prefix: &str) -> Call {
+    let mut call = Call {
+        seen: Arc::clone(seen),
+        binding: None,
+        op: None,
+        spoken: None,
+        params: Value::Null,
+        broken: Vec::new(),
+        discouraged: Vec::new(),
+        card_fetch: false,
+    };
+    let path = seen.path.strip_prefix(prefix).unwrap_or(&seen.path);
+    if path.ends_with("/.well-known/agent-card.json") {
+        call.card_fetch = true;
+    } else if seen.is_grpc() {
+        read_grpc(&mut call);
+    } else if path == a2a_reference_agent::JSONRPC_PATH {
+        read_jsonrpc(&mut call);
+    } else if let Some(route) = path.strip_prefix(a2a_reference_agent::REST_PATH) {
+        read_rest(&mut call, route);
+    }
+    call
+}
+
+fn body_json(seen: &Seen) -> Option<Value> {
+    serde_json::from_slice(&seen.body).ok()
+}
+
+fn json_content_type(seen: &Seen) -> bool {
+    seen.header("content-type").is_some_and(|c| {
+        let media = c.split(';').next().unwrap_or("").trim();
+        media.eq_ignore_ascii_case("application/json")
+            || media.eq_ignore_ascii_case("application/a2a+json")
+    })
+}
+
+fn read_jsonrpc(call: &mut Call) {
+    call.binding = Some(Binding::Jsonrpc);
+    let seen = Arc::clone(&call.seen);
+    if seen.method != "POST" {
+        call.broken
+            .push(format!("a JSON-RPC request sent with {} (not POST)", seen.method));
+    }
+    if !json_content_type(&seen) {
+        call.broken.push(format!(
+            "Content-Type {:?}, not application/json",
+            seen.header("content-type").unwrap_or("(none)")
+        ));
+    }
+    let Some(body) = body_json(&seen).filter(Value::is_object) else {
+        call.broken
+            .push("the body is not a JSON object (a JSON-RPC request)".into());
+        return;
+    };
+    if body.get("jsonrpc") != Some(&json!("2.0")) {
+        call.broken.push(format!(
+            "\"jsonrpc\" is {}, not \"2.0\"",
+            body.get("jsonrpc").map_or("absent".into(), Value::to_string)
+        ));
+    }
+    match body.get("id") {
+        None => call
+            .broken
+            .push("no \"id\": a notification, which gets no answer".into()),
+        Some(Value::String(_)) => {}
+        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => {}
+        Some(Value::Number(n)) => call
+            .discouraged
+            .push(format!("the id {n} is a fractional number")),
+        Some(Value::Null) => call.discouraged.push("the id is null".into()),
+        Some(other) => call
+            .broken
+            .push(format!("the id {other} is neither a string nor a number")),
+    }
+    let method = body.get("method").and_then(Value::as_str).unwrap_or("");
+    match jsonrpc_method(method) {
+        Some((op, version)) => {
+            call.op = Some(op);
+            call.spoken = Some(version);
+        }
+        None => call
+            .broken
+            .push(format!("the method {method:?} is not an A2A method")),
+    }
+    call.params = body.get("params").cloned().unwrap_or(json!({}));
+}
+
+/// The REST route of `route` (the path below the interface URL) and `verb`: operation, version,
+/// and the fields the path carries.
+fn rest_route(verb: &str, route: &str) -> Option<(&'static str, ProtocolVersion, Map<String, Value>)> {
+    let mut segments: Vec<&str> = route.split('/').filter(|s| !s.is_empty()).collect();
+    let mut fields = Map::new();
+    let version = if segments.first() == Some(&"v1") {
+        segments.remove(0);
+        ProtocolVersion::V0_3
+    } else {
+        ProtocolVersion::V1_0
+    };
+    let known = |s: &str| {
+        s.starts_with("message:") || s == "tasks" || s == "extendedAgentCard" || s == "card"
+    };
+    if version == ProtocolVersion::V1_0 && segments.len() > 1 && !known(segments[0]) {
+        fields.insert("tenant".into(), json!(segments.remove(0)));
+    }
+    let op = match (verb, segments.as_slice()) {
+        ("POST", ["message:send"]) => "SendMessage",
+        ("POST", ["message:stream"]) => "SendStreamingMessage",
+        ("GET", ["tasks"]) => "ListTasks",
+        ("GET", ["extendedAgentCard"]) if version == ProtocolVersion::V1_0 => {
+            "GetExtendedAgentCard"
+        }
+        ("GET", ["card"]) if version == ProtocolVersion::V0_3 => "GetExtendedAgentCard",
+        (_, ["tasks", last]) if last.contains(':') => {
+            let (id, action) = last.rsplit_once(':')?;
+            fields.insert("id".into(), json!(id));
+            match (verb, action) {
+                ("POST", "cancel") => "CancelTask",
+                // §11.3.2 says POST, the proto annotation GET: either is read.
+                ("POST" | "GET", "subscribe") => "SubscribeToTask",
+                _ => return None,
+            }
+        }
+        ("GET", ["tasks", id]) => {
+            fields.insert("id".into(), json!(id));
+            "GetTask"
+        }
+        (_, ["tasks", task, "pushNotificationConfigs"]) => {
+            fields.insert("taskId".into(), json!(task));
+            match verb {
+                "POST" => "CreateTaskPushNotificationConfig",
+                "GET" => "ListTaskPushNotificationConfigs",
+                _ => return None,
+            }
+        }
+        (_, ["tasks", task, "pushNotificationConfigs", config]) => {
+            fields.insert("taskId".into(), json!(task));
+            fields.insert("id".into(), json!(config));
+            match verb {
+                "GET" => "GetTaskPushNotificationConfig",
+                "DELETE" => "DeleteTaskPushNotificationConfig",
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some((op, version, fields))
+}
+
+fn read_rest(call: &mut Call, route: &str) {
+    call.binding = Some(Binding::Rest);
+    let seen = Arc::clone(&call.seen);
+    let Some((op, version, fields)) = rest_route(&seen.method, route) else {
+        call.broken.push(format!(
+            "{} {route} is not a route of the HTTP+JSON binding",
+            seen.method
+        ));
+        return;
+    };
+    call.op = Some(op);
+    call.spoken = Some(version);
+    let mut params = Map::new();
+    if !seen.body.is_empty() {
+        match body_json(&seen) {
+            Some(Value::Object(body)) => params = body,
+            _ => call.broken.push("the body is not a JSON object".into()),
+        }
+        if !json_content_type(&seen) {
+            call.broken.push(format!(
+                "Content-Type {:?}, not application/json",
+                seen.header("content-type").unwrap_or("(none)")
+            ));
+        }
+    }
+    for (name, value) in fields {
+        params.insert(name, value);
+    }
+    call.params = Value::Object(params);
+}
+
+fn read_grpc(call: &mut Call) {
+    call.binding = Some(Binding::Grpc);
+    let seen = Arc::clone(&call.seen);
+    let mut parts = seen.path.trim_start_matches('/').splitn(2, '/');
+    let (service, rpc) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    let version = match service {
+        a2a_proto::SERVICE => ProtocolVersion::V1_0,
+        a2a_proto::SERVICE_0_3 => ProtocolVersion::V0_3,
+        other => {
+            call.broken
+                .push(format!("the gRPC service {other:?} is not an A2A service"));
+            return;
+        }
+    };
+    let Some(method) = a2a_proto::method_in(service, rpc) else {
+        call.broken
+            .push(format!("{service} has no rpc {rpc:?}"));
+        return;
+    };
+    call.spoken = Some(version);
+    call.op = METHODS
+        .iter()
+        .map(|(v10, _)| *v10)
+        .find(|v10| *v10 == rpc)
+        .or(match rpc {
+            "TaskSubscription" => Some("SubscribeToTask"),
+            "GetAgentCard" => Some("GetExtendedAgentCard"),
+            "ListTaskPushNotificationConfig" => Some("ListTaskPushNotificationConfigs"),
+            _ => None,
+        });
+    let body = &seen.body;
+    if body.len() < 5 {
+        call.broken.push("the gRPC request holds no message".into());
+        return;
+    }
+    if body[0] != 0 {
+        // A compressed message: its fields cannot be read here, its form is not wrong.
+        return;
+    }
+    match prost_reflect::DynamicMessage::decode(method.input(), &body[5..]) {
+        Ok(message) => match a2a_proto::to_json(&message) {
+            Ok(value) => call.params = value,
+            Err(e) => call.broken.push(format!("the request message: {e}")),
+        },
+        Err(e) => call
+            .broken
+            .push(format!("the request message does not decode: {e}")),
+    }
+}
+
+/// The role of a message, read either way: `user` or `agent`.
+pub fn role(message: &Value) -> Option<String> {
+    let role = message.get("role")?;
+    let text = match role {
+        Value::String(s) => s.to_ascii_lowercase(),
+        Value::Number(n) => match n.as_i64() {
+            Some(1) => "user".into(),
+            Some(2) => "agent".into(),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some(text.trim_start_matches("role_").to_owned())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rest_routes_are_read_with_tenant_and_version() {
+        let (op, version, fields) = rest_route("POST", "/acme/message:send").unwrap();
+        assert_eq!((op, version), ("SendMessage", ProtocolVersion::V1_0));
+        assert_eq!(fields["tenant"], "acme");
+        let (op, version, fields) = rest_route("POST", "/v1/tasks/t-1:cancel").unwrap();
+        assert_eq!((op, version), ("CancelTask", ProtocolVersion::V0_3));
+        assert_eq!(fields["id"], "t-1");
+        let (op, _, fields) = rest_route("POST", "/tasks/t-1/pushNotificationConfigs").unwrap();
+        assert_eq!(op, "CreateTaskPushNotificationConfig");
+        assert_eq!(fields["taskId"], "t-1");
+        assert_eq!(rest_route("GET", "/v1/card").unwrap().0, "GetExtendedAgentCard");
+        assert!(rest_route("PUT", "/message:send").is_none());
+    }
+
+    #[test]
+    fn jsonrpc_methods_of_both_versions() {
+        assert_eq!(
+            jsonrpc_method("message/send"),
+            Some(("SendMessage", ProtocolVersion::V0_3))
+        );
+        assert_eq!(
+            jsonrpc_method("SubscribeToTask"),
+            Some(("SubscribeToTask", ProtocolVersion::V1_0))
+        );
+        assert_eq!(jsonrpc_method("tasks/send"), None);
+    }
+
+    #[test]
+    fn roles_are_read_in_every_spelling() {
+        assert_eq!(role(&json!({"role": "ROLE_USER"})).as_deref(), Some("user"));
+        assert_eq!(role(&json!({"role": "user"})).as_deref(), Some("user"));
+        assert_eq!(role(&json!({"role": 1})).as_deref(), Some("user"));
+    }
+}

@@ -1,0 +1,423 @@
+//! A client-mode run: ask the client what it supports, then, one play at a time, for every
+//! binding x version the selection keeps, start a reference agent for the play behind the stage,
+//! serve the play's card, run the client's adapter under its deadline, read back what the agent
+//! holds, judge every check of the play, and assemble the same report a run on an agent writes.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use serde_json::{json, Value};
+
+use a2a_reference_agent::{AgentConfig, RunningAgent};
+
+use crate::check::{Level, Status};
+use crate::evidence::{redact_all, Exchange, RecordedBody, RecordedRequest, RecordedResponse};
+use crate::filter::Filter;
+use crate::ids::fresh_token;
+use crate::model::{Binding, ProtocolVersion};
+use crate::report::{self, CheckResult, ClientUnderTest, Counts, Mode, Report, Selection, Target};
+
+use super::adapter::{Client, Outcome};
+use super::calls::{self, Call};
+use super::plays::{self, Bases, ClientCheck, PlaySpec};
+use super::stage::{Door, Play, Stage};
+use super::verdicts::{self, Observed, Truth};
+
+const SCENARIOS: &str = include_str!("../../../fixtures/scenarios.json");
+
+/// What a client-mode run needs.
+#[derive(Debug, Clone)]
+pub struct ClientOptions {
+    pub client: Client,
+    /// How long one run of the adapter may take.
+    pub scenario_timeout: Duration,
+    /// Which checks, bindings and versions (`--select`, `--level`, `--binding`, `--protocol-version`).
+    pub filter: Filter,
+}
+
+/// Every binding, in the order plays run on them.
+const BINDINGS: [Binding; 3] = [Binding::Jsonrpc, Binding::Rest, Binding::Grpc];
+const VERSIONS: [ProtocolVersion; 2] = [ProtocolVersion::V1_0, ProtocolVersion::V0_3];
+
+/// Runs the client through every play the selection keeps; the report says what it did.
+pub async fn run(options: &ClientOptions) -> Report {
+    let started = SystemTime::now();
+    let table = plays::table();
+    let mut selected: Vec<&ClientCheck> = Vec::new();
+    for check in &table.checks {
+        match options.filter.keeps(&check.id, check.level()) {
+            Ok(true) => selected.push(check),
+            Ok(false) => {}
+            Err(e) => return failed(options, started, e, None),
+        }
+    }
+    let identity = match options.client.describe(options.scenario_timeout).await {
+        Ok(identity) => identity,
+        Err(e) => return failed(options, started, format!("the client could not describe itself: {e}"), None),
+    };
+    let stage = match Stage::start().await {
+        Ok(stage) => stage,
+        Err(e) => return failed(options, started, format!("the scripted agent could not start: {e}"), Some(identity)),
+    };
+    let mut results = Vec::new();
+    let mut places = 0usize;
+    for spec in &table.plays {
+        let checks: Vec<&ClientCheck> = selected.iter().copied().filter(|c| c.play == spec.id).collect();
+        if checks.is_empty() {
+            continue;
+        }
+        for binding in BINDINGS {
+            if !options.filter.bindings.is_empty() && !options.filter.bindings.contains(&binding) {
+                continue;
+            }
+            for version in VERSIONS {
+                if !options.filter.versions.is_empty() && !options.filter.versions.contains(&version) {
+                    continue;
+                }
+                let here: Vec<&ClientCheck> =
+                    checks.iter().copied().filter(|c| c.runs_on(spec, version)).collect();
+                if here.is_empty() {
+                    continue;
+                }
+                if let Some(reason) = unsupported(&identity, spec, binding, version) {
+                    results.extend(here.iter().map(|c| result(c, binding, version, Status::NotApplicable, reason.clone(), Vec::new(), 0)));
+                    continue;
+                }
+                places += 1;
+                results.extend(play_once(options, &stage, spec, &here, binding, version).await);
+            }
+        }
+    }
+    drop(stage);
+    assemble(options, started, identity, results, places, selected.len())
+}
+
+/// Why a play cannot run on a binding x version for this client, if it cannot.
+fn unsupported(
+    identity: &ClientUnderTest,
+    spec: &PlaySpec,
+    binding: Binding,
+    version: ProtocolVersion,
+) -> Option<String> {
+    if !identity.bindings.contains(&binding) {
+        return Some(format!("the client declares no {} support", binding.title()));
+    }
+    if !identity.versions.contains(&version) {
+        return Some(format!("the client declares no support for A2A {version}"));
+    }
+    let missing: Vec<&str> = (spec.needs.iter())
+        .filter(|n| !identity.features.contains(n))
+        .map(String::as_str)
+        .collect();
+    (!missing.is_empty()).then(|| {
+        format!(
+            "the play needs the feature(s) {}, which the client's adapter does not declare",
+            missing.join(", ")
+        )
+    })
+}
+
+fn result(
+    check: &ClientCheck,
+    binding: Binding,
+    version: ProtocolVersion,
+    status: Status,
+    message: String,
+    evidence: Vec<Exchange>,
+    duration_ms: u64,
+) -> CheckResult {
+    CheckResult {
+        id: check.id.clone(),
+        level: check.level(),
+        spec_version: if check.statements.iter().all(|s| s.starts_with("V03-")) {
+            "0.3".into()
+        } else {
+            "1.0".into()
+        },
+        section: String::new(),
+        statements: check.statements.clone(),
+        requirement: check.requirement.clone(),
+        binding: Some(binding),
+        version: Some(version),
+        status,
+        message,
+        reading: check.reading.clone(),
+        maps_to: Vec::new(),
+        acts: Vec::new(),
+        duration_ms,
+        evidence: if status == Status::Pass { Vec::new() } else { evidence },
+    }
+}
+
+/// The reference agent a play runs on.
+fn backend_config(spec: &PlaySpec, bearer: &Option<String>) -> AgentConfig {
+    AgentConfig {
+        push: true,
+        no_streaming: spec.card.streaming == Some(false),
+        required_extension: spec.card.required_extension,
+        bearer_tokens: bearer.iter().cloned().collect(),
+        ..AgentConfig::default()
+    }
+}
+
+async fn play_once(
+    options: &ClientOptions,
+    stage: &Stage,
+    spec: &PlaySpec,
+    checks: &[&ClientCheck],
+    binding: Binding,
+    version: ProtocolVersion,
+) -> Vec<CheckResult> {
+    let clock = std::time::Instant::now();
+    let bearer = spec.card.bearer.then(fresh_token);
+    let all_error = |why: String| -> Vec<CheckResult> {
+        checks.iter().map(|c| result(c, binding, version, Status::Error, why.clone(), Vec::new(), 0)).collect()
+    };
+    let backend = match crate::builtin::start_with(backend_config(spec, &bearer)).await {
+        Ok(agent) => agent,
+        Err(e) => return all_error(format!("the play's reference agent could not start: {e}")),
+    };
+    let http = match crate::wire::client() {
+        Ok(http) => http,
+        Err(e) => return all_error(format!("no HTTP client: {e}")),
+    };
+    let backend_card = match http.get(backend.card_url()).send().await {
+        Ok(answer) => (answer.bytes().await.ok())
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+            .unwrap_or(Value::Null),
+        Err(e) => return all_error(format!("the play's reference agent did not serve its card: {e}")),
+    };
+    let token = fresh_token();
+    let base = |door: Door| format!("http://{}/p/{token}", stage.addr(door));
+    let bases = Bases {
+        main: base(Door::Main),
+        alt: base(Door::Alt),
+        dead: base(Door::Dead),
+    };
+    let card = plays::card_for(spec, binding, version, &bases, &backend_card);
+    let card_url = format!("{}/.well-known/agent-card.json", bases.main);
+    let play = Arc::new(Play::new(token, card.clone(), backend.local_addr(), spec.cut_after));
+    let scenario = plays::scenario_file(spec, &card_url, binding, version, bearer.as_deref());
+    stage.begin(Arc::clone(&play));
+    let outcome = options.client.run(&scenario, &card_url, options.scenario_timeout).await;
+    stage.end();
+    let truth = truth_of(&http, &backend, bearer.clone(), spec.card.required_extension).await;
+    drop(backend);
+    let calls = calls::read_all(&play.seen(), &play.prefix());
+    let evidence = evidence_of(&calls, &scenario, &outcome, &options.client);
+    let seen = Observed {
+        play: spec,
+        binding,
+        version,
+        card: &card,
+        calls: &calls,
+        outcome: &outcome,
+        truth: &truth,
+    };
+    let duration_ms = clock.elapsed().as_millis() as u64;
+    checks
+        .iter()
+        .map(|check| {
+            let (status, message) = verdicts::judge(check, &seen);
+            result(check, binding, version, status, message, evidence.clone(), duration_ms)
+        })
+        .collect()
+}
+
+/// A JSON-RPC 1.0 call of the kit on the play's reference agent.
+async fn backend_call(
+    http: &reqwest::Client,
+    backend: &RunningAgent,
+    bearer: Option<&str>,
+    extension: bool,
+    method: &str,
+    params: Value,
+) -> Option<Value> {
+    let mut request = http
+        .post(backend.jsonrpc_url())
+        .header("A2A-Version", "1.0")
+        .header("Content-Type", "application/json")
+        .body(json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string());
+    if let Some(token) = bearer {
+        request = request.bearer_auth(token);
+    }
+    if extension {
+        request = request.header("A2A-Extensions", a2a_reference_agent::extensions::REQUIRED_EXTENSION);
+    }
+    let bytes = request.send().await.ok()?.bytes().await.ok()?;
+    let answer: Value = serde_json::from_slice(&bytes).ok()?;
+    answer.get("result").cloned()
+}
+
+/// What the play's reference agent holds: every task (with history and artifacts), its
+/// extended card, and the text of its direct message.
+async fn truth_of(
+    http: &reqwest::Client,
+    backend: &RunningAgent,
+    bearer: Option<String>,
+    extension: bool,
+) -> Truth {
+    let call = |method: &'static str, params: Value| {
+        backend_call(http, backend, bearer.as_deref(), extension, method, params)
+    };
+    let listed = call("ListTasks", json!({"pageSize": 100})).await;
+    let mut tasks = Vec::new();
+    for task in (listed.as_ref().and_then(|l| l["tasks"].as_array())).into_iter().flatten() {
+        let id = task["id"].clone();
+        let full = call("GetTask", json!({"id": id, "historyLength": 50})).await;
+        tasks.push(full.unwrap_or_else(|| task.clone()));
+    }
+    let extended_card = match bearer {
+        Some(_) => call("GetExtendedAgentCard", json!({})).await,
+        None => None,
+    };
+    let message_text = serde_json::from_str::<Value>(SCENARIOS)
+        .ok()
+        .and_then(|table| {
+            (table["scenarios"].as_array().into_iter().flatten())
+                .find(|s| s["prefix"] == "tck-message-response")
+                .and_then(|s| s["message"]["text"].as_str().map(str::to_owned))
+        })
+        .unwrap_or_default();
+    Truth {
+        tasks,
+        extended_card,
+        message_text,
+        bearer,
+    }
+}
+
+/// The play's evidence: what the adapter was given and printed, then every request the client
+/// made with what the stage answered (credentials redacted).
+fn evidence_of(calls: &[Call], scenario: &Value, outcome: &Outcome, client: &Client) -> Vec<Exchange> {
+    let command = match client {
+        Client::Command(command) => command.clone(),
+        Client::Reference(faults) => {
+            let names: Vec<&str> = faults.iter().map(|f| f.name()).collect();
+            format!("reference client{}", if names.is_empty() { String::new() } else { format!(" (faults: {})", names.join(", ")) })
+        }
+    };
+    let mut printed = json!({"lines": outcome.lines});
+    if !outcome.noise.is_empty() {
+        printed["other_output"] = json!(outcome.noise);
+    }
+    if let Some(failure) = &outcome.failure {
+        printed["failure"] = json!(failure);
+    }
+    let mut all = vec![Exchange {
+        request: RecordedRequest {
+            method: "ADAPTER".into(),
+            url: command,
+            headers: Vec::new(),
+            body: Some(RecordedBody::of(scenario.to_string().as_bytes())),
+        },
+        response: Some(RecordedResponse {
+            status: 0,
+            headers: Vec::new(),
+            body: RecordedBody::of(printed.to_string().as_bytes()),
+        }),
+        error: outcome.failure.clone(),
+        elapsed_ms: 0,
+        events: Vec::new(),
+        dropped: None,
+    }];
+    for call in calls {
+        let seen = &call.seen;
+        let served = seen.served();
+        let body = if call.binding == Some(Binding::Grpc) {
+            (!call.params.is_null()).then(|| RecordedBody::of(call.params.to_string().as_bytes()))
+        } else {
+            (!seen.body.is_empty()).then(|| RecordedBody::of(&seen.body))
+        };
+        let door = match seen.door {
+            Door::Main => "",
+            Door::Alt => " (second interface)",
+            Door::Dead => " (failing interface)",
+        };
+        let query = seen.query.as_deref().map_or(String::new(), |q| format!("?{q}"));
+        all.push(Exchange {
+            request: RecordedRequest {
+                method: if call.binding == Some(Binding::Grpc) { "gRPC".into() } else { seen.method.clone() },
+                url: format!("{}{query}{door}", seen.path),
+                headers: redact_all(&seen.headers),
+                body,
+            },
+            response: Some(RecordedResponse {
+                status: served.status,
+                headers: redact_all(&served.headers),
+                body: RecordedBody::of(&served.body),
+            }),
+            error: served.error.clone(),
+            elapsed_ms: seen.at_ms,
+            events: Vec::new(),
+            dropped: None,
+        });
+    }
+    all
+}
+
+fn target_of(options: &ClientOptions, identity: Option<&ClientUnderTest>) -> Target {
+    Target {
+        url: match &options.client {
+            Client::Command(command) => command.clone(),
+            Client::Reference(_) => "builtin reference client".into(),
+        },
+        card_url: String::new(),
+        card_sha256: String::new(),
+        agent_name: identity.map(|i| i.name.clone()),
+        agent_version: identity.map(|i| i.version.clone()),
+        builtin: matches!(options.client, Client::Reference(_)),
+        versioned_card: None,
+    }
+}
+
+/// The report of a run that could not start.
+fn failed(options: &ClientOptions, started: SystemTime, why: String, identity: Option<ClientUnderTest>) -> Report {
+    let mut report = Report::begun(target_of(options, identity.as_ref()), Selection::of(&options.filter, 0), started);
+    report.mode = Some(Mode::Client);
+    report.client = identity;
+    report.verdict_reason = why.clone();
+    report.failure = Some(report::RunFailure {
+        message: why,
+        evidence: Vec::new(),
+    });
+    report
+}
+
+fn assemble(
+    options: &ClientOptions,
+    started: SystemTime,
+    identity: ClientUnderTest,
+    results: Vec<CheckResult>,
+    places: usize,
+    selected: usize,
+) -> Report {
+    let mut totals: BTreeMap<Level, Counts> = Level::ALL.iter().map(|l| (*l, Counts::default())).collect();
+    for result in &results {
+        totals.entry(result.level).or_default().add(result.status);
+    }
+    let scope = report::VerdictScope {
+        interfaces_tested: places,
+        needs_credentials: Vec::new(),
+        must_selected: results.iter().any(|r| r.level == Level::Must),
+    };
+    let (verdict, mut verdict_reason) = report::Verdict::of(&results, &scope);
+    if places == 0 {
+        verdict_reason = "the client declares no binding x version the selection keeps".into();
+    }
+    let mut spec_versions: Vec<String> = identity.versions.iter().map(|v| v.as_str().to_owned()).collect();
+    spec_versions.dedup();
+    let target = target_of(options, Some(&identity));
+    Report {
+        mode: Some(Mode::Client),
+        client: Some(identity),
+        spec_versions,
+        totals,
+        verdict,
+        verdict_reason,
+        compatibility: Some(crate::compat::of(&results)),
+        results,
+        ..Report::begun(target, Selection::of(&options.filter, selected), started)
+    }
+}

@@ -1,0 +1,649 @@
+//! The reference client: the kit's own transports driven as an A2A client through the adapter
+//! protocol's steps, in-process. With no fault it does what every client check asks; each
+//! [`ClientFault`] makes it break exactly one check, so the negative tests can show each check
+//! failing.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::a2a::ErrorKind;
+use crate::card::Interface;
+use crate::evidence::Recorder;
+use crate::ids::{fresh_token, Ids};
+use crate::model::{Binding, ProtocolVersion};
+use crate::transport::stream::{End, Next};
+use crate::transport::{Answer, Connector, ErrorReply, Reply, Start, Transport, VersionHeader};
+use crate::wire::{Limits, Wire};
+
+macro_rules! faults {
+    ($($variant:ident = $name:literal: $doc:literal,)*) => {
+        /// One rule the reference client breaks on purpose.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum ClientFault {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl ClientFault {
+            /// Every fault.
+            pub const ALL: &'static [ClientFault] = &[$(ClientFault::$variant,)*];
+
+            /// Its name (`--client-fault NAME`).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(ClientFault::$variant => $name,)*
+                }
+            }
+
+            /// What it does.
+            pub fn describe(self) -> &'static str {
+                match self {
+                    $(ClientFault::$variant => $doc,)*
+                }
+            }
+        }
+    };
+}
+
+faults! {
+    RejectUnknownFields = "reject-unknown-fields": "Refuses a card that holds a field it does not know.",
+    WrongJsonrpcVersion = "wrong-jsonrpc-version": "Sends JSON-RPC requests with \"jsonrpc\": \"1.0\".",
+    NoVersionHeader = "no-version-header": "Sends no A2A-Version on its unary calls.",
+    ReuseMessageId = "reuse-message-id": "Gives every message the same messageId.",
+    MisreadState = "misread-state": "Reports every task as working.",
+    MisreadErrors = "misread-errors": "Reports every error as Other.",
+    NewTaskOnFollowUp = "new-task-on-follow-up": "Sends a follow-up without the task's taskId and contextId.",
+    StopAtFirstEvent = "stop-at-first-event": "Stops reading a stream after its first event.",
+    StreamRegardless = "stream-regardless": "Streams even when the card says streaming: false.",
+    PollInsteadOfSubscribe = "poll-instead-of-subscribe": "Gets the task instead of subscribing to it again.",
+    KeepLastChunk = "keep-last-chunk": "Keeps only the last chunk of a chunked artifact.",
+    LastInterface = "last-interface": "Uses the last interface the card lists, not the first.",
+    NoFallback = "no-fallback": "Gives up when the first interface fails.",
+    DropTenant = "drop-tenant": "Leaves the interface's tenant out of its requests.",
+    UnauthenticatedExtendedCard = "unauthenticated-extended-card": "Asks for the extended card without credentials.",
+    PublicCardAsExtended = "public-card-as-extended": "Gives the public card as the extended card.",
+    NoExtensionHeader = "no-extension-header": "Activates no extension.",
+    PushWithoutToken = "push-without-token": "Registers push configs without their token.",
+}
+
+impl FromStr for ClientFault {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<ClientFault, String> {
+        (ClientFault::ALL.iter())
+            .find(|f| f.name() == name)
+            .copied()
+            .ok_or_else(|| format!("no client fault {name:?} (see a2a-tck client --list-faults)"))
+    }
+}
+
+impl fmt::Display for ClientFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How long a stream may stay silent before the reference client stops reading it.
+const STREAM_WAIT: Duration = Duration::from_secs(10);
+
+/// The card fields the reference client knows (for [`ClientFault::RejectUnknownFields`]).
+const KNOWN_CARD_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "version",
+    "provider",
+    "capabilities",
+    "defaultInputModes",
+    "defaultOutputModes",
+    "skills",
+    "supportedInterfaces",
+    "securitySchemes",
+    "securityRequirements",
+    "security",
+    "signatures",
+    "iconUrl",
+    "documentationUrl",
+    "protocolVersion",
+    "url",
+    "preferredTransport",
+    "additionalInterfaces",
+    "supportsAuthenticatedExtendedCard",
+];
+
+/// Runs a scenario file's steps; returns one line per step (the describe line for a describe run).
+pub async fn run(scenario: &Value, faults: &[ClientFault]) -> Vec<Value> {
+    if scenario["describe"] == json!(true) {
+        return vec![json!({
+            "event": "client",
+            "name": "a2a-tck reference client",
+            "version": env!("CARGO_PKG_VERSION"),
+            "bindings": ["JSONRPC", "HTTP+JSON", "GRPC"],
+            "versions": ["1.0", "0.3"],
+            "features": ["streaming", "push", "extended-card", "extensions"],
+        })];
+    }
+    let mut session = Session::new(scenario, faults);
+    let steps = scenario["steps"].as_array().cloned().unwrap_or_default();
+    let mut lines = Vec::new();
+    for step in &steps {
+        let op = step["op"].as_str().unwrap_or("").to_owned();
+        let mut line = match session.step(step).await {
+            Ok(line) => line,
+            Err(error) => json!({"error": error}),
+        };
+        line["op"] = json!(op);
+        lines.push(line);
+    }
+    lines
+}
+
+/// An error line's `error`.
+fn error(kind: &str, message: impl Into<String>) -> Value {
+    json!({"kind": kind, "message": message.into()})
+}
+
+struct Session {
+    faults: Vec<ClientFault>,
+    card_url: String,
+    bearer: Option<String>,
+    extensions: Vec<String>,
+    http: Option<reqwest::Client>,
+    card: Option<Value>,
+    /// The interfaces of the card, in the order the client tries them.
+    interfaces: Vec<Interface>,
+    /// The index of the interface in use.
+    current: usize,
+    connector: Connector,
+    ids: Ids,
+    last_task: Option<String>,
+    last_context: Option<String>,
+}
+
+impl Session {
+    fn new(scenario: &Value, faults: &[ClientFault]) -> Session {
+        let text = |k: &str| scenario[k].as_str().map(str::to_owned);
+        let card_url = text("card_url").unwrap_or_default();
+        Session {
+            faults: faults.to_vec(),
+            connector: Connector::new(&card_url),
+            card_url,
+            bearer: text("bearer"),
+            extensions: (scenario["extensions"].as_array())
+                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                .unwrap_or_default(),
+            http: crate::wire::client().ok(),
+            card: None,
+            interfaces: Vec::new(),
+            current: 0,
+            ids: Ids::new(&fresh_token()),
+            last_task: None,
+            last_context: None,
+        }
+    }
+
+    fn has(&self, fault: ClientFault) -> bool {
+        self.faults.contains(&fault)
+    }
+
+    async fn step(&mut self, step: &Value) -> Result<Value, Value> {
+        match step["op"].as_str().unwrap_or("") {
+            "card" => {
+                let card = self.card().await?;
+                Ok(json!({
+                    "name": card["name"],
+                    "skills": crate::plays::skill_ids(&card),
+                    "streaming": card["capabilities"]["streaming"].as_bool().unwrap_or(false),
+                }))
+            }
+            "send" => self.send(step).await,
+            "get" => {
+                let id = self.task_of(step)?;
+                let reply = self.call("GetTask", json!({"id": id}), true).await?;
+                self.result(reply)
+            }
+            "cancel" => {
+                let id = self.task_of(step)?;
+                let reply = self.call("CancelTask", json!({"id": id}), true).await?;
+                self.result(reply)
+            }
+            "subscribe" => {
+                let id = self.task_of(step)?;
+                if self.has(ClientFault::PollInsteadOfSubscribe) {
+                    let reply = self.call("GetTask", json!({"id": id}), true).await?;
+                    return self.result(reply);
+                }
+                self.stream("SubscribeToTask", json!({"id": id})).await
+            }
+            "extended_card" => self.extended_card().await,
+            "push" => self.push(step).await,
+            other => Err(error("Other", format!("unknown op {other:?}"))),
+        }
+    }
+
+    async fn card(&mut self) -> Result<Value, Value> {
+        if let Some(card) = &self.card {
+            return Ok(card.clone());
+        }
+        let http = (self.http.clone()).ok_or_else(|| error("Transport", "no HTTP client"))?;
+        let answer = http
+            .get(&self.card_url)
+            .send()
+            .await
+            .map_err(|e| error("Transport", e.to_string()))?;
+        let bytes = (answer.bytes().await).map_err(|e| error("Transport", e.to_string()))?;
+        let card: Value =
+            serde_json::from_slice(&bytes).map_err(|e| error("CardRejected", e.to_string()))?;
+        if self.has(ClientFault::RejectUnknownFields) {
+            let unknown = (card.as_object().into_iter().flatten())
+                .map(|(k, _)| k.as_str())
+                .find(|k| !KNOWN_CARD_FIELDS.contains(k));
+            if let Some(field) = unknown {
+                return Err(error("CardRejected", format!("unknown field {field}")));
+            }
+        }
+        let mut interfaces = interfaces_of(&card);
+        if self.has(ClientFault::LastInterface) {
+            interfaces.reverse();
+        }
+        if self.has(ClientFault::DropTenant) {
+            for interface in &mut interfaces {
+                interface.tenant = None;
+            }
+        }
+        self.interfaces = interfaces;
+        self.card = Some(card.clone());
+        Ok(card)
+    }
+
+    /// The transport of the interface in use, with the session's credentials and extensions.
+    async fn transport(&mut self, credentials: bool) -> Result<Arc<dyn Transport>, Value> {
+        self.card().await?;
+        let interface = (self.interfaces.get(self.current).cloned())
+            .ok_or_else(|| error("CardRejected", "the card lists no interface this client speaks"))?;
+        let http = (self.http.clone()).ok_or_else(|| error("Transport", "no HTTP client"))?;
+        let mut headers = Vec::new();
+        if let (Some(token), true) = (&self.bearer, credentials) {
+            headers.push(("Authorization".to_owned(), format!("Bearer {token}")));
+        }
+        let extensions = if self.has(ClientFault::NoExtensionHeader) {
+            Vec::new()
+        } else {
+            self.extensions.clone()
+        };
+        let wire = Wire::new(http, Limits::default(), Recorder::default())
+            .with_headers(Arc::new(headers))
+            .with_extensions(Arc::new(extensions));
+        Ok(self.connector.connect(&interface, &wire, &self.ids))
+    }
+
+    /// A unary call on the interface in use; when the interface fails (no answer, HTTP 5xx,
+    /// gRPC UNAVAILABLE) and `fall_back`, the next interface.
+    async fn call(&mut self, method: &str, params: Value, fall_back: bool) -> Result<Reply, Value> {
+        loop {
+            let transport = self.transport(true).await?;
+            let params = transport.with_tenant(params.clone());
+            let version = if self.has(ClientFault::NoVersionHeader) {
+                VersionHeader::Absent
+            } else {
+                VersionHeader::Interface
+            };
+            let sent = if self.has(ClientFault::WrongJsonrpcVersion)
+                && transport.interface().binding == Binding::Jsonrpc
+            {
+                self.wrong_envelope(&transport, method, params).await
+            } else {
+                transport.call(method, params, version).await
+            };
+            let failed = match &sent {
+                Err(_) => true,
+                Ok(reply) => interface_failed(reply),
+            };
+            let next = self.current + 1 < self.interfaces.len();
+            if failed && fall_back && next && !self.has(ClientFault::NoFallback) {
+                self.current += 1;
+                continue;
+            }
+            return sent.map_err(|e| error("Transport", e.to_string()));
+        }
+    }
+
+    async fn wrong_envelope(
+        &self,
+        transport: &Arc<dyn Transport>,
+        method: &str,
+        params: Value,
+    ) -> Result<Reply, crate::model::HarnessError> {
+        use crate::transport::v03;
+        let (method, params) = match transport.interface().version {
+            ProtocolVersion::V1_0 => (method.to_owned(), params),
+            ProtocolVersion::V0_3 => (
+                v03::jsonrpc_method(method).unwrap_or(method).to_owned(),
+                v03::write::request(v03::Form::JsonRpc, method, &params),
+            ),
+        };
+        let body = json!({"jsonrpc": "1.0", "id": self.ids.next("rpc"), "method": method, "params": params});
+        let mut headers = vec![("Content-Type", "application/json".to_owned())];
+        if let Some(value) = transport.version_value(VersionHeader::Interface) {
+            headers.push(("A2A-Version", value));
+        }
+        let http = transport.raw(body.to_string().into_bytes(), headers).await?;
+        let read = crate::transport::jsonrpc::read_response(&http.json().unwrap_or(Value::Null), Some(http.status))
+            .ok_or_else(|| "not a JSON-RPC response".to_owned());
+        Ok(Reply::new(Binding::Jsonrpc, Some(http.status), read))
+    }
+
+    fn task_of(&self, step: &Value) -> Result<String, Value> {
+        match step["task"].as_str() {
+            Some("last") | None => (self.last_task.clone())
+                .ok_or_else(|| error("Other", "no task yet to name as last")),
+            Some(id) => Ok(id.to_owned()),
+        }
+    }
+
+    fn message(&self, step: &Value) -> Value {
+        let id = if self.has(ClientFault::ReuseMessageId) {
+            "tck-reference-message".to_owned()
+        } else {
+            self.ids.next("msg")
+        };
+        let mut message = json!({
+            "messageId": id,
+            "role": "ROLE_USER",
+            "parts": [{"text": step["text"].as_str().unwrap_or("")}],
+        });
+        if step["follow_up"] == json!(true) && !self.has(ClientFault::NewTaskOnFollowUp) {
+            if let Some(task) = &self.last_task {
+                message["taskId"] = json!(task);
+            }
+            if let Some(context) = &self.last_context {
+                message["contextId"] = json!(context);
+            }
+        }
+        message
+    }
+
+    async fn send(&mut self, step: &Value) -> Result<Value, Value> {
+        let card = self.card().await?;
+        let declared = card["capabilities"]["streaming"].as_bool().unwrap_or(false);
+        let streaming = match step["stream"].as_str().unwrap_or("auto") {
+            "always" => true,
+            "never" => false,
+            _ => declared || self.has(ClientFault::StreamRegardless),
+        };
+        let params = json!({"message": self.message(step)});
+        if streaming {
+            self.stream("SendStreamingMessage", params).await
+        } else {
+            let reply = self.call("SendMessage", params, true).await?;
+            self.result(reply)
+        }
+    }
+
+    /// A result line from a unary reply.
+    fn result(&mut self, reply: Reply) -> Result<Value, Value> {
+        match reply.read {
+            Ok(Answer::Result(value)) => {
+                let value = value.get("task").cloned().unwrap_or(value);
+                if let Some(message) = value.get("message").or(value.get("parts").map(|_| &value)) {
+                    if value.get("status").is_none() {
+                        return Ok(json!({"result": "message", "text": texts(message)}));
+                    }
+                }
+                Ok(self.task_line(&value))
+            }
+            Ok(Answer::Error(e)) => Err(self.error_of(&e)),
+            Err(unreadable) => Err(error("Transport", unreadable)),
+        }
+    }
+
+    fn task_line(&mut self, task: &Value) -> Value {
+        let id = task["id"].as_str().map(str::to_owned);
+        let context = task["contextId"].as_str().map(str::to_owned);
+        if id.is_some() {
+            self.last_task.clone_from(&id);
+            self.last_context.clone_from(&context);
+        }
+        let state = if self.has(ClientFault::MisreadState) {
+            json!("working")
+        } else {
+            task["status"]["state"].clone()
+        };
+        let artifacts: Vec<Value> = (task["artifacts"].as_array().into_iter().flatten())
+            .map(|a| json!({"artifact_id": a["artifactId"], "text": texts(a)}))
+            .collect();
+        json!({"result": "task", "task_id": id, "context_id": context, "state": state, "artifacts": artifacts})
+    }
+
+    fn error_of(&self, reply: &ErrorReply) -> Value {
+        if self.has(ClientFault::MisreadErrors) {
+            return error("Other", reply.to_string());
+        }
+        let kinds = [
+            ErrorKind::TaskNotFound,
+            ErrorKind::TaskNotCancelable,
+            ErrorKind::PushNotificationNotSupported,
+            ErrorKind::UnsupportedOperation,
+            ErrorKind::ContentTypeNotSupported,
+            ErrorKind::InvalidAgentResponse,
+            ErrorKind::ExtendedAgentCardNotConfigured,
+            ErrorKind::ExtensionSupportRequired,
+            ErrorKind::VersionNotSupported,
+            ErrorKind::InvalidParams,
+            ErrorKind::InvalidRequest,
+            ErrorKind::MethodNotFound,
+            ErrorKind::JsonParse,
+            ErrorKind::Internal,
+        ];
+        let by_reason = (reply.error_info.as_ref()).and_then(|info| {
+            kinds.iter().find(|k| k.reason() == Some(info.reason.as_str()))
+        });
+        let by_status = match reply.status.as_deref() {
+            Some("NOT_FOUND") => Some(&ErrorKind::TaskNotFound),
+            Some("FAILED_PRECONDITION") => Some(&ErrorKind::TaskNotCancelable),
+            Some("UNIMPLEMENTED") => Some(&ErrorKind::UnsupportedOperation),
+            Some("INVALID_ARGUMENT") => Some(&ErrorKind::InvalidParams),
+            _ => None,
+        };
+        let by_code = reply.code.and_then(|code| kinds.iter().find(|k| k.jsonrpc_code() == code));
+        let kind = by_reason
+            .or(by_code)
+            .or(by_status)
+            .or_else(|| kinds.iter().find(|k| crate::judge::is(reply, **k)))
+            .map_or("Other".to_owned(), |k| match k {
+                ErrorKind::JsonParse => "ParseError".to_owned(),
+                other => format!("{other:?}"),
+            });
+        error(&kind, reply.to_string())
+    }
+
+    /// Opens a stream and reads it to its end, putting artifact chunks together.
+    async fn stream(&mut self, method: &str, params: Value) -> Result<Value, Value> {
+        let transport = self.transport(true).await?;
+        let params = transport.with_tenant(params);
+        let start = transport
+            .open_stream(method, params)
+            .await
+            .map_err(|e| error("Transport", e.to_string()))?;
+        let mut stream = match start {
+            Start::Stream(stream) => stream,
+            Start::Refused(reply) => return self.result(*reply),
+        };
+        let mut task = json!({});
+        let mut events = 0usize;
+        let mut message = None;
+        let mut ended = None;
+        loop {
+            match stream.next(STREAM_WAIT).await {
+                Next::Event(event) => {
+                    events += 1;
+                    if let Some(response) = &event.response {
+                        self.fold(&mut task, &mut message, response);
+                    }
+                    if self.has(ClientFault::StopAtFirstEvent) {
+                        break;
+                    }
+                }
+                Next::End(End::Closed) => break,
+                Next::End(End::Error(e)) => {
+                    ended = Some(self.error_of(&e));
+                    break;
+                }
+                Next::End(other) => {
+                    ended = Some(error("Transport", other.describe()));
+                    break;
+                }
+            }
+        }
+        let mut line = match message {
+            Some(text) if task.get("id").is_none() => json!({"result": "message", "text": text}),
+            _ => self.task_line(&task),
+        };
+        line["streamed"] = json!(true);
+        line["events"] = json!(events);
+        if let Some(error) = ended {
+            line["error"] = error;
+        }
+        Ok(line)
+    }
+
+    /// Folds one StreamResponse into the task held so far.
+    fn fold(&self, task: &mut Value, message: &mut Option<String>, response: &Value) {
+        if let Some(whole) = response.get("task") {
+            *task = whole.clone();
+        } else if let Some(update) = response.get("statusUpdate") {
+            task["id"] = update["taskId"].clone();
+            task["contextId"] = update["contextId"].clone();
+            task["status"] = update["status"].clone();
+        } else if let Some(update) = response.get("artifactUpdate") {
+            task["id"] = update["taskId"].clone();
+            task["contextId"] = update["contextId"].clone();
+            let artifact = &update["artifact"];
+            let append = update["append"] == json!(true) && !self.has(ClientFault::KeepLastChunk);
+            if !task["artifacts"].is_array() {
+                task["artifacts"] = json!([]);
+            }
+            if let Some(artifacts) = task["artifacts"].as_array_mut() {
+                let held = artifacts
+                    .iter_mut()
+                    .find(|a| a["artifactId"] == artifact["artifactId"]);
+                match held {
+                    Some(held) if append => {
+                        let more = artifact["parts"].as_array().cloned().unwrap_or_default();
+                        if let Some(parts) = held["parts"].as_array_mut() {
+                            parts.extend(more);
+                        }
+                    }
+                    Some(held) => *held = artifact.clone(),
+                    None => artifacts.push(artifact.clone()),
+                }
+            }
+        } else if let Some(reply) = response.get("message") {
+            *message = Some(texts(reply));
+        }
+    }
+
+    async fn extended_card(&mut self) -> Result<Value, Value> {
+        if self.has(ClientFault::PublicCardAsExtended) {
+            let card = self.card().await?;
+            return Ok(json!({"name": card["name"], "skills": crate::plays::skill_ids(&card)}));
+        }
+        let credentials = !self.has(ClientFault::UnauthenticatedExtendedCard);
+        let transport = self.transport(credentials).await?;
+        let params = transport.with_tenant(json!({}));
+        let reply = transport
+            .call("GetExtendedAgentCard", params, VersionHeader::Interface)
+            .await
+            .map_err(|e| error("Transport", e.to_string()))?;
+        match reply.read {
+            Ok(Answer::Result(card)) => {
+                Ok(json!({"name": card["name"], "skills": crate::plays::skill_ids(&card)}))
+            }
+            Ok(Answer::Error(e)) => Err(self.error_of(&e)),
+            Err(unreadable) => Err(error("Transport", unreadable)),
+        }
+    }
+
+    async fn push(&mut self, step: &Value) -> Result<Value, Value> {
+        let task = self.task_of(step)?;
+        let mut config = json!({"taskId": task, "url": step["url"]});
+        if !self.has(ClientFault::PushWithoutToken) {
+            config["token"] = step["token"].clone();
+        }
+        let reply = self.call("CreateTaskPushNotificationConfig", config, false).await?;
+        match reply.read {
+            Ok(Answer::Result(value)) => {
+                let config = value.get("pushNotificationConfig").unwrap_or(&value);
+                Ok(json!({
+                    "task_id": value["taskId"],
+                    "config_id": config["id"],
+                    "url": config["url"],
+                    "token": config["token"],
+                }))
+            }
+            Ok(Answer::Error(e)) => Err(self.error_of(&e)),
+            Err(unreadable) => Err(error("Transport", unreadable)),
+        }
+    }
+}
+
+/// Whether a reply says the interface itself failed (not the operation).
+fn interface_failed(reply: &Reply) -> bool {
+    if reply.http_status.is_some_and(|s| s >= 500) && reply.binding != Binding::Jsonrpc {
+        return true;
+    }
+    match &reply.read {
+        Err(_) => true,
+        Ok(Answer::Error(e)) => {
+            e.status.as_deref() == Some("UNAVAILABLE") || e.http_status == Some(503)
+        }
+        Ok(Answer::Result(_)) => false,
+    }
+}
+
+/// The text parts of a message or an artifact, put together.
+fn texts(holder: &Value) -> String {
+    (holder["parts"].as_array().into_iter().flatten())
+        .filter_map(|p| p["text"].as_str())
+        .collect()
+}
+
+/// The interfaces of a card the reference client speaks, in the card's order: a 1.0 card's
+/// `supportedInterfaces`; a 0.3 card's main `url` (its `preferredTransport`), then its
+/// `additionalInterfaces`.
+pub fn interfaces_of(card: &Value) -> Vec<Interface> {
+    let mut listed: Vec<(Value, Value, Option<ProtocolVersion>, Option<String>)> = Vec::new();
+    if let Some(entries) = card["supportedInterfaces"].as_array() {
+        for entry in entries {
+            let version = entry["protocolVersion"].as_str().and_then(ProtocolVersion::from_declared);
+            let tenant = entry["tenant"].as_str().filter(|t| !t.is_empty()).map(str::to_owned);
+            listed.push((entry["url"].clone(), entry["protocolBinding"].clone(), version, tenant));
+        }
+    } else {
+        let v03 = Some(ProtocolVersion::V0_3);
+        listed.push((card["url"].clone(), card["preferredTransport"].clone(), v03, None));
+        for extra in card["additionalInterfaces"].as_array().into_iter().flatten() {
+            listed.push((extra["url"].clone(), extra["transport"].clone(), v03, None));
+        }
+    }
+    let mut interfaces: Vec<Interface> = Vec::new();
+    for (url, binding, version, tenant) in listed {
+        let (Some(url), Some(binding), Some(version)) =
+            (url.as_str(), binding.as_str().and_then(Binding::from_card), version)
+        else {
+            continue;
+        };
+        let interface = Interface {
+            binding,
+            version,
+            url: url.to_owned(),
+            tenant,
+        };
+        if !interfaces.contains(&interface) {
+            interfaces.push(interface);
+        }
+    }
+    interfaces
+}

@@ -1,0 +1,527 @@
+//! The client mode's scripted agent: one loopback server, in the kit's own process, that serves
+//! every play of a run. It has three doors (listeners): `main` and `alt` pass every request on to
+//! the play's reference agent and record it with what came back; `dead` answers every request
+//! 503 (gRPC UNAVAILABLE), for the plays whose card lists an interface that fails. The play's
+//! card is served at `/p/{token}/.well-known/agent-card.json`; HTTP interfaces live under the
+//! same prefix, which is taken off before the request is passed on. gRPC requests carry no
+//! prefix and belong to the play in progress (plays run one at a time).
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::response::Response;
+use axum::Router;
+use bytes::Bytes;
+use futures::StreamExt as _;
+use http::{HeaderValue, StatusCode};
+use http_body::Frame;
+use http_body_util::{BodyStream, Full, StreamBody};
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use serde_json::Value;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// The most of a request or response body the stage reads or keeps.
+const BODY_LIMIT: usize = 4 * 1024 * 1024;
+/// The most of a streamed response the stage keeps as evidence.
+const STREAM_KEEP: usize = 256 * 1024;
+
+/// Which listener a request came in through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Door {
+    /// The interface a card lists first (or alone).
+    Main,
+    /// A second working interface.
+    Alt,
+    /// An interface that answers every request 503 (gRPC UNAVAILABLE).
+    Dead,
+}
+
+/// One play in progress: its card, the reference agent behind it, and what the client sent.
+#[derive(Debug)]
+pub struct Play {
+    /// The path prefix of the play's card and HTTP interfaces is `/p/{token}`.
+    pub token: String,
+    /// The card served at `/p/{token}/.well-known/agent-card.json`.
+    pub card: Value,
+    /// Where requests are passed on to.
+    pub backend: SocketAddr,
+    /// End every stream after this many events (SSE events, gRPC messages).
+    pub cut_after: Option<usize>,
+    started: Instant,
+    seen: Mutex<Vec<Arc<Seen>>>,
+}
+
+impl Play {
+    pub fn new(token: String, card: Value, backend: SocketAddr, cut_after: Option<usize>) -> Play {
+        Play {
+            token,
+            card,
+            backend,
+            cut_after,
+            started: Instant::now(),
+            seen: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Every request the client made in this play, in arrival order.
+    pub fn seen(&self) -> Vec<Arc<Seen>> {
+        self.seen.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// The prefix of the play's paths.
+    pub fn prefix(&self) -> String {
+        format!("/p/{}", self.token)
+    }
+}
+
+/// One request the client made, as it arrived, with what the stage answered.
+#[derive(Debug)]
+pub struct Seen {
+    pub door: Door,
+    /// Milliseconds from the play's start.
+    pub at_ms: u64,
+    pub method: String,
+    /// The path as the client sent it (prefix included).
+    pub path: String,
+    pub query: Option<String>,
+    /// Every header, as sent (credentials included: the judges need them; evidence redacts).
+    pub headers: Vec<(String, String)>,
+    pub body: Bytes,
+    /// Whether the request came over HTTP/2.
+    pub http2: bool,
+    /// What went back, filled in as it goes.
+    pub served: Mutex<Served>,
+}
+
+impl Seen {
+    /// A header's value (the first of that name, any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        (self.headers.iter())
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every value of a header, any case.
+    pub fn headers_named(&self, name: &str) -> Vec<&str> {
+        (self.headers.iter())
+            .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+
+    /// Whether this is a gRPC call.
+    pub fn is_grpc(&self) -> bool {
+        self.header("content-type")
+            .is_some_and(|c| c.starts_with("application/grpc"))
+    }
+
+    /// What was served, as it stands.
+    pub fn served(&self) -> Served {
+        self.served.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+}
+
+/// A response as the stage sent it.
+#[derive(Debug, Clone, Default)]
+pub struct Served {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    /// The body (a stream's first [`STREAM_KEEP`] bytes).
+    pub body: Vec<u8>,
+    /// Stream events passed to the client.
+    pub events: usize,
+    /// Whether the stage ended the stream early (the play's `cut_after`).
+    pub cut: bool,
+    /// Why the request could not be passed on, if it could not.
+    pub error: Option<String>,
+}
+
+type Backend = Client<HttpConnector, Full<Bytes>>;
+
+#[derive(Debug)]
+struct Shared {
+    current: Mutex<Option<Arc<Play>>>,
+    http1: Backend,
+    http2: Backend,
+}
+
+/// The running stage. Dropping it stops its listeners.
+#[derive(Debug)]
+pub struct Stage {
+    shared: Arc<Shared>,
+    doors: [(Door, SocketAddr); 3],
+    stops: Vec<oneshot::Sender<()>>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Stage {
+    /// Binds the three doors on 127.0.0.1 (ephemeral ports) and serves them.
+    pub async fn start() -> std::io::Result<Stage> {
+        let http1 = Client::builder(TokioExecutor::new()).build_http();
+        let http2 = Client::builder(TokioExecutor::new())
+            .http2_only(true)
+            .build_http();
+        let shared = Arc::new(Shared {
+            current: Mutex::new(None),
+            http1,
+            http2,
+        });
+        let mut doors = Vec::new();
+        let mut stops = Vec::new();
+        let mut tasks = Vec::new();
+        for door in [Door::Main, Door::Alt, Door::Dead] {
+            let listener = TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).await?;
+            doors.push((door, listener.local_addr()?));
+            let router = Router::new()
+                .fallback(handle)
+                .with_state((Arc::clone(&shared), door));
+            let (stop, stopped) = oneshot::channel::<()>();
+            stops.push(stop);
+            tasks.push(tokio::spawn(async move {
+                let _ = axum::serve(listener, router)
+                    .with_graceful_shutdown(async move {
+                        let _ = stopped.await;
+                    })
+                    .await;
+            }));
+        }
+        let doors = [doors[0], doors[1], doors[2]];
+        Ok(Stage {
+            shared,
+            doors,
+            stops,
+            tasks,
+        })
+    }
+
+    /// The address of a door.
+    pub fn addr(&self, door: Door) -> SocketAddr {
+        (self.doors.iter())
+            .find(|(d, _)| *d == door)
+            .map_or(self.doors[0].1, |(_, a)| *a)
+    }
+
+    /// Makes `play` the one in progress (the previous one ends).
+    pub fn begin(&self, play: Arc<Play>) {
+        if let Ok(mut current) = self.shared.current.lock() {
+            *current = Some(play);
+        }
+    }
+
+    /// Ends the play in progress.
+    pub fn end(&self) {
+        if let Ok(mut current) = self.shared.current.lock() {
+            *current = None;
+        }
+    }
+}
+
+impl Drop for Stage {
+    fn drop(&mut self) {
+        for stop in self.stops.drain(..) {
+            let _ = stop.send(());
+        }
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+fn plain(status: StatusCode, text: &str) -> Response {
+    let mut response = Response::new(Body::from(text.to_owned()));
+    *response.status_mut() = status;
+    response
+}
+
+fn header_pairs(headers: &http::HeaderMap) -> Vec<(String, String)> {
+    (headers.iter())
+        .map(|(n, v)| {
+            let value = String::from_utf8_lossy(v.as_bytes()).into_owned();
+            (n.as_str().to_owned(), value)
+        })
+        .collect()
+}
+
+async fn handle(State((shared, door)): State<(Arc<Shared>, Door)>, request: Request) -> Response {
+    let play = shared.current.lock().ok().and_then(|c| c.clone());
+    let Some(play) = play else {
+        return plain(StatusCode::SERVICE_UNAVAILABLE, "no play is in progress");
+    };
+    let (parts, body) = request.into_parts();
+    let body = match axum::body::to_bytes(body, BODY_LIMIT).await {
+        Ok(body) => body,
+        Err(e) => return plain(StatusCode::PAYLOAD_TOO_LARGE, &e.to_string()),
+    };
+    let seen = Arc::new(Seen {
+        door,
+        at_ms: play.started.elapsed().as_millis() as u64,
+        method: parts.method.to_string(),
+        path: parts.uri.path().to_owned(),
+        query: parts.uri.query().map(str::to_owned),
+        headers: header_pairs(&parts.headers),
+        body: body.clone(),
+        http2: parts.version == http::Version::HTTP_2,
+        served: Mutex::new(Served::default()),
+    });
+    if let Ok(mut all) = play.seen.lock() {
+        all.push(Arc::clone(&seen));
+    }
+    let prefix = play.prefix();
+    let inner = seen.path.strip_prefix(&prefix).map(str::to_owned);
+    let response = if door == Door::Dead {
+        dead(seen.is_grpc())
+    } else if inner.as_deref() == Some("/.well-known/agent-card.json") {
+        let mut response = Response::new(Body::from(play.card.to_string()));
+        response.headers_mut().insert(
+            http::header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        response
+    } else if let Some(path) = inner.or_else(|| seen.is_grpc().then(|| seen.path.clone())) {
+        return forward(&shared, &play, &seen, parts, &path, body).await;
+    } else {
+        plain(StatusCode::NOT_FOUND, "no such path in this play")
+    };
+    if let Ok(mut served) = seen.served.lock() {
+        served.status = response.status().as_u16();
+        served.headers = header_pairs(response.headers());
+    }
+    response
+}
+
+/// The answer of the dead door.
+fn dead(grpc: bool) -> Response {
+    if grpc {
+        let mut response = Response::new(Body::empty());
+        let headers = response.headers_mut();
+        headers.insert("content-type", HeaderValue::from_static("application/grpc"));
+        headers.insert("grpc-status", HeaderValue::from_static("14"));
+        headers.insert(
+            "grpc-message",
+            HeaderValue::from_static("this interface is down"),
+        );
+        response
+    } else {
+        plain(StatusCode::SERVICE_UNAVAILABLE, "this interface is down")
+    }
+}
+
+async fn forward(
+    shared: &Shared,
+    play: &Play,
+    seen: &Arc<Seen>,
+    parts: http::request::Parts,
+    path: &str,
+    body: Bytes,
+) -> Response {
+    let query = seen.query.as_deref().map_or(String::new(), |q| format!("?{q}"));
+    let uri = format!("http://{}{path}{query}", play.backend);
+    let mut builder = http::Request::builder().method(parts.method).uri(uri);
+    for (name, value) in &parts.headers {
+        if name != http::header::HOST && name != http::header::CONTENT_LENGTH {
+            builder = builder.header(name, value);
+        }
+    }
+    let client = if seen.http2 {
+        &shared.http2
+    } else {
+        &shared.http1
+    };
+    let answer = match builder.body(Full::new(body)) {
+        Ok(request) => client.request(request).await.map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    };
+    let answer = match answer {
+        Ok(answer) => answer,
+        Err(e) => {
+            if let Ok(mut served) = seen.served.lock() {
+                served.status = 502;
+                served.error = Some(e.clone());
+            }
+            return plain(StatusCode::BAD_GATEWAY, &e);
+        }
+    };
+    let (parts, incoming) = answer.into_parts();
+    let content_type = (parts.headers.get(http::header::CONTENT_TYPE))
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    if let Ok(mut served) = seen.served.lock() {
+        served.status = parts.status.as_u16();
+        served.headers = header_pairs(&parts.headers);
+    }
+    let counter = if content_type.starts_with("text/event-stream") {
+        Some(Counter::Sse(Vec::new()))
+    } else if content_type.starts_with("application/grpc") {
+        Some(Counter::Grpc(Vec::new()))
+    } else {
+        None
+    };
+    let limit = play.cut_after.filter(|_| counter.is_some());
+    let state = Relay {
+        frames: BodyStream::new(incoming),
+        counter,
+        limit,
+        seen: Arc::clone(seen),
+        ended: false,
+    };
+    let frames = futures::stream::unfold(state, Relay::next).boxed();
+    http::Response::from_parts(parts, Body::new(StreamBody::new(frames)))
+}
+
+/// Counts the events of a stream as its bytes pass: SSE events end with a blank line; gRPC
+/// messages are length-prefixed.
+#[derive(Debug)]
+enum Counter {
+    Sse(Vec<u8>),
+    Grpc(Vec<u8>),
+}
+
+impl Counter {
+    /// Feeds `chunk`; returns the end offsets (within `chunk`) of the events it completes.
+    fn feed(&mut self, chunk: &[u8]) -> Vec<usize> {
+        let mut ends = Vec::new();
+        match self {
+            Counter::Sse(tail) => {
+                let before = tail.len();
+                tail.extend_from_slice(chunk);
+                let mut start = 0;
+                let mut i = 0;
+                while i < tail.len() {
+                    let blank = tail[i..].starts_with(b"\n\n");
+                    let crlf = tail[i..].starts_with(b"\r\n\r\n");
+                    if blank || crlf {
+                        let end = i + if crlf { 4 } else { 2 };
+                        ends.push(end.saturating_sub(before));
+                        start = end;
+                        i = end;
+                    } else {
+                        i += 1;
+                    }
+                }
+                tail.drain(..start);
+            }
+            Counter::Grpc(tail) => {
+                let before = tail.len();
+                tail.extend_from_slice(chunk);
+                let mut start = 0;
+                while tail.len() >= start + 5 {
+                    let len = u32::from_be_bytes([
+                        tail[start + 1],
+                        tail[start + 2],
+                        tail[start + 3],
+                        tail[start + 4],
+                    ]) as usize;
+                    let end = start + 5 + len;
+                    if tail.len() < end {
+                        break;
+                    }
+                    ends.push(end.saturating_sub(before));
+                    start = end;
+                }
+                tail.drain(..start);
+            }
+        }
+        ends
+    }
+}
+
+/// The state of a response body being passed on.
+struct Relay<B> {
+    frames: BodyStream<B>,
+    counter: Option<Counter>,
+    limit: Option<usize>,
+    seen: Arc<Seen>,
+    ended: bool,
+}
+
+type RelayItem = Result<Frame<Bytes>, Box<dyn std::error::Error + Send + Sync>>;
+
+impl<B> Relay<B>
+where
+    B: http_body::Body<Data = Bytes> + Unpin,
+    B::Error: std::error::Error + Send + Sync + 'static,
+{
+    async fn next(mut self) -> Option<(RelayItem, Relay<B>)> {
+        if self.ended {
+            return None;
+        }
+        let frame = match self.frames.next().await? {
+            Ok(frame) => frame,
+            Err(e) => {
+                self.note(|s| s.error = Some(e.to_string()));
+                return Some((Err(Box::new(e)), self));
+            }
+        };
+        let frame = match frame.into_data() {
+            Ok(mut data) => {
+                if let Some(counter) = self.counter.as_mut() {
+                    let ends = counter.feed(&data);
+                    let before = self.seen.served().events;
+                    let mut kept = ends.len();
+                    if let Some(limit) = self.limit {
+                        if before + ends.len() >= limit {
+                            kept = limit.saturating_sub(before);
+                            let cut_at = if kept == 0 { 0 } else { ends[kept - 1] };
+                            data = data.slice(..cut_at.min(data.len()));
+                            self.ended = true;
+                        }
+                    }
+                    let cut = self.ended;
+                    self.note(|s| {
+                        s.events += kept;
+                        s.cut = cut;
+                    });
+                }
+                let chunk = data.clone();
+                self.note(|s| {
+                    let room = STREAM_KEEP.saturating_sub(s.body.len());
+                    s.body.extend_from_slice(&chunk[..room.min(chunk.len())]);
+                });
+                Frame::data(data)
+            }
+            Err(frame) => {
+                if let Some(trailers) = frame.trailers_ref() {
+                    let pairs = header_pairs(trailers);
+                    self.note(|s| s.headers.extend(pairs));
+                }
+                frame
+            }
+        };
+        Some((Ok(frame), self))
+    }
+
+    fn note(&self, change: impl FnOnce(&mut Served)) {
+        if let Ok(mut served) = self.seen.served.lock() {
+            change(&mut served);
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sse_events_are_counted_across_chunks() {
+        let mut counter = Counter::Sse(Vec::new());
+        assert_eq!(counter.feed(b"data: 1\n"), Vec::<usize>::new());
+        assert_eq!(counter.feed(b"\ndata: 2\n\ndata"), vec![1, 10]);
+        assert_eq!(counter.feed(b": 3\r\n\r\n"), vec![7]);
+    }
+
+    #[test]
+    fn grpc_messages_are_counted_across_chunks() {
+        let mut counter = Counter::Grpc(Vec::new());
+        assert_eq!(counter.feed(&[0, 0, 0, 0, 2, 7]), Vec::<usize>::new());
+        assert_eq!(counter.feed(&[8, 0, 0, 0, 0, 0]), vec![1, 6]);
+    }
+}

@@ -1,0 +1,851 @@
+//! The client checks' judges: each reads what the client sent (the recorded [`Call`]s) and what
+//! its adapter said the client's API returned (the step lines), against what the scripted agent
+//! served (its card, and its tasks read back from it after the play), and gives a status with the
+//! reason. A judge says UNTESTABLE when the play did not reach the state it needs, ERROR when the
+//! adapter could not be run; it fails the client only on what the client was seen to do.
+
+use serde_json::Value;
+
+use crate::check::{Level, Status};
+use crate::model::{Binding, ProtocolVersion};
+
+use super::adapter::Outcome;
+use super::calls::{role, Call};
+use super::plays::{skill_ids, ClientCheck, PlaySpec};
+use super::stage::Door;
+
+/// What the scripted agent holds after the play: its tasks (1.0 JSON, with artifacts), its
+/// extended card, and the text of its direct-message reply.
+#[derive(Debug, Clone, Default)]
+pub struct Truth {
+    pub tasks: Vec<Value>,
+    pub extended_card: Option<Value>,
+    pub message_text: String,
+    pub bearer: Option<String>,
+}
+
+impl Truth {
+    /// The task with `id`.
+    pub fn task(&self, id: &str) -> Option<&Value> {
+        self.tasks.iter().find(|t| t["id"].as_str() == Some(id))
+    }
+}
+
+/// Everything one play showed.
+#[derive(Debug)]
+pub struct Observed<'a> {
+    pub play: &'a PlaySpec,
+    pub binding: Binding,
+    pub version: ProtocolVersion,
+    pub card: &'a Value,
+    pub calls: &'a [Call],
+    pub outcome: &'a Outcome,
+    pub truth: &'a Truth,
+}
+
+impl Observed<'_> {
+    fn operations(&self) -> impl Iterator<Item = &Call> {
+        self.calls.iter().filter(|c| c.is_operation())
+    }
+
+    fn of_op<'b>(&'b self, op: &'b str) -> impl Iterator<Item = &'b Call> + 'b {
+        self.calls.iter().filter(move |c| c.op == Some(op))
+    }
+
+    fn sends(&self) -> impl Iterator<Item = &Call> {
+        (self.calls.iter())
+            .filter(|c| matches!(c.op, Some("SendMessage" | "SendStreamingMessage")))
+    }
+
+    /// The line of step `i`, or why there is none.
+    fn line(&self, i: usize) -> Result<&Value, Judged> {
+        match self.outcome.step(i) {
+            Some(line) => Ok(line),
+            None => Err(self.no_line(i)),
+        }
+    }
+
+    fn no_line(&self, i: usize) -> Judged {
+        match &self.outcome.failure {
+            Some(failure) => Judged::Error(failure.clone()),
+            None => Judged::Untestable(format!(
+                "the adapter printed no line for step {} ({}){}",
+                i + 1,
+                self.play.steps.get(i).map_or("?".into(), |s| s["op"].to_string()),
+                if self.outcome.noise.trim().is_empty() {
+                    String::new()
+                } else {
+                    format!("; it printed: {}", short(&self.outcome.noise, 600))
+                }
+            )),
+        }
+    }
+
+    fn no_request(&self, what: &str) -> Judged {
+        match &self.outcome.failure {
+            Some(failure) => Judged::Error(failure.clone()),
+            None => Judged::Untestable(format!(
+                "the client made no {what}, so there is nothing to judge{}",
+                self.said()
+            )),
+        }
+    }
+
+    /// What the adapter's lines said, for a message.
+    fn said(&self) -> String {
+        if self.outcome.lines.is_empty() {
+            String::new()
+        } else {
+            let lines: Vec<String> = self.outcome.lines.iter().map(|l| short(&l.to_string(), 300)).collect();
+            format!("; the adapter printed {}", lines.join(" | "))
+        }
+    }
+}
+
+/// A judge's finding, before the check's level turns a broken rule into FAIL or WARN.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Judged {
+    Kept(String),
+    Broken(String),
+    /// A SHOULD-strength side of a MUST check went unfollowed.
+    Discouraged(String),
+    Untestable(String),
+    Error(String),
+}
+
+/// Judges `check` over a play: its status and message.
+pub fn judge(check: &ClientCheck, seen: &Observed) -> (Status, String) {
+    let judged = match check.id.as_str() {
+        "client.card.tolerates-unknown-fields" => card_read(seen),
+        "client.requests.binding-form" => binding_form(seen),
+        "client.requests.version-header" => version_header(seen),
+        "client.requests.message-valid" => message_valid(seen),
+        "client.read.results" => read_results(seen),
+        "client.read.errors" => read_errors(seen),
+        "client.follow-up.same-task" => follow_up(seen),
+        "client.stream.read" => stream_read(seen),
+        "client.capabilities.streaming-off" => streaming_off(seen),
+        "client.stream.resubscribe" => resubscribe(seen),
+        "client.stream.chunks-reassembled" => chunks(seen),
+        "client.interface.first-supported" => first_supported(seen),
+        "client.interface.fallback" => fallback(seen),
+        "client.interface.tenant" => tenant(seen),
+        "client.extended-card.authenticated" => extended_authenticated(seen),
+        "client.extended-card.used" => extended_used(seen),
+        "client.extensions.required-activated" => extensions(seen),
+        "client.push.config-sent" => push(seen),
+        other => Judged::Error(format!("the kit has no judge for {other}")),
+    };
+    let broke = |why: String| match check.level() {
+        Level::Must => (Status::Fail, why),
+        Level::Should | Level::May => (Status::Warn, why),
+    };
+    match judged {
+        Judged::Kept(why) => (Status::Pass, why),
+        Judged::Broken(why) => broke(why),
+        Judged::Discouraged(why) => (Status::Warn, why),
+        Judged::Untestable(why) => (Status::Untestable, why),
+        Judged::Error(why) => (Status::Error, why),
+    }
+}
+
+/// Whether a judge is known for `id` (the meta-tests hold the table and the judges together).
+pub fn has_judge(id: &str) -> bool {
+    !matches!(
+        judge(
+            &ClientCheck {
+                id: id.into(),
+                level: "MUST".into(),
+                play: String::new(),
+                statements: Vec::new(),
+                requirement: String::new(),
+                reading: None,
+                fault: String::new(),
+                versions: None,
+            },
+            &Observed {
+                play: &PlaySpec {
+                    id: String::new(),
+                    description: String::new(),
+                    card: Default::default(),
+                    steps: Vec::new(),
+                    needs: Vec::new(),
+                    versions: None,
+                    cut_after: None,
+                },
+                binding: Binding::Jsonrpc,
+                version: ProtocolVersion::V1_0,
+                card: &Value::Null,
+                calls: &[],
+                outcome: &Outcome::default(),
+                truth: &Truth::default(),
+            },
+        ),
+        (Status::Error, ref why) if why.starts_with("the kit has no judge")
+    )
+}
+
+fn short(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.trim().to_owned();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", text[..end].trim())
+}
+
+/// A task state in one spelling: `completed`, `input-required`.
+pub fn state_name(state: &Value) -> Option<String> {
+    let text = state.as_str()?.trim().to_ascii_lowercase();
+    let text = text.strip_prefix("task_state_").unwrap_or(&text);
+    Some(text.replace('_', "-"))
+}
+
+fn error_of(line: &Value) -> Option<String> {
+    let error = line.get("error").filter(|e| !e.is_null())?;
+    Some(format!(
+        "{}: {}",
+        error["kind"].as_str().unwrap_or("?"),
+        short(error["message"].as_str().unwrap_or(""), 300)
+    ))
+}
+
+fn texts(holder: &Value) -> String {
+    (holder["parts"].as_array().into_iter().flatten())
+        .filter_map(|p| p["text"].as_str())
+        .collect()
+}
+
+fn card_read(seen: &Observed) -> Judged {
+    let line = match seen.line(0) {
+        Ok(line) => line,
+        Err(judged) => return judged,
+    };
+    if let Some(error) = error_of(line) {
+        return Judged::Broken(format!(
+            "the client refused a card whose only oddity is fields no version defines ({error})"
+        ));
+    }
+    let name = seen.card["name"].as_str().unwrap_or("");
+    if line["name"].as_str() != Some(name) {
+        return Judged::Broken(format!(
+            "the client read the card's name as {}, the card says {name:?}",
+            line["name"]
+        ));
+    }
+    let served = skill_ids(seen.card);
+    let read: Vec<String> = (line["skills"].as_array().into_iter().flatten())
+        .filter_map(|s| s.as_str().map(str::to_owned))
+        .collect();
+    if read != served {
+        return Judged::Broken(format!(
+            "the client read the skills {read:?}, the card lists {served:?}"
+        ));
+    }
+    Judged::Kept("the card with unknown fields was read: name and skills as served".into())
+}
+
+fn binding_form(seen: &Observed) -> Judged {
+    let operations: Vec<&Call> = seen.operations().collect();
+    let mut broken: Vec<String> = Vec::new();
+    let mut discouraged: Vec<String> = Vec::new();
+    for call in seen.calls.iter().filter(|c| c.binding.is_some() && !c.card_fetch) {
+        for problem in &call.broken {
+            broken.push(format!("{}: {problem}", call.brief()));
+        }
+        for problem in &call.discouraged {
+            discouraged.push(format!("{}: {problem}", call.brief()));
+        }
+        if let Some(spoken) = call.spoken.filter(|v| *v != seen.version) {
+            broken.push(format!(
+                "{}: a {spoken} request on a {} interface",
+                call.brief(),
+                seen.version
+            ));
+        }
+        if call.binding != Some(seen.binding) {
+            broken.push(format!(
+                "{}: a {} request on the card's {} interface",
+                call.brief(),
+                call.binding.map_or("?", |b| b.title()),
+                seen.binding.title()
+            ));
+        }
+    }
+    if !broken.is_empty() {
+        return Judged::Broken(broken.join("; "));
+    }
+    if operations.is_empty() {
+        return seen.no_request("A2A request");
+    }
+    if !discouraged.is_empty() {
+        return Judged::Discouraged(format!(
+            "every request has the binding's form, but {} (JSON-RPC 2.0 and spec 0.3 §6.11.1: \
+             ids SHOULD NOT be null or fractional)",
+            discouraged.join("; ")
+        ));
+    }
+    Judged::Kept(format!(
+        "{} requests, each in the {} {} binding's form",
+        operations.len(),
+        seen.binding.title(),
+        seen.version
+    ))
+}
+
+fn version_header(seen: &Observed) -> Judged {
+    let operations: Vec<&Call> = seen.operations().collect();
+    if operations.is_empty() {
+        return seen.no_request("A2A request");
+    }
+    let wrong: Vec<String> = (operations.iter())
+        .filter_map(|call| match call.version_value() {
+            Some(v) if ProtocolVersion::from_declared(&v) == Some(ProtocolVersion::V1_0) => None,
+            Some(v) => Some(format!("{} carried A2A-Version {v:?}", call.brief())),
+            None => Some(format!("{} carried no A2A-Version", call.brief())),
+        })
+        .collect();
+    if wrong.is_empty() {
+        Judged::Kept(format!(
+            "all {} requests carried A2A-Version: 1.0",
+            operations.len()
+        ))
+    } else {
+        Judged::Broken(wrong.join("; "))
+    }
+}
+
+fn message_valid(seen: &Observed) -> Judged {
+    let sends: Vec<&Call> = seen.sends().collect();
+    if sends.is_empty() {
+        return seen.no_request("SendMessage request");
+    }
+    let mut problems = Vec::new();
+    let mut ids: Vec<String> = Vec::new();
+    for call in &sends {
+        let Some(message) = call.message() else {
+            problems.push(format!("{} carries no message", call.brief()));
+            continue;
+        };
+        match message["messageId"].as_str().filter(|id| !id.is_empty()) {
+            Some(id) if ids.iter().any(|seen| seen == id) => {
+                problems.push(format!("the messageId {id:?} is used twice"));
+            }
+            Some(id) => ids.push(id.to_owned()),
+            None => problems.push(format!("{}: the message has no messageId", call.brief())),
+        }
+        if role(message).as_deref() != Some("user") {
+            problems.push(format!(
+                "{}: the message's role is {}, not user",
+                call.brief(),
+                message.get("role").map_or("absent".into(), Value::to_string)
+            ));
+        }
+        // The 0.3 proto names the parts `content`.
+        let parts = message.get("parts").or_else(|| message.get("content"));
+        if parts.and_then(Value::as_array).is_none_or(Vec::is_empty) {
+            problems.push(format!("{}: the message has no parts", call.brief()));
+        }
+    }
+    if problems.is_empty() {
+        Judged::Kept(format!(
+            "{} messages, each with its own messageId, the user role and parts",
+            sends.len()
+        ))
+    } else {
+        Judged::Broken(problems.join("; "))
+    }
+}
+
+/// Compares a task line with the task the agent holds; `None` when they agree.
+fn task_line_problem(line: &Value, truth: &Truth, expect_state: Option<&str>) -> Option<String> {
+    if let Some(error) = error_of(line) {
+        if line["result"].as_str() != Some("task") {
+            return Some(format!("the client gave an error where the agent served a task ({error})"));
+        }
+    }
+    if line["result"].as_str() != Some("task") {
+        return Some(format!("the client gave {}, not a task", short(&line.to_string(), 200)));
+    }
+    let Some(id) = line["task_id"].as_str() else {
+        return Some("the client gave a task without its id".into());
+    };
+    let Some(task) = truth.task(id) else {
+        return Some(format!("the client gave the task id {id:?}, which the agent never made"));
+    };
+    if let Some(context) = line["context_id"].as_str() {
+        if task["contextId"].as_str() != Some(context) {
+            return Some(format!(
+                "the client gave the contextId {context:?}, the agent's task has {}",
+                task["contextId"]
+            ));
+        }
+    }
+    let read = state_name(&line["state"]);
+    let served = expect_state.map(str::to_owned).or_else(|| state_name(&task["status"]["state"]));
+    if read != served {
+        return Some(format!(
+            "the client gave the state {}, the agent served {}",
+            line["state"],
+            served.unwrap_or_default()
+        ));
+    }
+    if let Some(artifacts) = line["artifacts"].as_array() {
+        for served in task["artifacts"].as_array().into_iter().flatten() {
+            let text = texts(served);
+            let held = artifacts.iter().find(|a| a["artifact_id"] == served["artifactId"]);
+            match held {
+                Some(held) if held["text"].as_str().unwrap_or("") == text => {}
+                Some(held) => {
+                    return Some(format!(
+                        "the artifact {} reads {}, the agent built {text:?}",
+                        served["artifactId"], held["text"]
+                    ))
+                }
+                None => {
+                    return Some(format!(
+                        "the client holds no artifact {} (the agent built {text:?})",
+                        served["artifactId"]
+                    ))
+                }
+            }
+        }
+    }
+    None
+}
+
+fn read_results(seen: &Observed) -> Judged {
+    let mut problems = Vec::new();
+    for i in [1, 3] {
+        match seen.line(i) {
+            Ok(line) => {
+                if let Some(problem) = task_line_problem(line, seen.truth, None) {
+                    problems.push(format!("step {} ({}): {problem}", i + 1, line["op"]));
+                }
+            }
+            Err(judged) => return judged,
+        }
+    }
+    match seen.line(2) {
+        Ok(line) if line["result"].as_str() == Some("message") => {
+            if line["text"].as_str() != Some(seen.truth.message_text.as_str()) {
+                problems.push(format!(
+                    "step 3: the client read the agent's message as {}, the agent sent {:?}",
+                    line["text"], seen.truth.message_text
+                ));
+            }
+        }
+        Ok(line) => problems.push(format!(
+            "step 3: the agent answered with a message; the client gave {}",
+            short(&line.to_string(), 200)
+        )),
+        Err(judged) => return judged,
+    }
+    if problems.is_empty() {
+        Judged::Kept("the tasks (id, contextId, state, artifacts) and the message text read as served".into())
+    } else {
+        Judged::Broken(problems.join("; "))
+    }
+}
+
+fn read_errors(seen: &Observed) -> Judged {
+    let mut problems = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    for (i, expected) in [(0, "TaskNotFound"), (2, "TaskNotCancelable")] {
+        let line = match seen.line(i) {
+            Ok(line) => line,
+            Err(judged) => return judged,
+        };
+        if i == 2 && seen.truth.tasks.is_empty() {
+            return Judged::Untestable(format!(
+                "the play made no task to cancel{}",
+                seen.said()
+            ));
+        }
+        let unspecified = seen.version == ProtocolVersion::V0_3 && seen.binding != Binding::Jsonrpc;
+        match line["error"]["kind"].as_str() {
+            Some(kind) if kind == expected => {}
+            Some(kind) if unspecified => notes.push(format!("step {}: {kind} for {expected}", i + 1)),
+            Some(kind) => problems.push(format!(
+                "step {} ({}): the agent answered {expected}; the client gave {kind} ({})",
+                i + 1,
+                line["op"],
+                short(line["error"]["message"].as_str().unwrap_or(""), 200)
+            )),
+            None => problems.push(format!(
+                "step {} ({}): the agent answered {expected}; the client gave no error: {}",
+                i + 1,
+                line["op"],
+                short(&line.to_string(), 200)
+            )),
+        }
+    }
+    if problems.is_empty() && !notes.is_empty() {
+        Judged::Kept(format!(
+            "both errors were read as errors; 0.3 defines A2A error codes for JSON-RPC only, so \
+             on {} 0.3 the kinds are not judged ({})",
+            seen.binding.title(),
+            notes.join("; ")
+        ))
+    } else if problems.is_empty() {
+        Judged::Kept("TaskNotFound and TaskNotCancelable read as such".into())
+    } else {
+        Judged::Broken(problems.join("; "))
+    }
+}
+
+fn follow_up(seen: &Observed) -> Judged {
+    let sends: Vec<&Call> = seen.sends().collect();
+    if sends.len() < 2 {
+        return seen.no_request("follow-up (a second SendMessage)");
+    }
+    let Some(first) = sends[0].message() else {
+        return Judged::Broken(format!("{} carries no message", sends[0].brief()));
+    };
+    // The task the first message made: the agent's task whose history holds it, else its only one.
+    let first_id = first["messageId"].as_str().unwrap_or("");
+    let made = (seen.truth.tasks.iter())
+        .find(|t| {
+            (t["history"].as_array().into_iter().flatten())
+                .any(|m| m["messageId"].as_str() == Some(first_id))
+        })
+        .or_else(|| (seen.truth.tasks.len() == 1).then(|| &seen.truth.tasks[0]));
+    let Some(task) = made else {
+        return Judged::Untestable(format!(
+            "the kit could not find the task the first message made among the agent's {} tasks",
+            seen.truth.tasks.len()
+        ));
+    };
+    let state = state_name(&task["status"]["state"]);
+    let task_id = task["id"].as_str().unwrap_or("");
+    let Some(second) = sends[1].message() else {
+        return Judged::Broken(format!("{} carries no message", sends[1].brief()));
+    };
+    match second["taskId"].as_str() {
+        Some(id) if id == task_id => {}
+        Some(id) => {
+            return Judged::Broken(format!(
+                "the follow-up names the task {id:?}; the task asking for input is {task_id:?}"
+            ))
+        }
+        None => {
+            return Judged::Broken(format!(
+                "the follow-up carries no taskId, so it starts a new task instead of answering \
+                 {task_id:?}, which asked for input"
+            ))
+        }
+    }
+    if let Some(context) = second["contextId"].as_str() {
+        if task["contextId"].as_str() != Some(context) {
+            return Judged::Broken(format!(
+                "the follow-up names the context {context:?}; the task's is {}",
+                task["contextId"]
+            ));
+        }
+    }
+    let line = match seen.line(1) {
+        Ok(line) => line,
+        Err(judged) => return judged,
+    };
+    if state.as_deref() != Some("completed") {
+        return Judged::Untestable(format!(
+            "the task did not complete after the follow-up (it is {})",
+            state.unwrap_or_default()
+        ));
+    }
+    if let Some(problem) = task_line_problem(line, seen.truth, Some("completed")) {
+        return Judged::Broken(format!("the follow-up was right, but {problem}"));
+    }
+    Judged::Kept("the follow-up answered the task on its taskId, and its completion was read".into())
+}
+
+fn stream_read(seen: &Observed) -> Judged {
+    if seen.of_op("SendStreamingMessage").next().is_none() {
+        return seen.no_request("SendStreamingMessage request");
+    }
+    let line = match seen.line(0) {
+        Ok(line) => line,
+        Err(judged) => return judged,
+    };
+    match task_line_problem(line, seen.truth, None) {
+        None => Judged::Kept("the stream was read to the task's final state and artifacts".into()),
+        Some(problem) => Judged::Broken(problem),
+    }
+}
+
+fn streaming_off(seen: &Observed) -> Judged {
+    if let Some(call) = seen.of_op("SendStreamingMessage").next() {
+        return Judged::Broken(format!(
+            "the card says streaming: false, and the client called SendStreamingMessage ({})",
+            call.brief()
+        ));
+    }
+    if seen.of_op("SendMessage").next().is_none() {
+        return seen.no_request("SendMessage request");
+    }
+    Judged::Kept("the card says streaming: false; the client called SendMessage".into())
+}
+
+fn resubscribe(seen: &Observed) -> Judged {
+    let cut = (seen.calls.iter()).find(|c| c.op == Some("SendStreamingMessage") && c.seen.served().cut);
+    let Some(cut) = cut else {
+        return match seen.of_op("SendStreamingMessage").next() {
+            Some(_) => Judged::Untestable(
+                "the stream ended before the stage could cut it after its first event".into(),
+            ),
+            None => seen.no_request("SendStreamingMessage request"),
+        };
+    };
+    let Some(task) = seen.truth.tasks.first() else {
+        return Judged::Untestable("the agent made no task".into());
+    };
+    let task_id = task["id"].as_str().unwrap_or("");
+    let after: Vec<&Call> = (seen.operations()).filter(|c| c.seen.at_ms >= cut.seen.at_ms && !std::ptr::eq(*c, cut)).collect();
+    let Some(subscribe) = after.iter().find(|c| c.op == Some("SubscribeToTask")) else {
+        let sent: Vec<String> = after.iter().map(|c| c.brief()).collect();
+        return Judged::Broken(format!(
+            "after the stage cut the stream, the client did not subscribe to the task again \
+             (it sent: {})",
+            if sent.is_empty() { "nothing".into() } else { sent.join(", ") }
+        ));
+    };
+    if subscribe.task_id().as_deref() != Some(task_id) {
+        return Judged::Broken(format!(
+            "the client subscribed to {:?}, not to the task of the cut stream {task_id:?}",
+            subscribe.task_id()
+        ));
+    }
+    let line = match seen.line(1) {
+        Ok(line) => line,
+        Err(judged) => return judged,
+    };
+    match task_line_problem(line, seen.truth, None) {
+        None => Judged::Kept("the client subscribed to the task again and read it to completion".into()),
+        Some(problem) => Judged::Broken(format!("the client subscribed again, but {problem}")),
+    }
+}
+
+fn chunks(seen: &Observed) -> Judged {
+    if seen.of_op("SendStreamingMessage").next().is_none() {
+        return seen.no_request("SendStreamingMessage request");
+    }
+    let line = match seen.line(0) {
+        Ok(line) => line,
+        Err(judged) => return judged,
+    };
+    if line["artifacts"].as_array().is_none() {
+        return Judged::Broken(format!("the client gave no artifacts: {}", short(&line.to_string(), 200)));
+    }
+    match task_line_problem(line, seen.truth, None) {
+        None => Judged::Kept("the chunks were put together into the artifact as built".into()),
+        Some(problem) => Judged::Broken(problem),
+    }
+}
+
+fn first_supported(seen: &Observed) -> Judged {
+    let Some(first) = seen.operations().next() else {
+        return seen.no_request("A2A request");
+    };
+    match first.door() {
+        Door::Main => Judged::Kept("the client used the first interface the card lists".into()),
+        Door::Alt => Judged::Broken(format!(
+            "the card lists two {} interfaces; the client used the second ({})",
+            seen.binding.title(),
+            first.brief()
+        )),
+        Door::Dead => Judged::Error("the dead interface is not in this play's card".into()),
+    }
+}
+
+fn fallback(seen: &Observed) -> Judged {
+    let dead = seen.calls.iter().any(|c| c.door() == Door::Dead);
+    let reached = seen.operations().any(|c| c.door() == Door::Main);
+    match (dead, reached) {
+        (true, true) => Judged::Kept("after the first interface failed, the client used the second".into()),
+        (true, false) => Judged::Broken(format!(
+            "the first interface answered 503 (gRPC UNAVAILABLE) and the client did not try the \
+             second one the card declares{}",
+            seen.said()
+        )),
+        (false, true) => Judged::Untestable(
+            "the client went to the second interface without trying the first, so no fallback \
+             was needed (client.interface.first-supported judges the choice)"
+                .into(),
+        ),
+        (false, false) => seen.no_request("request to either interface"),
+    }
+}
+
+fn tenant(seen: &Observed) -> Judged {
+    let expected = seen.play.card.tenant.as_deref().unwrap_or("");
+    let operations: Vec<&Call> = seen.operations().collect();
+    if operations.is_empty() {
+        return seen.no_request("A2A request");
+    }
+    let wrong: Vec<String> = (operations.iter())
+        .filter(|c| c.tenant() != Some(expected))
+        .map(|c| format!("{} carried the tenant {:?}", c.brief(), c.tenant()))
+        .collect();
+    if wrong.is_empty() {
+        Judged::Kept(format!("every request carried the tenant {expected:?}"))
+    } else {
+        Judged::Broken(format!(
+            "the interface's tenant is {expected:?}: {}",
+            wrong.join("; ")
+        ))
+    }
+}
+
+fn extended_authenticated(seen: &Observed) -> Judged {
+    let asks: Vec<&Call> = seen.of_op("GetExtendedAgentCard").collect();
+    if asks.is_empty() {
+        return seen.no_request("GetExtendedAgentCard request");
+    }
+    let token = seen.truth.bearer.as_deref().unwrap_or("");
+    let expected = format!("bearer {token}");
+    let bare: Vec<String> = (asks.iter())
+        .filter(|c| {
+            !c.seen
+                .headers_named("authorization")
+                .iter()
+                .any(|v| v.trim().eq_ignore_ascii_case(&expected))
+        })
+        .map(|c| c.brief())
+        .collect();
+    if bare.is_empty() {
+        Judged::Kept("the extended card was asked for with the bearer token the card's scheme asks for".into())
+    } else {
+        Judged::Broken(format!(
+            "the card declares a bearer scheme; the client asked for the extended card without \
+             its token: {}",
+            bare.join("; ")
+        ))
+    }
+}
+
+fn extended_used(seen: &Observed) -> Judged {
+    let Some(extended) = &seen.truth.extended_card else {
+        return Judged::Error("the kit could not read the agent's extended card".into());
+    };
+    let line = match seen.line(1) {
+        Ok(line) => line,
+        Err(judged) => return judged,
+    };
+    if let Some(error) = error_of(line) {
+        return Judged::Broken(format!("the client gave no extended card ({error})"));
+    }
+    let read: Vec<String> = (line["skills"].as_array().into_iter().flatten())
+        .filter_map(|s| s.as_str().map(str::to_owned))
+        .collect();
+    let served = skill_ids(extended);
+    if read == served {
+        Judged::Kept(format!("the client gave the extended card (skills {served:?})"))
+    } else {
+        Judged::Broken(format!(
+            "the client gave a card with the skills {read:?}; the extended card has {served:?}{}",
+            if read == skill_ids(seen.card) { " (the public card's)" } else { "" }
+        ))
+    }
+}
+
+fn extensions(seen: &Observed) -> Judged {
+    let uri = a2a_reference_agent::extensions::REQUIRED_EXTENSION;
+    let operations: Vec<&Call> = seen.operations().collect();
+    if operations.is_empty() {
+        return seen.no_request("A2A request");
+    }
+    let without: Vec<String> = (operations.iter())
+        .filter(|c| {
+            !(c.seen.headers_named("a2a-extensions").iter())
+                .flat_map(|v| v.split(','))
+                .any(|u| u.trim() == uri)
+        })
+        .map(|c| c.brief())
+        .collect();
+    if without.is_empty() {
+        Judged::Kept(format!("every request named {uri} in A2A-Extensions"))
+    } else {
+        Judged::Broken(format!(
+            "the card marks {uri} required; these requests did not name it in A2A-Extensions: {}",
+            without.join("; ")
+        ))
+    }
+}
+
+/// The first string under `key` anywhere in `value`.
+fn find_text<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+    match value {
+        Value::Object(map) => map
+            .get(key)
+            .and_then(Value::as_str)
+            .or_else(|| map.values().find_map(|v| find_text(v, key))),
+        Value::Array(items) => items.iter().find_map(|v| find_text(v, key)),
+        _ => None,
+    }
+}
+
+fn push(seen: &Observed) -> Judged {
+    let creates: Vec<&Call> = seen.of_op("CreateTaskPushNotificationConfig").collect();
+    if creates.is_empty() {
+        return seen.no_request("CreateTaskPushNotificationConfig request");
+    }
+    let Some(task) = seen.truth.tasks.first() else {
+        return Judged::Untestable("the agent made no task".into());
+    };
+    let task_id = task["id"].as_str().unwrap_or("");
+    let wanted: Vec<(&str, &str)> = (seen.play.steps.iter())
+        .filter(|s| s["op"] == "push")
+        .map(|s| (s["url"].as_str().unwrap_or(""), s["token"].as_str().unwrap_or("")))
+        .collect();
+    let mut problems = Vec::new();
+    for (url, token) in &wanted {
+        let found = creates.iter().find(|c| find_text(&c.params, "token") == Some(*token));
+        match found {
+            None => problems.push(format!("no push config carried the token {token:?}")),
+            Some(call) => {
+                if call.task_id().as_deref() != Some(task_id) {
+                    problems.push(format!(
+                        "the config with token {token:?} names the task {:?}, not {task_id:?}",
+                        call.task_id()
+                    ));
+                }
+                if find_text(&call.params, "url") != Some(*url) {
+                    problems.push(format!(
+                        "the config with token {token:?} carries the url {:?}, not {url:?}",
+                        find_text(&call.params, "url")
+                    ));
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        Judged::Kept(format!(
+            "{} push configs, each with the task's id, the URL and its own token",
+            wanted.len()
+        ))
+    } else {
+        Judged::Broken(problems.join("; "))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_check_of_the_table_has_a_judge() {
+        for check in &super::super::plays::table().checks {
+            assert!(has_judge(&check.id), "{} has no judge", check.id);
+        }
+        assert!(!has_judge("client.nothing"));
+    }
+
+    #[test]
+    fn states_are_read_in_both_spellings() {
+        assert_eq!(state_name(&"TASK_STATE_INPUT_REQUIRED".into()).as_deref(), Some("input-required"));
+        assert_eq!(state_name(&"completed".into()).as_deref(), Some("completed"));
+    }
+}
