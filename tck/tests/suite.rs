@@ -10,6 +10,7 @@ mod action;
 mod auth_secrets;
 mod ci;
 mod cli;
+mod client_mode;
 mod contract;
 mod declared;
 mod durability;

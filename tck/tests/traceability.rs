@@ -284,13 +284,38 @@ fn every_entry_has_exactly_one_disposition() {
 
 #[test]
 fn listed_checks_exist() {
-    let known: HashSet<&str> = a2a_tck::checks::all().iter().map(|c| c.id).collect();
+    let client = a2a_tck::plays::table();
+    let known: HashSet<&str> = (a2a_tck::checks::all().iter().map(|c| c.id))
+        .chain(client.checks.iter().map(|c| c.id.as_str()))
+        .collect();
     for entry in registry() {
         for check in entry.checks() {
             assert!(
                 known.contains(check.as_str()),
                 "{} lists {check}, which is not a check of the kit",
                 entry.id
+            );
+        }
+    }
+}
+
+/// A check's id and the statements it cites.
+struct Cited<'a> {
+    id: &'a str,
+    statements: Vec<&'a str>,
+}
+
+#[test]
+fn client_checks_cite_client_sentences() {
+    let entries = registry();
+    for check in &a2a_tck::plays::table().checks {
+        for statement in &check.statements {
+            let entry = entries.iter().find(|e| &e.id == statement);
+            let applies = entry.map(|e| e.applies_to.as_str());
+            assert!(
+                matches!(applies, Some("client" | "both")),
+                "{} cites {statement}, which binds {applies:?}, not clients",
+                check.id
             );
         }
     }
@@ -310,8 +335,21 @@ fn checks_cite_exactly_the_entries_that_list_them() {
         }
     }
     let mut problems = Vec::new();
-    for check in a2a_tck::checks::all() {
-        let cited: BTreeSet<&str> = check.spec.statements.iter().copied().collect();
+    // The agent checks and the client checks (`a2a-tck client`) alike.
+    let client: Vec<(&str, Vec<&str>)> = (a2a_tck::plays::table().checks.iter())
+        .map(|c| {
+            (
+                c.id.as_str(),
+                c.statements.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    let server: Vec<(&str, Vec<&str>)> = (a2a_tck::checks::all().iter())
+        .map(|c| (c.id, c.spec.statements.to_vec()))
+        .collect();
+    for (id, statements) in server.into_iter().chain(client) {
+        let check = Cited { id, statements };
+        let cited: BTreeSet<&str> = check.statements.iter().copied().collect();
         for statement in &cited {
             if !ids.contains(statement) {
                 problems.push(format!(

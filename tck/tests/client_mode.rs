@@ -1,0 +1,153 @@
+//! Client mode (`a2a-tck client`): the reference client passes every client check; each check
+//! fails (FAIL for MUST, WARN for SHOULD) under the reference client's fault that the table names
+//! for it, and the fault list and the table agree; a broken or silent adapter gives ERROR, never
+//! FAIL; the reports of a client run are the usual ones, marked with their mode and client.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use a2a_tck::adapter::Client;
+use a2a_tck::check::{Level, Status};
+use a2a_tck::client_runner::{run, ClientOptions};
+use a2a_tck::filter::Filter;
+use a2a_tck::plays::table;
+use a2a_tck::reference_client::ClientFault;
+use a2a_tck::report::{Mode, Verdict};
+
+fn options(client: Client, select: Vec<String>) -> ClientOptions {
+    ClientOptions {
+        client,
+        scenario_timeout: Duration::from_secs(30),
+        filter: Filter {
+            select,
+            ..Filter::default()
+        },
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_reference_client_passes_every_check_on_every_binding_and_version() {
+    let report = run(&options(Client::Reference(Vec::new()), Vec::new())).await;
+    let failing: Vec<String> = (report.results.iter())
+        .filter(|r| r.status != Status::Pass)
+        .map(|r| {
+            format!(
+                "{} ({:?} {:?}): {:?} {}",
+                r.id, r.binding, r.version, r.status, r.message
+            )
+        })
+        .collect();
+    assert!(failing.is_empty(), "{failing:#?}");
+    assert_eq!(
+        report.verdict,
+        Verdict::Conformant,
+        "{}",
+        report.verdict_reason
+    );
+    assert_eq!(report.mode, Some(Mode::Client));
+    let client = report.client.as_ref().expect("the client's identity");
+    assert_eq!(client.name, "a2a-tck reference client");
+    assert_eq!(client.command, "builtin");
+    let ids: BTreeSet<&str> = report.results.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids.len(), table().checks.len(), "every check ran");
+    let places: BTreeSet<String> = report.results.iter().map(a2a_tck::report::place).collect();
+    assert_eq!(places.len(), 6, "three bindings x two versions: {places:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_check_fails_under_its_fault() {
+    let mut missed = Vec::new();
+    for check in &table().checks {
+        let fault: ClientFault = check
+            .fault
+            .parse()
+            .expect("the table names a fault of the reference client");
+        let report = run(&options(
+            Client::Reference(vec![fault]),
+            vec![check.id.clone()],
+        ))
+        .await;
+        let expected = match check.level() {
+            Level::Must => Status::Fail,
+            _ => Status::Warn,
+        };
+        let statuses: Vec<Status> = (report.results.iter())
+            .filter(|r| r.id == check.id)
+            .map(|r| r.status)
+            .collect();
+        if !statuses.contains(&expected) {
+            missed.push(format!("{} under {fault}: {statuses:?}", check.id));
+        }
+    }
+    assert!(
+        missed.is_empty(),
+        "checks that do not fail under their fault: {missed:#?}"
+    );
+}
+
+#[test]
+fn every_fault_breaks_exactly_one_check_of_the_table() {
+    let named: Vec<&str> = table().checks.iter().map(|c| c.fault.as_str()).collect();
+    let unique: BTreeSet<&str> = named.iter().copied().collect();
+    assert_eq!(unique.len(), named.len(), "a fault named by two checks");
+    let all: BTreeSet<&str> = ClientFault::ALL.iter().map(|f| f.name()).collect();
+    assert_eq!(
+        unique, all,
+        "the table's faults and the reference client's differ"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_adapter_that_prints_nothing_gives_error_or_untestable_never_fail() {
+    // Describes itself, then does nothing for every play.
+    let script = r#"if grep -q describe "$A2A_TCK_SCENARIO"; then
+  echo '{"event":"client","name":"silent","version":"0","bindings":["JSONRPC"],"versions":["1.0"],"features":[]}'
+fi"#;
+    let report = run(&options(Client::Command(script.into()), Vec::new())).await;
+    let judged: Vec<String> = (report.results.iter())
+        .filter(|r| matches!(r.status, Status::Fail | Status::Warn | Status::Pass))
+        .map(|r| format!("{} {:?}: {}", r.id, r.status, r.message))
+        .collect();
+    assert!(judged.is_empty(), "a silent client was judged: {judged:#?}");
+    assert!(
+        report
+            .results
+            .iter()
+            .any(|r| r.status == Status::NotApplicable),
+        "REST and gRPC are N/A"
+    );
+    assert_eq!(report.verdict, Verdict::Inconclusive);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_adapter_past_its_deadline_is_an_error_with_the_reason() {
+    let script = r#"if grep -q describe "$A2A_TCK_SCENARIO"; then
+  echo '{"event":"client","name":"slow","version":"0","bindings":["JSONRPC"],"versions":["1.0"],"features":[]}'
+else sleep 20; fi"#;
+    let mut options = options(
+        Client::Command(script.into()),
+        vec!["client.read.results".into()],
+    );
+    options.scenario_timeout = Duration::from_millis(500);
+    let report = run(&options).await;
+    let result = (report.results.iter())
+        .find(|r| r.id == "client.read.results" && r.status != Status::NotApplicable)
+        .expect("the check ran on JSON-RPC 1.0");
+    assert_eq!(result.status, Status::Error, "{}", result.message);
+    assert!(
+        result.message.contains("scenario timeout"),
+        "{}",
+        result.message
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_cannot_describe_itself_gives_an_error_report() {
+    let report = run(&options(Client::Command("exit 3".into()), Vec::new())).await;
+    assert_eq!(report.verdict, Verdict::Error);
+    assert!(report
+        .failure
+        .expect("a failure")
+        .message
+        .contains("describe"));
+}
