@@ -216,7 +216,42 @@ fn read_jsonrpc(call: &mut Call) {
             .broken
             .push(format!("the method {method:?} is not an A2A method")),
     }
-    call.params = body.get("params").cloned().unwrap_or(json!({}));
+    let params = body.get("params").cloned().unwrap_or(json!({}));
+    // 1.0 params are ProtoJSON, whose readers take the proto field names too (`message_id`).
+    call.params = if call.spoken == Some(ProtocolVersion::V1_0) {
+        camel_keys(params)
+    } else {
+        params
+    };
+}
+
+/// `value` with every object key in lowerCamelCase, as ProtoJSON reads either spelling.
+pub fn camel_keys(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(key, value)| (camel(&key), camel_keys(value)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(camel_keys).collect()),
+        other => other,
+    }
+}
+
+fn camel(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut upper = false;
+    for c in key.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The REST route of `route` (the path below the interface URL) and `verb`: operation, version,
@@ -308,7 +343,8 @@ fn read_rest(call: &mut Call, route: &str) {
     for (name, value) in fields {
         params.insert(name, value);
     }
-    call.params = Value::Object(params);
+    // ProtoJSON: readers take the proto field names too (`message_id`).
+    call.params = camel_keys(Value::Object(params));
 }
 
 fn read_grpc(call: &mut Call) {
@@ -407,6 +443,14 @@ mod tests {
             Some(("SubscribeToTask", ProtocolVersion::V1_0))
         );
         assert_eq!(jsonrpc_method("tasks/send"), None);
+    }
+
+    #[test]
+    fn proto_field_names_read_as_json_names() {
+        assert_eq!(
+            camel_keys(json!({"message": {"message_id": "m", "task_id": "t", "parts": [{"text": "x"}]}})),
+            json!({"message": {"messageId": "m", "taskId": "t", "parts": [{"text": "x"}]}})
+        );
     }
 
     #[test]

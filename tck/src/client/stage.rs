@@ -299,18 +299,34 @@ async fn handle(State((shared, door)): State<(Arc<Shared>, Door)>, request: Requ
 /// The answer of the dead door.
 fn dead(grpc: bool) -> Response {
     if grpc {
-        let mut response = Response::new(Body::empty());
-        let headers = response.headers_mut();
-        headers.insert("content-type", HeaderValue::from_static("application/grpc"));
-        headers.insert("grpc-status", HeaderValue::from_static("14"));
-        headers.insert(
-            "grpc-message",
-            HeaderValue::from_static("this interface is down"),
-        );
-        response
+        let mut trailers = http::HeaderMap::new();
+        trailers.insert("grpc-status", HeaderValue::from_static("14"));
+        trailers.insert("grpc-message", HeaderValue::from_static("this interface is down"));
+        grpc_ending(trailers)
     } else {
         plain(StatusCode::SERVICE_UNAVAILABLE, "this interface is down")
     }
+}
+
+/// A gRPC response with no message: its status in trailers, as gRPC clients read it.
+fn grpc_ending(trailers: http::HeaderMap) -> Response {
+    let frames = futures::stream::iter([Ok::<_, std::convert::Infallible>(Frame::trailers(trailers))]);
+    let mut response = Response::new(Body::new(StreamBody::new(frames)));
+    response
+        .headers_mut()
+        .insert("content-type", HeaderValue::from_static("application/grpc"));
+    response
+}
+
+/// The trailers of a gRPC stream the stage cuts.
+fn cut_trailers() -> http::HeaderMap {
+    let mut trailers = http::HeaderMap::new();
+    trailers.insert("grpc-status", HeaderValue::from_static("14"));
+    trailers.insert(
+        "grpc-message",
+        HeaderValue::from_static("the stream was cut by the kit"),
+    );
+    trailers
 }
 
 async fn forward(
@@ -348,7 +364,21 @@ async fn forward(
             return plain(StatusCode::BAD_GATEWAY, &e);
         }
     };
-    let (parts, incoming) = answer.into_parts();
+    let (mut parts, incoming) = answer.into_parts();
+    // A trailers-only gRPC answer (its status in the headers): passed on with the status in
+    // trailers after the headers, which every gRPC client reads (not all read the other form
+    // once the headers have gone on their own).
+    let mut tail = None;
+    if parts.headers.contains_key("grpc-status") {
+        let mut trailers = http::HeaderMap::new();
+        for name in ["grpc-status", "grpc-message", "grpc-status-details-bin"] {
+            if let Some(value) = parts.headers.remove(name) {
+                trailers.insert(name, value);
+            }
+        }
+        parts.headers.remove(http::header::CONTENT_LENGTH);
+        tail = Some(trailers);
+    }
     let content_type = (parts.headers.get(http::header::CONTENT_TYPE))
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
@@ -357,6 +387,7 @@ async fn forward(
         served.status = parts.status.as_u16();
         served.headers = header_pairs(&parts.headers);
     }
+    let grpc = content_type.starts_with("application/grpc");
     let counter = if content_type.starts_with("text/event-stream") {
         Some(Counter::Sse(Vec::new()))
     } else if content_type.starts_with("application/grpc") {
@@ -371,6 +402,8 @@ async fn forward(
         limit,
         seen: Arc::clone(seen),
         ended: false,
+        grpc,
+        tail,
     };
     let frames = futures::stream::unfold(state, Relay::next).boxed();
     http::Response::from_parts(parts, Body::new(StreamBody::new(frames)))
@@ -440,6 +473,10 @@ struct Relay<B> {
     limit: Option<usize>,
     seen: Arc<Seen>,
     ended: bool,
+    /// Whether the stream is gRPC (a cut ends it with UNAVAILABLE trailers).
+    grpc: bool,
+    /// Trailers to send when the body ends, if it ends without its own.
+    tail: Option<http::HeaderMap>,
 }
 
 type RelayItem = Result<Frame<Bytes>, Box<dyn std::error::Error + Send + Sync>>;
@@ -451,9 +488,13 @@ where
 {
     async fn next(mut self) -> Option<(RelayItem, Relay<B>)> {
         if self.ended {
-            return None;
+            return self.finish();
         }
-        let frame = match self.frames.next().await? {
+        let Some(frame) = self.frames.next().await else {
+            self.ended = true;
+            return self.finish();
+        };
+        let frame = match frame {
             Ok(frame) => frame,
             Err(e) => {
                 self.note(|s| s.error = Some(e.to_string()));
@@ -472,6 +513,9 @@ where
                             let cut_at = if kept == 0 { 0 } else { ends[kept - 1] };
                             data = data.slice(..cut_at.min(data.len()));
                             self.ended = true;
+                            if self.grpc {
+                                self.tail = Some(cut_trailers());
+                            }
                         }
                     }
                     let cut = self.ended;
@@ -491,11 +535,20 @@ where
                 if let Some(trailers) = frame.trailers_ref() {
                     let pairs = header_pairs(trailers);
                     self.note(|s| s.headers.extend(pairs));
+                    self.tail = None;
                 }
                 frame
             }
         };
         Some((Ok(frame), self))
+    }
+
+    /// The trailers still owed, as the last frame.
+    fn finish(mut self) -> Option<(RelayItem, Relay<B>)> {
+        let trailers = self.tail.take()?;
+        let pairs = header_pairs(&trailers);
+        self.note(|s| s.headers.extend(pairs));
+        Some((Ok(Frame::trailers(trailers)), self))
     }
 
     fn note(&self, change: impl FnOnce(&mut Served)) {
