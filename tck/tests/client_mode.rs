@@ -151,3 +151,35 @@ async fn a_client_that_cannot_describe_itself_gives_an_error_report() {
         .message
         .contains("describe"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_report_renders_in_every_format_and_names_its_client() {
+    let report = run(&options(
+        Client::Reference(vec![ClientFault::LastInterface]),
+        vec!["client.interface.*".into()],
+    ))
+    .await;
+    assert_eq!(report.verdict, Verdict::NonConformant);
+    for format in a2a_tck::format::Format::ALL {
+        let text = format.render(&report, None).expect("the report renders");
+        assert!(
+            text.contains("client.interface.first-supported"),
+            "{format:?}"
+        );
+    }
+    let markdown = a2a_tck::format::Format::Markdown
+        .render(&report, None)
+        .expect("markdown");
+    assert!(
+        markdown.contains("Client a2a-tck reference client"),
+        "{markdown}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).expect("JSON");
+    assert_eq!(json["mode"], "client");
+    assert_eq!(json["client"]["command"], "builtin");
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let path = dir.path().join("client.json");
+    report.write(&path).expect("written");
+    let read = a2a_tck::report::Report::read(&path).expect("the report reads back");
+    assert_eq!(read, report);
+}

@@ -11,6 +11,7 @@ use serde_json::{json, Value};
 
 use a2a_reference_agent::{AgentConfig, RunningAgent};
 
+use crate::card::DeclaredInterface;
 use crate::check::{Level, Status};
 use crate::evidence::{redact_all, Exchange, RecordedBody, RecordedRequest, RecordedResponse};
 use crate::filter::Filter;
@@ -62,6 +63,7 @@ pub async fn run(options: &ClientOptions) -> Report {
     };
     let mut results = Vec::new();
     let mut places = 0usize;
+    let interfaces = interfaces_of(options, &identity);
     for spec in &table.plays {
         let checks: Vec<&ClientCheck> = selected.iter().copied().filter(|c| c.play == spec.id).collect();
         if checks.is_empty() {
@@ -90,7 +92,42 @@ pub async fn run(options: &ClientOptions) -> Report {
         }
     }
     drop(stage);
-    assemble(options, started, identity, results, places, selected.len())
+    let mut report = assemble(options, started, identity, results, places, selected.len());
+    report.interfaces = interfaces;
+    report
+}
+
+/// The binding x version pairs of the run, as the report lists interfaces: those the client
+/// declares and the selection keeps are tested, each on the scripted agent of every play.
+fn interfaces_of(options: &ClientOptions, identity: &ClientUnderTest) -> Vec<DeclaredInterface> {
+    let mut all = Vec::new();
+    for binding in BINDINGS {
+        for version in VERSIONS {
+            let reason = if !options.filter.bindings.is_empty() && !options.filter.bindings.contains(&binding) {
+                Some("not selected (--binding)".to_owned())
+            } else if !options.filter.versions.is_empty() && !options.filter.versions.contains(&version) {
+                Some("not selected (--protocol-version)".to_owned())
+            } else if !identity.bindings.contains(&binding) || !identity.versions.contains(&version) {
+                Some("the client does not declare it".to_owned())
+            } else {
+                None
+            };
+            all.push(DeclaredInterface {
+                protocol_binding: plays::binding_name(binding).into(),
+                protocol_version: version.as_str().into(),
+                url: "the scripted agent of each play".into(),
+                tenant: None,
+                binding: Some(binding),
+                version: Some(version),
+                tested: reason.is_none(),
+                reason,
+                problem: None,
+                needs_credentials: false,
+                card_a2a_version: None,
+            });
+        }
+    }
+    all
 }
 
 /// Why a play cannot run on a binding x version for this client, if it cannot.

@@ -75,8 +75,13 @@ fn header(report: &Report) -> Markup {
                 }
             }
             dl.meta {
-                dt { "target" } dd { (report.target.url) @if report.target.builtin { " (built-in reference agent)" } }
-                dt { "card" } dd { (report.target.card_url) " " span.hash { (report.target.card_sha256) } }
+                @if let Some(client) = &report.client {
+                    dt { "client" } dd { (client.name) " " (client.version) @if report.target.builtin { " (the kit's reference client)" } }
+                    dt { "adapter" } dd { (client.command) }
+                } @else {
+                    dt { "target" } dd { (report.target.url) @if report.target.builtin { " (built-in reference agent)" } }
+                    dt { "card" } dd { (report.target.card_url) " " span.hash { (report.target.card_sha256) } }
+                }
                 @if let Some(version) = &report.target.agent_version { dt { "agent version" } dd { (version) } }
                 dt { "kit" } dd { (report.tool.name) " " (report.tool.version) }
                 dt { "run" } dd { (report.started_at) " to " (report.finished_at) " (" (report.duration_ms) " ms)" }

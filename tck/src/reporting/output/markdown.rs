@@ -53,14 +53,26 @@ pub fn markdown(report: &Report) -> String {
         cell(agent),
         report.verdict_words()
     );
+    let judged = match &report.client {
+        // A client run: the client and the command that ran its adapter.
+        Some(client) => format!(
+            "Client {} {} (bindings {}; versions {}), run by `{}`",
+            cell(&client.name),
+            cell(&client.version),
+            (client.bindings.iter().map(|b| b.title())).collect::<Vec<_>>().join(", "),
+            (client.versions.iter().map(|v| v.as_str())).collect::<Vec<_>>().join(", "),
+            client.command
+        ),
+        None => format!(
+            "Target `{}`, card `{}` ({})",
+            report.target.url, report.target.card_url, report.target.card_sha256
+        ),
+    };
     let _ = writeln!(
         out,
-        "{} ({}). Target `{}`, card `{}` ({}), a2a-tck {}, {} to {}.\n",
+        "{} ({}). {judged}, a2a-tck {}, {} to {}.\n",
         report.verdict_reason,
         report.verdict.as_str(),
-        report.target.url,
-        report.target.card_url,
-        report.target.card_sha256,
         report.tool.version,
         report.started_at,
         report.finished_at
