@@ -60,6 +60,11 @@ const COMMANDS: &[(&str, Use)] = &[
     ("cargo run -p a2a-reference-agent -- --required-extension", Use::Run("the_reference_agent_commands")),
     ("cargo run -p a2a-reference-agent -- --tls --tls-ca-out ca.pem", Use::Run("the_reference_agent_commands")),
     ("cargo run -p a2a-reference-agent -- --store sqlite:tasks.db", Use::Run("the_reference_agent_commands")),
+    ("a2a-tck client", Use::Run("the_client_recipe")),
+    ("a2a-tck client --client-fault last-interface", Use::Run("the_client_recipe")),
+    ("a2a-tck client --list-client-faults", Use::Run("the_client_recipe")),
+    ("a2a-tck client --cmd 'python3 adapters/python/adapter.py' --report client.json", Use::Skip("needs a2a-sdk from PyPI: scripts/clients.sh installs it and runs this adapter in CI")),
+    ("bash scripts/clients.sh", Use::Skip("CI runs it as its own step (.ci/run)")),
     ("python3 scripts/bench.py [--runs 20] [--baseline reports/bench/old.json]", Use::Skip("a benchmark, run by hand: its figures are read, not asserted")),
     ("python3 scripts/determinism.py [--runs 100] [-- extra a2a-tck arguments]", Use::Skip("CI runs it as its own step (.ci/run)")),
 ];
@@ -377,6 +382,16 @@ fn the_restart_recipe() {
         out["verdict_reason"]
     );
     shell.expect("kill \"$(cat agent.pid)\"", 0);
+}
+
+#[test]
+fn the_client_recipe() {
+    let shell = Shell::new("client");
+    shell.expect("a2a-tck client --quiet --report client.json", 0);
+    assert_eq!(report(&shell, "client.json")["mode"], "client");
+    shell.expect("a2a-tck client --client-fault last-interface --quiet", 1);
+    let listed = shell.run("a2a-tck client --list-client-faults");
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("last-interface"));
 }
 
 #[test]

@@ -133,7 +133,7 @@ impl Seen {
 pub struct Served {
     pub status: u16,
     pub headers: Vec<(String, String)>,
-    /// The body (a stream's first [`STREAM_KEEP`] bytes).
+    /// The body (of a stream, its first 256 KiB).
     pub body: Vec<u8>,
     /// Stream events passed to the client.
     pub events: usize,
