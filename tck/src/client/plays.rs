@@ -66,6 +66,9 @@ pub struct CardSpec {
     /// The card declares an extension with `required: true`, which the agent enforces.
     #[serde(default)]
     pub required_extension: bool,
+    /// The card is written in both versions' forms, with an interface of each version.
+    #[serde(default)]
+    pub mixed: bool,
 }
 
 /// One rule judged over a play.
@@ -245,6 +248,9 @@ pub fn card_for(
         }
     }
     card.insert("capabilities".into(), Value::Object(capabilities));
+    if spec.card.mixed {
+        mix(&mut card, binding, version, bases);
+    }
     if spec.card.unknown_fields {
         card.insert(
             "tckFutureField".into(),
@@ -259,6 +265,39 @@ pub fn card_for(
         }
     }
     Value::Object(card)
+}
+
+/// The other version.
+pub fn other(version: ProtocolVersion) -> ProtocolVersion {
+    match version {
+        ProtocolVersion::V1_0 => ProtocolVersion::V0_3,
+        ProtocolVersion::V0_3 => ProtocolVersion::V1_0,
+    }
+}
+
+/// Writes a card in both forms: `supportedInterfaces` with an interface of `version` at the
+/// main door and one of the other version at the second door, and the 0.3 fields naming the
+/// 0.3 one.
+fn mix(card: &mut Map<String, Value>, binding: Binding, version: ProtocolVersion, bases: &Bases) {
+    let name = binding_name(binding);
+    let main = interface_url(&bases.main, binding);
+    let alt = interface_url(&bases.alt, binding);
+    card.insert(
+        "supportedInterfaces".into(),
+        json!([
+            {"url": main, "protocolBinding": name, "protocolVersion": version.as_str()},
+            {"url": alt, "protocolBinding": name, "protocolVersion": other(version).as_str()},
+        ]),
+    );
+    let v03 = if version == ProtocolVersion::V0_3 { &main } else { &alt };
+    card.insert("protocolVersion".into(), json!("0.3.0"));
+    card.insert("url".into(), json!(v03));
+    card.insert("preferredTransport".into(), json!(name));
+    card.insert("additionalInterfaces".into(), json!([{"url": v03, "transport": name}]));
+    if let Some(capabilities) = card.get_mut("capabilities").and_then(Value::as_object_mut) {
+        capabilities.insert("extendedAgentCard".into(), json!(false));
+    }
+    card.insert("supportsAuthenticatedExtendedCard".into(), json!(false));
 }
 
 /// The skill ids of a card.

@@ -67,6 +67,7 @@ faults! {
     PublicCardAsExtended = "public-card-as-extended": "Gives the public card as the extended card.",
     NoExtensionHeader = "no-extension-header": "Activates no extension.",
     PushWithoutToken = "push-without-token": "Registers push configs without their token.",
+    IgnoreInterfaceVersion = "ignore-interface-version": "Speaks 1.0 to every interface, whatever version the card gives it.",
 }
 
 impl FromStr for ClientFault {
@@ -247,6 +248,11 @@ impl Session {
         let mut interfaces = interfaces_of(&card);
         if self.has(ClientFault::LastInterface) {
             interfaces.reverse();
+        }
+        if self.has(ClientFault::IgnoreInterfaceVersion) {
+            for interface in &mut interfaces {
+                interface.version = ProtocolVersion::V1_0;
+            }
         }
         if self.has(ClientFault::DropTenant) {
             for interface in &mut interfaces {

@@ -4,6 +4,8 @@
 //! reason. A judge says UNTESTABLE when the play did not reach the state it needs, ERROR when the
 //! adapter could not be run; it fails the client only on what the client was seen to do.
 
+use std::collections::BTreeSet;
+
 use serde_json::Value;
 
 use crate::check::{Level, Status};
@@ -117,6 +119,7 @@ pub enum Judged {
 pub fn judge(check: &ClientCheck, seen: &Observed) -> (Status, String) {
     let judged = match check.id.as_str() {
         "client.card.tolerates-unknown-fields" => card_read(seen),
+        "client.card.mixed-versions" => mixed_versions(seen),
         "client.requests.binding-form" => binding_form(seen),
         "client.requests.version-header" => version_header(seen),
         "client.requests.message-valid" => message_valid(seen),
@@ -245,6 +248,55 @@ fn card_read(seen: &Observed) -> Judged {
         ));
     }
     Judged::Kept("the card with unknown fields was read: name and skills as served".into())
+}
+
+fn mixed_versions(seen: &Observed) -> Judged {
+    let line = match seen.line(0) {
+        Ok(line) => line,
+        Err(judged) => return judged,
+    };
+    if let Some(error) = error_of(line) {
+        return Judged::Broken(format!(
+            "the client refused a card that declares interfaces of both versions ({error})"
+        ));
+    }
+    let operations: Vec<&Call> = seen.operations().collect();
+    if operations.is_empty() {
+        return seen.no_request("A2A request");
+    }
+    let mut wrong = Vec::new();
+    for call in &operations {
+        let declared = match call.door() {
+            Door::Main => seen.version,
+            Door::Alt => super::plays::other(seen.version),
+            Door::Dead => continue,
+        };
+        let header = call.version_value().and_then(|v| ProtocolVersion::from_declared(&v));
+        let spoken = call.spoken.or(header);
+        if spoken.is_some_and(|v| v != declared) || header.is_some_and(|v| v != declared) {
+            wrong.push(format!(
+                "{} went to the card's {declared} interface speaking {}{}",
+                call.brief(),
+                spoken.map_or("?", |v| v.as_str()),
+                header.map_or(String::new(), |v| format!(" (A2A-Version {v})"))
+            ));
+        }
+    }
+    if wrong.is_empty() {
+        let used: BTreeSet<&str> = (operations.iter())
+            .map(|c| match c.door() {
+                Door::Main => seen.version.as_str(),
+                _ => super::plays::other(seen.version).as_str(),
+            })
+            .collect();
+        Judged::Kept(format!(
+            "the card of both versions was read; the client spoke {} to the {} interface",
+            used.iter().copied().collect::<Vec<_>>().join(" and "),
+            used.iter().copied().collect::<Vec<_>>().join(" and ")
+        ))
+    } else {
+        Judged::Broken(wrong.join("; "))
+    }
 }
 
 fn binding_form(seen: &Observed) -> Judged {
