@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 
 const require = createRequire(import.meta.url);
-const { Role, taskStateToJSON } = require('@a2a-js/sdk');
+const { Role, taskStateToJSON, verifyAgentCardSignature } = require('@a2a-js/sdk');
 const { A2AError } = require('@a2a-js/sdk/errors');
 const {
   ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory,
@@ -30,7 +30,8 @@ function describe() {
   return {
     event: 'client', name: '@a2a-js/sdk (JavaScript)', version: JSON.parse(readFileSync(pkg, 'utf8')).version,
     bindings: ['JSONRPC', 'HTTP+JSON', 'GRPC'], versions: ['1.0', '0.3'],
-    features: ['streaming', 'push', 'extended-card', 'extensions'],
+    features: ['streaming', 'push', 'extended-card', 'extensions',
+      ...(typeof verifyAgentCardSignature === 'function' ? ['signatures'] : [])],
   };
 }
 
@@ -196,9 +197,24 @@ async function main() {
   }
 
   const steps = {
-    card: async () => {
+    card: async (step) => {
       const card = resolver.card;
-      return { op: 'card', name: card.name, skills: (card.skills ?? []).map((s) => s.id), streaming: !!card.capabilities?.streaming };
+      const line = { op: 'card', name: card.name, skills: (card.skills ?? []).map((s) => s.id), streaming: !!card.capabilities?.streaming };
+      if (!step.verify) return line;
+      // The SDK's verifier (it canonicalises the card itself); the key is the trusted key
+      // whose kid is the signature's protected-header kid.
+      const keys = scenario.trusted_keys?.keys ?? [];
+      const verify = verifyAgentCardSignature(async (kid) => {
+        const key = keys.find((k) => k.kid === kid);
+        if (!key) throw new Error(`no trusted key with kid ${JSON.stringify(kid)}`);
+        return key;
+      });
+      try {
+        await verify(card);
+      } catch (e) {
+        return { op: 'card', error: { kind: 'SignatureInvalid', message: `${e?.name ?? typeof e}: ${e?.message ?? String(e)}` } };
+      }
+      return { ...line, verified: true };
     },
     send: async (step) => {
       const follow = step.follow_up && last;

@@ -47,13 +47,26 @@ from a2a.types.a2a_pb2 import (
 from a2a.utils import errors as sdk_errors
 from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH, TransportProtocol
 
+try:  # the SDK's card verifier needs its `signing` extra (PyJWT, ES256 via cryptography)
+    from a2a.utils.signing import SignatureVerificationError, create_signature_verifier
+    from jwt.algorithms import get_default_algorithms
+    from jwt.api_jwk import PyJWK
+    from jwt.exceptions import PyJWKError
+    SIGNING = 'ES256' in get_default_algorithms()
+except ImportError:
+    SIGNING = False
+
+    class SignatureVerificationError(Exception):
+        pass
+
 DESCRIBE = {
     'event': 'client',
     'name': 'a2a-sdk (Python)',
     'version': version('a2a-sdk'),
     'bindings': ['JSONRPC', 'HTTP+JSON', 'GRPC'],
     'versions': ['1.0', '0.3'],
-    'features': ['streaming', 'push', 'extended-card', 'extensions'],
+    'features': ['streaming', 'push', 'extended-card', 'extensions']
+    + (['signatures'] if SIGNING else []),
 }
 
 # The SDK's typed errors, named as PROTOCOL.md names them.
@@ -101,6 +114,8 @@ def error_of(exc):
     if kind is None:
         if isinstance(exc, CardRejected):
             kind = 'CardRejected'
+        elif isinstance(exc, SignatureVerificationError):
+            return {'kind': 'SignatureInvalid', 'message': f'{type(exc).__name__}: {exc}'}
         elif isinstance(exc, A2AClientTimeoutError):
             kind = 'Transport'
         elif isinstance(exc, AgentCardResolutionError):
@@ -206,6 +221,23 @@ def task_line(task):
     }
 
 
+def card_verifier(trusted_keys):
+    """The SDK's own verifier, with a key provider that hands it the trusted
+    key whose kid is the signature's protected-header kid. A kid it does not
+    trust raises PyJWKError, which the SDK counts as that signature failing."""
+    if not SIGNING:
+        raise RuntimeError('a2a-sdk signing extra (PyJWT with ES256) is not installed')
+    keys = (trusted_keys or {}).get('keys') or []
+
+    def key_provider(kid, jku):
+        for jwk in keys:
+            if kid is not None and jwk.get('kid') == kid:
+                return PyJWK(jwk)
+        raise PyJWKError(f'no trusted key with kid {kid!r}')
+
+    return create_signature_verifier(key_provider, ['ES256'])
+
+
 def split_card_url(url):
     """(base URL, card path) for A2ACardResolver, which fetches base/path."""
     if url.endswith(AGENT_CARD_WELL_KNOWN_PATH):
@@ -242,14 +274,15 @@ class Run:
             await client.close()
         await self.http.aclose()
 
-    async def resolve_card(self):
+    async def resolve_card(self, verifier=None):
         for client, _ in self.clients.values():
             await client.close()
         self.clients, self.card, self.card_error = {}, None, None
         base, path = split_card_url(
             self.sc.get('card_url') or os.environ['A2A_TCK_CARD_URL'])
         try:
-            self.card = await A2ACardResolver(self.http, base, path).get_agent_card()
+            self.card = await A2ACardResolver(self.http, base, path).get_agent_card(
+                signature_verifier=verifier)
         except Exception as exc:
             self.card_error = exc
             raise
@@ -300,11 +333,14 @@ class Run:
     async def step(self, step):
         op = step['op']
         if op == 'card':
-            card = await self.resolve_card()
-            return {'op': op, 'name': card.name,
+            verify = bool(step.get('verify'))
+            card = await self.resolve_card(
+                card_verifier(self.sc.get('trusted_keys')) if verify else None)
+            line = {'op': op, 'name': card.name,
                     'skills': [s.id for s in card.skills],
                     'streaming': card.capabilities.streaming
                     if card.capabilities.HasField('streaming') else None}
+            return {**line, 'verified': True} if verify else line
         if op == 'send':
             # 'auto' and 'always' are the same config (streaming on): the SDK
             # then streams only when the card says `streaming: true`.

@@ -38,5 +38,5 @@ layers! {
     reporting: baseline, compat, declarations, diff, evidence_text, floor, format, html, output,
         report, sarif, secrets;
     run: builtin, card_only, durability, failure, runner;
-    client: adapter, calls, client_runner, plays, reference_client, stage, verdicts;
+    client: adapter, calls, card_signing, client_runner, plays, reference_client, stage, verdicts;
 }

@@ -1005,3 +1005,43 @@ async fn grpc_statuses_pass_the_stage_in_trailers_as_grpc_core_clients_read_them
     );
     stage.end();
 }
+
+#[test]
+fn a_card_with_required_defaults_verifies_for_a_verifier_that_drops_them() {
+    // a2a-sdk 1.3.0 and @a2a-js/sdk 1.3.0 both canonicalise with REQUIRED fields at their
+    // default value dropped and `optional` fields set to false kept (measured): one of the
+    // defaults card's signatures must be over that form, not only over §8.4.1's.
+    use base64::Engine as _;
+    let signer = a2a_tck::card_signing::PlaySigner::new().expect("a key");
+    let card = json!({"name": "n", "description": "d", "version": "1",
+        "capabilities": {"streaming": false}, "skills": [{"id": "s", "name": "s", "description": "x", "tags": ["t"]}],
+        "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"]});
+    let signed = signer.sign(card, "defaults");
+    let form = (a2a_tck::jws::canonical_forms(&signed).into_iter())
+        .find(|(name, _)| *name == a2a_tck::card_signing::EXCEPT_OPTIONAL_FORM)
+        .map(|(_, bytes)| bytes)
+        .expect("the form that drops REQUIRED defaults and keeps optional ones");
+    let text = String::from_utf8_lossy(&form).into_owned();
+    assert!(!text.contains("\"description\":\"\""), "{text}");
+    assert!(text.contains("\"streaming\":false"), "{text}");
+    let jwk = signer.jwks()["keys"][0].clone();
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let mut point = vec![4u8];
+    for c in ["x", "y"] {
+        point.extend(
+            b64.decode(jwk[c].as_str().expect("a coordinate"))
+                .expect("base64url"),
+        );
+    }
+    let key =
+        ring::signature::UnparsedPublicKey::new(&ring::signature::ECDSA_P256_SHA256_FIXED, point);
+    let verified = (signed["signatures"].as_array().expect("signatures").iter()).any(|entry| {
+        let protected = entry["protected"].as_str().unwrap_or("");
+        let signature = b64
+            .decode(entry["signature"].as_str().unwrap_or(""))
+            .unwrap_or_default();
+        let input = format!("{protected}.{}", b64.encode(&form));
+        key.verify(input.as_bytes(), &signature).is_ok()
+    });
+    assert!(verified, "no signature covers the SDKs' canonical form");
+}

@@ -21,6 +21,7 @@ use crate::report::{self, CheckResult, ClientUnderTest, Counts, Mode, Report, Se
 
 use super::adapter::{Client, Outcome};
 use super::calls::{self, Call};
+use super::card_signing::PlaySigner;
 use super::plays::{self, Bases, ClientCheck, PlaySpec};
 use super::stage::{Door, Play, Stage};
 use super::verdicts::{self, Observed, Truth};
@@ -61,6 +62,10 @@ pub async fn run(options: &ClientOptions) -> Report {
         Ok(stage) => stage,
         Err(e) => return failed(options, started, format!("the scripted agent could not start: {e}"), Some(identity)),
     };
+    let signer = match PlaySigner::new() {
+        Ok(signer) => signer,
+        Err(e) => return failed(options, started, e, Some(identity)),
+    };
     let mut results = Vec::new();
     let mut places = 0usize;
     let interfaces = interfaces_of(options, &identity);
@@ -87,7 +92,7 @@ pub async fn run(options: &ClientOptions) -> Report {
                     continue;
                 }
                 places += 1;
-                results.extend(play_once(options, &stage, spec, &here, binding, version).await);
+                results.extend(play_once(options, &stage, &signer, spec, &here, binding, version).await);
             }
         }
     }
@@ -201,6 +206,7 @@ fn backend_config(spec: &PlaySpec, bearer: &Option<String>) -> AgentConfig {
 async fn play_once(
     options: &ClientOptions,
     stage: &Stage,
+    signer: &PlaySigner,
     spec: &PlaySpec,
     checks: &[&ClientCheck],
     binding: Binding,
@@ -232,10 +238,15 @@ async fn play_once(
         alt: base(Door::Alt),
         dead: base(Door::Dead),
     };
-    let card = plays::card_for(spec, binding, version, &bases, &backend_card);
+    let mut card = plays::card_for(spec, binding, version, &bases, &backend_card);
+    if let Some(how) = &spec.card.signed {
+        card = signer.sign(card, how);
+    }
+    let trusted_keys = spec.card.signed.is_some().then(|| signer.jwks());
     let card_url = format!("{}/.well-known/agent-card.json", bases.main);
     let play = Arc::new(Play::new(token, card.clone(), backend.local_addr(), spec.cut_after));
-    let scenario = plays::scenario_file(spec, &card_url, binding, version, bearer.as_deref());
+    let scenario =
+        plays::scenario_file(spec, &card_url, binding, version, bearer.as_deref(), trusted_keys);
     stage.begin(Arc::clone(&play));
     let outcome = options.client.run(&scenario, &card_url, options.scenario_timeout).await;
     stage.end();

@@ -7,6 +7,7 @@
 
 pub mod adapter;
 pub mod calls;
+pub mod card_signing;
 pub mod client_runner;
 pub mod plays;
 pub mod reference_client;

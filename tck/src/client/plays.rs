@@ -69,6 +69,10 @@ pub struct CardSpec {
     /// The card is written in both versions' forms, with an interface of each version.
     #[serde(default)]
     pub mixed: bool,
+    /// The card is signed: `valid`, `broken` (changed after signing) or `defaults` (a REQUIRED
+    /// field at its default, one signature per reading of §8.4); see [`crate::card_signing`].
+    #[serde(default)]
+    pub signed: Option<String>,
 }
 
 /// One rule judged over a play.
@@ -319,6 +323,7 @@ pub fn scenario_file(
     binding: Binding,
     version: ProtocolVersion,
     bearer: Option<&str>,
+    trusted_keys: Option<Value>,
 ) -> Value {
     let extensions: Vec<&str> = if spec.card.required_extension {
         vec![a2a_reference_agent::extensions::REQUIRED_EXTENSION]
@@ -333,6 +338,7 @@ pub fn scenario_file(
     file.insert("version".into(), json!(version.as_str()));
     file.insert("bearer".into(), json!(bearer));
     file.insert("extensions".into(), json!(extensions));
+    file.insert("trusted_keys".into(), trusted_keys.unwrap_or(Value::Null));
     file.insert("steps".into(), json!(spec.steps));
     Value::Object(file)
 }

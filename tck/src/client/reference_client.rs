@@ -68,6 +68,9 @@ faults! {
     NoExtensionHeader = "no-extension-header": "Activates no extension.",
     PushWithoutToken = "push-without-token": "Registers push configs without their token.",
     IgnoreInterfaceVersion = "ignore-interface-version": "Speaks 1.0 to every interface, whatever version the card gives it.",
+    VerifyAsServed = "verify-as-served": "Verifies a signature over the card as served, default values and all.",
+    AcceptAnySignature = "accept-any-signature": "Accepts a card whatever its signatures say.",
+    RequireEverySignature = "require-every-signature": "Refuses a card unless every signature verifies over the §8.4.1 form.",
 }
 
 impl FromStr for ClientFault {
@@ -123,7 +126,7 @@ pub async fn run(scenario: &Value, faults: &[ClientFault]) -> Vec<Value> {
             "version": env!("CARGO_PKG_VERSION"),
             "bindings": ["JSONRPC", "HTTP+JSON", "GRPC"],
             "versions": ["1.0", "0.3"],
-            "features": ["streaming", "push", "extended-card", "extensions"],
+            "features": ["streaming", "push", "extended-card", "extensions", "signatures"],
         })];
     }
     let mut session = Session::new(scenario, faults);
@@ -161,6 +164,7 @@ struct Session {
     ids: Ids,
     last_task: Option<String>,
     last_context: Option<String>,
+    trusted_keys: Vec<Value>,
 }
 
 impl Session {
@@ -182,6 +186,7 @@ impl Session {
             ids: Ids::new(&fresh_token()),
             last_task: None,
             last_context: None,
+            trusted_keys: (scenario["trusted_keys"]["keys"].as_array()).cloned().unwrap_or_default(),
         }
     }
 
@@ -193,11 +198,19 @@ impl Session {
         match step["op"].as_str().unwrap_or("") {
             "card" => {
                 let card = self.card().await?;
-                Ok(json!({
+                let verify = step["verify"] == json!(true);
+                if verify {
+                    self.verify(&card)?;
+                }
+                let mut line = json!({
                     "name": card["name"],
                     "skills": crate::plays::skill_ids(&card),
                     "streaming": card["capabilities"]["streaming"].as_bool().unwrap_or(false),
-                }))
+                });
+                if verify {
+                    line["verified"] = json!(true);
+                }
+                Ok(line)
             }
             "send" => self.send(step).await,
             "get" => {
@@ -221,6 +234,49 @@ impl Session {
             "extended_card" => self.extended_card().await,
             "push" => self.push(step).await,
             other => Err(error("Other", format!("unknown op {other:?}"))),
+        }
+    }
+
+    /// Verifies the card's signatures with the trusted keys: at least one must verify.
+    fn verify(&self, card: &Value) -> Result<(), Value> {
+        use crate::jws::{canonical_forms, keys_for, Outcome, Signature};
+        let entries = card["signatures"].as_array().cloned().unwrap_or_default();
+        if entries.is_empty() {
+            return Err(error("SignatureInvalid", "the card carries no signature"));
+        }
+        if self.has(ClientFault::AcceptAnySignature) {
+            return Ok(());
+        }
+        let mut verified = Vec::new();
+        for entry in &entries {
+            let signature = Signature::parse(entry);
+            let keys = keys_for(&self.trusted_keys, signature.kid().as_deref());
+            let ok = if self.has(ClientFault::VerifyAsServed) {
+                let mut served = card.clone();
+                if let Some(map) = served.as_object_mut() {
+                    map.remove("signatures");
+                }
+                let served = serde_jcs::to_vec(&served).ok();
+                verify_over(&signature, &keys, served.as_deref())
+            } else if self.has(ClientFault::RequireEverySignature) {
+                let presence = (canonical_forms(card).into_iter())
+                    .find(|(name, _)| *name == crate::card_signing::PRESENCE_FORM)
+                    .map(|(_, bytes)| bytes);
+                verify_over(&signature, &keys, presence.as_deref())
+            } else {
+                matches!(signature.verify_with_any(card, &keys), Outcome::Verified { .. })
+            };
+            verified.push(ok);
+        }
+        let accepted = if self.has(ClientFault::RequireEverySignature) {
+            verified.iter().all(|v| *v)
+        } else {
+            verified.iter().any(|v| *v)
+        };
+        if accepted {
+            Ok(())
+        } else {
+            Err(error("SignatureInvalid", "no signature of the card verifies with a trusted key"))
         }
     }
 
@@ -593,6 +649,29 @@ impl Session {
             Err(unreadable) => Err(error("Transport", unreadable)),
         }
     }
+}
+
+/// Whether `signature` verifies over `payload` with one of `keys` (ES256 only: the plays').
+fn verify_over(signature: &crate::jws::Signature, keys: &[Value], payload: Option<&[u8]>) -> bool {
+    use base64::Engine as _;
+    use ring::signature::{UnparsedPublicKey, ECDSA_P256_SHA256_FIXED};
+    let (Some(payload), Ok(bytes)) = (payload, &signature.signature) else {
+        return false;
+    };
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let input = format!("{}.{}", signature.protected, b64.encode(payload));
+    keys.iter().any(|key| {
+        let mut point = vec![4u8];
+        for c in ["x", "y"] {
+            match key[c].as_str().and_then(|t| b64.decode(t).ok()) {
+                Some(part) => point.extend(part),
+                None => return false,
+            }
+        }
+        UnparsedPublicKey::new(&ECDSA_P256_SHA256_FIXED, point)
+            .verify(input.as_bytes(), bytes)
+            .is_ok()
+    })
 }
 
 /// Whether a reply says the interface itself failed (not the operation).

@@ -120,6 +120,9 @@ pub fn judge(check: &ClientCheck, seen: &Observed) -> (Status, String) {
     let judged = match check.id.as_str() {
         "client.card.tolerates-unknown-fields" => card_read(seen),
         "client.card.mixed-versions" => mixed_versions(seen),
+        "client.signatures.valid-accepted" => signature_accepted(seen),
+        "client.signatures.required-defaults" => signature_accepted(seen),
+        "client.signatures.invalid-refused" => signature_refused(seen),
         "client.requests.binding-form" => binding_form(seen),
         "client.requests.version-header" => version_header(seen),
         "client.requests.message-valid" => message_valid(seen),
@@ -296,6 +299,46 @@ fn mixed_versions(seen: &Observed) -> Judged {
         ))
     } else {
         Judged::Broken(wrong.join("; "))
+    }
+}
+
+fn signature_accepted(seen: &Observed) -> Judged {
+    let line = match seen.line(0) {
+        Ok(line) => line,
+        Err(judged) => return judged,
+    };
+    if let Some(error) = error_of(line) {
+        return Judged::Broken(format!(
+            "the card's signature verifies with the trusted key (over {}), and the client \
+             refused it ({error})",
+            if seen.card["signatures"].as_array().map_or(0, Vec::len) > 1 {
+                "each canonical form a reading of §8.4 gives, one signature each"
+            } else {
+                "the §8.4.1 canonical form"
+            }
+        ));
+    }
+    if line["verified"] != Value::Bool(true) {
+        return Judged::Broken(format!(
+            "the client read the card without saying it verified it: {}",
+            short(&line.to_string(), 200)
+        ));
+    }
+    Judged::Kept("the client verified the card's signature and accepted it".into())
+}
+
+fn signature_refused(seen: &Observed) -> Judged {
+    let line = match seen.line(0) {
+        Ok(line) => line,
+        Err(judged) => return judged,
+    };
+    match error_of(line) {
+        Some(error) => Judged::Kept(format!("the client refused the card ({error})")),
+        None => Judged::Broken(
+            "a security scheme was added to the card after it was signed, and the client \
+             accepted it"
+                .into(),
+        ),
     }
 }
 
