@@ -618,3 +618,37 @@ async fn credentials_are_asked_for_sent_and_redacted() {
     assert!(!text.contains("s3cret"), "a credential reached the report");
     assert!(text.contains("[redacted]"));
 }
+
+#[tokio::test]
+async fn the_client_checks_are_listed_and_explained() {
+    let (listed, _) = kit(&["list", "--client"]).await;
+    assert!(listed.status.success(), "{}", stderr(&listed));
+    let text = String::from_utf8_lossy(&listed.stdout);
+    for check in &a2a_tck::plays::table().checks {
+        assert!(text.contains(&check.id), "{} is not listed", check.id);
+    }
+    let (explained, _) = kit(&["explain", "client.follow-up.same-task"]).await;
+    assert!(explained.status.success(), "{}", stderr(&explained));
+    let text = String::from_utf8_lossy(&explained.stdout);
+    assert!(
+        text.contains("new-task-on-follow-up") && text.contains("V10-3.4.2-03"),
+        "{text}"
+    );
+    let (unknown, _) = kit(&["explain", "client.nothing"]).await;
+    assert_eq!(unknown.status.code(), Some(2));
+}
+
+#[tokio::test]
+async fn client_mode_refuses_the_flags_of_an_agent_run() {
+    let (out, _) = kit(&["client", "--fault", "omit-context-id"]).await;
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let (out, _) = kit(&[
+        "client",
+        "--cmd",
+        "true",
+        "--client-fault",
+        "last-interface",
+    ])
+    .await;
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

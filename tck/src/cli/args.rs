@@ -423,4 +423,7 @@ pub(crate) struct CardArgs {
 pub(crate) struct ListArgs {
     #[command(flatten)]
     pub(crate) selection: Selection,
+    /// List the checks of `a2a-tck client` instead (id, level, play, requirement).
+    #[arg(long)]
+    pub(crate) client: bool,
 }

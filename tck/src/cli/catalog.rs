@@ -46,7 +46,7 @@ pub fn list(filter: &Filter) -> Result<(), String> {
 pub fn explain(id: &str) -> Result<(), String> {
     let catalog = checks::all();
     let Some(check) = catalog.iter().find(|c| c.id == id) else {
-        return Err(format!("no check has the id {id:?} (see `a2a-tck list`)"));
+        return explain_client(id);
     };
     println!("{}\n", check.id);
     println!("  requirement  {}", check.requirement);
@@ -86,4 +86,49 @@ pub fn explain(id: &str) -> Result<(), String> {
         println!("  reading      {reading}");
     }
     Ok(())
+}
+
+/// `a2a-tck explain ID` for a check of `a2a-tck client`.
+fn explain_client(id: &str) -> Result<(), String> {
+    let table = a2a_tck::plays::table();
+    let Some(check) = table.checks.iter().find(|c| c.id == id) else {
+        return Err(format!(
+            "no check has the id {id:?} (see `a2a-tck list`, and `a2a-tck list --client` for \
+             the checks of `a2a-tck client`)"
+        ));
+    };
+    println!("{}  (a2a-tck client)\n", check.id);
+    println!("  requirement  {}", check.requirement);
+    println!("  level        {}", check.level);
+    println!("  statements   {}", check.statements.join(", "));
+    if let Some(play) = a2a_tck::plays::play(&check.play) {
+        println!("  play         {}: {}", play.id, play.description);
+        if !play.needs.is_empty() {
+            println!("  needs        {}", play.needs.join(", "));
+        }
+    }
+    if let Some(versions) = &check.versions {
+        println!("  versions     {}", versions.join(", "));
+    }
+    println!("  fails under  --client-fault {}", check.fault);
+    if let Some(reading) = &check.reading {
+        println!("  reading      {reading}");
+    }
+    Ok(())
+}
+
+/// `a2a-tck list --client`: the checks of `a2a-tck client`.
+pub fn list_client() {
+    let table = a2a_tck::plays::table();
+    for check in &table.checks {
+        println!(
+            "{:<44} {:<6} {:<14} {}",
+            check.id, check.level, check.play, check.requirement
+        );
+    }
+    println!(
+        "{} client checks over {} plays",
+        table.checks.len(),
+        table.plays.len()
+    );
 }
