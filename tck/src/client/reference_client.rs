@@ -483,22 +483,14 @@ impl Session {
         if self.has(ClientFault::MisreadErrors) {
             return error("Other", reply.to_string());
         }
-        let kinds = [
-            ErrorKind::TaskNotFound,
-            ErrorKind::TaskNotCancelable,
-            ErrorKind::PushNotificationNotSupported,
-            ErrorKind::UnsupportedOperation,
-            ErrorKind::ContentTypeNotSupported,
-            ErrorKind::InvalidAgentResponse,
-            ErrorKind::ExtendedAgentCardNotConfigured,
-            ErrorKind::ExtensionSupportRequired,
-            ErrorKind::VersionNotSupported,
+        let protocol = [
             ErrorKind::InvalidParams,
             ErrorKind::InvalidRequest,
             ErrorKind::MethodNotFound,
             ErrorKind::JsonParse,
             ErrorKind::Internal,
         ];
+        let kinds: Vec<ErrorKind> = ErrorKind::A2A.iter().copied().chain(protocol).collect();
         let by_reason = (reply.error_info.as_ref()).and_then(|info| {
             kinds.iter().find(|k| k.reason() == Some(info.reason.as_str()))
         });
