@@ -104,6 +104,16 @@ impl Observed<'_> {
     }
 }
 
+/// The line of a step, or the judge returns why there is none.
+macro_rules! step_line {
+    ($seen:expr, $i:expr) => {
+        match $seen.line($i) {
+            Ok(line) => line,
+            Err(judged) => return judged,
+        }
+    };
+}
+
 /// A judge's finding, before the check's level turns a broken rule into FAIL or WARN.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Judged {
@@ -191,6 +201,15 @@ pub fn has_judge(id: &str) -> bool {
     )
 }
 
+/// Kept (with the words `kept` gives) when nothing broke the rule, else broken, with every problem.
+fn kept_unless(problems: Vec<String>, kept: impl FnOnce() -> String) -> Judged {
+    if problems.is_empty() {
+        Judged::Kept(kept())
+    } else {
+        Judged::Broken(problems.join("; "))
+    }
+}
+
 fn short(text: &str, max: usize) -> String {
     if text.len() <= max {
         return text.trim().to_owned();
@@ -225,10 +244,7 @@ fn texts(holder: &Value) -> String {
 }
 
 fn card_read(seen: &Observed) -> Judged {
-    let line = match seen.line(0) {
-        Ok(line) => line,
-        Err(judged) => return judged,
-    };
+    let line = step_line!(seen, 0);
     if let Some(error) = error_of(line) {
         return Judged::Broken(format!(
             "the client refused a card whose only oddity is fields no version defines ({error})"
@@ -254,10 +270,7 @@ fn card_read(seen: &Observed) -> Judged {
 }
 
 fn mixed_versions(seen: &Observed) -> Judged {
-    let line = match seen.line(0) {
-        Ok(line) => line,
-        Err(judged) => return judged,
-    };
+    let line = step_line!(seen, 0);
     if let Some(error) = error_of(line) {
         return Judged::Broken(format!(
             "the client refused a card that declares interfaces of both versions ({error})"
@@ -303,10 +316,7 @@ fn mixed_versions(seen: &Observed) -> Judged {
 }
 
 fn signature_accepted(seen: &Observed) -> Judged {
-    let line = match seen.line(0) {
-        Ok(line) => line,
-        Err(judged) => return judged,
-    };
+    let line = step_line!(seen, 0);
     if let Some(error) = error_of(line) {
         return Judged::Broken(format!(
             "the card's signature verifies with the trusted key (over {}), and the client \
@@ -328,10 +338,7 @@ fn signature_accepted(seen: &Observed) -> Judged {
 }
 
 fn signature_refused(seen: &Observed) -> Judged {
-    let line = match seen.line(0) {
-        Ok(line) => line,
-        Err(judged) => return judged,
-    };
+    let line = step_line!(seen, 0);
     match error_of(line) {
         Some(error) => Judged::Kept(format!("the client refused the card ({error})")),
         None => Judged::Broken(
@@ -402,14 +409,10 @@ fn version_header(seen: &Observed) -> Judged {
             None => Some(format!("{} carried no A2A-Version", call.brief())),
         })
         .collect();
-    if wrong.is_empty() {
-        Judged::Kept(format!(
+    kept_unless(wrong, || format!(
             "all {} requests carried A2A-Version: 1.0",
             operations.len()
         ))
-    } else {
-        Judged::Broken(wrong.join("; "))
-    }
 }
 
 fn message_valid(seen: &Observed) -> Judged {
@@ -444,14 +447,10 @@ fn message_valid(seen: &Observed) -> Judged {
             problems.push(format!("{}: the message has no parts", call.brief()));
         }
     }
-    if problems.is_empty() {
-        Judged::Kept(format!(
+    kept_unless(problems, || format!(
             "{} messages, each with its own messageId, the user role and parts",
             sends.len()
         ))
-    } else {
-        Judged::Broken(problems.join("; "))
-    }
 }
 
 /// Compares a task line with the task the agent holds; `None` when they agree.
@@ -538,21 +537,14 @@ fn read_results(seen: &Observed) -> Judged {
         )),
         Err(judged) => return judged,
     }
-    if problems.is_empty() {
-        Judged::Kept("the tasks (id, contextId, state, artifacts) and the message text read as served".into())
-    } else {
-        Judged::Broken(problems.join("; "))
-    }
+    kept_unless(problems, || "the tasks (id, contextId, state, artifacts) and the message text read as served".into())
 }
 
 fn read_errors(seen: &Observed) -> Judged {
     let mut problems = Vec::new();
     let mut notes: Vec<String> = Vec::new();
     for (i, expected) in [(0, "TaskNotFound"), (2, "TaskNotCancelable")] {
-        let line = match seen.line(i) {
-            Ok(line) => line,
-            Err(judged) => return judged,
-        };
+        let line = step_line!(seen, i);
         if i == 2 && seen.truth.tasks.is_empty() {
             return Judged::Untestable(format!(
                 "the play made no task to cancel{}",
@@ -640,10 +632,7 @@ fn follow_up(seen: &Observed) -> Judged {
             ));
         }
     }
-    let line = match seen.line(1) {
-        Ok(line) => line,
-        Err(judged) => return judged,
-    };
+    let line = step_line!(seen, 1);
     if state.as_deref() != Some("completed") {
         return Judged::Untestable(format!(
             "the task did not complete after the follow-up (it is {})",
@@ -660,10 +649,7 @@ fn stream_read(seen: &Observed) -> Judged {
     if seen.of_op("SendStreamingMessage").next().is_none() {
         return seen.no_request("SendStreamingMessage request");
     }
-    let line = match seen.line(0) {
-        Ok(line) => line,
-        Err(judged) => return judged,
-    };
+    let line = step_line!(seen, 0);
     match task_line_problem(line, seen.truth, None) {
         None => Judged::Kept("the stream was read to the task's final state and artifacts".into()),
         Some(problem) => Judged::Broken(problem),
@@ -712,10 +698,7 @@ fn resubscribe(seen: &Observed) -> Judged {
             subscribe.task_id()
         ));
     }
-    let line = match seen.line(1) {
-        Ok(line) => line,
-        Err(judged) => return judged,
-    };
+    let line = step_line!(seen, 1);
     if line["error"]["kind"].as_str() == Some("UnsupportedOperation") {
         // The agent ends the task by itself a moment after the first event; a client slower
         // than that subscribes to a finished task, which 1.0 refuses.
@@ -735,10 +718,7 @@ fn chunks(seen: &Observed) -> Judged {
     if seen.of_op("SendStreamingMessage").next().is_none() {
         return seen.no_request("SendStreamingMessage request");
     }
-    let line = match seen.line(0) {
-        Ok(line) => line,
-        Err(judged) => return judged,
-    };
+    let line = step_line!(seen, 0);
     if line["artifacts"].as_array().is_none() {
         return Judged::Broken(format!("the client gave no artifacts: {}", short(&line.to_string(), 200)));
     }
@@ -833,10 +813,7 @@ fn extended_used(seen: &Observed) -> Judged {
     let Some(extended) = &seen.truth.extended_card else {
         return Judged::Error("the kit could not read the agent's extended card".into());
     };
-    let line = match seen.line(1) {
-        Ok(line) => line,
-        Err(judged) => return judged,
-    };
+    let line = step_line!(seen, 1);
     if let Some(error) = error_of(line) {
         return Judged::Broken(format!("the client gave no extended card ({error})"));
     }
@@ -924,14 +901,10 @@ fn push(seen: &Observed) -> Judged {
             }
         }
     }
-    if problems.is_empty() {
-        Judged::Kept(format!(
+    kept_unless(problems, || format!(
             "{} push configs, each with the task's id, the URL and its own token",
             wanted.len()
         ))
-    } else {
-        Judged::Broken(problems.join("; "))
-    }
 }
 
 #[cfg(test)]
