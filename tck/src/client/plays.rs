@@ -39,7 +39,7 @@ pub struct PlaySpec {
     /// The versions it runs on (default: both).
     #[serde(default)]
     pub versions: Option<Vec<String>>,
-    /// End every stream after this many events.
+    /// End the play's first stream after this many events.
     #[serde(default)]
     pub cut_after: Option<usize>,
 }

@@ -52,8 +52,11 @@ pub struct Play {
     pub card: Value,
     /// Where requests are passed on to.
     pub backend: SocketAddr,
-    /// End every stream after this many events (SSE events, gRPC messages).
+    /// End the play's first stream after this many events (SSE events, gRPC messages); the
+    /// streams after it (a resubscription) are passed on whole.
     pub cut_after: Option<usize>,
+    /// Whether the first stream has been claimed for the cut.
+    cut_claimed: std::sync::atomic::AtomicBool,
     started: Instant,
     seen: Mutex<Vec<Arc<Seen>>>,
 }
@@ -65,6 +68,7 @@ impl Play {
             card,
             backend,
             cut_after,
+            cut_claimed: std::sync::atomic::AtomicBool::new(false),
             started: Instant::now(),
             seen: Mutex::new(Vec::new()),
         }
@@ -395,7 +399,9 @@ async fn forward(
     } else {
         None
     };
-    let limit = play.cut_after.filter(|_| counter.is_some());
+    let limit = (play.cut_after).filter(|_| {
+        counter.is_some() && !play.cut_claimed.swap(true, std::sync::atomic::Ordering::SeqCst)
+    });
     let state = Relay {
         frames: BodyStream::new(incoming),
         counter,
