@@ -125,80 +125,57 @@ pub enum Judged {
     Error(String),
 }
 
-/// Judges `check` over a play: its status and message.
-pub fn judge(check: &ClientCheck, seen: &Observed) -> (Status, String) {
-    let judged = match check.id.as_str() {
-        "client.card.tolerates-unknown-fields" => card_read(seen),
-        "client.card.mixed-versions" => mixed_versions(seen),
-        "client.signatures.valid-accepted" => signature_accepted(seen),
-        "client.signatures.required-defaults" => signature_accepted(seen),
-        "client.signatures.invalid-refused" => signature_refused(seen),
-        "client.requests.binding-form" => binding_form(seen),
-        "client.requests.version-header" => version_header(seen),
-        "client.requests.message-valid" => message_valid(seen),
-        "client.read.results" => read_results(seen),
-        "client.read.errors" => read_errors(seen),
-        "client.follow-up.same-task" => follow_up(seen),
-        "client.stream.read" => stream_read(seen),
-        "client.capabilities.streaming-off" => streaming_off(seen),
-        "client.stream.resubscribe" => resubscribe(seen),
-        "client.stream.chunks-reassembled" => chunks(seen),
-        "client.interface.first-supported" => first_supported(seen),
-        "client.interface.fallback" => fallback(seen),
-        "client.interface.tenant" => tenant(seen),
-        "client.extended-card.authenticated" => extended_authenticated(seen),
-        "client.extended-card.used" => extended_used(seen),
-        "client.extensions.required-activated" => extensions(seen),
-        "client.push.config-sent" => push(seen),
-        other => Judged::Error(format!("the kit has no judge for {other}")),
-    };
-    let broke = |why: String| match check.level() {
-        Level::Must => (Status::Fail, why),
-        Level::Should | Level::May => (Status::Warn, why),
-    };
-    match judged {
-        Judged::Kept(why) => (Status::Pass, why),
-        Judged::Broken(why) => broke(why),
-        Judged::Discouraged(why) => (Status::Warn, why),
-        Judged::Untestable(why) => (Status::Untestable, why),
-        Judged::Error(why) => (Status::Error, why),
-    }
+/// A judge: what one check finds in a play.
+type JudgeFn = fn(&Observed) -> Judged;
+
+/// The judge of each check of the table, by id.
+const JUDGES: &[(&str, JudgeFn)] = &[
+    ("client.card.tolerates-unknown-fields", card_read),
+    ("client.card.mixed-versions", mixed_versions),
+    ("client.signatures.valid-accepted", signature_accepted),
+    ("client.signatures.required-defaults", signature_accepted),
+    ("client.signatures.invalid-refused", signature_refused),
+    ("client.requests.binding-form", binding_form),
+    ("client.requests.version-header", version_header),
+    ("client.requests.message-valid", message_valid),
+    ("client.read.results", read_results),
+    ("client.read.errors", read_errors),
+    ("client.follow-up.same-task", follow_up),
+    ("client.stream.read", stream_read),
+    ("client.capabilities.streaming-off", streaming_off),
+    ("client.stream.resubscribe", resubscribe),
+    ("client.stream.chunks-reassembled", chunks),
+    ("client.interface.first-supported", first_supported),
+    ("client.interface.fallback", fallback),
+    ("client.interface.tenant", tenant),
+    ("client.extended-card.authenticated", extended_authenticated),
+    ("client.extended-card.used", extended_used),
+    ("client.extensions.required-activated", extensions),
+    ("client.push.config-sent", push),
+];
+
+fn judge_of(id: &str) -> Option<JudgeFn> {
+    JUDGES.iter().find(|(known, _)| *known == id).map(|(_, judge)| *judge)
 }
 
 /// Whether a judge is known for `id` (the meta-tests hold the table and the judges together).
 pub fn has_judge(id: &str) -> bool {
-    !matches!(
-        judge(
-            &ClientCheck {
-                id: id.into(),
-                level: "MUST".into(),
-                play: String::new(),
-                statements: Vec::new(),
-                requirement: String::new(),
-                reading: None,
-                fault: String::new(),
-                versions: None,
-            },
-            &Observed {
-                play: &PlaySpec {
-                    id: String::new(),
-                    description: String::new(),
-                    card: Default::default(),
-                    steps: Vec::new(),
-                    needs: Vec::new(),
-                    versions: None,
-                    cut_after: None,
-                },
-                binding: Binding::Jsonrpc,
-                version: ProtocolVersion::V1_0,
-                card: &Value::Null,
-                calls: &[],
-                outcome: &Outcome::default(),
-                truth: &Truth::default(),
-            },
-        ),
-        (Status::Error, ref why) if why.starts_with("the kit has no judge")
-    )
+    judge_of(id).is_some()
+}
+
+/// Judges `check` over a play: its status and message.
+pub fn judge(check: &ClientCheck, seen: &Observed) -> (Status, String) {
+    let judged = match judge_of(&check.id) {
+        Some(judge) => judge(seen),
+        None => Judged::Error(format!("the kit has no judge for {}", check.id)),
+    };
+    match judged {
+        Judged::Kept(why) => (Status::Pass, why),
+        Judged::Broken(why) if check.level() == Level::Must => (Status::Fail, why),
+        Judged::Broken(why) | Judged::Discouraged(why) => (Status::Warn, why),
+        Judged::Untestable(why) => (Status::Untestable, why),
+        Judged::Error(why) => (Status::Error, why),
+    }
 }
 
 /// Kept (with the words `kept` gives) when nothing broke the rule, else broken, with every problem.
@@ -298,21 +275,20 @@ fn mixed_versions(seen: &Observed) -> Judged {
             ));
         }
     }
-    if wrong.is_empty() {
-        let used: BTreeSet<&str> = (operations.iter())
-            .map(|c| match c.door() {
-                Door::Main => seen.version.as_str(),
-                _ => super::plays::other(seen.version).as_str(),
-            })
-            .collect();
-        Judged::Kept(format!(
-            "the card of both versions was read; the client spoke {} to the {} interface",
-            used.iter().copied().collect::<Vec<_>>().join(" and "),
-            used.iter().copied().collect::<Vec<_>>().join(" and ")
-        ))
-    } else {
-        Judged::Broken(wrong.join("; "))
-    }
+    let used: BTreeSet<&str> = (operations.iter())
+        .map(|c| match c.door() {
+            Door::Main => seen.version.as_str(),
+            _ => super::plays::other(seen.version).as_str(),
+        })
+        .collect();
+    kept_unless(wrong, || {
+        let used: Vec<&str> = used.into_iter().collect();
+        format!(
+            "the card of both versions was read; the client spoke to its {} interface(s) in \
+             their own version",
+            used.join(" and ")
+        )
+    })
 }
 
 fn signature_accepted(seen: &Observed) -> Judged {
@@ -510,48 +486,75 @@ fn task_line_problem(line: &Value, truth: &Truth, expect_state: Option<&str>) ->
     None
 }
 
+/// Whether step `step` asks the agent for a direct message (the scenario that answers one).
+fn asks_for_message(step: &Value) -> bool {
+    step["text"].as_str().is_some_and(|t| t.starts_with("tck-message-response"))
+}
+
 fn read_results(seen: &Observed) -> Judged {
     let mut problems = Vec::new();
-    for i in [1, 3] {
-        match seen.line(i) {
-            Ok(line) => {
-                if let Some(problem) = task_line_problem(line, seen.truth, None) {
-                    problems.push(format!("step {} ({}): {problem}", i + 1, line["op"]));
-                }
-            }
-            Err(judged) => return judged,
+    for (i, step) in seen.play.steps.iter().enumerate() {
+        if !matches!(step["op"].as_str(), Some("send" | "get")) {
+            continue;
         }
-    }
-    match seen.line(2) {
-        Ok(line) if line["result"].as_str() == Some("message") => {
-            if line["text"].as_str() != Some(seen.truth.message_text.as_str()) {
+        let line = step_line!(seen, i);
+        if asks_for_message(step) {
+            if line["result"].as_str() != Some("message") {
                 problems.push(format!(
-                    "step 3: the client read the agent's message as {}, the agent sent {:?}",
-                    line["text"], seen.truth.message_text
+                    "step {}: the agent answered with a message; the client gave {}",
+                    i + 1,
+                    short(&line.to_string(), 200)
+                ));
+            } else if line["text"].as_str() != Some(seen.truth.message_text.as_str()) {
+                problems.push(format!(
+                    "step {}: the client read the agent's message as {}, the agent sent {:?}",
+                    i + 1,
+                    line["text"],
+                    seen.truth.message_text
                 ));
             }
+        } else if let Some(problem) = task_line_problem(line, seen.truth, None) {
+            problems.push(format!("step {} ({}): {problem}", i + 1, line["op"]));
         }
-        Ok(line) => problems.push(format!(
-            "step 3: the agent answered with a message; the client gave {}",
-            short(&line.to_string(), 200)
-        )),
-        Err(judged) => return judged,
     }
-    kept_unless(problems, || "the tasks (id, contextId, state, artifacts) and the message text read as served".into())
+    kept_unless(problems, || {
+        "the tasks (id, contextId, state, artifacts) and the message text read as served".into()
+    })
+}
+
+/// The error the agent answers step `step` with, by what it holds: a task it never made is
+/// TaskNotFound; a cancel when every task it holds ended other than canceled (so no cancel took)
+/// is TaskNotCancelable; `None` for a step the agent answers without an error.
+fn error_served(step: &Value, truth: &Truth) -> Option<&'static str> {
+    let named = step["task"].as_str().filter(|t| *t != "last");
+    match step["op"].as_str() {
+        Some("get") if named.is_some_and(|id| truth.task(id).is_none()) => Some("TaskNotFound"),
+        Some("cancel") if !truth.tasks.is_empty() && truth.tasks.iter().all(ended_uncanceled) => {
+            Some("TaskNotCancelable")
+        }
+        _ => None,
+    }
+}
+
+/// Whether a task ended in a state a cancel cannot have given it.
+fn ended_uncanceled(task: &Value) -> bool {
+    matches!(
+        state_name(&task["status"]["state"]).as_deref(),
+        Some("completed" | "failed" | "rejected")
+    )
 }
 
 fn read_errors(seen: &Observed) -> Judged {
+    let unspecified = seen.version == ProtocolVersion::V0_3 && seen.binding != Binding::Jsonrpc;
     let mut problems = Vec::new();
     let mut notes: Vec<String> = Vec::new();
-    for (i, expected) in [(0, "TaskNotFound"), (2, "TaskNotCancelable")] {
+    let mut judged = 0;
+    for (i, step) in seen.play.steps.iter().enumerate() {
+        let Some(expected) = error_served(step, seen.truth) else {
+            continue;
+        };
+        judged += 1;
         let line = step_line!(seen, i);
-        if i == 2 && seen.truth.tasks.is_empty() {
-            return Judged::Untestable(format!(
-                "the play made no task to cancel{}",
-                seen.said()
-            ));
-        }
-        let unspecified = seen.version == ProtocolVersion::V0_3 && seen.binding != Binding::Jsonrpc;
         match line["error"]["kind"].as_str() {
             Some(kind) if kind == expected => {}
             Some(kind) if unspecified => notes.push(format!("step {}: {kind} for {expected}", i + 1)),
@@ -569,18 +572,26 @@ fn read_errors(seen: &Observed) -> Judged {
             )),
         }
     }
-    if problems.is_empty() && !notes.is_empty() {
-        Judged::Kept(format!(
-            "both errors were read as errors; 0.3 defines A2A error codes for JSON-RPC only, so \
+    if judged == 0 {
+        return Judged::Untestable(format!(
+            "the play did not bring the agent to answer an error (no task ended, or the named \
+             task exists){}",
+            seen.said()
+        ));
+    }
+    if !problems.is_empty() {
+        return Judged::Broken(problems.join("; "));
+    }
+    Judged::Kept(if notes.is_empty() {
+        format!("{judged} errors read as the agent answered them")
+    } else {
+        format!(
+            "the errors were read as errors; 0.3 defines A2A error codes for JSON-RPC only, so \
              on {} 0.3 the kinds are not judged ({})",
             seen.binding.title(),
             notes.join("; ")
-        ))
-    } else if problems.is_empty() {
-        Judged::Kept("TaskNotFound and TaskNotCancelable read as such".into())
-    } else {
-        Judged::Broken(problems.join("; "))
-    }
+        )
+    })
 }
 
 fn follow_up(seen: &Observed) -> Judged {
