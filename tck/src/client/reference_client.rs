@@ -447,15 +447,11 @@ impl Session {
     /// A result line from a unary reply.
     fn result(&mut self, reply: Reply) -> Result<Value, Value> {
         match reply.read {
-            Ok(Answer::Result(value)) => {
-                let value = value.get("task").cloned().unwrap_or(value);
-                if let Some(message) = value.get("message").or(value.get("parts").map(|_| &value)) {
-                    if value.get("status").is_none() {
-                        return Ok(json!({"result": "message", "text": texts(message)}));
-                    }
-                }
-                Ok(self.task_line(&value))
-            }
+            // SendMessage answers `{"task"}` or `{"message"}`; GetTask and CancelTask the task.
+            Ok(Answer::Result(value)) => match value.get("message") {
+                Some(message) => Ok(json!({"result": "message", "text": texts(message)})),
+                None => Ok(self.task_line(value.get("task").unwrap_or(&value))),
+            },
             Ok(Answer::Error(e)) => Err(self.error_of(&e)),
             Err(unreadable) => Err(error("Transport", unreadable)),
         }
