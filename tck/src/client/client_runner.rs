@@ -67,7 +67,6 @@ pub async fn run(options: &ClientOptions) -> Report {
         Err(e) => return failed(options, started, e, Some(identity)),
     };
     let mut results = Vec::new();
-    let mut places = 0usize;
     let interfaces = interfaces_of(options, &identity);
     for spec in &table.plays {
         let checks: Vec<&ClientCheck> = selected.iter().copied().filter(|c| c.play == spec.id).collect();
@@ -75,11 +74,8 @@ pub async fn run(options: &ClientOptions) -> Report {
             continue;
         }
         for binding in BINDINGS {
-            if !options.filter.bindings.is_empty() && !options.filter.bindings.contains(&binding) {
-                continue;
-            }
             for version in VERSIONS {
-                if !options.filter.versions.is_empty() && !options.filter.versions.contains(&version) {
+                if not_selected(&options.filter, binding, version).is_some() {
                     continue;
                 }
                 let here: Vec<&ClientCheck> =
@@ -91,15 +87,26 @@ pub async fn run(options: &ClientOptions) -> Report {
                     results.extend(here.iter().map(|c| result(c, binding, version, Status::NotApplicable, reason.clone(), Vec::new(), 0)));
                     continue;
                 }
-                places += 1;
                 results.extend(play_once(options, &stage, &signer, spec, &here, binding, version).await);
             }
         }
     }
     drop(stage);
+    let places = interfaces.iter().filter(|i| i.tested).count();
     let mut report = assemble(options, started, identity, results, places, selected.len());
     report.interfaces = interfaces;
     report
+}
+
+/// Why the selection leaves a binding x version out, if it does.
+fn not_selected(filter: &Filter, binding: Binding, version: ProtocolVersion) -> Option<&'static str> {
+    if !filter.bindings.is_empty() && !filter.bindings.contains(&binding) {
+        Some("not selected (--binding)")
+    } else if !filter.versions.is_empty() && !filter.versions.contains(&version) {
+        Some("not selected (--protocol-version)")
+    } else {
+        None
+    }
 }
 
 /// The binding x version pairs of the run, as the report lists interfaces: those the client
@@ -108,15 +115,10 @@ fn interfaces_of(options: &ClientOptions, identity: &ClientUnderTest) -> Vec<Dec
     let mut all = Vec::new();
     for binding in BINDINGS {
         for version in VERSIONS {
-            let reason = if !options.filter.bindings.is_empty() && !options.filter.bindings.contains(&binding) {
-                Some("not selected (--binding)".to_owned())
-            } else if !options.filter.versions.is_empty() && !options.filter.versions.contains(&version) {
-                Some("not selected (--protocol-version)".to_owned())
-            } else if !identity.bindings.contains(&binding) || !identity.versions.contains(&version) {
-                Some("the client does not declare it".to_owned())
-            } else {
-                None
-            };
+            let declared = identity.bindings.contains(&binding) && identity.versions.contains(&version);
+            let reason = not_selected(&options.filter, binding, version)
+                .map(str::to_owned)
+                .or_else(|| (!declared).then(|| "the client does not declare it".to_owned()));
             all.push(DeclaredInterface {
                 protocol_binding: plays::binding_name(binding).into(),
                 protocol_version: version.as_str().into(),
@@ -172,12 +174,14 @@ fn result(
     CheckResult {
         id: check.id.clone(),
         level: check.level(),
-        spec_version: if check.statements.iter().all(|s| s.starts_with("V03-")) {
-            "0.3".into()
-        } else {
-            "1.0".into()
+        // The version and section of the first sentence cited.
+        spec_version: match check.statements.first() {
+            Some(s) if s.starts_with("V03-") => "0.3".into(),
+            _ => "1.0".into(),
         },
-        section: String::new(),
+        section: (check.statements.first())
+            .and_then(|s| crate::registry::section_of(s))
+            .unwrap_or_default(),
         statements: check.statements.clone(),
         requirement: check.requirement.clone(),
         binding: Some(binding),

@@ -27,6 +27,9 @@ struct Registry {
 #[derive(Debug, Deserialize)]
 pub struct Requirement {
     pub id: String,
+    /// The spec section that holds the sentence.
+    #[serde(default)]
+    pub section: String,
     pub level: String,
     pub applies_to: String,
     #[serde(default)]
@@ -57,6 +60,17 @@ impl Requirement {
     pub fn is_server_must(&self) -> bool {
         matches!(self.applies_to.as_str(), "server" | "both") && self.level.contains("MUST")
     }
+}
+
+/// The section of the registry entry `id` (`3.6.1`), from the registries the kit carries.
+pub fn section_of(id: &str) -> Option<String> {
+    static ENTRIES: std::sync::OnceLock<Vec<Requirement>> = std::sync::OnceLock::new();
+    let entries = ENTRIES.get_or_init(|| {
+        (REGISTRIES.iter())
+            .flat_map(|(_, text)| parse(text).unwrap_or_default())
+            .collect()
+    });
+    entries.iter().find(|e| e.id == id).map(|e| e.section.clone())
 }
 
 /// Parses one registry's text.
