@@ -154,7 +154,7 @@ struct Session {
     card_url: String,
     bearer: Option<String>,
     extensions: Vec<String>,
-    http: Option<reqwest::Client>,
+    http: Option<crate::wire::HttpClient>,
     card: Option<Value>,
     /// The interfaces of the card, in the order the client tries them.
     interfaces: Vec<Interface>,

@@ -121,10 +121,33 @@ pub fn parse_user_header(text: &str) -> Result<(String, String), String> {
     Ok((name.to_string(), value.to_string()))
 }
 
+/// The kit's HTTP client: a pooled one for every request, and one that never reuses a
+/// connection, for the single retry of a request that broke on a connection the agent may
+/// already have closed (see [`Wire::send`]). Derefs to the pooled one.
+#[derive(Debug, Clone)]
+pub struct HttpClient {
+    pooled: reqwest::Client,
+    fresh: reqwest::Client,
+}
+
+impl HttpClient {
+    /// The client whose every request opens a new connection.
+    pub fn fresh(&self) -> &reqwest::Client {
+        &self.fresh
+    }
+}
+
+impl std::ops::Deref for HttpClient {
+    type Target = reqwest::Client;
+    fn deref(&self) -> &reqwest::Client {
+        &self.pooled
+    }
+}
+
 /// An HTTP client that records what it does.
 #[derive(Debug, Clone)]
 pub struct Wire {
-    client: reqwest::Client,
+    client: HttpClient,
     limits: Limits,
     recorder: Recorder,
     /// Headers the user gave (`--header`, e.g. credentials): sent on every request, their
@@ -144,7 +167,7 @@ pub struct Request<'a> {
 }
 
 impl Wire {
-    pub fn new(client: reqwest::Client, limits: Limits, recorder: Recorder) -> Wire {
+    pub fn new(client: HttpClient, limits: Limits, recorder: Recorder) -> Wire {
         Wire {
             client,
             limits,
@@ -214,7 +237,8 @@ impl Wire {
         )
     }
 
-    /// The request as evidence, and the request ready to send.
+    /// The request as evidence, and the request ready to send (on the pooled client; the
+    /// retry's copy is made by [`sent_twice`] on the fresh one).
     fn prepare(&self, mut req: Request<'_>) -> (RecordedRequest, reqwest::RequestBuilder) {
         crate::service_params::add_extension_headers(&mut req.headers, &self.extensions);
         let recorded_request = RecordedRequest {
@@ -226,7 +250,7 @@ impl Wire {
             ),
             body: req.body.as_deref().map(RecordedBody::of),
         };
-        let mut builder = self.client.request(req.method, req.url);
+        let mut builder = self.client.pooled.request(req.method, req.url);
         for (name, value) in self.extra.iter() {
             builder = builder.header(name.as_str(), value.as_str());
         }
@@ -239,16 +263,55 @@ impl Wire {
         (recorded_request, builder)
     }
 
+    /// Sends a request on the pooled client. A request that breaks before any byte of an
+    /// answer (a reset, a connection closed under it; not a timeout, not a refused connection)
+    /// may have gone out on a connection the agent had already closed without saying so (a
+    /// server that closes after a 5xx without `Connection: close`): it is sent once more, on a
+    /// new connection, and the broken attempt is recorded as an exchange of its own. The
+    /// kit's connection reuse never decides a verdict; an agent that breaks the new connection
+    /// too is answered with that error.
+    async fn sent_twice(
+        &self,
+        request: &RecordedRequest,
+        builder: reqwest::RequestBuilder,
+        started: Instant,
+    ) -> Result<reqwest::Response, HarnessError> {
+        let again = builder.try_clone().and_then(|b| b.build().ok());
+        let first = match builder.send().await {
+            Ok(response) => return Ok(response),
+            Err(e) => e,
+        };
+        let (Some(again), true) = (again, broke_before_answer(&first)) else {
+            return Err(classify(&first));
+        };
+        self.recorder.push(Exchange {
+            request: request.clone(),
+            response: None,
+            error: Some(format!(
+                "{}{RETRIED}",
+                classify(&first)
+            )),
+            elapsed_ms: started.elapsed().as_millis() as u64,
+            events: Vec::new(),
+            dropped: None,
+        });
+        self.client.fresh.execute(again).await.map_err(|e| classify(&e))
+    }
+
     /// Sends a request whose answer is read piece by piece (a stream). The status and headers
     /// must arrive within the request deadline; the body is then read by the caller, with its
     /// own deadlines, through [`Opened`], which records what it read when dropped.
     pub async fn open(&self, req: Request<'_>) -> Result<Opened, HarnessError> {
         let started = Instant::now();
         let (request, builder) = self.prepare(req);
-        let sent = tokio::time::timeout(self.limits.request_timeout, builder.send()).await;
+        let sent = tokio::time::timeout(
+            self.limits.request_timeout,
+            self.sent_twice(&request, builder, started),
+        )
+        .await;
         let response = match sent {
             Ok(Ok(response)) => Ok(response),
-            Ok(Err(e)) => Err(classify(&e)),
+            Ok(Err(e)) => Err(e),
             Err(_) => Err(HarnessError::Deadline(format!(
                 "no response headers from {} within {:?}",
                 request.url, self.limits.request_timeout
@@ -286,7 +349,7 @@ impl Wire {
         let started = Instant::now();
         let (recorded_request, builder) = self.prepare(req);
         let outcome = tokio::time::timeout(self.limits.request_timeout, async {
-            let response = builder.send().await.map_err(|e| classify(&e))?;
+            let response = self.sent_twice(&recorded_request, builder, started).await?;
             let status = response.status().as_u16();
             let headers = header_list(response.headers());
             let body = read_capped(response, self.limits.max_body).await;
@@ -400,7 +463,18 @@ impl Opened {
 /// keep-alive (Node's 5 s).
 pub const POOL_IDLE: Duration = Duration::from_secs(2);
 
-pub fn client() -> Result<reqwest::Client, HarnessError> {
+/// What the evidence of a broken attempt says after its error: the request was sent again.
+pub const RETRIED: &str =
+    " (before any answer, on a connection the kit may have reused; sent once more on a new connection)";
+
+/// A request error that came before any answer and is neither a timeout nor a refused or
+/// failed connect: the connection broke under the request.
+fn broke_before_answer(error: &reqwest::Error) -> bool {
+    !error.is_timeout() && !error.is_connect() && !error.is_body() && !error.is_decode()
+        && !error.is_status() && !error.is_redirect() && !error.is_builder()
+}
+
+pub fn client() -> Result<HttpClient, HarnessError> {
     client_trusting(&[])
 }
 
@@ -422,7 +496,16 @@ pub fn ca_certificates(pem: &[u8]) -> Result<usize, String> {
     Ok(count)
 }
 
-pub fn client_trusting(ca_pems: &[Vec<u8>]) -> Result<reqwest::Client, HarnessError> {
+pub fn client_trusting(ca_pems: &[Vec<u8>]) -> Result<HttpClient, HarnessError> {
+    Ok(HttpClient {
+        pooled: built(ca_pems, true)?,
+        fresh: built(ca_pems, false)?,
+    })
+}
+
+/// A reqwest client trusting `ca_pems` besides the system's; `pool`: whether connections are
+/// kept for reuse.
+fn built(ca_pems: &[Vec<u8>], pool: bool) -> Result<reqwest::Client, HarnessError> {
     // reqwest is built without a bundled crypto provider; use ring. Installing twice is harmless.
     let _ = rustls::crypto::ring::default_provider().install_default();
     let mut builder = reqwest::Client::builder();
@@ -439,6 +522,7 @@ pub fn client_trusting(ca_pems: &[Vec<u8>]) -> Result<reqwest::Client, HarnessEr
         // closes idle keep-alive connections after 5 s), so a request never goes out on a
         // connection the agent has already closed.
         .pool_idle_timeout(POOL_IDLE)
+        .pool_max_idle_per_host(if pool { usize::MAX } else { 0 })
         .user_agent(concat!("a2a-tck/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(|e| HarnessError::Internal(format!("failed to build the HTTP client: {e}")))

@@ -98,7 +98,7 @@ pub(crate) async fn run(
     let connector = Connector::trusting(&area.cards.plain.url, ca_certs.clone());
     // A check's context on `interface`, over the connections of the phase it runs in.
     let ctx_on =
-        |client: &reqwest::Client, connector: &Connector, interface: &Interface, id: String| {
+        |client: &crate::wire::HttpClient, connector: &Connector, interface: &Interface, id: String| {
             let card = area.cards.card_of(interface);
             let wire = Wire::new(
                 client.clone(),

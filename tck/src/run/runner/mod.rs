@@ -198,7 +198,7 @@ fn judges_each_card(id: &str) -> bool {
 pub(crate) struct Start {
     pub started_at: SystemTime,
     pub started: Instant,
-    pub client: reqwest::Client,
+    pub client: crate::wire::HttpClient,
     pub extra: Arc<Vec<(String, String)>>,
     pub timings: Arc<crate::latency::Timings>,
 }
@@ -301,7 +301,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
 /// The run's connections: the one HTTP client with the user's headers, timing every exchange
 /// into the run's latency figures and activating the extensions each card requires.
 struct Wires {
-    client: reqwest::Client,
+    client: crate::wire::HttpClient,
     limits: Limits,
     extra: Arc<Vec<(String, String)>>,
     timings: Arc<crate::latency::Timings>,
