@@ -100,6 +100,16 @@ faults! {
         "CancelTask stores the cancellation but returns the task as it was before.";
     CancelNotPersisted => "cancel-not-persisted",
         "CancelTask returns a canceled task but does not store the change.";
+    CancelThenCompletes => "cancel-then-completes",
+        "CancelTask answers the task CANCELED, and the task is completed all the same: a terminal state that later reads otherwise.";
+    CancelIgnored => "cancel-ignored",
+        "CancelTask answers success with the task as it is, and the task runs on to COMPLETED: a cancel that does nothing.";
+    GetHistoryLengthTrimsStore => "get-history-length-trims-store",
+        "GetTask with historyLength trims the stored history to that length: a read that deletes what an earlier read showed.";
+    TerminalTaskRestarts => "terminal-task-restarts",
+        "A message to a task in a terminal state is taken: the task runs again under the same id (a finished task replaced).";
+    FirstMessageStoredTwice => "first-message-stored-twice",
+        "The message that creates a task is stored twice in its history.";
     CancelCompletedTaskSucceeds => "cancel-completed-task-succeeds",
         "Canceling a task in a terminal state succeeds instead of failing with TaskNotCancelableError.";
     CancelUnknownReturnsNotCancelable => "cancel-unknown-returns-not-cancelable",

@@ -37,6 +37,9 @@ pub fn call(core: Core<'_>, method: &str, params: Option<Value>) -> Result<Value
         }
         "GetTask" => {
             let params = params::get_task(params)?;
+            if let (true, Some(keep)) = (policy.get_trims_store, params.history_length) {
+                core.store.keep_last_messages(&params.id, keep);
+            }
             match core.store.get(&params.id) {
                 Some(task) => wire::task(&task, view(params.history_length)),
                 None if policy.get_unknown_null => Ok(Value::Null),

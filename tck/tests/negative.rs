@@ -30,6 +30,8 @@ mod extensions;
 mod grpc;
 #[path = "negative/jsonrpc.rs"]
 mod jsonrpc;
+#[path = "negative/lifecycle.rs"]
+mod lifecycle;
 #[path = "negative/push.rs"]
 mod push;
 #[path = "negative/rest.rs"]
@@ -73,6 +75,7 @@ const FILED: &[(&str, &[Case])] = &[
     ("tasks.get", tasks_get::CASES),
     ("tasks.cancel", tasks_cancel::CASES),
     ("tasks.list", tasks_list::CASES),
+    ("lifecycle", lifecycle::CASES),
     ("data-model", data_model::CASES),
     ("jsonrpc", jsonrpc::CASES),
     ("versioning", versioning::CASES),

@@ -40,6 +40,8 @@ impl Policy {
         Policy {
             tasks: TaskPolicy {
                 reuse_task_id: has(Fault::ReuseTaskId),
+                first_message_twice: has(Fault::FirstMessageStoredTwice),
+                terminal_task_restarts: has(Fault::TerminalTaskRestarts),
                 client_context_id: pick(
                     has(Fault::ReplaceContextId),
                     ClientContext::Replace,
@@ -75,6 +77,13 @@ impl Policy {
                 canceled,
                 stored: !has(Fault::CancelNotPersisted),
                 answers_previous_state: has(Fault::CancelReturnsPreviousState),
+                afterwards: if has(Fault::CancelThenCompletes) {
+                    CancelAfterwards::CompletedAnsweredCanceled
+                } else if has(Fault::CancelIgnored) {
+                    CancelAfterwards::CompletedAnsweredAsItWas
+                } else {
+                    CancelAfterwards::Canceled
+                },
             },
             list: ListPolicy {
                 newest_first: !has(Fault::ListAscending),
@@ -109,6 +118,7 @@ impl Policy {
             service: ServicePolicy {
                 streaming,
                 get_unknown_null: has(Fault::GetUnknownReturnsNull),
+                get_trims_store: has(Fault::GetHistoryLengthTrimsStore),
                 history: if has(Fault::IgnoreHistoryLength) {
                     HistoryWindow::Everything
                 } else if has(Fault::HistoryOldestFirst) {

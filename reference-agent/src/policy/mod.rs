@@ -45,6 +45,10 @@ pub struct Policy {
 pub struct TaskPolicy {
     /// Every new task gets the same id.
     pub reuse_task_id: bool,
+    /// A message to a task in a terminal state runs the task again, under the same id.
+    pub terminal_task_restarts: bool,
+    /// The message that creates a task is stored twice in its history.
+    pub first_message_twice: bool,
     pub client_context_id: ClientContext,
     pub absent_context_id: AbsentContext,
     /// A message naming an unknown task: TaskNotFoundError, or start a new task.
@@ -108,6 +112,20 @@ pub struct CancelPolicy {
     pub stored: bool,
     /// The answer shows the task before the cancellation.
     pub answers_previous_state: bool,
+    /// What the task becomes after an answered cancellation: canceled, or completed all the
+    /// same (answered CANCELED, or answered as it was).
+    pub afterwards: CancelAfterwards,
+}
+
+/// What an open task becomes after CancelTask answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CancelAfterwards {
+    /// CANCELED, as answered.
+    Canceled,
+    /// Answered CANCELED, stored COMPLETED.
+    CompletedAnsweredCanceled,
+    /// Answered as it was (still open), then COMPLETED.
+    CompletedAnsweredAsItWas,
 }
 
 /// What CancelTask does with a task in a terminal state.
@@ -187,6 +205,8 @@ pub struct ServicePolicy {
     pub streaming: Streaming,
     /// GetTask of an unknown id answers `null` instead of TaskNotFoundError.
     pub get_unknown_null: bool,
+    /// GetTask with historyLength stores the history it answers (the rest is deleted).
+    pub get_trims_store: bool,
     pub history: HistoryWindow,
     /// A blocking SendMessage shows the task's artifacts.
     pub blocking_shows_artifacts: bool,

@@ -5,7 +5,9 @@ use super::playback::{agent_message, scenario_text, Emitter};
 use super::{Feed, OnStart, Record, SendReply, State, Store};
 use crate::error::RpcError;
 use crate::model::{Event, Message, Task, TaskState, TaskStatus};
-use crate::policy::{AbsentContext, CancelTerminal, ClientContext, MismatchedContext};
+use crate::policy::{
+    AbsentContext, CancelAfterwards, CancelTerminal, ClientContext, MismatchedContext,
+};
 use crate::scenario::Scenario;
 use crate::version::Version;
 
@@ -147,7 +149,7 @@ impl Store {
             return Err(RpcError::task_not_found(&message.task_id));
         };
         let task = &record.task;
-        if task.status.state.is_terminal() {
+        if task.status.state.is_terminal() && !policy.terminal_task_restarts {
             if policy.terminal_task_accepts_message {
                 let task = task.clone();
                 return Ok((SendReply::Task(task.clone()), vec![Event::Task(task)]));
@@ -228,7 +230,11 @@ impl Store {
                 timestamp: state.clock.now(),
             },
             artifacts: Vec::new(),
-            history: vec![message],
+            history: if self.policy.tasks.first_message_twice {
+                vec![message.clone(), message]
+            } else {
+                vec![message]
+            },
         };
         let mut events = vec![Event::Task(task.clone())];
         let mut record = Record {
@@ -332,6 +338,24 @@ impl Store {
             Some(CancelTerminal::NotFound) => return Err(RpcError::task_not_found(id)),
             Some(CancelTerminal::ReturnTask) => return Ok(before),
             Some(CancelTerminal::Cancel) | None => {}
+        }
+        if policy.afterwards != CancelAfterwards::Canceled {
+            record.release = None;
+            let feed = record.feed.clone();
+            let open = record.task.clone();
+            Emitter::new(&mut record.task, feed, true)
+                .notify(self.hook.clone())
+                .status(TaskState::Completed, None, clock.now());
+            let mut answer = open;
+            if policy.afterwards == CancelAfterwards::CompletedAnsweredCanceled {
+                answer.status = TaskStatus {
+                    state: TaskState::Canceled,
+                    message: None,
+                    timestamp: clock.now(),
+                };
+            }
+            self.persist(&state, id);
+            return Ok(answer);
         }
         if !policy.stored {
             let mut canceled = before;

@@ -239,6 +239,16 @@ impl Store {
         Some(record.task.clone())
     }
 
+    /// Deletes all but the last `keep` messages of the task's stored history (a fault).
+    pub fn keep_last_messages(&self, id: &str, keep: usize) {
+        let mut state = self.lock();
+        if let Some(record) = state.tasks.get_mut(id) {
+            let excess = record.task.history.len().saturating_sub(keep);
+            record.task.history.drain(..excess);
+            self.persist(&state, id);
+        }
+    }
+
     /// Records that a request of `version` made the task `id`.
     pub fn set_origin(&self, id: &str, version: Version) {
         let mut state = self.lock();

@@ -4,6 +4,7 @@
 
 pub mod evidence;
 pub mod latency;
+pub mod history;
 pub mod wire;
 pub mod card;
 pub mod shapes;

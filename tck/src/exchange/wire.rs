@@ -156,6 +156,8 @@ pub struct Wire {
     /// Extension URIs activated on every request (the card's required extensions; see
     /// [`crate::service_params`]), sent as `A2A-Extensions` and its 0.3 name.
     extensions: Arc<Vec<String>>,
+    /// The run's history of every task, which the checks' typed calls add to.
+    history: Option<Arc<crate::history::History>>,
 }
 
 /// One request to make.
@@ -174,7 +176,19 @@ impl Wire {
             recorder,
             extra: Arc::default(),
             extensions: Arc::default(),
+            history: None,
         }
+    }
+
+    /// Keeps what the typed calls over this wire see of tasks in `history`.
+    pub fn with_history(mut self, history: Arc<crate::history::History>) -> Wire {
+        self.history = Some(history);
+        self
+    }
+
+    /// The run's history of every task, if this wire keeps one.
+    pub fn history(&self) -> Option<&Arc<crate::history::History>> {
+        self.history.as_ref()
     }
 
     /// Activates these extensions on every request (replacing any list set before; empty:

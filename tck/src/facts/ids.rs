@@ -20,6 +20,11 @@ impl Ids {
         }
     }
 
+    /// The namespace of these ids (one per check's execution).
+    pub fn ns(&self) -> &str {
+        &self.ns
+    }
+
     /// A fresh id. Scenario prefixes of the official TCK's SUT contract (e.g.
     /// `tck-complete-task`) go first, so agents that dispatch on the prefix see them.
     pub fn next(&self, prefix: &str) -> String {

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use crate::card::{FetchedCard, Interface};
+use crate::history::{Seen, Span};
 use crate::ids::Ids;
 use crate::model::{Binding, HarnessError, ProtocolVersion};
 use crate::transport::jsonrpc;
@@ -374,22 +375,79 @@ impl Ctx {
 
     /// SendMessage with these params (ProtoJSON), as the binding answered it.
     pub async fn send(&self, params: Value) -> Result<Reply, HarnessError> {
-        self.transport()?.send(params).await
+        let sent = std::time::Instant::now();
+        let reply = self.transport()?.send(params).await?;
+        if let Ok(Answer::Result(result)) = &reply.read {
+            if let Some(task) = result.get("task") {
+                self.saw(Seen::Sent, sent, task);
+            }
+        }
+        Ok(reply)
     }
 
     /// GetTask with these params, as the binding answered it.
     pub async fn get(&self, params: Value) -> Result<Reply, HarnessError> {
-        self.transport()?.get(params).await
+        let sent = std::time::Instant::now();
+        let limited = params.get("historyLength").is_some();
+        let reply = self.transport()?.get(params).await?;
+        if let Ok(Answer::Result(task)) = &reply.read {
+            self.saw(Seen::Read { limited }, sent, task);
+        }
+        Ok(reply)
     }
 
     /// ListTasks with these params, as the binding answered it.
     pub async fn list(&self, params: Value) -> Result<Reply, HarnessError> {
-        self.transport()?.list(params).await
+        let sent = std::time::Instant::now();
+        let reply = self.transport()?.list(params).await?;
+        if let Ok(Answer::Result(page)) = &reply.read {
+            for task in page.get("tasks").and_then(Value::as_array).into_iter().flatten() {
+                self.saw(Seen::Listed, sent, task);
+            }
+        }
+        Ok(reply)
     }
 
     /// CancelTask with these params, as the binding answered it.
     pub async fn cancel(&self, params: Value) -> Result<Reply, HarnessError> {
-        self.transport()?.cancel(params).await
+        let sent = std::time::Instant::now();
+        let reply = self.transport()?.cancel(params).await?;
+        if let Ok(Answer::Result(task)) = &reply.read {
+            self.saw(Seen::Canceled, sent, task);
+        }
+        Ok(reply)
+    }
+
+    /// Keeps a sight of `task` in the run's history of every task (when the run keeps one).
+    fn saw(&self, seen: Seen, sent: std::time::Instant, task: &Value) {
+        let (Some(history), Some(interface)) = (self.wire.history(), &self.interface) else {
+            return;
+        };
+        let span = Span { sent, answered: std::time::Instant::now() };
+        history.task((interface.binding, interface.version), seen, self.ids.ns(), span, task);
+    }
+
+    /// The stream, its events kept in the run's history of every task as they are read.
+    fn watched(&self, start: Start) -> Start {
+        let (Some(history), Some(interface)) = (self.wire.history().cloned(), &self.interface)
+        else {
+            return start;
+        };
+        let stream = match start {
+            Start::Stream(stream) => stream,
+            refused => return refused,
+        };
+        let place = (interface.binding, interface.version);
+        let by = self.ids.ns().to_string();
+        Start::Stream(Box::new(stream.watched(Box::new(move |event| {
+            let now = std::time::Instant::now();
+            let span = Span { sent: now, answered: now };
+            for kind in crate::transport::stream::EVENT_KINDS {
+                if let Some(payload) = event.get(kind).filter(|_| *kind != "message") {
+                    history.task(place, Seen::Event, &by, span, payload);
+                }
+            }
+        }))))
     }
 
     /// CreateTaskPushNotificationConfig with these params, as the binding answered it.
@@ -419,12 +477,12 @@ impl Ctx {
 
     /// SendStreamingMessage with these params: the stream, or the binding's refusal.
     pub async fn send_streaming(&self, params: Value) -> Result<Start, HarnessError> {
-        self.transport()?.stream(params).await
+        Ok(self.watched(self.transport()?.stream(params).await?))
     }
 
     /// SubscribeToTask with these params: the stream, or the binding's refusal.
     pub async fn subscribe(&self, params: Value) -> Result<Start, HarnessError> {
-        self.transport()?.subscribe(params).await
+        Ok(self.watched(self.transport()?.subscribe(params).await?))
     }
 
     pub async fn send_message(

@@ -180,6 +180,9 @@ pub struct Frame {
     pub error: Option<ErrorReply>,
 }
 
+/// What is shown each event of a stream as the caller reads it.
+pub type Watcher = Box<dyn FnMut(&Event) + Send>;
+
 /// An open stream.
 pub struct EventStream {
     binding: Binding,
@@ -196,6 +199,8 @@ pub struct EventStream {
     read_back: Option<Box<dyn ReadBack>>,
     /// Events read so far (at most [`STREAM_EVENT_LIMIT`]).
     read: usize,
+    /// Shown each event as the caller reads it (the run's history of every task).
+    watcher: Option<Watcher>,
 }
 
 impl EventStream {
@@ -211,7 +216,14 @@ impl EventStream {
             pending: None,
             read_back: None,
             read: 0,
+            watcher: None,
         }
+    }
+
+    /// Shows each event, as the caller reads it, to `watcher`.
+    pub fn watched(mut self, watcher: Watcher) -> EventStream {
+        self.watcher = Some(watcher);
+        self
     }
 
     /// Reads the events back with `read_back`.
@@ -245,17 +257,21 @@ impl EventStream {
             Some(next) => next,
             None => self.read_next(wait).await,
         };
-        let Some(read_back) = &self.read_back else {
-            return next;
+        let next = match &self.read_back {
+            None => next,
+            Some(read_back) => match next {
+                Next::Event(event) => Next::Event(read_back.event(event)),
+                Next::End(End::Error(mut error)) => {
+                    read_back.error(&mut error);
+                    Next::End(End::Error(error))
+                }
+                end => end,
+            },
         };
-        match next {
-            Next::Event(event) => Next::Event(read_back.event(event)),
-            Next::End(End::Error(mut error)) => {
-                read_back.error(&mut error);
-                Next::End(End::Error(error))
-            }
-            end => end,
+        if let (Some(watcher), Next::Event(event)) = (self.watcher.as_mut(), &next) {
+            watcher(event);
         }
+        next
     }
 
     /// The next event as the binding sent it.

@@ -533,6 +533,8 @@ async fn decide_contract(
 struct Contexts<'a> {
     target: &'a TargetSeen,
     audit: Arc<crate::shapes::Audit>,
+    /// The run's history of every task, judged by the `lifecycle.*` checks.
+    history: Arc<crate::history::History>,
     usable: Arc<Vec<Interface>>,
     scenarios: &'a crate::contract::Scenarios,
     trusted_keys: Arc<Vec<Value>>,
@@ -559,6 +561,7 @@ impl<'a> Contexts<'a> {
         Contexts {
             target,
             audit: crate::shapes::Audit::new(),
+            history: Arc::default(),
             usable,
             scenarios,
             trusted_keys: Arc::new(options.trusted_keys.clone()),
@@ -576,7 +579,9 @@ impl<'a> Contexts<'a> {
         Ctx::new(
             planned.card.clone(),
             planned.interface.clone(),
-            (self.target.wires).of(self.audit.recorder(audited), &planned.card),
+            (self.target.wires)
+                .of(self.audit.recorder(audited), &planned.card)
+                .with_history(self.history.clone()),
             self.target.connector.clone(),
             &id,
         )

@@ -17,6 +17,7 @@ pub mod extended_card;
 pub mod extensions;
 pub mod grpc;
 pub mod jsonrpc;
+pub mod lifecycle;
 pub mod push;
 pub mod rest;
 pub mod send;
@@ -133,6 +134,7 @@ fn parts() -> Vec<(&'static str, Vec<Check>)> {
         (jsonrpc::PREFIX, jsonrpc::error_details::jsonrpc_checks()),
         (rest::PREFIX, rest::error_details::rest_checks()),
         (subscribe::PREFIX, subscribe::closing_checks()),
+        (lifecycle::PREFIX, lifecycle::checks()),
         (data_model::wire::PREFIX, data_model::wire::checks()),
         (streaming::after_end::PREFIX, streaming::after_end::checks()),
         (v03::resubscribe::PREFIX, v03::resubscribe::checks()),
