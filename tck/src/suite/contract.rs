@@ -269,10 +269,13 @@ impl Scenarios {
     /// or a drive file names none of the states it needs (a product agent is never sent a
     /// scenario's label in the hope that it plays it).
     pub fn not_run(&self, needs: &Needs) -> Option<String> {
+        // A drive file that gives an optional scenario instead (a long-running task to cancel
+        // where the check would otherwise cancel an input-required one) drives the check.
+        let optional = needs.optional;
         let needs = needs.scenarios;
         let undriven = self.used == Contract::Drive
             && !needs.is_empty()
-            && needs.iter().all(|p| !self.honours(p));
+            && (needs.iter().chain(optional)).all(|p| !self.honours(p));
         if undriven || (self.used != Contract::None && needs.iter().all(|p| is_kit_only(p))) {
             return needs
                 .iter()

@@ -72,6 +72,10 @@ enum Persona {
     /// error -32603 "database is locked" (an agent on SQLite under concurrent writes,
     /// measured): the kit's own load, never the rule under test.
     LockedWhenBusy,
+    /// Every SendMessage answer shows the task SUBMITTED, whatever state the agent reached
+    /// (a blocking send that answers at once, measured on an independent Python server): the
+    /// task is read with GetTask until it gets where it went.
+    AnswersSubmitted,
 }
 
 struct Front {
@@ -297,6 +301,13 @@ async fn rpc(State(front): State<Arc<Front>>, headers: HeaderMap, body: Bytes) -
             if a2a_tck::a2a::items(&message, "parts").any(|p| p.get("data").is_some()) =>
         {
             rpc_error(&id, -32005, "only text/plain input is accepted")
+        }
+        (Persona::AnswersSubmitted, "SendMessage") => {
+            let mut answer = forward_json(&front, &headers, &request).await;
+            if answer["result"]["task"].is_object() {
+                answer["result"]["task"]["status"]["state"] = json!("TASK_STATE_SUBMITTED");
+            }
+            Json(answer).into_response()
         }
         (Persona::UnknownLongRunning, "SendMessage")
             if message_id.starts_with("tck-long-running") =>
@@ -866,4 +877,25 @@ async fn tasks_that_share_a_status_timestamp_leave_the_timestamp_filter_judged()
     )
     .await;
     assert_all(&results, Status::Pass, "");
+}
+
+/// A blocking send that answers SUBMITTED is a FAIL of its own rule, and the checks that need
+/// the task completed, or waiting for input, read it with GetTask until it gets there instead
+/// of being left UNTESTABLE.
+#[tokio::test]
+async fn a_task_answered_submitted_is_read_until_it_gets_where_it_went() {
+    let results = judge(
+        Persona::AnswersSubmitted,
+        "{send.blocking-waits-for-terminal-or-interrupted,tasks.cancel.*,tasks.get.returns-current-task}",
+    )
+    .await;
+    assert!(results.len() >= 4, "{results:?}");
+    for (id, status, message) in &results {
+        let expected = if id == "send.blocking-waits-for-terminal-or-interrupted" {
+            Status::Fail
+        } else {
+            Status::Pass
+        };
+        assert_eq!(*status, expected, "{id}: {message}");
+    }
 }

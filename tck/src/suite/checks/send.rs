@@ -161,7 +161,7 @@ pub fn checks() -> Vec<Check> {
                  required; REJECTED, FAILED and CANCELED are added when the agent produces them, \
                  and the result says which were left out).",
             ),
-            needs: Needs::NONE.sends(&["tck-input-required", "tck-reject-task", "tck-fail-task"]).weighs(9),
+            needs: Needs::NONE.sends(&["tck-input-required", "tck-reject-task", "tck-fail-task"]).may_send(&["tck-long-running"]).weighs(9),
             run: |ctx| Box::pin(terminal_task_rejects(ctx)),
         },
         Check {

@@ -4,7 +4,9 @@
 use crate::check::Needs;
 use serde_json::json;
 
-use super::setup::{result_task, task_id, terminal_tasks, tried_and_skipped, Findings, Setup};
+use super::setup::{
+    cancelable_task, result_task, task_id, terminal_tasks, tried_and_skipped, Findings,
+};
 use crate::a2a::{self, ErrorKind};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
@@ -30,7 +32,7 @@ pub fn checks() -> Vec<Check> {
                  TaskNotCancelableError for a task it cannot cancel now, which makes this check \
                  UNTESTABLE rather than FAIL. A cancel it accepts must return the task canceled.",
             ),
-            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(2),
+            needs: Needs::NONE.sends(&["tck-input-required"]).may_send(&["tck-long-running"]).weighs(2),
             run: |ctx| Box::pin(cancel_open(ctx)),
         },
         Check {
@@ -43,7 +45,7 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &["CORE-CANCEL-001"],
             reading: None,
-            needs: Needs::NONE.sends(&["tck-input-required"]).weighs(3),
+            needs: Needs::NONE.sends(&["tck-input-required"]).may_send(&["tck-long-running"]).weighs(3),
             run: |ctx| Box::pin(cancel_persists(ctx)),
         },
         Check {
@@ -65,7 +67,7 @@ pub fn checks() -> Vec<Check> {
                  and the result says which came.",
                 " In 0.3 (-32002 on JSON-RPC) REST and gRPC error forms are unspecified: only the class is asked there.",
             )),
-            needs: Needs::NONE.sends(&["tck-input-required", "tck-reject-task", "tck-fail-task"]).weighs(9),
+            needs: Needs::NONE.sends(&["tck-input-required", "tck-reject-task", "tck-fail-task"]).may_send(&["tck-long-running"]).weighs(9),
             run: |ctx| Box::pin(cancel_terminal(ctx)),
         },
         Check {
@@ -87,9 +89,7 @@ pub fn checks() -> Vec<Check> {
 }
 
 async fn cancel_open(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let task = ctx
-        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
-        .await?;
+    let task = cancelable_task(&ctx).await?;
     let id = task_id(&task);
     let answer = ctx.cancel_task(&id).await?;
     if let Answer::Error(e) = &answer {
@@ -114,9 +114,7 @@ async fn cancel_open(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 async fn cancel_persists(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let task = ctx
-        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
-        .await?;
+    let task = cancelable_task(&ctx).await?;
     let id = task_id(&task);
     let canceled = ctx.cancel_task(&id).await?;
     if canceled.result().and_then(a2a::state) != Some("TASK_STATE_CANCELED") {

@@ -51,7 +51,12 @@ impl Setup for Ctx {
         if let Some(why) = self.scenarios().refusal(prefix) {
             return Err(HarnessError::Prerequisite(why));
         }
-        let task = self.create_task(prefix).await?;
+        let mut task = self.create_task(prefix).await?;
+        // A task still on its way (SUBMITTED, WORKING) is read until it gets there: the state
+        // the check needs is judged as the agent reaches it, not as one answer caught it.
+        if a2a::state(&task).is_some_and(|s| s != state && rank(s) < rank(state)) {
+            task = settle(self, task, state).await?;
+        }
         match a2a::state(&task) {
             Some(s) if s == state => Ok(task),
             other => Err(HarnessError::Prerequisite(format!(
@@ -61,6 +66,57 @@ impl Setup for Ctx {
             ))),
         }
     }
+}
+
+/// How long [`settle`] reads a task that is on its way, at most.
+pub const SETTLE_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Reads `task` with GetTask until it reaches `state` or any state of its rank or beyond (an
+/// interrupted or terminal one), within [`SETTLE_WITHIN`]. Between reads it waits as long as
+/// the last read took (at least 5 ms, at most 1 s), so a slow agent is read as often as it
+/// can answer and a fast one is not flooded. Gives the last task read.
+pub async fn settle(ctx: &Ctx, task: Value, state: &str) -> Result<Value, HarnessError> {
+    let id = task_id(&task);
+    let started = std::time::Instant::now();
+    let mut last = task;
+    loop {
+        let reached = a2a::state(&last).is_some_and(|s| s == state || rank(s) >= rank(state));
+        if reached || started.elapsed() >= SETTLE_WITHIN {
+            return Ok(last);
+        }
+        let asked = std::time::Instant::now();
+        let answer = ctx.get_task(&id, None).await?;
+        let took = asked.elapsed();
+        match answer.result() {
+            Some(read) if a2a::text(read, "id") == Some(id.as_str()) => last = read.clone(),
+            _ => return Ok(last),
+        }
+        let pause = took.clamp(
+            std::time::Duration::from_millis(5),
+            std::time::Duration::from_secs(1),
+        );
+        tokio::time::sleep(pause.min(SETTLE_WITHIN.saturating_sub(started.elapsed()))).await;
+    }
+}
+
+/// A task the agent holds open, for the checks that cancel one: the kit's long-running task
+/// (WORKING until canceled) when the contract or the drive file gives it, else an
+/// input-required one. The task's scenario is the check's: declare `tck-input-required` as
+/// needed and `tck-long-running` as optional.
+pub async fn cancelable_task(ctx: &Ctx) -> Result<Value, HarnessError> {
+    if ctx.scenarios().honours("tck-long-running") {
+        let message = ctx.user_message("tck-long-running");
+        let answer = ctx
+            .send_message(message, Some(serde_json::json!({ "returnImmediately": true })))
+            .await?;
+        if let Some(task) = sent_task(&answer).filter(|t| a2a::text(t, "id").is_some()) {
+            if a2a::state(task).is_some_and(|s| rank(s) < 3) {
+                return Ok(task.clone());
+            }
+        }
+    }
+    ctx.create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
+        .await
 }
 
 /// Setup: one task in each terminal state the agent can be driven into: COMPLETED
@@ -87,10 +143,7 @@ pub async fn terminal_tasks(
             Err(other) => return Err(other),
         }
     }
-    match ctx
-        .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
-        .await
-    {
+    match cancelable_task(ctx).await {
         Ok(open) => {
             let canceled = ctx.cancel_task(&task_id(&open)).await?;
             match canceled.result() {
