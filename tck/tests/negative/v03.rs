@@ -7,6 +7,10 @@ use a2a_tck::check::{Binding, Status};
 use crate::cases::{case, expecting, on, Case};
 
 pub const CASES: &[Case] = &[
+    case(
+        "v03.send.unknown-task-id-refused",
+        Fault::UnknownTaskIdCreatesTask,
+    ),
     // Protocol 0.3 beside 1.0.
     on(
         &[Binding::Jsonrpc],

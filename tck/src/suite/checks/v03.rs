@@ -21,6 +21,29 @@ pub const PREFIX: &str = "v03";
 pub fn checks() -> Vec<Check> {
     vec![
         Check {
+            id: "v03.send.unknown-task-id-refused",
+            level: Level::Should,
+            spec: SpecRef { version: "0.3", section: "7.1", statements: &["V03-7.1-01", "V03-D-L-05"] },
+            requirement: "message/send naming a taskId the agent never issued is refused with an \
+                          error (TaskNotFoundError -32001 expected), not answered with a task \
+                          the agent creates under that id or a new one",
+            scope: EVERY_BINDING_0_3,
+            requires: &[],
+            maps_to: &[],
+            acts: &[],
+            reading: Some(
+                "0.3 has no sentence with a keyword for an unknown taskId (1.0 §3.4.2 makes it \
+                 TaskNotFoundError, judged by send.unknown-task-id-returns-task-not-found): §7.1 \
+                 says a message naming a taskId is part of that task, and 0.3 defines \
+                 TaskNotFoundError (-32001). Any error passes; a task made under the id the \
+                 client invented, or a new task that ignores it, or a reply processed as if \
+                 the task existed, is a WARN. An empty taskId is not sent: in ProtoJSON an \
+                 empty string is the field left unset.",
+            ),
+            needs: Needs::NONE,
+            run: |ctx| Box::pin(unknown_task_id(ctx)),
+        },
+        Check {
             id: "v03.states-spelled-for-0-3",
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-01", "V03-11.1.5-02"] },
@@ -234,4 +257,27 @@ async fn final_flags(ctx: Ctx) -> Result<Verdict, HarnessError> {
             found.join("; "),
         )
     })
+}
+
+async fn unknown_task_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
+    let invented = ctx.id("tck-no-such-task");
+    let mut message = ctx.user_message(crate::contract::PLAIN);
+    message["taskId"] = json!(invented);
+    let answer = ctx.send_message(message, None).await?;
+    let expected = "an error (TaskNotFoundError -32001) for a taskId the agent never issued";
+    match &answer {
+        Answer::Error(_) => Ok(Verdict::pass()),
+        Answer::Result(result) => {
+            let task = result.get("task");
+            let id = task.and_then(|t| a2a::text(t, "id"));
+            let got = match id {
+                Some(id) if id == invented => {
+                    format!("a task made under the id the client invented ({id})")
+                }
+                Some(id) => format!("a new task {id} (the taskId named was ignored)"),
+                None => format!("a reply, processed as if the task existed: {}", answer.describe()),
+            };
+            Ok(Verdict::fail(expected, got))
+        }
+    }
 }
