@@ -886,15 +886,18 @@ async fn tasks_that_share_a_status_timestamp_leave_the_timestamp_filter_judged()
 async fn a_task_answered_submitted_is_read_until_it_gets_where_it_went() {
     let results = judge(
         Persona::AnswersSubmitted,
-        "{send.blocking-waits-for-terminal-or-interrupted,tasks.cancel.*,tasks.get.returns-current-task}",
+        "{send.blocking-waits-for-terminal-or-interrupted,send.blocking-returns-artifacts,tasks.cancel.*,tasks.get.returns-current-task}",
     )
     .await;
-    assert!(results.len() >= 4, "{results:?}");
+    assert!(results.len() >= 5, "{results:?}");
     for (id, status, message) in &results {
-        let expected = if id == "send.blocking-waits-for-terminal-or-interrupted" {
-            Status::Fail
-        } else {
-            Status::Pass
+        // The artifacts a blocking answer owed cannot be told from those the task gained
+        // after an answer that came early (an independent Python server, measured: FAIL or
+        // UNTESTABLE from run to run, as the task's work raced the read-back).
+        let expected = match id.as_str() {
+            "send.blocking-waits-for-terminal-or-interrupted" => Status::Fail,
+            "send.blocking-returns-artifacts" => Status::Untestable,
+            _ => Status::Pass,
         };
         assert_eq!(*status, expected, "{id}: {message}");
     }

@@ -13,7 +13,7 @@ use serde_json::json;
 
 use crate::a2a;
 use crate::check::{Check, HarnessError, Level, Needs, SpecRef, Verdict};
-use crate::checks::setup::{task_id, Setup};
+use crate::checks::setup::{settle, task_id, Setup};
 use crate::contract::PLAIN;
 use crate::ctx::Ctx;
 use crate::history::{self, Observation, Violation};
@@ -143,6 +143,9 @@ async fn held_task(ctx: &Ctx) -> Result<Option<serde_json::Value>, HarnessError>
 async fn own_traffic(ctx: &Ctx, rule: Rule) -> Result<(), HarnessError> {
     if rule != Rule::CancelKept {
         let task = ctx.create_task(PLAIN).await?;
+        // Read once it has ended (an agent may answer before it finishes), so what the reads
+        // below show does not depend on how fast the agent works.
+        let task = settle(ctx, task, "TASK_STATE_COMPLETED").await?;
         let id = task_id(&task);
         let _ = ctx.get_task(&id, None).await?;
         match rule {

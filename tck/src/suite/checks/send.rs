@@ -364,6 +364,18 @@ async fn blocking_waits(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 async fn blocking_returns_artifacts(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = blocking_task(&ctx, "tck-artifact-text").await?;
+    // An answer that came before the task ended is judged by
+    // send.blocking-waits-for-terminal-or-interrupted; what artifacts the task gains after it
+    // says nothing of what the answer owed when it was sent.
+    let state = a2a::state(&task);
+    if !state.is_some_and(|s| TERMINAL_STATES.contains(&s) || INTERRUPTED_STATES.contains(&s)) {
+        return Err(HarnessError::Prerequisite(format!(
+            "the blocking answer came with the task in state {}, before it ended (judged by \
+             send.blocking-waits-for-terminal-or-interrupted): the artifacts it owed cannot be \
+             told from those the task gained later",
+            a2a::shown(state)
+        )));
+    }
     let returned = task
         .get("artifacts")
         .and_then(Value::as_array)
