@@ -189,7 +189,9 @@ faults! {
     StreamChunkNoLastChunk => "stream-chunk-no-last-chunk",
         "The last chunk of a chunked artifact has lastChunk false.";
     StreamChunkAppendWrong => "stream-chunk-append-wrong",
-        "The second chunk of a chunked artifact has append false, replacing the first instead of extending it.";
+        "The second chunk of a chunked artifact says append false though the task keeps both chunks: a client following the flags loses the first.";
+    StreamChunkReplacedAtEnd => "stream-chunk-replaced-at-end",
+        "Not a violation: after its chunks, a chunked artifact is sent whole again with append false and lastChunk true (a replacement, which the flags say).";
     StreamFailedStatusDropped => "stream-failed-status-dropped",
         "A SendStreamingMessage stream of a task that fails closes without its TASK_STATE_FAILED status (the last event says WORKING), though GetTask shows FAILED.";
     StreamStateNotStored => "stream-state-not-stored",

@@ -168,9 +168,13 @@ async fn coverage_prints_the_registry_table() {
         stdout.contains("\na2a-v0.3.toml: "),
         "no 0.3 table: {stdout}"
     );
+    assert!(
+        stdout.contains("\nexternal.toml: "),
+        "no table of the external sentences: {stdout}"
+    );
     assert_eq!(
         stdout.matches("server-side MUST entries: ").count(),
-        2,
+        3,
         "{stdout}"
     );
 }

@@ -67,6 +67,7 @@ impl Policy {
                 streamed_terminal_stored: !has(Fault::StreamStateNotStored),
                 second_chunk_appends: !has(Fault::StreamChunkAppendWrong),
                 last_chunk_flagged: !has(Fault::StreamChunkNoLastChunk),
+                chunks_replaced_at_end: has(Fault::StreamChunkReplacedAtEnd),
             },
             cancel: CancelPolicy {
                 unknown_not_cancelable: has(Fault::CancelUnknownReturnsNotCancelable),

@@ -65,10 +65,14 @@ pub struct TaskPolicy {
     pub get_returns_initial: bool,
     /// A terminal status reached while streaming is stored.
     pub streamed_terminal_stored: bool,
-    /// The second chunk of a chunked artifact has `append` true.
+    /// The second chunk of a chunked artifact says `append` true (it extends the artifact
+    /// either way).
     pub second_chunk_appends: bool,
     /// The last chunk of a chunked artifact has `lastChunk` true.
     pub last_chunk_flagged: bool,
+    /// After its chunks, a chunked artifact is sent whole again (`append` false, `lastChunk`
+    /// true), and its chunks carry no `lastChunk`.
+    pub chunks_replaced_at_end: bool,
 }
 
 /// What happens to a contextId the client sent with a new message.

@@ -90,11 +90,11 @@ pub fn checks() -> Vec<Check> {
         },
         Check {
             id: "card.signature.jku-holds-key",
-            level: Level::Must,
+            level: Level::Should,
             spec: SpecRef {
                 version: "1.0",
                 section: "8.4.2",
-                statements: &["V10-8.4.2-03"],
+                statements: &["V10-8.4.2-03", "EXT-RFC7515-4.1.2-01"],
             },
             requirement: "A `jku` in a protected header serves a JWK Set holding the key named by `kid`",
             scope: Scope::Card,
@@ -102,10 +102,13 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: Some(
-                "`jku` is optional (§8.4.2); when present, RFC 7515 §4.1.2 makes it the URL of a \
-                 key set one of whose keys signed the JWS. N/A without `jku`. When `kid` is \
-                 absent (judged by card.signature.header-alg-typ-kid), any key of the set that \
-                 verifies the signature is taken.",
+                "`jku` is optional (§8.4.2, MAY); when present, RFC 7515 §4.1.2 defines it as \
+                 the URL of a key set one of whose keys signed the JWS. That the set holds the \
+                 key is the parameter's definition, not a keyworded sentence (the RFC's MUST is \
+                 on the set's JWK Set encoding), so a set without the key, or one the kit cannot \
+                 read, is a WARN. N/A without `jku`. When `kid` is absent (judged by \
+                 card.signature.header-alg-typ-kid), any key of the set that verifies the \
+                 signature is taken.",
             ),
             needs: Needs::NONE,
             run: |ctx| Box::pin(jku_holds_key(ctx)),

@@ -23,7 +23,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.envelope.response-is-jsonrpc-2",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.3", statements: &["V10-D-9.3-01"] },
+            spec: SpecRef { version: "1.0", section: "9.3", statements: &["V10-D-9.3-01", "EXT-JSONRPC2-5-02", "EXT-JSONRPC2-5-03", "EXT-JSONRPC2-5-04"] },
             requirement: "Responses are JSON-RPC 2.0 objects: \"jsonrpc\":\"2.0\" and exactly one of result and error",
             scope: JSONRPC_1_0,
             requires: &[],
@@ -36,7 +36,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.envelope.id-echoed",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.3", statements: &["V10-D-9.3-01"] },
+            spec: SpecRef { version: "1.0", section: "9.3", statements: &["V10-D-9.3-01", "EXT-JSONRPC2-5-04"] },
             requirement: "A response carries the id of its request, with the same value and JSON type",
             scope: JSONRPC_1_0,
             requires: &[],
@@ -48,7 +48,7 @@ pub fn checks() -> Vec<Check> {
         },
         Check {
             id: "jsonrpc.envelope.content-type-json",
-            level: Level::Must,
+            level: Level::Should,
             spec: SpecRef { version: "1.0", section: "9.1", statements: &["V10-D-9.1-01"] },
             requirement: "JSON-RPC responses have Content-Type application/json",
             scope: JSONRPC_1_0,
@@ -56,8 +56,9 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["JSONRPC-FMT-002"],
             acts: &["JSONRPC-CT-001"],
             reading: Some(
-                "§9.1 states the application/json media type without an RFC 2119 keyword; like the \
-                 official TCK (JSONRPC-FMT-002), this check holds it as a MUST of the binding.",
+                "§9.1 states the application/json media type without an RFC 2119 keyword, and \
+                 JSON-RPC 2.0 says nothing of HTTP: the official TCK (JSONRPC-FMT-002) holds it \
+                 as a MUST, but no keyword binds it, so another media type is a WARN.",
             ),
             needs: Needs::NONE,
             run: |ctx| Box::pin(content_type(ctx)),
@@ -65,7 +66,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.batch.empty-array-invalid-request",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9 (JSON-RPC 2.0 §6)", statements: &["V10-D-9-01"] },
+            spec: SpecRef { version: "1.0", section: "9 (JSON-RPC 2.0 §6)", statements: &["V10-D-9-01", "V10-3.3.2-01", "EXT-JSONRPC2-5-04", "EXT-JSONRPC2-5.1-01", "EXT-JSONRPC2-6-01"] },
             requirement: "An empty batch [] is answered with one Response object: error -32600, id null",
             scope: JSONRPC_1_0,
             requires: &[],
@@ -73,7 +74,10 @@ pub fn checks() -> Vec<Check> {
             acts: &[],
             reading: Some(
                 "A2A says nothing of batches; its JSON-RPC binding is JSON-RPC 2.0, whose §6 \
-                 requires a single Invalid Request response for an empty array.",
+                 requires a single Response object for an empty array (MUST) and whose §5 \
+                 makes its id null (MUST). The code -32600 is JSON-RPC 2.0's table (no keyword): \
+                 it is the appropriate error §3.3.2 requires (MUST) for a request that is not a \
+                 valid Request object.",
             ),
             needs: Needs::NONE,
             run: |ctx| Box::pin(empty_batch(ctx)),
@@ -98,13 +102,18 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.errors.parse-error",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.5", statements: &["V10-D-9.5-01"] },
+            spec: SpecRef { version: "1.0", section: "9.5", statements: &["V10-D-9.5-01", "V10-3.3.2-01", "EXT-JSONRPC2-5-01", "EXT-JSONRPC2-5-03", "EXT-JSONRPC2-5-04", "EXT-JSONRPC2-5.1-01"] },
             requirement: "A body that is not valid JSON gets error -32700 (parse error) with a null id",
             scope: JSONRPC_1_0,
             requires: &[],
             maps_to: &[],
             acts: &["JSONRPC-ERR-002"],
-            reading: None,
+            reading: Some(
+                "JSON-RPC 2.0 §5 binds the answer: a Response object (MUST) with an error member \
+                 (REQUIRED) and a null id when the request's id could not be read (MUST). The \
+                 code -32700 is JSON-RPC 2.0's table and A2A's §9.5 list (no keyword): it is the \
+                 appropriate error §3.3.2 requires (MUST) for a body that is not JSON.",
+            ),
             needs: Needs::NONE,
             run: |ctx| Box::pin(parse_error(ctx)),
         },
@@ -190,7 +199,7 @@ pub fn stream_checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.stream.events-are-responses",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.4.2", statements: &["V10-D-9.4.2-02"] },
+            spec: SpecRef { version: "1.0", section: "9.4.2", statements: &["V10-D-9.4.2-02", "EXT-JSONRPC2-5-02", "EXT-JSONRPC2-5-03", "EXT-JSONRPC2-5-04"] },
             requirement: "Each SSE event of a JSON-RPC stream is a JSON-RPC response with the request's id whose result is one StreamResponse",
             scope: super::JSONRPC_1_0,
             requires: &[Gate::Declares(Capability::Streaming)],

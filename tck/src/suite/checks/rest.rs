@@ -39,14 +39,19 @@ pub fn checks() -> Vec<Check> {
         },
         Check {
             id: "rest.content-type-json",
-            level: Level::Must,
+            level: Level::Should,
             spec: SpecRef { version: "1.0", section: "11.1", statements: &["V10-D-11.1-01"] },
             requirement: "REST responses are ProtoJSON with a JSON media type (application/a2a+json or application/json)",
             scope: REST_1_0,
             requires: &[],
             maps_to: &[],
             acts: &[],
-            reading: None,
+            reading: Some(
+                "§11.1 describes the bodies as ProtoJSON without an RFC 2119 keyword and asks \
+                 for application/a2a+json only with a SHOULD (judged by \
+                 rest.content-type-a2a-json): a body that is not JSON, or another media type, is \
+                 a WARN here.",
+            ),
             needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(content_type_json(ctx)),
         },
