@@ -21,6 +21,7 @@ mod hostile_streams;
 mod html;
 mod layers;
 mod library;
+mod nothing_judged;
 mod outputs;
 mod readme;
 mod real_answers;

@@ -174,11 +174,18 @@ async fn typ_jose(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Ok(s) => s,
         Err(verdict) => return Ok(verdict),
     };
-    let problems = signatures
-        .iter()
-        .enumerate()
-        .filter_map(|(i, signature)| {
-            let header = signature.header.as_ref().ok()?;
+    let headers: Vec<(usize, &serde_json::Map<String, Value>)> = (signatures.iter().enumerate())
+        .filter_map(|(i, signature)| Some((i, signature.header.as_ref().ok()?)))
+        .collect();
+    if headers.is_empty() {
+        return Ok(Verdict::NotApplicable {
+            reason: "no signature's protected header could be read (judged by \
+                     card.signature.header-alg-typ-kid)"
+                .into(),
+        });
+    }
+    let problems = (headers.iter())
+        .filter_map(|(i, header)| {
             let typ = header.get("typ");
             (typ.and_then(Value::as_str) != Some("JOSE"))
                 .then(|| format!("signatures[{i}]: typ is {}", typ.unwrap_or(&Value::Null)))

@@ -279,6 +279,13 @@ async fn card_declares_versions(ctx: Ctx) -> Result<Verdict, HarnessError> {
             ));
         }
     }
+    if probed == 0 {
+        return Ok(Verdict::NotApplicable {
+            reason: "the card lists no JSON-RPC URL for 1.0 alone: no URL to probe with a 0.3 \
+                     request"
+                .into(),
+        });
+    }
     Ok(if problems.is_empty() {
         Verdict::pass_with(format!(
             "{probed} 1.0-only JSON-RPC URL(s) probed with a 0.3 request"
