@@ -172,6 +172,8 @@ faults! {
         "ListTasks ignores statusTimestampAfter and returns older tasks too.";
     ListIgnoresStatusFilter => "list-ignores-status-filter",
         "ListTasks ignores its status filter and returns tasks in every state.";
+    ListRefused => "list-refused",
+        "Not a violation of a keyworded sentence: ListTasks is refused with UnsupportedOperationError on every binding (the agent does not offer it), so the checks of its answers cannot be judged.";
     StreamFirstEventStatusUpdate => "stream-first-event-status-update",
         "Task streams start with a statusUpdate instead of the Task.";
     StreamFollowUpStartsWithStatus => "stream-follow-up-starts-with-status",

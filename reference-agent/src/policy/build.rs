@@ -85,6 +85,7 @@ impl Policy {
                 honours_status_filter: !has(Fault::ListIgnoresStatusFilter),
                 default_page_unbounded: has(Fault::ListDefaultPageSizeUnbounded),
                 ignores_page_size_max: has(Fault::ListIgnoresPageSizeMax),
+                refused: has(Fault::ListRefused),
             },
             subscribe: SubscribePolicy {
                 unknown_invalid_params: has(Fault::SubscribeUnknownWrongError),

@@ -139,6 +139,8 @@ pub struct ListPolicy {
     pub default_page_unbounded: bool,
     /// A `pageSize` over 100 is served as asked, not refused or capped.
     pub ignores_page_size_max: bool,
+    /// ListTasks is not offered: every call gets UnsupportedOperationError.
+    pub refused: bool,
 }
 
 /// SubscribeToTask (read by the store).

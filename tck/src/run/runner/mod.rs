@@ -754,7 +754,7 @@ fn assemble(outcome: Outcome) -> Report {
         target,
         selected,
         durable,
-        results,
+        mut results,
         mut not_run,
         interrupted,
         contract,
@@ -768,6 +768,16 @@ fn assemble(outcome: Outcome) -> Report {
         ..
     } = target;
     let stop = &options.stop;
+    // An operation refused wherever it was called: one cause, named once (and the results
+    // that stopped at it judged nothing of their own rule when no keyword obliges it).
+    let declared_capabilities = (cards.v1_0.iter())
+        .map(|c| crate::refusals::Declared::of(&c.json))
+        .fold(crate::refusals::Declared::of(&cards.plain.json), |a, b| a.or(b));
+    let refused_operations = crate::refusals::apply(
+        &mut results,
+        &start.timings.succeeded(),
+        declared_capabilities,
+    );
     let mut totals: BTreeMap<Level, Counts> = Level::ALL
         .iter()
         .map(|level| (*level, Counts::default()))
@@ -787,6 +797,9 @@ fn assemble(outcome: Outcome) -> Report {
             .any(|c| c.level == Level::Must),
     };
     let (verdict, mut verdict_reason) = report::Verdict::of(&results, &scope);
+    for line in crate::refusals::grouped_lines(&refused_operations) {
+        verdict_reason.push_str(&format!("; {line}"));
+    }
     let selecting = !options.filter.bindings.is_empty() || !options.filter.versions.is_empty();
     if interfaces.is_empty() && selecting && declared.iter().any(|d| d.binding.is_some()) {
         verdict_reason =
@@ -836,6 +849,7 @@ fn assemble(outcome: Outcome) -> Report {
         contract,
         not_run,
         untested_declarations,
+        refused_operations,
         results,
         durability,
         interrupted: was_interrupted,
