@@ -22,6 +22,7 @@ mod html;
 mod layers;
 mod library;
 mod nothing_judged;
+mod omitted_field;
 mod outputs;
 mod readme;
 mod real_answers;
