@@ -239,7 +239,8 @@ async fn served_at_well_known_path(ctx: Ctx) -> Result<Verdict, HarnessError> {
     match reply.json() {
         Some(card @ Value::Object(_))
             if card.get("name").is_some()
-                && (card.get("supportedInterfaces").is_some() || only_0_3(&card)) =>
+                && (card.get("supportedInterfaces").is_some()
+                    || only_0_3(&card, ctx.card.assumed_version)) =>
         {
             Ok(Verdict::pass())
         }
@@ -298,23 +299,19 @@ impl Kind {
 }
 
 /// A card of 0.3 only: no `supportedInterfaces`, a 0.3 `protocolVersion` and a `url` (spec
-/// notes §2.5). Its interfaces are read from `url`, `preferredTransport` and
-/// `additionalInterfaces`, and the 0.3 rules apply to it.
-fn only_0_3(card: &Value) -> bool {
+/// notes §2.5; or none, read as 0.3 under `--assume-version 0.3`). Its interfaces are read from
+/// `url`, `preferredTransport` and `additionalInterfaces`, and the 0.3 rules apply to it.
+fn only_0_3(card: &Value, assumed: Option<crate::check::ProtocolVersion>) -> bool {
     card.get("supportedInterfaces").is_none()
         && card.get("url").is_some()
-        && card
-            .get("protocolVersion")
-            .and_then(Value::as_str)
-            .and_then(crate::check::ProtocolVersion::from_declared)
-            == Some(crate::check::ProtocolVersion::V0_3)
+        && card::top_level_version(card, assumed) == Some(crate::check::ProtocolVersion::V0_3)
 }
 
 async fn required_fields(ctx: Ctx) -> Result<Verdict, HarnessError> {
     card::record(ctx.wire.recorder(), &ctx.card);
     let card = &ctx.card.json;
     // A 0.3 card carries `url` and `protocolVersion` where 1.0 has `supportedInterfaces`.
-    let locators: &[(&str, Kind)] = if only_0_3(card) {
+    let locators: &[(&str, Kind)] = if only_0_3(card, ctx.card.assumed_version) {
         &[("protocolVersion", Kind::Text), ("url", Kind::Text)]
     } else {
         &[("supportedInterfaces", Kind::NonEmptyList)]
@@ -370,7 +367,7 @@ fn interfaces(ctx: &Ctx) -> Vec<Value> {
 
 async fn interfaces_declared(ctx: Ctx) -> Result<Verdict, HarnessError> {
     card::record(ctx.wire.recorder(), &ctx.card);
-    if only_0_3(&ctx.card.json) {
+    if only_0_3(&ctx.card.json, ctx.card.assumed_version) {
         return Ok(interfaces_0_3(&ctx.card.json));
     }
     let entries = interfaces(&ctx);
