@@ -270,6 +270,8 @@ faults! {
         "Under 0.3, a follow-up message whose only parts are data parts is refused with InvalidParams.";
     V03NoFinal => "v03-no-final",
         "0.3 status-update events carry no `final` member.";
+    V03SseRecordSeparator => "v03-sse-record-separator",
+        "Each 0.3 JSON-RPC SSE event's data starts with a record-separator byte (0x1E) before the JSON-RPC response.";
     CardOmits03 => "card-omits-0-3",
         "The Agent Card declares only the 1.0 interfaces (no 0.3 interfaces or fields) while the agent still answers 0.3.";
     CancelCanceledReturnsTask => "cancel-canceled-returns-task",

@@ -152,6 +152,7 @@ impl Policy {
                     "text/plain",
                     "application/json",
                 ),
+                sse_data_prefix_0_3: pick(has(Fault::V03SseRecordSeparator), "\u{1e}", ""),
             },
             rest: RestPolicy {
                 tenants: !has(Fault::RestIgnoresTenant),

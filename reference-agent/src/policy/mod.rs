@@ -272,6 +272,8 @@ pub struct JsonRpcPolicy {
     pub empty_batch_array: bool,
     pub batches: bool,
     pub content_type: &'static str,
+    /// Written before the JSON of each 0.3 SSE event's data ("" for none).
+    pub sse_data_prefix_0_3: &'static str,
 }
 
 /// The HTTP+JSON binding.

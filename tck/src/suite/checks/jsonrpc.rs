@@ -199,13 +199,22 @@ pub fn stream_checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.stream.events-are-responses",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.4.2", statements: &["V10-D-9.4.2-02", "EXT-JSONRPC2-5-02", "EXT-JSONRPC2-5-03", "EXT-JSONRPC2-5-04"] },
-            requirement: "Each SSE event of a JSON-RPC stream is a JSON-RPC response with the request's id whose result is one StreamResponse",
-            scope: super::JSONRPC_1_0,
+            spec: SpecRef { version: "1.0", section: "9.4.2", statements: &["V10-D-9.4.2-02", "V03-7-02", "V03-T-06", "EXT-JSONRPC2-5-02", "EXT-JSONRPC2-5-03", "EXT-JSONRPC2-5-04"] },
+            requirement: "Each SSE event of a JSON-RPC stream is a JSON-RPC response with the request's id whose result is one stream event (1.0: one StreamResponse member; 0.3: a Task, Message, status-update or artifact-update)",
+            scope: super::JSONRPC_BOTH,
             requires: &[Gate::Declares(Capability::Streaming)],
             maps_to: &["JSONRPC-SSE-001"],
             acts: &["JSONRPC-SSE-001"],
-            reading: None,
+            reading: Some(
+                "Each event's data is read as it came, before any other rule: a JSON object with \
+                 \"jsonrpc\": \"2.0\", the request's id and exactly one of result and error \
+                 (JSON-RPC 2.0 §5; 0.3 makes each SSE event carry a JSONRPCResponse, MUST). \
+                 Bytes before the JSON (a record separator, a BOM) make the data no JSON \
+                 text. The result is judged only as the stream event it must be: one \
+                 StreamResponse member on 1.0, a 0.3 object whose kind is task, message, \
+                 status-update or artifact-update on 0.3; the rest of its shape is other \
+                 checks' (data-model.*, v03.*).",
+            ),
             needs: Needs::NONE.sends(&["tck-stream-001"]),
             run: |ctx| Box::pin(jsonrpc_stream_events(ctx)),
         },
@@ -477,26 +486,81 @@ async fn error_info(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
 }
 
+/// The 0.3 stream events, by their `kind`.
+const V03_EVENT_KINDS: &[&str] = &["task", "message", "status-update", "artifact-update"];
+
+/// Why one event of a JSON-RPC stream is not a JSON-RPC 2.0 response to the request with id
+/// `request_id` whose result is one stream event of `version`, if it is not. Judged on the
+/// data as received, never on what the kit read back from it.
+fn event_envelope_problem(
+    event: &crate::transport::stream::Event,
+    request_id: Option<&str>,
+    version: crate::check::ProtocolVersion,
+) -> Option<String> {
+    let Some(body) = event.raw.as_object() else {
+        return Some(match &event.raw {
+            Value::String(text) => format!(
+                "the event data is not a JSON text: {}",
+                a2a::brief(&Value::String(text.clone()), 120)
+            ),
+            other => format!("the event data is not a JSON object: {}", a2a::brief(other, 120)),
+        });
+    };
+    let mut problems = Vec::new();
+    if body.get("jsonrpc") != Some(&json!("2.0")) {
+        problems.push(format!("`jsonrpc` is {}", a2a::shown_json(body.get("jsonrpc"))));
+    }
+    if let Some(expected) = request_id {
+        if body.get("id").and_then(Value::as_str) != Some(expected) {
+            problems.push(format!(
+                "id {} is not the request's {expected:?}",
+                a2a::shown_json(body.get("id"))
+            ));
+        }
+    }
+    if body.contains_key("result") == body.contains_key("error") {
+        problems.push("not exactly one of result and error".into());
+    } else if let Some(result) = body.get("result") {
+        let one_event = match version {
+            crate::check::ProtocolVersion::V1_0 => event.kind().is_some(),
+            crate::check::ProtocolVersion::V0_3 => (result.get("kind"))
+                .and_then(Value::as_str)
+                .is_some_and(|kind| V03_EVENT_KINDS.contains(&kind)),
+        };
+        if !one_event {
+            problems.push(match version {
+                crate::check::ProtocolVersion::V1_0 => {
+                    "the result is not one StreamResponse member".to_string()
+                }
+                crate::check::ProtocolVersion::V0_3 => format!(
+                    "the result is not a 0.3 stream event (kind {}, not one of {V03_EVENT_KINDS:?})",
+                    a2a::shown_json(result.get("kind"))
+                ),
+            });
+        }
+    }
+    (!problems.is_empty()).then(|| problems.join("; "))
+}
+
 async fn jsonrpc_stream_events(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let message = ctx.user_message("tck-stream-001");
     let mut stream = ctx
         .open_send_stream(json!({ "message": message }))
         .await?;
     let wait = ctx.stream_wait();
+    let version = ctx.version();
+    let request_id = stream.request_id().map(str::to_string);
+    let expected = "every event a JSON-RPC 2.0 response with the request id and one stream event as its result";
     let mut seen = 0;
     loop {
         match stream.next(wait).await {
             Next::Event(event) => {
                 seen += 1;
-                let problem = event.problem.clone().or_else(|| {
-                    event
-                        .kind()
-                        .is_none()
-                        .then(|| "the result is not one StreamResponse member".to_string())
-                });
-                if let Some(problem) = problem {
+                if let Some(problem) =
+                    event_envelope_problem(&event, request_id.as_deref(), version)
+                {
                     return Ok(Verdict::fail(
-                        "every event a JSON-RPC 2.0 response with the request id and a StreamResponse result",
+                        expected,
                         format!("event {seen}: {problem}: {}", a2a::brief(&event.raw, 200)),
                     ));
                 }
@@ -504,10 +568,13 @@ async fn jsonrpc_stream_events(ctx: Ctx) -> Result<Verdict, HarnessError> {
             Next::End(End::Closed) if seen > 0 => {
                 return Ok(Verdict::pass_with(format!("{seen} events")))
             }
-            Next::End(end) if seen > 0 => return Ok(Verdict::fail(
-                "every event a JSON-RPC 2.0 response with the request id, then the stream closes",
-                format!("after {seen} event(s): {}", end.describe()),
-            )),
+            // How the stream ends is the streaming.* checks' rule, not this one's.
+            Next::End(end) if seen > 0 => {
+                return Ok(Verdict::pass_with(format!(
+                    "{seen} events; then {}",
+                    end.describe()
+                )))
+            }
             Next::End(end) => {
                 return Err(HarnessError::Prerequisite(format!(
                     "the stream sent no event: {}",
