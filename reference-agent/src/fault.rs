@@ -182,6 +182,8 @@ faults! {
         "ListTasks ignores statusTimestampAfter and returns older tasks too.";
     ListIgnoresStatusFilter => "list-ignores-status-filter",
         "ListTasks ignores its status filter and returns tasks in every state.";
+    ListRefused => "list-refused",
+        "Not a violation of a keyworded sentence: ListTasks is refused with UnsupportedOperationError on every binding (the agent does not offer it), so the checks of its answers cannot be judged.";
     StreamFirstEventStatusUpdate => "stream-first-event-status-update",
         "Task streams start with a statusUpdate instead of the Task.";
     StreamFollowUpStartsWithStatus => "stream-follow-up-starts-with-status",
@@ -199,7 +201,9 @@ faults! {
     StreamChunkNoLastChunk => "stream-chunk-no-last-chunk",
         "The last chunk of a chunked artifact has lastChunk false.";
     StreamChunkAppendWrong => "stream-chunk-append-wrong",
-        "The second chunk of a chunked artifact has append false, replacing the first instead of extending it.";
+        "The second chunk of a chunked artifact says append false though the task keeps both chunks: a client following the flags loses the first.";
+    StreamChunkReplacedAtEnd => "stream-chunk-replaced-at-end",
+        "Not a violation: after its chunks, a chunked artifact is sent whole again with append false and lastChunk true (a replacement, which the flags say).";
     StreamFailedStatusDropped => "stream-failed-status-dropped",
         "A SendStreamingMessage stream of a task that fails closes without its TASK_STATE_FAILED status (the last event says WORKING), though GetTask shows FAILED.";
     StreamStateNotStored => "stream-state-not-stored",
@@ -276,6 +280,8 @@ faults! {
         "Under 0.3, a follow-up message whose only parts are data parts is refused with InvalidParams.";
     V03NoFinal => "v03-no-final",
         "0.3 status-update events carry no `final` member.";
+    V03SseRecordSeparator => "v03-sse-record-separator",
+        "Each 0.3 JSON-RPC SSE event's data starts with a record-separator byte (0x1E) before the JSON-RPC response.";
     CardOmits03 => "card-omits-0-3",
         "The Agent Card declares only the 1.0 interfaces (no 0.3 interfaces or fields) while the agent still answers 0.3.";
     CancelCanceledReturnsTask => "cancel-canceled-returns-task",

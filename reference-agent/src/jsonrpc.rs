@@ -130,7 +130,11 @@ pub async fn handle(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes
     };
     let shape = app.shape.clone();
     let events = events.map(move |outcome| shape.rpc_event(envelope(id.clone(), outcome)));
-    sse::response(policy, events)
+    let prefix = match route {
+        Route::V03 => policy.jsonrpc.sse_data_prefix_0_3,
+        _ => "",
+    };
+    sse::prefixed(policy, prefix, events)
 }
 
 /// A batch (JSON-RPC 2.0 §6): each member is answered as if sent alone, in one array;

@@ -46,9 +46,33 @@ async fn stream_event_faults() {
             message("tck-stream-artifact-chunked-1"),
         )
         .await;
+    // The flag says "replace", but the task keeps both chunks.
     assert_eq!(events[3]["artifactUpdate"]["append"], false);
     let task = h.get_task(&events[0]["task"]["id"]).await;
-    assert_eq!(task["artifacts"][0]["parts"], json!([{"text": "chunk-2"}]));
+    assert_eq!(
+        task["artifacts"][0]["parts"],
+        json!([{"text": "chunk-1 "}, {"text": "chunk-2"}])
+    );
+    h.finish().await;
+
+    // Not a fault of the rule: the chunks, then the whole artifact as a replacement.
+    let h = Harness::faulty(Fault::StreamChunkReplacedAtEnd).await;
+    let events = h
+        .rpc_events(
+            "SendStreamingMessage",
+            message("tck-stream-artifact-chunked-1"),
+        )
+        .await;
+    let whole = &events[4]["artifactUpdate"];
+    assert_eq!(events[3]["artifactUpdate"]["lastChunk"], false);
+    assert_eq!(
+        (&whole["append"], &whole["lastChunk"]),
+        (&json!(false), &json!(true))
+    );
+    assert_eq!(
+        whole["artifact"]["parts"],
+        json!([{"text": "chunk-1 "}, {"text": "chunk-2"}])
+    );
     h.finish().await;
 
     let h = Harness::faulty(Fault::StreamChunkNoLastChunk).await;

@@ -44,8 +44,8 @@ pub mod model {
     pub use crate::latency::{Figures, OperationLatency};
     pub use crate::report::{
         Compatibility, Counts, DurabilityReport, Expected, Floor, Gate, LevelCount, NotRun,
-        Partial, ReportError, RunFailure, Selection, Stale, Target, Tool, UntestedDeclaration,
-        VersionedCard,
+        Partial, RefusedOperation, ReportError, RunFailure, Selection, Stale, Target, Tool,
+        UntestedDeclaration, VersionedCard,
     };
 }
 

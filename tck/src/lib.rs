@@ -36,7 +36,7 @@ layers! {
     exchange: card, evidence, history, judge, latency, shapes, tls_probe, transport, webhook, wire;
     suite: check, checks, contract, ctx, detect, filter, probe;
     reporting: baseline, compat, declarations, diff, evidence_text, floor, format, html, output,
-        report, sarif, secrets;
+        refusals, report, sarif, secrets;
     run: builtin, card_only, durability, failure, runner;
     client: adapter, calls, card_signing, client_runner, plays, reference_client, stage, verdicts;
 }

@@ -284,6 +284,9 @@ fn run(args: RunArgs) -> ExitCode {
         let mut options = RunOptions::new(&target, &card_url);
         options.builtin = builtin;
         options.filter = filter(&args.selection);
+        options.assume_version = args
+            .assume_version
+            .map(a2a_tck::check::ProtocolVersion::from);
         options.limits.request_timeout = request_timeout;
         options.limits.stream_wait = stream_wait;
         options.check_timeout = check_timeout;
@@ -489,6 +492,9 @@ fn card_command(args: CardArgs) -> ExitCode {
     };
     let mut options = RunOptions::new(&source, &source);
     options.filter = filter(&args.selection);
+    options.assume_version = args
+        .assume_version
+        .map(a2a_tck::check::ProtocolVersion::from);
     options.limits.request_timeout = request_timeout;
     options.check_timeout = check_timeout;
     options.jobs = args.jobs.map_or(a2a_tck::runner::TARGET_JOBS, usize::from);

@@ -77,6 +77,8 @@ async fn builtin_run_is_conformant_and_writes_reports() {
             || result.id == "auth.card-oauth-urls"
             || result.id.starts_with("tls.")
             || result.id == "card.signature.jku-over-https"
+            // The agent declares 0.3 beside 1.0 on its JSON-RPC URL: nothing to probe.
+            || result.id == "versioning.card-declares-every-version"
             || no_paging;
         let expected = if gated {
             Status::NotApplicable
@@ -608,12 +610,20 @@ async fn credentials_are_asked_for_sent_and_redacted() {
     )
     .await;
     assert_eq!(output.status.code(), Some(1));
+    // With the credentials the agent answers: every call "method not found", so GetTask is
+    // refused outright, which stops the check (named once in the report), not a FAIL.
     assert_eq!(
         report.results[0].status,
-        Status::Fail,
+        Status::Untestable,
         "{}",
         report.results[0].message
     );
+    assert!(
+        report.results[0].message.contains("refusal of GetTask"),
+        "{}",
+        report.results[0].message
+    );
+    assert_eq!(report.refused_operations.len(), 1);
     let text = std::fs::read_to_string(temp_path("credentials.json")).expect("report text");
     assert!(!text.contains("s3cret"), "a credential reached the report");
     assert!(text.contains("[redacted]"));

@@ -168,9 +168,92 @@ async fn coverage_prints_the_registry_table() {
         stdout.contains("\na2a-v0.3.toml: "),
         "no 0.3 table: {stdout}"
     );
+    assert!(
+        stdout.contains("\nexternal.toml: "),
+        "no table of the external sentences: {stdout}"
+    );
     assert_eq!(
         stdout.matches("server-side MUST entries: ").count(),
-        2,
+        3,
         "{stdout}"
+    );
+}
+
+/// A card in the pre-0.3 shape (a top-level url, no protocolVersion, no supportedInterfaces):
+/// its interface is named in the report as declared and not tested, with why and how to test
+/// it; with --assume-version 0.3 it is tested as 0.3 and the verdict says so.
+#[tokio::test]
+async fn a_card_without_a_version_names_its_interface() {
+    let server = MockServer::start().await;
+    let card = json!({
+        "name": "old", "description": "a card of the pre-0.3 shape", "version": "1",
+        "url": "http://127.0.0.1:9/rpc",
+        "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
+        "skills": []
+    });
+    Mock::given(method("GET"))
+        .and(path("/.well-known/agent-card.json"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(card))
+        .mount(&server)
+        .await;
+    let run = |assume: bool, name: &str| {
+        let report_path = temp_path(name);
+        let mut args = vec![
+            "--target".to_string(),
+            server.uri(),
+            "--select".into(),
+            "card.*".into(),
+            "--report".into(),
+            report_path.to_str().expect("utf8").to_string(),
+        ];
+        if assume {
+            args.extend(["--assume-version".into(), "0.3".into()]);
+        }
+        async move {
+            let output = support::kit(args).await;
+            (
+                Report::read(&report_path).expect("a complete report"),
+                String::from_utf8_lossy(&output.stdout).into_owned(),
+            )
+        }
+    };
+    let (report, stdout) = run(false, "unversioned.json").await;
+    assert_eq!(report.interfaces.len(), 1, "{:?}", report.interfaces);
+    let interface = &report.interfaces[0];
+    assert!(!interface.tested);
+    assert_eq!(interface.url, "http://127.0.0.1:9/rpc");
+    let why = interface.reason.as_deref().unwrap_or_default();
+    assert!(
+        why.contains("no protocolVersion") && why.contains("--assume-version 0.3"),
+        "{why}"
+    );
+    let named = (report.untested_declarations.iter())
+        .find(|u| u.what.contains("http://127.0.0.1:9/rpc"))
+        .unwrap_or_else(|| panic!("not named: {:?}", report.untested_declarations));
+    assert_eq!(named.why, why);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("NOT TESTED") && l.contains("http://127.0.0.1:9/rpc")),
+        "{stdout}"
+    );
+    let (report, _) = run(true, "assumed.json").await;
+    let interface = &report.interfaces[0];
+    assert!(interface.tested, "{interface:?}");
+    assert_eq!(
+        interface.version,
+        Some(a2a_tck::check::ProtocolVersion::V0_3)
+    );
+    assert!(
+        report
+            .verdict_reason
+            .contains("tested as 0.3 (--assume-version 0.3)"),
+        "{}",
+        report.verdict_reason
+    );
+    assert!(
+        report.untested_declarations.is_empty(),
+        "{:?}",
+        report.untested_declarations
     );
 }

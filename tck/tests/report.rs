@@ -171,6 +171,13 @@ async fn truncated_and_foreign_reports_are_rejected() {
 async fn builtin_report_snapshot() {
     // One check at a time, so the agent's ids are the same on every run.
     let report = builtin_report(1).await;
+    // A check that judged nothing is N/A, not a PASS over "0 URLs" or "0 events".
+    let empty: Vec<String> = (report.results.iter())
+        .filter(|r| r.status == a2a_tck::check::Status::Pass)
+        .filter(|r| r.message.starts_with("0 ") || r.message.contains(" 0 "))
+        .map(|r| format!("{}: {}", r.id, r.message))
+        .collect();
+    assert!(empty.is_empty(), "PASS over nothing: {empty:?}");
     insta::assert_json_snapshot!("builtin-report", report, {
         ".started_at" => "[time]",
         ".finished_at" => "[time]",

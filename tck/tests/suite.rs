@@ -21,6 +21,8 @@ mod hostile_streams;
 mod html;
 mod layers;
 mod library;
+mod nothing_judged;
+mod omitted_field;
 mod outputs;
 mod readme;
 mod real_answers;

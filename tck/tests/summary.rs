@@ -188,3 +188,82 @@ fn the_summary_names_the_slowest_operations_and_verbose_lists_every_one() {
         "{verbose}"
     );
 }
+
+/// An agent that refuses ListTasks everywhere: the refusal is said once, as the cause, in the
+/// summary, the verdict, the Markdown and the JSON report; the results that stopped at it are
+/// UNTESTABLE (no keyworded sentence obliges a 1.0 agent to offer ListTasks), not six FAILs.
+#[test]
+fn a_refused_operation_is_named_once_as_the_cause() {
+    let (report_path, markdown_path) = (temp("refused.json"), temp("refused.md"));
+    let output = kit(
+        &[
+            "--fault",
+            "list-refused",
+            "--select",
+            "tasks.list.*",
+            "--report",
+            report_path.to_str().expect("utf8"),
+            "--markdown",
+            markdown_path.to_str().expect("utf8"),
+        ],
+        &[("NO_COLOR", "1")],
+    );
+    let shown = stdout(&output);
+    let report = a2a_tck::report::Report::read(&report_path).expect("a report");
+    assert_eq!(
+        report.verdict,
+        a2a_tck::report::Verdict::Inconclusive,
+        "{shown}"
+    );
+    assert!(
+        report
+            .results
+            .iter()
+            .all(|r| r.status != a2a_tck::check::Status::Fail),
+        "{shown}"
+    );
+    let refused: Vec<_> = (report.refused_operations.iter())
+        .map(|r| {
+            (
+                r.operation.as_str(),
+                r.binding.to_string(),
+                r.required_by.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        refused,
+        vec![
+            ("ListTasks", "jsonrpc".to_string(), None),
+            ("ListTasks", "rest".to_string(), None),
+            ("ListTasks", "grpc".to_string(), None),
+        ],
+        "{:?}",
+        report.refused_operations
+    );
+    assert!(
+        (report.refused_operations.iter()).all(|r| r
+            .results
+            .contains(&"tasks.list.response-required-fields".to_string())),
+        "{:?}",
+        report.refused_operations
+    );
+    let said: Vec<&str> = shown.lines().filter(|l| l.starts_with("REFUSED")).collect();
+    assert_eq!(said.len(), 1, "{shown}");
+    assert!(
+        said[0].contains("ListTasks (jsonrpc 1.0, rest 1.0, grpc 1.0)"),
+        "{}",
+        said[0]
+    );
+    assert!(
+        report.verdict_reason.contains("ListTasks"),
+        "{}",
+        report.verdict_reason
+    );
+    let markdown = std::fs::read_to_string(&markdown_path).expect("markdown");
+    assert!(markdown.contains("## Refused operations"), "{markdown}");
+    assert!(
+        markdown.contains("| `ListTasks` | grpc 1.0 |"),
+        "{markdown}"
+    );
+}

@@ -186,7 +186,11 @@ const OFFICIAL_TCK_IDS: [&str; 129] = [
 ];
 
 /// The registries: file name, id prefix of its entries.
-const REGISTRIES: &[(&str, &str)] = &[("a2a-v1.0.toml", "V10-"), ("a2a-v0.3.toml", "V03-")];
+const REGISTRIES: &[(&str, &str)] = &[
+    ("a2a-v1.0.toml", "V10-"),
+    ("a2a-v0.3.toml", "V03-"),
+    ("external.toml", "EXT-"),
+];
 
 fn load(file: &str) -> Vec<Requirement> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -637,6 +641,54 @@ fn checks_cite_a_sentence_of_every_version_they_run_on() {
     assert!(
         problems.is_empty(),
         "{} checks:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+/// Whether a registry level carries an upper-case keyword of obligation.
+fn binds(level: &str) -> bool {
+    level.contains("MUST") || level.contains("REQUIRED") || level.contains("SHALL")
+}
+
+/// A MUST check FAILs an agent (or a client): at least one sentence it cites must say MUST,
+/// REQUIRED or SHALL (or MUST NOT) in upper case. A lower-case "must", a MAY, a CAN or a
+/// sentence without a keyword supports a SHOULD or MAY check at most, whose miss is a WARN.
+#[test]
+fn must_checks_cite_a_binding_sentence() {
+    use a2a_tck::check::Level;
+    let entries = registry();
+    let level_of = |id: &str| {
+        entries
+            .iter()
+            .find(|e| e.id == id)
+            .map(|e| e.level.as_str())
+    };
+    let client = a2a_tck::plays::table();
+    let server = (a2a_tck::checks::all().into_iter())
+        .filter(|c| c.level == Level::Must)
+        .map(|c| (c.id.to_string(), c.spec.statements.to_vec()));
+    let client = (client.checks.iter())
+        .filter(|c| c.level() == Level::Must)
+        .map(|c| {
+            (
+                c.id.clone(),
+                c.statements.iter().map(String::as_str).collect(),
+            )
+        });
+    let mut problems = Vec::new();
+    for (id, statements) in server.chain(client) {
+        let statements: Vec<&str> = statements;
+        let levels: Vec<(&str, &str)> = (statements.iter())
+            .map(|s| (*s, level_of(s).unwrap_or("?")))
+            .collect();
+        if !levels.iter().any(|(_, level)| binds(level)) {
+            problems.push(format!("{id}: {levels:?}"));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} MUST checks cite no sentence with MUST, REQUIRED or SHALL:\n{}",
         problems.len(),
         problems.join("\n")
     );

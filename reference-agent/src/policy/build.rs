@@ -69,6 +69,7 @@ impl Policy {
                 streamed_terminal_stored: !has(Fault::StreamStateNotStored),
                 second_chunk_appends: !has(Fault::StreamChunkAppendWrong),
                 last_chunk_flagged: !has(Fault::StreamChunkNoLastChunk),
+                chunks_replaced_at_end: has(Fault::StreamChunkReplacedAtEnd),
             },
             cancel: CancelPolicy {
                 unknown_not_cancelable: has(Fault::CancelUnknownReturnsNotCancelable),
@@ -93,6 +94,7 @@ impl Policy {
                 honours_status_filter: !has(Fault::ListIgnoresStatusFilter),
                 default_page_unbounded: has(Fault::ListDefaultPageSizeUnbounded),
                 ignores_page_size_max: has(Fault::ListIgnoresPageSizeMax),
+                refused: has(Fault::ListRefused),
             },
             subscribe: SubscribePolicy {
                 unknown_invalid_params: has(Fault::SubscribeUnknownWrongError),
@@ -160,6 +162,7 @@ impl Policy {
                     "text/plain",
                     "application/json",
                 ),
+                sse_data_prefix_0_3: pick(has(Fault::V03SseRecordSeparator), "\u{1e}", ""),
             },
             rest: RestPolicy {
                 tenants: !has(Fault::RestIgnoresTenant),

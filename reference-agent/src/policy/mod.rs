@@ -69,10 +69,14 @@ pub struct TaskPolicy {
     pub get_returns_initial: bool,
     /// A terminal status reached while streaming is stored.
     pub streamed_terminal_stored: bool,
-    /// The second chunk of a chunked artifact has `append` true.
+    /// The second chunk of a chunked artifact says `append` true (it extends the artifact
+    /// either way).
     pub second_chunk_appends: bool,
     /// The last chunk of a chunked artifact has `lastChunk` true.
     pub last_chunk_flagged: bool,
+    /// After its chunks, a chunked artifact is sent whole again (`append` false, `lastChunk`
+    /// true), and its chunks carry no `lastChunk`.
+    pub chunks_replaced_at_end: bool,
 }
 
 /// What happens to a contextId the client sent with a new message.
@@ -153,6 +157,8 @@ pub struct ListPolicy {
     pub default_page_unbounded: bool,
     /// A `pageSize` over 100 is served as asked, not refused or capped.
     pub ignores_page_size_max: bool,
+    /// ListTasks is not offered: every call gets UnsupportedOperationError.
+    pub refused: bool,
 }
 
 /// SubscribeToTask (read by the store).
@@ -286,6 +292,8 @@ pub struct JsonRpcPolicy {
     pub empty_batch_array: bool,
     pub batches: bool,
     pub content_type: &'static str,
+    /// Written before the JSON of each 0.3 SSE event's data ("" for none).
+    pub sse_data_prefix_0_3: &'static str,
 }
 
 /// The HTTP+JSON binding.

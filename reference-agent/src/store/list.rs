@@ -30,6 +30,9 @@ pub struct ListPage {
 impl Store {
     /// ListTasks: filter, sort (most recently updated first) and page.
     pub fn list(&self, query: &ListQuery) -> Result<ListPage, RpcError> {
+        if self.policy.list.refused {
+            return Err(RpcError::unsupported_operation("ListTasks is not offered"));
+        }
         let mut state = self.lock();
         let cursor = match query.page_token.as_deref() {
             None | Some("") => None,

@@ -66,6 +66,11 @@ impl<'a> Emitter<'a> {
 
     /// Adds an artifact; `append` adds the parts to the artifact with the same id.
     fn artifact(&mut self, artifact: Artifact, append: bool, last_chunk: bool) {
+        self.artifact_flagged(artifact, append, append, last_chunk);
+    }
+
+    /// Adds an artifact as `append` says, and sends it with the flag `flag`.
+    fn artifact_flagged(&mut self, artifact: Artifact, append: bool, flag: bool, last_chunk: bool) {
         let artifacts = &mut self.task.artifacts;
         match artifacts
             .iter_mut()
@@ -79,7 +84,7 @@ impl<'a> Emitter<'a> {
             task_id: self.task.id.clone(),
             context_id: self.task.context_id.clone(),
             artifact,
-            append,
+            append: flag,
             last_chunk,
         }));
     }
@@ -122,15 +127,23 @@ impl Store {
             if template.chunked {
                 let first = artifact(template.parts.iter().take(1).cloned().collect());
                 let last = template.parts.len().saturating_sub(1);
+                let policy = &self.policy.tasks;
                 for (i, part) in template.parts.iter().enumerate() {
                     let chunk = Artifact {
                         parts: vec![part.clone()],
                         ..first.clone()
                     };
-                    let policy = &self.policy.tasks;
-                    let append = i > 0 && (i != 1 || policy.second_chunk_appends);
-                    let last_chunk = i == last && policy.last_chunk_flagged;
-                    out.artifact(chunk, append, last_chunk);
+                    let flag = i > 0 && (i != 1 || policy.second_chunk_appends);
+                    let last_chunk =
+                        i == last && policy.last_chunk_flagged && !policy.chunks_replaced_at_end;
+                    out.artifact_flagged(chunk, i > 0, flag, last_chunk);
+                }
+                if policy.chunks_replaced_at_end {
+                    let whole = Artifact {
+                        parts: template.parts.clone(),
+                        ..first.clone()
+                    };
+                    out.artifact(whole, false, true);
                 }
             } else {
                 let whole = artifact(template.parts.clone());

@@ -202,6 +202,21 @@ impl From<VersionArg> for ProtocolVersion {
     }
 }
 
+/// The version a card that names none may be read as (`--assume-version`).
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum AssumeArg {
+    #[value(name = "0.3")]
+    V0_3,
+}
+
+impl From<AssumeArg> for ProtocolVersion {
+    fn from(version: AssumeArg) -> ProtocolVersion {
+        match version {
+            AssumeArg::V0_3 => ProtocolVersion::V0_3,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub(crate) enum ContractArg {
     Official,
@@ -280,6 +295,11 @@ pub(crate) struct RunArgs {
     pub(crate) sarif: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) selection: Selection,
+    /// Test a card that names no protocolVersion (the pre-0.3 shape: a top-level url, no
+    /// supportedInterfaces) as a card of this version; only 0.3 has that shape. Without it,
+    /// such a card's interfaces are named in the report, not tested.
+    #[arg(long, value_name = "VERSION", value_enum)]
+    pub(crate) assume_version: Option<AssumeArg>,
     /// Deadline of one HTTP exchange, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub(crate) timeout: f64,

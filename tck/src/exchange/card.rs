@@ -25,6 +25,30 @@ pub struct FetchedCard {
     /// The `A2A-Version` the card was asked for with; `None`: without the header, as a 0.3
     /// client asks (an absent header means 0.3, spec 1.0 §3.6.2).
     pub a2a_version: Option<ProtocolVersion>,
+    /// The version the user said to read this card as, when it names none
+    /// (`--assume-version`); the card checks then judge it by that version's card rules.
+    pub assumed_version: Option<ProtocolVersion>,
+}
+
+impl FetchedCard {
+    /// The version the card's top level is in (see [`top_level_version`]).
+    pub fn top_level_version(&self) -> Option<ProtocolVersion> {
+        top_level_version(&self.json, self.assumed_version)
+    }
+}
+
+/// The version a card's top level is in: its `protocolVersion` (0.3 cards), or, when it names
+/// none and has no `supportedInterfaces`, the version `assumed` for it (`--assume-version`).
+pub fn top_level_version(
+    card: &Value,
+    assumed: Option<ProtocolVersion>,
+) -> Option<ProtocolVersion> {
+    let named = card.get("protocolVersion").and_then(Value::as_str);
+    match named.filter(|v| !v.trim().is_empty()) {
+        Some(version) => ProtocolVersion::from_declared(version),
+        None if card.get("supportedInterfaces").is_none() => assumed,
+        None => None,
+    }
 }
 
 /// Why the card is unusable: the run cannot start.
@@ -145,6 +169,7 @@ pub async fn fetch_as(
         sha256,
         exchange,
         a2a_version: version,
+        assumed_version: None,
     })
 }
 
@@ -199,8 +224,24 @@ pub struct Interface {
 /// The bindings this build of the kit can drive.
 pub const SUPPORTED_BINDINGS: &[Binding] = &[Binding::Jsonrpc, Binding::Rest, Binding::Grpc];
 
+/// Why an interface of a card that names no protocolVersion (the pre-0.3 shape: a top-level
+/// `url`, no `supportedInterfaces`) is not tested, unless the user assumes a version.
+pub const NO_PROTOCOL_VERSION: &str = "the card names no protocolVersion (the pre-0.3 shape: a \
+    top-level url, no supportedInterfaces), so the kit does not know which version to speak \
+    there; --assume-version 0.3 tests it as 0.3";
+
 /// Reads `supportedInterfaces`; the first declaration of each binding x version is tested.
 pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
+    interfaces_assuming(card, None)
+}
+
+/// [`interfaces`], reading a card that names no protocolVersion (a top-level `url`, no
+/// `supportedInterfaces`) as a card of `assume` (`--assume-version`; only 0.3 has that shape).
+/// Without it, such a card's interfaces are declared, not tested ([`NO_PROTOCOL_VERSION`]).
+pub fn interfaces_assuming(
+    card: &Value,
+    assume: Option<ProtocolVersion>,
+) -> (Vec<DeclaredInterface>, Vec<Interface>) {
     let mut declared = Vec::new();
     let mut tested: Vec<Interface> = Vec::new();
     let entries = card
@@ -273,10 +314,53 @@ pub fn interfaces(card: &Value) -> (Vec<DeclaredInterface>, Vec<Interface>) {
         .get("protocolVersion")
         .and_then(Value::as_str)
         .unwrap_or("");
-    if let (Some(ProtocolVersion::V0_3), Some(url)) = (
-        ProtocolVersion::from_declared(top_version),
-        card.get("url").and_then(Value::as_str),
-    ) {
+    // No supportedInterfaces: the card's interfaces are its top-level url's.
+    let top_level_only = declared.is_empty();
+    let top = match ProtocolVersion::from_declared(top_version) {
+        Some(version) => Some(version),
+        None if top_level_only && top_version.trim().is_empty() => {
+            assume.filter(|v| *v == ProtocolVersion::V0_3)
+        }
+        None => None,
+    };
+    let url = card.get("url").and_then(Value::as_str);
+    if let (Some(url), true) = (url, top_level_only && top != Some(ProtocolVersion::V0_3)) {
+        // The pre-0.3 shape (or a version the kit does not test), no version assumed: each
+        // interface named, not tested.
+        let reason = match top {
+            _ if top_version.trim().is_empty() => NO_PROTOCOL_VERSION.to_string(),
+            Some(version) => format!(
+                "a {version} card declares its interfaces in supportedInterfaces; this one gives \
+                 only a top-level url"
+            ),
+            None => format!("protocol version {top_version:?} is not one the kit tests"),
+        };
+        let preferred = card
+            .get("preferredTransport")
+            .and_then(Value::as_str)
+            .unwrap_or("JSONRPC");
+        let mut entries = vec![(preferred.to_string(), url.to_string())];
+        for extra in crate::a2a::items(card, "additionalInterfaces") {
+            let text = |k: &str| extra.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+            entries.push((text("transport"), text("url")));
+        }
+        for (transport, url) in entries {
+            declared.push(DeclaredInterface {
+                binding: Binding::from_card(&transport),
+                protocol_binding: transport,
+                protocol_version: top_version.to_string(),
+                url,
+                tenant: None,
+                version: top,
+                tested: false,
+                reason: Some(reason.clone()),
+                problem: None,
+                needs_credentials: false,
+                card_a2a_version: None,
+            });
+        }
+    }
+    if let (Some(ProtocolVersion::V0_3), Some(url)) = (top, url) {
         let preferred = card
             .get("preferredTransport")
             .and_then(Value::as_str)
@@ -362,9 +446,23 @@ impl Cards {
     /// `plain`, and `v1_0` when it is another card (same JSON: the agent serves one card, and
     /// the run is as if only `plain` had been read).
     pub fn new(plain: FetchedCard, v1_0: Option<FetchedCard>) -> Cards {
-        let plain = Arc::new(plain);
+        Cards::assuming(plain, v1_0, None)
+    }
+
+    /// [`Cards::new`], reading a card that names no protocolVersion as one of `assume`
+    /// (`--assume-version`, see [`interfaces_assuming`]).
+    pub fn assuming(
+        plain: FetchedCard,
+        v1_0: Option<FetchedCard>,
+        assume: Option<ProtocolVersion>,
+    ) -> Cards {
+        let assume = assume.filter(|v| *v == ProtocolVersion::V0_3);
+        let plain = Arc::new(FetchedCard {
+            assumed_version: assume,
+            ..plain
+        });
         let v1_0 = v1_0.filter(|card| card.json != plain.json).map(Arc::new);
-        let (mut declared, tested) = interfaces(&plain.json);
+        let (mut declared, tested) = interfaces_assuming(&plain.json, assume);
         let mut tested: Vec<(Interface, Arc<FetchedCard>)> =
             tested.into_iter().map(|i| (i, plain.clone())).collect();
         if let Some(v1_0) = &v1_0 {
@@ -506,6 +604,32 @@ mod tests {
     }
 
     #[test]
+    fn a_card_that_names_no_version_is_named_and_tested_only_as_assumed() {
+        let old = json!({"url": "http://h/rpc", "additionalInterfaces": [
+            {"url": "http://h/rest", "transport": "HTTP+JSON"}]});
+        let (declared, tested) = interfaces(&old);
+        assert!(tested.is_empty());
+        assert_eq!(declared.len(), 2, "{declared:?}");
+        for d in &declared {
+            assert!(!d.tested);
+            assert_eq!(d.reason.as_deref(), Some(NO_PROTOCOL_VERSION));
+        }
+        assert_eq!(declared[0].protocol_binding, "JSONRPC");
+        let (declared, tested) = interfaces_assuming(&old, Some(ProtocolVersion::V0_3));
+        assert_eq!(tested.len(), 2);
+        assert!(tested.iter().all(|i| i.version == ProtocolVersion::V0_3));
+        assert!(declared.iter().all(|d| d.tested));
+        // A version the kit does not test is named with it, and no assumption overrides it.
+        let named = json!({"url": "http://h/rpc", "protocolVersion": "0.2.5"});
+        let (declared, tested) = interfaces_assuming(&named, Some(ProtocolVersion::V0_3));
+        assert!(tested.is_empty());
+        assert_eq!(
+            declared[0].reason.as_deref(),
+            Some("protocol version \"0.2.5\" is not one the kit tests")
+        );
+    }
+
+    #[test]
     fn cards_of_0_3_and_mixed_cards_are_read() {
         let v03 = json!({
             "protocolVersion": "0.3.0", "url": "http://h/rpc", "preferredTransport": "JSONRPC",
@@ -549,6 +673,7 @@ mod tests {
             }))
             .expect("an exchange"),
             a2a_version,
+            assumed_version: None,
         }
     }
 

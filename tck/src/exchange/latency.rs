@@ -114,6 +114,14 @@ impl Timings {
         }
     }
 
+    /// The operations, by binding and version, that succeeded at least once in the run.
+    pub fn succeeded(&self) -> std::collections::BTreeSet<(Binding, ProtocolVersion, String)> {
+        self.0
+            .lock()
+            .map(|map| map.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
     /// The figures, by binding, version and operation.
     pub fn figures(&self) -> Vec<OperationLatency> {
         let Ok(map) = self.0.lock() else {
@@ -150,7 +158,7 @@ fn is_event_stream(exchange: &Exchange) -> bool {
 
 /// The binding, version and operation of an exchange; `None` for what is not an A2A
 /// operation (the card, a key set, a webhook).
-fn operation(exchange: &Exchange) -> Option<(Binding, ProtocolVersion, String)> {
+pub fn operation(exchange: &Exchange) -> Option<(Binding, ProtocolVersion, String)> {
     let request = &exchange.request;
     // An absent A2A-Version means 0.3 (spec 1.0 §3.6.2).
     let version = match header(&request.headers, "a2a-version") {
@@ -206,7 +214,9 @@ fn rest_operation(method: &str, path: &str) -> Option<&'static str> {
     })
 }
 
-fn succeeded(binding: Binding, exchange: &Exchange) -> bool {
+/// Whether `exchange`, an operation on `binding`, was answered with success (a 2xx, no
+/// JSON-RPC error, gRPC status 0 or a stream opened).
+pub fn succeeded(binding: Binding, exchange: &Exchange) -> bool {
     let Some(response) = &exchange.response else {
         return false;
     };

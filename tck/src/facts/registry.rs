@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 
 use serde::Deserialize;
 
-/// The registries the kit carries: file name and text.
+/// The registries the kit carries: file name and text (A2A 1.0, A2A 0.3, and the sentences of
+/// the external specifications the A2A bindings adopt, such as JSON-RPC 2.0).
 pub const REGISTRIES: &[(&str, &str)] = &[
     (
         "a2a-v1.0.toml",
@@ -15,6 +16,10 @@ pub const REGISTRIES: &[(&str, &str)] = &[
     (
         "a2a-v0.3.toml",
         include_str!("../../requirements/a2a-v0.3.toml"),
+    ),
+    (
+        "external.toml",
+        include_str!("../../requirements/external.toml"),
     ),
 ];
 

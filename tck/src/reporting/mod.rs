@@ -7,6 +7,7 @@ pub mod baseline;
 pub mod compat;
 pub mod floor;
 pub mod declarations;
+pub mod refusals;
 pub mod secrets;
 pub mod evidence_text;
 pub mod diff;

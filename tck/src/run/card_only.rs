@@ -183,6 +183,7 @@ pub fn read_file(path: &Path, max_body: usize) -> Result<FetchedCard, (CardError
         sha256,
         exchange,
         a2a_version: None,
+        assumed_version: None,
     })
 }
 
@@ -214,7 +215,7 @@ pub async fn run(
     };
     let cards = match source {
         CardSource::File(path) => match read_file(path, options.limits.max_body) {
-            Ok(card) => Cards::new(card, None),
+            Ok(card) => Cards::assuming(card, None, options.assume_version),
             Err((error, evidence)) => return Err(RunError::Card { error, evidence }),
         },
         CardSource::Url(url) => {
@@ -229,7 +230,7 @@ pub async fn run(
             let v1_0 = card::fetch_as(&wire(Recorder::default()), url, Some(ProtocolVersion::V1_0))
                 .await
                 .ok();
-            Cards::new(plain, v1_0)
+            Cards::assuming(plain, v1_0, options.assume_version)
         }
     };
     let fetched = cards.plain.clone();

@@ -3,7 +3,9 @@
 
 use a2a_reference_agent::Fault;
 
-use crate::cases::{case, Case};
+use a2a_tck::check::Binding;
+
+use crate::cases::{case, on_v, Case, V0_3};
 
 pub const CASES: &[Case] = &[
     case(
@@ -47,5 +49,12 @@ pub const CASES: &[Case] = &[
         Fault::SseEventsUnwrapped,
     ),
     case("jsonrpc.stream.events-are-responses", Fault::SseWrongId),
+    // 0.3: a record-separator byte before each event's JSON-RPC response.
+    on_v(
+        &[Binding::Jsonrpc],
+        V0_3,
+        "jsonrpc.stream.events-are-responses",
+        Fault::V03SseRecordSeparator,
+    ),
     case("jsonrpc.errors.extra-data-typed", Fault::ErrorDetailUntyped),
 ];

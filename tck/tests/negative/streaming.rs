@@ -33,6 +33,13 @@ pub const CASES: &[Case] = &[
         "streaming.artifact-chunks-append-in-order",
         Fault::StreamChunkAppendWrong,
     ),
+    // A chunked artifact sent whole again with append false: a replacement, read as the flags
+    // say.
+    expecting(
+        "streaming.artifact-chunks-append-in-order",
+        Fault::StreamChunkReplacedAtEnd,
+        Status::Pass,
+    ),
     case(
         "streaming.final-state-matches-get-task",
         Fault::StreamStateNotStored,

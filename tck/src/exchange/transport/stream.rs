@@ -246,6 +246,11 @@ impl EventStream {
         Start::Stream(Box::new(self))
     }
 
+    /// The JSON-RPC request id every event must echo (JSON-RPC streams only).
+    pub fn request_id(&self) -> Option<&str> {
+        self.request_id.as_deref()
+    }
+
     /// The media type of the HTTP response, if any.
     pub fn media_type(&self) -> Option<String> {
         self.http.as_ref().and_then(HttpReply::media_type)

@@ -207,6 +207,25 @@ fn outcomes(report: &Report) -> Markup {
                 }
             }
         }
+        @if !report.refused_operations.is_empty() {
+            section #refused {
+                h2 { "Refused operations (" (report.refused_operations.len()) ")" }
+                table {
+                    thead { tr { th { "operation" } th { "interface" } th { "answer" } th { "obliged by" } th { "checks that met it" } } }
+                    tbody {
+                        @for r in &report.refused_operations {
+                            tr {
+                                td { code { (r.operation) } }
+                                td { (r.binding) " " (r.version) }
+                                td { (r.answer) }
+                                td { (r.required_by.as_deref().unwrap_or("no keyworded sentence: results UNTESTABLE")) }
+                                td { (r.results.join(", ")) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
         @if !report.latency.is_empty() {
             details #latency {
                 summary { h2 { "Latency (" (report.latency.len()) " operations)" } }

@@ -150,6 +150,31 @@ pub fn markdown(report: &Report) -> String {
             let _ = writeln!(out, "| `{}` | {} |", untested.what, cell(&untested.why));
         }
     }
+    if !report.refused_operations.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n## Refused operations\n\nOperations the agent refused wherever the kit called \
+             them: one cause of the results listed.\n\n| operation | interface | answer | \
+             obliged by | checks that met it |\n|---|---|---|---|---|"
+        );
+        for r in &report.refused_operations {
+            let checks: Vec<String> = r.results.iter().map(|id| format!("`{id}`")).collect();
+            let _ = writeln!(
+                out,
+                "| `{}` | {} {} | {} | {} | {} |",
+                r.operation,
+                r.binding,
+                r.version,
+                cell(&r.answer),
+                r.required_by
+                    .as_deref()
+                    .map_or("no keyworded sentence: results UNTESTABLE".to_string(), |id| {
+                        format!("{id}: results keep their FAIL")
+                    }),
+                cell(&checks.join(", "))
+            );
+        }
+    }
     let _ = writeln!(
         out,
         "\n## Interfaces\n\n| binding | version | url | tested |\n|---|---|---|---|"

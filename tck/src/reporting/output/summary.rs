@@ -192,6 +192,9 @@ pub fn summary_with(report: &Report, options: SummaryOptions) -> String {
     for line in crate::declarations::grouped_lines(&report.untested_declarations) {
         let _ = writeln!(out, "NOT TESTED {line}");
     }
+    for line in crate::refusals::grouped_lines(&report.refused_operations) {
+        let _ = writeln!(out, "{} {line}", paint(style::status(Status::Untestable), "REFUSED   "));
+    }
     let _ = writeln!(out, "{}", totals_line(report));
     if let Some(compat) = &report.compatibility {
         let _ = writeln!(out, "compatibility: {}", compat.line);

@@ -6,7 +6,8 @@ mod sections;
 
 pub use gates::{Day, Entry, Expected, Floor, Gate, Stale};
 pub use sections::{
-    ClientUnderTest, Compatibility, DurabilityReport, LevelCount, Mode, UntestedDeclaration,
+    ClientUnderTest, Compatibility, DurabilityReport, LevelCount, Mode, RefusedOperation,
+    UntestedDeclaration,
 };
 
 use std::collections::BTreeMap;
@@ -82,6 +83,10 @@ pub struct Report {
     /// of this run tested, each with why; a declaration is never passed over in silence.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub untested_declarations: Vec<UntestedDeclaration>,
+    /// Operations the agent refused on an interface wherever the kit called them, each once,
+    /// with the results it stopped (see `RefusedOperation`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused_operations: Vec<RefusedOperation>,
     /// What the floor under the results judged (`--min-judged`) made of the run; a floor not
     /// met fails the run (exit 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -572,6 +577,7 @@ impl Report {
             contract: None,
             not_run: Vec::new(),
             untested_declarations: Vec::new(),
+            refused_operations: Vec::new(),
             floor: None,
             baseline: None,
             failure: None,

@@ -48,6 +48,33 @@ pub struct UntestedDeclaration {
     pub why: String,
 }
 
+/// An operation the agent refused on one interface wherever the kit called it (it never
+/// answered it with success in the run): one cause, reported once, with the results it
+/// stopped. Operations the card does not declare (streaming, push notifications, the extended
+/// card without their capability) are not listed: their refusal is the answer the spec asks
+/// for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RefusedOperation {
+    /// The operation as the wire names it (`ListTasks`, `tasks/get` on 0.3 JSON-RPC).
+    pub operation: String,
+    /// The binding of the interface that refused it.
+    pub binding: crate::check::Binding,
+    /// The protocol version of that interface.
+    pub version: crate::check::ProtocolVersion,
+    /// How it was refused: UnsupportedOperationError, method not found, no such route, gRPC
+    /// UNIMPLEMENTED, with the binding's code or status.
+    pub answer: String,
+    /// The sentence (registry id) that obliges this agent to offer the operation, when one
+    /// with an RFC 2119 keyword does: the results it stopped keep their FAIL. Absent when
+    /// none does: a result that stopped at the refusal is UNTESTABLE, not FAIL or WARN.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required_by: Option<String>,
+    /// The checks whose results on this interface met the refusal and did not pass, in
+    /// catalogue order.
+    pub results: Vec<String>,
+}
+
 /// What the report says of the restart (its results are the `durability.*` ones).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -80,6 +80,10 @@ pub struct RunOptions {
     /// Stops the run early (SIGINT, SIGTERM): no check starts after it is thrown, those in
     /// flight get its grace, the rest are reported not run; the report says `interrupted`.
     pub stop: crate::stop::Stop,
+    /// The version to read a card in as when it names none (`--assume-version 0.3`: the
+    /// pre-0.3 shape, a top-level url without protocolVersion or supportedInterfaces). `None`:
+    /// such a card's interfaces are declared, not tested.
+    pub assume_version: Option<ProtocolVersion>,
 }
 
 /// A progress callback: `(finished, planned)`, called once before the first check finishes
@@ -129,6 +133,7 @@ impl RunOptions {
             durability: None,
             webhook: crate::webhook::WebhookOptions::default(),
             stop: crate::stop::Stop::default(),
+            assume_version: None,
         }
     }
 }
@@ -376,7 +381,7 @@ async fn read_target(options: &RunOptions, start: &Start) -> Result<TargetSeen, 
         ))
         .await
         .and_then(Result::ok);
-    let cards = Cards::new(fetched, v1_0);
+    let cards = Cards::assuming(fetched, v1_0, options.assume_version);
     let fetched = cards.plain.clone();
     wires.activations = (cards.all())
         .map(|card| {
@@ -759,7 +764,7 @@ fn assemble(outcome: Outcome) -> Report {
         target,
         selected,
         durable,
-        results,
+        mut results,
         mut not_run,
         interrupted,
         contract,
@@ -773,6 +778,16 @@ fn assemble(outcome: Outcome) -> Report {
         ..
     } = target;
     let stop = &options.stop;
+    // An operation refused wherever it was called: one cause, named once (and the results
+    // that stopped at it judged nothing of their own rule when no keyword obliges it).
+    let declared_capabilities = (cards.v1_0.iter())
+        .map(|c| crate::refusals::Declared::of(&c.json))
+        .fold(crate::refusals::Declared::of(&cards.plain.json), |a, b| a.or(b));
+    let refused_operations = crate::refusals::apply(
+        &mut results,
+        &start.timings.succeeded(),
+        declared_capabilities,
+    );
     let mut totals: BTreeMap<Level, Counts> = Level::ALL
         .iter()
         .map(|level| (*level, Counts::default()))
@@ -792,6 +807,9 @@ fn assemble(outcome: Outcome) -> Report {
             .any(|c| c.level == Level::Must),
     };
     let (verdict, mut verdict_reason) = report::Verdict::of(&results, &scope);
+    for line in crate::refusals::grouped_lines(&refused_operations) {
+        verdict_reason.push_str(&format!("; {line}"));
+    }
     let selecting = !options.filter.bindings.is_empty() || !options.filter.versions.is_empty();
     if interfaces.is_empty() && selecting && declared.iter().any(|d| d.binding.is_some()) {
         verdict_reason =
@@ -819,6 +837,19 @@ fn assemble(outcome: Outcome) -> Report {
     .if_any();
     let untested_declarations =
         untested_declarations(&cards, catalog, selected, &results, &not_run, options);
+    if let Some(version) = options.assume_version {
+        let assumed: Vec<String> = (declared.iter())
+            .filter(|d| d.tested && d.protocol_version.trim().is_empty())
+            .map(|d| format!("{} at {}", d.protocol_binding, d.url))
+            .collect();
+        if !assumed.is_empty() {
+            verdict_reason.push_str(&format!(
+                "; the card names no protocolVersion: {} tested as {version} \
+                 (--assume-version {version})",
+                assumed.join(", ")
+            ));
+        }
+    }
     for line in crate::declarations::grouped_lines(&untested_declarations) {
         verdict_reason.push_str(&format!("; {line}"));
     }
@@ -841,6 +872,7 @@ fn assemble(outcome: Outcome) -> Report {
         contract,
         not_run,
         untested_declarations,
+        refused_operations,
         results,
         durability,
         interrupted: was_interrupted,
@@ -940,6 +972,18 @@ fn untested_declarations(
             if !untested_declarations.contains(&untested) {
                 untested_declarations.push(untested);
             }
+        }
+    }
+    // A card that names no protocolVersion: each interface its url gives, named.
+    for interface in cards.interfaces().0 {
+        if interface.reason.as_deref() == Some(card::NO_PROTOCOL_VERSION) {
+            untested_declarations.push(report::UntestedDeclaration {
+                what: format!(
+                    "the {} interface at {}",
+                    interface.protocol_binding, interface.url
+                ),
+                why: card::NO_PROTOCOL_VERSION.to_string(),
+            });
         }
     }
     untested_declarations

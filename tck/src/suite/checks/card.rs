@@ -239,7 +239,8 @@ async fn served_at_well_known_path(ctx: Ctx) -> Result<Verdict, HarnessError> {
     match reply.json() {
         Some(card @ Value::Object(_))
             if card.get("name").is_some()
-                && (card.get("supportedInterfaces").is_some() || only_0_3(&card)) =>
+                && (card.get("supportedInterfaces").is_some()
+                    || only_0_3(&card, ctx.card.assumed_version)) =>
         {
             Ok(Verdict::pass())
         }
@@ -298,23 +299,19 @@ impl Kind {
 }
 
 /// A card of 0.3 only: no `supportedInterfaces`, a 0.3 `protocolVersion` and a `url` (spec
-/// notes §2.5). Its interfaces are read from `url`, `preferredTransport` and
-/// `additionalInterfaces`, and the 0.3 rules apply to it.
-fn only_0_3(card: &Value) -> bool {
+/// notes §2.5; or none, read as 0.3 under `--assume-version 0.3`). Its interfaces are read from
+/// `url`, `preferredTransport` and `additionalInterfaces`, and the 0.3 rules apply to it.
+fn only_0_3(card: &Value, assumed: Option<crate::check::ProtocolVersion>) -> bool {
     card.get("supportedInterfaces").is_none()
         && card.get("url").is_some()
-        && card
-            .get("protocolVersion")
-            .and_then(Value::as_str)
-            .and_then(crate::check::ProtocolVersion::from_declared)
-            == Some(crate::check::ProtocolVersion::V0_3)
+        && card::top_level_version(card, assumed) == Some(crate::check::ProtocolVersion::V0_3)
 }
 
 async fn required_fields(ctx: Ctx) -> Result<Verdict, HarnessError> {
     card::record(ctx.wire.recorder(), &ctx.card);
     let card = &ctx.card.json;
     // A 0.3 card carries `url` and `protocolVersion` where 1.0 has `supportedInterfaces`.
-    let locators: &[(&str, Kind)] = if only_0_3(card) {
+    let locators: &[(&str, Kind)] = if only_0_3(card, ctx.card.assumed_version) {
         &[("protocolVersion", Kind::Text), ("url", Kind::Text)]
     } else {
         &[("supportedInterfaces", Kind::NonEmptyList)]
@@ -370,7 +367,7 @@ fn interfaces(ctx: &Ctx) -> Vec<Value> {
 
 async fn interfaces_declared(ctx: Ctx) -> Result<Verdict, HarnessError> {
     card::record(ctx.wire.recorder(), &ctx.card);
-    if only_0_3(&ctx.card.json) {
+    if only_0_3(&ctx.card.json, ctx.card.assumed_version) {
         return Ok(interfaces_0_3(&ctx.card.json));
     }
     let entries = interfaces(&ctx);
@@ -443,13 +440,39 @@ fn interfaces_0_3(card: &Value) -> Verdict {
     )
 }
 
+/// The N/A of a check of interface versions on a card none of whose interfaces declares one.
+fn no_declared_version() -> Verdict {
+    Verdict::NotApplicable {
+        reason: "no supportedInterfaces entry declares a protocolVersion: nothing to judge \
+                 (a card without supportedInterfaces, or interfaces without a version, are \
+                 judged by card.interfaces.declare-binding-url-version)"
+            .into(),
+    }
+}
+
+/// The interfaces of the card that declare a non-empty protocolVersion, with their index.
+fn declared_versions(ctx: &Ctx) -> Vec<(usize, Value, String)> {
+    (interfaces(ctx).into_iter().enumerate())
+        .filter_map(|(i, entry)| {
+            let version = entry
+                .get("protocolVersion")
+                .and_then(Value::as_str)
+                .filter(|v| !v.trim().is_empty())?
+                .to_string();
+            Some((i, entry, version))
+        })
+        .collect()
+}
+
 async fn version_major_minor(ctx: Ctx) -> Result<Verdict, HarnessError> {
     card::record(ctx.wire.recorder(), &ctx.card);
-    let problems: Vec<String> = interfaces(&ctx)
+    let declared = declared_versions(&ctx);
+    if declared.is_empty() {
+        return Ok(no_declared_version());
+    }
+    let problems: Vec<String> = declared
         .iter()
-        .enumerate()
-        .filter_map(|(i, entry)| {
-            let version = entry.get("protocolVersion").and_then(Value::as_str)?;
+        .filter_map(|(i, _, version)| {
             let parts: Vec<&str> = version.split('.').collect();
             let ok = parts.len() == 2
                 && parts
@@ -458,10 +481,11 @@ async fn version_major_minor(ctx: Ctx) -> Result<Verdict, HarnessError> {
             (!ok).then(|| format!("supportedInterfaces[{i}].protocolVersion is {version:?}"))
         })
         .collect();
-    Ok(verdict_from(
-        problems,
-        "protocolVersion values like \"1.0\"",
-    ))
+    Ok(if problems.is_empty() {
+        Verdict::pass_with(format!("{} interface version(s) judged", declared.len()))
+    } else {
+        verdict_from(problems, "protocolVersion values like \"1.0\"")
+    })
 }
 
 /// Whether `media` (lowercase, parameters dropped) is a JSON media type: application/json,
@@ -493,30 +517,27 @@ async fn media_type_json(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 async fn version_known(ctx: Ctx) -> Result<Verdict, HarnessError> {
     card::record(ctx.wire.recorder(), &ctx.card);
-    let problems: Vec<String> = interfaces(&ctx)
+    let declared = declared_versions(&ctx);
+    if declared.is_empty() {
+        return Ok(no_declared_version());
+    }
+    let problems: Vec<String> = declared
         .iter()
-        .enumerate()
-        .filter_map(|(i, entry)| {
-            let version = entry
-                .get("protocolVersion")
-                .and_then(Value::as_str)
-                .filter(|v| !v.trim().is_empty())?;
-            crate::check::ProtocolVersion::from_declared(version)
-                .is_none()
-                .then(|| {
-                    format!(
-                        "supportedInterfaces[{i}] ({} at {}) declares protocolVersion {version:?}, \
-                         which is neither 1.0 nor 0.3",
-                        a2a::shown(entry.get("protocolBinding").and_then(Value::as_str)),
-                        a2a::shown(entry.get("url").and_then(Value::as_str)),
-                    )
-                })
+        .filter(|(_, _, version)| crate::check::ProtocolVersion::from_declared(version).is_none())
+        .map(|(i, entry, version)| {
+            format!(
+                "supportedInterfaces[{i}] ({} at {}) declares protocolVersion {version:?}, \
+                 which is neither 1.0 nor 0.3",
+                a2a::shown(entry.get("protocolBinding").and_then(Value::as_str)),
+                a2a::shown(entry.get("url").and_then(Value::as_str)),
+            )
         })
         .collect();
-    Ok(verdict_from(
-        problems,
-        "every interface's protocolVersion is 1.0 or 0.3",
-    ))
+    Ok(if problems.is_empty() {
+        Verdict::pass_with(format!("{} interface version(s) judged", declared.len()))
+    } else {
+        verdict_from(problems, "every interface's protocolVersion is 1.0 or 0.3")
+    })
 }
 
 async fn cache_control(ctx: Ctx) -> Result<Verdict, HarnessError> {

@@ -90,11 +90,11 @@ pub fn checks() -> Vec<Check> {
         },
         Check {
             id: "card.signature.jku-holds-key",
-            level: Level::Must,
+            level: Level::Should,
             spec: SpecRef {
                 version: "1.0",
                 section: "8.4.2",
-                statements: &["V10-8.4.2-03"],
+                statements: &["V10-8.4.2-03", "EXT-RFC7515-4.1.2-01"],
             },
             requirement: "A `jku` in a protected header serves a JWK Set holding the key named by `kid`",
             scope: Scope::Card,
@@ -102,10 +102,13 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: Some(
-                "`jku` is optional (§8.4.2); when present, RFC 7515 §4.1.2 makes it the URL of a \
-                 key set one of whose keys signed the JWS. N/A without `jku`. When `kid` is \
-                 absent (judged by card.signature.header-alg-typ-kid), any key of the set that \
-                 verifies the signature is taken.",
+                "`jku` is optional (§8.4.2, MAY); when present, RFC 7515 §4.1.2 defines it as \
+                 the URL of a key set one of whose keys signed the JWS. That the set holds the \
+                 key is the parameter's definition, not a keyworded sentence (the RFC's MUST is \
+                 on the set's JWK Set encoding), so a set without the key, or one the kit cannot \
+                 read, is a WARN. N/A without `jku`. When `kid` is absent (judged by \
+                 card.signature.header-alg-typ-kid), any key of the set that verifies the \
+                 signature is taken.",
             ),
             needs: Needs::NONE,
             run: |ctx| Box::pin(jku_holds_key(ctx)),
@@ -171,11 +174,18 @@ async fn typ_jose(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Ok(s) => s,
         Err(verdict) => return Ok(verdict),
     };
-    let problems = signatures
-        .iter()
-        .enumerate()
-        .filter_map(|(i, signature)| {
-            let header = signature.header.as_ref().ok()?;
+    let headers: Vec<(usize, &serde_json::Map<String, Value>)> = (signatures.iter().enumerate())
+        .filter_map(|(i, signature)| Some((i, signature.header.as_ref().ok()?)))
+        .collect();
+    if headers.is_empty() {
+        return Ok(Verdict::NotApplicable {
+            reason: "no signature's protected header could be read (judged by \
+                     card.signature.header-alg-typ-kid)"
+                .into(),
+        });
+    }
+    let problems = (headers.iter())
+        .filter_map(|(i, header)| {
             let typ = header.get("typ");
             (typ.and_then(Value::as_str) != Some("JOSE"))
                 .then(|| format!("signatures[{i}]: typ is {}", typ.unwrap_or(&Value::Null)))

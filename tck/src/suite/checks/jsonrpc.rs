@@ -23,7 +23,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.envelope.response-is-jsonrpc-2",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.3", statements: &["V10-D-9.3-01"] },
+            spec: SpecRef { version: "1.0", section: "9.3", statements: &["V10-D-9.3-01", "EXT-JSONRPC2-5-02", "EXT-JSONRPC2-5-03", "EXT-JSONRPC2-5-04"] },
             requirement: "Responses are JSON-RPC 2.0 objects: \"jsonrpc\":\"2.0\" and exactly one of result and error",
             scope: JSONRPC_1_0,
             requires: &[],
@@ -36,7 +36,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.envelope.id-echoed",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.3", statements: &["V10-D-9.3-01"] },
+            spec: SpecRef { version: "1.0", section: "9.3", statements: &["V10-D-9.3-01", "EXT-JSONRPC2-5-04"] },
             requirement: "A response carries the id of its request, with the same value and JSON type",
             scope: JSONRPC_1_0,
             requires: &[],
@@ -48,7 +48,7 @@ pub fn checks() -> Vec<Check> {
         },
         Check {
             id: "jsonrpc.envelope.content-type-json",
-            level: Level::Must,
+            level: Level::Should,
             spec: SpecRef { version: "1.0", section: "9.1", statements: &["V10-D-9.1-01"] },
             requirement: "JSON-RPC responses have Content-Type application/json",
             scope: JSONRPC_1_0,
@@ -56,8 +56,9 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["JSONRPC-FMT-002"],
             acts: &["JSONRPC-CT-001"],
             reading: Some(
-                "§9.1 states the application/json media type without an RFC 2119 keyword; like the \
-                 official TCK (JSONRPC-FMT-002), this check holds it as a MUST of the binding.",
+                "§9.1 states the application/json media type without an RFC 2119 keyword, and \
+                 JSON-RPC 2.0 says nothing of HTTP: the official TCK (JSONRPC-FMT-002) holds it \
+                 as a MUST, but no keyword binds it, so another media type is a WARN.",
             ),
             needs: Needs::NONE,
             run: |ctx| Box::pin(content_type(ctx)),
@@ -65,7 +66,7 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.batch.empty-array-invalid-request",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9 (JSON-RPC 2.0 §6)", statements: &["V10-D-9-01"] },
+            spec: SpecRef { version: "1.0", section: "9 (JSON-RPC 2.0 §6)", statements: &["V10-D-9-01", "V10-3.3.2-01", "EXT-JSONRPC2-5-04", "EXT-JSONRPC2-5.1-01", "EXT-JSONRPC2-6-01"] },
             requirement: "An empty batch [] is answered with one Response object: error -32600, id null",
             scope: JSONRPC_1_0,
             requires: &[],
@@ -73,7 +74,10 @@ pub fn checks() -> Vec<Check> {
             acts: &[],
             reading: Some(
                 "A2A says nothing of batches; its JSON-RPC binding is JSON-RPC 2.0, whose §6 \
-                 requires a single Invalid Request response for an empty array.",
+                 requires a single Response object for an empty array (MUST) and whose §5 \
+                 makes its id null (MUST). The code -32600 is JSON-RPC 2.0's table (no keyword): \
+                 it is the appropriate error §3.3.2 requires (MUST) for a request that is not a \
+                 valid Request object.",
             ),
             needs: Needs::NONE,
             run: |ctx| Box::pin(empty_batch(ctx)),
@@ -98,13 +102,18 @@ pub fn checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.errors.parse-error",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.5", statements: &["V10-D-9.5-01"] },
+            spec: SpecRef { version: "1.0", section: "9.5", statements: &["V10-D-9.5-01", "V10-3.3.2-01", "EXT-JSONRPC2-5-01", "EXT-JSONRPC2-5-03", "EXT-JSONRPC2-5-04", "EXT-JSONRPC2-5.1-01"] },
             requirement: "A body that is not valid JSON gets error -32700 (parse error) with a null id",
             scope: JSONRPC_1_0,
             requires: &[],
             maps_to: &[],
             acts: &["JSONRPC-ERR-002"],
-            reading: None,
+            reading: Some(
+                "JSON-RPC 2.0 §5 binds the answer: a Response object (MUST) with an error member \
+                 (REQUIRED) and a null id when the request's id could not be read (MUST). The \
+                 code -32700 is JSON-RPC 2.0's table and A2A's §9.5 list (no keyword): it is the \
+                 appropriate error §3.3.2 requires (MUST) for a body that is not JSON.",
+            ),
             needs: Needs::NONE,
             run: |ctx| Box::pin(parse_error(ctx)),
         },
@@ -190,13 +199,22 @@ pub fn stream_checks() -> Vec<Check> {
         Check {
             id: "jsonrpc.stream.events-are-responses",
             level: Level::Must,
-            spec: SpecRef { version: "1.0", section: "9.4.2", statements: &["V10-D-9.4.2-02"] },
-            requirement: "Each SSE event of a JSON-RPC stream is a JSON-RPC response with the request's id whose result is one StreamResponse",
-            scope: super::JSONRPC_1_0,
+            spec: SpecRef { version: "1.0", section: "9.4.2", statements: &["V10-D-9.4.2-02", "V03-7-02", "V03-T-06", "EXT-JSONRPC2-5-02", "EXT-JSONRPC2-5-03", "EXT-JSONRPC2-5-04"] },
+            requirement: "Each SSE event of a JSON-RPC stream is a JSON-RPC response with the request's id whose result is one stream event (1.0: one StreamResponse member; 0.3: a Task, Message, status-update or artifact-update)",
+            scope: super::JSONRPC_BOTH,
             requires: &[Gate::Declares(Capability::Streaming)],
             maps_to: &["JSONRPC-SSE-001"],
             acts: &["JSONRPC-SSE-001"],
-            reading: None,
+            reading: Some(
+                "Each event's data is read as it came, before any other rule: a JSON object with \
+                 \"jsonrpc\": \"2.0\", the request's id and exactly one of result and error \
+                 (JSON-RPC 2.0 §5; 0.3 makes each SSE event carry a JSONRPCResponse, MUST). \
+                 Bytes before the JSON (a record separator, a BOM) make the data no JSON \
+                 text. The result is judged only as the stream event it must be: one \
+                 StreamResponse member on 1.0, a 0.3 object whose kind is task, message, \
+                 status-update or artifact-update on 0.3; the rest of its shape is other \
+                 checks' (data-model.*, v03.*).",
+            ),
             needs: Needs::NONE.sends(&["tck-stream-001"]),
             run: |ctx| Box::pin(jsonrpc_stream_events(ctx)),
         },
@@ -468,26 +486,81 @@ async fn error_info(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
 }
 
+/// The 0.3 stream events, by their `kind`.
+const V03_EVENT_KINDS: &[&str] = &["task", "message", "status-update", "artifact-update"];
+
+/// Why one event of a JSON-RPC stream is not a JSON-RPC 2.0 response to the request with id
+/// `request_id` whose result is one stream event of `version`, if it is not. Judged on the
+/// data as received, never on what the kit read back from it.
+fn event_envelope_problem(
+    event: &crate::transport::stream::Event,
+    request_id: Option<&str>,
+    version: crate::check::ProtocolVersion,
+) -> Option<String> {
+    let Some(body) = event.raw.as_object() else {
+        return Some(match &event.raw {
+            Value::String(text) => format!(
+                "the event data is not a JSON text: {}",
+                a2a::brief(&Value::String(text.clone()), 120)
+            ),
+            other => format!("the event data is not a JSON object: {}", a2a::brief(other, 120)),
+        });
+    };
+    let mut problems = Vec::new();
+    if body.get("jsonrpc") != Some(&json!("2.0")) {
+        problems.push(format!("`jsonrpc` is {}", a2a::shown_json(body.get("jsonrpc"))));
+    }
+    if let Some(expected) = request_id {
+        if body.get("id").and_then(Value::as_str) != Some(expected) {
+            problems.push(format!(
+                "id {} is not the request's {expected:?}",
+                a2a::shown_json(body.get("id"))
+            ));
+        }
+    }
+    if body.contains_key("result") == body.contains_key("error") {
+        problems.push("not exactly one of result and error".into());
+    } else if let Some(result) = body.get("result") {
+        let one_event = match version {
+            crate::check::ProtocolVersion::V1_0 => event.kind().is_some(),
+            crate::check::ProtocolVersion::V0_3 => (result.get("kind"))
+                .and_then(Value::as_str)
+                .is_some_and(|kind| V03_EVENT_KINDS.contains(&kind)),
+        };
+        if !one_event {
+            problems.push(match version {
+                crate::check::ProtocolVersion::V1_0 => {
+                    "the result is not one StreamResponse member".to_string()
+                }
+                crate::check::ProtocolVersion::V0_3 => format!(
+                    "the result is not a 0.3 stream event (kind {}, not one of {V03_EVENT_KINDS:?})",
+                    a2a::shown_json(result.get("kind"))
+                ),
+            });
+        }
+    }
+    (!problems.is_empty()).then(|| problems.join("; "))
+}
+
 async fn jsonrpc_stream_events(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let message = ctx.user_message("tck-stream-001");
     let mut stream = ctx
         .open_send_stream(json!({ "message": message }))
         .await?;
     let wait = ctx.stream_wait();
+    let version = ctx.version();
+    let request_id = stream.request_id().map(str::to_string);
+    let expected = "every event a JSON-RPC 2.0 response with the request id and one stream event as its result";
     let mut seen = 0;
     loop {
         match stream.next(wait).await {
             Next::Event(event) => {
                 seen += 1;
-                let problem = event.problem.clone().or_else(|| {
-                    event
-                        .kind()
-                        .is_none()
-                        .then(|| "the result is not one StreamResponse member".to_string())
-                });
-                if let Some(problem) = problem {
+                if let Some(problem) =
+                    event_envelope_problem(&event, request_id.as_deref(), version)
+                {
                     return Ok(Verdict::fail(
-                        "every event a JSON-RPC 2.0 response with the request id and a StreamResponse result",
+                        expected,
                         format!("event {seen}: {problem}: {}", a2a::brief(&event.raw, 200)),
                     ));
                 }
@@ -495,10 +568,13 @@ async fn jsonrpc_stream_events(ctx: Ctx) -> Result<Verdict, HarnessError> {
             Next::End(End::Closed) if seen > 0 => {
                 return Ok(Verdict::pass_with(format!("{seen} events")))
             }
-            Next::End(end) if seen > 0 => return Ok(Verdict::fail(
-                "every event a JSON-RPC 2.0 response with the request id, then the stream closes",
-                format!("after {seen} event(s): {}", end.describe()),
-            )),
+            // How the stream ends is the streaming.* checks' rule, not this one's.
+            Next::End(end) if seen > 0 => {
+                return Ok(Verdict::pass_with(format!(
+                    "{seen} events; then {}",
+                    end.describe()
+                )))
+            }
             Next::End(end) => {
                 return Err(HarnessError::Prerequisite(format!(
                     "the stream sent no event: {}",

@@ -68,6 +68,12 @@ pub const JSONRPC_1_0: Scope = Scope::Interface {
     versions: &[ProtocolVersion::V1_0],
 };
 
+/// Rules of the JSON-RPC binding that 0.3 and 1.0 share.
+pub const JSONRPC_BOTH: Scope = Scope::Interface {
+    bindings: &[Binding::Jsonrpc],
+    versions: &[ProtocolVersion::V1_0, ProtocolVersion::V0_3],
+};
+
 /// Rules of the HTTP+JSON/REST binding of 1.0.
 pub const REST_1_0: Scope = Scope::Interface {
     bindings: &[Binding::Rest],

@@ -279,7 +279,7 @@ pub fn identity_checks() -> Vec<Check> {
     vec![
         Check {
             id: "send.follow-up-with-data-part-continues-task",
-            level: Level::Must,
+            level: Level::Should,
             spec: SpecRef { version: "1.0", section: "3.4.3", statements: &["V10-3.4.3-02", "V03-7.1-01"] },
             requirement: "A follow-up to an input-required task whose only part is structured data continues the same task",
             scope: EVERY_BINDING_BOTH,
@@ -288,8 +288,10 @@ pub fn identity_checks() -> Vec<Check> {
             acts: &[],
             reading: Some(
                 "Approval flows answer an input-required task with a data part (e.g. \
-                 {\"approved\": true}, mediaType application/json); the follow-up must continue \
-                 that task like a text answer. An agent whose card admits no JSON input (neither \
+                 {\"approved\": true}, mediaType application/json); the follow-up is expected to \
+                 continue that task like a text answer. As for a text follow-up \
+                 (`send.follow-up-continues-interrupted-task`), clients may send a taskId \
+                 (§3.4.3, MAY) but no sentence makes continuing the task a MUST: a WARN. An agent whose card admits no JSON input (neither \
                  defaultInputModes nor any skill's inputModes has application/json, \
                  application/* or */*) may refuse such a part, as §13.4 asks (agents SHOULD \
                  reject unexpected media types): then the check is N/A, and so is a \
@@ -300,14 +302,19 @@ pub fn identity_checks() -> Vec<Check> {
         },
         Check {
             id: "send.message-id-kept-in-history",
-            level: Level::Must,
+            level: Level::Should,
             spec: SpecRef { version: "1.0", section: "3.1.3", statements: &["V10-D-3.1.3-03", "V03-T-16"] },
             requirement: "The client's message appears in the task's history with the messageId the client gave",
             scope: EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
             acts: &["CORE-HIST-005", "CORE-HIST-006"],
-            reading: None,
+            reading: Some(
+                "The history holds the messages of the task and a messageId is made by the \
+                 message's creator, but no sentence with an RFC 2119 keyword says the client's \
+                 message is kept with its id (keeping history is itself a MAY, §3.7): a WARN. \
+                 UNTESTABLE when no history is shown.",
+            ),
             needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(message_id_kept(ctx)),
         },

@@ -37,14 +37,18 @@ pub fn checks() -> Vec<Check> {
         },
         Check {
             id: "tasks.cancel.canceled-task-stays-canceled",
-            level: Level::Must,
+            level: Level::Should,
             spec: SpecRef { version: "1.0", section: "3.1.5", statements: &["V10-D-3.1.3-01", "V10-D-3.1.5-01", "V03-7.3-01", "V03-T-17"] },
             requirement: "A canceled task stays in TASK_STATE_CANCELED: GetTask afterwards shows it canceled",
             scope: super::EVERY_BINDING_BOTH,
             requires: &[],
             maps_to: &[],
             acts: &["CORE-CANCEL-001"],
-            reading: None,
+            reading: Some(
+                "GetTask returns the task as it stands (§3.1.3) and a canceled task is in a \
+                 terminal state, but neither version says so with an RFC 2119 keyword: a \
+                 GetTask that no longer shows the canceled state is a WARN, not a FAIL.",
+            ),
             needs: Needs::NONE.sends(&["tck-input-required"]).may_send(&["tck-long-running"]).weighs(3),
             run: |ctx| Box::pin(cancel_persists(ctx)),
         },

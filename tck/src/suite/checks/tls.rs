@@ -277,6 +277,11 @@ async fn interfaces_https(ctx: Ctx) -> Result<Verdict, HarnessError> {
         });
     }
     let (declared, _) = card::interfaces(&ctx.card.json);
+    if declared.is_empty() {
+        return Ok(Verdict::NotApplicable {
+            reason: "the card declares no interface URL to judge".into(),
+        });
+    }
     let mut findings = Findings::default();
     for interface in declared {
         let url = interface.url.trim();

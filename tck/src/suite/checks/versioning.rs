@@ -133,7 +133,7 @@ pub fn across_versions() -> Vec<Check> {
         },
         Check {
             id: "versioning.task-same-in-both-versions",
-            level: Level::Must,
+            level: Level::May,
             spec: SpecRef { version: "1.0", section: "3.6.2", statements: &["V10-3.6.2-04"] },
             requirement: "A task made through one version is the same task through the other (same id, context and state) where the card declares both on one binding",
             scope: Scope::Card,
@@ -141,9 +141,11 @@ pub fn across_versions() -> Vec<Check> {
             maps_to: &[],
             acts: &[],
             reading: Some(
-                "Interfaces of one transport may serve different versions (§3.6.2); they are one \
-                 agent, so a task made with 1.0 is read with 0.3 (and the other way) on each \
-                 binding that declares both. N/A when no binding declares both.",
+                "Interfaces of one transport may serve different versions (§3.6.2, CAN); the kit \
+                 reads them as one agent, so a task made with 1.0 is read with 0.3 (and the other \
+                 way) on each binding that declares both. No sentence says two versions share \
+                 their tasks, so a task one version cannot see is a WARN (the level of the \
+                 permission it rests on), not a FAIL. N/A when no binding declares both.",
             ),
             needs: Needs::NONE.weighs(12),
             run: |ctx| Box::pin(same_task_both_versions(ctx)),
@@ -276,6 +278,13 @@ async fn card_declares_versions(ctx: Ctx) -> Result<Verdict, HarnessError> {
                 interface.url
             ));
         }
+    }
+    if probed == 0 {
+        return Ok(Verdict::NotApplicable {
+            reason: "the card lists no JSON-RPC URL for 1.0 alone: no URL to probe with a 0.3 \
+                     request"
+                .into(),
+        });
     }
     Ok(if problems.is_empty() {
         Verdict::pass_with(format!(

@@ -14,14 +14,19 @@ pub fn framing_checks() -> Vec<Check> {
     vec![
         Check {
             id: "streaming.sse-content-type",
-            level: Level::Must,
+            level: Level::Should,
             spec: SpecRef { version: "1.0", section: "9.4.2", statements: &["V10-D-9.4.2-01"] },
             requirement: "Streams on JSON-RPC and REST are Server-Sent Events: HTTP 200 with Content-Type text/event-stream",
             scope: JSON_1_0,
             requires: &[Gate::Declares(Capability::Streaming)],
             maps_to: &["JSONRPC-SSE-001", "HTTP_JSON-SSE-001"],
             acts: &["JSONRPC-SSE-001"],
-            reading: None,
+            reading: Some(
+                "§9.4.2 and §11.7 describe the stream as Server-Sent Events (HTTP 200, \
+                 text/event-stream) without an RFC 2119 keyword: another status or media type \
+                 is a WARN here. A stream that is not opened at all breaks §3.1.2's MUST, judged \
+                 by streaming.task-stream-starts-with-task.",
+            ),
             needs: Needs::NONE.sends(&["tck-stream-001"]),
             run: |ctx| Box::pin(sse_content_type(ctx)),
         },

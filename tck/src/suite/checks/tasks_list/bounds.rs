@@ -22,7 +22,7 @@ const AT_ONCE: usize = 1;
 pub fn checks() -> Vec<Check> {
     vec![Check {
         id: "tasks.list.page-size-bounds",
-        level: Level::Must,
+        level: Level::Should,
         spec: SpecRef {
             version: "1.0",
             section: "proto ListTasksRequest.page_size",
@@ -40,10 +40,10 @@ pub fn checks() -> Vec<Check> {
         reading: Some(
             "The proto comment states the default and the bounds without an RFC 2119 keyword \
              (level \"—\"); like the other proto rules of ListTasks, a page the comment rules \
-             out is read as a MUST violation. The comment does not say what an out-of-range \
+             out is a WARN, not a FAIL. The comment does not say what an out-of-range \
              pageSize gets: §6.5's example and the Python SDK refuse it (InvalidParams), other \
              servers clamp it; both are accepted. pageSize 0 may also be read as unset (at most \
-             50). FAIL only for what no reading allows: more than 50 tasks with pageSize unset \
+             50). WARN only for what no reading allows: more than 50 tasks with pageSize unset \
              or 0, more than 100 with pageSize 101, or an error other than InvalidParams. The \
              check makes 101 tasks in a context of its own on each 1.0 binding, since each \
              binding reads pageSize its own way (a query parameter on REST).",

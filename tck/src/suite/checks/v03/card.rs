@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::checks::setup::verdict_from;
 use crate::a2a;
-use crate::card::Interface;
+use crate::card::{FetchedCard, Interface};
 use crate::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
 use crate::ctx::Ctx;
 use crate::transport::{Answer, ErrorReply};
@@ -62,11 +62,11 @@ pub fn checks() -> Vec<Check> {
 
 /// The 0.3 card's declarations: (transport, url) of `url`/`preferredTransport` first, then
 /// of each `additionalInterfaces` entry; None when the card has no 0.3 fields.
-fn declarations(card: &Value) -> Option<Vec<(String, String)>> {
-    let version = card.get("protocolVersion").and_then(Value::as_str)?;
-    if ProtocolVersion::from_declared(version) != Some(ProtocolVersion::V0_3) {
+fn declarations(card: &FetchedCard) -> Option<Vec<(String, String)>> {
+    if card.top_level_version() != Some(ProtocolVersion::V0_3) {
         return None;
     }
+    let card = &card.json;
     let url = card.get("url").and_then(Value::as_str)?;
     let preferred = card
         .get("preferredTransport")
@@ -87,7 +87,7 @@ fn declarations(card: &Value) -> Option<Vec<(String, String)>> {
 }
 
 async fn declared_transports(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let Some(entries) = declarations(&ctx.card.json) else {
+    let Some(entries) = declarations(&ctx.card) else {
         return Ok(Verdict::NotApplicable {
             reason: "the card has no 0.3 fields (protocolVersion 0.3 and url)".into(),
         });
@@ -169,7 +169,7 @@ fn refused_for_credentials(error: &ErrorReply) -> bool {
 
 async fn interfaces_complete(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let card = &ctx.card.json;
-    let Some(entries) = declarations(card) else {
+    let Some(entries) = declarations(&ctx.card) else {
         return Ok(Verdict::NotApplicable {
             reason: "the card has no 0.3 fields (protocolVersion 0.3 and url)".into(),
         });

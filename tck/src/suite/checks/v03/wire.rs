@@ -40,7 +40,11 @@ pub fn checks() -> Vec<Check> {
             requires: &[],
             maps_to: &[],
             acts: &[],
-            reading: None,
+            reading: Some(
+                "Judges unary answers. The events of a 0.3 SSE stream, each of which must \
+                 carry a JSONRPCResponse too (V03-7-02), are judged by \
+                 jsonrpc.stream.events-are-responses, which runs on 0.3 and 1.0.",
+            ),
             needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(envelope(ctx)),
         },
