@@ -157,7 +157,8 @@ pub(crate) async fn play(
         };
         let left = budget.deadline.saturating_duration_since(Instant::now());
         let work = tokio::time::timeout(waits.op.min(left), step(ctx, op, &mut tasks, waits));
-        match budget.stop.unless_stopped(work).await {
+        // Stopped meanwhile, the operation in flight gets the stop's grace.
+        match budget.stop.within_grace(work).await {
             None => {
                 played.cut = Some("interrupted".into());
                 break;
