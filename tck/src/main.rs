@@ -72,6 +72,7 @@ fn main() -> ExitCode {
         Some(Command::Run(args)) => run(*args),
         Some(Command::Card(args)) => card_command(*args),
         Some(Command::Client(args)) => client_command(*args),
+        Some(Command::Explore(args)) => cli::explore_command::run(*args),
         Some(Command::Schemas { write }) => wire_schemas(write.as_deref()),
         None => run(cli.run),
     }
@@ -578,6 +579,12 @@ async fn interrupts(mut signals: Signals, stop: a2a_tck::stop::Stop) {
         );
         stop.stop();
     }
+}
+
+/// Listens for SIGINT and SIGTERM from now on (inside the runtime): the first stops `stop`,
+/// the second ends the kit at once.
+fn on_signals(stop: a2a_tck::stop::Stop) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(interrupts(Signals::listen(), stop))
 }
 
 /// SIGINT and SIGTERM, listened for from the moment this is made (inside the runtime).

@@ -64,6 +64,9 @@ const COMMANDS: &[(&str, Use)] = &[
     ("a2a-tck client --client-fault last-interface", Use::Run("the_client_recipe")),
     ("a2a-tck client --list-client-faults", Use::Run("the_client_recipe")),
     ("a2a-tck client --cmd 'python3 adapters/python/adapter.py' --report client.json", Use::Skip("needs a2a-sdk from PyPI: scripts/clients.sh installs it and runs this adapter in CI")),
+    ("a2a-tck explore --target URL --seed 42 --report explore.json", Use::Run("the_explore_recipe")),
+    ("a2a-tck explore --target URL --replay explore.json", Use::Run("the_explore_recipe")),
+    ("a2a-tck explore --fault cancel-ignored --seed 1", Use::Run("the_explore_recipe")),
     ("python3 scripts/bench.py [--runs 20] [--baseline reports/bench/old.json]", Use::Skip("a benchmark, run by hand: its figures are read, not asserted")),
     ("python3 scripts/determinism.py [--runs 100] [-- extra a2a-tck arguments]", Use::Skip("CI runs it as its own step (.ci/run)")),
 ];
@@ -391,6 +394,41 @@ fn the_client_recipe() {
     shell.expect("a2a-tck client --client-fault last-interface --quiet", 1);
     let listed = shell.run("a2a-tck client --list-client-faults");
     assert!(String::from_utf8_lossy(&listed.stdout).contains("last-interface"));
+}
+
+#[test]
+fn the_explore_recipe() {
+    let mut shell = Shell::new("explore");
+    let port = free_port();
+    // An agent whose cancel does nothing: the exploration finds it, and the case replays.
+    shell.spawn(&format!(
+        "a2a-reference-agent --port {port} --fault cancel-ignored"
+    ));
+    listening(port);
+    let url = format!("http://127.0.0.1:{port}");
+    let step = |command: &str| command.replace("URL", &url);
+    let found = shell.expect(
+        &step("a2a-tck explore --target URL --seed 42 --report explore.json"),
+        1,
+    );
+    let shown = String::from_utf8_lossy(&found.stdout);
+    assert!(shown.contains("lifecycle.cancel-takes-effect"), "{shown}");
+    let written = report(&shell, "explore.json");
+    assert_eq!(written["seed"], 42);
+    assert_eq!(
+        written["violations"][0]["invariant"],
+        "lifecycle.cancel-takes-effect"
+    );
+    shell.expect(
+        &step("a2a-tck explore --target URL --replay explore.json"),
+        1,
+    );
+    let builtin = shell.expect("a2a-tck explore --fault cancel-ignored --seed 1", 1);
+    let shown = String::from_utf8_lossy(&builtin.stdout);
+    assert!(
+        shown.contains("violation 1: lifecycle.cancel-takes-effect (seed 1"),
+        "{shown}"
+    );
 }
 
 #[test]

@@ -14,6 +14,7 @@ mod client_mode;
 mod contract;
 mod declared;
 mod durability;
+mod explore;
 mod gate;
 mod hostile_bounds;
 mod hostile_grpc;

@@ -97,6 +97,45 @@ pub(crate) enum Command {
         mut_arg("jobs", |a| a.hide(true))
     )]
     Client(Box<ClientArgs>),
+    /// Explore an agent: send seeded random sequences of operations (new tasks, follow-ups,
+    /// reads, lists, cancels, subscriptions, push configs) over the interfaces its card
+    /// declares, and judge each sequence by the invariants of a task's life (the
+    /// lifecycle.* checks'); a sequence that breaks one is shrunk to the shortest that still
+    /// does and printed as a case to replay (--replay). Bounded by --max-requests and --time;
+    /// the same seed on the same agent sends the same sequences. Not part of a run of the
+    /// checks. Exit status: 0 when no invariant broke, 1 when one did, 2 for a usage error or
+    /// an unusable card.
+    #[command(
+        mut_arg("report", |a| a.help(
+            "Write the exploration's JSON report here: its seed, options, sequences and every \
+             violation as a case (its invariant, the sequence's length, the shrunk operations, \
+             what broke), which --replay reads"
+        )),
+        mut_arg("junit", |a| a.hide(true)),
+        mut_arg("markdown", |a| a.hide(true)),
+        mut_arg("expect", |a| a.hide(true)),
+        mut_arg("allow_unreviewed", |a| a.hide(true)),
+        mut_arg("min_judged", |a| a.hide(true)),
+        mut_arg("html", |a| a.hide(true)),
+        mut_arg("sarif", |a| a.hide(true)),
+        mut_arg("level", |a| a.hide(true)),
+        mut_arg("select", |a| a.hide(true)),
+        mut_arg("check_timeout", |a| a.hide(true)),
+        mut_arg("stream_wait", |a| a.hide(true)),
+        mut_arg("jobs", |a| a.hide(true)),
+        mut_arg("other_bearer", |a| a.hide(true)),
+        mut_arg("other_bearer_env", |a| a.hide(true)),
+        mut_arg("other_headers", |a| a.hide(true)),
+        mut_arg("limited_bearer", |a| a.hide(true)),
+        mut_arg("limited_bearer_env", |a| a.hide(true)),
+        mut_arg("limited_headers", |a| a.hide(true)),
+        mut_arg("trusted_keys", |a| a.hide(true)),
+        mut_arg("durability", |a| a.hide(true)),
+        mut_arg("restart_cmd", |a| a.hide(true)),
+        mut_arg("ready_timeout", |a| a.hide(true)),
+        mut_arg("verbose", |a| a.hide(true))
+    )]
+    Explore(Box<ExploreArgs>),
     /// List the checks: id, level, spec section, where it runs, requirement.
     List(ListArgs),
     /// Show one check: its requirement, level, spec sentences, reading, official TCK and ACTS ids.
@@ -428,6 +467,46 @@ pub(crate) struct ClientArgs {
     pub(crate) scenario_timeout: f64,
     #[command(flatten)]
     pub(crate) run: RunArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ExploreArgs {
+    /// The seed of the sequences (default: a random one, printed, so that the exploration can
+    /// be repeated with it).
+    #[arg(long, value_name = "N")]
+    pub(crate) seed: Option<u64>,
+    /// How many sequences to generate, at most.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) sequences: u64,
+    /// How many operations each sequence has.
+    #[arg(long, value_name = "N", default_value_t = 12, value_parser = clap::value_parser!(u16).range(1..))]
+    pub(crate) steps: u16,
+    /// Send at most this many requests, shrinking included; then stop and say so.
+    #[arg(long, value_name = "N", default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) max_requests: u64,
+    /// Take at most this long, shrinking included (e.g. 60s, 2m, or seconds); then stop and
+    /// say so.
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = duration)]
+    pub(crate) time: std::time::Duration,
+    /// Play the cases of this file again instead of generating sequences: an exploration's
+    /// --report, or one case as the summary prints it (JSON). Each is judged the same way;
+    /// exit status 1 when one breaks its invariant again.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) replay: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) run: RunArgs,
+}
+
+/// A duration: a number of seconds, or a number with units (`60s`, `2m`, `1m 30s`).
+fn duration(text: &str) -> Result<std::time::Duration, String> {
+    let parsed = match text.trim().parse::<f64>() {
+        Ok(seconds) => std::time::Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string()),
+        Err(_) => humantime::parse_duration(text).map_err(|e| e.to_string()),
+    }?;
+    if parsed.is_zero() {
+        return Err("a duration above zero".into());
+    }
+    Ok(parsed)
 }
 
 #[derive(Debug, Args)]

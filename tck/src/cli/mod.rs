@@ -1,8 +1,9 @@
 //! The `a2a-tck` command's own modules, above the library: its arguments, the `list` and
-//! `explain` commands, the reports it writes and how.
+//! `explain` commands, the `explore` command, the reports it writes and how.
 
 mod args;
 pub mod catalog;
+pub mod explore_command;
 pub mod reports;
 pub mod write;
 

@@ -162,6 +162,12 @@ impl History {
         }
     }
 
+    /// Every observation so far, on every binding and version, in the order they were
+    /// recorded.
+    pub fn all(&self) -> Vec<Observation> {
+        self.observations.lock().map(|all| all.clone()).unwrap_or_default()
+    }
+
     /// Every observation so far made on `place`, in the order they were recorded.
     pub fn on(&self, place: (Binding, ProtocolVersion)) -> Vec<Observation> {
         (self.observations.lock().map(|all| all.clone()).unwrap_or_default())

@@ -22,6 +22,8 @@ pub use crate::filter::Filter;
 
 mod durability_phase;
 mod execute;
+mod prepared;
+pub(crate) use prepared::{prepare, Prepared};
 use execute::run_id;
 pub(crate) use execute::{execute, Problem};
 
@@ -458,11 +460,21 @@ async fn probe_interfaces(
     run_id: &str,
     options: &RunOptions,
 ) -> Vec<(Interface, Problem)> {
-    let mut unusable: Vec<(Interface, Problem)> = Vec::new();
     let planned: Vec<Interface> = (target.interfaces.iter())
         .filter(|i| plan.iter().any(|p| p.interface.as_ref() == Some(*i)))
         .cloned()
         .collect();
+    probe_these(target, planned, run_id, options).await
+}
+
+/// One probe per interface of `planned`, at once; the unusable ones, with their problems.
+async fn probe_these(
+    target: &mut TargetSeen,
+    planned: Vec<Interface>,
+    run_id: &str,
+    options: &RunOptions,
+) -> Vec<(Interface, Problem)> {
+    let mut unusable: Vec<(Interface, Problem)> = Vec::new();
     // The probes run at once: against a slow agent, one after another they would add up.
     // Stopped meanwhile, no check runs: no interface is found unusable.
     let probes = futures::future::join_all(planned.iter().map(|interface| {
