@@ -292,7 +292,7 @@ pub(crate) struct RunArgs {
     pub(crate) stream_wait: f64,
     /// The most checks run at once. The kit starts with 4 (a busy client's load, which an
     /// agent on SQLite bears) and runs more only while the agent's latency stays flat and it
-    /// shows no sign of load, fewer when either changes. Default: 64 against an agent you run,
+    /// shows no sign of load, fewer when either changes. Default: 128 against an agent you run,
     /// 4 against the built-in one (which shares the kit's process).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) jobs: Option<u16>,

@@ -80,6 +80,9 @@ struct State {
     fastest: BTreeMap<Operation, u64>,
     /// This round's timed answers, as (ms, fastest ms of the operation).
     round: Vec<(u64, u64)>,
+    /// Whether every permit was held at some moment of this round: a limit the run did not
+    /// reach is not raised (a fast agent's run never needed it).
+    saturated: bool,
     /// Exchanges still to see before a sign of load lowers the limit again: those in flight
     /// when it was lowered were sent under the old one.
     calm: usize,
@@ -105,6 +108,7 @@ impl Pace {
                 doubling: true,
                 fastest: BTreeMap::new(),
                 round: Vec::new(),
+                saturated: false,
                 calm: 0,
                 lowered: Vec::new(),
                 lowerings: 0,
@@ -135,6 +139,7 @@ impl Pace {
         if let Ok(mut state) = self.state.lock() {
             state.held += 1;
             state.most_held = state.most_held.max(state.held);
+            state.saturated |= state.held >= state.limit;
         }
         Permit(self.clone())
     }
@@ -220,6 +225,7 @@ impl Pace {
     fn lower(&self, state: &mut State, to: usize, why: String) {
         state.doubling = false;
         state.round.clear();
+        state.saturated = state.held >= to;
         state.calm = state.limit;
         if to < state.limit {
             state.lowerings += 1;
@@ -231,8 +237,10 @@ impl Pace {
     }
 
     /// Sees one exchange: a sign of load lowers the limit by half; a round of timed answers
-    /// lowers it by a quarter when most of them climbed well above their operation's fastest,
-    /// and raises it (doubling at first, then by one) when none of them did.
+    /// lowers it by a quarter when most of them climbed well above their operation's fastest.
+    /// While the run uses every permit, the limit rises: by one for each flat answer until the
+    /// first fall (doubling each round trip), then by one for each round none of whose answers
+    /// climbed.
     fn see(&self, exchange: &Exchange) {
         let Ok(mut state) = self.state.lock() else {
             return;
@@ -252,11 +260,16 @@ impl Pace {
         let fastest = state.fastest.entry(sample.key).or_insert(sample.ms);
         *fastest = (*fastest).min(sample.ms);
         let fastest = *fastest;
+        let climbed = |(ms, fastest): &(u64, u64)| *ms > fastest * 2 && *ms > fastest + SLACK_MS;
+        // Until the first climb or sign of load, each flat answer while every permit is in
+        // use makes room for one more: the limit doubles with each round trip.
+        if state.doubling && state.saturated && !climbed(&(sample.ms, fastest)) {
+            self.set_limit(state, state.limit + 1);
+        }
         state.round.push((sample.ms, fastest));
         if state.round.len() < state.limit.max(ROUND) {
             return;
         }
-        let climbed = |(ms, fastest): &(u64, u64)| *ms > fastest * 2 && *ms > fastest + SLACK_MS;
         let climbs = state.round.iter().filter(|s| climbed(s)).count();
         if climbs * 2 > state.round.len() {
             let mut slow: Vec<u64> = state.round.iter().map(|(ms, _)| *ms).collect();
@@ -271,15 +284,11 @@ impl Pace {
             self.lower(state, to, why);
             return;
         }
-        if climbs == 0 {
-            let to = if state.doubling {
-                state.limit * 2
-            } else {
-                state.limit + 1
-            };
-            self.set_limit(state, to);
+        if climbs == 0 && state.saturated && !state.doubling {
+            self.set_limit(state, state.limit + 1);
         }
         state.round.clear();
+        state.saturated = state.held >= state.limit;
     }
 }
 
@@ -446,6 +455,13 @@ mod tests {
         assert!(load_sign(&silent).is_none());
     }
 
+    /// Takes every permit of `pace` and gives them back: the run used its whole limit.
+    async fn saturate(pace: &Arc<Pace>) {
+        let all: Vec<Permit> =
+            futures::future::join_all((0..pace.limit()).map(|_| pace.acquire())).await;
+        drop(all);
+    }
+
     #[tokio::test]
     async fn the_limit_doubles_while_latency_is_flat_and_halves_on_a_sign_of_load() {
         let pace = Pace::new(32);
@@ -453,8 +469,14 @@ mod tests {
         for _ in 0..ROUND {
             pace.see(&ok(3000));
         }
-        assert_eq!(pace.limit(), 8);
-        for _ in 0..ROUND {
+        assert_eq!(pace.limit(), START, "a limit the run did not reach stays");
+        saturate(&pace).await;
+        for _ in 0..START {
+            pace.see(&ok(3000));
+        }
+        assert_eq!(pace.limit(), 8, "doubled in one round trip");
+        saturate(&pace).await;
+        for _ in 0..8 {
             pace.see(&ok(3010));
         }
         assert_eq!(pace.limit(), 16);
@@ -464,6 +486,7 @@ mod tests {
         pace.see(&rpc_error(-32603, "database is locked"));
         assert_eq!(pace.limit(), 8);
         // Then one more a flat round.
+        saturate(&pace).await;
         for _ in 0..16 {
             pace.see(&ok(3000));
         }
@@ -476,14 +499,19 @@ mod tests {
     #[tokio::test]
     async fn a_climbing_latency_lowers_the_limit_and_a_fast_agents_jitter_does_not() {
         let pace = Pace::new(32);
-        for ms in [1, 3, 9, 2, 30, 1, 4, 7] {
+        saturate(&pace).await;
+        for ms in [1, 3, 9, 2] {
             pace.see(&ok(ms));
         }
         assert_eq!(pace.limit(), 8, "jitter within the slack is flat");
-        for _ in 0..ROUND {
+        for ms in [30, 1, 4, 7] {
+            pace.see(&ok(ms));
+        }
+        assert_eq!(pace.limit(), 12);
+        for _ in 0..16 {
             pace.see(&ok(400));
         }
-        assert_eq!(pace.limit(), 6);
+        assert_eq!(pace.limit(), 9);
     }
 
     #[tokio::test]

@@ -197,7 +197,10 @@ pub(crate) async fn run(area: Area<'_>, durability: &Durability) -> Result<Outco
     let connector = Connector::trusting(&area.cards.plain.url, ca_certs.clone());
     let pace = area.pace;
     let results = futures::stream::iter(plan.iter().copied().enumerate())
-        .map(|(index, (check, interface))| {
+        .then(|(index, planned)| async move {
+            (index, planned, stop.unless_stopped(pace.acquire()).await)
+        })
+        .map(|(index, (check, interface), permit)| {
             let mut ctx = ctx_on(
                 &client,
                 &connector,
@@ -209,7 +212,7 @@ pub(crate) async fn run(area: Area<'_>, durability: &Durability) -> Result<Outco
             }
             let problem = problem_of(interface).or_else(|| down.clone());
             async move {
-                let result = match stop.unless_stopped(pace.acquire()).await {
+                let result = match permit {
                     None => None,
                     Some(_permit) => {
                         stop.within_grace(execute(check, ctx, Deadline::fixed(options.check_timeout), problem))

@@ -43,7 +43,7 @@ const ALONE_BUDGET: usize = 16;
 /// The most checks the command line runs at once against an agent other than the built-in
 /// one, unless told (`--jobs`): a ceiling. The run starts with [`crate::pace::START`] and
 /// rises towards it only while the agent's latency stays flat and it shows no sign of load.
-pub const TARGET_JOBS: usize = 64;
+pub const TARGET_JOBS: usize = 128;
 
 /// Everything a run needs.
 #[derive(Debug, Clone)]
@@ -375,27 +375,25 @@ async fn read_target(options: &RunOptions, start: &Start) -> Result<TargetSeen, 
     };
     let card_wire = wires.plain(Recorder::default());
     let stop = &options.stop;
-    let fetched = match stop
-        .unless_stopped(card::fetch(&card_wire, &options.card_url))
-        .await
-    {
-        None => return Err(RunError::Interrupted),
-        Some(Ok(fetched)) => fetched,
-        Some(Err(error)) => {
+    // The card, and at once the card a 1.0 client reads (`A2A-Version: 1.0`): an agent may
+    // serve another one. A read of that one that fails, or gives the same card, leaves the
+    // run as it is.
+    let v1_0_wire = wires.plain(Recorder::default());
+    let both = futures::future::join(
+        card::fetch(&card_wire, &options.card_url),
+        card::fetch_as(&v1_0_wire, &options.card_url, Some(ProtocolVersion::V1_0)),
+    );
+    let Some((plain, v1_0)) = stop.unless_stopped(both).await else {
+        return Err(RunError::Interrupted);
+    };
+    let fetched = match plain {
+        Ok(fetched) => fetched,
+        Err(error) => {
             let evidence = card_wire.recorder().take();
             return Err(RunError::Card { error, evidence });
         }
     };
-    // The card a 1.0 client reads (`A2A-Version: 1.0`): an agent may serve another one. A
-    // read that fails, or gives the same card, leaves the run as it is.
-    let v1_0 = stop
-        .unless_stopped(card::fetch_as(
-            &wires.plain(Recorder::default()),
-            &options.card_url,
-            Some(ProtocolVersion::V1_0),
-        ))
-        .await
-        .and_then(Result::ok);
+    let v1_0 = v1_0.ok();
     let cards = Cards::new(fetched, v1_0);
     let fetched = cards.plain.clone();
     wires.activations = (cards.all())
@@ -649,17 +647,21 @@ async fn run_planned(
     let mut cut: Vec<(usize, report::NotRun)> = Vec::new();
     let mut results: Vec<(usize, CheckResult)> = phases
         .stream(order, last)
-        .map(|(index, planned)| {
+        // Each check holds a permit of the pace while it runs, taken before it starts, one
+        // check at a time: a check's batch waits behind at most the next check, not behind
+        // every check yet to start. Once stopped, no check starts.
+        .then(|(index, planned)| async move {
+            (index, planned, stop.unless_stopped(pace.acquire()).await)
+        })
+        .map(|(index, planned, permit)| {
             let problem = problem_of(&planned, unusable);
             let place = planned.place();
             let ctx = contexts.of(&planned, format!("{run_id}-{index}"), pace);
             let (progress, finished) = (options.progress.clone(), finished.clone());
             let phases = phases.clone();
             async move {
-                // Each check holds a permit of the pace while it runs (those waiting for one
-                // are queued in order); once stopped, no check starts, and those in flight get
-                // the grace.
-                let result = match stop.unless_stopped(pace.acquire()).await {
+                // Those in flight when the run is stopped get the grace.
+                let result = match permit {
                     None => None,
                     Some(_permit) => {
                         let deadline = deadline_of(planned.check, options.check_timeout, timings);
