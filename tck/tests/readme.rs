@@ -66,6 +66,7 @@ const COMMANDS: &[(&str, Use)] = &[
     ("a2a-tck client --cmd 'python3 adapters/python/adapter.py' --report client.json", Use::Skip("needs a2a-sdk from PyPI: scripts/clients.sh installs it and runs this adapter in CI")),
     ("python3 scripts/bench.py [--runs 20] [--baseline reports/bench/old.json]", Use::Skip("a benchmark, run by hand: its figures are read, not asserted")),
     ("python3 scripts/determinism.py [--runs 100] [-- extra a2a-tck arguments]", Use::Skip("CI runs it as its own step (.ci/run)")),
+    ("python3 scripts/agent_speed.py [--only slow-3s,slow-300,endless,fast] [--statuses-at 16]", Use::Skip("a benchmark, run by hand: its figures are read, not asserted (a run takes minutes)")),
 ];
 
 fn root() -> PathBuf {
