@@ -31,8 +31,10 @@ use tokio::sync::mpsc;
 /// What the front answers to a SendMessage that is not a solitary rerun's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Loaded {
-    /// -32603 "database is locked": a sign of load.
+    /// -32603 "database is locked": a sign of load; a solitary rerun's call is held open.
     Locked,
+    /// -32603 "database is locked", but a solitary rerun's call is answered.
+    LockedUnlessAlone,
     /// -32603 "Internal error": the agent's answer to the request.
     Plain,
     /// Forwarded, counting the SendMessages of a batch (`historyLength` 0) in flight at once.
@@ -118,15 +120,21 @@ async fn rpc(State(front): State<Arc<Front>>, headers: HeaderMap, body: Bytes) -
         .as_str()
         .unwrap_or("")
         .to_string();
-    if request["method"] == "SendMessage" && front.loaded != Loaded::Counted {
-        if message_id.contains("-alone-") {
+    let alone = message_id.contains("-alone-");
+    let scripted = match front.loaded {
+        Loaded::Counted => false,
+        Loaded::LockedUnlessAlone => !alone,
+        Loaded::Locked | Loaded::Plain => true,
+    };
+    if request["method"] == "SendMessage" && scripted {
+        if alone {
             let _ = front.alone.send(());
             // Held open: only the kit's stop ends this call.
             std::future::pending::<()>().await;
         }
         let message = match front.loaded {
-            Loaded::Locked => "database is locked",
-            _ => "Internal error",
+            Loaded::Plain => "Internal error",
+            _ => "database is locked",
         };
         return Json(
             json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603, "message": message}}),
@@ -185,20 +193,33 @@ async fn a_plain_internal_error_is_the_agents_answer_and_is_not_run_again() {
             result.message
         );
     }
+    let used = report.concurrency.expect("the report says what it used");
+    assert!(used.lowered.is_empty(), "{used:?}");
 }
 
 #[tokio::test]
-async fn an_error_that_names_contention_sends_the_check_to_a_run_alone() {
-    let mut scripted = scripted(Loaded::Locked).await;
-    let card_url = format!("{}/.well-known/agent-card.json", scripted.base);
-    let run = support::run_jobs(&scripted.base, &card_url, SEND, 8);
-    let alone = tokio::time::timeout(Duration::from_secs(60), scripted.alone.recv());
-    tokio::select! {
-        report = run => panic!("the run ended with no run alone: {}", a2a_tck::api::summary(&report)),
-        told = alone => {
-            told.expect("the check is run again alone within 60 s").expect("the front runs");
-        }
-    }
+async fn an_error_that_names_contention_lowers_the_pace_and_is_judged_alone() {
+    let scripted = scripted(Loaded::LockedUnlessAlone).await;
+    let report = run(&scripted, SEND, 8).await;
+    let results = support::results_of(&report, SEND);
+    assert!(
+        support::all_have(&results, Status::Pass),
+        "{}",
+        support::explain(&results)
+    );
+    assert!(
+        results
+            .iter()
+            .all(|r| r.message.contains("run again alone")),
+        "{}",
+        support::explain(&results)
+    );
+    let used = report.concurrency.expect("the report says what it used");
+    assert!(
+        used.lowered.iter().any(|why| why.contains("contention")),
+        "{used:?}"
+    );
+    assert!(used.at_end < used.start, "{used:?}");
 }
 
 /// The kit's binary against the front, with a JSON and a JUnit report, stopped with SIGTERM
