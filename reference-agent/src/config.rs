@@ -22,6 +22,10 @@ pub struct AgentConfig {
     /// Delay every response of every binding by this many milliseconds (0 = none), to
     /// benchmark a slow agent.
     pub delay_ms: u64,
+    /// Spend this many microseconds of CPU on every request, one request at a time (0 =
+    /// none): the work of a single-threaded agent, to benchmark a client against an agent
+    /// whose CPU is the bottleneck.
+    pub work_us: u64,
     /// Declare and deliver push notifications (`capabilities.pushNotifications: true`); off,
     /// the push-config operations answer PushNotificationNotSupportedError.
     pub push: bool,

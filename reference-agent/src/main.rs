@@ -28,6 +28,10 @@ struct Args {
     /// benchmark how a client copes with a slow agent.
     #[arg(long, value_name = "N", default_value_t = 0)]
     delay_ms: u64,
+    /// Spend N microseconds of CPU on every request, one request at a time (0 = none): a
+    /// single-threaded agent's work, to benchmark how close a client keeps it to busy.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    work_us: u64,
     /// Declare one extension with `required: true` in the card and refuse 1.0 requests
     /// that do not activate it (A2A-Extensions header / gRPC metadata).
     #[arg(long)]
@@ -95,6 +99,7 @@ async fn main() -> anyhow::Result<()> {
     let config = AgentConfig {
         no_streaming: args.no_streaming,
         delay_ms: args.delay_ms,
+        work_us: args.work_us,
         required_extension: args.required_extension,
         tls: args.tls,
         store: args.store,

@@ -156,6 +156,26 @@ pub async fn start_with_identity(
     if tls.is_some() && app.policy.tls.hsts {
         router = router.layer(axum::middleware::from_fn(tls::hsts));
     }
+    if config.work_us > 0 {
+        // One request's work at a time, as a single-threaded agent does it.
+        let work = Duration::from_micros(config.work_us);
+        let turn = Arc::new(tokio::sync::Mutex::new(()));
+        router = router.layer(axum::middleware::from_fn(
+            move |request: axum::extract::Request, next: axum::middleware::Next| {
+                let turn = turn.clone();
+                async move {
+                    {
+                        let _mine = turn.lock().await;
+                        let started = std::time::Instant::now();
+                        while started.elapsed() < work {
+                            std::hint::spin_loop();
+                        }
+                    }
+                    next.run(request).await
+                }
+            },
+        ));
+    }
     if config.delay_ms > 0 {
         let delay = Duration::from_millis(config.delay_ms);
         router = router.layer(axum::middleware::from_fn(

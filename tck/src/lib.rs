@@ -33,7 +33,7 @@ macro_rules! layers {
 
 layers! {
     facts: a2a, destination, drive, ids, jws, model, registry, service_params, stop;
-    exchange: card, evidence, history, judge, latency, shapes, tls_probe, transport, webhook, wire;
+    exchange: card, evidence, history, judge, latency, pace, shapes, tls_probe, transport, webhook, wire;
     suite: check, checks, contract, ctx, detect, filter, probe;
     reporting: baseline, compat, declarations, diff, evidence_text, floor, format, html, output,
         refusals, report, sarif, secrets;

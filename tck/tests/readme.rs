@@ -69,6 +69,7 @@ const COMMANDS: &[(&str, Use)] = &[
     ("a2a-tck explore --fault cancel-ignored --seed 1", Use::Run("the_explore_recipe")),
     ("python3 scripts/bench.py [--runs 20] [--baseline reports/bench/old.json]", Use::Skip("a benchmark, run by hand: its figures are read, not asserted")),
     ("python3 scripts/determinism.py [--runs 100] [-- extra a2a-tck arguments]", Use::Skip("CI runs it as its own step (.ci/run)")),
+    ("python3 scripts/agent_speed.py [--only slow-3s,slow-300,endless,fast] [--statuses-at 16]", Use::Skip("a benchmark, run by hand: its figures are read, not asserted (a run takes minutes)")),
 ];
 
 fn root() -> PathBuf {

@@ -29,6 +29,7 @@ mod readme;
 mod real_answers;
 mod refused_streams;
 mod report;
+mod slow_agents;
 mod summary;
 mod tls;
 mod traceability;

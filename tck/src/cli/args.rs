@@ -349,9 +349,10 @@ pub(crate) struct RunArgs {
     /// seconds (a stream that should have closed is judged after this wait).
     #[arg(long, value_name = "SECS", default_value_t = 5.0)]
     pub(crate) stream_wait: f64,
-    /// How many checks run at once. Default: 4, against the built-in agent as against any
-    /// other, a client's load rather than a flood (an agent on a real database may lock up
-    /// under 16 parallel checks).
+    /// The most checks run at once. The kit starts with 4 (a busy client's load, which an
+    /// agent on SQLite bears) and runs more only while the agent's latency stays flat and it
+    /// shows no sign of load, fewer when either changes. Default: 128 against an agent you run,
+    /// 4 against the built-in one (which shares the kit's process).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) jobs: Option<u16>,
     /// The scenario contract the agent honours: `official` (the official TCK's messageId

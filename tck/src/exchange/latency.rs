@@ -76,7 +76,7 @@ struct Samples {
 
 /// The run's timings, shared by every recorder of the run.
 #[derive(Debug, Default)]
-pub struct Timings(Mutex<BTreeMap<(Binding, ProtocolVersion, String), Samples>>);
+pub struct Timings(Mutex<BTreeMap<Operation, Samples>>);
 
 impl crate::evidence::Observer for Timings {
     fn observe(&self, exchange: &Exchange) {
@@ -95,21 +95,15 @@ impl Timings {
 
     /// Times `exchange`, if it is a successful A2A operation.
     pub fn record(&self, exchange: &Exchange) {
-        let Some((binding, version, operation)) = operation(exchange) else {
+        let Some(sample) = sample(exchange) else {
             return;
         };
-        if !succeeded(binding, exchange) {
-            return;
-        }
-        let streamed = !exchange.events.is_empty() || is_event_stream(exchange);
         if let Ok(mut map) = self.0.lock() {
-            let samples = map.entry((binding, version, operation)).or_default();
-            if streamed {
-                if let Some(first) = exchange.events.first() {
-                    samples.first_event.push(first.at_ms);
-                }
+            let samples = map.entry(sample.key).or_default();
+            if sample.streamed {
+                samples.first_event.push(sample.ms);
             } else {
-                samples.answer.push(exchange.elapsed_ms);
+                samples.answer.push(sample.ms);
             }
         }
     }
@@ -120,6 +114,17 @@ impl Timings {
             .lock()
             .map(|map| map.keys().cloned().collect())
             .unwrap_or_default()
+    }
+
+    /// The 95th percentile (nearest rank) of every timing so far, unary answers and first
+    /// events together, in milliseconds; `None` before the first.
+    pub fn p95_ms(&self) -> Option<u64> {
+        let map = self.0.lock().ok()?;
+        let all: Vec<u64> = (map.values())
+            .flat_map(|s| s.answer.iter().chain(&s.first_event))
+            .copied()
+            .collect();
+        Figures::of(&all).map(|f| f.p95_ms)
     }
 
     /// The figures, by binding, version and operation.
@@ -141,6 +146,38 @@ impl Timings {
             })
             .collect()
     }
+}
+
+/// An operation's place: its binding, version and name.
+pub type Operation = (Binding, ProtocolVersion, String);
+
+/// One timing: of which operation, how long, and whether to the first event of a stream (else
+/// to the whole answer).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sample {
+    pub key: Operation,
+    pub ms: u64,
+    pub streamed: bool,
+}
+
+/// The timing of `exchange`, if it is a successful A2A operation (a stream: once it has
+/// delivered an event).
+pub fn sample(exchange: &Exchange) -> Option<Sample> {
+    let (binding, version, operation) = operation(exchange)?;
+    if !succeeded(binding, exchange) {
+        return None;
+    }
+    let streamed = !exchange.events.is_empty() || is_event_stream(exchange);
+    let ms = if streamed {
+        exchange.events.first()?.at_ms
+    } else {
+        exchange.elapsed_ms
+    };
+    Some(Sample {
+        key: (binding, version, operation),
+        ms,
+        streamed,
+    })
 }
 
 fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {

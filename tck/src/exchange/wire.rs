@@ -362,10 +362,14 @@ impl Wire {
     pub async fn send(&self, req: Request<'_>) -> Result<HttpReply, HarnessError> {
         let started = Instant::now();
         let (recorded_request, builder) = self.prepare(req);
+        // The status and headers, once they came: an answer whose body never ends is
+        // recorded as an answer (an endless stream read whole), not as no answer at all.
+        let mut head: Option<(u16, Vec<(String, String)>)> = None;
         let outcome = tokio::time::timeout(self.limits.request_timeout, async {
             let response = self.sent_twice(&recorded_request, builder, started).await?;
             let status = response.status().as_u16();
             let headers = header_list(response.headers());
+            head = Some((status, headers.clone()));
             let body = read_capped(response, self.limits.max_body).await;
             Ok::<_, HarnessError>((status, headers, body))
         })
@@ -415,7 +419,11 @@ impl Wire {
             Err(error) => {
                 self.recorder.push(Exchange {
                     request: recorded_request,
-                    response: None,
+                    response: head.map(|(status, headers)| RecordedResponse {
+                        status,
+                        headers: redact_all(&headers),
+                        body: RecordedBody::of(b""),
+                    }),
                     error: Some(error.to_string()),
                     elapsed_ms,
                     events: Vec::new(),

@@ -218,6 +218,10 @@ pub struct Needs {
     /// the reference agent: the runner starts the longest chains first, and its deadline
     /// grows with it.
     pub weight: u32,
+    /// Exchanges it makes in a batch besides its chain, as many at once as the run's pace
+    /// allows (`Ctx::at_pace`): its deadline counts them one after another, as they go when
+    /// the check runs alone.
+    pub batch: u32,
     /// The agent it needs.
     pub profile: Profile,
     /// It judges the traffic of the whole run on its interface (every message's wire shape,
@@ -237,6 +241,7 @@ impl Needs {
         scenarios: &[],
         optional: &[],
         weight: 1,
+        batch: 0,
         profile: Profile::Any,
         judges_the_run: false,
         audited: true,
@@ -255,6 +260,11 @@ impl Needs {
     /// A chain of `weight` sequential exchanges.
     pub const fn weighs(self, weight: u32) -> Needs {
         Needs { weight, ..self }
+    }
+
+    /// A batch of `batch` exchanges besides its chain (see [`Needs::batch`]).
+    pub const fn batches(self, batch: u32) -> Needs {
+        Needs { batch, ..self }
     }
 
     /// On an agent of this profile.

@@ -208,6 +208,7 @@ pub async fn run(
         client,
         extra,
         timings,
+        pace: _,
     } = crate::runner::Start::new(options)?;
     let wire = |recorder: Recorder| {
         Wire::new(client.clone(), options.limits, recorder.observed_by(timings.clone()))
@@ -262,7 +263,7 @@ pub async fn run(
                     let mut result = match reason {
                         Some(reason) => na(check, reason),
                         None => {
-                            crate::runner::execute(check, ctx, options.check_timeout, None).await
+                            crate::runner::execute(check, ctx, crate::runner::Deadline::fixed(options.check_timeout), None).await
                         }
                     };
                     result.version = version;

@@ -64,16 +64,39 @@ impl Durability {
     }
 }
 
+/// The restart command's process group, killed when this is dropped: a restart cut short (its
+/// deadline, a stopped run) leaves nothing it started behind.
+struct Group(Option<u32>);
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        if let Some(pid) = self.0.and_then(|id| rustix::process::Pid::from_raw(id as i32)) {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+    }
+}
+
 async fn run_command(command: &str, deadline: Duration) -> Result<String, String> {
-    let mut child = tokio::process::Command::new("sh")
+    let mut shell = tokio::process::Command::new("sh");
+    shell
         .arg("-c")
         .arg(command)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
-        .kill_on_drop(true)
+        .kill_on_drop(true);
+    #[cfg(unix)]
+    shell.process_group(0);
+    let mut child = shell
         .spawn()
         .map_err(|e| format!("the restart command could not be started: {e}"))?;
-    match tokio::time::timeout(deadline, child.wait()).await {
+    let mut group = Group(child.id());
+    let waited = tokio::time::timeout(deadline, child.wait()).await;
+    if matches!(waited, Ok(Ok(_))) {
+        // Exited by itself: what it left running (the restarted agent) is the user's.
+        group.0 = None;
+    }
+    match waited {
         Ok(Ok(status)) if status.success() => Ok("the restart command exited 0".into()),
         Ok(Ok(status)) => Err(format!("the restart command failed ({status})")),
         Ok(Err(e)) => Err(format!("the restart command could not be waited for: {e}")),

@@ -373,6 +373,36 @@ impl Ctx {
         self.wire.limits().stream_wait
     }
 
+    /// `work` on each of `items`, as many at once as the run's pace allows: the slot this
+    /// check holds, and as many more as the pace lends it (see [`crate::pace::Pace::slot`]),
+    /// so a batch goes as fast as the agent bears and no faster. Outputs come in the order
+    /// they finish. Run again alone, or without a pace, the batch goes one at a time.
+    pub fn at_pace<'a, T, F, Fut>(
+        &'a self,
+        items: impl IntoIterator<Item = T> + 'a,
+        work: F,
+    ) -> impl futures::Stream<Item = Fut::Output> + 'a
+    where
+        T: 'a,
+        F: Fn(T) -> Fut + 'a,
+        Fut: std::future::Future + 'a,
+    {
+        use futures::StreamExt;
+        let pace = self.wire.recorder().observer::<crate::pace::Pace>();
+        let most = pace.as_ref().map_or(1, |p| p.ceiling());
+        let own = Arc::new(tokio::sync::Semaphore::new(1));
+        futures::stream::iter(items)
+            .map(move |item| {
+                let (pace, own) = (pace.clone(), own.clone());
+                let work = work(item);
+                async move {
+                    let _slot = crate::pace::Pace::slot(pace.as_ref(), &own).await;
+                    work.await
+                }
+            })
+            .buffer_unordered(most)
+    }
+
     /// SendMessage with these params (ProtoJSON), as the binding answered it.
     pub async fn send(&self, params: Value) -> Result<Reply, HarnessError> {
         let sent = std::time::Instant::now();

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures::StreamExt;
 use serde_json::json;
 
 use crate::a2a;
@@ -140,15 +141,17 @@ const TRIALS: &[Trial] = &[
 #[derive(Debug, Default)]
 struct Seen {
     id: Option<String>,
+    /// The task's contextId, as the first answer gave it.
+    context: Option<String>,
     state: String,
     /// For a held trial: the state at the later read, and after the release.
     later: Option<String>,
     released: Option<String>,
 }
 
-/// The probe: under each carrier (messageId, then the first text part) sends each trial once
-/// (concurrently, non-blocking) and reads back the state each task reached; once both
-/// carriers are done, reads every held task again, then releases it (an input-required task
+/// The probe: under each carrier (messageId and the first text part) sends each trial once
+/// (concurrently, at the run's pace, non-blocking) and reads back the state each task
+/// reached; once both carriers are done, reads every held task again, then releases it (an input-required task
 /// by the carrier's completing follow-up, the kit's held WORKING task by a follow-up under
 /// the messageId carrier and by a cancel under ACTS, an auth-required task by a cancel) and
 /// reads where it went. A scenario counts as honoured only on that evidence, and only when
@@ -165,14 +168,30 @@ pub async fn probe(ctx: &Ctx) -> Probed {
             ctx.clone().with_scenarios(Scenarios::new(*c, false, all))
         })
         .collect();
-    let mut seen: Vec<Vec<Seen>> = Vec::new();
-    for ctx in &on {
-        seen.push(futures::future::join_all(TRIALS.iter().map(|t| first_look(ctx, t))).await);
-    }
-    for (ctx, trials) in on.iter().zip(seen.iter_mut()) {
-        for (trial, got) in TRIALS.iter().zip(trials.iter_mut()) {
-            settle_held(ctx, trial, got).await;
-        }
+    // Every trial of both carriers at once, as many as the run's pace allows (against a slow
+    // agent, one after another they would add up); then, once every first look is done, every
+    // trial is settled the same way.
+    let pairs: Vec<(usize, usize)> = (0..on.len())
+        .flat_map(|c| (0..TRIALS.len()).map(move |t| (c, t)))
+        .collect();
+    let on = &on;
+    let mut looked: Vec<((usize, usize), Seen)> = ctx
+        .at_pace(pairs, |(c, t)| async move {
+            ((c, t), first_look(&on[c], &TRIALS[t]).await)
+        })
+        .collect()
+        .await;
+    looked.sort_by_key(|(at, _)| *at);
+    let mut settled: Vec<((usize, usize), Seen)> = ctx
+        .at_pace(looked, |((c, t), got)| async move {
+            ((c, t), settle_held(&on[c], &TRIALS[t], got).await)
+        })
+        .collect()
+        .await;
+    settled.sort_by_key(|(at, _)| *at);
+    let mut seen: Vec<Vec<Seen>> = on.iter().map(|_| Vec::new()).collect();
+    for ((c, _), got) in settled {
+        seen[c].push(got);
     }
     let mut evidence = Vec::new();
     let mut honoured_names = Vec::new();
@@ -274,8 +293,9 @@ fn describe(got: &Seen) -> String {
 /// Sends one trial non-blocking and reads the task back until it settles.
 async fn first_look(ctx: &Ctx, trial: &Trial) -> Seen {
     match attempt(ctx, trial.name, trial.state).await {
-        Ok((state, id)) => Seen {
+        Ok((state, id, context)) => Seen {
             id,
+            context,
             state,
             ..Seen::default()
         },
@@ -288,21 +308,21 @@ async fn first_look(ctx: &Ctx, trial: &Trial) -> Seen {
 
 /// For a held trial that reached its state: reads it again, then releases it and reads
 /// where it went. Any other open task is canceled.
-async fn settle_held(ctx: &Ctx, trial: &Trial, got: &mut Seen) {
-    let Some(id) = got.id.clone() else { return };
+async fn settle_held(ctx: &Ctx, trial: &Trial, mut got: Seen) -> Seen {
+    let Some(id) = got.id.clone() else { return got };
     if a2a::TERMINAL_STATES.contains(&got.state.as_str()) {
-        return;
+        return got;
     }
     if !(trial.held && got.state == trial.state) {
         let _ = ctx.cancel_task(&id).await;
-        return;
+        return got;
     }
     let later = read_state(ctx, &id).await;
     let still = later == trial.state;
     got.later = Some(later);
     if !still {
         let _ = ctx.cancel_task(&id).await;
-        return;
+        return got;
     }
     let by_follow_up = match trial.name {
         "tck-input-required" => true,
@@ -312,7 +332,11 @@ async fn settle_held(ctx: &Ctx, trial: &Trial, got: &mut Seen) {
     let released = if by_follow_up {
         let mut message = ctx.follow_up_message(PLAIN);
         message["taskId"] = json!(id);
-        message["contextId"] = json!(context_of(ctx, &id).await);
+        let context = match got.context.clone() {
+            Some(context) => context,
+            None => context_of(ctx, &id).await,
+        };
+        message["contextId"] = json!(context);
         match ctx.send_message(message, None).await {
             Ok(answer) => state_after(ctx, &id, &answer).await,
             Err(error) => error.to_string(),
@@ -327,6 +351,7 @@ async fn settle_held(ctx: &Ctx, trial: &Trial, got: &mut Seen) {
         let _ = ctx.cancel_task(&id).await;
     }
     got.released = Some(released);
+    got
 }
 
 /// The contextId of task `id`, as GetTask shows it (empty when unreadable).
@@ -368,7 +393,7 @@ async fn attempt(
     ctx: &Ctx,
     prefix: &'static str,
     state: &str,
-) -> Result<(String, Option<String>), HarnessError> {
+) -> Result<(String, Option<String>, Option<String>), HarnessError> {
     let message = ctx.user_message(prefix);
     let answer = ctx
         .send_message(message, Some(json!({ "returnImmediately": true })))
@@ -378,9 +403,10 @@ async fn attempt(
         .and_then(|r| r.get("task"))
         .filter(|t| a2a::text(t, "id").is_some())
     else {
-        return Ok((format!("no task ({})", answer.describe()), None));
+        return Ok((format!("no task ({})", answer.describe()), None, None));
     };
     let id = a2a::text(task, "id").unwrap_or_default().to_string();
+    let context = a2a::text(task, "contextId").map(str::to_string);
     let mut got = a2a::state(task).unwrap_or("no state").to_string();
     // Read it back until it settles: an agent answers `returnImmediately` with the task as
     // it stands (often SUBMITTED) and reaches the scenario's state a moment later; an agent
@@ -412,6 +438,6 @@ async fn attempt(
             None => break,
         }
     }
-    Ok((got, Some(id)))
+    Ok((got, Some(id), context))
 }
 

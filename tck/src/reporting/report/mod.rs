@@ -71,6 +71,12 @@ pub struct Report {
     /// event). Varies from run to run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub latency: Vec<crate::latency::OperationLatency>,
+    /// How many checks the run had in flight at once: its ceiling (`--jobs`), where it started,
+    /// the highest it rose to while the agent's latency stayed flat, where it ended, the most
+    /// checks and batched requests in flight at once, and why it fell, if it did. Absent from
+    /// runs that made no exchange (the card alone, a run that could not start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<crate::pace::Concurrency>,
     /// Which scenario contract the agent honours (`--contract`, or what the probe found).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contract: Option<crate::contract::ContractReport>,
@@ -574,6 +580,7 @@ impl Report {
             partial: None,
             compatibility: None,
             latency: Vec::new(),
+            concurrency: None,
             contract: None,
             not_run: Vec::new(),
             untested_declarations: Vec::new(),

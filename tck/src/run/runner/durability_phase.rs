@@ -16,8 +16,8 @@ use crate::ctx::Ctx;
 use crate::durability::{restart_and_wait, Durability};
 use crate::report::DurabilityReport;
 use crate::evidence::Recorder;
-use crate::report::CheckResult;
-use super::{execute, Problem, RunOptions};
+use crate::report::{CheckResult, NotRun};
+use super::{execute, Deadline, Problem, RunOptions};
 use crate::transport::Connector;
 use crate::wire::Wire;
 
@@ -57,14 +57,25 @@ pub(crate) struct Area<'a> {
     pub run_id: &'a str,
     /// The run's latency figures, which this area's exchanges are timed into too.
     pub timings: &'a std::sync::Arc<crate::latency::Timings>,
+    /// The run's pace: this area's checks take its permits too.
+    pub pace: &'a std::sync::Arc<crate::pace::Pace>,
 }
 
-/// Runs the area; its results come in catalogue order, then interface order.
-pub(crate) async fn run(
-    area: Area<'_>,
-    durability: &Durability,
-) -> Result<(Vec<CheckResult>, DurabilityReport), HarnessError> {
+/// What the area gives the report: its results, in catalogue order, then interface order; the
+/// planned results a stop left out; and what the restart did (`None` when a stop came before
+/// it).
+pub(crate) struct Outcome {
+    pub results: Vec<CheckResult>,
+    pub interrupted: Vec<NotRun>,
+    pub restart: Option<DurabilityReport>,
+}
+
+/// Runs the area. The stop holds in each of its steps: making the fixtures and the checks get
+/// the grace, the restart and the wait for the agent end at once; whatever was not judged is
+/// reported as interrupted.
+pub(crate) async fn run(area: Area<'_>, durability: &Durability) -> Result<Outcome, HarnessError> {
     let options = area.options;
+    let stop = &options.stop;
     let mut plan: Vec<(&Check, &Interface)> = Vec::new();
     for check in area.checks {
         if let Scope::Interface { bindings, versions } = check.scope {
@@ -100,16 +111,25 @@ pub(crate) async fn run(
     let ctx_on =
         |client: &crate::wire::HttpClient, connector: &Connector, interface: &Interface, id: String| {
             let card = area.cards.card_of(interface);
-            let wire = Wire::new(
-                client.clone(),
-                options.limits,
-                Recorder::default().observed_by(area.timings.clone()),
-            )
+            let recorder = (Recorder::default().observed_by(area.timings.clone()))
+                .observed_by(area.pace.clone());
+            let wire = Wire::new(client.clone(), options.limits, recorder)
             .with_headers(headers.clone())
             .with_extensions(activate(&card));
             Ctx::new(card, Some(interface.clone()), wire, connector.clone(), &id)
                 .with_scenarios(area.scenarios.fresh())
         };
+    let interrupted = |plan: &[(&Check, &Interface)]| -> Vec<NotRun> {
+        (plan.iter())
+            .map(|(check, interface)| NotRun {
+                id: check.id.to_string(),
+                level: check.level,
+                binding: Some(interface.binding),
+                version: Some(interface.version),
+                reason: crate::stop::INTERRUPTED.into(),
+            })
+            .collect()
+    };
     let made = futures::future::join_all(wanted.iter().enumerate().map(|(n, interface)| {
         let ctx = ctx_on(
             &client,
@@ -124,8 +144,15 @@ pub(crate) async fn run(
             };
             ((*interface).clone(), Arc::new(saved))
         }
-    }))
-    .await;
+    }));
+    // Stopped while the fixtures were made: no restart, nothing judged.
+    let Some(made) = stop.within_grace(made).await.filter(|_| !stop.is_stopped()) else {
+        return Ok(Outcome {
+            results: Vec::new(),
+            interrupted: interrupted(&plan),
+            restart: None,
+        });
+    };
     let saved: HashMap<String, Arc<Saved>> = made
         .into_iter()
         .map(|(interface, saved)| (key(&interface), saved))
@@ -138,8 +165,20 @@ pub(crate) async fn run(
         &options.card_url,
         &options.headers,
         &options.ca_certs,
-    )
-    .await;
+    );
+    // Stopped during the restart: the command is killed (it is dropped), nothing judged.
+    let Some(back) = stop.unless_stopped(back).await else {
+        return Ok(Outcome {
+            results: Vec::new(),
+            interrupted: interrupted(&plan),
+            restart: Some(DurabilityReport {
+                restart: durability.describe.clone(),
+                restarted: false,
+                message: format!("{}: the restart was cut short", crate::stop::INTERRUPTED),
+                ready_ms: None,
+            }),
+        });
+    };
     let report = DurabilityReport {
         restart: durability.describe.clone(),
         restarted: back.is_ok(),
@@ -153,11 +192,15 @@ pub(crate) async fn run(
         error,
         evidence: Vec::new(),
     });
-    // Phase 2: the checks, on fresh connections.
+    // Phase 2: the checks, on fresh connections, at the run's pace.
     let client = crate::wire::client_trusting(&options.ca_certs)?;
     let connector = Connector::trusting(&area.cards.plain.url, ca_certs.clone());
-    let results = futures::stream::iter(plan.into_iter().enumerate())
-        .map(|(index, (check, interface))| {
+    let pace = area.pace;
+    let results = futures::stream::iter(plan.iter().copied().enumerate())
+        .then(|(index, planned)| async move {
+            (index, planned, stop.unless_stopped(pace.acquire()).await)
+        })
+        .map(|(index, (check, interface), permit)| {
             let mut ctx = ctx_on(
                 &client,
                 &connector,
@@ -169,16 +212,34 @@ pub(crate) async fn run(
             }
             let problem = problem_of(interface).or_else(|| down.clone());
             async move {
-                let result = execute(check, ctx, options.check_timeout, problem).await;
+                let result = match permit {
+                    None => None,
+                    Some(_permit) => {
+                        stop.within_grace(execute(check, ctx, Deadline::fixed(options.check_timeout), problem))
+                            .await
+                    }
+                };
                 (index, result)
             }
         })
-        .buffer_unordered(options.jobs.max(1))
+        .buffer_unordered(pace.ceiling())
         .collect::<Vec<_>>()
         .await;
     let mut results = results;
     results.sort_by_key(|(index, _)| *index);
-    Ok((results.into_iter().map(|(_, r)| r).collect(), report))
+    let mut judged = Vec::new();
+    let mut left: Vec<(&Check, &Interface)> = Vec::new();
+    for (index, result) in results {
+        match result {
+            Some(result) => judged.push(result),
+            None => left.push(plan[index]),
+        }
+    }
+    Ok(Outcome {
+        results: judged,
+        interrupted: interrupted(&left),
+        restart: Some(report),
+    })
 }
 
 fn key(interface: &Interface) -> String {

@@ -17,12 +17,64 @@ pub(crate) struct Problem {
     pub(crate) evidence: Vec<Exchange>,
 }
 
+/// A check's deadline, from its start: a floor, and, once the agent's latency is known, time
+/// for `exchanges` one after another at twice the run's 95th percentile. Read when the check
+/// starts and again when it passes, so it grows with what the run learns of the agent
+/// meanwhile.
+#[derive(Debug, Clone)]
+pub(crate) struct Deadline {
+    floor: Duration,
+    exchanges: u32,
+    latency: Option<std::sync::Arc<crate::latency::Timings>>,
+}
+
+impl Deadline {
+    /// Always `floor`.
+    pub(crate) fn fixed(floor: Duration) -> Deadline {
+        Deadline {
+            floor,
+            exchanges: 0,
+            latency: None,
+        }
+    }
+
+    /// `floor`, and `exchanges` at the latency `timings` measure.
+    pub(crate) fn sized(
+        floor: Duration,
+        exchanges: u32,
+        timings: &std::sync::Arc<crate::latency::Timings>,
+    ) -> Deadline {
+        Deadline {
+            floor,
+            exchanges,
+            latency: Some(timings.clone()),
+        }
+    }
+
+    fn now(&self) -> Duration {
+        let p95 = (self.latency.as_ref())
+            .and_then(|t| t.p95_ms())
+            .map_or(Duration::ZERO, Duration::from_millis);
+        self.floor + p95 * 2 * self.exchanges
+    }
+}
+
+/// A check's task, aborted when dropped: a check cut short (its deadline, the grace of a
+/// stopped run) sends nothing more.
+struct Running<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for Running<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// Runs one check in its own task (so a panic is contained) under its deadline; a check that
 /// runs past it is aborted, so it sends nothing more.
 pub(crate) async fn execute(
     check: &Check,
     ctx: Ctx,
-    deadline: Duration,
+    deadline: Deadline,
     problem: Option<Problem>,
 ) -> CheckResult {
     let started = Instant::now();
@@ -37,17 +89,23 @@ pub(crate) async fn execute(
         }
         Err(problem.error)
     } else {
-        let mut task = tokio::spawn((check.run)(ctx));
-        match tokio::time::timeout(deadline, &mut task).await {
-            Ok(Ok(outcome)) => outcome,
-            Ok(Err(join)) => Err(HarnessError::Internal(format!(
-                "the check panicked: {join}"
-            ))),
-            Err(_) => {
-                task.abort();
-                Err(HarnessError::Deadline(format!(
-                    "the check did not finish within its deadline of {deadline:?}"
-                )))
+        let mut task = Running(tokio::spawn((check.run)(ctx)));
+        let mut until = deadline.now();
+        loop {
+            let at = tokio::time::Instant::from_std(started) + until;
+            match tokio::time::timeout_at(at, &mut task.0).await {
+                Ok(Ok(outcome)) => break outcome,
+                Ok(Err(join)) => {
+                    break Err(HarnessError::Internal(format!("the check panicked: {join}")))
+                }
+                // The agent turned out slower than when the check started: more time.
+                Err(_) if deadline.now() > until => until = deadline.now(),
+                Err(_) => {
+                    task.0.abort();
+                    break Err(HarnessError::Deadline(format!(
+                        "the check did not finish within its deadline of {until:?}"
+                    )));
+                }
             }
         }
     };
@@ -73,13 +131,14 @@ pub(crate) async fn execute(
     }
 }
 
-/// The load signal of a check that ran into its deadline.
-pub(crate) const DEADLINE: &str = "its deadline";
+/// Whether `result` is a check cut short by its deadline.
+pub(crate) fn met_its_deadline(result: &CheckResult) -> bool {
+    result.status == Status::Error && result.message.contains("within its deadline of")
+}
 
-/// What in a failed, errored or untestable result looks like an overloaded agent rather than the rule
-/// under test: a 5xx or 429 answer, a JSON-RPC internal error, a gRPC UNAVAILABLE,
-/// RESOURCE_EXHAUSTED, INTERNAL or DEADLINE_EXCEEDED, an exchange that broke off, or the
-/// check's deadline. `None` for any other result.
+/// The first sign of an overloaded agent ([`crate::pace::load_sign`]) in the evidence of a
+/// failed, errored or untestable result; `None` for any other result, and for one whose
+/// evidence shows none (its deadline included: it is sized to the agent's own latency).
 pub(crate) fn load_signal(result: &CheckResult) -> Option<String> {
     if !matches!(
         result.status,
@@ -87,31 +146,7 @@ pub(crate) fn load_signal(result: &CheckResult) -> Option<String> {
     ) {
         return None;
     }
-    if result.status == Status::Error && result.message.contains("deadline") {
-        return Some(DEADLINE.into());
-    }
-    result.evidence.iter().find_map(|exchange| {
-        if let Some(error) = &exchange.error {
-            return Some(format!(
-                "a broken exchange ({})",
-                crate::shapes::cut(error, 80)
-            ));
-        }
-        let response = exchange.response.as_ref()?;
-        if response.status >= 500 || response.status == 429 {
-            return Some(format!("HTTP {}", response.status));
-        }
-        let grpc = (response.headers.iter())
-            .find(|(k, _)| k == "grpc-status")
-            .and_then(|(_, v)| v.split(' ').next()?.parse::<u8>().ok());
-        if let Some(code @ (4 | 8 | 13 | 14)) = grpc {
-            return Some(format!("gRPC status {code}"));
-        }
-        let internal = |v: &Value| v.pointer("/error/code").and_then(Value::as_i64) == Some(-32603);
-        let events = exchange.events.iter().filter_map(|e| e.data.json.as_ref());
-        (response.body.json.iter().chain(events).any(internal))
-            .then(|| "a JSON-RPC internal error".to_string())
-    })
+    result.evidence.iter().find_map(crate::pace::load_sign)
 }
 
 /// `N/A` when a capability gate of the check does not hold for this card.

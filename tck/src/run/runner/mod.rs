@@ -13,6 +13,7 @@ use crate::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope};
 use crate::contract::Contract;
 use crate::ctx::Ctx;
 use crate::evidence::Recorder;
+use crate::pace::Pace;
 use crate::probe::probe;
 use crate::report::{self, CheckResult, Counts, Report, Selection, Target};
 use crate::transport::Connector;
@@ -25,21 +26,26 @@ mod execute;
 mod prepared;
 pub(crate) use prepared::{prepare, Prepared};
 use execute::run_id;
-pub(crate) use execute::{execute, Problem};
+pub(crate) use execute::{execute, Deadline, Problem};
 
 /// A check's deadline: the run's check timeout, times a quarter of its chain of sequential
-/// exchanges (at least once), so a check that must make a hundred tasks one at a time is not
-/// cut short by a slow but healthy agent.
-fn deadline_of(check: &crate::check::Check, timeout: std::time::Duration) -> std::time::Duration {
-    timeout * (check.needs.weight / 4).max(1)
+/// exchanges (at least once), and, once the agent's latency is known, time for every exchange
+/// of its chain and its batch one after another at twice the run's 95th percentile so far. A
+/// slow but healthy agent is never cut short, and a check that meets its deadline met it
+/// because the agent did not answer in many times its own usual time: a deadline is no sign
+/// of the kit's load, and such a check is not run again alone.
+fn deadline_of(check: &Check, timeout: Duration, latency: &Arc<crate::latency::Timings>) -> Deadline {
+    let floor = timeout * (check.needs.weight / 4).max(1);
+    Deadline::sized(floor, check.needs.weight + check.needs.batch, latency)
 }
 
 /// How many checks that met signs of an overloaded agent are run again alone, at most.
 const ALONE_BUDGET: usize = 16;
 
-/// How many checks the command line runs at once against an agent other than the built-in
-/// one, unless told: the load of a busy client, not a flood.
-pub const TARGET_JOBS: usize = 4;
+/// The most checks the command line runs at once against an agent other than the built-in
+/// one, unless told (`--jobs`): a ceiling. The run starts with [`crate::pace::START`] and
+/// rises towards it only while the agent's latency stays flat and it shows no sign of load.
+pub const TARGET_JOBS: usize = 128;
 
 /// Everything a run needs.
 #[derive(Debug, Clone)]
@@ -52,7 +58,8 @@ pub struct RunOptions {
     pub limits: Limits,
     /// Deadline of one check, all its exchanges included.
     pub check_timeout: Duration,
-    /// How many checks run at once.
+    /// The most checks run at once (`--jobs`): the ceiling of the run's pace, which starts at
+    /// [`crate::pace::START`] and adapts to the agent.
     pub jobs: usize,
     /// Headers to send on every request (credentials); redacted in evidence.
     pub headers: Vec<(String, String)>,
@@ -201,13 +208,14 @@ fn judges_each_card(id: &str) -> bool {
 }
 
 /// What every run starts from: its clock, the one HTTP client of its exchanges, the headers
-/// it sends on each, and the timings its recorders feed.
+/// it sends on each, and the timings and the pace its recorders feed.
 pub(crate) struct Start {
     pub started_at: SystemTime,
     pub started: Instant,
     pub client: crate::wire::HttpClient,
     pub extra: Arc<Vec<(String, String)>>,
     pub timings: Arc<crate::latency::Timings>,
+    pub pace: Arc<Pace>,
 }
 
 impl Start {
@@ -219,6 +227,7 @@ impl Start {
             client: crate::wire::client_trusting(&options.ca_certs)?,
             extra: Arc::new(options.headers.clone()),
             timings: crate::latency::Timings::new(),
+            pace: Pace::new(options.jobs),
         })
     }
 }
@@ -279,10 +288,12 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
             scenarios: &scenarios,
             run_id: &run_id,
             timings: &start.timings,
+            pace: &start.pace,
         };
-        let (more, summary) = durability_phase::run(area, restart).await?;
-        results.extend(more);
-        durability = Some(summary);
+        let outcome = durability_phase::run(area, restart).await?;
+        results.extend(outcome.results);
+        interrupted.extend(outcome.interrupted);
+        durability = outcome.restart;
     }
     let report = assemble(Outcome {
         catalog,
@@ -306,12 +317,14 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
 }
 
 /// The run's connections: the one HTTP client with the user's headers, timing every exchange
-/// into the run's latency figures and activating the extensions each card requires.
+/// into the run's latency figures and its pace, and activating the extensions each card
+/// requires.
 struct Wires {
     client: crate::wire::HttpClient,
     limits: Limits,
     extra: Arc<Vec<(String, String)>>,
     timings: Arc<crate::latency::Timings>,
+    pace: Arc<Pace>,
     /// Per card, the extensions it requires (a correct client activates them on every
     /// request).
     activations: Vec<(Arc<FetchedCard>, Arc<Vec<String>>)>,
@@ -320,21 +333,27 @@ struct Wires {
 impl Wires {
     /// A wire that activates no extension (the card reads).
     fn plain(&self, recorder: Recorder) -> Wire {
-        Wire::new(
-            self.client.clone(),
-            self.limits,
-            recorder.observed_by(self.timings.clone()),
-        )
-        .with_headers(self.extra.clone())
+        self.paced(recorder, &self.pace)
+    }
+
+    /// A wire that activates no extension, seen by `pace`.
+    fn paced(&self, recorder: Recorder, pace: &Arc<Pace>) -> Wire {
+        let recorder = (recorder.observed_by(self.timings.clone())).observed_by(pace.clone());
+        Wire::new(self.client.clone(), self.limits, recorder).with_headers(self.extra.clone())
     }
 
     /// A wire for an interface of `card`.
     fn of(&self, recorder: Recorder, card: &Arc<FetchedCard>) -> Wire {
+        self.of_paced(recorder, card, &self.pace)
+    }
+
+    /// A wire for an interface of `card`, seen by `pace` (a check's batches go at its pace).
+    fn of_paced(&self, recorder: Recorder, card: &Arc<FetchedCard>, pace: &Arc<Pace>) -> Wire {
         let activate = (self.activations.iter())
             .find(|(c, _)| Arc::ptr_eq(c, card))
             .map(|(_, a)| a.clone())
             .unwrap_or_default();
-        self.plain(recorder).with_extensions(activate)
+        self.paced(recorder, pace).with_extensions(activate)
     }
 }
 
@@ -358,31 +377,30 @@ async fn read_target(options: &RunOptions, start: &Start) -> Result<TargetSeen, 
         limits: options.limits,
         extra: start.extra.clone(),
         timings: start.timings.clone(),
+        pace: start.pace.clone(),
         activations: Vec::new(),
     };
     let card_wire = wires.plain(Recorder::default());
     let stop = &options.stop;
-    let fetched = match stop
-        .unless_stopped(card::fetch(&card_wire, &options.card_url))
-        .await
-    {
-        None => return Err(RunError::Interrupted),
-        Some(Ok(fetched)) => fetched,
-        Some(Err(error)) => {
+    // The card, and at once the card a 1.0 client reads (`A2A-Version: 1.0`): an agent may
+    // serve another one. A read of that one that fails, or gives the same card, leaves the
+    // run as it is.
+    let v1_0_wire = wires.plain(Recorder::default());
+    let both = futures::future::join(
+        card::fetch(&card_wire, &options.card_url),
+        card::fetch_as(&v1_0_wire, &options.card_url, Some(ProtocolVersion::V1_0)),
+    );
+    let Some((plain, v1_0)) = stop.unless_stopped(both).await else {
+        return Err(RunError::Interrupted);
+    };
+    let fetched = match plain {
+        Ok(fetched) => fetched,
+        Err(error) => {
             let evidence = card_wire.recorder().take();
             return Err(RunError::Card { error, evidence });
         }
     };
-    // The card a 1.0 client reads (`A2A-Version: 1.0`): an agent may serve another one. A
-    // read that fails, or gives the same card, leaves the run as it is.
-    let v1_0 = stop
-        .unless_stopped(card::fetch_as(
-            &wires.plain(Recorder::default()),
-            &options.card_url,
-            Some(ProtocolVersion::V1_0),
-        ))
-        .await
-        .and_then(Result::ok);
+    let v1_0 = v1_0.ok();
     let cards = Cards::assuming(fetched, v1_0, options.assume_version);
     let fetched = cards.plain.clone();
     wires.activations = (cards.all())
@@ -588,16 +606,16 @@ impl<'a> Contexts<'a> {
         }
     }
 
-    /// The context of one execution; every exchange of an audited check is audited as its
-    /// interface's.
-    fn of(&self, planned: &Planned, id: String) -> Ctx {
+    /// The context of one execution under `pace`; every exchange of an audited check is
+    /// audited as its interface's.
+    fn of(&self, planned: &Planned, id: String, pace: &Arc<Pace>) -> Ctx {
         let audited = (planned.interface.as_ref())
             .filter(|_| planned.check.needs.audited);
         Ctx::new(
             planned.card.clone(),
             planned.interface.clone(),
             (self.target.wires)
-                .of(self.audit.recorder(audited), &planned.card)
+                .of_paced(self.audit.recorder(audited), &planned.card, pace)
                 .with_history(self.history.clone()),
             self.target.connector.clone(),
             &id,
@@ -618,8 +636,8 @@ fn problem_of(planned: &Planned, unusable: &[(Interface, Problem)]) -> Option<Pr
         .map(|(_, p)| p.clone())
 }
 
-/// Runs the plan, `options.jobs` at once, and returns the results in catalogue order and the
-/// planned results a stop left out.
+/// Runs the plan at the run's pace (never more than `options.jobs` at once), and returns the
+/// results in catalogue order and the planned results a stop left out.
 async fn run_planned(
     plan: Vec<Planned<'_>>,
     contexts: &Contexts<'_>,
@@ -628,6 +646,8 @@ async fn run_planned(
     options: &RunOptions,
 ) -> (Vec<CheckResult>, Vec<report::NotRun>) {
     let stop = &options.stop;
+    let pace = &contexts.target.wires.pace;
+    let timings = &contexts.target.wires.timings;
     let planned_count = plan.len();
     let finished = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     if let Some(progress) = &options.progress {
@@ -639,7 +659,7 @@ async fn run_planned(
     let catalogue = plan.clone();
     let mut order: Vec<(usize, Planned)> = plan.into_iter().enumerate().collect();
     if options.jobs > 1 {
-        order.sort_by_key(|(_, p)| std::cmp::Reverse(p.check.needs.weight));
+        order.sort_by_key(|(_, p)| std::cmp::Reverse(p.check.needs.weight + p.check.needs.batch));
     }
     // Checks that judge the run's traffic on an interface (wire shapes, every webhook's calls)
     // start once the others have finished; every exchange of an interface's checks is audited.
@@ -649,20 +669,27 @@ async fn run_planned(
     let mut cut: Vec<(usize, report::NotRun)> = Vec::new();
     let mut results: Vec<(usize, CheckResult)> = phases
         .stream(order, last)
-        .map(|(index, planned)| {
+        // Each check holds a permit of the pace while it runs, taken before it starts, one
+        // check at a time: a check's batch waits behind at most the next check, not behind
+        // every check yet to start. Once stopped, no check starts.
+        .then(|(index, planned)| async move {
+            (index, planned, stop.unless_stopped(pace.acquire()).await)
+        })
+        .map(|(index, planned, permit)| {
             let problem = problem_of(&planned, unusable);
             let place = planned.place();
-            let ctx = contexts.of(&planned, format!("{run_id}-{index}"));
+            let ctx = contexts.of(&planned, format!("{run_id}-{index}"), pace);
             let (progress, finished) = (options.progress.clone(), finished.clone());
             let phases = phases.clone();
             async move {
-                // Once stopped, no check starts, and those in flight get the grace.
-                let result = if stop.is_stopped() {
-                    None
-                } else {
-                    let deadline = deadline_of(planned.check, options.check_timeout);
-                    stop.within_grace(execute(planned.check, ctx, deadline, problem))
-                        .await
+                // Those in flight when the run is stopped get the grace.
+                let result = match permit {
+                    None => None,
+                    Some(_permit) => {
+                        let deadline = deadline_of(planned.check, options.check_timeout, timings);
+                        stop.within_grace(execute(planned.check, ctx, deadline, problem))
+                            .await
+                    }
                 };
                 // A card check of the card a 1.0 client reads is keyed by that version.
                 let result = result.map(|mut result| {
@@ -677,7 +704,7 @@ async fn run_planned(
                 (index, result)
             }
         })
-        .buffer_unordered(options.jobs.max(1))
+        .buffer_unordered(pace.ceiling())
         .collect::<Vec<(usize, Option<CheckResult>)>>()
         .await
         .into_iter()
@@ -694,18 +721,23 @@ async fn run_planned(
     // The checks the stop left out, in catalogue order.
     cut.sort_by_key(|(index, _)| *index);
     let interrupted: Vec<report::NotRun> = cut.into_iter().map(|(_, n)| n).collect();
-    if options.jobs > 1 && !stop.is_stopped() {
+    if options.jobs > 1 {
         run_again_alone(&mut results, &catalogue, contexts, unusable, run_id, options).await;
     }
     let results = results.into_iter().map(|(_, r)| r).collect();
     (results, interrupted)
 }
 
-/// A check that failed while others ran at once, and met signs of an overloaded agent (a 5xx,
-/// an internal error, a broken connection, its deadline), is run again alone: the kit's own
-/// load must not decide a verdict. The second result stands, and says so. An agent that fails
-/// so widely is broken, not loaded: a budget bounds the second runs (one that ran into its
-/// deadline costs as much as four others).
+/// A check that failed while others ran at once, and met a sign of an overloaded agent on the
+/// way ([`crate::pace::load_sign`]: no answer, HTTP 429/502/503/504, gRPC UNAVAILABLE,
+/// RESOURCE_EXHAUSTED or DEADLINE_EXCEEDED, an internal error that names contention), is run
+/// again alone, its batches one at a time: the kit's own load must not decide a verdict. The
+/// second result stands, and says so. An error answer that does not say it is load (a plain
+/// HTTP 500 or JSON-RPC internal error) is the agent's answer to the request, and a deadline
+/// is sized to the agent's own latency: neither is a reason to run a check again. An agent
+/// that fails so widely is broken, not loaded: a budget bounds the second runs (one that also
+/// ran into its deadline costs as much as four others). The stop holds here too: once the run
+/// is stopped no check is run again, and one running gets the grace; its first result stands.
 async fn run_again_alone(
     results: &mut [(usize, CheckResult)],
     catalogue: &[Planned<'_>],
@@ -714,6 +746,8 @@ async fn run_again_alone(
     run_id: &str,
     options: &RunOptions,
 ) {
+    let stop = &options.stop;
+    let timings = &contexts.target.wires.timings;
     let mut budget = ALONE_BUDGET;
     for (index, result) in results.iter_mut() {
         let planned = &catalogue[*index];
@@ -725,29 +759,46 @@ async fn run_again_alone(
         {
             continue;
         }
-        let cost = if signal == execute::DEADLINE { 4 } else { 1 };
+        let cost = if execute::met_its_deadline(result) { 4 } else { 1 };
         if cost > budget {
             result.message.push_str(&format!(
-                " (with {} checks at once it met {signal}; not run again alone: more checks \
-                 than the kit runs again met signs of an overloaded agent)",
-                options.jobs
+                " (with others at once it met {signal}; not run again alone: more checks \
+                 than the kit runs again met signs of an overloaded agent)"
+            ));
+            continue;
+        }
+        if stop.is_stopped() {
+            result.message.push_str(&format!(
+                " (with others at once it met {signal}; not run again alone: the run was \
+                 interrupted)"
             ));
             continue;
         }
         budget -= cost;
-        let ctx = contexts.of(planned, format!("{run_id}-{index}-alone"));
-        let deadline = deadline_of(planned.check, options.check_timeout);
-        let mut alone = execute(planned.check, ctx, deadline, problem_of(planned, unusable)).await;
-        (alone.binding, alone.version) = planned.place();
-        alone.message = format!(
-            "{} (run again alone: with {} checks at once it ended {} after {signal}: {})",
-            alone.message,
-            options.jobs,
+        let alone = Pace::alone();
+        let ctx = contexts.of(planned, format!("{run_id}-{index}-alone"), &alone);
+        let deadline = deadline_of(planned.check, options.check_timeout, timings);
+        let problem = problem_of(planned, unusable);
+        let _permit = alone.acquire().await;
+        let Some(mut again) = stop
+            .within_grace(execute(planned.check, ctx, deadline, problem))
+            .await
+        else {
+            result.message.push_str(&format!(
+                " (with others at once it met {signal}; its run alone was cut short: the run \
+                 was interrupted)"
+            ));
+            continue;
+        };
+        (again.binding, again.version) = planned.place();
+        again.message = format!(
+            "{} (run again alone: with others at once it ended {} after {signal}: {})",
+            again.message,
             result.status.as_str(),
             crate::shapes::cut(&result.message, 300)
         );
-        alone.duration_ms += result.duration_ms;
-        *result = alone;
+        again.duration_ms += result.duration_ms;
+        *result = again;
     }
 }
 
@@ -881,6 +932,7 @@ fn assemble(outcome: Outcome) -> Report {
         partial,
         compatibility: Some(crate::compat::of(&results)),
         latency: start.timings.figures(),
+        concurrency: Some(start.pace.concurrency()),
         contract,
         not_run,
         untested_declarations,

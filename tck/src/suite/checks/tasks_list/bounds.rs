@@ -3,7 +3,7 @@
 //! holds more tasks than either bound.
 
 use crate::check::Needs;
-use futures::stream::{self, StreamExt, TryStreamExt};
+use futures::stream::TryStreamExt;
 use serde_json::{json, Value};
 
 use crate::checks::setup::{sent_task, task_id, Findings, Setup};
@@ -12,11 +12,10 @@ use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
 use crate::judge;
 
-/// The tasks the check makes in its context: one more than the largest page allowed.
+/// The tasks the check makes in its context: one more than the largest page allowed. All but
+/// the first go as many at once as the run's pace allows (`Ctx::at_pace`): as fast as the
+/// agent bears, one at a time when the check is run again alone.
 const TASKS: usize = 101;
-/// How many of them are sent at once: one, a client's load (the check's deadline is sized
-/// for its chain; see its `needs.weight`).
-const AT_ONCE: usize = 1;
 
 /// This module's checks.
 pub fn checks() -> Vec<Check> {
@@ -48,7 +47,7 @@ pub fn checks() -> Vec<Check> {
              check makes 101 tasks in a context of its own on each 1.0 binding, since each \
              binding reads pageSize its own way (a query parameter on REST).",
         ),
-        needs: Needs::NONE.weighs(12),
+        needs: Needs::NONE.weighs(12).batches(TASKS as u32 - 1),
         run: |ctx| Box::pin(page_size_bounds(ctx)),
     }]
 }
@@ -61,8 +60,8 @@ async fn fill_context(ctx: &Ctx) -> Result<(String, Vec<String>), HarnessError> 
         .ok_or_else(|| {
             HarnessError::Prerequisite("the created task has no contextId to list by".into())
         })?;
-    let rest: Vec<String> = stream::iter(1..TASKS)
-        .map(|_| {
+    let rest: Vec<String> = ctx
+        .at_pace(1..TASKS, |_| {
             let mut message = ctx.user_message("tck-complete-task");
             message["contextId"] = json!(context);
             async move {
@@ -79,7 +78,6 @@ async fn fill_context(ctx: &Ctx) -> Result<(String, Vec<String>), HarnessError> 
                 }
             }
         })
-        .buffer_unordered(AT_ONCE)
         .try_collect()
         .await?;
     let mut ids = vec![task_id(&first)];
