@@ -902,3 +902,50 @@ async fn a_task_answered_submitted_is_read_until_it_gets_where_it_went() {
         assert_eq!(*status, expected, "{id}: {message}");
     }
 }
+
+/// An independent Python server driven by a file with no held state: the cancels of the run are
+/// all of tasks that have ended, and whether one of them had been seen by the time
+/// `lifecycle.cancel-takes-effect` ended decided PASS or N/A from run to run. Without a task
+/// held open to cancel, the check is N/A, whatever else the run did; with one (the reference
+/// agent's drive file holds `long-running`), it is judged on its own cancel.
+#[tokio::test]
+async fn a_drive_file_without_a_held_task_leaves_the_cancel_invariant_not_applicable() {
+    use a2a_reference_agent::Fault;
+    use a2a_tck::runner::{self, Filter, RunOptions};
+    let agent = a2a_tck::builtin::start(&[Fault::PlaysNoContract])
+        .await
+        .expect("agent starts");
+    let held = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/drive-reference.toml"),
+    )
+    .expect("the reference drive file");
+    for (file, expected) in [
+        (
+            "[completed]\ntext = \"What is the capital of France?\"\n",
+            Status::NotApplicable,
+        ),
+        (held.as_str(), Status::Pass),
+    ] {
+        let drive = a2a_tck::drive::Drive::parse(file, false).expect("a drive file");
+        let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
+        options.drive = Some(Arc::new(drive));
+        options.filter = Filter {
+            select: vec![
+                "lifecycle.cancel-takes-effect".into(),
+                "tasks.cancel.*".into(),
+            ],
+            ..Filter::default()
+        };
+        let report = runner::run(&a2a_tck::checks::all(), &options)
+            .await
+            .expect("run");
+        let judged: Vec<_> = (report.results.iter())
+            .filter(|r| r.id == "lifecycle.cancel-takes-effect")
+            .collect();
+        assert!(!judged.is_empty(), "{:?}", report.not_run);
+        for result in judged {
+            assert_eq!(result.status, expected, "{}", result.message);
+        }
+    }
+    agent.shutdown().await;
+}

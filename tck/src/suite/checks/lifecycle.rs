@@ -202,6 +202,16 @@ async fn judge(ctx: Ctx, rule: Rule) -> Result<Verdict, HarnessError> {
     let Some(interface) = ctx.interface.clone() else {
         return Err(HarnessError::Internal("no interface".into()));
     };
+    // Without a task held open the rule cannot be shown at work: the other checks then cancel
+    // only tasks that have ended, and whether one of those was seen by now would decide the
+    // status from run to run.
+    if rule == Rule::CancelKept && !offers_held(&ctx) {
+        return Ok(Verdict::NotApplicable {
+            reason: "the run's contract or drive file gives no scenario that holds a task open \
+                     to cancel (long-running, input-required)"
+                .into(),
+        });
+    }
     own_traffic(&ctx, rule).await?;
     let seen: Vec<Observation> = history.on((interface.binding, interface.version));
     let relevant = match rule {
@@ -217,13 +227,6 @@ async fn judge(ctx: Ctx, rule: Rule) -> Result<Verdict, HarnessError> {
             .any(|o| o.state.as_deref().is_some_and(|s| a2a::TERMINAL_STATES.contains(&s))),
         Rule::MessagesOnce => seen.iter().any(|o| o.history.is_some()),
     };
-    if !relevant && rule == Rule::CancelKept && !offers_held(&ctx) {
-        return Ok(Verdict::NotApplicable {
-            reason: "no CancelTask on this interface was answered with a task, and the run's \
-                     contract gives no scenario that holds a task open to cancel"
-                .into(),
-        });
-    }
     if !relevant {
         return Err(HarnessError::Prerequisite(
             match rule {
