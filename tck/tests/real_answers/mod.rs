@@ -76,6 +76,9 @@ enum Persona {
     /// (a blocking send that answers at once, measured on an independent Python server): the
     /// task is read with GetTask until it gets where it went.
     AnswersSubmitted,
+    /// A push config that does not exist is refused with InvalidParams, "Push notification
+    /// config not found" (a Mastra server, measured), where §3.1.8 lists TaskNotFoundError.
+    PushConfigNotFoundInvalidParams,
 }
 
 struct Front {
@@ -138,7 +141,7 @@ async fn front(persona: Persona, upstream: String) -> Server {
         "supportedInterfaces": [
             {"url": format!("{base}/rpc"), "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
         ],
-        "capabilities": {"streaming": true},
+        "capabilities": {"streaming": true, "pushNotifications": persona == Persona::PushConfigNotFoundInvalidParams},
         "defaultInputModes": modes, "defaultOutputModes": ["text/plain"],
         "skills": [{"id": "echo", "name": "echo", "description": "echoes", "tags": ["echo"]}]
     });
@@ -301,6 +304,16 @@ async fn rpc(State(front): State<Arc<Front>>, headers: HeaderMap, body: Bytes) -
             if a2a_tck::a2a::items(&message, "parts").any(|p| p.get("data").is_some()) =>
         {
             rpc_error(&id, -32005, "only text/plain input is accepted")
+        }
+        (
+            Persona::PushConfigNotFoundInvalidParams,
+            "GetTaskPushNotificationConfig" | "DeleteTaskPushNotificationConfig",
+        ) => {
+            let answer = forward_json(&front, &headers, &request).await;
+            if answer.get("error").is_some() {
+                return rpc_error(&id, -32602, "Push notification config not found");
+            }
+            Json(answer).into_response()
         }
         (Persona::AnswersSubmitted, "SendMessage") => {
             let mut answer = forward_json(&front, &headers, &request).await;
@@ -496,7 +509,11 @@ async fn report_behind_at(
     jobs: Option<usize>,
 ) -> a2a_tck::report::Report {
     // The front serves its own card (no extensions): the agent behind it requires none.
-    let agent = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
+    let config = a2a_reference_agent::AgentConfig {
+        push: persona == Persona::PushConfigNotFoundInvalidParams,
+        ..Default::default()
+    };
+    let agent = a2a_tck::builtin::start_with(config)
         .await
         .expect("the reference agent starts");
     let upstream = format!("{}{}", agent.base_url(), a2a_reference_agent::JSONRPC_PATH);
@@ -948,4 +965,17 @@ async fn a_drive_file_without_a_held_task_leaves_the_cancel_invariant_not_applic
         }
     }
     agent.shutdown().await;
+}
+
+/// A config id that names nothing, refused with InvalidParams: the operation fails, as §3.1.8's
+/// MUST asks; its list of errors names TaskNotFoundError without a keyword.
+#[tokio::test]
+async fn a_missing_push_config_refused_with_invalid_params_is_a_failure_as_asked() {
+    let results = judge(
+        Persona::PushConfigNotFoundInvalidParams,
+        "{push.config-get-unknown-config-fails,push.config-delete-removes}",
+    )
+    .await;
+    assert_eq!(results.len(), 2, "{results:?}");
+    assert_all(&results, Status::Pass, "");
 }
