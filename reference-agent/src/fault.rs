@@ -106,6 +106,8 @@ faults! {
         "CancelTask answers success with the task as it is, and the task runs on to COMPLETED: a cancel that does nothing.";
     GetHistoryLengthTrimsStore => "get-history-length-trims-store",
         "GetTask with historyLength trims the stored history to that length: a read that deletes what an earlier read showed.";
+    FailedWorkStaysWorking => "failed-work-stays-working",
+        "Work that fails (the fail scenario) under a blocking SendMessage leaves its task WORKING for good, and the answer says WORKING.";
     TerminalTaskRestarts => "terminal-task-restarts",
         "A message to a task in a terminal state is taken: the task runs again under the same id (a finished task replaced).";
     FirstMessageStoredTwice => "first-message-stored-twice",

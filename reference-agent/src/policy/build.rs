@@ -42,6 +42,7 @@ impl Policy {
                 reuse_task_id: has(Fault::ReuseTaskId),
                 first_message_twice: has(Fault::FirstMessageStoredTwice),
                 terminal_task_restarts: has(Fault::TerminalTaskRestarts),
+                failed_work_stays_working: has(Fault::FailedWorkStaysWorking),
                 client_context_id: pick(
                     has(Fault::ReplaceContextId),
                     ClientContext::Replace,

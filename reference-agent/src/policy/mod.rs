@@ -45,6 +45,9 @@ pub struct Policy {
 pub struct TaskPolicy {
     /// Every new task gets the same id.
     pub reuse_task_id: bool,
+    /// Work that fails under a blocking send leaves its task WORKING for good (and the answer
+    /// says WORKING).
+    pub failed_work_stays_working: bool,
     /// A message to a task in a terminal state runs the task again, under the same id.
     pub terminal_task_restarts: bool,
     /// The message that creates a task is stored twice in its history.

@@ -25,7 +25,18 @@ impl Store {
         state.on_start = on_start;
         let processed = self.process(&mut state, message, false);
         state.on_start = None;
-        let (reply, _) = processed?;
+        let (mut reply, _) = processed?;
+        if let SendReply::Task(task) = &mut reply {
+            let failed = task.status.state == TaskState::Failed;
+            if blocking && failed && self.policy.tasks.failed_work_stays_working {
+                // The work a blocking send waited on failed and nothing records it: the task
+                // stays WORKING for good.
+                task.status.state = TaskState::Working;
+                if let Some(record) = state.tasks.get_mut(&task.id) {
+                    record.task.status.state = TaskState::Working;
+                }
+            }
+        }
         self.persist_reply(&mut state, &reply);
         Ok(match reply {
             SendReply::Task(mut task) if blocking && self.policy.tasks.blocking_returns_working => {

@@ -7,6 +7,10 @@ use a2a_tck::check::{Binding, ProtocolVersion, Status};
 use crate::cases::{case, expecting, in_version, on, Case, V1_0};
 
 pub const CASES: &[Case] = &[
+    case(
+        "send.blocking-waits-for-terminal-or-interrupted",
+        Fault::FailedWorkStaysWorking,
+    ),
     in_version(
         V1_0,
         "send.returns-task-or-message",

@@ -9,7 +9,7 @@ mod rejections;
 use crate::check::Needs;
 use serde_json::{json, Value};
 
-use super::setup::{broken_rejection, sent_task, task_id, Setup};
+use super::setup::{broken_rejection, sent_task, task_id, Findings, Setup};
 use super::{EVERY_BINDING_1_0, EVERY_BINDING_BOTH};
 use crate::a2a::{self, INTERRUPTED_STATES, TERMINAL_STATES};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
@@ -52,8 +52,13 @@ pub fn checks() -> Vec<Check> {
             requires: &[],
             maps_to: &["CORE-EXECUTION-MODE-001"],
             acts: &["CORE-SEND-001"],
-            reading: None,
-            needs: Needs::NONE,
+            reading: Some(
+                "Sent with a task that completes and, when the contract or drive file gives \
+                 one, with work that fails (`tck-fail-task`): work that fails must end the \
+                 task (FAILED) before a blocking answer, not leave it WORKING. An error answer \
+                 to the failing work is not judged here (the task it left cannot be seen).",
+            ),
+            needs: Needs::NONE.may_send(&["tck-fail-task"]),
             run: |ctx| Box::pin(blocking_waits(ctx)),
         },
         Check {
@@ -358,15 +363,38 @@ async fn blocking_task(ctx: &Ctx, prefix: &str) -> Result<Value, HarnessError> {
 
 async fn blocking_waits(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = blocking_task(&ctx, "tck-complete-task").await?;
-    match a2a::state(&task) {
-        Some(s) if TERMINAL_STATES.contains(&s) || INTERRUPTED_STATES.contains(&s) => {
-            Ok(Verdict::pass_with(format!("returned in {s}")))
-        }
-        other => Ok(Verdict::fail(
-            "the task in a terminal or interrupted state",
-            format!("the task in state {}", a2a::shown(other)),
-        )),
+    let mut findings = Findings::default();
+    let ended = |state: Option<&str>| {
+        state.is_some_and(|s| TERMINAL_STATES.contains(&s) || INTERRUPTED_STATES.contains(&s))
+    };
+    let state = a2a::state(&task);
+    if !ended(state) {
+        findings.problem(format!("a task that completes: answered in state {}", a2a::shown(state)));
     }
+    let mut seen = vec![format!("returned in {}", a2a::shown(state))];
+    if ctx.scenarios().honours("tck-fail-task") {
+        let answer = ctx
+            .send_message(
+                ctx.user_message("tck-fail-task"),
+                Some(json!({"returnImmediately": false})),
+            )
+            .await?;
+        if let Some(failing) = sent_task(&answer) {
+            let state = a2a::state(failing);
+            if ended(state) {
+                seen.push(format!("work that fails returned in {}", a2a::shown(state)));
+            } else {
+                findings.problem(format!(
+                    "work that fails: answered in state {} (the task left open)",
+                    a2a::shown(state)
+                ));
+            }
+        }
+    }
+    Ok(findings.verdict(
+        "the task in a terminal or interrupted state",
+        Verdict::pass_with(seen.join("; ")),
+    ))
 }
 
 async fn blocking_returns_artifacts(ctx: Ctx) -> Result<Verdict, HarnessError> {
