@@ -20,23 +20,11 @@ import sys
 import tempfile
 import time
 
+from agent_speed import start_agent  # scripts/ is on the path of a script run from it
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KIT = os.path.join(ROOT, "target", "release", "a2a-tck")
 AGENT = os.path.join(ROOT, "target", "release", "a2a-reference-agent")
-
-
-def start_agent(delay_ms):
-    agent = subprocess.Popen(
-        [AGENT, "--port", "0", "--delay-ms", str(delay_ms)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    line = agent.stdout.readline().strip()  # "listening on http://127.0.0.1:PORT"
-    if not line.startswith("listening on "):
-        agent.kill()
-        sys.exit(f"the reference agent did not start: {line!r}")
-    return agent, line.removeprefix("listening on ")
 
 
 def run_kit(url, jobs, report):
@@ -66,7 +54,7 @@ def main():
             cwd=ROOT,
             check=True,
         )
-    agent, url = start_agent(args.delay_ms)
+    agent, url = start_agent(AGENT, ["--delay-ms", str(args.delay_ms)])
     try:
         with tempfile.TemporaryDirectory() as tmp:
             serial_wall, serial = run_kit(url, 1, os.path.join(tmp, "serial.json"))

@@ -247,12 +247,7 @@ where
     tokio::time::timeout(Duration::from_secs(120), ready)
         .await
         .expect("the phase begins within 120 s");
-    let pid = child.id().expect("pid").to_string();
-    let sent = std::process::Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
+    terminate(&child);
     let mut out = child.stdout.take().expect("stdout");
     let mut err = child.stderr.take().expect("stderr");
     let (status, stderr) =
@@ -344,12 +339,7 @@ async fn a_stop_during_the_durability_restart_still_reports() {
     })
     .await;
     assert_eq!(restarting, Ok(true), "{seen}");
-    let pid = child.id().expect("pid").to_string();
-    let sent = std::process::Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
+    terminate(&child);
     let status = tokio::time::timeout(a2a_tck::stop::GRACE + Duration::from_secs(20), async {
         while let Ok(Some(line)) = lines.next_line().await {
             seen.push_str(&line);
@@ -391,4 +381,14 @@ async fn a_batch_goes_at_the_runs_pace_within_its_ceiling() {
     let report = run(&scripted, "tasks.list.page-size-bounds", 1).await;
     assert_eq!(scripted.front.most.load(Ordering::SeqCst), 1);
     assert_eq!(report.concurrency.map(|c| c.most_in_flight), Some(1));
+}
+
+/// Sends SIGTERM to the kit, as a CI job's cancel or a container stop does.
+fn terminate(child: &tokio::process::Child) {
+    let pid = child.id().expect("pid").to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
 }

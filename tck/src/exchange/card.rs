@@ -335,16 +335,7 @@ pub fn interfaces_assuming(
             ),
             None => format!("protocol version {top_version:?} is not one the kit tests"),
         };
-        let preferred = card
-            .get("preferredTransport")
-            .and_then(Value::as_str)
-            .unwrap_or("JSONRPC");
-        let mut entries = vec![(preferred.to_string(), url.to_string())];
-        for extra in crate::a2a::items(card, "additionalInterfaces") {
-            let text = |k: &str| extra.get(k).and_then(Value::as_str).unwrap_or("").to_string();
-            entries.push((text("transport"), text("url")));
-        }
-        for (transport, url) in entries {
+        for (transport, url) in top_level_entries(card, url) {
             declared.push(DeclaredInterface {
                 binding: Binding::from_card(&transport),
                 protocol_binding: transport,
@@ -361,22 +352,7 @@ pub fn interfaces_assuming(
         }
     }
     if let (Some(ProtocolVersion::V0_3), Some(url)) = (top, url) {
-        let preferred = card
-            .get("preferredTransport")
-            .and_then(Value::as_str)
-            .unwrap_or("JSONRPC");
-        let mut entries = vec![(preferred.to_string(), url.to_string())];
-        for extra in crate::a2a::items(card, "additionalInterfaces") {
-            let text = |k: &str| {
-                extra
-                    .get(k)
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string()
-            };
-            entries.push((text("transport"), text("url")));
-        }
-        for (transport, url) in entries {
+        for (transport, url) in top_level_entries(card, url) {
             let binding = Binding::from_card(&transport);
             let seen = declared.iter().any(|d| {
                 d.binding == binding
@@ -584,6 +560,22 @@ pub fn usable_url(binding: Option<Binding>, url: &str) -> bool {
 /// Records the card fetch as evidence of a check.
 pub fn record(recorder: &Recorder, card: &FetchedCard) {
     recorder.push(card.exchange.clone());
+}
+
+/// The interfaces a card declares at its top level (the 0.3 and pre-0.3 shapes): `url` with
+/// `preferredTransport` (JSON-RPC when absent), then each of `additionalInterfaces`, as
+/// (transport, url).
+fn top_level_entries(card: &Value, url: &str) -> Vec<(String, String)> {
+    let preferred = card
+        .get("preferredTransport")
+        .and_then(Value::as_str)
+        .unwrap_or("JSONRPC");
+    let mut entries = vec![(preferred.to_string(), url.to_string())];
+    for extra in crate::a2a::items(card, "additionalInterfaces") {
+        let text = |k: &str| extra.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+        entries.push((text("transport"), text("url")));
+    }
+    entries
 }
 
 #[cfg(test)]
