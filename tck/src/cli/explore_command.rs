@@ -152,6 +152,9 @@ pub(crate) fn run(args: ExploreArgs) -> ExitCode {
         let mut run = RunOptions::new(&target, &card_url);
         run.builtin = builtin;
         run.filter = filter(&args.selection);
+        run.assume_version = args
+            .assume_version
+            .map(a2a_tck::check::ProtocolVersion::from);
         run.limits.request_timeout = request_timeout;
         run.limits.stream_wait = stream_wait;
         run.contract = args.contract.map(Into::into);

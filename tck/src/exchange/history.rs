@@ -81,8 +81,9 @@ impl Observation {
         )
     }
 
-    /// Whether this sight's request went out after `earlier`'s answer came back.
-    fn after(&self, earlier: &Observation) -> bool {
+    /// Whether this sight's request went out after `earlier`'s answer came back (a stream event
+    /// is never after anything: see the module's note).
+    pub fn after(&self, earlier: &Observation) -> bool {
         self.seen != Seen::Event && self.sent_us > earlier.answered_us
     }
 }
@@ -305,23 +306,26 @@ pub fn reads_remove(observations: &[Observation]) -> Vec<Violation> {
                 if !b.after(a) {
                     return None;
                 }
-                let lost = |earlier: &Option<Vec<String>>, later: &Option<Vec<String>>| {
+                // A read without historyLength shows the agent's default, which may be a
+                // window of the latest messages (spec 1.0 §3.1.3): one that slides as the
+                // history grows is no loss. A window never shrinks, so messages are lost only
+                // when the later history is also shorter. A read that leaves a member out
+                // shows nothing either way. Artifacts have no window.
+                let lost = |earlier: &Option<Vec<String>>, later: &Option<Vec<String>>, windowed| {
                     let (Some(earlier), Some(later)) = (earlier, later) else {
-                        // A later read without the member at all shows nothing, and is judged
-                        // only when the earlier read had some.
-                        return match (earlier, later) {
-                            (Some(earlier), None) if !earlier.is_empty() => earlier.clone(),
-                            _ => Vec::new(),
-                        };
+                        return Vec::new();
                     };
+                    if windowed && later.len() >= earlier.len() {
+                        return Vec::new();
+                    }
                     let now: BTreeSet<&String> = later.iter().collect();
                     (earlier.iter())
                         .filter(|id| !now.contains(id))
                         .cloned()
                         .collect::<Vec<_>>()
                 };
-                let messages = lost(&a.history, &b.history);
-                let artifacts = lost(&a.artifacts, &b.artifacts);
+                let messages = lost(&a.history, &b.history, true);
+                let artifacts = lost(&a.artifacts, &b.artifacts, false);
                 (!messages.is_empty() || !artifacts.is_empty()).then_some((a, b, messages, artifacts))
             })
         });
@@ -420,7 +424,10 @@ mod tests {
         let limited = sight(Seen::Read { limited: true }, (20, 30), "COMPLETED", &["b"]);
         let second = sight(READ, (40, 50), "COMPLETED", &["b"]);
         assert!(reads_remove(&[first.clone(), limited]).is_empty());
-        assert_eq!(reads_remove(&[first, second]).len(), 1);
+        assert_eq!(reads_remove(&[first.clone(), second]).len(), 1);
+        // A default window of the latest messages, sliding as the history grows: no loss.
+        let slid = sight(READ, (40, 50), "COMPLETED", &["b", "c"]);
+        assert!(reads_remove(&[first, slid]).is_empty());
     }
 
     #[test]

@@ -87,7 +87,6 @@ struct State {
     /// when it was lowered were sent under the old one.
     calm: usize,
     lowered: Vec<String>,
-    lowerings: usize,
 }
 
 impl Pace {
@@ -111,7 +110,6 @@ impl Pace {
                 saturated: false,
                 calm: 0,
                 lowered: Vec::new(),
-                lowerings: 0,
             }),
         })
     }
@@ -228,7 +226,6 @@ impl Pace {
         state.saturated = state.held >= to;
         state.calm = state.limit;
         if to < state.limit {
-            state.lowerings += 1;
             if state.lowered.len() < REASONS_KEPT {
                 state.lowered.push(format!("{} to {}: {why}", state.limit, to.max(1)));
             }

@@ -130,13 +130,6 @@ pub struct HttpClient {
     fresh: reqwest::Client,
 }
 
-impl HttpClient {
-    /// The client whose every request opens a new connection.
-    pub fn fresh(&self) -> &reqwest::Client {
-        &self.fresh
-    }
-}
-
 impl std::ops::Deref for HttpClient {
     type Target = reqwest::Client;
     fn deref(&self) -> &reqwest::Client {
@@ -492,8 +485,7 @@ pub const RETRIED: &str =
 /// A request error that came before any answer and is neither a timeout nor a refused or
 /// failed connect: the connection broke under the request.
 fn broke_before_answer(error: &reqwest::Error) -> bool {
-    !error.is_timeout() && !error.is_connect() && !error.is_body() && !error.is_decode()
-        && !error.is_status() && !error.is_redirect() && !error.is_builder()
+    error.is_request() && !error.is_connect() && !error.is_timeout()
 }
 
 pub fn client() -> Result<HttpClient, HarnessError> {

@@ -779,7 +779,6 @@ async fn run_again_alone(
         let ctx = contexts.of(planned, format!("{run_id}-{index}-alone"), &alone);
         let deadline = deadline_of(planned.check, options.check_timeout, timings);
         let problem = problem_of(planned, unusable);
-        let _permit = alone.acquire().await;
         let Some(mut again) = stop
             .within_grace(execute(planned.check, ctx, deadline, problem))
             .await

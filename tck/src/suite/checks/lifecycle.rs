@@ -12,11 +12,10 @@
 //! and history and artifacts are what the task accumulated. The checks are SHOULDs: a broken
 //! invariant is a WARN, never a FAIL.
 
-use serde_json::json;
 
 use crate::a2a;
 use crate::check::{Check, HarnessError, Level, Needs, SpecRef, Verdict};
-use crate::checks::setup::{settle, task_id, Setup};
+use crate::checks::setup::{cancelable_task, settle, task_id, Setup};
 use crate::contract::PLAIN;
 use crate::ctx::Ctx;
 use crate::history::{self, Observation, Violation};
@@ -110,35 +109,7 @@ pub fn checks() -> Vec<Check> {
 
 /// Whether the run's contract or drive file gives a scenario that holds a task open.
 fn offers_held(ctx: &Ctx) -> bool {
-    ["tck-long-running", "tck-input-required"]
-        .iter()
-        .any(|p| ctx.scenarios().honours(p))
-}
-
-/// A task held open for a cancel: the kit's long-running one when the agent plays it, else an
-/// input-required one; `None` when the agent plays neither.
-async fn held_task(ctx: &Ctx) -> Result<Option<serde_json::Value>, HarnessError> {
-    if ctx.scenarios().honours("tck-long-running") {
-        let message = ctx.user_message("tck-long-running");
-        let answer = ctx
-            .send_message(message, Some(json!({ "returnImmediately": true })))
-            .await?;
-        let task = answer.result().and_then(|r| r.get("task")).cloned();
-        if let Some(task) = task.filter(|t| {
-            a2a::state(t).is_some_and(|s| !a2a::TERMINAL_STATES.contains(&s))
-        }) {
-            return Ok(Some(task));
-        }
-    }
-    if ctx.scenarios().honours("tck-input-required") {
-        if let Ok(task) = ctx
-            .create_task_in_state("tck-input-required", "TASK_STATE_INPUT_REQUIRED")
-            .await
-        {
-            return Ok(Some(task));
-        }
-    }
-    Ok(None)
+    MAY_SEND.iter().any(|p| ctx.scenarios().honours(p))
 }
 
 /// The check's own sequence: what shows its rule at work. Errors of the agent are left to the
@@ -185,12 +156,23 @@ async fn held_sequence(ctx: &Ctx, rule: Rule) -> Result<(), HarnessError> {
     if rule == Rule::ReadsKeep || !offers_held(ctx) {
         return Ok(());
     }
-    if let Some(task) = held_task(ctx).await? {
+    // A held task the agent did not give leaves the check to judge the rest of the run.
+    if let Ok(task) = cancelable_task(ctx).await {
         let id = task_id(&task);
         let _ = ctx.cancel_task(&id).await?;
         let _ = ctx.get_task(&id, None).await?;
     }
     Ok(())
+}
+
+/// Whether some sight of a task matches `first` and a later sight of the same task `then`.
+fn pair(
+    seen: &[Observation],
+    first: impl Fn(&Observation) -> bool,
+    then: impl Fn(&Observation) -> bool,
+) -> bool {
+    (seen.iter().filter(|a| first(a)))
+        .any(|a| seen.iter().any(|b| b.task == a.task && then(b) && b.after(a)))
 }
 
 async fn judge(ctx: Ctx, rule: Rule) -> Result<Verdict, HarnessError> {
@@ -214,26 +196,26 @@ async fn judge(ctx: Ctx, rule: Rule) -> Result<Verdict, HarnessError> {
     }
     own_traffic(&ctx, rule).await?;
     let seen: Vec<Observation> = history.on((interface.binding, interface.version));
+    // Judged only where the history holds what the rule compares: a sight and a later one
+    // of the same task.
+    let full = |o: &Observation| o.seen == history::Seen::Read { limited: false };
+    let terminal = |o: &Observation| o.state.as_deref().is_some_and(|s| a2a::TERMINAL_STATES.contains(&s));
     let relevant = match rule {
-        Rule::CancelKept => seen.iter().any(|o| o.seen == history::Seen::Canceled),
-        Rule::ReadsKeep => {
-            (seen.iter())
-                .filter(|o| o.seen == history::Seen::Read { limited: false })
-                .count()
-                >= 2
-        }
-        Rule::TerminalFinal => seen
-            .iter()
-            .any(|o| o.state.as_deref().is_some_and(|s| a2a::TERMINAL_STATES.contains(&s))),
+        Rule::CancelKept => pair(&seen, |o| o.seen == history::Seen::Canceled, |o| o.state.is_some()),
+        Rule::ReadsKeep => pair(&seen, full, full),
+        Rule::TerminalFinal => pair(&seen, terminal, |o| o.state.is_some()),
         Rule::MessagesOnce => seen.iter().any(|o| o.history.is_some()),
     };
     if !relevant {
         return Err(HarnessError::Prerequisite(
             match rule {
                 Rule::CancelKept => "no CancelTask on this interface was answered with a task \
+                                     and the task read after it \
                                      (the agent held no task open to cancel)",
-                Rule::ReadsKeep => "no task on this interface was read twice in full",
-                Rule::TerminalFinal => "no task on this interface was seen in a terminal state",
+                Rule::ReadsKeep => "no task on this interface was read twice in full, one read \
+                                    after the other",
+                Rule::TerminalFinal => "no task on this interface was seen in a terminal state \
+                                        and seen again after",
                 Rule::MessagesOnce => "no answer on this interface carried a task's history",
             }
             .into(),
