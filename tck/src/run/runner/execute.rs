@@ -69,6 +69,9 @@ impl<T> Drop for Running<T> {
     }
 }
 
+/// What the message of a check that ran past its deadline says, and how such a result is told.
+const MISSED: &str = "within its deadline of";
+
 /// Runs one check in its own task (so a panic is contained) under its deadline; a check that
 /// runs past it is aborted, so it sends nothing more.
 pub(crate) async fn execute(
@@ -103,7 +106,7 @@ pub(crate) async fn execute(
                 Err(_) => {
                     task.0.abort();
                     break Err(HarnessError::Deadline(format!(
-                        "the check did not finish within its deadline of {until:?}"
+                        "the check did not finish {MISSED} {until:?}"
                     )));
                 }
             }
@@ -133,7 +136,7 @@ pub(crate) async fn execute(
 
 /// Whether `result` is a check cut short by its deadline.
 pub(crate) fn met_its_deadline(result: &CheckResult) -> bool {
-    result.status == Status::Error && result.message.contains("within its deadline of")
+    result.status == Status::Error && result.message.contains(MISSED)
 }
 
 /// The first sign of an overloaded agent ([`crate::pace::load_sign`]) in the evidence of a
