@@ -11,6 +11,30 @@ pub const JSONRPC_PATH: &str = "/a2a/jsonrpc";
 /// Path of the HTTP+JSON/REST interface (routes are relative to it).
 pub const REST_PATH: &str = "/a2a/rest";
 
+/// The environment variable of the official SDKs' test agents that starts the agent in the
+/// ACTS runner's "reduced" configuration: streaming, push notifications and the extended card
+/// switched off (see [`AgentConfig::acts_reduced`]).
+pub const ACTS_REDUCED_CAPABILITIES: &str = "ITK_ACTS_REDUCED_CAPABILITIES";
+
+/// The environment variable of the official SDKs' test agents that starts the agent in the
+/// ACTS runner's "auth" configuration: a bearer scheme declared and enforced (see
+/// [`AgentConfig::acts_auth`]).
+pub const ACTS_AUTH: &str = "ITK_ACTS_AUTH";
+
+/// The token of the full principal under [`ACTS_AUTH`], as the ACTS runner sends it.
+pub const ACTS_VALID_TOKEN: &str = "itk-valid-token";
+
+/// The token under [`ACTS_AUTH`] that authenticates but lacks permission.
+pub const ACTS_INSUFFICIENT_TOKEN: &str = "itk-insufficient-token";
+
+/// Whether an environment variable's value turns its switch on: set and not empty, and not
+/// `0` nor `false` (any case).
+pub fn switched_on(value: Option<&str>) -> bool {
+    value
+        .map(str::trim)
+        .is_some_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
+}
+
 /// How the agent behaves. `Default` is fully conformant.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AgentConfig {
@@ -64,8 +88,79 @@ impl AgentConfig {
         self
     }
 
+    /// The ACTS "reduced" configuration ([`ACTS_REDUCED_CAPABILITIES`]): no streaming and no
+    /// push notifications, whatever else asked for them. This agent declares an extended card
+    /// only in authenticated mode, which [`AgentConfig::acts_auth`] turns on; the two do not
+    /// go together.
+    pub fn acts_reduced(&mut self) {
+        self.no_streaming = true;
+        self.push = false;
+        self.push_allow_any_host = false;
+    }
+
+    /// The ACTS "auth" configuration ([`ACTS_AUTH`]): authenticated mode with
+    /// [`ACTS_VALID_TOKEN`] as the first (full) principal and [`ACTS_INSUFFICIENT_TOKEN`] as
+    /// a limited one, besides any tokens already given.
+    pub fn acts_auth(&mut self) {
+        self.bearer_tokens.retain(|t| t != ACTS_VALID_TOKEN);
+        self.bearer_tokens.insert(0, ACTS_VALID_TOKEN.to_string());
+        if !self
+            .limited_tokens
+            .iter()
+            .any(|t| t == ACTS_INSUFFICIENT_TOKEN)
+        {
+            self.limited_tokens
+                .push(ACTS_INSUFFICIENT_TOKEN.to_string());
+        }
+    }
+
     /// Whether `fault` is active.
     pub fn has(&self, fault: Fault) -> bool {
         self.faults.contains(&fault)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_switch_is_on_unless_unset_empty_zero_or_false() {
+        for on in ["1", "true", "yes", "on", " 1 "] {
+            assert!(switched_on(Some(on)), "{on:?}");
+        }
+        for off in [
+            None,
+            Some(""),
+            Some(" "),
+            Some("0"),
+            Some("false"),
+            Some("FALSE"),
+        ] {
+            assert!(!switched_on(off), "{off:?}");
+        }
+    }
+
+    #[test]
+    fn the_auth_configuration_puts_the_valid_token_first_once() {
+        let mut config = AgentConfig {
+            bearer_tokens: vec!["mine".into(), ACTS_VALID_TOKEN.into()],
+            ..AgentConfig::default()
+        };
+        config.acts_auth();
+        config.acts_auth();
+        assert_eq!(config.bearer_tokens, [ACTS_VALID_TOKEN, "mine"]);
+        assert_eq!(config.limited_tokens, [ACTS_INSUFFICIENT_TOKEN]);
+    }
+
+    #[test]
+    fn the_reduced_configuration_overrides_push_and_streaming() {
+        let mut config = AgentConfig {
+            push: true,
+            push_allow_any_host: true,
+            ..AgentConfig::default()
+        };
+        config.acts_reduced();
+        assert!(config.no_streaming && !config.push && !config.push_allow_any_host);
     }
 }

@@ -45,7 +45,10 @@ mod version;
 mod wire;
 
 pub use app::App;
-pub use config::{AgentConfig, JSONRPC_PATH, REST_PATH};
+pub use config::{
+    switched_on, AgentConfig, ACTS_AUTH, ACTS_INSUFFICIENT_TOKEN, ACTS_REDUCED_CAPABILITIES,
+    ACTS_VALID_TOKEN, JSONRPC_PATH, REST_PATH,
+};
 pub use error::{FieldViolation, GrpcCode, RpcError};
 pub use fault::Fault;
 pub use server::{start, start_with_identity, RunningAgent, TlsIdentity};

@@ -3,13 +3,15 @@
 use std::io::{ErrorKind, Write};
 use std::net::{SocketAddr, ToSocketAddrs};
 
-use a2a_reference_agent::{start, AgentConfig, Fault};
+use a2a_reference_agent::{
+    start, switched_on, AgentConfig, Fault, ACTS_AUTH, ACTS_REDUCED_CAPABILITIES,
+};
 use anyhow::Context;
 use clap::Parser;
 
 /// Deterministic, scripted A2A 1.0 and 0.3 reference agent (JSON-RPC, HTTP+JSON/REST with SSE streams, gRPC) for the a2a-tck kit.
 #[derive(Debug, Parser)]
-#[command(version, about)]
+#[command(version, about, after_help = ENVIRONMENT)]
 struct Args {
     /// Address to bind.
     #[arg(long, default_value = "127.0.0.1")]
@@ -76,6 +78,18 @@ struct Args {
     list_faults: bool,
 }
 
+/// The environment variables of the official SDKs' test agents, which the ACTS runner sets to
+/// start an agent in its other configurations.
+const ENVIRONMENT: &str = "\
+Environment (as the official SDKs' test agents read them; set to any value but empty, 0 or false):
+  ITK_ACTS_REDUCED_CAPABILITIES  the ACTS \"reduced\" configuration: streaming and push
+                                 notifications off (overrides --push), no extended card
+  ITK_ACTS_AUTH                  the ACTS \"auth\" configuration: a bearer scheme declared and
+                                 enforced, with the extended card; the token itk-valid-token is
+                                 the full principal, itk-insufficient-token authenticates but
+                                 lacks permission (besides any --bearer-token, --limited-token)
+The two cannot be set together (the extended card comes with authentication here).";
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
@@ -96,7 +110,7 @@ async fn main() -> anyhow::Result<()> {
         .with_context(|| format!("cannot resolve {}", args.host))?
         .next()
         .with_context(|| format!("{} resolves to no address", args.host))?;
-    let config = AgentConfig {
+    let mut config = AgentConfig {
         no_streaming: args.no_streaming,
         delay_ms: args.delay_ms,
         work_us: args.work_us,
@@ -109,6 +123,21 @@ async fn main() -> anyhow::Result<()> {
         push_allow_any_host: args.push_allow_any_host,
         ..AgentConfig::with_faults(args.faults)
     };
+    let environment = |name: &str| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
+    let reduced = switched_on(environment(ACTS_REDUCED_CAPABILITIES).as_deref());
+    let auth = switched_on(environment(ACTS_AUTH).as_deref());
+    if reduced && auth {
+        anyhow::bail!(
+            "{ACTS_REDUCED_CAPABILITIES} and {ACTS_AUTH} are both set: this agent declares an \
+             extended card whenever it authenticates, which the reduced configuration leaves out"
+        );
+    }
+    if reduced {
+        config.acts_reduced();
+    }
+    if auth {
+        config.acts_auth();
+    }
     let config_faults = config.faults.clone();
     let principals = config.bearer_tokens.len();
     let limited = config.limited_tokens.len();

@@ -3,6 +3,7 @@
 
 mod common;
 
+mod acts_env;
 mod agent;
 mod durable_principals;
 mod faults_streams;
