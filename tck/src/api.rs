@@ -43,9 +43,9 @@ pub mod model {
     };
     pub use crate::latency::{Figures, OperationLatency};
     pub use crate::report::{
-        Compatibility, Counts, DurabilityReport, Expected, Floor, Gate, LevelCount, NotRun,
-        Partial, RefusedOperation, ReportError, RunFailure, Selection, Stale, Target, Tool,
-        UntestedDeclaration, VersionedCard,
+        Compatibility, ConfigurationRun, Counts, DurabilityReport, Expected, Floor, Gate,
+        LevelCount, NotRun, Partial, RefusedOperation, ReportError, RunFailure, Selection, Stale,
+        Target, Tool, UntestedDeclaration, VersionedCard,
     };
 }
 

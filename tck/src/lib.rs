@@ -37,6 +37,6 @@ layers! {
     suite: check, checks, contract, ctx, detect, filter, probe;
     reporting: baseline, compat, declarations, diff, evidence_text, floor, format, html, output,
         refusals, report, sarif, secrets;
-    run: builtin, card_only, durability, explore, failure, runner;
+    run: builtin, card_only, configurations, durability, explore, failure, runner;
     client: adapter, calls, card_signing, client_runner, plays, reference_client, stage, verdicts;
 }

@@ -237,6 +237,7 @@ fn result(id: &str, level: a2a_tck::check::Level, status: Status) -> a2a_tck::re
         acts: Vec::new(),
         duration_ms: 0,
         evidence: Vec::new(),
+        configuration: None,
     }
 }
 

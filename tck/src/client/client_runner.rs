@@ -193,6 +193,7 @@ fn result(
         acts: Vec::new(),
         duration_ms,
         evidence: if status == Status::Pass { Vec::new() } else { evidence },
+        configuration: None,
     }
 }
 

@@ -124,6 +124,7 @@ mod tests {
             acts: Vec::new(),
             duration_ms: 0,
             evidence: Vec::new(),
+            configuration: None,
         }
     }
 

@@ -411,6 +411,7 @@ mod tests {
             acts: Vec::new(),
             duration_ms: 0,
             evidence,
+            configuration: None,
         }
     }
 

@@ -7,4 +7,5 @@ pub mod builtin;
 pub mod durability;
 pub mod failure;
 pub mod card_only;
+pub mod configurations;
 pub mod explore;

@@ -6,8 +6,8 @@ mod sections;
 
 pub use gates::{Day, Entry, Expected, Floor, Gate, Stale};
 pub use sections::{
-    ClientUnderTest, Compatibility, DurabilityReport, LevelCount, Mode, RefusedOperation,
-    UntestedDeclaration,
+    ClientUnderTest, Compatibility, ConfigurationRun, DurabilityReport, LevelCount, Mode,
+    RefusedOperation, UntestedDeclaration,
 };
 
 use std::collections::BTreeMap;
@@ -107,6 +107,13 @@ pub struct Report {
     /// the middle of the run. Its results are the `durability.*` ones; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub durability: Option<DurabilityReport>,
+    /// The agent's other configurations the run also tested (`--configuration NAME=URL`,
+    /// `--plan`): the same agent started otherwise (capabilities switched off, security
+    /// declared), where the results N/A or UNTESTABLE in the default configuration were run
+    /// again; a result judged there is taken into `results` with its `configuration`. Absent
+    /// when the run tested one configuration.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub configurations: Vec<ConfigurationRun>,
     /// The run was stopped (SIGINT, SIGTERM) before it ended: the checks it did not judge are
     /// in `not_run` with the reason "interrupted". Absent when the run ended on its own.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -241,6 +248,11 @@ pub struct CheckResult {
     /// The exchanges the check made; kept for every result that is not PASS.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub evidence: Vec<Exchange>,
+    /// The configuration of the agent the result was judged in (a name of `configurations`),
+    /// when it is not the default one: the result was N/A or UNTESTABLE in the default
+    /// configuration and judged in this one. Absent for a result of the default configuration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub configuration: Option<String>,
 }
 
 impl CheckResult {
@@ -268,6 +280,7 @@ impl CheckResult {
             acts: check.acts.iter().map(|s| s.to_string()).collect(),
             duration_ms: 0,
             evidence: Vec::new(),
+            configuration: None,
         }
     }
 }
@@ -589,6 +602,7 @@ impl Report {
             baseline: None,
             failure: None,
             durability: None,
+            configurations: Vec::new(),
             interrupted: false,
             complete: true,
         }

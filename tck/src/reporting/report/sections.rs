@@ -117,3 +117,35 @@ pub struct ClientUnderTest {
     /// The optional features its adapter drives (`streaming`, `push`, `extended-card`, ...).
     pub features: Vec<String>,
 }
+
+/// One other configuration of the agent a run tested (`--configuration NAME=URL`, `--plan`),
+/// and what the report took from it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigurationRun {
+    /// Its name (`reduced`, `auth`, ...), which the results taken from it carry.
+    pub name: String,
+    /// The base URL of the agent started in this configuration.
+    pub target: String,
+    /// The URL its card was read from.
+    pub card_url: String,
+    /// SHA-256 of its card as served, `sha256:<hex>`; empty when no usable card was read.
+    pub card_sha256: String,
+    /// The capabilities its card declares true (`streaming`, `pushNotifications`,
+    /// `extendedAgentCard`) and the security schemes it names (`security:bearer`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub declares: Vec<String>,
+    /// The checks run in it: those with a result N/A or UNTESTABLE in the default
+    /// configuration.
+    pub checks_run: usize,
+    /// Results of the report judged in this configuration (PASS, WARN or FAIL there, N/A or
+    /// UNTESTABLE in the default one).
+    pub results_taken: usize,
+    /// The verdict of its own run, over the checks run in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<super::Verdict>,
+    /// Why it could not be tested (its card unusable, ...); the run is then `inconclusive`
+    /// at best.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+}
