@@ -238,6 +238,11 @@ fn run(args: RunArgs) -> ExitCode {
              (allowed by --allow-unreviewed)"
         );
     }
+    // The agent's other configurations (--configuration, --plan), read before any request.
+    let configurations = match cli::configurations::wanted(&args.configurations) {
+        Ok(configurations) => configurations,
+        Err(e) => return usage(&e),
+    };
     let runtime = match runtime() {
         Ok(runtime) => runtime,
         Err(code) => return code,
@@ -371,6 +376,10 @@ fn run(args: RunArgs) -> ExitCode {
             Err(RunError::Interrupted) => failure::interrupted(&catalog, &options, started_at),
             Err(e) => return usage(&e.to_string()),
         };
+        // What the other configurations judged of what this run left unjudged: one report.
+        report =
+            cli::configurations::test_and_merge(&catalog, report, &configurations, &options, &args)
+                .await;
         report.cap_evidence();
         // A signal after the last check still makes an interrupted run (exit 130/143).
         report.interrupted |= interrupted_by().is_some();
@@ -460,6 +469,7 @@ fn card_command(args: CardArgs) -> ExitCode {
             !args.limited_headers.is_empty() || args.limited_bearer.is_some(),
             "--limited-*",
         ),
+        (args.configurations.given(), "--configuration, --plan"),
     ];
     if let Some((_, flag)) = agent_only.iter().find(|(given, _)| *given) {
         return usage(&format!(
@@ -721,7 +731,8 @@ fn client_command(args: ClientArgs) -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    if args.run.target.is_some() || args.run.card_url.is_some() || !args.run.fault.is_empty() {
+    let agent_flags = args.run.target.is_some() || args.run.card_url.is_some();
+    if agent_flags || !args.run.fault.is_empty() || args.run.configurations.given() {
         return usage(
             "a2a-tck client judges a client, not an agent: give the client with --cmd \
              (or none, for the reference client, with --client-fault to break it)",

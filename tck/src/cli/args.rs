@@ -59,6 +59,13 @@ pub(crate) enum Command {
         mut_arg("limited_bearer_env", |a| a.hide(true)),
         mut_arg("limited_headers", |a| a.hide(true)),
         mut_arg("stream_wait", |a| a.hide(true)),
+        mut_arg("configurations", |a| a.hide(true)),
+        mut_arg("card_urls", |a| a.hide(true)),
+        mut_arg("bearers", |a| a.hide(true)),
+        mut_arg("bearer_envs", |a| a.hide(true)),
+        mut_arg("limited_bearers", |a| a.hide(true)),
+        mut_arg("limited_bearer_envs", |a| a.hide(true)),
+        mut_arg("plan", |a| a.hide(true)),
         mut_arg("bindings", |a| a.hide(true)),
         mut_arg("versions", |a| a.hide(true))
     )]
@@ -94,6 +101,13 @@ pub(crate) enum Command {
         mut_arg("timeout", |a| a.hide(true)),
         mut_arg("check_timeout", |a| a.hide(true)),
         mut_arg("stream_wait", |a| a.hide(true)),
+        mut_arg("configurations", |a| a.hide(true)),
+        mut_arg("card_urls", |a| a.hide(true)),
+        mut_arg("bearers", |a| a.hide(true)),
+        mut_arg("bearer_envs", |a| a.hide(true)),
+        mut_arg("limited_bearers", |a| a.hide(true)),
+        mut_arg("limited_bearer_envs", |a| a.hide(true)),
+        mut_arg("plan", |a| a.hide(true)),
         mut_arg("jobs", |a| a.hide(true))
     )]
     Client(Box<ClientArgs>),
@@ -133,6 +147,13 @@ pub(crate) enum Command {
         mut_arg("durability", |a| a.hide(true)),
         mut_arg("restart_cmd", |a| a.hide(true)),
         mut_arg("ready_timeout", |a| a.hide(true)),
+        mut_arg("configurations", |a| a.hide(true)),
+        mut_arg("card_urls", |a| a.hide(true)),
+        mut_arg("bearers", |a| a.hide(true)),
+        mut_arg("bearer_envs", |a| a.hide(true)),
+        mut_arg("limited_bearers", |a| a.hide(true)),
+        mut_arg("limited_bearer_envs", |a| a.hide(true)),
+        mut_arg("plan", |a| a.hide(true)),
         mut_arg("verbose", |a| a.hide(true))
     )]
     Explore(Box<ExploreArgs>),
@@ -447,6 +468,59 @@ pub(crate) struct RunArgs {
     /// file in a temporary directory and is restarted in-process in the middle of the run.
     #[arg(long)]
     pub(crate) durability: bool,
+    #[command(flatten)]
+    pub(crate) configurations: ConfigurationArgs,
+}
+
+/// The agent's other configurations (the same agent started otherwise), whose judged results
+/// fill in what the default one left N/A or UNTESTABLE.
+#[derive(Debug, Args, Default)]
+pub(crate) struct ConfigurationArgs {
+    /// Test the agent in another configuration too: NAME=URL, the base URL of the same agent
+    /// started otherwise (e.g. reduced=http://127.0.0.1:9102 with streaming, push and the
+    /// extended card off; auth=http://127.0.0.1:9103 with security enforced). The checks N/A
+    /// or UNTESTABLE in the default configuration (--target) are run again there, and what it
+    /// judges is taken into the one report, each result naming its configuration
+    /// (repeatable).
+    #[arg(long = "configuration", value_name = "NAME=URL")]
+    pub(crate) configurations: Vec<String>,
+    /// Where a configuration's card is read: NAME=URL (default: the well-known path of its
+    /// URL's origin).
+    #[arg(long = "configuration-card-url", value_name = "NAME=URL")]
+    pub(crate) card_urls: Vec<String>,
+    /// A configuration's bearer token: NAME=TOKEN, sent on its every request (redacted). The
+    /// default configuration's credentials (--bearer, ...) are its own.
+    #[arg(long = "configuration-bearer", value_name = "NAME=TOKEN")]
+    pub(crate) bearers: Vec<String>,
+    /// Like --configuration-bearer, the token read from an environment variable: NAME=VAR.
+    #[arg(long = "configuration-bearer-env", value_name = "NAME=VAR")]
+    pub(crate) bearer_envs: Vec<String>,
+    /// A configuration's limited principal (authenticates, lacks permission; see
+    /// --limited-bearer): NAME=TOKEN.
+    #[arg(long = "configuration-limited-bearer", value_name = "NAME=TOKEN")]
+    pub(crate) limited_bearers: Vec<String>,
+    /// Like --configuration-limited-bearer, the token read from an environment variable:
+    /// NAME=VAR.
+    #[arg(long = "configuration-limited-bearer-env", value_name = "NAME=VAR")]
+    pub(crate) limited_bearer_envs: Vec<String>,
+    /// A run plan (TOML): the other configurations, each a [[configuration]] table with
+    /// `name`, `target` and optionally `card_url`, `bearer_env`, `limited_bearer_env` and
+    /// `other_bearer_env` (credentials by environment variable only). Besides --configuration.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) plan: Option<PathBuf>,
+}
+
+impl ConfigurationArgs {
+    /// Whether any of these flags was given.
+    pub(crate) fn given(&self) -> bool {
+        !self.configurations.is_empty()
+            || !self.card_urls.is_empty()
+            || !self.bearers.is_empty()
+            || !self.bearer_envs.is_empty()
+            || !self.limited_bearers.is_empty()
+            || !self.limited_bearer_envs.is_empty()
+            || self.plan.is_some()
+    }
 }
 
 #[derive(Debug, Args)]

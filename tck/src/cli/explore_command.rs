@@ -52,6 +52,7 @@ pub(crate) fn run(args: ExploreArgs) -> ExitCode {
             "--limited-*",
         ),
         (args.verbose, "--verbose"),
+        (args.configurations.given(), "--configuration, --plan"),
     ];
     if let Some((_, flag)) = not_here.iter().find(|(given, _)| *given) {
         return usage(&format!(

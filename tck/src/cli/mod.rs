@@ -3,6 +3,7 @@
 
 mod args;
 pub mod catalog;
+pub mod configurations;
 pub mod explore_command;
 pub mod reports;
 pub mod write;
