@@ -11,6 +11,7 @@ mod auth_secrets;
 mod ci;
 mod cli;
 mod client_mode;
+mod configurations;
 mod contract;
 mod declared;
 mod durability;
