@@ -43,6 +43,12 @@ const COMMANDS: &[(&str, Use)] = &[
     ("a2a-reference-agent --tls --tls-ca-out ca.pem --port 8443 &", Use::Run("the_tls_recipe")),
     ("a2a-tck --target https://127.0.0.1:8443 --ca-cert ca.pem", Use::Run("the_tls_recipe")),
     ("cargo run --release -p a2a-tck -- --fault plays-no-contract --drive fixtures/drive-reference.toml", Use::Run("the_drive_recipe")),
+    ("a2a-reference-agent --port 8101 &", Use::Run("the_configurations_recipe")),
+    ("ITK_ACTS_REDUCED_CAPABILITIES=1 a2a-reference-agent --port 8102 &", Use::Run("the_configurations_recipe")),
+    ("ITK_ACTS_AUTH=1 a2a-reference-agent --port 8103 &", Use::Run("the_configurations_recipe")),
+    ("a2a-tck --target http://127.0.0.1:8101 --configuration reduced=http://127.0.0.1:8102 --configuration auth=http://127.0.0.1:8103 --configuration-bearer auth=itk-valid-token --configuration-limited-bearer auth=itk-insufficient-token --report configurations.json", Use::Run("the_configurations_recipe")),
+    ("cat > plan.toml <<'TOML'", Use::Run("the_configurations_recipe")),
+    ("ITK_TOKEN=itk-valid-token ITK_LIMITED_TOKEN=itk-insufficient-token a2a-tck --target http://127.0.0.1:8101 --plan plan.toml --report configurations.json", Use::Run("the_configurations_recipe")),
     ("a2a-tck --durability", Use::Run("the_durability_recipes")),
     ("a2a-tck --durability --select 'durability.*'", Use::Run("the_durability_recipes")),
     ("cat > restart-agent.sh <<'SH'", Use::Run("the_restart_recipe")),
@@ -345,6 +351,73 @@ fn the_drive_recipe() {
         "{}",
         report["contract"]
     );
+}
+
+#[test]
+fn the_configurations_recipe() {
+    let mut shell = Shell::new("configurations");
+    let ports: Vec<u16> = (0..3).map(|_| free_port()).collect();
+    let own_ports = |text: &str| {
+        (ports.iter().zip(["8101", "8102", "8103"]))
+            .fold(text.to_string(), |text, (port, readme)| {
+                text.replace(readme, &port.to_string())
+            })
+    };
+    // The README starts the agents in the background of the same shell; `env` keeps the
+    // variable of each and `exec` the process to stop.
+    for agent in [
+        "a2a-reference-agent --port 8101 &",
+        "ITK_ACTS_REDUCED_CAPABILITIES=1 a2a-reference-agent --port 8102 &",
+        "ITK_ACTS_AUTH=1 a2a-reference-agent --port 8103 &",
+    ] {
+        shell.spawn(&format!(
+            "env {}",
+            own_ports(agent.trim_end_matches('&').trim())
+        ));
+    }
+    for port in &ports {
+        listening(*port);
+    }
+    let check = |shell: &Shell| {
+        let report = report(shell, "configurations.json");
+        assert_eq!(
+            report["verdict"], "conformant",
+            "{}",
+            report["verdict_reason"]
+        );
+        let names: Vec<&str> = (report["configurations"].as_array().expect("configurations"))
+            .iter()
+            .filter_map(|c| c["name"].as_str())
+            .collect();
+        assert_eq!(names, ["reduced", "auth"]);
+        let results = report["results"].as_array().expect("results");
+        for name in ["reduced", "auth"] {
+            assert!(results.iter().any(|r| r["configuration"] == name), "{name}");
+        }
+    };
+    shell.expect(
+        &own_ports(
+            "a2a-tck --target http://127.0.0.1:8101 --configuration reduced=http://127.0.0.1:8102 \
+             --configuration auth=http://127.0.0.1:8103 --configuration-bearer auth=itk-valid-token \
+             --configuration-limited-bearer auth=itk-insufficient-token --report configurations.json",
+        ),
+        0,
+    );
+    check(&shell);
+    std::fs::remove_file(shell.file("configurations.json")).expect("the first report");
+    // The plan exactly as the README writes it, on this test's ports.
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let start = readme.find("cat > plan.toml <<'TOML'").expect("the plan");
+    let end = start + readme[start..].find("\nTOML\n").expect("its end") + 6;
+    shell.expect(&own_ports(&readme[start..end]), 0);
+    shell.expect(
+        &own_ports(
+            "ITK_TOKEN=itk-valid-token ITK_LIMITED_TOKEN=itk-insufficient-token a2a-tck \
+             --target http://127.0.0.1:8101 --plan plan.toml --report configurations.json",
+        ),
+        0,
+    );
+    check(&shell);
 }
 
 #[test]
