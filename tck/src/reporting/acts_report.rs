@@ -274,14 +274,9 @@ fn of_binding(
 
 /// The bindings with a tested 1.0 interface, each one document.
 pub fn bindings(report: &Report) -> Vec<Binding> {
-    let mut bindings: Vec<Binding> = (report.results.iter())
-        .filter(|r| r.version == Some(ProtocolVersion::V1_0))
-        .filter_map(|r| r.binding)
-        .chain(
-            (report.not_run.iter())
-                .filter(|n| n.version == Some(ProtocolVersion::V1_0))
-                .filter_map(|n| n.binding),
-        )
+    let mut bindings: Vec<Binding> = (report.interfaces.iter())
+        .filter(|i| i.tested && i.version == Some(ProtocolVersion::V1_0))
+        .filter_map(|i| i.binding)
         .collect();
     bindings.sort_unstable();
     bindings.dedup();
