@@ -32,10 +32,10 @@ macro_rules! layers {
 }
 
 layers! {
-    facts: a2a, destination, drive, ids, jws, model, registry, service_params, stop;
+    facts: a2a, behaviors, destination, drive, ids, jws, model, registry, service_params, stop;
     exchange: card, evidence, history, judge, latency, pace, shapes, tls_probe, transport, webhook, wire;
     suite: check, checks, contract, ctx, detect, filter, probe;
-    reporting: baseline, compat, declarations, diff, evidence_text, floor, format, html, output,
+    reporting: acts_report, baseline, compat, declarations, diff, evidence_text, floor, format, html, output,
         refusals, report, sarif, secrets;
     run: builtin, card_only, configurations, durability, explore, failure, runner;
     client: adapter, calls, card_signing, client_runner, plays, reference_client, stage, verdicts;

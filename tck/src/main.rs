@@ -4,6 +4,7 @@ use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
 use a2a_tck::baseline::Baseline;
+use a2a_tck::behaviors::SutBehaviors;
 use a2a_tck::contract::Contract;
 use a2a_tck::report::{Report, Verdict};
 use a2a_tck::runner::{self, Filter, RunError, RunOptions};
@@ -218,11 +219,23 @@ fn run(args: RunArgs) -> ExitCode {
         Ok(baseline) => baseline,
         Err(e) => return usage(&e),
     };
+    let sut_behaviors = match args
+        .sut_behaviors
+        .as_deref()
+        .map(SutBehaviors::read)
+        .transpose()
+    {
+        Ok(file) => file.map(std::sync::Arc::new),
+        Err(e) => return usage(&format!("--sut-behaviors {e}")),
+    };
     // Every report is checked before the first request: an unwritable path costs no run.
     let reports = match cli::write::wanted(&args).and_then(|w| cli::write::check(&w).map(|()| w)) {
         Ok(reports) => reports,
         Err(e) => return usage(&e),
     };
+    if let Some(Err(e)) = args.acts_report.as_deref().map(cli::write::check_acts) {
+        return usage(&e);
+    }
     if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
         if let Err(e) = baseline.validate(&checks::ids(), args.allow_unreviewed) {
             return usage(&format!("{}:\n{e}", path.display()));
@@ -308,6 +321,8 @@ fn run(args: RunArgs) -> ExitCode {
                 Err(e) => return usage(&format!("--drive {e}")),
             }
         }
+        options.sut_behaviors = sut_behaviors;
+        options.undeclared = args.undeclared.into();
         options.headers = headers;
         match ca_certs(&args.ca_certs) {
             Ok(pems) => options.ca_certs.extend(pems),
@@ -457,6 +472,8 @@ fn card_command(args: CardArgs) -> ExitCode {
         (args.restart_cmd.is_some(), "--restart-cmd"),
         (args.contract.is_some(), "--contract"),
         (args.drive.is_some(), "--drive"),
+        (args.sut_behaviors.is_some(), "--sut-behaviors"),
+        (args.acts_report.is_some(), "--acts-report"),
         (!args.selection.bindings.is_empty(), "--binding"),
         (!args.selection.versions.is_empty(), "--protocol-version"),
         (args.webhook_url.is_some(), "--webhook-url"),
@@ -654,8 +671,17 @@ impl Signals {
 fn finish(report: &Report, args: &RunArgs, reports: &[cli::write::Wanted]) -> ExitCode {
     // SARIF locates the results a baseline expects in the baseline file.
     let baseline_text = (args.expect.as_deref()).and_then(|p| std::fs::read_to_string(p).ok());
-    let failed = cli::write::write(report, reports, baseline_text.as_deref());
+    let mut failed = cli::write::write(report, reports, baseline_text.as_deref());
     let to_stderr = cli::write::to_stdout(reports);
+    // The kit's results name no configuration yet: each is the default one.
+    let acts_lines =
+        match cli::write::write_acts(report, args, &a2a_tck::acts_report::own_configuration) {
+            Ok(lines) => lines,
+            Err(e) => {
+                failed.push(e);
+                Vec::new()
+            }
+        };
     let mut summary = if args.quiet {
         let mut text = format!(
             "verdict: {} ({})\n",
@@ -691,6 +717,10 @@ fn finish(report: &Report, args: &RunArgs, reports: &[cli::write::Wanted]) -> Ex
             summary.push_str(&line);
             summary.push('\n');
         }
+    }
+    for line in &acts_lines {
+        summary.push_str(line);
+        summary.push('\n');
     }
     cli::write::say(&summary, to_stderr);
     for line in &failed {
@@ -730,6 +760,12 @@ fn client_command(args: ClientArgs) -> ExitCode {
             stdout(format_args!("{:<32} {}\n", fault.name(), fault.describe()));
         }
         return ExitCode::SUCCESS;
+    }
+    if args.run.sut_behaviors.is_some() || args.run.acts_report.is_some() {
+        return usage(
+            "--sut-behaviors and --acts-report apply to a run against an agent, not to \
+             a2a-tck client",
+        );
     }
     let agent_flags = args.run.target.is_some() || args.run.card_url.is_some();
     if agent_flags || !args.run.fault.is_empty() || args.run.configurations.given() {

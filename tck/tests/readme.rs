@@ -37,6 +37,8 @@ const COMMANDS: &[(&str, Use)] = &[
     ("$EDITOR a2a-tck-baseline.toml", Use::Run("the_baseline_recipe")),
     ("a2a-tck --target URL --expect a2a-tck-baseline.toml --report run.json --markdown \"$GITHUB_STEP_SUMMARY\"", Use::Run("the_baseline_recipe")),
     ("a2a-tck diff first.json run.json", Use::Run("the_baseline_recipe")),
+    ("a2a-tck --target URL --sut-behaviors acts/sut-behaviors.yaml --report first.json", Use::Run("the_acts_recipe")),
+    ("a2a-tck --target URL --expect a2a-tck-baseline.toml --sut-behaviors acts/sut-behaviors.yaml --acts-report reports/", Use::Run("the_acts_recipe")),
     ("a2a-tck card agent-card.json --sarif card.sarif --markdown \"$GITHUB_STEP_SUMMARY\"", Use::Run("the_card_recipe")),
     ("a2a-tck --target http://localhost:9999 --webhook-url http://host.docker.internal:8099/hooks", Use::Skip("an agent in a container, reaching the host by its Docker name")),
     ("a2a-tck --target https://agent.example.com --webhook-url http://kit.example.com/hooks --webhook-listen 0.0.0.0:8099", Use::Skip("an agent on another host, and a listener on every address")),
@@ -335,6 +337,48 @@ fn the_tls_recipe() {
         0,
     );
     assert_eq!(report(&shell, "out.json")["verdict"], "conformant");
+}
+
+#[test]
+fn the_acts_recipe() {
+    let mut shell = Shell::new("acts");
+    let port = free_port();
+    // An SDK's test agent: the reference agent playing ACTS alone, with its behaviour file.
+    shell.spawn(&format!(
+        "a2a-reference-agent --port {port} --fault acts-contract-only"
+    ));
+    listening(port);
+    std::fs::create_dir_all(shell.file("acts")).expect("acts/");
+    std::fs::copy(
+        root().join("tck/tests/acts/sut-behaviors-partial.yaml"),
+        shell.file("acts/sut-behaviors.yaml"),
+    )
+    .expect("a behaviour file");
+    let url = format!("http://127.0.0.1:{port}");
+    let step = |command: &str| command.replace("URL", &url);
+    // The file declares part of the contract: the checks that need the rest are UNTESTABLE.
+    shell.expect(
+        &step("a2a-tck --target URL --sut-behaviors acts/sut-behaviors.yaml --report first.json"),
+        1,
+    );
+    shell.expect("a2a-tck baseline first.json -o a2a-tck-baseline.toml", 0);
+    let baseline = shell.file("a2a-tck-baseline.toml");
+    let text = std::fs::read_to_string(&baseline).expect("the baseline");
+    std::fs::write(
+        &baseline,
+        text.replace("TODO: review", "the test agent does not play it yet"),
+    )
+    .expect("the reviewed baseline");
+    let output = shell.expect(
+        &step("a2a-tck --target URL --expect a2a-tck-baseline.toml --sut-behaviors acts/sut-behaviors.yaml --acts-report reports/"),
+        0,
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("ACTS jsonrpc: MUST "), "{stdout}");
+    let written = std::fs::read_dir(shell.file("reports"))
+        .expect("reports/")
+        .count();
+    assert_eq!(written, 3, "one ACTS report per binding");
 }
 
 #[test]

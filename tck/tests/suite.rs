@@ -7,6 +7,7 @@ mod hostile;
 mod support;
 
 mod action;
+mod acts;
 mod auth_secrets;
 mod ci;
 mod cli;

@@ -50,6 +50,13 @@ pub(crate) enum Command {
         mut_arg("ready_timeout", |a| a.hide(true)),
         mut_arg("contract", |a| a.hide(true)),
         mut_arg("drive", |a| a.hide(true)),
+        mut_arg("sut_behaviors", |a| a.hide(true)),
+        mut_arg("undeclared", |a| a.hide(true)),
+        mut_arg("acts_report", |a| a.hide(true)),
+        mut_arg("sdk_name", |a| a.hide(true)),
+        mut_arg("sdk_version", |a| a.hide(true)),
+        mut_arg("sdk_language", |a| a.hide(true)),
+        mut_arg("sdk_repository", |a| a.hide(true)),
         mut_arg("webhook_url", |a| a.hide(true)),
         mut_arg("webhook_listen", |a| a.hide(true)),
         mut_arg("other_bearer", |a| a.hide(true)),
@@ -85,6 +92,13 @@ pub(crate) enum Command {
         mut_arg("ready_timeout", |a| a.hide(true)),
         mut_arg("contract", |a| a.hide(true)),
         mut_arg("drive", |a| a.hide(true)),
+        mut_arg("sut_behaviors", |a| a.hide(true)),
+        mut_arg("undeclared", |a| a.hide(true)),
+        mut_arg("acts_report", |a| a.hide(true)),
+        mut_arg("sdk_name", |a| a.hide(true)),
+        mut_arg("sdk_version", |a| a.hide(true)),
+        mut_arg("sdk_language", |a| a.hide(true)),
+        mut_arg("sdk_repository", |a| a.hide(true)),
         mut_arg("webhook_url", |a| a.hide(true)),
         mut_arg("webhook_listen", |a| a.hide(true)),
         mut_arg("headers", |a| a.hide(true)),
@@ -154,7 +168,12 @@ pub(crate) enum Command {
         mut_arg("limited_bearers", |a| a.hide(true)),
         mut_arg("limited_bearer_envs", |a| a.hide(true)),
         mut_arg("plan", |a| a.hide(true)),
-        mut_arg("verbose", |a| a.hide(true))
+                mut_arg("verbose", |a| a.hide(true)),
+        mut_arg("acts_report", |a| a.hide(true)),
+        mut_arg("sdk_name", |a| a.hide(true)),
+        mut_arg("sdk_version", |a| a.hide(true)),
+        mut_arg("sdk_language", |a| a.hide(true)),
+        mut_arg("sdk_repository", |a| a.hide(true))
     )]
     Explore(Box<ExploreArgs>),
     /// List the checks: id, level, spec section, where it runs, requirement.
@@ -297,6 +316,23 @@ impl From<ContractArg> for Contract {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum UndeclaredArg {
+    /// UNTESTABLE: the kit could not bring the agent into the state the check needs.
+    Untestable,
+    /// FAIL (WARN for a SHOULD or MAY check), as the ACTS runner fails such a test.
+    Fail,
+}
+
+impl From<UndeclaredArg> for a2a_tck::behaviors::Undeclared {
+    fn from(value: UndeclaredArg) -> Self {
+        match value {
+            UndeclaredArg::Untestable => a2a_tck::behaviors::Undeclared::Untestable,
+            UndeclaredArg::Fail => a2a_tck::behaviors::Undeclared::Fail,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
 pub(crate) enum BindingArg {
     Jsonrpc,
     Rest,
@@ -388,6 +424,42 @@ pub(crate) struct RunArgs {
     /// from the agent's own answer by JSON pointer. See fixtures/drive-reference.toml.
     #[arg(long, value_name = "FILE", conflicts_with = "contract")]
     pub(crate) drive: Option<std::path::PathBuf>,
+    /// An SDK's ACTS behaviour file (acts/sut-behaviors.yaml, ACTS §11): the `tck-*`
+    /// prefixes its test agent plays. Implies the ACTS carrier (as --contract acts) with no
+    /// probe: the kit sends only the scenarios whose ACTS counterpart the file declares, and a
+    /// check that needs only undeclared ones is not run (see --undeclared). The report records
+    /// the file, its digest and what it declares.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["drive", "contract"])]
+    pub(crate) sut_behaviors: Option<std::path::PathBuf>,
+    /// What a check that needs a scenario the --sut-behaviors file does not declare gets:
+    /// `untestable` (the kit's rule: the kit could not bring the agent into the state) or
+    /// `fail` (the ACTS runner's rule: a MUST check FAILs, a SHOULD or MAY one WARNs).
+    #[arg(
+        long,
+        value_name = "RULE",
+        value_enum,
+        default_value = "untestable",
+        requires = "sut_behaviors"
+    )]
+    pub(crate) undeclared: UndeclaredArg,
+    /// Write the ACTS report (the JSON document of the ACTS runner, one per binding) of the
+    /// run's 1.0 results: into DIR as acts-report-{sdk}-{transport}-{timestamp}.json, or to
+    /// PATH (a name ending in .json) when one binding is tested. Each ACTS test takes its
+    /// result from the kit's checks that cover it.
+    #[arg(long, value_name = "DIR|PATH")]
+    pub(crate) acts_report: Option<PathBuf>,
+    /// The SDK named in the ACTS report (default: the card's name).
+    #[arg(long, value_name = "NAME", requires = "acts_report")]
+    pub(crate) sdk_name: Option<String>,
+    /// The SDK's version in the ACTS report (default: the card's version).
+    #[arg(long, value_name = "VERSION", requires = "acts_report")]
+    pub(crate) sdk_version: Option<String>,
+    /// The SDK's language in the ACTS report (default: unknown).
+    #[arg(long, value_name = "LANGUAGE", requires = "acts_report")]
+    pub(crate) sdk_language: Option<String>,
+    /// The SDK's repository in the ACTS report (default: none).
+    #[arg(long, value_name = "URL", requires = "acts_report")]
+    pub(crate) sdk_repository: Option<String>,
     /// Send this header on every request, e.g. credentials: 'Authorization: Bearer <token>'
     /// (repeatable). Values never appear in reports. Not A2A-Version nor A2A-Extensions, which
     /// the kit sets itself (--protocol-version selects the protocol versions).

@@ -165,6 +165,13 @@ pub(crate) fn run(args: ExploreArgs) -> ExitCode {
                 Err(e) => return usage(&format!("--drive {e}")),
             }
         }
+        if let Some(path) = &args.sut_behaviors {
+            match a2a_tck::behaviors::SutBehaviors::read(path) {
+                Ok(file) => run.sut_behaviors = Some(std::sync::Arc::new(file)),
+                Err(e) => return usage(&format!("--sut-behaviors {e}")),
+            }
+            run.undeclared = args.undeclared.into();
+        }
         run.headers = headers;
         match ca_certs(&args.ca_certs) {
             Ok(pems) => run.ca_certs.extend(pems),

@@ -4,6 +4,7 @@
 
 use std::io::Write as _;
 
+use a2a_tck::acts_report::{self, ActsDestination};
 use a2a_tck::destination::Destination;
 use a2a_tck::format::Format;
 use a2a_tck::report::Report;
@@ -122,4 +123,47 @@ pub fn say(text: &str, to_stderr: bool) {
     // Nothing is left to tell the reader of a closed pipe; any other failure cannot be told
     // either (standard error is where it would go).
     drop(written);
+}
+
+/// Checks, before the run's first request, that the ACTS reports (`--acts-report`) can be
+/// written there.
+pub fn check_acts(path: &std::path::Path) -> Result<(), String> {
+    ActsDestination::parse(path)
+        .check()
+        .map_err(|e| format!("--acts-report {e}"))
+}
+
+/// Writes the ACTS reports of `report` (one per binding with a tested 1.0 interface), each
+/// result under the configuration `configuration_of` reads from it; returns the console lines
+/// (one per binding and level, as the ACTS runner prints them, and where each was written), or
+/// why they could not be written.
+pub fn write_acts(
+    report: &Report,
+    args: &RunArgs,
+    configuration_of: acts_report::ConfigurationOf,
+) -> Result<Vec<String>, String> {
+    let Some(path) = &args.acts_report else {
+        return Ok(Vec::new());
+    };
+    let sdk = acts_report::Sdk::of(
+        report,
+        args.sdk_name.as_deref(),
+        args.sdk_version.as_deref(),
+        args.sdk_language.as_deref(),
+        args.sdk_repository.as_deref(),
+    );
+    let documents = acts_report::documents(report, &sdk, configuration_of);
+    if documents.is_empty() {
+        return Ok(vec![
+            "ACTS: no report written: the run tested no 1.0 interface (ACTS tests 1.0)".into(),
+        ]);
+    }
+    let written = ActsDestination::parse(path)
+        .write(&documents)
+        .map_err(|e| format!("failed to write --acts-report {e}"))?;
+    let mut lines: Vec<String> = documents.iter().flat_map(|d| d.console_lines()).collect();
+    for path in written {
+        lines.push(format!("ACTS report written to {}", path.display()));
+    }
+    Ok(lines)
 }

@@ -12,3 +12,4 @@ pub mod registry;
 pub mod destination;
 pub mod stop;
 pub mod drive;
+pub mod behaviors;

@@ -15,3 +15,4 @@ pub mod output;
 pub mod sarif;
 pub mod html;
 pub mod format;
+pub mod acts_report;

@@ -13,6 +13,7 @@ use schemars::JsonSchema;
 
 use serde::{Deserialize, Serialize};
 
+use crate::behaviors::{SutBehaviors, Undeclared};
 use crate::drive::Drive;
 use crate::model::{HarnessError, Needs};
 
@@ -187,6 +188,33 @@ pub struct ContractReport {
     pub honoured: Vec<String>,
     /// What the probe sent and what came back, one line per scenario.
     pub evidence: Vec<String>,
+    /// The SDK's ACTS behaviour file given with `--sut-behaviors`, which is then the contract
+    /// (no probe); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sut_behaviors: Option<DeclaredBehaviors>,
+}
+
+/// An ACTS behaviour file as a run used it (`--sut-behaviors`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeclaredBehaviors {
+    /// The file's path, as given.
+    pub file: String,
+    /// SHA-256 of the file's bytes, `sha256:<hex>`.
+    pub sha256: String,
+    /// The file's `acts_version`.
+    pub acts_version: String,
+    /// The ACTS prefixes the file declares, sorted.
+    pub declared: Vec<String>,
+    /// The kit's scenarios the run used, each as `kit name = ACTS prefix`.
+    pub used: Vec<String>,
+    /// The kit's scenarios the file leaves undeclared (by the kit's names), which the kit
+    /// never sent: a check that needs one of them is UNTESTABLE, or FAIL with
+    /// `--undeclared fail`.
+    pub undeclared: Vec<String>,
+    /// What a check that needs an undeclared scenario got: `untestable` (the default) or
+    /// `fail` (`--undeclared fail`, the ACTS runner's rule).
+    pub undeclared_rule: Undeclared,
 }
 
 /// What the checks of a run may ask of the agent; shared by every check context.
@@ -201,6 +229,13 @@ pub struct Scenarios {
     sent: Arc<Mutex<BTreeSet<&'static str>>>,
     /// Under [`Contract::Drive`]: the drive file.
     drive: Option<Arc<Drive>>,
+    /// An ACTS behaviour file (`--sut-behaviors`): the contract is ACTS, and only the
+    /// scenarios whose ACTS counterpart it declares are sent.
+    declared: Option<Arc<SutBehaviors>>,
+    /// What a check that needs an undeclared scenario gets.
+    undeclared: Undeclared,
+    /// The undeclared scenarios this check was refused (see [`Scenarios::refusal`]).
+    refused: Arc<Mutex<BTreeSet<String>>>,
 }
 
 impl Default for Scenarios {
@@ -231,7 +266,88 @@ impl Scenarios {
             kit: Arc::new(kit),
             sent: Arc::default(),
             drive: None,
+            declared: None,
+            undeclared: Undeclared::default(),
+            refused: Arc::default(),
         }
+    }
+
+    /// The scenarios an ACTS behaviour file declares (`--sut-behaviors`): carried the ACTS
+    /// way, each kit scenario used only when the file declares its ACTS counterpart. The
+    /// file's `tck-long-running` is ACTS's timed task (WORKING, then COMPLETED after its
+    /// `delay_ms`), never the kit's held one, which is ACTS's `tck-cancel`.
+    pub fn declared(file: Arc<SutBehaviors>, undeclared: Undeclared) -> Scenarios {
+        let kit = KIT_ONLY
+            .iter()
+            .map(|(p, _)| *p)
+            .filter(|p| acts_name(p).is_some_and(|a| file.declares(a)))
+            .collect();
+        Scenarios {
+            declared: Some(file),
+            undeclared,
+            ..Scenarios::new(Contract::Acts, false, kit)
+        }
+    }
+
+    /// The behaviour file, under `--sut-behaviors`.
+    pub fn sut_behaviors(&self) -> Option<&SutBehaviors> {
+        self.declared.as_deref()
+    }
+
+    /// What a check that needs an undeclared scenario gets.
+    pub fn undeclared_rule(&self) -> Undeclared {
+        self.undeclared
+    }
+
+    /// The record of a behaviour file for the report: what it declares, and what the run
+    /// used and left out of the kit's scenarios.
+    pub fn declared_report(&self) -> Option<DeclaredBehaviors> {
+        let file = self.declared.as_ref()?;
+        let kit_names = OFFICIAL
+            .iter()
+            .chain(KIT_ONLY.iter().map(|(p, _)| p))
+            .filter(|p| is_scenario(p));
+        let (mut used, mut undeclared) = (Vec::new(), Vec::new());
+        for name in kit_names {
+            match acts_name(name).filter(|a| file.declares(a)) {
+                Some(acts) => used.push(format!("{name} = {acts}")),
+                None => undeclared.push(name.to_string()),
+            }
+        }
+        Some(DeclaredBehaviors {
+            file: file.path.clone(),
+            sha256: file.sha256.clone(),
+            acts_version: file.acts_version.clone(),
+            declared: file.prefixes(),
+            used,
+            undeclared,
+            undeclared_rule: self.undeclared,
+        })
+    }
+
+    /// Why `needs` cannot be met under a behaviour file: every scenario the check may send
+    /// (needed and optional) is undeclared, so the kit sends none and the check does not run
+    /// (its result says why).
+    /// The words name the ACTS prefixes the file would have to declare.
+    pub fn undeclared(&self, needs: &Needs) -> Option<String> {
+        self.declared.as_ref()?;
+        let wanted: Vec<&str> = needs
+            .scenarios
+            .iter()
+            .chain(needs.optional)
+            .copied()
+            .filter(|p| is_scenario(p))
+            .collect();
+        if needs.scenarios.is_empty() || wanted.iter().any(|p| self.honours(p)) {
+            return None;
+        }
+        let words: Vec<String> = wanted.iter().filter_map(|p| self.refusal(p)).collect();
+        Some(format!("the kit sent nothing: {}", words.join("; ")))
+    }
+
+    /// The undeclared scenarios this check was refused.
+    pub fn refused(&self) -> BTreeSet<String> {
+        self.refused.lock().expect("not poisoned").clone()
     }
 
     /// The scenarios a drive file plays.
@@ -256,6 +372,7 @@ impl Scenarios {
     pub fn fresh(&self) -> Scenarios {
         Scenarios {
             sent: Arc::default(),
+            refused: Arc::default(),
             ..self.clone()
         }
     }
@@ -271,6 +388,10 @@ impl Scenarios {
     pub fn not_run(&self, needs: &Needs) -> Option<String> {
         // A drive file that gives an optional scenario instead (a long-running task to cancel
         // where the check would otherwise cancel an input-required one) drives the check.
+        // Under a behaviour file a check is judged, not left out: see [`Scenarios::undeclared`].
+        if self.declared.is_some() {
+            return None;
+        }
         let optional = needs.optional;
         let needs = needs.scenarios;
         let undriven = self.used == Contract::Drive
@@ -315,6 +436,9 @@ impl Scenarios {
         if let Some(drive) = &self.drive {
             return !is_scenario(prefix) || drive.drives(prefix);
         }
+        if let Some(file) = &self.declared {
+            return !is_scenario(prefix) || acts_name(prefix).is_some_and(|a| file.declares(a));
+        }
         if is_kit_only(prefix) {
             self.used != Contract::None && self.kit.contains(prefix)
         } else if is_scenario(prefix) {
@@ -328,6 +452,20 @@ impl Scenarios {
     pub fn refusal(&self, prefix: &str) -> Option<String> {
         if self.honours(prefix) {
             None
+        } else if self.declared.is_some() {
+            self.refused
+                .lock()
+                .expect("not poisoned")
+                .insert(prefix.to_string());
+            Some(match acts_name(prefix) {
+                Some(acts) => format!(
+                    "the SUT behaviours file declares no `{acts}` (the kit's scenario `{prefix}`)"
+                ),
+                None => format!(
+                    "ACTS has no behaviour for the kit's scenario `{prefix}`, so the SUT \
+                     behaviours file cannot declare it"
+                ),
+            })
         } else if self.drive.is_some() {
             Some(match crate::drive::state_of(prefix) {
                 Some(state) => format!(
@@ -354,9 +492,14 @@ impl Scenarios {
     /// The text that starts the first part of a message for the scenario `name`, when the
     /// contract carries it there (ACTS, and a name with an ACTS counterpart).
     pub fn text_prefix(&self, name: &str) -> Option<&'static str> {
-        (self.used.carrier() == Carrier::FirstText)
+        let acts = (self.used.carrier() == Carrier::FirstText)
             .then(|| acts_name(name))
-            .flatten()
+            .flatten()?;
+        // A plain message whose ACTS prefix the behaviour file leaves out carries none.
+        match &self.declared {
+            Some(file) if !file.declares(acts) => None,
+            _ => Some(acts),
+        }
     }
 
     /// The text of a follow-up playing `name` on an existing task, when the contract carries
@@ -364,7 +507,11 @@ impl Scenarios {
     /// behaviour of its first message, so every follow-up is `done` (the task completes)
     /// but one that keeps the task asking for input (any other turn).
     pub fn follow_up_text(&self, name: &str) -> Option<&'static str> {
-        self.text_prefix(name)?;
+        // A follow-up names no behaviour of its own: its text is the same whether or not a
+        // behaviour file declares `name`'s ACTS counterpart.
+        (self.used.carrier() == Carrier::FirstText)
+            .then(|| acts_name(name))
+            .flatten()?;
         Some(match name {
             "tck-input-required" => ACTS_MORE,
             _ => ACTS_DONE,

@@ -37,6 +37,7 @@ pub async fn decide(
                 "the drive file plays {}",
                 drive.scenarios().join(", ")
             )],
+            sut_behaviors: None,
         };
         return (scenarios, Some(report));
     }
@@ -83,9 +84,40 @@ pub async fn decide(
         kit_scenarios: kit.iter().map(|p| p.to_string()).collect(),
         honoured,
         evidence,
+        sut_behaviors: None,
     };
     let by_request = requested == Some(Contract::Official);
     (Scenarios::new(used, by_request, kit), Some(report))
+}
+
+/// The contract an ACTS behaviour file declares (`--sut-behaviors`): ACTS, carried in the
+/// first text part, with the scenarios whose ACTS counterpart the file declares. Nothing is
+/// probed: the file is the SDK's own statement of what its test agent plays.
+pub fn declared(
+    file: Arc<crate::behaviors::SutBehaviors>,
+    rule: crate::behaviors::Undeclared,
+) -> (Scenarios, ContractReport) {
+    let scenarios = Scenarios::declared(file, rule);
+    let record = scenarios.declared_report();
+    let evidence = record.iter().map(|r| {
+        format!(
+            "the SUT behaviours file {} ({}) declares {}",
+            r.file,
+            r.sha256,
+            r.declared.join(", ")
+        )
+    });
+    let report = ContractReport {
+        requested: Some(Contract::Acts),
+        detected: None,
+        used: Contract::Acts,
+        carrier: Carrier::FirstText,
+        kit_scenarios: scenarios.kit_names(),
+        honoured: Vec::new(),
+        evidence: evidence.collect(),
+        sut_behaviors: record,
+    };
+    (scenarios, report)
 }
 
 /// What the contract probe saw.

@@ -91,6 +91,9 @@ pub(crate) async fn execute(
             recorder.push(exchange);
         }
         Err(problem.error)
+    } else if let Some(why) = scenarios.undeclared(&check.needs) {
+        // Under a behaviour file, a check whose every scenario is undeclared sends nothing.
+        Err(HarnessError::Prerequisite(why))
     } else {
         let mut task = Running(tokio::spawn((check.run)(ctx)));
         let mut until = deadline.now();
@@ -115,6 +118,7 @@ pub(crate) async fn execute(
     let outcome = outcome.and_then(|verdict| {
         scenarios.held_to(&check.needs).map(|_| verdict)
     });
+    let outcome = undeclared_fails(outcome, &scenarios);
     let status = Status::of(check.level, &outcome);
     let message = match &outcome {
         Ok(verdict) => verdict.message(),
@@ -131,6 +135,39 @@ pub(crate) async fn execute(
             evidence
         },
         ..CheckResult::of(check, status, message)
+    }
+}
+
+/// Under `--undeclared fail` (the ACTS runner's rule), a check that could not reach its state
+/// because the behaviour file leaves a scenario it asked for undeclared is violated, not
+/// UNTESTABLE; any other outcome stays as it is.
+fn undeclared_fails(
+    outcome: Result<Verdict, HarnessError>,
+    scenarios: &crate::contract::Scenarios,
+) -> Result<Verdict, HarnessError> {
+    if scenarios.undeclared_rule() != crate::behaviors::Undeclared::Fail {
+        return outcome;
+    }
+    match outcome {
+        Err(HarnessError::Prerequisite(why)) => {
+            let refused = scenarios.refused();
+            if refused.is_empty() {
+                return Err(HarnessError::Prerequisite(why));
+            }
+            let acts: Vec<String> = (refused.iter())
+                .map(|p| crate::contract::acts_name(p).unwrap_or(p).to_string())
+                .map(|p| format!("`{p}`"))
+                .collect();
+            Ok(Verdict::fail(
+                format!(
+                    "the agent declares the ACTS behaviour(s) {} this check needs \
+                     (--undeclared fail: the ACTS runner's rule)",
+                    acts.join(", ")
+                ),
+                why,
+            ))
+        }
+        other => other,
     }
 }
 

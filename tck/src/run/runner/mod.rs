@@ -79,6 +79,12 @@ pub struct RunOptions {
     /// A drive file (`--drive`): the messages that bring an agent that plays no scenario
     /// contract into each state; overrides `contract`.
     pub drive: Option<Arc<crate::drive::Drive>>,
+    /// An SDK's ACTS behaviour file (`--sut-behaviors`): the contract is ACTS and the
+    /// scenarios are those it declares, with no probe; overrides `contract`.
+    pub sut_behaviors: Option<Arc<crate::behaviors::SutBehaviors>>,
+    /// What a check that needs a scenario the behaviour file does not declare gets
+    /// (`--undeclared`): UNTESTABLE by default, FAIL under the ACTS runner's rule.
+    pub undeclared: crate::behaviors::Undeclared,
     /// CA certificates (PEM) trusted besides the system's (`--ca-cert`).
     pub ca_certs: Vec<Vec<u8>>,
     /// The durability area (`--restart-cmd`, `--durability`): how to restart the target in
@@ -138,6 +144,8 @@ impl RunOptions {
             progress: None,
             contract: None,
             drive: None,
+            sut_behaviors: None,
+            undeclared: crate::behaviors::Undeclared::default(),
             ca_certs: Vec::new(),
             durability: None,
             webhook: crate::webhook::WebhookOptions::default(),
@@ -556,6 +564,10 @@ async fn decide_contract(
             &format!("{run_id}-contract"),
         )
     };
+    if let Some(file) = &options.sut_behaviors {
+        let (scenarios, report) = crate::detect::declared(Arc::clone(file), options.undeclared);
+        return (scenarios, Some(report));
+    }
     let decided = crate::detect::decide(options.contract, options.drive.clone(), usable, ctx_on);
     match options.stop.unless_stopped(decided).await {
         Some(decided) => decided,

@@ -1,0 +1,673 @@
+//! The ACTS report (`--acts-report`): a finished run told in the JSON document the ACTS runner
+//! writes (one per binding: `acts_version`, `spec_version`, `generated_at`, `sdk`,
+//! `transport`, `environment`, `summary` and `suites[].tests[]`), so that dashboards that
+//! read ACTS reports read the kit's. Its schema is `schemas/acts-report.schema.json`.
+//!
+//! Each ACTS test takes its result from the kit's results that cover it (the checks whose
+//! `acts` field names it, `fixtures/acts-tests.json`), on the binding of the document and
+//! protocol version 1.0 (card checks included), combined without ever claiming more than the
+//! kit saw: any FAIL makes the test `fail`; else any ERROR `error`; a WARN on a test the kit
+//! reads at a lower level (or a tolerated answer) `skip`, with why, and on an ACTS `should`
+//! or `may` test `fail`; else any UNTESTABLE `skip`; else a PASS `pass` (the rest N/A); all
+//! N/A `skip`. A test the kit does not cover, and a client test, is `skip` with the reason
+//! "not covered by a2a-tck: ...". A test of another binding is left out of the document.
+//! Every test says how the kit covers it (`kit_coverage`, `kit_checks`): fields the format
+//! allows besides its own.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::check::{Binding, Level, ProtocolVersion, Status};
+use crate::report::{CheckResult, NotRun, Report};
+
+/// The ACTS corpus whose tests the kit maps (draft 0.1.0, `fixtures/acts-tests.json`).
+pub const ACTS_VERSION: &str = "0.1.0";
+/// The A2A version ACTS tests.
+pub const SPEC_VERSION: &str = "1.0";
+/// The configuration of a result that names none.
+pub const DEFAULT_CONFIGURATION: &str = "default";
+
+/// The SDK a report is about (`--sdk-name`, `--sdk-version`, `--sdk-language`,
+/// `--sdk-repository`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Sdk {
+    pub name: String,
+    pub version: String,
+    pub language: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
+}
+
+impl Sdk {
+    /// The SDK as given, each field left out taken from the card (its `name` and `version`),
+    /// else `unknown`.
+    pub fn of(
+        report: &Report,
+        name: Option<&str>,
+        version: Option<&str>,
+        language: Option<&str>,
+        repository: Option<&str>,
+    ) -> Sdk {
+        let or_unknown = |given: Option<&str>, card: Option<&String>| {
+            (given.map(str::to_string))
+                .or_else(|| card.cloned())
+                .filter(|s| !s.trim().is_empty())
+                .unwrap_or_else(|| "unknown".to_string())
+        };
+        Sdk {
+            name: or_unknown(name, report.target.agent_name.as_ref()),
+            version: or_unknown(version, report.target.agent_version.as_ref()),
+            language: or_unknown(language, None),
+            repository: repository.map(str::to_string),
+        }
+    }
+}
+
+/// Reads the configuration a result was judged under (an agent started another way, for
+/// instance with fewer capabilities); `None` is [`DEFAULT_CONFIGURATION`].
+pub type ConfigurationOf<'a> = &'a dyn Fn(&CheckResult) -> Option<String>;
+
+/// The configuration the result itself names (`--configuration`, `--plan`); none is the
+/// default one.
+pub fn own_configuration(result: &CheckResult) -> Option<String> {
+    result.configuration.clone()
+}
+
+/// One ACTS report: the document of one binding.
+#[derive(Debug, Clone, Serialize)]
+pub struct ActsReport {
+    pub acts_version: String,
+    pub spec_version: String,
+    pub generated_at: String,
+    pub sdk: Sdk,
+    pub transport: String,
+    pub environment: BTreeMap<String, Value>,
+    pub summary: Summary,
+    pub suites: Vec<Suite>,
+    /// How the kit judged it: added by this writer, beside the format's own fields.
+    pub runner: Runner,
+}
+
+/// The runner that wrote the document, and the kit's verdict on the whole run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Runner {
+    pub name: String,
+    pub version: String,
+    /// The kit's verdict on the run (every binding and version), by the kit's own rules.
+    pub kit_verdict: String,
+}
+
+/// The counts of a document.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    pub total: usize,
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+    pub errors: usize,
+    pub duration_ms: u64,
+    pub by_level: ByLevel,
+}
+
+/// The counts by ACTS level.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ByLevel {
+    pub must: LevelCounts,
+    pub should: LevelCounts,
+    pub may: LevelCounts,
+}
+
+/// The counts of one level.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LevelCounts {
+    pub total: usize,
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+    pub errors: usize,
+}
+
+impl LevelCounts {
+    fn add(&mut self, result: Outcome) {
+        self.total += 1;
+        match result {
+            Outcome::Pass => self.passed += 1,
+            Outcome::Fail => self.failed += 1,
+            Outcome::Skip => self.skipped += 1,
+            Outcome::Error => self.errors += 1,
+        }
+    }
+}
+
+/// One ACTS test file's tests.
+#[derive(Debug, Clone, Serialize)]
+pub struct Suite {
+    pub id: String,
+    pub name: String,
+    pub tests: Vec<Test>,
+}
+
+/// An ACTS test's result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    Pass,
+    Fail,
+    Skip,
+    Error,
+}
+
+/// One ACTS test, as the kit judged it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Test {
+    pub id: String,
+    pub name: String,
+    pub level: String,
+    pub result: Outcome,
+    pub duration_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skip_reason: Option<String>,
+    pub configuration: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Failure>,
+    pub steps: Vec<Step>,
+    /// How the kit covers the test: covered, stricter, read-differently, partly,
+    /// not-covered or client-only (`fixtures/acts-tests.json`).
+    pub kit_coverage: String,
+    /// The kit's checks that cover it.
+    pub kit_checks: Vec<String>,
+    /// Where the kit's reading or coverage differs from the test's, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kit_note: Option<String>,
+    /// The kit's own status behind the result, where it tells more than the result does
+    /// (`WARN`, `UNTESTABLE`, `N/A`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kit_status: Option<Status>,
+}
+
+/// Why a test failed or errored.
+#[derive(Debug, Clone, Serialize)]
+pub struct Failure {
+    pub message: String,
+    /// The kit's result that failed: `check id (binding version)`.
+    pub step_id: String,
+    /// The rule the check tests.
+    pub expected: String,
+    /// What the kit saw.
+    pub actual: String,
+    /// The check that judged it, and where.
+    pub assertion_path: String,
+}
+
+/// One kit result behind a test.
+#[derive(Debug, Clone, Serialize)]
+pub struct Step {
+    pub id: String,
+    pub check: String,
+    pub result: Outcome,
+    pub status: Status,
+    pub duration_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binding: Option<Binding>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<ProtocolVersion>,
+    pub message: String,
+}
+
+/// One ACTS test as `fixtures/acts-tests.json` lists it.
+#[derive(Debug, Clone)]
+struct Known {
+    id: String,
+    file: String,
+    level: String,
+    summary: String,
+    status: String,
+    note: Option<String>,
+}
+
+fn known() -> Vec<Known> {
+    let fixture: Value =
+        serde_json::from_str(include_str!("../../../fixtures/acts-tests.json")).unwrap_or_default();
+    let text = |t: &Value, key: &str| t.get(key).and_then(Value::as_str).map(str::to_string);
+    (fixture.get("tests").and_then(Value::as_array).into_iter().flatten())
+        .filter_map(|t| {
+            Some(Known {
+                id: text(t, "id")?,
+                file: text(t, "file")?,
+                level: text(t, "level")?,
+                summary: text(t, "summary")?,
+                status: text(t, "status")?,
+                note: text(t, "note"),
+            })
+        })
+        .collect()
+}
+
+/// Whether the ACTS test `id` is one of `binding`'s: the binding-specific tests are named
+/// by their binding (`JSONRPC-`, `REST-`, `GRPC-`), and the SSE tests are the HTTP
+/// bindings'.
+pub fn applies_to(id: &str, binding: Binding) -> bool {
+    let only = |b: &[Binding]| b.contains(&binding);
+    match id.split('-').next().unwrap_or_default() {
+        "JSONRPC" => only(&[Binding::Jsonrpc]),
+        "REST" => only(&[Binding::Rest]),
+        "GRPC" => only(&[Binding::Grpc]),
+        "STREAM" if id.starts_with("STREAM-SSE-") => only(&[Binding::Jsonrpc, Binding::Rest]),
+        _ => true,
+    }
+}
+
+/// Whether a result or a not-run entry is of `binding` as ACTS sees it: that binding at 1.0,
+/// or a card check (on the plain card, or the card asked for 1.0).
+fn of_binding(
+    on: Option<Binding>,
+    version: Option<ProtocolVersion>,
+    binding: Binding,
+) -> bool {
+    match on {
+        Some(b) => b == binding && version == Some(ProtocolVersion::V1_0),
+        None => version.is_none_or(|v| v == ProtocolVersion::V1_0),
+    }
+}
+
+/// The bindings with a tested 1.0 interface, each one document.
+pub fn bindings(report: &Report) -> Vec<Binding> {
+    let mut bindings: Vec<Binding> = (report.interfaces.iter())
+        .filter(|i| i.tested && i.version == Some(ProtocolVersion::V1_0))
+        .filter_map(|i| i.binding)
+        .collect();
+    bindings.sort_unstable();
+    bindings.dedup();
+    bindings
+}
+
+/// The ACTS documents of `report`: one per binding with a tested 1.0 interface.
+pub fn documents(
+    report: &Report,
+    sdk: &Sdk,
+    configuration_of: ConfigurationOf,
+) -> Vec<ActsReport> {
+    let known = known();
+    let checks_of = checks_by_test();
+    bindings(report)
+        .into_iter()
+        .map(|binding| document(report, sdk, binding, &known, &checks_of, configuration_of))
+        .collect()
+}
+
+/// The kit's checks that cover each ACTS test, in catalogue order.
+fn checks_by_test() -> BTreeMap<String, Vec<String>> {
+    let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for check in crate::checks::all() {
+        for id in check.acts {
+            map.entry(id.to_string()).or_default().push(check.id.to_string());
+        }
+    }
+    map
+}
+
+fn document(
+    report: &Report,
+    sdk: &Sdk,
+    binding: Binding,
+    known: &[Known],
+    checks_of: &BTreeMap<String, Vec<String>>,
+    configuration_of: ConfigurationOf,
+) -> ActsReport {
+    let mut suites: Vec<Suite> = Vec::new();
+    let mut summary = Summary {
+        duration_ms: report.duration_ms,
+        ..Summary::default()
+    };
+    for test in known.iter().filter(|t| applies_to(&t.id, binding)) {
+        let checks = checks_of.get(&test.id).cloned().unwrap_or_default();
+        for entry in judge(report, binding, test, checks, configuration_of) {
+            summary.total += 1;
+            match entry.result {
+                Outcome::Pass => summary.passed += 1,
+                Outcome::Fail => summary.failed += 1,
+                Outcome::Skip => summary.skipped += 1,
+                Outcome::Error => summary.errors += 1,
+            }
+            match test.level.as_str() {
+                "must" => summary.by_level.must.add(entry.result),
+                "should" => summary.by_level.should.add(entry.result),
+                _ => summary.by_level.may.add(entry.result),
+            }
+            let suite_id = test.file.trim_end_matches(".acts.yaml").to_string();
+            match suites.iter_mut().find(|s| s.id == suite_id) {
+                Some(suite) => suite.tests.push(entry),
+                None => suites.push(Suite {
+                    name: test.file.clone(),
+                    id: suite_id,
+                    tests: vec![entry],
+                }),
+            }
+        }
+    }
+    let mut environment = BTreeMap::new();
+    environment.insert("target".into(), Value::from(report.target.url.clone()));
+    environment.insert("card_url".into(), Value::from(report.target.card_url.clone()));
+    environment.insert(
+        "card_sha256".into(),
+        Value::from(report.target.card_sha256.clone()),
+    );
+    environment.insert("os".into(), Value::from(std::env::consts::OS));
+    environment.insert("arch".into(), Value::from(std::env::consts::ARCH));
+    if let Some(contract) = &report.contract {
+        environment.insert("contract".into(), Value::from(contract.used.as_str()));
+        if let Some(file) = &contract.sut_behaviors {
+            environment.insert(
+                "sut_behaviors".into(),
+                serde_json::json!({"file": file.file, "sha256": file.sha256}),
+            );
+        }
+    }
+    ActsReport {
+        acts_version: ACTS_VERSION.to_string(),
+        spec_version: SPEC_VERSION.to_string(),
+        generated_at: report.finished_at.clone(),
+        sdk: sdk.clone(),
+        transport: binding.as_str().to_string(),
+        environment,
+        summary,
+        suites,
+        runner: Runner {
+            name: report.tool.name.clone(),
+            version: report.tool.version.clone(),
+            kit_verdict: report.verdict_words(),
+        },
+    }
+}
+
+/// The entries of one ACTS test on one binding: one per configuration its results name.
+fn judge(
+    report: &Report,
+    binding: Binding,
+    test: &Known,
+    checks: Vec<String>,
+    configuration_of: ConfigurationOf,
+) -> Vec<Test> {
+    let entry = |configuration: String| Test {
+        id: test.id.clone(),
+        name: test.summary.clone(),
+        level: test.level.clone(),
+        result: Outcome::Skip,
+        duration_ms: 0,
+        skip_reason: None,
+        configuration,
+        failure: None,
+        steps: Vec::new(),
+        kit_coverage: test.status.clone(),
+        kit_checks: checks.clone(),
+        kit_note: test.note.clone(),
+        kit_status: None,
+    };
+    if matches!(test.status.as_str(), "not-covered" | "client-only") {
+        let why = match test.status.as_str() {
+            "client-only" => {
+                "a test of a client, and this run judged an agent (`a2a-tck client` judges \
+                 clients)"
+                    .to_string()
+            }
+            _ => test.note.clone().unwrap_or_else(|| "no check tests it".into()),
+        };
+        let mut skipped = entry(DEFAULT_CONFIGURATION.into());
+        skipped.skip_reason = Some(format!("not covered by a2a-tck: {why}"));
+        return vec![skipped];
+    }
+    let mut by_configuration: BTreeMap<String, Vec<&CheckResult>> = BTreeMap::new();
+    for result in (report.results.iter())
+        .filter(|r| r.acts.contains(&test.id))
+        .filter(|r| of_binding(r.binding, r.version, binding))
+    {
+        let configuration =
+            configuration_of(result).unwrap_or_else(|| DEFAULT_CONFIGURATION.to_string());
+        by_configuration.entry(configuration).or_default().push(result);
+    }
+    if by_configuration.is_empty() {
+        let not_run: Vec<&NotRun> = (report.not_run.iter())
+            .filter(|n| checks.contains(&n.id))
+            .filter(|n| of_binding(n.binding, n.version, binding))
+            .collect();
+        let mut skipped = entry(DEFAULT_CONFIGURATION.into());
+        skipped.skip_reason = Some(match not_run.first() {
+            Some(n) => format!("not run by a2a-tck: {} {}", n.id, n.reason),
+            None => format!(
+                "a2a-tck made no result of {} on this binding (not selected, or not run on it)",
+                checks.join(", ")
+            ),
+        });
+        return vec![skipped];
+    }
+    by_configuration
+        .into_iter()
+        .map(|(configuration, results)| {
+            let mut entry = entry(configuration);
+            combine(&mut entry, &results);
+            entry
+        })
+        .collect()
+}
+
+/// The kit's results of one test, combined into its result (see the module's words).
+fn combine(entry: &mut Test, results: &[&CheckResult]) {
+    let first = |status: Status| results.iter().find(|r| r.status == status).copied();
+    let place = |r: &CheckResult| match (r.binding, r.version) {
+        (Some(b), Some(v)) => format!("{} ({b} {v})", r.id),
+        (None, Some(v)) => format!("{} (card, A2A-Version {v})", r.id),
+        _ => format!("{} (card)", r.id),
+    };
+    entry.duration_ms = results.iter().map(|r| r.duration_ms).sum();
+    let failure = |r: &CheckResult| Failure {
+        message: r.message.clone(),
+        step_id: place(r),
+        expected: r.requirement.clone(),
+        actual: r.message.clone(),
+        assertion_path: format!("a2a-tck {} §{} {}", r.spec_version, r.section, r.id),
+    };
+    let must = entry.level == "must";
+    if let Some(r) = first(Status::Fail) {
+        entry.result = Outcome::Fail;
+        entry.failure = Some(failure(r));
+    } else if let Some(r) = first(Status::Error) {
+        entry.result = Outcome::Error;
+        entry.failure = Some(failure(r));
+    } else if let Some(r) = first(Status::Warn) {
+        entry.kit_status = Some(Status::Warn);
+        // A WARN is never a MUST failure: the kit reads the rule at a lower level, or takes
+        // the answer as defensible.
+        if must || r.level == Level::Must {
+            entry.result = Outcome::Skip;
+            let why = if r.level == Level::Must {
+                "a2a-tck takes the agent's answer as defensible (a WARN, not a failure)"
+                    .to_string()
+            } else {
+                format!(
+                    "a2a-tck reads this rule as {} where ACTS says {}, and the agent does not \
+                     follow it (a WARN, not a failure)",
+                    r.level, entry.level
+                )
+            };
+            entry.skip_reason = Some(format!("{why}: {}: {}", place(r), r.message));
+        } else {
+            entry.result = Outcome::Fail;
+            entry.failure = Some(failure(r));
+        }
+    } else if let Some(r) = first(Status::Untestable) {
+        entry.result = Outcome::Skip;
+        entry.kit_status = Some(Status::Untestable);
+        entry.skip_reason = Some(format!(
+            "a2a-tck could not bring the agent into the state the test needs: {}: {}",
+            place(r),
+            r.message
+        ));
+    } else if first(Status::Pass).is_some() {
+        entry.result = Outcome::Pass;
+    } else if let Some(r) = first(Status::NotApplicable) {
+        entry.result = Outcome::Skip;
+        entry.kit_status = Some(Status::NotApplicable);
+        entry.skip_reason = Some(format!("not applicable: {}: {}", place(r), r.message));
+    }
+    entry.steps = results
+        .iter()
+        .map(|r| Step {
+            id: place(r),
+            check: r.id.clone(),
+            result: match r.status {
+                Status::Pass => Outcome::Pass,
+                Status::Fail => Outcome::Fail,
+                Status::Error => Outcome::Error,
+                Status::Warn if must || r.level == Level::Must => Outcome::Skip,
+                Status::Warn => Outcome::Fail,
+                Status::NotApplicable | Status::Untestable => Outcome::Skip,
+            },
+            status: r.status,
+            duration_ms: r.duration_ms,
+            binding: r.binding,
+            version: r.version,
+            message: r.message.clone(),
+        })
+        .collect();
+}
+
+impl ActsReport {
+    /// The document as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
+    }
+
+    /// Its file name: `acts-report-{sdk}-{transport}-{timestamp}.json`.
+    pub fn file_name(&self) -> String {
+        let sdk: String = (self.sdk.name.chars())
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        let sdk = sdk.trim_matches('-');
+        let stamp: String = (self.generated_at.split('.').next().unwrap_or_default().chars())
+            .filter(|c| c.is_ascii_alphanumeric())
+            .collect();
+        let stamp = if stamp.ends_with('Z') { stamp } else { stamp + "Z" };
+        format!(
+            "acts-report-{}-{}-{stamp}.json",
+            if sdk.is_empty() { "unknown" } else { sdk },
+            self.transport
+        )
+    }
+
+    /// The console line of the ACTS runner, per level: `MUST 45/47 passed (2 skipped)`.
+    pub fn console_lines(&self) -> Vec<String> {
+        let levels = &self.summary.by_level;
+        [("MUST", &levels.must), ("SHOULD", &levels.should), ("MAY", &levels.may)]
+            .into_iter()
+            .filter(|(name, c)| c.total > 0 || *name == "MUST")
+            .map(|(name, c)| {
+                let mut also = Vec::new();
+                for (n, word) in [(c.failed, "failed"), (c.errors, "errors"), (c.skipped, "skipped")]
+                {
+                    if n > 0 {
+                        also.push(format!("{n} {word}"));
+                    }
+                }
+                let also = if also.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", also.join(", "))
+                };
+                format!(
+                    "ACTS {}: {name} {}/{} passed{also}",
+                    self.transport, c.passed, c.total
+                )
+            })
+            .collect()
+    }
+}
+
+/// Where the ACTS documents go: a directory (one file per binding, named by
+/// [`ActsReport::file_name`]) or one file (a path ending in `.json`, for a run of one binding).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActsDestination {
+    Directory(PathBuf),
+    File(PathBuf),
+}
+
+impl ActsDestination {
+    /// A path ending in `.json` that is not a directory is a file; anything else a directory.
+    pub fn parse(path: &Path) -> ActsDestination {
+        let json = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        if json && !path.is_dir() {
+            ActsDestination::File(path.to_path_buf())
+        } else {
+            ActsDestination::Directory(path.to_path_buf())
+        }
+    }
+
+    /// Whether the documents can be written there, before the run (a missing directory is
+    /// made).
+    pub fn check(&self) -> Result<(), String> {
+        let probe = match self {
+            ActsDestination::Directory(dir) => {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                dir.join("acts-report.json")
+            }
+            ActsDestination::File(path) => path.clone(),
+        };
+        crate::destination::Destination::Path(probe.clone())
+            .check()
+            .map_err(|e| format!("{}: cannot be written: {e}", probe.display()))
+    }
+
+    /// Writes `documents`; returns the paths written, or why not.
+    pub fn write(&self, documents: &[ActsReport]) -> Result<Vec<PathBuf>, String> {
+        let paths: Vec<PathBuf> = match self {
+            ActsDestination::Directory(dir) => {
+                documents.iter().map(|d| dir.join(d.file_name())).collect()
+            }
+            ActsDestination::File(path) if documents.len() == 1 => vec![path.clone()],
+            ActsDestination::File(path) => {
+                return Err(format!(
+                    "{} names one file, and the run has {} bindings to report: give a \
+                     directory",
+                    path.display(),
+                    documents.len()
+                ))
+            }
+        };
+        for (path, document) in paths.iter().zip(documents) {
+            crate::destination::Destination::Path(path.clone())
+                .write(document.to_json().as_bytes())
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        Ok(paths)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binding_tests_belong_to_their_binding() {
+        assert!(applies_to("JSONRPC-ERR-001", Binding::Jsonrpc));
+        assert!(!applies_to("JSONRPC-ERR-001", Binding::Grpc));
+        assert!(applies_to("GRPC-STATUS-001", Binding::Grpc));
+        assert!(!applies_to("STREAM-SSE-001", Binding::Grpc));
+        assert!(applies_to("STREAM-SSE-001", Binding::Rest));
+        assert!(applies_to("CORE-SEND-001", Binding::Grpc));
+    }
+
+    #[test]
+    fn every_known_test_is_read() {
+        assert_eq!(known().len(), 111);
+    }
+}
