@@ -3,9 +3,9 @@
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
-use a2a_tck::baseline::Baseline;
 use a2a_tck::contract::Contract;
-use a2a_tck::report::{Report, Verdict};
+use a2a_tck::gate::Gate;
+use a2a_tck::report::Report;
 use a2a_tck::runner::{self, Filter, RunError, RunOptions};
 use a2a_tck::{builtin, card, checks, failure, output};
 use clap::Parser;
@@ -214,8 +214,8 @@ fn run(args: RunArgs) -> ExitCode {
         (Ok(r), Ok(c), Ok(w)) => (r, c, w),
         (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return usage(&e),
     };
-    let baseline = match args.expect.as_deref().map(Baseline::load).transpose() {
-        Ok(baseline) => baseline,
+    let gate = match gate_of(&args, &checks::ids()) {
+        Ok(gate) => gate,
         Err(e) => return usage(&e),
     };
     // Every report is checked before the first request: an unwritable path costs no run.
@@ -223,21 +223,6 @@ fn run(args: RunArgs) -> ExitCode {
         Ok(reports) => reports,
         Err(e) => return usage(&e),
     };
-    if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
-        if let Err(e) = baseline.validate(&checks::ids(), args.allow_unreviewed) {
-            return usage(&format!("{}:\n{e}", path.display()));
-        }
-    }
-    if let Some(unreviewed) = baseline
-        .as_ref()
-        .map(Baseline::unreviewed)
-        .filter(|n| *n > 0)
-    {
-        eprintln!(
-            "note: {unreviewed} baseline entries still give a TODO as their reason \
-             (allowed by --allow-unreviewed)"
-        );
-    }
     let runtime = match runtime() {
         Ok(runtime) => runtime,
         Err(code) => return code,
@@ -373,26 +358,10 @@ fn run(args: RunArgs) -> ExitCode {
         };
         report.cap_evidence();
         // A signal after the last check still makes an interrupted run (exit 130/143).
-        report.interrupted |= interrupted_by().is_some();
-        if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
-            if report.verdict == Verdict::Error {
-                // Nothing was judged: every entry would read as stale, and the gate would
-                // blame the baseline for an outage.
-                eprintln!(
-                    "note: the baseline {} was not applied: the kit could not run",
-                    path.display()
-                );
-            } else {
-                match baseline.gate(&report, &path.display().to_string()) {
-                    Ok(gate) => report.baseline = Some(gate),
-                    Err(e) => return usage(&e),
-                }
-            }
+        if interrupted_by().is_some() {
+            report.mark_interrupted();
         }
-        if let Some(min) = args.min_judged {
-            report.floor = Some(min.judge(&report));
-        }
-        let code = finish(&report, &args, &reports);
+        let code = finish(report, &gate, &args, &reports);
         signals.abort();
         code
     })
@@ -477,15 +446,10 @@ fn card_command(args: CardArgs) -> ExitCode {
         (Ok(r), Ok(c)) => (r, c),
         (Err(e), _) | (_, Err(e)) => return usage(&e),
     };
-    let baseline = match args.expect.as_deref().map(Baseline::load).transpose() {
-        Ok(baseline) => baseline,
+    let gate = match gate_of(&args, &checks::ids()) {
+        Ok(gate) => gate,
         Err(e) => return usage(&e),
     };
-    if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
-        if let Err(e) = baseline.validate(&checks::ids(), args.allow_unreviewed) {
-            return usage(&format!("{}:\n{e}", path.display()));
-        }
-    }
     // Every report is checked before the card is read.
     let reports = match cli::write::wanted(&args).and_then(|w| cli::write::check(&w).map(|()| w)) {
         Ok(reports) => reports,
@@ -529,16 +493,7 @@ fn card_command(args: CardArgs) -> ExitCode {
             Err(e) => return usage(&e.to_string()),
         };
         report.cap_evidence();
-        if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
-            match baseline.gate(&report, &path.display().to_string()) {
-                Ok(gate) => report.baseline = Some(gate),
-                Err(e) => return usage(&e),
-            }
-        }
-        if let Some(min) = args.min_judged {
-            report.floor = Some(min.judge(&report));
-        }
-        finish(&report, &args, &reports)
+        finish(report, &gate, &args, &reports)
     })
 }
 
@@ -638,13 +593,36 @@ impl Signals {
     }
 }
 
-/// Writes every report asked for, prints the summary (on standard error when a report goes to
-/// standard output), and gives the exit status: 2 when the kit could not run or a report could
-/// not be written, else the gate's (with `--expect`) or the verdict's.
-fn finish(report: &Report, args: &RunArgs, reports: &[cli::write::Wanted]) -> ExitCode {
+/// The gate of a run (`--expect`, `--allow-unreviewed`, `--min-judged`), its baseline checked
+/// against `known_ids`; the notes it has before the run are told on standard error.
+fn gate_of(args: &RunArgs, known_ids: &[&str]) -> Result<Gate, String> {
+    let gate = Gate::load(
+        args.expect.as_deref(),
+        args.min_judged,
+        args.allow_unreviewed,
+        known_ids,
+    )?;
+    for note in gate.notes() {
+        eprintln!("note: {note}");
+    }
+    Ok(gate)
+}
+
+/// Applies the gate, writes every report asked for, prints the summary (on standard error
+/// when a report goes to standard output), and gives the exit status: the signal's when one
+/// stopped the run, 2 when a report could not be written, else the gate's.
+fn finish(
+    mut report: Report,
+    gate: &Gate,
+    args: &RunArgs,
+    reports: &[cli::write::Wanted],
+) -> ExitCode {
+    for note in gate.apply(&mut report) {
+        eprintln!("note: {note}");
+    }
+    let report = &report;
     // SARIF locates the results a baseline expects in the baseline file.
-    let baseline_text = (args.expect.as_deref()).and_then(|p| std::fs::read_to_string(p).ok());
-    let failed = cli::write::write(report, reports, baseline_text.as_deref());
+    let failed = cli::write::write(report, reports, gate.baseline_text());
     let to_stderr = cli::write::to_stdout(reports);
     let mut summary = if args.quiet {
         let mut text = format!(
@@ -689,25 +667,10 @@ fn finish(report: &Report, args: &RunArgs, reports: &[cli::write::Wanted]) -> Ex
     if let Some(code) = interrupted_by() {
         return ExitCode::from(code);
     }
-    if !failed.is_empty() || report.verdict == Verdict::Error {
-        return ExitCode::from(2);
+    if !failed.is_empty() {
+        return ExitCode::from(a2a_tck::gate::EXIT_KIT);
     }
-    // A floor not met fails the run, whatever the verdict.
-    if report.floor.as_ref().is_some_and(|f| !f.passed) {
-        return ExitCode::from(1);
-    }
-    if let Some(gate) = &report.baseline {
-        return if gate.passed {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(1)
-        };
-    }
-    match report.verdict {
-        Verdict::Conformant => ExitCode::SUCCESS,
-        Verdict::NonConformant | Verdict::Inconclusive => ExitCode::from(1),
-        Verdict::Error => ExitCode::from(2),
-    }
+    ExitCode::from(gate.exit_status(report))
 }
 
 /// `a2a-tck client`: the client under test through every play; the same reports and exit
@@ -731,8 +694,11 @@ fn client_command(args: ClientArgs) -> ExitCode {
         Ok(d) => d,
         Err(e) => return usage(&e),
     };
-    let baseline = match args.run.expect.as_deref().map(Baseline::load).transpose() {
-        Ok(baseline) => baseline,
+    let ids: Vec<&str> = (a2a_tck::plays::table().checks.iter())
+        .map(|c| c.id.as_str())
+        .collect();
+    let gate = match gate_of(&args.run, &ids) {
+        Ok(gate) => gate,
         Err(e) => return usage(&e),
     };
     let reports =
@@ -740,14 +706,6 @@ fn client_command(args: ClientArgs) -> ExitCode {
             Ok(reports) => reports,
             Err(e) => return usage(&e),
         };
-    if let (Some(baseline), Some(path)) = (&baseline, &args.run.expect) {
-        let ids: Vec<&str> = (a2a_tck::plays::table().checks.iter())
-            .map(|c| c.id.as_str())
-            .collect();
-        if let Err(e) = baseline.validate(&ids, args.run.allow_unreviewed) {
-            return usage(&format!("{}:\n{e}", path.display()));
-        }
-    }
     let runtime = match runtime() {
         Ok(runtime) => runtime,
         Err(code) => return code,
@@ -762,18 +720,7 @@ fn client_command(args: ClientArgs) -> ExitCode {
     };
     let mut report = runtime.block_on(a2a_tck::client_runner::run(&options));
     report.cap_evidence();
-    if let (Some(baseline), Some(path)) = (&baseline, &args.run.expect) {
-        if report.verdict != Verdict::Error {
-            match baseline.gate(&report, &path.display().to_string()) {
-                Ok(gate) => report.baseline = Some(gate),
-                Err(e) => return usage(&e),
-            }
-        }
-    }
-    if let Some(min) = args.run.min_judged {
-        report.floor = Some(min.judge(&report));
-    }
-    finish(&report, &args.run, &reports)
+    finish(report, &gate, &args.run, &reports)
 }
 
 /// `a2a-tck schemas`: prints or writes the wire schemas.
