@@ -201,6 +201,9 @@ pub struct Scenarios {
     sent: Arc<Mutex<BTreeSet<&'static str>>>,
     /// Under [`Contract::Drive`]: the drive file.
     drive: Option<Arc<Drive>>,
+    /// The drive file's pointers this check's follow-ups found nothing at (see
+    /// [`Scenarios::note_unresolved`]).
+    unresolved: Arc<Mutex<Vec<String>>>,
 }
 
 impl Default for Scenarios {
@@ -231,6 +234,7 @@ impl Scenarios {
             kit: Arc::new(kit),
             sent: Arc::default(),
             drive: None,
+            unresolved: Arc::default(),
         }
     }
 
@@ -256,8 +260,24 @@ impl Scenarios {
     pub fn fresh(&self) -> Scenarios {
         Scenarios {
             sent: Arc::default(),
+            unresolved: Arc::default(),
             ..self.clone()
         }
+    }
+
+    /// Records that a follow-up of the drive file went out with null where `pointer` found
+    /// nothing in the task it answers (`task_id`).
+    pub fn note_unresolved(&self, pointer: &str, task_id: &str) {
+        self.unresolved.lock().expect("not poisoned").push(format!(
+            "the drive file's pointer {pointer:?} found nothing in task {task_id}, so the \
+             follow-up carried null in its place"
+        ));
+    }
+
+    /// Why the check's follow-ups were not the drive file's: none when every pointer found
+    /// its value. A check whose follow-up carried such a gap judges the file, not the agent.
+    pub fn unresolved(&self) -> Vec<String> {
+        self.unresolved.lock().expect("not poisoned").clone()
     }
 
     pub fn used(&self) -> Contract {
