@@ -673,6 +673,42 @@ fn finish(
     ExitCode::from(gate.exit_status(report))
 }
 
+/// The first flag of an agent run that `a2a-tck client` was given and would not use: it
+/// refuses it rather than ignore it. A flag with a default counts as given when its value is
+/// not the default.
+fn unused_by_client(args: &RunArgs) -> Option<&'static str> {
+    let unused = [
+        (args.assume_version.is_some(), "--assume-version"),
+        (args.timeout != 10.0, "--timeout"),
+        (args.check_timeout != 30.0, "--check-timeout"),
+        (args.stream_wait != 5.0, "--stream-wait"),
+        (args.jobs.is_some(), "--jobs"),
+        (args.contract.is_some(), "--contract"),
+        (args.drive.is_some(), "--drive"),
+        (!args.headers.is_empty(), "--header"),
+        (args.bearer.is_some(), "--bearer"),
+        (args.bearer_env.is_some(), "--bearer-env"),
+        (args.other_bearer.is_some(), "--other-bearer"),
+        (args.other_bearer_env.is_some(), "--other-bearer-env"),
+        (!args.other_headers.is_empty(), "--other-header"),
+        (args.limited_bearer.is_some(), "--limited-bearer"),
+        (args.limited_bearer_env.is_some(), "--limited-bearer-env"),
+        (!args.limited_headers.is_empty(), "--limited-header"),
+        (!args.trusted_keys.is_empty(), "--trusted-key"),
+        (!args.ca_certs.is_empty(), "--ca-cert"),
+        (args.tls, "--tls"),
+        (args.webhook_url.is_some(), "--webhook-url"),
+        (args.webhook_listen.is_some(), "--webhook-listen"),
+        (args.restart_cmd.is_some(), "--restart-cmd"),
+        (args.ready_timeout != 30.0, "--ready-timeout"),
+        (args.durability, "--durability"),
+    ];
+    unused
+        .iter()
+        .find(|(given, _)| *given)
+        .map(|(_, flag)| *flag)
+}
+
 /// `a2a-tck client`: the client under test through every play; the same reports and exit
 /// status as a run on an agent.
 fn client_command(args: ClientArgs) -> ExitCode {
@@ -689,6 +725,12 @@ fn client_command(args: ClientArgs) -> ExitCode {
             "a2a-tck client judges a client, not an agent: give the client with --cmd \
              (or none, for the reference client, with --client-fault to break it)",
         );
+    }
+    if let Some(flag) = unused_by_client(&args.run) {
+        return usage(&format!(
+            "{flag} applies to a run against an agent; `a2a-tck client` does not use it \
+             (its plays serve their own agents)"
+        ));
     }
     let scenario_timeout = match seconds(args.scenario_timeout, "--scenario-timeout") {
         Ok(d) => d,
