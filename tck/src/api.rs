@@ -31,6 +31,7 @@ pub use crate::contract::Contract;
 pub use crate::drive::Drive;
 pub use crate::floor::MinJudged;
 pub use crate::format::Format;
+pub use crate::gate::Gate;
 pub use crate::report::{CheckResult, Report, Verdict};
 pub use a2a_reference_agent::{AgentConfig, Fault};
 
@@ -378,11 +379,6 @@ impl Options {
                     .into(),
             ));
         }
-        if let Some((baseline, name)) = &self.expect {
-            baseline
-                .validate(&checks::ids(), self.allow_unreviewed)
-                .map_err(|e| Error::Usage(format!("{name}: {e}")))?;
-        }
         for pem in &self.ca_certs {
             crate::wire::ca_certificates(pem)
                 .map_err(|e| Error::Usage(format!("a CA certificate given to ca_cert() {e}")))?;
@@ -394,6 +390,17 @@ impl Options {
             crate::wire::user_header(name, value).map_err(Error::Usage)?;
         }
         Ok(())
+    }
+
+    /// The gate of the run: its baseline, checked against the catalogue, and its floor.
+    fn gate(&self) -> Result<Gate, Error> {
+        Gate::new(
+            self.expect.clone(),
+            self.min_judged,
+            self.allow_unreviewed,
+            &checks::ids(),
+        )
+        .map_err(Error::Usage)
     }
 
     /// The run options against a built-in agent: the private CA it made (under `tls`) trusted,
@@ -480,14 +487,18 @@ impl From<RunError> for Error {
 /// ```
 pub async fn run(options: &Options) -> Result<Report, Error> {
     options.validate()?;
+    let gate = options.gate()?;
     let mut report = run_unjudged(options).await?;
-    if let Some(floor) = options.min_judged {
-        report.floor = Some(floor.judge(&report));
-    }
-    if let (Some((baseline, name)), false) = (&options.expect, report.verdict == Verdict::Error) {
-        report.baseline = Some(baseline.gate(&report, name).map_err(Error::Usage)?);
-    }
+    gate.apply(&mut report);
     Ok(report)
+}
+
+/// The exit status the command gives a report [`run`] returned with these options: 0 when
+/// every gate held (the verdict, or the baseline of [`Options::expect`], and the floor of
+/// [`Options::min_judged`]), 1 when one failed, 2 when the kit could not run, 130 when the run
+/// was interrupted. See [`Gate::exit_status`].
+pub fn exit_status(options: &Options, report: &Report) -> Result<u8, Error> {
+    Ok(options.gate()?.exit_status(report))
 }
 
 /// The run itself, before its baseline and floor are judged.

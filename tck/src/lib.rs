@@ -35,8 +35,8 @@ layers! {
     facts: a2a, behaviors, destination, drive, ids, jws, model, registry, service_params, stop;
     exchange: card, evidence, history, judge, latency, pace, shapes, tls_probe, transport, webhook, wire;
     suite: check, checks, contract, ctx, detect, filter, probe;
-    reporting: acts_report, baseline, compat, declarations, diff, evidence_text, floor, format, html, output,
-        refusals, report, sarif, secrets;
+    reporting: acts_report, baseline, compat, declarations, diff, evidence_text, floor, format, gate, html,
+        output, refusals, report, sarif, secrets;
     run: builtin, card_only, configurations, durability, explore, failure, runner;
     client: adapter, calls, card_signing, client_runner, plays, reference_client, stage, verdicts;
 }

@@ -3,10 +3,10 @@
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime};
 
-use a2a_tck::baseline::Baseline;
 use a2a_tck::behaviors::SutBehaviors;
 use a2a_tck::contract::Contract;
-use a2a_tck::report::{Report, Verdict};
+use a2a_tck::gate::Gate;
+use a2a_tck::report::Report;
 use a2a_tck::runner::{self, Filter, RunError, RunOptions};
 use a2a_tck::{builtin, card, checks, failure, output};
 use clap::Parser;
@@ -215,8 +215,8 @@ fn run(args: RunArgs) -> ExitCode {
         (Ok(r), Ok(c), Ok(w)) => (r, c, w),
         (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return usage(&e),
     };
-    let baseline = match args.expect.as_deref().map(Baseline::load).transpose() {
-        Ok(baseline) => baseline,
+    let gate = match gate_of(&args, &checks::ids()) {
+        Ok(gate) => gate,
         Err(e) => return usage(&e),
     };
     let sut_behaviors = match args
@@ -235,21 +235,6 @@ fn run(args: RunArgs) -> ExitCode {
     };
     if let Some(Err(e)) = args.acts_report.as_deref().map(cli::write::check_acts) {
         return usage(&e);
-    }
-    if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
-        if let Err(e) = baseline.validate(&checks::ids(), args.allow_unreviewed) {
-            return usage(&format!("{}:\n{e}", path.display()));
-        }
-    }
-    if let Some(unreviewed) = baseline
-        .as_ref()
-        .map(Baseline::unreviewed)
-        .filter(|n| *n > 0)
-    {
-        eprintln!(
-            "note: {unreviewed} baseline entries still give a TODO as their reason \
-             (allowed by --allow-unreviewed)"
-        );
     }
     // The agent's other configurations (--configuration, --plan), read before any request.
     let configurations = match cli::configurations::wanted(&args.configurations) {
@@ -397,26 +382,10 @@ fn run(args: RunArgs) -> ExitCode {
                 .await;
         report.cap_evidence();
         // A signal after the last check still makes an interrupted run (exit 130/143).
-        report.interrupted |= interrupted_by().is_some();
-        if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
-            if report.verdict == Verdict::Error {
-                // Nothing was judged: every entry would read as stale, and the gate would
-                // blame the baseline for an outage.
-                eprintln!(
-                    "note: the baseline {} was not applied: the kit could not run",
-                    path.display()
-                );
-            } else {
-                match baseline.gate(&report, &path.display().to_string()) {
-                    Ok(gate) => report.baseline = Some(gate),
-                    Err(e) => return usage(&e),
-                }
-            }
+        if interrupted_by().is_some() {
+            report.mark_interrupted();
         }
-        if let Some(min) = args.min_judged {
-            report.floor = Some(min.judge(&report));
-        }
-        let code = finish(&report, &args, &reports);
+        let code = finish(report, &gate, &args, &reports);
         signals.abort();
         code
     })
@@ -504,15 +473,10 @@ fn card_command(args: CardArgs) -> ExitCode {
         (Ok(r), Ok(c)) => (r, c),
         (Err(e), _) | (_, Err(e)) => return usage(&e),
     };
-    let baseline = match args.expect.as_deref().map(Baseline::load).transpose() {
-        Ok(baseline) => baseline,
+    let gate = match gate_of(&args, &checks::ids()) {
+        Ok(gate) => gate,
         Err(e) => return usage(&e),
     };
-    if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
-        if let Err(e) = baseline.validate(&checks::ids(), args.allow_unreviewed) {
-            return usage(&format!("{}:\n{e}", path.display()));
-        }
-    }
     // Every report is checked before the card is read.
     let reports = match cli::write::wanted(&args).and_then(|w| cli::write::check(&w).map(|()| w)) {
         Ok(reports) => reports,
@@ -556,16 +520,7 @@ fn card_command(args: CardArgs) -> ExitCode {
             Err(e) => return usage(&e.to_string()),
         };
         report.cap_evidence();
-        if let (Some(baseline), Some(path)) = (&baseline, &args.expect) {
-            match baseline.gate(&report, &path.display().to_string()) {
-                Ok(gate) => report.baseline = Some(gate),
-                Err(e) => return usage(&e),
-            }
-        }
-        if let Some(min) = args.min_judged {
-            report.floor = Some(min.judge(&report));
-        }
-        finish(&report, &args, &reports)
+        finish(report, &gate, &args, &reports)
     })
 }
 
@@ -665,13 +620,36 @@ impl Signals {
     }
 }
 
-/// Writes every report asked for, prints the summary (on standard error when a report goes to
-/// standard output), and gives the exit status: 2 when the kit could not run or a report could
-/// not be written, else the gate's (with `--expect`) or the verdict's.
-fn finish(report: &Report, args: &RunArgs, reports: &[cli::write::Wanted]) -> ExitCode {
+/// The gate of a run (`--expect`, `--allow-unreviewed`, `--min-judged`), its baseline checked
+/// against `known_ids`; the notes it has before the run are told on standard error.
+fn gate_of(args: &RunArgs, known_ids: &[&str]) -> Result<Gate, String> {
+    let gate = Gate::load(
+        args.expect.as_deref(),
+        args.min_judged,
+        args.allow_unreviewed,
+        known_ids,
+    )?;
+    for note in gate.notes() {
+        eprintln!("note: {note}");
+    }
+    Ok(gate)
+}
+
+/// Applies the gate, writes every report asked for, prints the summary (on standard error
+/// when a report goes to standard output), and gives the exit status: the signal's when one
+/// stopped the run, 2 when a report could not be written, else the gate's.
+fn finish(
+    mut report: Report,
+    gate: &Gate,
+    args: &RunArgs,
+    reports: &[cli::write::Wanted],
+) -> ExitCode {
+    for note in gate.apply(&mut report) {
+        eprintln!("note: {note}");
+    }
+    let report = &report;
     // SARIF locates the results a baseline expects in the baseline file.
-    let baseline_text = (args.expect.as_deref()).and_then(|p| std::fs::read_to_string(p).ok());
-    let mut failed = cli::write::write(report, reports, baseline_text.as_deref());
+    let mut failed = cli::write::write(report, reports, gate.baseline_text());
     let to_stderr = cli::write::to_stdout(reports);
     // The kit's results name no configuration yet: each is the default one.
     let acts_lines =
@@ -729,25 +707,46 @@ fn finish(report: &Report, args: &RunArgs, reports: &[cli::write::Wanted]) -> Ex
     if let Some(code) = interrupted_by() {
         return ExitCode::from(code);
     }
-    if !failed.is_empty() || report.verdict == Verdict::Error {
-        return ExitCode::from(2);
+    if !failed.is_empty() {
+        return ExitCode::from(a2a_tck::gate::EXIT_KIT);
     }
-    // A floor not met fails the run, whatever the verdict.
-    if report.floor.as_ref().is_some_and(|f| !f.passed) {
-        return ExitCode::from(1);
-    }
-    if let Some(gate) = &report.baseline {
-        return if gate.passed {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(1)
-        };
-    }
-    match report.verdict {
-        Verdict::Conformant => ExitCode::SUCCESS,
-        Verdict::NonConformant | Verdict::Inconclusive => ExitCode::from(1),
-        Verdict::Error => ExitCode::from(2),
-    }
+    ExitCode::from(gate.exit_status(report))
+}
+
+/// The first flag of an agent run that `a2a-tck client` was given and would not use: it
+/// refuses it rather than ignore it. A flag with a default counts as given when its value is
+/// not the default.
+fn unused_by_client(args: &RunArgs) -> Option<&'static str> {
+    let unused = [
+        (args.assume_version.is_some(), "--assume-version"),
+        (args.timeout != 10.0, "--timeout"),
+        (args.check_timeout != 30.0, "--check-timeout"),
+        (args.stream_wait != 5.0, "--stream-wait"),
+        (args.jobs.is_some(), "--jobs"),
+        (args.contract.is_some(), "--contract"),
+        (args.drive.is_some(), "--drive"),
+        (!args.headers.is_empty(), "--header"),
+        (args.bearer.is_some(), "--bearer"),
+        (args.bearer_env.is_some(), "--bearer-env"),
+        (args.other_bearer.is_some(), "--other-bearer"),
+        (args.other_bearer_env.is_some(), "--other-bearer-env"),
+        (!args.other_headers.is_empty(), "--other-header"),
+        (args.limited_bearer.is_some(), "--limited-bearer"),
+        (args.limited_bearer_env.is_some(), "--limited-bearer-env"),
+        (!args.limited_headers.is_empty(), "--limited-header"),
+        (!args.trusted_keys.is_empty(), "--trusted-key"),
+        (!args.ca_certs.is_empty(), "--ca-cert"),
+        (args.tls, "--tls"),
+        (args.webhook_url.is_some(), "--webhook-url"),
+        (args.webhook_listen.is_some(), "--webhook-listen"),
+        (args.restart_cmd.is_some(), "--restart-cmd"),
+        (args.ready_timeout != 30.0, "--ready-timeout"),
+        (args.durability, "--durability"),
+    ];
+    unused
+        .iter()
+        .find(|(given, _)| *given)
+        .map(|(_, flag)| *flag)
 }
 
 /// `a2a-tck client`: the client under test through every play; the same reports and exit
@@ -774,12 +773,21 @@ fn client_command(args: ClientArgs) -> ExitCode {
              (or none, for the reference client, with --client-fault to break it)",
         );
     }
+    if let Some(flag) = unused_by_client(&args.run) {
+        return usage(&format!(
+            "{flag} applies to a run against an agent; `a2a-tck client` does not use it \
+             (its plays serve their own agents)"
+        ));
+    }
     let scenario_timeout = match seconds(args.scenario_timeout, "--scenario-timeout") {
         Ok(d) => d,
         Err(e) => return usage(&e),
     };
-    let baseline = match args.run.expect.as_deref().map(Baseline::load).transpose() {
-        Ok(baseline) => baseline,
+    let ids: Vec<&str> = (a2a_tck::plays::table().checks.iter())
+        .map(|c| c.id.as_str())
+        .collect();
+    let gate = match gate_of(&args.run, &ids) {
+        Ok(gate) => gate,
         Err(e) => return usage(&e),
     };
     let reports =
@@ -787,14 +795,6 @@ fn client_command(args: ClientArgs) -> ExitCode {
             Ok(reports) => reports,
             Err(e) => return usage(&e),
         };
-    if let (Some(baseline), Some(path)) = (&baseline, &args.run.expect) {
-        let ids: Vec<&str> = (a2a_tck::plays::table().checks.iter())
-            .map(|c| c.id.as_str())
-            .collect();
-        if let Err(e) = baseline.validate(&ids, args.run.allow_unreviewed) {
-            return usage(&format!("{}:\n{e}", path.display()));
-        }
-    }
     let runtime = match runtime() {
         Ok(runtime) => runtime,
         Err(code) => return code,
@@ -809,18 +809,7 @@ fn client_command(args: ClientArgs) -> ExitCode {
     };
     let mut report = runtime.block_on(a2a_tck::client_runner::run(&options));
     report.cap_evidence();
-    if let (Some(baseline), Some(path)) = (&baseline, &args.run.expect) {
-        if report.verdict != Verdict::Error {
-            match baseline.gate(&report, &path.display().to_string()) {
-                Ok(gate) => report.baseline = Some(gate),
-                Err(e) => return usage(&e),
-            }
-        }
-    }
-    if let Some(min) = args.run.min_judged {
-        report.floor = Some(min.judge(&report));
-    }
-    finish(&report, &args.run, &reports)
+    finish(report, &gate, &args.run, &reports)
 }
 
 /// `a2a-tck schemas`: prints or writes the wire schemas.

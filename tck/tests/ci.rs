@@ -459,6 +459,8 @@ async fn interrupt(
     let dir = tempfile::tempdir().expect("temp dir");
     let report = dir.path().join(format!("{name}.json"));
     let junit = dir.path().join(format!("{name}.xml"));
+    let markdown = dir.path().join(format!("{name}.md"));
+    let html = dir.path().join(format!("{name}.html"));
     let mut child = tokio::process::Command::new(BIN)
         .args([
             "--target",
@@ -473,6 +475,10 @@ async fn interrupt(
             text(&report),
             "--junit",
             text(&junit),
+            "--markdown",
+            text(&markdown),
+            "--html",
+            text(&html),
         ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -526,11 +532,31 @@ async fn interrupt(
     stderr_text.push_str(&rest);
     let took = signalled.elapsed();
     let read = Report::read(&report).ok();
-    if read.is_some() {
+    if let Some(report) = &read {
         assert!(
             std::fs::metadata(&junit).is_ok_and(|m| m.len() > 0),
             "the JUnit report is written too"
         );
+        // Every format says the run was interrupted, and none calls it conformant.
+        for (format, path) in [("Markdown", &markdown), ("HTML", &html)] {
+            let written = std::fs::read_to_string(path).unwrap_or_default();
+            let headline = written
+                .lines()
+                .find(|l| l.contains("A2A conformance of"))
+                .unwrap_or_default();
+            assert!(
+                headline.contains("interrupted") && !headline.contains("conformant"),
+                "{format}: {headline}"
+            );
+            assert!(!written.contains("100.0%"), "{format}: {written}");
+        }
+        if report.not_run.iter().all(|n| n.reason == "interrupted") {
+            let md = std::fs::read_to_string(&markdown).unwrap_or_default();
+            assert!(
+                !md.contains("need the agent to play a test scenario"),
+                "the checks a stop left out are not said to need a scenario: {md}"
+            );
+        }
     }
     (status.code(), out_text, stderr_text, took, read)
 }
@@ -545,6 +571,29 @@ async fn interrupted_runs_still_report() {
         assert_eq!(status, Some(code), "{signal}: {err}");
         let report = report.unwrap_or_else(|| panic!("{signal}: a report: {err}"));
         assert!(report.interrupted, "{signal}");
+        // Its verdict is `interrupted`, never `conformant`, and it shows no compatibility
+        // figure over the few results it judged.
+        assert_eq!(report.verdict, Verdict::Interrupted, "{signal}");
+        assert!(
+            report
+                .compatibility
+                .as_ref()
+                .is_none_or(|c| c.percent.is_none()),
+            "{signal}: {:?}",
+            report.compatibility
+        );
+        let verdict_line = out
+            .lines()
+            .find(|l| l.starts_with("verdict:"))
+            .unwrap_or("");
+        assert!(
+            verdict_line.starts_with("verdict: interrupted"),
+            "{signal}: {verdict_line}"
+        );
+        assert!(
+            out.contains("the run was interrupted before they ran"),
+            "{signal}: the checks a stop left out are the stop's: {out}"
+        );
         assert!(
             report.not_run.iter().any(|n| n.reason == "interrupted"),
             "{signal}: {:?}",

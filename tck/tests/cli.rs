@@ -660,5 +660,56 @@ async fn client_mode_refuses_the_flags_of_an_agent_run() {
         "last-interface",
     ])
     .await;
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out)); // Every flag of an agent run it would not use is refused, by name, before any play:
+                                                                // never accepted and silently ignored.
+    for (flag, given) in [
+        ("--tls", &["--tls"][..]),
+        ("--durability", &["--durability"]),
+        ("--header", &["--header", "X-Key: 1"]),
+        ("--bearer", &["--bearer", "t"]),
+        ("--contract", &["--contract", "none"]),
+        ("--timeout", &["--timeout", "3"]),
+        ("--jobs", &["--jobs", "2"]),
+        ("--restart-cmd", &["--restart-cmd", "true"]),
+        ("--webhook-url", &["--webhook-url", "http://127.0.0.1:9/h"]),
+        ("--trusted-key", &["--trusted-key", "key.json"]),
+    ] {
+        let mut args = vec!["client", "--select", "client.nothing*"];
+        args.extend(given);
+        let (out, _) = kit(&args).await;
+        assert_eq!(out.status.code(), Some(2), "{flag}: {}", stderr(&out));
+        assert!(stderr(&out).contains(flag), "{flag}: {}", stderr(&out));
+    }
+}
+
+/// A drive file's pointer without its leading `/` is no JSON pointer: the file is refused when
+/// it is read (exit 2, naming the field), before the kit sends null in its place and blames the
+/// agent.
+#[tokio::test]
+async fn a_drive_pointer_without_its_slash_is_a_usage_error() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/drive-reference.toml");
+    let text = std::fs::read_to_string(&path).expect("the example drive file");
+    let right = "\"/status/message/parts/1/data/approvalId\"";
+    assert!(text.contains(right), "the fixture's pointer moved");
+    let drive = temp_path("slashless-drive.toml");
+    std::fs::write(
+        &drive,
+        text.replace(right, "\"status/message/parts/1/data/approvalId\""),
+    )
+    .expect("write");
+    let (out, _) = kit(&[
+        "--fault",
+        "plays-no-contract",
+        "--drive",
+        drive.to_str().expect("utf8"),
+    ])
+    .await;
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("input-required.follow-up")
+            && stderr(&out).contains("start with `/`"),
+        "{}",
+        stderr(&out)
+    );
 }

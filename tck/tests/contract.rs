@@ -331,3 +331,45 @@ async fn a_drive_file_drives_an_agent_that_plays_no_contract_through_its_approva
     };
     assert!(untestable(&driven) * 4 < untestable(&undriven));
 }
+
+/// A drive file's pointer that finds nothing in the task (a part the agent's answer does not
+/// have): the follow-up carries null where the file meant the agent's value, so the result
+/// judges the file, not the agent: never a FAIL; a result not judged PASS (the reference agent
+/// continues the task whatever the approval carries) is UNTESTABLE naming the pointer.
+#[tokio::test]
+async fn a_drive_pointer_that_finds_nothing_is_untestable_never_a_fail() {
+    let agent = a2a_tck::builtin::start(&[Fault::PlaysNoContract])
+        .await
+        .expect("agent starts");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/drive-reference.toml");
+    let text = std::fs::read_to_string(&path).expect("the example drive file");
+    let (right, wrong) = (
+        "/status/message/parts/1/data/approvalId",
+        "/status/message/parts/7/data/approvalId",
+    );
+    assert!(text.contains(right), "the fixture's pointer moved");
+    let drive = a2a_tck::drive::Drive::parse(&text.replace(right, wrong), false).expect("parses");
+    let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
+    options.drive = Some(std::sync::Arc::new(drive));
+    options.filter.select = vec!["send.follow-up-continues-interrupted-task".into()];
+    let report = runner::run(&a2a_tck::checks::all(), &options)
+        .await
+        .expect("run");
+    agent.shutdown().await;
+    assert!(!report.results.is_empty());
+    for r in &report.results {
+        assert!(
+            matches!(r.status, Status::Pass | Status::Untestable),
+            "{} {:?} {:?}: {:?} {}",
+            r.id,
+            r.binding,
+            r.version,
+            r.status,
+            r.message
+        );
+        if r.status == Status::Untestable {
+            assert!(r.message.contains(wrong), "{}", r.message);
+        }
+    }
+}

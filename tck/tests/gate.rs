@@ -437,3 +437,75 @@ fn diff_says_when_the_reports_are_of_different_agents_kits_or_versions() {
     let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
     assert_eq!(json["differences"].as_array().map(Vec::len), Some(4));
 }
+
+/// With `--expect`, the JUnit file agrees with the gate: the results the baseline expects are
+/// skipped (naming the baseline and the entry's reason), never failures or errors, so a CI
+/// reporter that fails on errors passes the run the gate passed; a stale entry still fails.
+#[test]
+fn junit_honours_the_baseline() {
+    let baseline = write("junit-accept.toml", ACCEPT_TOML);
+    let junit = temp("junit-accept.xml");
+    let (output, report) = run(
+        "junit-accept",
+        true,
+        &["--expect", path(&baseline), "--junit", path(&junit)],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(report.baseline.as_ref().is_some_and(|g| g.passed));
+    let xml = std::fs::read_to_string(&junit).expect("junit");
+    assert!(
+        !xml.contains("<failure") && !xml.contains("<error"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<skipped") && xml.contains("expected by the baseline"),
+        "{xml}"
+    );
+    assert!(xml.contains("tracked upstream"), "{xml}");
+    // A stale entry (its results now pass) fails the gate, and the JUnit file with it.
+    let (output, report) = run(
+        "junit-stale",
+        false,
+        &["--expect", path(&baseline), "--junit", path(&junit)],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(report.baseline.as_ref().is_some_and(|g| !g.passed));
+    let xml = std::fs::read_to_string(&junit).expect("junit");
+    assert!(xml.contains("<failure") && xml.contains("STALE"), "{xml}");
+}
+
+/// The kit could not run (a closed port): the agent run and `a2a-tck card` leave the baseline
+/// unapplied alike, say so, blame no stale entry, and exit 2.
+#[test]
+fn a_closed_port_leaves_the_baseline_unapplied_for_every_entrance() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let dead = format!("http://127.0.0.1:{port}");
+    let baseline = write("closed.toml", ACCEPT_TOML);
+    let runs: [(&str, Vec<&str>); 2] = [
+        ("agent run", vec!["--target", &dead]),
+        ("card", vec!["card", &dead]),
+    ];
+    for (name, args) in runs {
+        let report_path = temp(&format!("closed-{}.json", name.replace(' ', "-")));
+        let mut args = args.clone();
+        args.extend(["--expect", path(&baseline), "--report", path(&report_path)]);
+        let output = kit(&args);
+        let (out, err) = (text(&output.stdout), text(&output.stderr));
+        assert_eq!(output.status.code(), Some(2), "{name}: {out}{err}");
+        assert!(
+            err.contains("was not applied: the kit could not run"),
+            "{name}: {err}"
+        );
+        assert!(
+            !out.contains("STALE") && !err.contains("stale"),
+            "{name}: {out}{err}"
+        );
+        let report = Report::read(&report_path).expect("a report");
+        assert_eq!(report.verdict, Verdict::Error, "{name}");
+        assert!(report.baseline.is_none(), "{name}: {:?}", report.baseline);
+        assert!(report.verdict_reason.contains("was not applied"), "{name}");
+    }
+}

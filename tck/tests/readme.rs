@@ -71,6 +71,7 @@ const COMMANDS: &[(&str, Use)] = &[
     ("a2a-tck client", Use::Run("the_client_recipe")),
     ("a2a-tck client --client-fault last-interface", Use::Run("the_client_recipe")),
     ("a2a-tck client --list-client-faults", Use::Run("the_client_recipe")),
+    ("pip install -r adapters/python/requirements.txt", Use::Skip("installs a2a-sdk from PyPI: scripts/clients.sh installs it into a scratch venv in CI")),
     ("a2a-tck client --cmd 'python3 adapters/python/adapter.py' --report client.json", Use::Skip("needs a2a-sdk from PyPI: scripts/clients.sh installs it and runs this adapter in CI")),
     ("a2a-tck explore --target URL --seed 42 --report explore.json", Use::Run("the_explore_recipe")),
     ("a2a-tck explore --target URL --replay explore.json", Use::Run("the_explore_recipe")),

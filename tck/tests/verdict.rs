@@ -179,9 +179,34 @@ async fn contract_none_passes_on_what_it_ran_and_a_floor_can_refuse_it() {
         "--protocol-version",
         "1.0",
     ];
-    let (output, report) = builtin("none", &args).await;
+    let (html, markdown) = (temp_path("none.html"), temp_path("none.md"));
+    let mut written: Vec<&str> = args.to_vec();
+    written.extend(["--html", html.to_str().expect("utf8")]);
+    written.extend(["--markdown", markdown.to_str().expect("utf8")]);
+    let (output, report) = builtin("none", &written).await;
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(report.verdict, Verdict::Conformant, "{stdout}");
+    // Every format gives the same verdict, `partial` included: the HTML headline and title
+    // too.
+    let words = report.verdict_words();
+    let page = std::fs::read_to_string(&html).expect("html");
+    let headline = (page.split("<h1>").nth(1)).and_then(|h| h.split("</h1>").next());
+    assert!(
+        headline.is_some_and(|h| h.contains(&words)),
+        "{words}: {headline:?}"
+    );
+    assert!(page.contains(&format!(": {words}</title>")), "{words}");
+    let md = std::fs::read_to_string(&markdown).expect("markdown");
+    assert!(
+        md.lines().next().is_some_and(|l| l.ends_with(&words)),
+        "{md}"
+    );
+    assert!(stdout.contains(&format!("verdict: {words}")), "{stdout}");
+    // `none` sends no scenario: nothing is said to carry one.
+    assert!(
+        stdout.contains("no scenario sent") && !stdout.contains("carried in the messageId"),
+        "{stdout}"
+    );
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     let partial = report.partial.as_ref().expect("partial");
     assert!(partial.checks_not_run > 0, "{partial:?}");
@@ -293,4 +318,30 @@ fn the_verdict_rules_name_their_units_and_judge_what_was_selected() {
         "61 checks not run (no scenario contract), 1 check not selected, 2 interfaces not selected"
     );
     assert_eq!(a2a_tck::report::Partial::default().if_any(), None);
+}
+
+/// A drive-file run's checks not run are those the drive file does not give, and its verdict
+/// says so, never "no scenario contract".
+#[test]
+fn a_drive_file_run_names_the_drive_file_for_what_it_did_not_run() {
+    use a2a_tck::contract::{Carrier, Contract, ContractReport};
+    let partial = a2a_tck::report::Partial {
+        checks_not_run: 3,
+        ..Default::default()
+    };
+    let drive = ContractReport {
+        requested: Some(Contract::Drive),
+        detected: None,
+        used: Contract::Drive,
+        carrier: Carrier::DriveFile,
+        kit_scenarios: Vec::new(),
+        honoured: Vec::new(),
+        evidence: Vec::new(),
+        sut_behaviors: None,
+    };
+    assert_eq!(
+        partial.words_for(Some(&drive)),
+        "3 checks not run (not in the drive file)"
+    );
+    assert_eq!(partial.words(), "3 checks not run (no scenario contract)");
 }

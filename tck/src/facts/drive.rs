@@ -120,6 +120,16 @@ impl Drive {
                     if send.text.is_none() && send.parts.as_ref().is_none_or(Vec::is_empty) {
                         return Err(format!("`{name}{what}` needs `text` or `parts`"));
                     }
+                    let mut pointers = Vec::new();
+                    for value in (send.parts.iter().flatten()).chain(&send.metadata) {
+                        pointers_in(value, &mut pointers);
+                    }
+                    if let Some(bad) = pointers.iter().find(|p| !p.is_empty() && !p.starts_with('/')) {
+                        return Err(format!(
+                            "`{name}{what}`: the pointer {bad:?} is no JSON pointer (RFC 6901): it \
+                             must start with `/`, e.g. \"/{bad}\""
+                        ));
+                    }
                 }
             }
         }
@@ -169,8 +179,28 @@ impl Drive {
 
     /// The follow-up playing `name` on `task`: completing an interrupted task takes that
     /// state's `follow-up`; keeping it waiting (`tck-input-required`) its `again` (else its
-    /// first message); anything else the scenario's own first message. Pointers read `task`.
+    /// first message); anything else the scenario's own first message. Pointers read `task`
+    /// (one that finds nothing there gives null; [`Drive::unresolved`] names them).
     pub fn follow_up(&self, name: &str, task: &Value) -> Option<(Value, Option<Value>)> {
+        self.follow_up_send(name, task).map(|send| render(send, task))
+    }
+
+    /// The pointers of the follow-up playing `name` on `task` that find nothing in `task`:
+    /// the follow-up then carries null where the file meant a value of the agent's, so what
+    /// the agent makes of it judges the drive file, not the agent.
+    pub fn unresolved(&self, name: &str, task: &Value) -> Vec<String> {
+        let Some(send) = self.follow_up_send(name, task) else {
+            return Vec::new();
+        };
+        let mut pointers = Vec::new();
+        for value in (send.parts.iter().flatten()).chain(&send.metadata) {
+            pointers_in(value, &mut pointers);
+        }
+        pointers.retain(|p| task.pointer(p).is_none());
+        pointers
+    }
+
+    fn follow_up_send(&self, name: &str, task: &Value) -> Option<&Send> {
         let waiting = match crate::a2a::state(task) {
             Some("TASK_STATE_INPUT_REQUIRED") => self.steps.get("input-required"),
             Some("TASK_STATE_AUTH_REQUIRED") => self.steps.get("auth-required"),
@@ -181,7 +211,7 @@ impl Drive {
             (Some(step), _) => step.follow_up.as_ref()?,
             (None, _) => &self.step(name)?.send,
         };
-        Some(render(send, task))
+        Some(send)
     }
 }
 
@@ -195,6 +225,21 @@ fn render(send: &Send, task: &Value) -> (Value, Option<Value>) {
         fill(parts, task),
         send.metadata.clone().map(|m| fill(m, task)),
     )
+}
+
+/// Every `{ "pointer": "..." }` in `value`, in order.
+fn pointers_in(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            if let (1, Some(Value::String(pointer))) = (map.len(), map.get("pointer")) {
+                out.push(pointer.clone());
+                return;
+            }
+            map.values().for_each(|v| pointers_in(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| pointers_in(v, out)),
+        _ => {}
+    }
 }
 
 /// Replaces each `{ "pointer": "/..." }` in `value` with what `task` holds there (null when
@@ -215,6 +260,31 @@ fn fill(value: Value, task: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pointer without its leading `/` names no value (RFC 6901): the file is refused when
+    /// read, naming the field, and a pointer that finds nothing in the task is named.
+    #[test]
+    fn a_pointer_without_its_slash_is_refused_and_one_finding_nothing_is_named() {
+        let bad = r#"
+[input-required]
+text = "book it"
+follow-up = { parts = [{ data = { approvalId = { pointer = "status/message/parts/0/data/approvalId" } } }] }
+"#;
+        let error = Drive::parse(bad, false).expect_err("refused");
+        assert!(
+            error.contains("`input-required.follow-up`") && error.contains("must start with `/`"),
+            "{error}"
+        );
+        let good = bad.replace("\"status/", "\"/status/");
+        let drive = Drive::parse(&good, false).expect("parses");
+        let task = json!({"status": {"state": "TASK_STATE_INPUT_REQUIRED", "message": {"parts": [{"text": "?"}]}}});
+        assert_eq!(
+            drive.unresolved("tck-complete-task", &task),
+            ["/status/message/parts/0/data/approvalId"]
+        );
+        let found = json!({"status": {"state": "TASK_STATE_INPUT_REQUIRED", "message": {"parts": [{"data": {"approvalId": "a1"}}]}}});
+        assert!(drive.unresolved("tck-complete-task", &found).is_empty());
+    }
 
     const TOML: &str = r#"
 [completed]

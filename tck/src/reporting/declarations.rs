@@ -48,6 +48,16 @@ const CAPABILITIES: [(Capability, &str); 3] = [
     (Capability::ExtendedAgentCard, "extended agent card"),
 ];
 
+/// Why a declaration went untested when the run was stopped before any of its checks ran
+/// (`is_its_check` names them): the stop, not a fact about the agent the run never
+/// established.
+const STOPPED_BEFORE: &str = "the run was interrupted before its checks ran";
+
+/// Whether a stop left out a check `is_its_check` names.
+fn stopped_before(run: &Run<'_>, is_its_check: &dyn Fn(&str) -> bool) -> bool {
+    (run.not_run.iter()).any(|n| n.reason == crate::stop::INTERRUPTED && is_its_check(&n.id))
+}
+
 /// Every declaration of the card that no result of the run tested, in card order.
 pub fn untested(run: &Run<'_>) -> Vec<UntestedDeclaration> {
     let mut out = Vec::new();
@@ -89,7 +99,9 @@ pub fn untested(run: &Run<'_>) -> Vec<UntestedDeclaration> {
         let judged = (run.results.iter())
             .any(|r| extension_check(&r.id) && r.status != Status::NotApplicable);
         if !judged {
-            let why = if run.selected.iter().any(|c| extension_check(c.id)) {
+            let why = if stopped_before(run, &extension_check) {
+                STOPPED_BEFORE
+            } else if run.selected.iter().any(|c| extension_check(c.id)) {
                 "no extension check could judge it: the kit judges required extensions \
                  (what an optional one changes is defined by its own specification)"
             } else {
@@ -115,6 +127,8 @@ pub fn untested(run: &Run<'_>) -> Vec<UntestedDeclaration> {
                 .find(|r| auth_check(&r.id) && r.status == Status::NotApplicable);
             let why = if let Some(result) = not_applicable {
                 result.message.clone()
+            } else if stopped_before(run, &auth_check) {
+                STOPPED_BEFORE.to_string()
             } else if run.selected.iter().any(|c| auth_check(c.id)) {
                 "no usable interface ran its checks".to_string()
             } else {
@@ -137,7 +151,9 @@ pub fn untested(run: &Run<'_>) -> Vec<UntestedDeclaration> {
             .iter()
             .any(|r| signature_check(&r.id) && r.status != Status::NotApplicable);
         if !judged {
-            let why = if run.selected.iter().any(|c| signature_check(c.id)) {
+            let why = if stopped_before(run, &signature_check) {
+                STOPPED_BEFORE
+            } else if run.selected.iter().any(|c| signature_check(c.id)) {
                 "no signature could be judged (no key found through `jku` or --trusted-key, \
                  or an algorithm the kit cannot verify)"
             } else {
@@ -169,6 +185,9 @@ fn capability_gap(run: &Run<'_>, capability: Capability, words: &str) -> Option<
     }
     if !run.selected.iter().any(|c| gated(c)) {
         return Some("the selection (--select, --level) excluded its checks".into());
+    }
+    if stopped_before(run, &|id| ids.contains(&id)) {
+        return Some(STOPPED_BEFORE.into());
     }
     if run.not_run.iter().any(|n| ids.contains(&n.id.as_str())) {
         return Some("its checks were not run: the contract is `none`".into());

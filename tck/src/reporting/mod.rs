@@ -1,11 +1,12 @@
 //! The report and everything made from a finished one: the report model, the baseline and floor
-//! gates, the compatibility figure, redaction, and the renderers (summary, Markdown, JUnit, HTML,
+//! gates and the one gate every entrance applies (`gate`), the compatibility figure, redaction, and the renderers (summary, Markdown, JUnit, HTML,
 //! SARIF) with one table of formats. Imports only the layers below it, never the run.
 
 pub mod report;
 pub mod baseline;
 pub mod compat;
 pub mod floor;
+pub mod gate;
 pub mod declarations;
 pub mod refusals;
 pub mod secrets;

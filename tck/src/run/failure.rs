@@ -38,11 +38,11 @@ pub fn card_unusable(
 }
 
 /// The report of a run of `catalog` with `options` stopped (SIGINT, SIGTERM) before its first
-/// check: verdict `error`, no results, `interrupted`. `started_at` is when the run began.
+/// check: verdict `interrupted`, no results. `started_at` is when the run began.
 pub fn interrupted(catalog: &[Check], options: &RunOptions, started_at: SystemTime) -> Report {
     let message = "interrupted before any check ran".to_string();
     let mut report = card_unusable(catalog, options, started_at, message, Vec::new());
-    report.verdict_reason = "interrupted before any check ran".into();
-    report.interrupted = true;
+    report.verdict_reason = String::new();
+    report.mark_interrupted();
     report
 }

@@ -236,6 +236,9 @@ pub struct Scenarios {
     undeclared: Undeclared,
     /// The undeclared scenarios this check was refused (see [`Scenarios::refusal`]).
     refused: Arc<Mutex<BTreeSet<String>>>,
+    /// The drive file's pointers this check's follow-ups found nothing at (see
+    /// [`Scenarios::note_unresolved`]).
+    unresolved: Arc<Mutex<Vec<String>>>,
 }
 
 impl Default for Scenarios {
@@ -269,6 +272,7 @@ impl Scenarios {
             declared: None,
             undeclared: Undeclared::default(),
             refused: Arc::default(),
+            unresolved: Arc::default(),
         }
     }
 
@@ -373,8 +377,24 @@ impl Scenarios {
         Scenarios {
             sent: Arc::default(),
             refused: Arc::default(),
+            unresolved: Arc::default(),
             ..self.clone()
         }
+    }
+
+    /// Records that a follow-up of the drive file went out with null where `pointer` found
+    /// nothing in the task it answers (`task_id`).
+    pub fn note_unresolved(&self, pointer: &str, task_id: &str) {
+        self.unresolved.lock().expect("not poisoned").push(format!(
+            "the drive file's pointer {pointer:?} found nothing in task {task_id}, so the \
+             follow-up carried null in its place"
+        ));
+    }
+
+    /// Why the check's follow-ups were not the drive file's: none when every pointer found
+    /// its value. A check whose follow-up carried such a gap judges the file, not the agent.
+    pub fn unresolved(&self) -> Vec<String> {
+        self.unresolved.lock().expect("not poisoned").clone()
     }
 
     pub fn used(&self) -> Contract {

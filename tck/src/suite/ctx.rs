@@ -227,6 +227,12 @@ impl Ctx {
     /// drive file's follow-up for the state the task is in (values read from `task`), else
     /// [`Ctx::follow_up_message`].
     pub fn follow_up_on(&self, task: &Value, prefix: &str) -> Value {
+        if let Some(drive) = self.scenarios.drive() {
+            let task_id = crate::a2a::text(task, "id").unwrap_or("(no id)");
+            for pointer in drive.unresolved(prefix, task) {
+                self.scenarios.note_unresolved(&pointer, task_id);
+            }
+        }
         match self
             .scenarios
             .drive()

@@ -58,7 +58,7 @@ fn header(report: &Report) -> Markup {
         header {
             h1 {
                 "A2A conformance of " (agent) ": "
-                span.verdict.(format!("v-{}", report.verdict.as_str())) { (report.verdict.as_str()) }
+                span.verdict.(format!("v-{}", report.verdict.as_str())) { (report.verdict_words()) }
             }
             p.reason { (report.verdict_reason) }
             table.totals {
@@ -180,10 +180,7 @@ fn outcomes(report: &Report) -> Markup {
         @if !not_run.is_empty() {
             details #not-run {
                 summary { h2 { "Not run (" (not_run.len()) " checks)" } }
-                p.hint {
-                    "These checks need the agent to play a test scenario; they were not run, and count \
-                     neither for nor against the verdict."
-                }
+                p.hint { (crate::output::not_run_hint(report)) }
                 table {
                     thead { tr { th { "level" } th { "check" } th { "where" } th { "why" } } }
                     tbody {
@@ -370,7 +367,7 @@ pub fn page(report: &Report) -> String {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
-                title { "A2A conformance of " (agent) ": " (report.verdict.as_str()) }
+                title { "A2A conformance of " (agent) ": " (report.verdict_words()) }
                 style { (PreEscaped(STYLE)) }
             }
             body {

@@ -22,6 +22,12 @@ pub fn junit_name(result: &CheckResult) -> String {
 /// and `version` when it ran on an interface. A failure, error or warning carries its
 /// recorded exchanges, cut to [`Caps::COMPACT`]. A run that could not start is one error
 /// case, `agent-card`.
+///
+/// A run gated on a baseline (`--expect`) follows its gate: a result the baseline expects is
+/// skipped, its message naming the baseline and the entry's reason (a `baseline` property of
+/// `expected`), so a CI reporter that fails on errors agrees with the exit status; a stale or
+/// expired entry that gates is a failure of its own (`a2a-tck baseline`), and a result the
+/// baseline does not expect fails as it would without one.
 pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
     let mut junit = quick_junit::Report::new("a2a-tck");
     let mut suites: Vec<(String, TestSuite)> = Vec::new();
@@ -49,9 +55,31 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
         };
         let evidence =
             (!result.evidence.is_empty()).then(|| evidence::text(&result.evidence, Caps::COMPACT));
-        let status = match result.status {
-            Status::Pass | Status::Warn => TestCaseStatus::success(),
-            Status::Fail => {
+        let expected = report.baseline.as_ref().and_then(|gate| {
+            (gate.expected.iter())
+                .find(|e| {
+                    e.id == result.id
+                        && e.binding == result.binding
+                        && e.version == result.version
+                        && e.status == result.status
+                })
+                .map(|e| (gate, e))
+        });
+        let status = match (expected, result.status) {
+            (Some((gate, e)), status) if crate::baseline::gates(status) => {
+                let mut s = TestCaseStatus::skipped();
+                s.set_message(format!(
+                    "{status} expected by the baseline {}: {}",
+                    gate.file, e.reason
+                ));
+                s.set_type(format!("expected {status}"));
+                if let Some(evidence) = &evidence {
+                    s.set_description(evidence.as_str());
+                }
+                s
+            }
+            (_, Status::Pass | Status::Warn) => TestCaseStatus::success(),
+            (_, Status::Fail) => {
                 let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 s.set_message(result.message.clone());
                 s.set_type("FAIL");
@@ -60,7 +88,7 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
                 }
                 s
             }
-            Status::Error | Status::Untestable => {
+            (_, Status::Error | Status::Untestable) => {
                 let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
                 s.set_message(result.message.clone());
                 s.set_type(result.status.as_str());
@@ -69,7 +97,7 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
                 }
                 s
             }
-            Status::NotApplicable => {
+            (_, Status::NotApplicable) => {
                 let mut s = TestCaseStatus::skipped();
                 s.set_message(result.message.clone());
                 s
@@ -86,6 +114,9 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
         case.set_classname(format!("a2a-tck {place}"));
         case.set_time(std::time::Duration::from_millis(result.duration_ms));
         case.add_property(Property::new("status", result.status.as_str()));
+        if expected.is_some() {
+            case.add_property(Property::new("baseline", "expected"));
+        }
         case.add_property(Property::new("level", result.level.as_str()));
         case.add_property(Property::new(
             "section",
@@ -106,6 +137,34 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
             case.set_system_err(text);
         }
         suites[index].1.add_test_case(case);
+    }
+    // The baseline's stale and expired entries that gate: each fails the gate, so each fails.
+    if let Some(gate) = &report.baseline {
+        let mut suite = TestSuite::new("a2a-tck baseline");
+        for (i, stale) in gate.stale.iter().filter(|s| s.gates).enumerate() {
+            let entry = &stale.entry;
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            status.set_message(format!(
+                "stale baseline entry of {}: {}",
+                gate.file, stale.why
+            ));
+            status.set_type("STALE");
+            let name = format!(
+                "baseline entry {} [{} {}] expected {} #{}",
+                entry.check,
+                entry.binding.as_deref().unwrap_or("*"),
+                entry.version.as_deref().unwrap_or("*"),
+                entry.status,
+                i + 1
+            );
+            let mut case = TestCase::new(name, status);
+            case.set_classname("a2a-tck baseline");
+            case.add_property(Property::new("status", "STALE"));
+            suite.add_test_case(case);
+        }
+        if !suite.test_cases.is_empty() {
+            suites.push(("baseline".to_string(), suite));
+        }
     }
     junit.add_test_suites(suites.into_iter().map(|(_, suite)| suite));
     junit.to_string()

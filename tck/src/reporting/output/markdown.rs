@@ -127,10 +127,10 @@ pub fn markdown(report: &Report) -> String {
     if !groups.is_empty() {
         let _ = writeln!(
             out,
-            "\n## Not run ({} checks)\n\nThese checks need the agent to play a test scenario; \
-             they were not run, and count neither for nor against the verdict.\n\n\
+            "\n## Not run ({} checks)\n\n{}\n\n\
              | level | check | where | why |\n|---|---|---|---|",
-            groups.len()
+            groups.len(),
+            not_run_hint(report)
         );
         for (id, level, places, reason) in groups {
             let _ = writeln!(

@@ -96,7 +96,7 @@ mod style {
         match verdict {
             Verdict::Conformant => AnsiColor::Green.on_default().bold(),
             Verdict::NonConformant | Verdict::Error => AnsiColor::Red.on_default().bold(),
-            Verdict::Inconclusive => AnsiColor::Yellow.on_default().bold(),
+            Verdict::Inconclusive | Verdict::Interrupted => AnsiColor::Yellow.on_default().bold(),
         }
     }
 
@@ -224,11 +224,32 @@ pub fn contract_words(c: &crate::contract::ContractReport) -> String {
     } else {
         format!("kit-only scenarios used: {}", c.kit_scenarios.join(", "))
     };
-    format!(
-        "{} ({how}; scenarios carried in the {}; {kit})",
-        c.used.as_str(),
-        c.carrier.as_str()
-    )
+    // `none` sends no scenario, so nothing carries one.
+    let carried = match c.used {
+        crate::contract::Contract::None => "no scenario sent".to_string(),
+        _ => format!("scenarios carried in the {}", c.carrier.as_str()),
+    };
+    format!("{} ({how}; {carried}; {kit})", c.used.as_str())
+}
+
+/// Why the checks not run were not run, for the Markdown and HTML reports: the scenarios the
+/// contract (or the drive file) does not give, the stop of an interrupted run, or both.
+pub fn not_run_hint(report: &Report) -> String {
+    let stopped = report.not_run_by_interruption();
+    let by_scenario = report.not_run.len() - stopped;
+    let source = match report.contract.as_ref().map(|c| c.used) {
+        Some(crate::contract::Contract::Drive) => "the drive file",
+        _ => "the contract",
+    };
+    let counted = "they were not run, and count neither for nor against the verdict.";
+    match (by_scenario > 0, stopped > 0) {
+        (_, false) => format!("These checks need the agent to play a test scenario; {counted}"),
+        (false, true) => format!("The run was interrupted before these checks ran; {counted}"),
+        (true, true) => format!(
+            "Those whose reason is \"interrupted\" were left out when the run was stopped; the \
+             others need the agent to play a test scenario {source} does not give; {counted}"
+        ),
+    }
 }
 
 /// The checks not run, one entry per check with the places it was planned on.

@@ -281,13 +281,33 @@ fn contract_lines(report: &Report, verbose: bool) -> String {
         for (id, level, places, reason) in groups {
             let _ = writeln!(out, "NOT RUN    [{level}] {id} ({places}): {reason}");
         }
-    } else if !groups.is_empty() {
+        return out;
+    }
+    // Counted by why: the contract's (or the drive file's) scenarios, and the stop.
+    let stopped = |reason: &str| reason == crate::stop::INTERRUPTED;
+    let by_contract: Vec<_> = groups.iter().filter(|g| !stopped(&g.3)).collect();
+    if !by_contract.is_empty() {
+        let planned = (report.not_run.iter()).filter(|n| !stopped(&n.reason)).count();
+        let gives = match report.contract.as_ref().map(|c| c.used) {
+            Some(crate::contract::Contract::Drive) => "the drive file does not give",
+            _ => "the contract does not give",
+        };
         let _ = writeln!(
             out,
-            "NOT RUN    {} ({}): they need the agent to play a test scenario the contract \
-             does not give (--verbose lists them)",
-            crate::report::plural(groups.len(), "check", "checks"),
-            crate::report::plural(report.not_run.len(), "planned result", "planned results"),
+            "NOT RUN    {} ({}): they need the agent to play a test scenario {gives} \
+             (--verbose lists them)",
+            crate::report::plural(by_contract.len(), "check", "checks"),
+            crate::report::plural(planned, "planned result", "planned results"),
+        );
+    }
+    let by_stop = report.not_run_by_interruption();
+    if by_stop > 0 {
+        let checks = groups.iter().filter(|g| stopped(&g.3)).count();
+        let _ = writeln!(
+            out,
+            "NOT RUN    {} ({}): the run was interrupted before they ran (--verbose lists them)",
+            crate::report::plural(checks, "check", "checks"),
+            crate::report::plural(by_stop, "planned result", "planned results"),
         );
     }
     out

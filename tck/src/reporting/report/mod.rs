@@ -55,7 +55,8 @@ pub struct Report {
     pub results: Vec<CheckResult>,
     /// Counts by level x status.
     pub totals: BTreeMap<Level, Counts>,
-    /// The run's verdict: `conformant`, `non-conformant`, `inconclusive` or `error`.
+    /// The run's verdict: `conformant`, `non-conformant`, `inconclusive`, `error` or
+    /// `interrupted`.
     pub verdict: Verdict,
     /// Why the verdict is what it is, in one sentence.
     pub verdict_reason: String,
@@ -369,6 +370,10 @@ pub enum Verdict {
     Inconclusive,
     /// The run could not start (the agent card is unusable): see `failure`.
     Error,
+    /// The run was stopped (SIGINT, SIGTERM) before it ended: what it judged is reported, but
+    /// no verdict on the agent is given (`interrupted` is set, and `not_run` names what it left
+    /// out).
+    Interrupted,
 }
 
 impl Verdict {
@@ -378,6 +383,7 @@ impl Verdict {
             Verdict::NonConformant => "non-conformant",
             Verdict::Inconclusive => "inconclusive",
             Verdict::Error => "error",
+            Verdict::Interrupted => "interrupted",
         }
     }
 
@@ -523,10 +529,20 @@ impl Partial {
 
     /// `61 checks not run (no scenario contract), 12 checks not selected`.
     pub fn words(&self) -> String {
+        self.words_for(None)
+    }
+
+    /// [`Partial::words`], naming what left the checks not run: the drive file of a run
+    /// driven by one (`61 checks not run (not in the drive file)`), else the contract.
+    pub fn words_for(&self, contract: Option<&crate::contract::ContractReport>) -> String {
         let mut parts = Vec::new();
         if self.checks_not_run > 0 {
+            let why = match contract.map(|c| c.used) {
+                Some(crate::contract::Contract::Drive) => "not in the drive file",
+                _ => "no scenario contract",
+            };
             parts.push(format!(
-                "{} not run (no scenario contract)",
+                "{} not run ({why})",
                 plural(self.checks_not_run, "check", "checks")
             ));
         }
@@ -609,13 +625,61 @@ impl Report {
     }
 
     /// The verdict as people read it: the word, and what the run left out, e.g.
-    /// `conformant (partial: 61 checks not run (no scenario contract))`.
+    /// `conformant (partial: 61 checks not run (no scenario contract))`, or
+    /// `interrupted (488 planned results not run)`.
     pub fn verdict_words(&self) -> String {
-        match (&self.partial, self.verdict) {
+        let partial = self.partial.as_ref().map(|p| p.words_for(self.contract.as_ref()));
+        if self.verdict == Verdict::Interrupted {
+            let mut words = vec![format!(
+                "{} not run",
+                plural(self.not_run_by_interruption(), "planned result", "planned results")
+            )];
+            words.extend(partial);
+            return format!("interrupted ({})", words.join(", "));
+        }
+        match (partial, self.verdict) {
             (Some(partial), v) if v != Verdict::Error => {
-                format!("{} (partial: {})", v.as_str(), partial.words())
+                format!("{} (partial: {partial})", v.as_str())
             }
             _ => self.verdict.as_str().to_string(),
+        }
+    }
+
+    /// How many planned results a stop left out (`not_run` with the reason "interrupted").
+    pub fn not_run_by_interruption(&self) -> usize {
+        (self.not_run.iter())
+            .filter(|n| n.reason == crate::stop::INTERRUPTED)
+            .count()
+    }
+
+    /// Marks the report as that of a run stopped before it ended (SIGINT, SIGTERM): verdict
+    /// `interrupted`, whatever the results it holds would have made it (a run cut after its
+    /// first checks passed is not conformant), its reason saying so before what it judged,
+    /// and no compatibility figure (the requirements it did not reach would count for
+    /// nothing). Marking it twice changes nothing.
+    pub fn mark_interrupted(&mut self) {
+        self.interrupted = true;
+        if self.verdict == Verdict::Interrupted {
+            return;
+        }
+        let before = std::mem::take(&mut self.verdict_reason);
+        let judged = self.judged();
+        self.verdict_reason = format!(
+            "the run was interrupted (SIGINT or SIGTERM) before it ended, so it gives no verdict \
+             on the agent: {} not run, {} judged before the stop",
+            plural(self.not_run_by_interruption(), "planned result", "planned results"),
+            plural(judged, "result", "results"),
+        );
+        if !before.is_empty() {
+            self.verdict_reason.push_str(&format!("; over what it judged: {before}"));
+        }
+        self.verdict = Verdict::Interrupted;
+        if let Some(compat) = &mut self.compatibility {
+            compat.percent = None;
+            compat.line = format!(
+                "no compatibility figure: the run was interrupted after {}",
+                plural(judged, "judged result", "judged results")
+            );
         }
     }
 

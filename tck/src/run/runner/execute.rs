@@ -119,6 +119,15 @@ pub(crate) async fn execute(
         scenarios.held_to(&check.needs).map(|_| verdict)
     });
     let outcome = undeclared_fails(outcome, &scenarios);
+    // A follow-up the drive file could not fill (a pointer that found nothing) judged the
+    // file, not the agent: what the agent made of it is never held against it.
+    let unresolved = scenarios.unresolved();
+    let outcome = match outcome {
+        Ok(Verdict::Violated { .. } | Verdict::Tolerated { .. }) if !unresolved.is_empty() => {
+            Err(HarnessError::Prerequisite(unresolved.join("; ")))
+        }
+        other => other,
+    };
     let status = Status::of(check.level, &outcome);
     let message = match &outcome {
         Ok(verdict) => verdict.message(),

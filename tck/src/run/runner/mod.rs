@@ -544,7 +544,8 @@ async fn probe_these(
 }
 
 /// The scenario contract: the requested one, else what the contract probe finds on the
-/// usable interfaces. Stopped meanwhile: none, so no check asks anything of the agent.
+/// usable interfaces. Stopped meanwhile: none, so no check asks anything of the agent, and
+/// no contract is reported (the run established none).
 async fn decide_contract(
     target: &TargetSeen,
     usable: &[Interface],
@@ -571,7 +572,11 @@ async fn decide_contract(
     let decided = crate::detect::decide(options.contract, options.drive.clone(), usable, ctx_on);
     match options.stop.unless_stopped(decided).await {
         Some(decided) => decided,
-        None => crate::detect::decide(Some(Contract::None), None, &[], ctx_on).await,
+        None => {
+            let (scenarios, _) =
+                crate::detect::decide(Some(Contract::None), None, &[], ctx_on).await;
+            (scenarios, None)
+        }
     }
 }
 
@@ -894,7 +899,7 @@ fn assemble(outcome: Outcome) -> Report {
         .collect::<std::collections::BTreeSet<&str>>()
         .len();
     let was_interrupted = stop.is_stopped();
-    verdict_reason.push_str(&left_out(&declared, &not_run, &interrupted, was_interrupted));
+    verdict_reason.push_str(&left_out(&declared, &not_run));
     not_run.extend(interrupted);
     // What the run left out: the selection's checks (the durability area counts only when
     // asked for: it never runs by default), the contract's, the selection's interfaces.
@@ -934,7 +939,7 @@ fn assemble(outcome: Outcome) -> Report {
     spec_versions.dedup();
     let target = target_of(options, &cards, &fetched);
     let selection = Selection::of(&options.filter, selected.len() + durable.len());
-    Report {
+    let mut report = Report {
         spec_versions,
         interfaces: declared,
         totals,
@@ -950,19 +955,18 @@ fn assemble(outcome: Outcome) -> Report {
         refused_operations,
         results,
         durability,
-        interrupted: was_interrupted,
         ..Report::begun(target, selection, start.started_at)
+    };
+    if was_interrupted {
+        report.mark_interrupted();
     }
+    report
 }
 
 /// What the verdict's reason adds for what the run did not test: the declared interfaces it
-/// did not test, the checks the contract left out, and the results a stop left out.
-fn left_out(
-    declared: &[card::DeclaredInterface],
-    not_run: &[report::NotRun],
-    interrupted: &[report::NotRun],
-    was_interrupted: bool,
-) -> String {
+/// did not test and the checks the contract left out (what a stop left out is said by
+/// [`Report::mark_interrupted`]).
+fn left_out(declared: &[card::DeclaredInterface], not_run: &[report::NotRun]) -> String {
     let mut words = String::new();
     let untested: Vec<String> = (declared.iter())
         .filter(|d| !d.tested)
@@ -985,12 +989,6 @@ fn left_out(
              does not give",
             report::plural(not_run_checks, "check", "checks"),
             report::plural(not_run.len(), "planned result", "planned results")
-        ));
-    }
-    if was_interrupted {
-        words.push_str(&format!(
-            "; interrupted: {} not run",
-            report::plural(interrupted.len(), "planned result", "planned results")
         ));
     }
     words
