@@ -32,9 +32,9 @@ macro_rules! layers {
 }
 
 layers! {
-    facts: a2a, destination, drive, ids, jws, model, registry, service_params, stop;
+    facts: a2a, destination, drive, ids, jws, model, registry, revision, service_params, stop;
     exchange: card, evidence, history, judge, latency, pace, shapes, tls_probe, transport, webhook, wire;
-    suite: check, checks, contract, ctx, detect, filter, probe;
+    suite: check, checks, contract, ctx, detect, filter, probe, revised;
     reporting: baseline, compat, declarations, diff, evidence_text, floor, format, html, output,
         refusals, report, sarif, secrets;
     run: builtin, card_only, durability, explore, failure, runner;

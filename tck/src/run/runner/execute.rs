@@ -84,6 +84,8 @@ pub(crate) async fn execute(
     let recorder = ctx.wire.recorder().clone();
     let interface = ctx.interface.clone();
     let scenarios = ctx.scenarios().clone();
+    let level = crate::revised::level(check, ctx.judging());
+    let judged = ctx.judged(check.id);
     let outcome = if let Some(missing) = missing_capability(check, &ctx.card.json) {
         Ok(missing)
     } else if let Some(problem) = problem {
@@ -92,7 +94,10 @@ pub(crate) async fn execute(
         }
         Err(problem.error)
     } else {
-        let mut task = Running(tokio::spawn((check.run)(ctx)));
+        let mut task = Running(tokio::spawn(crate::revision::under(
+            judged,
+            (check.run)(ctx),
+        )));
         let mut until = deadline.now();
         loop {
             let at = tokio::time::Instant::from_std(started) + until;
@@ -115,7 +120,7 @@ pub(crate) async fn execute(
     let outcome = outcome.and_then(|verdict| {
         scenarios.held_to(&check.needs).map(|_| verdict)
     });
-    let status = Status::of(check.level, &outcome);
+    let status = Status::of(level, &outcome);
     let message = match &outcome {
         Ok(verdict) => verdict.message(),
         Err(error) => error.to_string(),
@@ -130,6 +135,7 @@ pub(crate) async fn execute(
         } else {
             evidence
         },
+        level,
         ..CheckResult::of(check, status, message)
     }
 }
