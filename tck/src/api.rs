@@ -44,9 +44,10 @@ pub mod model {
     };
     pub use crate::latency::{Figures, OperationLatency};
     pub use crate::report::{
-        Compatibility, ConfigurationRun, Counts, DurabilityReport, Expected, Floor, Gate,
-        LevelCount, NotRun, Partial, RefusedOperation, ReportError, RunFailure, Selection, Stale,
-        Target, Tool, UntestedDeclaration, VersionedCard,
+        AppliedReading, Compatibility, ConfigurationRun, Counts, DurabilityReport, Expected, Floor,
+        Gate, LevelCount, NotRun, Partial, RefusedOperation, ReportError, RunFailure, Selection,
+        SignatureForms, SpecRevisionJudged, Stale, Target, Tool, UntestedDeclaration,
+        VersionedCard,
     };
 }
 
@@ -107,6 +108,8 @@ pub struct Options {
     allow_unreviewed: bool,
     /// A floor under what the run judged (`--min-judged`).
     min_judged: Option<crate::floor::MinJudged>,
+    /// The revision of the 1.0 text the run judges by (`--spec-revision`), as named.
+    spec_revision: String,
 }
 
 impl Options {
@@ -155,6 +158,7 @@ impl Options {
             expect: None,
             allow_unreviewed: false,
             min_judged: None,
+            spec_revision: "latest".into(),
         }
     }
 
@@ -346,7 +350,23 @@ impl Options {
         self
     }
 
+    /// Judge the 1.0 results by this revision of the A2A 1.0 text (`--spec-revision`):
+    /// `"1.0.0"` or `"1.0.1"` strictly, by that revision's own keywords and error table; or
+    /// `"latest"` (the default), by the newest revision, tolerating (WARN) an answer an older
+    /// one gave where it differs. Another name makes [`run`] fail with [`Error::Usage`].
+    pub fn spec_revision(mut self, revision: impl Into<String>) -> Options {
+        self.spec_revision = revision.into();
+        self
+    }
+
     fn validate(&self) -> Result<(), Error> {
+        if crate::revision::Judging::named(&self.spec_revision).is_none() {
+            return Err(Error::Usage(format!(
+                "unknown spec revision {:?}; the revisions are: {}",
+                self.spec_revision,
+                crate::revision::Judging::names().join(", ")
+            )));
+        }
         match (&self.target, self.durable, &self.restart_cmd) {
             (Target::Url(_), true, _) => {
                 return Err(Error::Usage(
@@ -436,6 +456,8 @@ impl Options {
         options.ca_certs.extend(self.ca_certs.iter().cloned());
         options.contract = self.contract;
         options.drive = self.drive.clone();
+        options.spec_revision =
+            crate::revision::Judging::named(&self.spec_revision).unwrap_or_default();
         options
     }
 

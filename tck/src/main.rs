@@ -291,6 +291,7 @@ fn run(args: RunArgs) -> ExitCode {
         options.assume_version = args
             .assume_version
             .map(a2a_tck::check::ProtocolVersion::from);
+        options.spec_revision = args.spec_revision.unwrap_or_default();
         options.limits.request_timeout = request_timeout;
         options.limits.stream_wait = stream_wait;
         options.check_timeout = check_timeout;
@@ -436,6 +437,10 @@ fn card_command(args: CardArgs) -> ExitCode {
         (args.target.is_some(), "--target"),
         (args.card_url.is_some(), "--card-url"),
         (!args.fault.is_empty(), "--fault"),
+        (
+            args.spec_revision.is_some(),
+            "--spec-revision (the card checks judge no sentence the revisions word differently)",
+        ),
         (args.tls, "--tls"),
         (args.durability, "--durability"),
         (args.restart_cmd.is_some(), "--restart-cmd"),

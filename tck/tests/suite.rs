@@ -32,6 +32,7 @@ mod real_answers;
 mod refused_streams;
 mod report;
 mod slow_agents;
+mod spec_revision;
 mod summary;
 mod tls;
 mod traceability;

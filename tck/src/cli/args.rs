@@ -74,7 +74,8 @@ pub(crate) enum Command {
         mut_arg("limited_bearer_envs", |a| a.hide(true)),
         mut_arg("plan", |a| a.hide(true)),
         mut_arg("bindings", |a| a.hide(true)),
-        mut_arg("versions", |a| a.hide(true))
+        mut_arg("versions", |a| a.hide(true)),
+        mut_arg("spec_revision", |a| a.hide(true))
     )]
     Card(Box<CardArgs>),
     /// Judge an A2A client instead of an agent: for every play of the kit's scenario table,
@@ -122,7 +123,8 @@ pub(crate) enum Command {
         mut_arg("limited_bearers", |a| a.hide(true)),
         mut_arg("limited_bearer_envs", |a| a.hide(true)),
         mut_arg("plan", |a| a.hide(true)),
-        mut_arg("jobs", |a| a.hide(true))
+        mut_arg("jobs", |a| a.hide(true)),
+        mut_arg("spec_revision", |a| a.hide(true))
     )]
     Client(Box<ClientArgs>),
     /// Explore an agent: send seeded random sequences of operations (new tasks, follow-ups,
@@ -168,12 +170,13 @@ pub(crate) enum Command {
         mut_arg("limited_bearers", |a| a.hide(true)),
         mut_arg("limited_bearer_envs", |a| a.hide(true)),
         mut_arg("plan", |a| a.hide(true)),
-                mut_arg("verbose", |a| a.hide(true)),
+        mut_arg("verbose", |a| a.hide(true)),
         mut_arg("acts_report", |a| a.hide(true)),
         mut_arg("sdk_name", |a| a.hide(true)),
         mut_arg("sdk_version", |a| a.hide(true)),
         mut_arg("sdk_language", |a| a.hide(true)),
-        mut_arg("sdk_repository", |a| a.hide(true))
+        mut_arg("sdk_repository", |a| a.hide(true)),
+        mut_arg("spec_revision", |a| a.hide(true))
     )]
     Explore(Box<ExploreArgs>),
     /// List the checks: id, level, spec section, where it runs, requirement.
@@ -279,6 +282,16 @@ impl From<VersionArg> for ProtocolVersion {
             VersionArg::V1_0 => ProtocolVersion::V1_0,
         }
     }
+}
+
+/// A `--spec-revision` value: a released revision of 1.0 (`1.0.0`, `1.0.1`) or `latest`.
+fn spec_revision(value: &str) -> Result<a2a_tck::revision::Judging, String> {
+    a2a_tck::revision::Judging::named(value).ok_or_else(|| {
+        format!(
+            "unknown revision {value:?}; the revisions are: {}",
+            a2a_tck::revision::Judging::names().join(", ")
+        )
+    })
 }
 
 /// The version a card that names none may be read as (`--assume-version`).
@@ -396,6 +409,13 @@ pub(crate) struct RunArgs {
     /// such a card's interfaces are named in the report, not tested.
     #[arg(long, value_name = "VERSION", value_enum)]
     pub(crate) assume_version: Option<AssumeArg>,
+    /// Judge the 1.0 results by this revision of the A2A 1.0 text, where the revisions word a
+    /// sentence differently (the error table, ErrorInfo in JSON-RPC errors, the REST media
+    /// type): 1.0.0 or 1.0.1 strictly, each by its own keywords, with no tolerance; `latest`
+    /// (the default) judges by the newest revision and tolerates (WARN) an answer an older
+    /// one gave. 0.3 results are not affected.
+    #[arg(long, value_name = "REVISION", value_parser = spec_revision)]
+    pub(crate) spec_revision: Option<a2a_tck::revision::Judging>,
     /// Deadline of one HTTP exchange, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub(crate) timeout: f64,

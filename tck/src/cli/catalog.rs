@@ -85,7 +85,31 @@ pub fn explain(id: &str) -> Result<(), String> {
     if let Some(reading) = check.reading {
         println!("  reading      {reading}");
     }
+    // Where the revisions of 1.0 word its sentence differently (`--spec-revision`).
+    for line in a2a_tck::revised::differences(check.id) {
+        println!("  by revision  {line}");
+    }
+    if let Some(level) = pinned_levels(check) {
+        println!("  level by revision  {level}");
+    }
     Ok(())
+}
+
+/// The level `check` is judged at under each pinned revision, when one differs from its own.
+fn pinned_levels(check: &a2a_tck::check::Check) -> Option<String> {
+    let levels: Vec<(&str, a2a_tck::check::Level)> = (a2a_tck::revision::REVISIONS.iter())
+        .map(|r| {
+            let judging = a2a_tck::revision::Judging::Pinned(r);
+            (r.tag, a2a_tck::revised::level(check, judging))
+        })
+        .collect();
+    levels.iter().any(|(_, l)| *l != check.level).then(|| {
+        let each: Vec<String> = levels
+            .iter()
+            .map(|(tag, level)| format!("--spec-revision {tag}: {level}"))
+            .collect();
+        format!("{}; latest (default): {}", each.join(", "), check.level)
+    })
 }
 
 /// `a2a-tck explain ID` for a check of `a2a-tck client`.

@@ -39,6 +39,7 @@ pub(crate) fn run(args: ExploreArgs) -> ExitCode {
         (args.durability, "--durability"),
         (args.restart_cmd.is_some(), "--restart-cmd"),
         (!args.trusted_keys.is_empty(), "--trusted-key"),
+        (args.spec_revision.is_some(), "--spec-revision"),
         (
             !args.other_headers.is_empty()
                 || args.other_bearer.is_some()

@@ -6,8 +6,13 @@
 //! `google.rpc.Status` body; a gRPC status; on HTTP+JSON and gRPC an ErrorInfo naming A2A
 //! errors. 0.3 specifies neither REST error bodies nor gRPC status codes (spec notes §2.4):
 //! there only the class of the error is asked.
+//!
+//! The HTTP and gRPC statuses are those of the revision the run judges by
+//! ([`revision::judging`]): the latest, with an older revision's answer tolerated, or the one
+//! pinned with `--spec-revision`, strictly.
 
 use crate::a2a::{self, ErrorKind};
+use crate::revision::{self, Judging, Sentence};
 use crate::model::{Binding, ProtocolVersion, Verdict};
 use crate::transport::{Answer, ErrorReply, Reply};
 
@@ -24,17 +29,25 @@ pub fn expected(kind: ErrorKind, binding: Binding, version: ProtocolVersion) -> 
             Binding::Grpc => format!("a gRPC error status ({})", kind.name()),
         };
     }
+    let by = revision::judging().revision();
+    let pinned = match revision::judging() {
+        Judging::Pinned(r) => format!(", spec {}", r.tag),
+        Judging::Tolerant => String::new(),
+    };
     let info = |prefix: &str| match kind.reason() {
-        Some(reason) => format!("{prefix} with ErrorInfo reason {reason} ({})", kind.name()),
-        None => format!("{prefix} ({})", kind.name()),
+        Some(reason) => format!(
+            "{prefix} with ErrorInfo reason {reason} ({}{pinned})",
+            kind.name()
+        ),
+        None => format!("{prefix} ({}{pinned})", kind.name()),
     };
     match binding {
         Binding::Jsonrpc => format!("JSON-RPC error {kind}"),
         Binding::Rest => info(&format!(
             "HTTP {} and a google.rpc.Status body",
-            kind.http_status()
+            by.http_status(kind)
         )),
-        Binding::Grpc => info(&format!("gRPC status {}", kind.grpc_status())),
+        Binding::Grpc => info(&format!("gRPC status {}", by.grpc_status(kind))),
     }
 }
 
@@ -43,6 +56,10 @@ pub fn expected(kind: ErrorKind, binding: Binding, version: ProtocolVersion) -> 
 pub fn error(error: &ErrorReply, kind: ErrorKind) -> Result<(), String> {
     if error.version == ProtocolVersion::V0_3 && error.binding != Binding::Jsonrpc {
         return error_0_3(error, kind);
+    }
+    let by = revision::judging().revision();
+    if error.binding != Binding::Jsonrpc && revision::error_row_differs(kind) {
+        revision::note(Sentence::ErrorRow(kind.into()));
     }
     let mut problems = Vec::new();
     match error.binding {
@@ -55,12 +72,12 @@ pub fn error(error: &ErrorReply, kind: ErrorKind) -> Result<(), String> {
             }
         }
         Binding::Rest => {
-            if error.http_status != Some(kind.http_status()) {
+            if error.http_status != Some(by.http_status(kind)) {
                 problems.push(format!("HTTP status {}", error.http_status.unwrap_or(0)));
             }
         }
         Binding::Grpc => {
-            if error.status.as_deref() != Some(kind.grpc_status()) {
+            if error.status.as_deref() != Some(by.grpc_status(kind)) {
                 problems.push(format!(
                     "gRPC status {}",
                     error.status.as_deref().unwrap_or("none")
@@ -147,48 +164,62 @@ pub fn expect_error(reply: &Reply, kind: ErrorKind) -> Verdict {
     }
 }
 
-/// Whether `error` is `kind` as the superseded 1.0.0 error table (§5.4) gave it: the 1.0.0
-/// HTTP or gRPC status where 1.0.1 changed it, and everything else (the body's form, the
-/// ErrorInfo reason and domain) as 1.0.1 asks. Both tables are "1.0", and a patch release does
-/// not change compatibility (§3.6): such an answer follows superseded text and is tolerated,
-/// naming the 1.0.1 entry, never failed. `None` when it is not that answer.
+/// Whether `error` is `kind` as the error table (§5.4) of a revision the run tolerates gave
+/// it (in the default judging, 1.0.0 where 1.0.1 changed it): that revision's HTTP or gRPC
+/// status, and everything else (the body's form, the ErrorInfo reason and domain) as the
+/// latest asks. Every revision is "1.0", and a patch release does not change compatibility
+/// (§3.6): such an answer follows superseded text and is tolerated, naming the latest entry,
+/// never failed. `None` when it is not that answer, and always under a pinned revision.
 fn superseded(error: &ErrorReply, kind: ErrorKind) -> Option<String> {
     if error.version != ProtocolVersion::V1_0 {
         return None;
     }
+    let judging = revision::judging();
+    let latest = judging.revision();
+    judging
+        .tolerated()
+        .find_map(|older| superseded_by(error, kind, older, latest))
+}
+
+/// [`superseded`] for one older revision.
+fn superseded_by(
+    error: &ErrorReply,
+    kind: ErrorKind,
+    older: &revision::Revision,
+    latest: &revision::Revision,
+) -> Option<String> {
     let mut current = error.clone();
     let (old, new) = match error.binding {
         Binding::Jsonrpc => return None,
         Binding::Rest => {
-            let old = a2a::http_status_1_0_0(kind)?;
-            if error.http_status != Some(old) {
+            let (old, new) = (older.http_status(kind), latest.http_status(kind));
+            if old == new || error.http_status != Some(old) {
                 return None;
             }
-            current.http_status = Some(kind.http_status());
+            current.http_status = Some(new);
             // A google.rpc.Status body carries the HTTP status as its code.
             if let Some(code) = current.raw.pointer_mut("/error/code") {
-                *code = kind.http_status().into();
+                *code = new.into();
             }
             current.shape_problem = rest_shape_after_fix(&current, error);
-            (
-                format!("HTTP {old}"),
-                format!("HTTP {}", kind.http_status()),
-            )
+            (format!("HTTP {old}"), format!("HTTP {new}"))
         }
         Binding::Grpc => {
-            let old = a2a::grpc_status_1_0_0(kind)?;
-            if error.status.as_deref() != Some(old) {
+            let (old, new) = (older.grpc_status(kind), latest.grpc_status(kind));
+            if old == new || error.status.as_deref() != Some(old) {
                 return None;
             }
-            current.status = Some(kind.grpc_status().to_string());
-            (old.to_string(), kind.grpc_status().to_string())
+            current.status = Some(new.to_string());
+            (old.to_string(), new.to_string())
         }
     };
     self::error(&current, kind).ok().map(|()| {
         format!(
-            "{old} is the 1.0.0 entry of the error table for {}; spec 1.0.1 (§5.4) gives {new}, \
+            "{old} is the {} entry of the error table for {}; spec {} (§5.4) gives {new}, \
              and a patch release does not change compatibility (§3.6)",
-            kind.name()
+            older.tag,
+            kind.name(),
+            latest.tag
         )
     })
 }

@@ -43,7 +43,7 @@ impl ErrorKind {
         ErrorKind::VersionNotSupported,
     ];
 
-    pub fn jsonrpc_code(self) -> i64 {
+    pub const fn jsonrpc_code(self) -> i64 {
         match self {
             ErrorKind::TaskNotFound => -32001,
             ErrorKind::TaskNotCancelable => -32002,
@@ -78,7 +78,8 @@ impl ErrorKind {
         })
     }
 
-    /// The HTTP status of the error on the HTTP+JSON binding (§5.4 mapping table, 1.0.1).
+    /// The HTTP status of the error on the HTTP+JSON binding (§5.4 mapping table, 1.0.1; the
+    /// other revisions' tables are in `revision`).
     pub fn http_status(self) -> u16 {
         match self {
             ErrorKind::TaskNotFound | ErrorKind::MethodNotFound => 404,
@@ -87,7 +88,8 @@ impl ErrorKind {
         }
     }
 
-    /// The gRPC status of the error (§5.4 mapping table, 1.0.1), as its canonical name.
+    /// The gRPC status of the error (§5.4 mapping table, 1.0.1), as its canonical name (the
+    /// other revisions' tables are in `revision`).
     pub fn grpc_status(self) -> &'static str {
         match self {
             ErrorKind::TaskNotFound | ErrorKind::MethodNotFound => "NOT_FOUND",
@@ -200,78 +202,4 @@ pub fn items<'a>(value: &'a Value, field: &str) -> impl Iterator<Item = &'a Valu
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-}
-
-/// The gRPC status the superseded 1.0.0 error table (§5.4) gave `kind`, where it differs
-/// from 1.0.1's ([`ErrorKind::grpc_status`]); `None` where both tables agree. An answer that
-/// matches the 1.0.0 entry follows superseded text: tolerated, not failed.
-pub fn grpc_status_1_0_0(kind: ErrorKind) -> Option<&'static str> {
-    match kind {
-        ErrorKind::PushNotificationNotSupported
-        | ErrorKind::UnsupportedOperation
-        | ErrorKind::VersionNotSupported => Some("UNIMPLEMENTED"),
-        _ => None,
-    }
-}
-
-/// The HTTP status the superseded 1.0.0 error table (§5.4) gave `kind`, where it differs
-/// from 1.0.1's ([`ErrorKind::http_status`]); `None` where both tables agree.
-pub fn http_status_1_0_0(kind: ErrorKind) -> Option<u16> {
-    match kind {
-        ErrorKind::TaskNotCancelable => Some(409),
-        ErrorKind::ContentTypeNotSupported => Some(415),
-        ErrorKind::InvalidAgentResponse => Some(502),
-        _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_1_0_0_table_differs_where_it_says_it_does() {
-        let all = [ErrorKind::A2A, NOT_A2A].concat();
-        for kind in all {
-            if let Some(old) = grpc_status_1_0_0(kind) {
-                assert_ne!(old, kind.grpc_status(), "{kind}");
-            }
-            if let Some(old) = http_status_1_0_0(kind) {
-                assert_ne!(old, kind.http_status(), "{kind}");
-            }
-        }
-        let changed_grpc: Vec<ErrorKind> = ErrorKind::A2A
-            .iter()
-            .copied()
-            .filter(|k| grpc_status_1_0_0(*k).is_some())
-            .collect();
-        assert_eq!(
-            changed_grpc,
-            [
-                ErrorKind::PushNotificationNotSupported,
-                ErrorKind::UnsupportedOperation,
-                ErrorKind::VersionNotSupported
-            ]
-        );
-        assert_eq!(http_status_1_0_0(ErrorKind::TaskNotCancelable), Some(409));
-        assert_eq!(http_status_1_0_0(ErrorKind::TaskNotFound), None);
-        assert_eq!(grpc_status_1_0_0(ErrorKind::TaskNotFound), None);
-    }
-
-    /// The generic errors: both tables agree on them.
-    const NOT_A2A: &[ErrorKind] = &[
-        ErrorKind::JsonParse,
-        ErrorKind::InvalidRequest,
-        ErrorKind::MethodNotFound,
-        ErrorKind::InvalidParams,
-        ErrorKind::Internal,
-    ];
-
-    #[test]
-    fn generic_errors_did_not_change() {
-        for kind in NOT_A2A {
-            assert_eq!(grpc_status_1_0_0(*kind), None);
-            assert_eq!(http_status_1_0_0(*kind), None);
-        }
-    }
 }

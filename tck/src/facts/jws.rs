@@ -112,6 +112,27 @@ impl Signature {
     }
 }
 
+impl Signature {
+    /// The names of every form of `card` ([`named_forms`]) the signature verifies over with
+    /// one of `keys`; empty when none does or the kit cannot verify it.
+    pub fn forms_verified(&self, card: &Value, keys: &[Value]) -> Vec<&'static str> {
+        let (Some(alg), Ok(signature)) = (self.alg(), &self.signature) else {
+            return Vec::new();
+        };
+        let verifiers: Vec<Verifier> = keys.iter().filter_map(|k| verifier(&alg, k)).collect();
+        named_forms(card)
+            .into_iter()
+            .filter(|(_, payload)| {
+                let input = format!("{}.{}", self.protected, URL_SAFE_NO_PAD.encode(payload));
+                verifiers
+                    .iter()
+                    .any(|v| v.verify(input.as_bytes(), signature))
+            })
+            .map(|(name, _)| name)
+            .collect()
+    }
+}
+
 /// What verifying one signature came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
@@ -194,8 +215,21 @@ fn strip(value: &Value, keep: &dyn Fn(&str) -> bool) -> Value {
 }
 
 /// The forms of `card` a signature may cover, each RFC 8785 canonical and without
-/// `signatures`, the one §8.4.1 describes first (see the reading of card.signature.verifies).
+/// `signatures`, the one §8.4.1 describes first (see the reading of card.signature.verifies);
+/// a form whose bytes an earlier one already gives is left out.
 pub fn canonical_forms(card: &Value) -> Vec<(&'static str, Vec<u8>)> {
+    let mut out: Vec<(&'static str, Vec<u8>)> = Vec::new();
+    for (name, bytes) in named_forms(card) {
+        if !out.iter().any(|(_, b)| *b == bytes) {
+            out.push((name, bytes));
+        }
+    }
+    out
+}
+
+/// Every form of `card` a signature may cover, by name, RFC 8785 canonical and without
+/// `signatures`; two names may give the same bytes (a card with no default-valued field).
+pub fn named_forms(card: &Value) -> Vec<(&'static str, Vec<u8>)> {
     let mut card = card.clone();
     if let Some(map) = card.as_object_mut() {
         map.remove("signatures");
@@ -217,15 +251,10 @@ pub fn canonical_forms(card: &Value) -> Vec<(&'static str, Vec<u8>)> {
         ),
         ("the card as served", card),
     ];
-    let mut out: Vec<(&'static str, Vec<u8>)> = Vec::new();
-    for (name, form) in forms {
-        if let Ok(bytes) = serde_jcs::to_vec(&form) {
-            if !out.iter().any(|(_, b)| *b == bytes) {
-                out.push((name, bytes));
-            }
-        }
-    }
-    out
+    forms
+        .into_iter()
+        .filter_map(|(name, form)| serde_jcs::to_vec(&form).ok().map(|bytes| (name, bytes)))
+        .collect()
 }
 
 /// A verifier for `alg` with the public key `jwk`, when the kit supports both.

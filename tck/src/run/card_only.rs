@@ -246,6 +246,9 @@ pub async fn run(
         }
     }
     let run_id = format!("tck-card-{}", std::process::id());
+    // No card check judges a sentence the revisions word differently: the default judging,
+    // for its record of the signatures' canonical forms.
+    let met = crate::revision::MetLog::default();
     let mut results: Vec<(usize, CheckResult)> =
         futures::stream::iter(plan.into_iter().enumerate())
             .map(|(index, (check, card))| {
@@ -257,7 +260,8 @@ pub async fn run(
                     connector.clone(),
                     &format!("{run_id}-{index}"),
                 )
-                .with_trusted_keys(trusted_keys.clone());
+                .with_trusted_keys(trusted_keys.clone())
+                .with_judging(crate::revision::Judging::default(), met.clone());
                 let reason = not_applicable(check, source);
                 async move {
                     let mut result = match reason {
@@ -331,6 +335,9 @@ pub async fn run(
     report.selection.checks_selected = selected.len();
     report.interfaces = declared;
     report.compatibility = Some(crate::compat::of(&results));
+    let met = std::mem::take(&mut *met.lock().unwrap_or_else(|e| e.into_inner()));
+    report.readings = crate::report::AppliedReading::of(crate::revision::Judging::default(), &met);
+    report.card_signatures = crate::report::SignatureForms::of(&met);
     report.latency = timings.figures();
     report.totals = totals;
     report.verdict = verdict;

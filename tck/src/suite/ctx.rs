@@ -45,6 +45,10 @@ pub struct Ctx {
     limited_credentials: Arc<Vec<(String, String)>>,
     /// The run's webhook receiver (push checks), or why it could not start.
     webhook: Option<Arc<Result<crate::webhook::Webhook, String>>>,
+    /// How the run judges the sentences the revisions of 1.0 word differently, and its
+    /// record of the contested sentences its checks met.
+    judging: crate::revision::Judging,
+    met: crate::revision::MetLog,
 }
 
 impl Ctx {
@@ -73,6 +77,8 @@ impl Ctx {
             other_credentials: Arc::default(),
             limited_credentials: Arc::default(),
             webhook: None,
+            judging: crate::revision::Judging::default(),
+            met: crate::revision::MetLog::default(),
         }
     }
 
@@ -157,6 +163,31 @@ impl Ctx {
     /// The run's scenario contract, and what this check sent of it.
     pub fn scenarios(&self) -> &crate::contract::Scenarios {
         &self.scenarios
+    }
+
+    /// With the run's judging (`--spec-revision`) and its record of what checks met.
+    pub fn with_judging(
+        mut self,
+        judging: crate::revision::Judging,
+        met: crate::revision::MetLog,
+    ) -> Ctx {
+        self.judging = judging;
+        self.met = met;
+        self
+    }
+
+    /// How the run judges the sentences the revisions word differently.
+    pub fn judging(&self) -> crate::revision::Judging {
+        self.judging
+    }
+
+    /// What check `id` runs under: the run's judging and its record of what was met.
+    pub fn judged(&self, id: &'static str) -> crate::revision::Judged {
+        crate::revision::Judged {
+            judging: self.judging,
+            check: id,
+            met: self.met.clone(),
+        }
     }
 
     /// With the public keys (JWKs) trusted for card signatures.

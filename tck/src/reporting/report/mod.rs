@@ -2,9 +2,11 @@
 //! types (`a2a-tck schema`) into `schemas/report.schema.json`; a test fails when it drifts.
 
 mod gates;
+mod readings;
 mod sections;
 
 pub use gates::{Day, Entry, Expected, Floor, Gate, Stale};
+pub use readings::{AppliedReading, SignatureForms, SpecRevisionJudged};
 pub use sections::{
     ClientUnderTest, Compatibility, ConfigurationRun, DurabilityReport, LevelCount, Mode,
     RefusedOperation, UntestedDeclaration,
@@ -115,6 +117,19 @@ pub struct Report {
     /// when the run tested one configuration.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub configurations: Vec<ConfigurationRun>,
+    /// The revision of A2A 1.0 the 1.0 results were judged by (`--spec-revision`), and whether
+    /// another revision's answer was tolerated; absent from a run with no 1.0 result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec_revision: Option<SpecRevisionJudged>,
+    /// Each contested sentence the run's checks met (one the revisions of 1.0 word
+    /// differently, or one that contradicts itself), with the reading applied and the checks
+    /// that met it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub readings: Vec<AppliedReading>,
+    /// The card's signatures that verified, each with the canonical forms of the card it
+    /// verified over.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub card_signatures: Vec<SignatureForms>,
     /// The run was stopped (SIGINT, SIGTERM) before it ended: the checks it did not judge are
     /// in `not_run` with the reason "interrupted". Absent when the run ended on its own.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -619,6 +634,9 @@ impl Report {
             failure: None,
             durability: None,
             configurations: Vec::new(),
+            spec_revision: None,
+            readings: Vec::new(),
+            card_signatures: Vec::new(),
             interrupted: false,
             complete: true,
         }

@@ -118,6 +118,7 @@ pub(crate) async fn run(area: Area<'_>, durability: &Durability) -> Result<Outco
             .with_extensions(activate(&card));
             Ctx::new(card, Some(interface.clone()), wire, connector.clone(), &id)
                 .with_scenarios(area.scenarios.fresh())
+                .with_judging(area.options.spec_revision, Default::default())
         };
     let interrupted = |plan: &[(&Check, &Interface)]| -> Vec<NotRun> {
         (plan.iter())

@@ -84,6 +84,8 @@ pub(crate) async fn execute(
     let recorder = ctx.wire.recorder().clone();
     let interface = ctx.interface.clone();
     let scenarios = ctx.scenarios().clone();
+    let level = crate::revised::level(check, ctx.judging());
+    let judged = ctx.judged(check.id);
     let outcome = if let Some(missing) = missing_capability(check, &ctx.card.json) {
         Ok(missing)
     } else if let Some(problem) = problem {
@@ -95,7 +97,10 @@ pub(crate) async fn execute(
         // Under a behaviour file, a check whose every scenario is undeclared sends nothing.
         Err(HarnessError::Prerequisite(why))
     } else {
-        let mut task = Running(tokio::spawn((check.run)(ctx)));
+        let mut task = Running(tokio::spawn(crate::revision::under(
+            judged,
+            (check.run)(ctx),
+        )));
         let mut until = deadline.now();
         loop {
             let at = tokio::time::Instant::from_std(started) + until;
@@ -128,7 +133,7 @@ pub(crate) async fn execute(
         }
         other => other,
     };
-    let status = Status::of(check.level, &outcome);
+    let status = Status::of(level, &outcome);
     let message = match &outcome {
         Ok(verdict) => verdict.message(),
         Err(error) => error.to_string(),
@@ -143,6 +148,7 @@ pub(crate) async fn execute(
         } else {
             evidence
         },
+        level,
         ..CheckResult::of(check, status, message)
     }
 }

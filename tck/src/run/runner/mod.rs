@@ -99,6 +99,10 @@ pub struct RunOptions {
     /// pre-0.3 shape, a top-level url without protocolVersion or supportedInterfaces). `None`:
     /// such a card's interfaces are declared, not tested.
     pub assume_version: Option<ProtocolVersion>,
+    /// How the sentences the revisions of 1.0 word differently are judged (`--spec-revision`):
+    /// by the latest, tolerating an older revision's answer (the default), or by one revision
+    /// alone.
+    pub spec_revision: crate::revision::Judging,
 }
 
 /// A progress callback: `(finished, planned)`, called once before the first check finishes
@@ -151,6 +155,7 @@ impl RunOptions {
             webhook: crate::webhook::WebhookOptions::default(),
             stop: crate::stop::Stop::default(),
             assume_version: None,
+            spec_revision: crate::revision::Judging::default(),
         }
     }
 }
@@ -303,7 +308,9 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         interrupted.extend(outcome.interrupted);
         durability = outcome.restart;
     }
+    let met = std::mem::take(&mut *contexts.met.lock().unwrap_or_else(|e| e.into_inner()));
     let report = assemble(Outcome {
+        met,
         catalog,
         options,
         start: &start,
@@ -593,6 +600,9 @@ struct Contexts<'a> {
     other_headers: Arc<Vec<(String, String)>>,
     limited_headers: Arc<Vec<(String, String)>>,
     webhook: Option<Arc<Result<crate::webhook::Webhook, String>>>,
+    judging: crate::revision::Judging,
+    /// What the run's checks met of the contested sentences.
+    met: crate::revision::MetLog,
 }
 
 impl<'a> Contexts<'a> {
@@ -620,6 +630,8 @@ impl<'a> Contexts<'a> {
             other_headers: Arc::new(options.other_headers.clone()),
             limited_headers: Arc::new(options.limited_headers.clone()),
             webhook,
+            judging: options.spec_revision,
+            met: crate::revision::MetLog::default(),
         }
     }
 
@@ -643,6 +655,7 @@ impl<'a> Contexts<'a> {
         .with_other_credentials(self.other_headers.clone())
         .with_limited_credentials(self.limited_headers.clone())
         .with_webhook(self.webhook.clone())
+        .with_judging(self.judging, self.met.clone())
     }
 }
 
@@ -820,6 +833,8 @@ async fn run_again_alone(
 
 /// Everything the report is assembled from.
 struct Outcome<'a, 'c> {
+    /// What the checks met of the contested sentences.
+    met: crate::revision::Met,
     catalog: &'c [Check],
     options: &'a RunOptions,
     start: &'a Start,
@@ -837,6 +852,7 @@ struct Outcome<'a, 'c> {
 /// included), the sections, and the results.
 fn assemble(outcome: Outcome) -> Report {
     let Outcome {
+        met,
         catalog,
         options,
         start,
@@ -940,7 +956,6 @@ fn assemble(outcome: Outcome) -> Report {
     let target = target_of(options, &cards, &fetched);
     let selection = Selection::of(&options.filter, selected.len() + durable.len());
     let mut report = Report {
-        spec_versions,
         interfaces: declared,
         totals,
         verdict,
@@ -955,6 +970,10 @@ fn assemble(outcome: Outcome) -> Report {
         refused_operations,
         results,
         durability,
+        spec_revision: report::SpecRevisionJudged::of(options.spec_revision, &spec_versions),
+        readings: report::AppliedReading::of(options.spec_revision, &met),
+        card_signatures: report::SignatureForms::of(&met),
+        spec_versions,
         ..Report::begun(target, selection, start.started_at)
     };
     if was_interrupted {

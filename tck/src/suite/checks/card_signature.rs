@@ -325,10 +325,12 @@ async fn verifies(ctx: Ctx) -> Result<Verdict, HarnessError> {
         }
         match signature.verify_with_any(card, &keys) {
             jws::Outcome::Verified { form } => {
+                crate::revision::note_signature(i, signature.forms_verified(card, &keys));
                 verified.push(format!("signatures[{i}] verifies over {form}"));
             }
             jws::Outcome::Unsupported(why) => unjudged.push(format!("signatures[{i}]: {why}")),
             jws::Outcome::Mismatch => {
+                crate::revision::note(crate::revision::Sentence::CardCanonicalForm);
                 let canonical = jws::canonical_forms(card)
                     .into_iter()
                     .next()

@@ -184,7 +184,10 @@ pub fn checks() -> Vec<Check> {
             acts: &["JSONRPC-ERR-003"],
             reading: Some(
                 "ErrorInfo in JSON-RPC error.data was a MUST in 1.0.0 and is a SHOULD from 1.0.1; \
-                 this check follows 1.0.1, so a missing ErrorInfo is a WARN.",
+                 this check follows 1.0.1, so a missing ErrorInfo is a WARN, unless the run \
+                 pins --spec-revision 1.0.0, which judges it as the MUST it was there (FAIL). \
+                 Only this check asks for it: the other checks of a JSON-RPC error judge its \
+                 code.",
             ),
             needs: Needs::NONE,
             run: |ctx| Box::pin(error_info(ctx)),
@@ -464,6 +467,7 @@ async fn error_info(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Ok(e) => e,
         Err(v) => return Ok(v),
     };
+    crate::revision::note(crate::revision::Sentence::JsonRpcErrorInfo);
     let reason = ErrorKind::TaskNotFound.reason().unwrap_or_default();
     let found = error
         .raw

@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 use super::setup::{not_found, task_id, Setup};
 use super::REST_1_0;
 use crate::a2a::{self, ERROR_DOMAIN, ERROR_INFO_TYPE};
+use crate::revision::{self, Sentence};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
 use crate::transport::rest;
@@ -30,9 +31,10 @@ pub fn checks() -> Vec<Check> {
             maps_to: &[],
             acts: &["REST-CT-001"],
             reading: Some(
-                "1.0.0 named application/json; 1.0.1 asks for application/a2a+json (spec notes \
-                 §1.17 #4). application/json is a valid JSON answer (see rest.content-type-json) \
-                 and only this SHOULD warns about it.",
+                "1.0.0 named application/json (no keyword; its own examples show \
+                 application/a2a+json); 1.0.1 asks for application/a2a+json (spec notes §1.17 \
+                 #4). application/json is a valid JSON answer (see rest.content-type-json) and \
+                 only this SHOULD warns about it; with --spec-revision 1.0.0 both pass.",
             ),
             needs: Needs::NONE.weighs(2),
             run: |ctx| Box::pin(content_type_a2a(ctx)),
@@ -121,10 +123,15 @@ async fn rest_get(ctx: &Ctx) -> Result<HttpReply, HarnessError> {
 
 async fn content_type_a2a(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let http = rest_get(&ctx).await?;
+    revision::note(Sentence::RestMediaType);
+    // The media types the revision judged by names (1.0.0 names application/json, and its
+    // own examples show application/a2a+json; 1.0.1 asks for application/a2a+json).
+    let by = revision::judging().revision();
+    let named = by.rest_media_types.0;
     Ok(match http.media_type().as_deref() {
-        Some("application/a2a+json") => Verdict::pass(),
+        Some(media) if named.contains(&media) => Verdict::pass(),
         other => Verdict::fail(
-            "Content-Type application/a2a+json",
+            format!("Content-Type {}", named.join(" or ")),
             format!("Content-Type {}", a2a::shown(other)),
         ),
     })
