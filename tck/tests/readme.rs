@@ -32,6 +32,8 @@ const COMMANDS: &[(&str, Use)] = &[
     ("a2a-tck -V", Use::Run("the_version")),
     ("bash scripts/wheel.sh", Use::Skip("CI runs it as its own step (.ci/run)")),
     ("pip install target/wheels/a2a_tck-*.whl", Use::Skip("scripts/wheel.sh installs and runs the wheel in a fresh venv")),
+    ("bash scripts/package.sh", Use::Skip("packs a release build; action.rs runs it on a stand-in binary and installs what it packs")),
+    ("cargo binstall a2a-tck", Use::Skip("downloads a release from GitHub; action.rs checks that the binstall metadata names what scripts/package.sh packs")),
     ("a2a-tck --target URL --report first.json", Use::Run("the_baseline_recipe")),
     ("a2a-tck baseline first.json -o a2a-tck-baseline.toml", Use::Run("the_baseline_recipe")),
     ("$EDITOR a2a-tck-baseline.toml", Use::Run("the_baseline_recipe")),
