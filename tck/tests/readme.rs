@@ -52,6 +52,11 @@ const COMMANDS: &[(&str, Use)] = &[
     ("ITK_ACTS_AUTH=1 a2a-reference-agent --port 8103 &", Use::Run("the_configurations_recipe")),
     ("a2a-tck --target http://127.0.0.1:8101 --configuration reduced=http://127.0.0.1:8102 --configuration auth=http://127.0.0.1:8103 --configuration-bearer auth=itk-valid-token --configuration-limited-bearer auth=itk-insufficient-token --report configurations.json", Use::Run("the_configurations_recipe")),
     ("cat > plan.toml <<'TOML'", Use::Run("the_configurations_recipe")),
+    ("cat > acts-plan.toml <<'TOML'", Use::Run("the_acts_workflow")),
+    ("export ITK_VALID_TOKEN=itk-valid-token ITK_INSUFFICIENT_TOKEN=itk-insufficient-token", Use::Run("the_acts_workflow")),
+    ("a2a-tck --target http://127.0.0.1:8101 --plan acts-plan.toml --sut-behaviors fixtures/sut-behaviors-reference.yaml --report first.json", Use::Run("the_acts_workflow")),
+    ("a2a-tck baseline first.json -o a2a-tck-baseline.toml", Use::Run("the_acts_workflow")),
+    ("a2a-tck --target http://127.0.0.1:8101 --plan acts-plan.toml --sut-behaviors fixtures/sut-behaviors-reference.yaml --expect a2a-tck-baseline.toml --acts-report reports/ --junit reports/a2a-tck.xml", Use::Run("the_acts_workflow")),
     ("ITK_TOKEN=itk-valid-token ITK_LIMITED_TOKEN=itk-insufficient-token a2a-tck --target http://127.0.0.1:8101 --plan plan.toml --report configurations.json", Use::Run("the_configurations_recipe")),
     ("a2a-tck --durability", Use::Run("the_durability_recipes")),
     ("a2a-tck --durability --select 'durability.*'", Use::Run("the_durability_recipes")),
@@ -382,6 +387,83 @@ fn the_acts_recipe() {
         .expect("reports/")
         .count();
     assert_eq!(written, 3, "one ACTS report per binding");
+}
+
+/// The README's whole ACTS workflow as written: three configurations of the reference agent,
+/// its behaviour file, one ACTS document per binding, and a baseline that blocks: the same
+/// command exits 1 once one configuration breaks a rule the baseline does not expect.
+#[test]
+fn the_acts_workflow() {
+    let mut shell = Shell::new("acts-workflow");
+    let ports: Vec<u16> = (0..3).map(|_| free_port()).collect();
+    let fixtures = format!("{}/fixtures/", root().display());
+    let own = |text: &str| {
+        (ports.iter().zip(["8101", "8102", "8103"])).fold(
+            text.replace("fixtures/", &fixtures),
+            |text, (port, readme)| text.replace(readme, &port.to_string()),
+        )
+    };
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let section = &readme[readme
+        .find("### The whole ACTS workflow")
+        .expect("the section")..];
+    let start = section.find("```sh\n").expect("its block") + 6;
+    let block = &section[start..start + section[start..].find("```").expect("its end")];
+    let (agents, steps): (Vec<&str>, Vec<&str>) =
+        block.lines().partition(|line| line.ends_with(" &"));
+    assert_eq!(agents.len(), 3, "{block}");
+    for agent in &agents {
+        shell.spawn(&format!("env {}", own(agent.trim_end_matches('&').trim())));
+    }
+    for port in &ports {
+        listening(*port);
+    }
+    let script = format!("set -e\n{}", own(&steps.join("\n")));
+    let output = shell.expect(&script, 0);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for binding in ["jsonrpc", "rest", "grpc"] {
+        assert!(
+            stdout.contains(&format!("ACTS {binding}: MUST ")),
+            "{stdout}"
+        );
+    }
+    assert!(
+        stdout.contains("declared by the behaviour file"),
+        "{stdout}"
+    );
+    let documents: Vec<serde_json::Value> = std::fs::read_dir(shell.file("reports"))
+        .expect("reports/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            serde_json::from_str(&std::fs::read_to_string(p).expect("a document")).expect("JSON")
+        })
+        .collect();
+    assert_eq!(documents.len(), 3, "one ACTS document per binding");
+    let configurations: BTreeSet<&str> = (documents.iter())
+        .flat_map(|d| d["suites"].as_array().into_iter().flatten())
+        .flat_map(|s| s["tests"].as_array().into_iter().flatten())
+        .filter_map(|t| t["configuration"].as_str())
+        .collect();
+    assert_eq!(
+        configurations,
+        BTreeSet::from(["auth", "default", "reduced"]),
+        "each ACTS test names the configuration its results came from"
+    );
+    // The gate blocks: the reduced agent breaks a rule, and the same last command fails.
+    let reduced = &mut shell.children[1];
+    let _ = reduced.kill();
+    let _ = reduced.wait();
+    shell.spawn(&own(
+        "env ITK_ACTS_REDUCED_CAPABILITIES=1 a2a-reference-agent --port 8102 --fault streaming-unsupported-wrong-error",
+    ));
+    listening(ports[1]);
+    let last = steps.last().expect("the gated command");
+    let exports = steps
+        .iter()
+        .find(|s| s.starts_with("export "))
+        .expect("the tokens");
+    shell.expect(&own(&format!("{exports}\n{last}")), 1);
 }
 
 #[test]

@@ -210,6 +210,10 @@ pub fn written_line(written: &[(&str, &std::path::Path)]) -> Option<String> {
 /// "kit (detected by the probe; kit scenarios used: ...)".
 pub fn contract_words(c: &crate::contract::ContractReport) -> String {
     let how = match (c.requested, c.detected) {
+        _ if c.sut_behaviors.is_some() => {
+            let file = c.sut_behaviors.as_ref().map(|b| b.file.as_str());
+            format!("declared by the behaviour file {}", file.unwrap_or_default())
+        }
         (Some(crate::contract::Contract::Drive), _) => "given with --drive".to_string(),
         (Some(_), _) => "given with --contract".to_string(),
         (None, Some(crate::contract::Contract::None))
