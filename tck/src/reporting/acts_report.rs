@@ -505,6 +505,19 @@ fn combine(entry: &mut Test, results: &[&CheckResult]) {
             place(r),
             r.message
         ));
+    } else if first(Status::Pass).is_some() && entry.kit_coverage == "partly" {
+        // The kit judged only a part or a neighbour of the test: that part passing is no
+        // pass of the whole test.
+        entry.result = Outcome::Skip;
+        entry.kit_status = Some(Status::Pass);
+        entry.skip_reason = Some(format!(
+            "a2a-tck covers only part of this test, and that part passed{}",
+            entry
+                .kit_note
+                .as_ref()
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default()
+        ));
     } else if first(Status::Pass).is_some() {
         entry.result = Outcome::Pass;
     } else if let Some(r) = first(Status::NotApplicable) {
@@ -664,6 +677,51 @@ mod tests {
         assert!(!applies_to("STREAM-SSE-001", Binding::Grpc));
         assert!(applies_to("STREAM-SSE-001", Binding::Rest));
         assert!(applies_to("CORE-SEND-001", Binding::Grpc));
+    }
+
+    /// A test entry as `judge` starts it, with the kit's coverage `coverage`.
+    fn entry(coverage: &str) -> Test {
+        Test {
+            id: "CORE-CANCEL-001".into(),
+            name: "cancel".into(),
+            level: "must".into(),
+            result: Outcome::Skip,
+            duration_ms: 0,
+            skip_reason: None,
+            configuration: DEFAULT_CONFIGURATION.into(),
+            failure: None,
+            steps: Vec::new(),
+            kit_coverage: coverage.into(),
+            kit_checks: Vec::new(),
+            kit_note: Some("the kit cancels a task waiting for input".into()),
+            kit_status: None,
+        }
+    }
+
+    #[test]
+    fn a_pass_of_part_of_a_test_is_no_pass_of_the_test() {
+        let check = crate::checks::all()
+            .into_iter()
+            .next()
+            .expect("a check");
+        let mut passed = CheckResult::of(&check, Status::Pass, "satisfied".into());
+        passed.level = Level::Must;
+        let mut covered = entry("covered");
+        combine(&mut covered, &[&passed]);
+        assert_eq!(covered.result, Outcome::Pass);
+        let mut partly = entry("partly");
+        combine(&mut partly, &[&passed]);
+        assert_eq!(partly.result, Outcome::Skip);
+        assert!(
+            (partly.skip_reason.as_deref()).is_some_and(|r| r.contains("only part")),
+            "{:?}",
+            partly.skip_reason
+        );
+        // What the kit saw violated is a failure, however much of the test it covers.
+        let failed = CheckResult::of(&check, Status::Fail, "violated".into());
+        let mut partly = entry("partly");
+        combine(&mut partly, &[&passed, &failed]);
+        assert_eq!(partly.result, Outcome::Fail);
     }
 
     #[test]
