@@ -10,7 +10,10 @@
 //! reads at a lower level (or a tolerated answer) `skip`, with why, and on an ACTS `should`
 //! or `may` test `fail`; else any UNTESTABLE `skip`; else a PASS `pass` (the rest N/A); all
 //! N/A `skip`. A test the kit does not cover, and a client test, is `skip` with the reason
-//! "not covered by a2a-tck: ...". A test of another binding is left out of the document.
+//! "not covered by a2a-tck: ...". A test the kit covers only partly (a part of it, or a
+//! neighbouring case) is `skip` where its results would make it `pass` or `fail`, the reason
+//! telling what the kit's part showed: that part is no verdict on the whole test. A test of
+//! another binding is left out of the document.
 //! Every test says how the kit covers it (`kit_coverage`, `kit_checks`): fields the format
 //! allows besides its own.
 
@@ -505,25 +508,29 @@ fn combine(entry: &mut Test, results: &[&CheckResult]) {
             place(r),
             r.message
         ));
-    } else if first(Status::Pass).is_some() && entry.kit_coverage == "partly" {
-        // The kit judged only a part or a neighbour of the test: that part passing is no
-        // pass of the whole test.
-        entry.result = Outcome::Skip;
-        entry.kit_status = Some(Status::Pass);
-        entry.skip_reason = Some(format!(
-            "a2a-tck covers only part of this test, and that part passed{}",
-            entry
-                .kit_note
-                .as_ref()
-                .map(|n| format!(" ({n})"))
-                .unwrap_or_default()
-        ));
     } else if first(Status::Pass).is_some() {
         entry.result = Outcome::Pass;
     } else if let Some(r) = first(Status::NotApplicable) {
         entry.result = Outcome::Skip;
         entry.kit_status = Some(Status::NotApplicable);
         entry.skip_reason = Some(format!("not applicable: {}: {}", place(r), r.message));
+    }
+    // The kit judged only a part or a neighbour of the test: what that part showed is no
+    // verdict on the whole test, either way. It is told, and the test is skipped.
+    if entry.kit_coverage == "partly" && matches!(entry.result, Outcome::Pass | Outcome::Fail) {
+        let shown = match entry.failure.take() {
+            Some(f) => format!("failed: {}: {}", f.step_id, f.message),
+            None => "passed".to_string(),
+        };
+        entry.kit_status = Some(match entry.result {
+            Outcome::Fail => Status::Fail,
+            _ => Status::Pass,
+        });
+        entry.result = Outcome::Skip;
+        entry.skip_reason = Some(format!(
+            "a2a-tck covers only part of this test{}, and that part {shown}",
+            (entry.kit_note.as_ref()).map(|n| format!(" ({n})")).unwrap_or_default()
+        ));
     }
     entry.steps = results
         .iter()
@@ -717,11 +724,22 @@ mod tests {
             "{:?}",
             partly.skip_reason
         );
-        // What the kit saw violated is a failure, however much of the test it covers.
+        // A violation of the kit's part is told, but it is no failure of the whole test
+        // (ACTS may accept what the kit's neighbouring case refuses); the kit's own report
+        // holds the FAIL.
         let failed = CheckResult::of(&check, Status::Fail, "violated".into());
         let mut partly = entry("partly");
         combine(&mut partly, &[&passed, &failed]);
-        assert_eq!(partly.result, Outcome::Fail);
+        assert_eq!(partly.result, Outcome::Skip);
+        assert_eq!(partly.kit_status, Some(Status::Fail));
+        assert!(
+            (partly.skip_reason.as_deref()).is_some_and(|r| r.contains("failed: ")),
+            "{:?}",
+            partly.skip_reason
+        );
+        let mut covered = entry("covered");
+        combine(&mut covered, &[&passed, &failed]);
+        assert_eq!(covered.result, Outcome::Fail);
     }
 
     #[test]
