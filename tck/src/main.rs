@@ -75,6 +75,8 @@ fn main() -> ExitCode {
         Some(Command::Client(args)) => client_command(*args),
         Some(Command::Explore(args)) => cli::explore_command::run(*args),
         Some(Command::Schemas { write }) => wire_schemas(write.as_deref()),
+        Some(Command::Survey(args)) => cli::survey::run(*args),
+        Some(Command::Merge(args)) => cli::survey::merge(args),
         None => run(cli.run),
     }
 }
