@@ -623,7 +623,7 @@ pub(crate) fn run(args: SurveyArgs) -> ExitCode {
     let out = args.out.clone();
     let total = todo.len();
     let (interrupted, failures) = runtime.block_on(async {
-        let mut signals = crate::Signals::listen();
+        let mut signals = super::signals::Signals::listen();
         let mut running = futures::stream::iter(todo)
             .map(|planned| {
                 let out = out.clone();
