@@ -110,6 +110,11 @@ pub struct Options {
     min_judged: Option<crate::floor::MinJudged>,
     /// The revision of the 1.0 text the run judges by (`--spec-revision`), as named.
     spec_revision: String,
+    /// The SDK's ACTS behaviour file (`--sut-behaviors`).
+    sut_behaviors: Option<std::sync::Arc<crate::behaviors::SutBehaviors>>,
+    /// The whole run's budget: once it runs out, no check starts and the report is that of an
+    /// interrupted run, naming the deadline.
+    deadline: Option<Duration>,
 }
 
 impl Options {
@@ -159,7 +164,27 @@ impl Options {
             allow_unreviewed: false,
             min_judged: None,
             spec_revision: "latest".into(),
+            sut_behaviors: None,
+            deadline: None,
         }
+    }
+
+    /// The whole run's budget (none by default): once `deadline` has passed since the run
+    /// began, no check starts, the checks in flight get a short grace, and the report is
+    /// that of an interrupted run whose reason names the deadline (verdict `interrupted`,
+    /// exit status 130). A setup still waiting on the agent (its card, the probes) is cut at
+    /// once.
+    pub fn deadline(mut self, deadline: Duration) -> Options {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// What the SDK under test says it implements (`--sut-behaviors`, an ACTS behaviour
+    /// file; read with [`crate::behaviors::SutBehaviors::read`]): the checks of behaviours it
+    /// does not declare are judged as `--undeclared` says (default UNTESTABLE).
+    pub fn sut_behaviors(mut self, behaviors: crate::behaviors::SutBehaviors) -> Options {
+        self.sut_behaviors = Some(std::sync::Arc::new(behaviors));
+        self
     }
 
     /// Gate on a reviewed baseline of expected results (`--expect`; read it with
@@ -386,6 +411,7 @@ impl Options {
             ("check timeout", self.check_timeout),
             ("stream wait", self.limits.stream_wait),
             ("ready timeout", self.ready_timeout),
+            ("deadline", self.deadline.unwrap_or(Duration::MAX)),
         ];
         if let Some((name, _)) = deadlines.iter().find(|(_, d)| d.is_zero()) {
             return Err(Error::Usage(format!("the {name} must be positive")));
@@ -456,6 +482,7 @@ impl Options {
         options.ca_certs.extend(self.ca_certs.iter().cloned());
         options.contract = self.contract;
         options.drive = self.drive.clone();
+        options.sut_behaviors = self.sut_behaviors.clone();
         options.spec_revision =
             crate::revision::Judging::named(&self.spec_revision).unwrap_or_default();
         options
@@ -539,7 +566,7 @@ async fn run_unjudged(options: &Options) -> Result<Report, Error> {
             run.durability = (options.restart_cmd.as_deref())
                 .map(|c| crate::durability::Durability::command(c, options.ready_timeout));
             let started_at = std::time::SystemTime::now();
-            let outcome = runner::run(&catalog, &run).await;
+            let outcome = within(options.deadline, runner::run(&catalog, &run), &run.stop).await;
             let mut report = reported(&catalog, &run, started_at, outcome)?;
             report.cap_evidence();
             Ok(report)
@@ -558,7 +585,7 @@ async fn run_unjudged(options: &Options) -> Result<Report, Error> {
                 options.builtin_run(&agent.base_url(), &card_url, agent.ca_pem(), credentials);
             run.durability = Some(agent.durability(options.ready_timeout));
             let started_at = std::time::SystemTime::now();
-            let outcome = runner::run(&catalog, &run).await;
+            let outcome = within(options.deadline, runner::run(&catalog, &run), &run.stop).await;
             agent.shutdown().await;
             let mut report = reported(&catalog, &run, started_at, outcome)?;
             report.cap_evidence();
@@ -578,12 +605,37 @@ async fn run_unjudged(options: &Options) -> Result<Report, Error> {
             let run =
                 options.builtin_run(&agent.base_url(), &card_url, agent.ca_pem(), credentials);
             let started_at = std::time::SystemTime::now();
-            let outcome = runner::run(&catalog, &run).await;
+            let outcome = within(options.deadline, runner::run(&catalog, &run), &run.stop).await;
             agent.shutdown().await;
             let mut report = reported(&catalog, &run, started_at, outcome)?;
             report.cap_evidence();
             Ok(report)
         }
+    }
+}
+
+/// `run`'s outcome, its stop thrown once `deadline` (if any) has passed.
+async fn within<T>(
+    deadline: Option<Duration>,
+    run: impl std::future::Future<Output = T>,
+    stop: &crate::stop::Stop,
+) -> T {
+    let Some(deadline) = deadline else {
+        return run.await;
+    };
+    let timer = async {
+        tokio::time::sleep(deadline).await;
+        stop.stop_because(format!(
+            "its deadline of {} ran out",
+            humantime::format_duration(deadline)
+        ));
+        // The run ends on its own once stopped: the grace, then its report.
+        std::future::pending::<()>().await;
+    };
+    tokio::pin!(run);
+    tokio::select! {
+        output = &mut run => output,
+        () = timer => unreachable!("the timer never ends"),
     }
 }
 

@@ -46,6 +46,7 @@ fn stdout(args: std::fmt::Arguments) {
 
 mod cli;
 use cli::reports::{coverage, diff, progress_bar, write_baseline};
+use cli::signals::Signals;
 use cli::{CardArgs, Cli, ClientArgs, Command, RunArgs, Selection};
 
 fn main() -> ExitCode {
@@ -75,6 +76,8 @@ fn main() -> ExitCode {
         Some(Command::Client(args)) => client_command(*args),
         Some(Command::Explore(args)) => cli::explore_command::run(*args),
         Some(Command::Schemas { write }) => wire_schemas(write.as_deref()),
+        Some(Command::Survey(args)) => cli::survey::run(*args),
+        Some(Command::Merge(args)) => cli::survey::merge(args),
         None => run(cli.run),
     }
 }
@@ -572,57 +575,6 @@ async fn interrupts(mut signals: Signals, stop: a2a_tck::stop::Stop) {
 /// the second ends the kit at once.
 fn on_signals(stop: a2a_tck::stop::Stop) -> tokio::task::JoinHandle<()> {
     tokio::spawn(interrupts(Signals::listen(), stop))
-}
-
-/// SIGINT and SIGTERM, listened for from the moment this is made (inside the runtime).
-#[cfg(unix)]
-struct Signals {
-    interrupt: Option<tokio::signal::unix::Signal>,
-    terminate: Option<tokio::signal::unix::Signal>,
-}
-
-#[cfg(unix)]
-impl Signals {
-    fn listen() -> Signals {
-        use tokio::signal::unix::{signal, SignalKind};
-        Signals {
-            interrupt: signal(SignalKind::interrupt()).ok(),
-            terminate: signal(SignalKind::terminate()).ok(),
-        }
-    }
-
-    /// The next signal's name and exit status; `None` when neither can be listened for.
-    async fn next(&mut self) -> Option<(&'static str, u8)> {
-        async fn recv(signal: &mut Option<tokio::signal::unix::Signal>) -> Option<()> {
-            match signal {
-                Some(signal) => signal.recv().await,
-                None => std::future::pending().await,
-            }
-        }
-        if self.interrupt.is_none() && self.terminate.is_none() {
-            return None;
-        }
-        tokio::select! {
-            Some(()) = recv(&mut self.interrupt) => Some(("SIGINT", 130)),
-            Some(()) = recv(&mut self.terminate) => Some(("SIGTERM", 143)),
-            else => None,
-        }
-    }
-}
-
-#[cfg(not(unix))]
-struct Signals;
-
-#[cfg(not(unix))]
-impl Signals {
-    fn listen() -> Signals {
-        Signals
-    }
-
-    async fn next(&mut self) -> Option<(&'static str, u8)> {
-        tokio::signal::ctrl_c().await.ok()?;
-        Some(("interrupt", 130))
-    }
 }
 
 /// The gate of a run (`--expect`, `--allow-unreviewed`, `--min-judged`), its baseline checked

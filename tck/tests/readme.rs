@@ -75,6 +75,11 @@ const COMMANDS: &[(&str, Use)] = &[
     ("cargo run -p a2a-reference-agent -- --required-extension", Use::Run("the_reference_agent_commands")),
     ("cargo run -p a2a-reference-agent -- --tls --tls-ca-out ca.pem", Use::Run("the_reference_agent_commands")),
     ("cargo run -p a2a-reference-agent -- --store sqlite:tasks.db", Use::Run("the_reference_agent_commands")),
+    ("cat > agents.toml <<'TOML'", Use::Run("the_survey_recipe")),
+    ("a2a-tck survey agents.toml --out out/", Use::Run("the_survey_recipe")),
+    ("a2a-tck survey agents.toml --out out/ --max-age 24h", Use::Run("the_survey_recipe")),
+    ("for i in 0 1 2 3; do a2a-tck survey agents.toml --shard $i/4 --out shard-$i/; done", Use::Run("the_survey_recipe")),
+    ("a2a-tck merge shard-0 shard-1 shard-2 shard-3 --out merged/", Use::Run("the_survey_recipe")),
     ("a2a-tck client", Use::Run("the_client_recipe")),
     ("a2a-tck client --client-fault last-interface", Use::Run("the_client_recipe")),
     ("a2a-tck client --list-client-faults", Use::Run("the_client_recipe")),
@@ -663,4 +668,56 @@ fn the_reference_agent_commands() {
         listening(port);
         drop(each);
     }
+}
+
+#[test]
+fn the_survey_recipe() {
+    let mut shell = Shell::new("survey");
+    let port = free_port();
+    shell.spawn(&format!("a2a-reference-agent --port {port}"));
+    listening(port);
+    let own_port = |text: &str| text.replace("8101", &port.to_string());
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let start = readme
+        .find("cat > agents.toml <<'TOML'")
+        .expect("the survey file");
+    let end = start + readme[start..].find("\nTOML\n").expect("its end") + 6;
+    shell.expect(&own_port(&readme[start..end]), 0);
+    shell.expect("a2a-tck survey agents.toml --out out/", 1);
+    let index = |dir: &str| -> serde_json::Value {
+        let text = std::fs::read_to_string(shell.file(dir).join("index.json")).expect("an index");
+        serde_json::from_str(&text).expect("JSON")
+    };
+    let outcomes = |index: &serde_json::Value| -> Vec<(String, String)> {
+        (index["agents"].as_array().expect("agents").iter())
+            .map(|a| {
+                let field = |k: &str| a[k].as_str().unwrap_or_default().to_string();
+                (field("name"), field("outcome"))
+            })
+            .collect()
+    };
+    let whole = index("out");
+    let expected = [
+        ("local", "pass"),
+        ("no-description", "fail"),
+        ("reference", "pass"),
+    ];
+    let expected: Vec<(String, String)> = (expected.iter())
+        .map(|(n, o)| (n.to_string(), o.to_string()))
+        .collect();
+    assert_eq!(outcomes(&whole), expected);
+    let again = shell.expect("a2a-tck survey agents.toml --out out/ --max-age 24h", 1);
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert_eq!(
+        stderr.matches("kept from an earlier survey").count(),
+        3,
+        "{stderr}"
+    );
+    // The loop's status is its last shard's; the merge's is the survey's.
+    shell.run("for i in 0 1 2 3; do a2a-tck survey agents.toml --shard $i/4 --out shard-$i/; done");
+    shell.expect(
+        "a2a-tck merge shard-0 shard-1 shard-2 shard-3 --out merged/",
+        1,
+    );
+    assert_eq!(outcomes(&index("merged")), expected);
 }

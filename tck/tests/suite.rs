@@ -34,6 +34,7 @@ mod report;
 mod slow_agents;
 mod spec_revision;
 mod summary;
+mod survey;
 mod tls;
 mod traceability;
 mod verdict;

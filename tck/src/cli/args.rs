@@ -179,6 +179,15 @@ pub(crate) enum Command {
         mut_arg("spec_revision", |a| a.hide(true))
     )]
     Explore(Box<ExploreArgs>),
+    /// Survey many agents listed in a file (TOML, or YAML by extension): each run as a run
+    /// on one agent is, under its own deadline, a few at once; one folder of reports per agent
+    /// and an index (DIR/index.json). Started again over the same DIR, it runs only the agents
+    /// not done. Exit status: 0 when every agent passed its gate, 1 when any did not (or could
+    /// not be tested), 2 for a bad survey file or an unwritable DIR.
+    Survey(Box<super::survey::SurveyArgs>),
+    /// Join the output folders of a survey's shards (`--shard I/N`) into one: one index and
+    /// every agent's folder. An agent found in two with different reports keeps the newest.
+    Merge(super::survey::MergeArgs),
     /// List the checks: id, level, spec section, where it runs, requirement.
     List(ListArgs),
     /// Show one check: its requirement, level, spec sentences, reading, official TCK and ACTS ids.

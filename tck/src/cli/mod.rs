@@ -6,6 +6,8 @@ pub mod catalog;
 pub mod configurations;
 pub mod explore_command;
 pub mod reports;
+pub mod signals;
+pub mod survey;
 pub mod write;
 
 pub(crate) use args::*;

@@ -19,7 +19,12 @@ pub const INTERRUPTED: &str = "interrupted";
 pub struct Stop {
     sender: Arc<watch::Sender<bool>>,
     grace: Duration,
+    /// Why the run was stopped, when whoever stopped it said ([`Stop::stop_because`]).
+    why: Arc<std::sync::OnceLock<String>>,
 }
+
+/// Why a run was stopped when no reason was given: the command's signals.
+pub const SIGNALS: &str = "SIGINT or SIGTERM";
 
 impl Default for Stop {
     fn default() -> Self {
@@ -33,12 +38,26 @@ impl Stop {
         Stop {
             sender: Arc::new(watch::channel(false).0),
             grace,
+            why: Arc::default(),
         }
     }
 
     /// Stops the run: no check starts from now on.
     pub fn stop(&self) {
         self.sender.send_replace(true);
+    }
+
+    /// Stops the run and says why (e.g. "its deadline of 60 s ran out"): the report's reason
+    /// names it. The first reason given stands.
+    pub fn stop_because(&self, why: impl Into<String>) {
+        let _ = self.why.set(why.into());
+        self.stop();
+    }
+
+    /// Why the run was stopped: the reason given to [`Stop::stop_because`], else
+    /// [`SIGNALS`].
+    pub fn why(&self) -> &str {
+        self.why.get().map_or(SIGNALS, String::as_str)
     }
 
     pub fn is_stopped(&self) -> bool {

@@ -17,3 +17,4 @@ pub mod sarif;
 pub mod html;
 pub mod format;
 pub mod acts_report;
+pub mod survey_index;

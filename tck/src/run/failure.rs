@@ -43,6 +43,6 @@ pub fn interrupted(catalog: &[Check], options: &RunOptions, started_at: SystemTi
     let message = "interrupted before any check ran".to_string();
     let mut report = card_unusable(catalog, options, started_at, message, Vec::new());
     report.verdict_reason = String::new();
-    report.mark_interrupted();
+    report.mark_interrupted_by(options.stop.why());
     report
 }

@@ -676,6 +676,12 @@ impl Report {
     /// and no compatibility figure (the requirements it did not reach would count for
     /// nothing). Marking it twice changes nothing.
     pub fn mark_interrupted(&mut self) {
+        self.mark_interrupted_by(crate::stop::SIGNALS);
+    }
+
+    /// [`Report::mark_interrupted`], naming what stopped the run (`SIGINT or SIGTERM`, a
+    /// deadline).
+    pub fn mark_interrupted_by(&mut self, why: &str) {
         self.interrupted = true;
         if self.verdict == Verdict::Interrupted {
             return;
@@ -683,7 +689,7 @@ impl Report {
         let before = std::mem::take(&mut self.verdict_reason);
         let judged = self.judged();
         self.verdict_reason = format!(
-            "the run was interrupted (SIGINT or SIGTERM) before it ended, so it gives no verdict \
+            "the run was interrupted ({why}) before it ended, so it gives no verdict \
              on the agent: {} not run, {} judged before the stop",
             plural(self.not_run_by_interruption(), "planned result", "planned results"),
             plural(judged, "result", "results"),

@@ -977,7 +977,7 @@ fn assemble(outcome: Outcome) -> Report {
         ..Report::begun(target, selection, start.started_at)
     };
     if was_interrupted {
-        report.mark_interrupted();
+        report.mark_interrupted_by(stop.why());
     }
     report
 }

@@ -1,0 +1,423 @@
+//! `a2a-tck survey` and `a2a-tck merge`, run as a user runs them: the index's schema is
+//! current; three shards run as separate processes and merged give the index one process
+//! gives; an interrupted survey resumes without running its finished agents again; a dead
+//! agent is an entry with an error, a slow one costs its deadline and no more.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use a2a_tck::survey_index::{Entry, Outcome, SurveyIndex};
+
+use crate::support::{self, BIN};
+
+fn schema_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../schemas/survey-index.schema.json")
+}
+
+#[test]
+fn committed_index_schema_matches_the_types() {
+    let generated = SurveyIndex::schema();
+    let path = schema_path();
+    if std::env::var_os("UPDATE_SCHEMAS").is_some() {
+        std::fs::write(&path, &generated).expect("write schema");
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "schemas/survey-index.schema.json is out of date with the index types; \
+         regenerate it with `UPDATE_SCHEMAS=1 cargo test -p a2a-tck --test suite survey::`"
+    );
+    // Every field says what it holds.
+    let schema: serde_json::Value = serde_json::from_str(&generated).expect("JSON");
+    let mut missing = Vec::new();
+    for (name, def) in schema["$defs"].as_object().expect("$defs") {
+        for (field, property) in def["properties"].as_object().into_iter().flatten() {
+            let by_level = ["MUST", "SHOULD", "MAY"].contains(&field.as_str());
+            if !by_level && property.get("description").is_none() {
+                missing.push(format!("{name}.{field}"));
+            }
+        }
+    }
+    for (field, property) in schema["properties"].as_object().expect("properties") {
+        if property.get("description").is_none() {
+            missing.push(field.clone());
+        }
+    }
+    assert!(missing.is_empty(), "undocumented: {missing:?}");
+}
+
+/// A fresh folder for one test.
+fn folder(name: &str) -> PathBuf {
+    let dir = support::temp_path("survey", name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    dir
+}
+
+fn survey(file: &Path, out: &Path, more: &[&str]) -> std::process::Output {
+    let mut command = Command::new(BIN);
+    command
+        .arg("survey")
+        .arg(file)
+        .arg("--out")
+        .arg(out)
+        .args(more);
+    command.output().expect("the kit runs")
+}
+
+fn index(out: &Path) -> SurveyIndex {
+    SurveyIndex::read(&out.join("index.json")).expect("an index")
+}
+
+/// A port nothing listens on.
+fn dead_port() -> u16 {
+    support::free_port()
+}
+
+/// A reference agent process on a loopback port, stopped when dropped.
+struct AgentProcess(Child, u16);
+
+impl AgentProcess {
+    fn start() -> AgentProcess {
+        let port = support::free_port();
+        let child = Command::new(support::agent_binary())
+            .args(["--port", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the reference agent starts");
+        let agent = AgentProcess(child, port);
+        support::listening(port);
+        agent
+    }
+}
+
+impl Drop for AgentProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// What of an entry two surveys of the same agents must agree on: everything but when it ran,
+/// how long it took, and the report's digest (a report holds its times and ports).
+fn comparable(entry: &Entry) -> serde_json::Value {
+    let mut value = serde_json::to_value(entry).expect("JSON");
+    let object = value.as_object_mut().expect("an object");
+    for key in ["started_at", "finished_at", "duration_ms", "report_sha256"] {
+        object.remove(key);
+    }
+    value
+}
+
+#[test]
+fn three_shards_merged_give_the_index_of_one_survey() {
+    let dir = folder("shards");
+    let agent = AgentProcess::start();
+    let file = dir.join("agents.toml");
+    let text = format!(
+        r#"
+[defaults]
+select = ["card.*"]
+deadline = 30
+
+[[agent]]
+name = "reference"
+target = "builtin"
+
+[[agent]]
+name = "no-description"
+target = "builtin"
+faults = ["card-missing-required-field"]
+
+[[agent]]
+name = "patch-version"
+target = "builtin"
+faults = ["card-patch-version"]
+
+[[agent]]
+name = "served-as-html"
+target = "builtin"
+faults = ["card-served-as-html"]
+
+[[agent]]
+name = "standalone"
+target = "http://127.0.0.1:{}"
+
+[[agent]]
+name = "dead"
+target = "http://127.0.0.1:{}"
+"#,
+        agent.1,
+        dead_port()
+    );
+    std::fs::write(&file, text).expect("the survey file");
+    let names = [
+        "reference",
+        "no-description",
+        "patch-version",
+        "served-as-html",
+        "standalone",
+        "dead",
+    ];
+    let shards: std::collections::BTreeSet<u32> = (names.iter())
+        .map(|n| a2a_tck::survey_index::shard_of(n, 3))
+        .collect();
+    assert!(shards.len() > 1, "the agents fall into more than one shard");
+
+    let whole = dir.join("whole");
+    let one = survey(&file, &whole, &[]);
+    assert_eq!(one.status.code(), Some(1), "{}", support::stderr(&one));
+    // The shards as three processes at once, as a job engine runs them.
+    let children: Vec<(PathBuf, Child)> = (0..3)
+        .map(|i| {
+            let out = dir.join(format!("shard-{i}"));
+            let child = Command::new(BIN)
+                .arg("survey")
+                .arg(&file)
+                .arg("--out")
+                .arg(&out)
+                .args(["--shard", &format!("{i}/3")])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("a shard starts");
+            (out, child)
+        })
+        .collect();
+    let mut outs = Vec::new();
+    for (out, child) in children {
+        let output = child.wait_with_output().expect("the shard ends");
+        assert!(
+            matches!(output.status.code(), Some(0 | 1)),
+            "{}",
+            support::stderr(&output)
+        );
+        outs.push(out);
+    }
+    let merged = dir.join("merged");
+    let merge = Command::new(BIN)
+        .arg("merge")
+        .args(&outs)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .expect("merge runs");
+    assert_eq!(merge.status.code(), Some(1), "{}", support::stderr(&merge));
+
+    let (whole, merged_index) = (index(&whole), index(&merged));
+    assert_eq!(whole.agents.len(), 6);
+    assert_eq!(merged_index.exit_status, whole.exit_status);
+    assert_eq!(merged_index.outcomes, whole.outcomes);
+    assert_eq!(merged_index.survey, whole.survey);
+    assert_eq!(merged_index.shards.len(), 3);
+    let entries = |index: &SurveyIndex| -> Vec<serde_json::Value> {
+        index.agents.iter().map(comparable).collect()
+    };
+    assert_eq!(entries(&merged_index), entries(&whole));
+    // Each merged entry's report is there, the one its digest names.
+    for entry in &merged_index.agents {
+        let report = merged.join(entry.report.as_deref().expect("a report"));
+        let bytes = std::fs::read(&report).expect("the report was copied");
+        assert_eq!(
+            Some(a2a_tck::survey_index::digest(&bytes)),
+            entry.report_sha256
+        );
+    }
+    let outcome = |name: &str| {
+        (whole.agents.iter())
+            .find(|e| e.name == name)
+            .map(|e| e.outcome)
+    };
+    assert_eq!(outcome("reference"), Some(Outcome::Pass));
+    assert_eq!(outcome("standalone"), Some(Outcome::Pass));
+    assert_eq!(outcome("no-description"), Some(Outcome::Fail));
+    assert_eq!(outcome("dead"), Some(Outcome::Error));
+}
+
+/// Waits for `child` to end, 20 s at most.
+fn ended(child: &mut Child) -> std::process::ExitStatus {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the survey did not end within 20 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_survey_resumes_without_running_the_finished_agents_again() {
+    let dir = folder("resume");
+    // An agent that accepts connections and never answers: the survey is stopped while it
+    // waits on it.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let silent_port = silent.local_addr().expect("its address").port();
+    let file = dir.join("agents.yaml");
+    let text = format!(
+        "defaults:\n  select: [\"card.*\"]\n  deadline: 60\nagents:\n  \
+         - name: first\n    target: builtin\n  \
+         - name: second\n    target: builtin\n    faults: [card-patch-version]\n  \
+         - name: silent\n    target: \"http://127.0.0.1:{silent_port}\"\n"
+    );
+    std::fs::write(&file, text).expect("the survey file");
+    let out = dir.join("out");
+    let mut child = Command::new(BIN)
+        .arg("survey")
+        .arg(&file)
+        .arg("--out")
+        .arg(&out)
+        .args(["--agents", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the survey starts");
+    // One agent at a time, in the file's order: once the silent agent's folder exists, the
+    // first two are done.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !out.join("silent").exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the survey never reached the third agent"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let kill = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(kill.success());
+    assert_eq!(ended(&mut child).code(), Some(143));
+    let stopped = index(&out);
+    let names: Vec<&str> = stopped.agents.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["first", "second"]);
+    assert!(!out.join("silent/entry.json").exists());
+
+    // Started again (the silent agent is gone now): only the third runs.
+    drop(silent);
+    let again = survey(&file, &out, &["--agents", "1"]);
+    let stderr = support::stderr(&again);
+    assert_eq!(again.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr.matches("kept from an earlier survey").count(),
+        2,
+        "{stderr}"
+    );
+    let resumed = index(&out);
+    assert_eq!(resumed.agents.len(), 3);
+    for before in &stopped.agents {
+        let after = (resumed.agents.iter())
+            .find(|e| e.name == before.name)
+            .expect("still there");
+        assert_eq!(after, before, "{} was run again", before.name);
+    }
+    let silent = (resumed.agents.iter())
+        .find(|e| e.name == "silent")
+        .expect("the third agent");
+    assert_eq!(silent.outcome, Outcome::Error);
+
+    // --fresh runs them all again.
+    let fresh = survey(&file, &out, &["--fresh"]);
+    assert!(!support::stderr(&fresh).contains("kept from an earlier survey"));
+}
+
+#[test]
+fn a_dead_agent_is_an_entry_with_an_error_and_a_slow_one_costs_its_deadline() {
+    let dir = folder("dead");
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let silent_port = silent.local_addr().expect("its address").port();
+    let file = dir.join("agents.toml");
+    let text = format!(
+        r#"
+[defaults]
+select = ["card.*"]
+
+[[agent]]
+name = "reference"
+target = "builtin"
+
+[[agent]]
+name = "dead"
+target = "http://127.0.0.1:{}"
+
+[[agent]]
+name = "slow"
+target = "http://127.0.0.1:{silent_port}"
+deadline = 2
+
+[[agent]]
+name = "no-token"
+target = "builtin"
+bearer_env = "A2A_TCK_SURVEY_TEST_UNSET"
+"#,
+        dead_port()
+    );
+    std::fs::write(&file, text).expect("the survey file");
+    let out = dir.join("out");
+    let started = Instant::now();
+    let output = survey(&file, &out, &[]);
+    let took = started.elapsed();
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        support::stderr(&output)
+    );
+    // The slow agent's budget (2 s), the stop's grace (2 s), and no more than a little over.
+    assert!(took < Duration::from_secs(12), "the survey took {took:?}");
+    let index = index(&out);
+    let entry = |name: &str| {
+        (index.agents.iter())
+            .find(|e| e.name == name)
+            .cloned()
+            .expect("an entry")
+    };
+    assert_eq!(entry("reference").outcome, Outcome::Pass);
+    let dead = entry("dead");
+    assert_eq!((dead.outcome, dead.exit_status), (Outcome::Error, 2));
+    assert!(dead
+        .error
+        .as_deref()
+        .is_some_and(|e| e.contains("agent card")));
+    let report = a2a_tck::report::Report::read(&out.join(dead.report.expect("a report")))
+        .expect("the dead agent's report");
+    assert_eq!(report.verdict, a2a_tck::report::Verdict::Error);
+    let slow = entry("slow");
+    assert_eq!((slow.outcome, slow.exit_status), (Outcome::OverBudget, 130));
+    assert!(
+        slow.error
+            .as_deref()
+            .is_some_and(|e| e.contains("deadline of 2s")),
+        "{:?}",
+        slow.error
+    );
+    let no_token = entry("no-token");
+    assert_eq!(no_token.outcome, Outcome::Error);
+    assert!(no_token.report.is_none());
+    assert!(no_token
+        .error
+        .as_deref()
+        .is_some_and(|e| e.contains("A2A_TCK_SURVEY_TEST_UNSET")));
+
+    // The passing agent alone: exit 0. A bad file: exit 2, nothing run.
+    std::fs::write(
+        &file,
+        "[[agent]]\nname = \"reference\"\ntarget = \"builtin\"\nselect = [\"card.*\"]\n",
+    )
+    .expect("the survey file");
+    assert_eq!(survey(&file, &dir.join("pass"), &[]).status.code(), Some(0));
+    std::fs::write(
+        &file,
+        "[[agent]]\nname = \"x\"\ntarget = \"builtin\"\nfaults = [\"no-such-fault\"]\n",
+    )
+    .expect("the survey file");
+    let bad = survey(&file, &dir.join("bad"), &[]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(!dir.join("bad/index.json").exists());
+}
