@@ -7,13 +7,13 @@
 use crate::check::Needs;
 use serde_json::{json, Value};
 
-use crate::checks::setup::{task_id, verdict_from, Setup};
+use crate::checks::setup::{message_03, task_id, verdict_from, Setup};
 use crate::checks::{JSONRPC_0_3, JSON_0_3, STREAMING};
 use crate::a2a;
 use crate::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
 use crate::ctx::Ctx;
 use crate::transport::jsonrpc::RpcReply;
-use crate::transport::v03::{self, Form};
+use crate::transport::v03::Form;
 use crate::wire::{HttpReply, Request};
 
 /// The id prefix of every check in this module.
@@ -121,14 +121,6 @@ pub fn checks() -> Vec<Check> {
 /// The headers of a raw 0.3 JSON-RPC request: JSON, no `A2A-Version`.
 fn json_headers() -> Vec<(&'static str, String)> {
     vec![("content-type", "application/json".to_string())]
-}
-
-/// The kit's message playing `prefix` (as [`Ctx::user_message`] makes it: the card's parts
-/// for an agent that plays no contract), written in the 0.3 `form`.
-fn message_03(ctx: &Ctx, prefix: &str, form: Form) -> Value {
-    let params = json!({ "message": ctx.user_message(prefix) });
-    let mut written = v03::write::request(form, "SendMessage", &params);
-    written["message"].take()
 }
 
 /// A 0.3 `message/send` request with `id`.
