@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use crate::config::{JSONRPC_PATH, REST_PATH};
-use crate::params::INPUT_MODES;
+use crate::policy::INPUT_MODES;
 use crate::policy::{CardPolicy, Policy};
 use crate::shape::Shaper;
 use crate::signing::{CardSigner, JWKS_PATH};
@@ -103,7 +103,7 @@ pub(crate) fn card_json(base_url: &str, policy: &Policy) -> Value {
             "pushNotifications": policy.service.push,
             "extendedAgentCard": false,
         },
-        "defaultInputModes": INPUT_MODES,
+        "defaultInputModes": policy.requests.input_modes,
         "defaultOutputModes": INPUT_MODES,
         "skills": [{
             "id": "tck",

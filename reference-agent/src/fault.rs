@@ -298,6 +298,8 @@ faults! {
         "CreateTaskPushNotificationConfig refuses a config carrying `authentication` with InvalidParams and takes one without, as an agent that reads only another form of it does: the kit must try again without it and still judge the push checks, not a violation of theirs.";
     PlaysNoContract => "plays-no-contract",
         "No scenario contract is played, as by a product agent: messageIds and `tck-` texts mean nothing; a request whose text says `approve` waits in INPUT_REQUIRED for an approval (a data part carrying the `approvalId` of the agent's status message; any other follow-up leaves it waiting), `fail` fails the task, `wait` keeps it WORKING until canceled, anything else completes it: an agent the kit drives only with a drive file, not a violation.";
+    AcceptsOnlyData => "accepts-only-data",
+        "As `plays-no-contract`, and the agent takes JSON only: its card declares `defaultInputModes: [\"application/json\"]`, and a message with a text part (or any part not JSON) is refused with ContentTypeNotSupportedError; a data part is answered: an agent the kit drives from its card, not a violation.";
     ActsContractOnly => "acts-contract-only",
         "Only the ACTS contract is played: the scenario prefix is read from the start of the first text part (`tck-multi-turn`, `tck-cancel`, `tck-task-failure`, `tck-stream-basic`, ...), messageIds are ignored, and follow-ups are plain text (`done` completes a multi-turn task), as the SDKs' ACTS agents do: a contract the kit must drive, not a violation.";
     GrpcStreamErrorInStream => "grpc-stream-error-in-stream",

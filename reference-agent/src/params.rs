@@ -13,9 +13,6 @@ use crate::model::{Message, Role, TaskState};
 use crate::policy::RequestPolicy;
 use crate::store::ListQuery;
 
-/// Media types the agent accepts (the card's `defaultInputModes`).
-pub const INPUT_MODES: [&str; 2] = ["text/plain", "application/json"];
-
 const DEFAULT_PAGE_SIZE: i64 = 50;
 const MAX_PAGE_SIZE: i64 = 100;
 
@@ -186,15 +183,20 @@ fn validate_message(fields: &mut Fields, message: &Message) {
     }
 }
 
-/// The first part media type the agent does not accept, if any.
-fn unsupported_media_type(message: &Message) -> Option<&str> {
+/// The first part media type the agent does not accept (`modes`), if any. A text part that
+/// names none is `text/plain`, a data part `application/json`.
+fn unsupported_media_type<'a>(message: &'a Message, modes: &[&str]) -> Option<&'a str> {
     message
         .parts
         .iter()
-        .map(|p| p.media_type.as_str())
+        .map(|p| match p.media_type.as_str() {
+            "" if p.text.is_some() => "text/plain",
+            "" if p.data.is_some() => "application/json",
+            named => named,
+        })
         .find(|media_type| {
             let essence = media_type.split(';').next().unwrap_or_default().trim();
-            !media_type.is_empty() && !INPUT_MODES.iter().any(|m| m.eq_ignore_ascii_case(essence))
+            !media_type.is_empty() && !modes.iter().any(|m| m.eq_ignore_ascii_case(essence))
         })
 }
 
@@ -245,7 +247,8 @@ pub fn send_message(
         "configuration.historyLength",
     );
     let message = fields.finish(message.unwrap_or_default())?;
-    if let Some(media_type) = unsupported_media_type(&message).filter(|_| policy.check_media_types)
+    if let Some(media_type) =
+        (unsupported_media_type(&message, policy.input_modes)).filter(|_| policy.check_media_types)
     {
         return Err(RpcError::content_type_not_supported(media_type));
     }

@@ -35,7 +35,7 @@ layers! {
     facts: a2a, behaviors, destination, drive, ids, jws, model, registry, revision, service_params,
         stop;
     exchange: card, evidence, history, judge, latency, pace, shapes, tls_probe, transport, webhook, wire;
-    suite: check, checks, contract, ctx, detect, filter, probe, revised;
+    suite: card_drive, check, checks, contract, ctx, detect, filter, probe, revised;
     reporting: acts_report, baseline, compat, declarations, diff, evidence_text, floor, format, gate, html,
         output, refusals, report, sarif, secrets, survey_index;
     run: builtin, card_only, configurations, durability, explore, failure, runner;

@@ -9,6 +9,7 @@ mod support;
 mod action;
 mod acts;
 mod auth_secrets;
+mod card_drive;
 mod ci;
 mod cli;
 mod client_mode;

@@ -338,6 +338,7 @@ fn a_drive_file_run_names_the_drive_file_for_what_it_did_not_run() {
         honoured: Vec::new(),
         evidence: Vec::new(),
         sut_behaviors: None,
+        card_driven: None,
     };
     assert_eq!(
         partial.words_for(Some(&drive)),

@@ -141,6 +141,11 @@ impl Policy {
                 reject_unknown_fields: has(Fault::RejectUnknownFields),
                 validate_message: !has(Fault::AcceptInvalidMessage),
                 check_media_types: !has(Fault::AcceptUnsupportedMediaType),
+                input_modes: if has(Fault::AcceptsOnlyData) {
+                    &JSON_ONLY
+                } else {
+                    &INPUT_MODES
+                },
                 v03_refuse_data_only_follow_up: has(Fault::V03DataPartRefused),
                 ignores_accepted_output_modes: has(Fault::IgnoresAcceptedOutputModes),
                 non_blocking_waits_for_completion: has(Fault::NonBlockingWaitsForCompletion),
@@ -231,7 +236,7 @@ impl Policy {
                 ScenarioSet::Official
             } else if has(Fault::ActsContractOnly) {
                 ScenarioSet::Acts
-            } else if has(Fault::PlaysNoContract) {
+            } else if has(Fault::PlaysNoContract) || has(Fault::AcceptsOnlyData) {
                 ScenarioSet::Product
             } else {
                 ScenarioSet::All

@@ -251,6 +251,11 @@ pub enum HistoryWindow {
     Everything,
 }
 
+/// Media types the agent accepts (the card's `defaultInputModes`).
+pub const INPUT_MODES: [&str; 2] = ["text/plain", "application/json"];
+/// The media types of an agent that takes JSON only (`accepts-only-data`).
+pub const JSON_ONLY: [&str; 1] = ["application/json"];
+
 /// Validation of request params.
 #[derive(Debug, Clone)]
 pub struct RequestPolicy {
@@ -261,6 +266,8 @@ pub struct RequestPolicy {
     pub validate_message: bool,
     /// Part media types are checked against the input modes.
     pub check_media_types: bool,
+    /// The media types the agent accepts (the card's `defaultInputModes`).
+    pub input_modes: &'static [&'static str],
     /// Under 0.3, a follow-up of data parts only is refused.
     pub v03_refuse_data_only_follow_up: bool,
     /// `acceptedOutputModes` is ignored: the answer carries a data part anyway.

@@ -14,6 +14,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::behaviors::{SutBehaviors, Undeclared};
+use crate::card_drive::CardDriven;
 use crate::drive::Drive;
 use crate::model::{HarnessError, Needs};
 
@@ -192,6 +193,12 @@ pub struct ContractReport {
     /// (no probe); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sut_behaviors: Option<DeclaredBehaviors>,
+    /// The message taken from the agent's card: with no contract given and no drive file,
+    /// an agent that plays no scenario contract (`--contract none`, or none detected) is sent
+    /// a skill's example, or a data part when its input modes take JSON only, in place of
+    /// the kit's own text. Absent when the kit's own text was sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card_driven: Option<CardDriven>,
 }
 
 /// An ACTS behaviour file as a run used it (`--sut-behaviors`).
@@ -239,6 +246,9 @@ pub struct Scenarios {
     /// The drive file's pointers this check's follow-ups found nothing at (see
     /// [`Scenarios::note_unresolved`]).
     unresolved: Arc<Mutex<Vec<String>>>,
+    /// The message taken from the agent's card (see [`crate::card_drive`]), whose parts
+    /// every message carried by its messageId carries in place of the kit's own text.
+    card: Option<Arc<CardDriven>>,
 }
 
 impl Default for Scenarios {
@@ -273,7 +283,21 @@ impl Scenarios {
             undeclared: Undeclared::default(),
             refused: Arc::default(),
             unresolved: Arc::default(),
+            card: None,
         }
+    }
+
+    /// The same contract, its messages taking their parts from the agent's card.
+    pub fn with_card(self, card: CardDriven) -> Scenarios {
+        Scenarios {
+            card: Some(Arc::new(card)),
+            ..self
+        }
+    }
+
+    /// The message taken from the agent's card, when the run took one.
+    pub fn card_driven(&self) -> Option<&CardDriven> {
+        self.card.as_deref()
     }
 
     /// The scenarios an ACTS behaviour file declares (`--sut-behaviors`): carried the ACTS

@@ -245,7 +245,9 @@ impl Ctx {
     /// A user message playing the scenario `prefix` (a kit name), carried the way the
     /// run's contract carries it: its messageId starts with `prefix` (official, kit), or
     /// under ACTS its first text part is the ACTS counterpart and its messageId carries no
-    /// prefix (a name without a counterpart is carried the messageId way).
+    /// prefix (a name without a counterpart is carried the messageId way). Carried by its
+    /// messageId, its parts are the kit's own text, or those the card of an agent that plays
+    /// no contract gave (see [`crate::card_drive`]).
     pub fn user_message(&self, prefix: &str) -> Value {
         if let Some((parts, metadata)) = self.scenarios.drive().and_then(|d| d.first(prefix)) {
             return self.driven(prefix, parts, metadata);
@@ -305,10 +307,14 @@ impl Ctx {
                     "parts": [{"text": text}],
                 })
             }
+            // An agent that plays no contract may have said on its card what it takes.
             None => json!({
                 "messageId": self.id(prefix),
                 "role": "ROLE_USER",
-                "parts": [{"text": format!("a2a-tck message ({prefix})")}],
+                "parts": match self.scenarios.card_driven() {
+                    Some(card) => card.parts.clone(),
+                    None => json!([{"text": format!("a2a-tck message ({prefix})")}]),
+                },
             }),
         }
     }

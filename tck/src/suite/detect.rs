@@ -38,18 +38,19 @@ pub async fn decide(
                 drive.scenarios().join(", ")
             )],
             sut_behaviors: None,
+            card_driven: None,
         };
         return (scenarios, Some(report));
     }
     let mut probed = usable.to_vec();
     probed.sort_by_key(|i| (i.version != ProtocolVersion::V1_0, i.binding));
-    let probe_on = probed.into_iter().next();
-    let found = match (requested, probe_on) {
+    let probe_on = probed.into_iter().next().map(|i| (i.clone(), ctx_on(i)));
+    let found = match (requested, &probe_on) {
         // A contract given with --contract is taken as said: no probe.
         (Some(_), _) | (_, None) => None,
-        (_, Some(interface)) => {
+        (_, Some((interface, ctx))) => {
             let place = format!("{} {}", interface.binding, interface.version);
-            let mut found = probe(&ctx_on(interface)).await;
+            let mut found = probe(ctx).await;
             for line in &mut found.evidence {
                 *line = format!("{place}: {line}");
             }
@@ -72,10 +73,21 @@ pub async fn decide(
         (None, Some(f)) => f.kit.clone(),
         (None, None) => Default::default(),
     };
-    let (detected, honoured, evidence) = match found {
+    // An agent that plays no contract, and nothing else to say what to send it: the card's
+    // examples and input modes say it (the kit's own text otherwise).
+    let plays_none = match (requested, &found) {
+        (Some(Contract::None), _) => true,
+        (None, Some(f)) => f.detected == Contract::None,
+        _ => false,
+    };
+    let card_driven = probe_on
+        .filter(|_| plays_none)
+        .and_then(|(_, ctx)| crate::card_drive::from_card(&ctx.card.json));
+    let (detected, honoured, mut evidence) = match found {
         Some(f) => (Some(f.detected), f.honoured, f.evidence),
         None => (None, Vec::new(), Vec::new()),
     };
+    evidence.extend(card_driven.as_ref().map(|c| c.words()));
     let report = ContractReport {
         requested,
         detected,
@@ -85,9 +97,15 @@ pub async fn decide(
         honoured,
         evidence,
         sut_behaviors: None,
+        card_driven: card_driven.clone(),
     };
     let by_request = requested == Some(Contract::Official);
-    (Scenarios::new(used, by_request, kit), Some(report))
+    let scenarios = Scenarios::new(used, by_request, kit);
+    let scenarios = match card_driven {
+        Some(card) => scenarios.with_card(card),
+        None => scenarios,
+    };
+    (scenarios, Some(report))
 }
 
 /// The contract an ACTS behaviour file declares (`--sut-behaviors`): ACTS, carried in the
@@ -116,6 +134,7 @@ pub fn declared(
         honoured: Vec::new(),
         evidence: evidence.collect(),
         sut_behaviors: record,
+        card_driven: None,
     };
     (scenarios, report)
 }

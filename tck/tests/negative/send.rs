@@ -91,6 +91,13 @@ pub const CASES: &[Case] = &[
         Fault::PlaysNoContract,
         Status::Untestable,
     ),
+    // An agent that takes JSON only and plays no contract: the kit's own text would be
+    // refused; the data part its card's input modes call for is answered, and judged.
+    expecting(
+        "send.returns-task-or-message",
+        Fault::AcceptsOnlyData,
+        Status::Pass,
+    ),
     // The fault bends the HTTP+JSON binding only (the contract probe, on JSON-RPC, still sees
     // `tck-long-running` held WORKING).
     on(

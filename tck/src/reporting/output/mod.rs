@@ -233,7 +233,11 @@ pub fn contract_words(c: &crate::contract::ContractReport) -> String {
         crate::contract::Contract::None => "no scenario sent".to_string(),
         _ => format!("scenarios carried in the {}", c.carrier.as_str()),
     };
-    format!("{} ({how}; {carried}; {kit})", c.used.as_str())
+    let card = match &c.card_driven {
+        Some(card) => format!("; {}", card.words()),
+        None => String::new(),
+    };
+    format!("{} ({how}; {carried}; {kit}{card})", c.used.as_str())
 }
 
 /// Why the checks not run were not run, for the Markdown and HTML reports: the scenarios the

@@ -12,10 +12,12 @@ use serde_json::json;
 
 use crate::checks::extensions::downgrade_of;
 use crate::checks::setup::extensions::{baseline_processed, required_or_na, send_params};
+use crate::checks::setup::message_03;
 use crate::checks::JSON_0_3;
 use crate::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
 use crate::service_params::{other_version, required_extensions, EXTENSIONS, UNKNOWN_EXTENSION};
+use crate::transport::v03::Form;
 use crate::transport::Reply;
 use crate::wire::{HttpReply, Request};
 
@@ -252,15 +254,12 @@ async fn unsupported_ignored(ctx: Ctx) -> Result<Verdict, HarnessError> {
 /// message/send in the 0.3 form, over plain HTTP, activating `uris` with X-A2A-Extensions.
 async fn send_http(ctx: &Ctx, uris: &[String]) -> Result<HttpReply, HarnessError> {
     let caller = activating(ctx, uris);
-    let message_id = caller.id("tck-complete-task");
-    let text = "a2a-tck message (tck-complete-task)";
     let content = vec![("content-type", "application/json".to_string())];
     match ctx.binding() {
         Binding::Jsonrpc => {
             let body = json!({
                 "jsonrpc": "2.0", "id": caller.id("rpc"), "method": "message/send",
-                "params": {"message": {"kind": "message", "messageId": message_id,
-                    "role": "user", "parts": [{"kind": "text", "text": text}]}},
+                "params": {"message": message_03(&caller, "tck-complete-task", Form::JsonRpc)},
             });
             Ok(caller
                 .post_raw(body.to_string().into_bytes(), content)
@@ -272,8 +271,7 @@ async fn send_http(ctx: &Ctx, uris: &[String]) -> Result<HttpReply, HarnessError
                 .map(|i| i.url.trim_end_matches('/').to_string())
                 .unwrap_or_default();
             let url = format!("{base}/v1/message:send");
-            let body = json!({"message": {"messageId": message_id, "role": "ROLE_USER",
-                "content": [{"text": text}]}});
+            let body = json!({"message": message_03(&caller, "tck-complete-task", Form::Proto)});
             caller
                 .wire
                 .send(Request {

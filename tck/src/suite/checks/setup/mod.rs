@@ -16,6 +16,15 @@ use crate::ctx::{Answer, Ctx, ErrorReply, RpcReply};
 use crate::judge;
 use crate::transport::stream::{Collected, End, Event, EventStream, Next};
 
+/// The kit's message playing `prefix` (as [`Ctx::user_message`] makes it: the card's parts
+/// for an agent that plays no contract), written in the 0.3 `form`, for the checks that send
+/// 0.3 requests by hand.
+pub(crate) fn message_03(ctx: &Ctx, prefix: &str, form: crate::transport::v03::Form) -> Value {
+    let params = json!({ "message": ctx.user_message(prefix) });
+    let mut written = crate::transport::v03::write::request(form, "SendMessage", &params);
+    written["message"].take()
+}
+
 /// Setup calls on a check's context.
 pub(crate) trait Setup {
     /// Sends a message with the given scenario prefix and returns the Task it created.

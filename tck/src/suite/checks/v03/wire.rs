@@ -7,12 +7,13 @@
 use crate::check::Needs;
 use serde_json::{json, Value};
 
-use crate::checks::setup::{task_id, verdict_from, Setup};
+use crate::checks::setup::{message_03, task_id, verdict_from, Setup};
 use crate::checks::{JSONRPC_0_3, JSON_0_3, STREAMING};
 use crate::a2a;
 use crate::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
 use crate::ctx::Ctx;
 use crate::transport::jsonrpc::RpcReply;
+use crate::transport::v03::Form;
 use crate::wire::{HttpReply, Request};
 
 /// The id prefix of every check in this module.
@@ -128,12 +129,7 @@ fn send_request(ctx: &Ctx, id: Value) -> Value {
         "jsonrpc": "2.0",
         "id": id,
         "method": "message/send",
-        "params": {"message": {
-            "kind": "message",
-            "role": "user",
-            "messageId": ctx.id("tck-complete-task"),
-            "parts": [{"kind": "text", "text": "a2a-tck message (tck-complete-task)"}],
-        }},
+        "params": {"message": message_03(ctx, "tck-complete-task", Form::JsonRpc)},
     })
 }
 
@@ -340,18 +336,15 @@ async fn sse_content_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
         .interface
         .clone()
         .ok_or_else(|| HarnessError::Internal("no interface".into()))?;
-    let message_id = ctx.id("tck-stream-001");
     let (url, body) = match interface.binding {
         Binding::Rest => (
             format!("{}/v1/message:stream", interface.url.trim_end_matches('/')),
-            json!({"message": {"messageId": message_id, "role": "ROLE_USER",
-                "content": [{"text": "a2a-tck message (tck-stream-001)"}]}}),
+            json!({"message": message_03(&ctx, "tck-stream-001", Form::Proto)}),
         ),
         _ => (
             interface.url.clone(),
-            json!({"jsonrpc": "2.0", "id": 1, "method": "message/stream", "params": {"message": {
-                "kind": "message", "role": "user", "messageId": message_id,
-                "parts": [{"kind": "text", "text": "a2a-tck message (tck-stream-001)"}]}}}),
+            json!({"jsonrpc": "2.0", "id": 1, "method": "message/stream", "params": {
+                "message": message_03(&ctx, "tck-stream-001", Form::JsonRpc)}}),
         ),
     };
     let http = ctx
