@@ -80,9 +80,17 @@ pub async fn decide(
         (None, Some(f)) => f.detected == Contract::None,
         _ => false,
     };
+    // An agent whose card takes JSON only is sent the card's data part under a contract
+    // carried in the messageId too: the kit's text is what its card says it refuses, and a
+    // refusal of it would judge the kit's message, not the agent. (The ACTS carrier needs the
+    // text part.)
     let card_driven = probe_on
-        .filter(|_| plays_none)
-        .and_then(|(_, ctx)| crate::card_drive::from_card(&ctx.card.json));
+        .and_then(|(_, ctx)| crate::card_drive::from_card(&ctx.card.json))
+        .filter(|c| {
+            plays_none
+                || (used.carrier() == Carrier::MessageId
+                    && c.part == crate::card_drive::PartKind::Data)
+        });
     let (detected, honoured, mut evidence) = match found {
         Some(f) => (Some(f.detected), f.honoured, f.evidence),
         None => (None, Vec::new(), Vec::new()),
