@@ -214,7 +214,15 @@ case "${1:-}" in
     [ -n "${A2A_TCK_EXPECT:-}" ] && args+=(--expect "$A2A_TCK_EXPECT")
     if [ -n "${A2A_TCK_ARGS:-}" ]; then
       # Split on spaces, quotes keeping words together (xargs' rules), nothing in it run.
-      mapfile -d '' extra < <(printf '%s' "$A2A_TCK_ARGS" | xargs printf '%s\0')
+      # A quote left open makes xargs refuse the whole input: refuse it too, rather than
+      # run the kit with the words before it only.
+      split=$(mktemp)
+      if ! printf '%s' "$A2A_TCK_ARGS" | xargs printf '%s\0' > "$split"; then
+        rm -f "$split"
+        fail "the args input does not split into words (an unmatched quote?): $A2A_TCK_ARGS"
+      fi
+      mapfile -d '' extra < "$split"
+      rm -f "$split"
       args+=("${extra[@]}")
     fi
     status=0

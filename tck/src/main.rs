@@ -608,7 +608,7 @@ fn finish(
     // SARIF locates the results a baseline expects in the baseline file.
     let mut failed = cli::write::write(report, reports, gate.baseline_text());
     let to_stderr = cli::write::to_stdout(reports);
-    // The kit's results name no configuration yet: each is the default one.
+    // Each result names its configuration (none: the default one).
     let acts_lines =
         match cli::write::write_acts(report, args, &a2a_tck::acts_report::own_configuration) {
             Ok(lines) => lines,

@@ -126,6 +126,17 @@ fn the_action_script_writes_the_reports_and_the_step_summary() {
         std::fs::read_to_string(summary).expect("summary"),
         "earlier step\n"
     );
+    // An args input with a quote left open is refused whole, never run with the words before
+    // it only (the kit would then run without the --expect after it).
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (output, reports, _) = action_run(dir.path(), "--select 'card.* --expect base.toml");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("does not split into words"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(!reports.join("report.json").exists(), "the kit did not run");
 }
 
 #[test]

@@ -509,3 +509,46 @@ fn a_closed_port_leaves_the_baseline_unapplied_for_every_entrance() {
         assert!(report.verdict_reason.contains("was not applied"), "{name}");
     }
 }
+
+/// A configuration of the agent that could not be tested (its port closed) leaves unjudged
+/// what it was there to judge: with a baseline the gate is not applied and the run fails, as
+/// it does without one (its verdict is then inconclusive), never a pass.
+#[test]
+fn an_untested_configuration_leaves_the_baseline_unapplied() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let reduced = format!("reduced=http://127.0.0.1:{port}");
+    let select = ["--select", "capabilities.*", "--binding", "jsonrpc"];
+    // A reviewed baseline of this run's own results, without the configuration.
+    let first = temp("configuration-first.json");
+    let mut args = select.to_vec();
+    args.extend(["--report", path(&first)]);
+    let output = kit(&args);
+    assert!(output.status.code().is_some(), "{}", text(&output.stderr));
+    let baseline = temp("configuration-baseline.toml");
+    let made = kit(&["baseline", path(&first), "-o", path(&baseline)]);
+    assert_eq!(made.status.code(), Some(0), "{}", text(&made.stderr));
+    let reviewed = std::fs::read_to_string(&baseline)
+        .expect("the baseline")
+        .replace("TODO: review", "reviewed");
+    std::fs::write(&baseline, reviewed).expect("the reviewed baseline");
+    for expect in [false, true] {
+        let report_path = temp(&format!("configuration-{expect}.json"));
+        let mut args = select.to_vec();
+        args.extend(["--configuration", &reduced, "--report", path(&report_path)]);
+        if expect {
+            args.extend(["--expect", path(&baseline)]);
+        }
+        let output = kit(&args);
+        let err = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "--expect {expect}: {err}");
+        let report = Report::read(&report_path).expect("a report");
+        assert!(report.configurations.iter().any(|c| c.failure.is_some()));
+        if expect {
+            assert!(report.baseline.is_none(), "{:?}", report.baseline);
+            assert!(err.contains("could not be tested"), "--expect: {err}");
+        }
+    }
+}

@@ -456,7 +456,8 @@ pub(crate) struct RunArgs {
     /// An SDK's ACTS behaviour file (acts/sut-behaviors.yaml, ACTS §11): the `tck-*`
     /// prefixes its test agent plays. Implies the ACTS carrier (as --contract acts) with no
     /// probe: the kit sends only the scenarios whose ACTS counterpart the file declares, and a
-    /// check that needs only undeclared ones is not run (see --undeclared). The report records
+    /// check that needs only undeclared ones sends nothing and is UNTESTABLE (or FAIL: see
+    /// --undeclared). The report records
     /// the file, its digest and what it declares.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["drive", "contract"])]
     pub(crate) sut_behaviors: Option<std::path::PathBuf>,

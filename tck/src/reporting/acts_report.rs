@@ -10,10 +10,13 @@
 //! reads at a lower level (or a tolerated answer) `skip`, with why, and on an ACTS `should`
 //! or `may` test `fail`; else any UNTESTABLE `skip`; else a PASS `pass` (the rest N/A); all
 //! N/A `skip`. A test the kit does not cover, and a client test, is `skip` with the reason
-//! "not covered by a2a-tck: ...". A test the kit covers only partly (a part of it, or a
-//! neighbouring case) is `skip` where its results would make it `pass` or `fail`, the reason
-//! telling what the kit's part showed: that part is no verdict on the whole test. A test of
-//! another binding is left out of the document.
+//! "not covered by a2a-tck: ...". Where the kit's case or reading is not the test's, what
+//! the kit saw is no verdict on the test: a test the kit covers only partly (a part of it,
+//! or a neighbouring case) or reads differently is `skip` where its results would make it
+//! `pass` or `fail`, and one whose expectation the kit makes stricter is `skip` where they
+//! would make it `fail`, the reason telling the kit's result. A `pass` whose test has a
+//! check the run left out (not run, not selected) is `skip`, naming it. A test of another
+//! binding is left out of the document.
 //! Every test says how the kit covers it (`kit_coverage`, `kit_checks`): fields the format
 //! allows besides its own.
 
@@ -446,11 +449,29 @@ fn judge(
         });
         return vec![skipped];
     }
+    // A check of the test the run left out (not run on this binding, not selected, stopped):
+    // the rest passing is no pass of the test.
+    let missing: Vec<String> = (checks.iter())
+        .filter(|id| {
+            let not_run = (report.not_run.iter())
+                .any(|n| n.id == **id && of_binding(n.binding, n.version, binding));
+            let anywhere = report.results.iter().any(|r| r.id == **id);
+            not_run || !anywhere
+        })
+        .cloned()
+        .collect();
     by_configuration
         .into_iter()
         .map(|(configuration, results)| {
             let mut entry = entry(configuration);
             combine(&mut entry, &results);
+            if entry.result == Outcome::Pass && !missing.is_empty() {
+                entry.result = Outcome::Skip;
+                entry.skip_reason = Some(format!(
+                    "a2a-tck passed what it ran of this test, but did not run {}",
+                    missing.join(", ")
+                ));
+            }
             entry
         })
         .collect()
@@ -515,9 +536,16 @@ fn combine(entry: &mut Test, results: &[&CheckResult]) {
         entry.kit_status = Some(Status::NotApplicable);
         entry.skip_reason = Some(format!("not applicable: {}: {}", place(r), r.message));
     }
-    // The kit judged only a part or a neighbour of the test: what that part showed is no
-    // verdict on the whole test, either way. It is told, and the test is skipped.
-    if entry.kit_coverage == "partly" && matches!(entry.result, Outcome::Pass | Outcome::Fail) {
+    // Where the kit's case or reading is not the test's, what the kit saw is no verdict on
+    // the test itself: it is told, and the test is skipped. A part or a neighbouring case
+    // (`partly`) and a contested reading (`read-differently`) decide neither way; a
+    // stricter expectation decides a pass (the test's own is then met) but not a failure.
+    let undecided = match (entry.kit_coverage.as_str(), entry.result) {
+        ("partly" | "read-differently", Outcome::Pass | Outcome::Fail) => true,
+        ("stricter", Outcome::Fail) => true,
+        _ => false,
+    };
+    if undecided {
         let shown = match entry.failure.take() {
             Some(f) => format!("failed: {}: {}", f.step_id, f.message),
             None => "passed".to_string(),
@@ -526,9 +554,14 @@ fn combine(entry: &mut Test, results: &[&CheckResult]) {
             Outcome::Fail => Status::Fail,
             _ => Status::Pass,
         });
+        let how = match entry.kit_coverage.as_str() {
+            "partly" => "a2a-tck covers only part of this test",
+            "read-differently" => "a2a-tck reads this rule differently from this test",
+            _ => "a2a-tck expects more than this test does",
+        };
         entry.result = Outcome::Skip;
         entry.skip_reason = Some(format!(
-            "a2a-tck covers only part of this test{}, and that part {shown}",
+            "{how}{}, and its result {shown}",
             (entry.kit_note.as_ref()).map(|n| format!(" ({n})")).unwrap_or_default()
         ));
     }

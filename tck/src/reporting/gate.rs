@@ -131,13 +131,23 @@ impl Gate {
         let Some(named) = &self.baseline else {
             return notes;
         };
+        // A configuration of the agent that could not be tested left unjudged what it was
+        // there to judge: the baseline, made over every configuration, cannot pass that.
+        let untested: Vec<&str> = (report.configurations.iter())
+            .filter(|c| c.failure.is_some())
+            .map(|c| c.name.as_str())
+            .collect();
         let why = match report.verdict {
-            Verdict::Error => Some("the kit could not run"),
-            Verdict::Interrupted => Some("the run was interrupted"),
+            Verdict::Error => Some("the kit could not run".to_string()),
+            Verdict::Interrupted => Some("the run was interrupted".to_string()),
+            _ if !untested.is_empty() => Some(format!(
+                "the agent's configuration {} could not be tested",
+                untested.join(", ")
+            )),
             _ => None,
         };
         let outcome = match why {
-            Some(why) => Err(why.to_string()),
+            Some(why) => Err(why),
             None => named.baseline.gate(report, &named.name),
         };
         match outcome {

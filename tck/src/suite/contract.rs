@@ -115,6 +115,10 @@ pub fn acts_name(name: &str) -> Option<&'static str> {
     ACTS_NAMES.iter().find(|(k, _)| *k == name).map(|(_, a)| *a)
 }
 
+/// What every refusal of an undeclared scenario says (see [`Scenarios::refusal`]): the
+/// `--undeclared fail` rule fails only a check stopped by such a refusal.
+pub const UNDECLARED_WORDS: &str = "the SUT behaviours file";
+
 /// The ACTS follow-up that ends a multi-turn task.
 pub const ACTS_DONE: &str = "done";
 /// An ACTS follow-up that keeps a multi-turn task asking for input.
@@ -492,7 +496,8 @@ impl Scenarios {
         }
     }
 
-    /// Why the checks may not use `prefix`, in words; `None` when they may.
+    /// Why the checks may not use `prefix`, in words; `None` when they may. Under a
+    /// behaviour file the words contain [`UNDECLARED_WORDS`].
     pub fn refusal(&self, prefix: &str) -> Option<String> {
         if self.honours(prefix) {
             None
@@ -503,11 +508,11 @@ impl Scenarios {
                 .insert(prefix.to_string());
             Some(match acts_name(prefix) {
                 Some(acts) => format!(
-                    "the SUT behaviours file declares no `{acts}` (the kit's scenario `{prefix}`)"
+                    "{UNDECLARED_WORDS} declares no `{acts}` (the kit's scenario `{prefix}`)"
                 ),
                 None => format!(
-                    "ACTS has no behaviour for the kit's scenario `{prefix}`, so the SUT \
-                     behaviours file cannot declare it"
+                    "ACTS has no behaviour for the kit's scenario `{prefix}`, so {UNDECLARED_WORDS} \
+                     cannot declare it"
                 ),
             })
         } else if self.drive.is_some() {

@@ -166,7 +166,9 @@ fn undeclared_fails(
     match outcome {
         Err(HarnessError::Prerequisite(why)) => {
             let refused = scenarios.refused();
-            if refused.is_empty() {
+            // Only a check stopped by the refusal itself: one that tolerated a refused
+            // scenario and stopped later for a reason of its own stays UNTESTABLE.
+            if refused.is_empty() || !why.contains(crate::contract::UNDECLARED_WORDS) {
                 return Err(HarnessError::Prerequisite(why));
             }
             let acts: Vec<String> = (refused.iter())
@@ -240,4 +242,37 @@ pub(super) fn run_id() -> String {
     );
     hasher.write_u32(std::process::id());
     format!("{:08x}", hasher.finish() as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::behaviors::{SutBehaviors, Undeclared};
+    use crate::contract::Scenarios;
+
+    fn declaring_complete_only() -> Scenarios {
+        let file = SutBehaviors::parse(
+            "acts_version: \"1.0\"\nbehaviors:\n  - prefix: tck-complete-task\n",
+        )
+        .expect("a behaviour file");
+        Scenarios::declared(Arc::new(file), Undeclared::Fail)
+    }
+
+    #[test]
+    fn the_acts_rule_fails_only_a_check_stopped_by_the_refusal() {
+        let scenarios = declaring_complete_only();
+        let why = scenarios
+            .refusal("tck-input-required")
+            .expect("tck-multi-turn is undeclared");
+        let stopped = undeclared_fails(Err(HarnessError::Prerequisite(why)), &scenarios);
+        assert!(matches!(stopped, Ok(Verdict::Violated { .. })), "{stopped:?}");
+        // The same check, having tolerated the refusal, stops later for a reason of its own.
+        let own = undeclared_fails(
+            Err(HarnessError::Prerequisite("no message to examine".into())),
+            &scenarios,
+        );
+        assert!(matches!(own, Err(HarnessError::Prerequisite(_))), "{own:?}");
+    }
 }
