@@ -540,11 +540,10 @@ fn combine(entry: &mut Test, results: &[&CheckResult]) {
     // the test itself: it is told, and the test is skipped. A part or a neighbouring case
     // (`partly`) and a contested reading (`read-differently`) decide neither way; a
     // stricter expectation decides a pass (the test's own is then met) but not a failure.
-    let undecided = match (entry.kit_coverage.as_str(), entry.result) {
-        ("partly" | "read-differently", Outcome::Pass | Outcome::Fail) => true,
-        ("stricter", Outcome::Fail) => true,
-        _ => false,
-    };
+    let undecided = matches!(
+        (entry.kit_coverage.as_str(), entry.result),
+        ("partly" | "read-differently", Outcome::Pass | Outcome::Fail) | ("stricter", Outcome::Fail)
+    );
     if undecided {
         let shown = match entry.failure.take() {
             Some(f) => format!("failed: {}: {}", f.step_id, f.message),
