@@ -772,6 +772,17 @@ mod tests {
         let mut covered = entry("covered");
         combine(&mut covered, &[&passed, &failed]);
         assert_eq!(covered.result, Outcome::Fail);
+        // A contested reading decides neither way; a stricter expectation decides a pass only.
+        for (coverage, results, expected) in [
+            ("read-differently", vec![&passed], Outcome::Skip),
+            ("read-differently", vec![&passed, &failed], Outcome::Skip),
+            ("stricter", vec![&passed], Outcome::Pass),
+            ("stricter", vec![&passed, &failed], Outcome::Skip),
+        ] {
+            let mut test = entry(coverage);
+            combine(&mut test, &results);
+            assert_eq!(test.result, expected, "{coverage} {results:?}");
+        }
     }
 
     #[test]
