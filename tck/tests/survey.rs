@@ -298,6 +298,14 @@ fn an_interrupted_survey_resumes_without_running_the_finished_agents_again() {
     let names: Vec<&str> = stopped.agents.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(names, ["first", "second"]);
     assert!(!out.join("silent/entry.json").exists());
+    // The index says the survey was stopped, and merge does not make it a whole survey.
+    assert_eq!((stopped.exit_status, stopped.complete), (143, false));
+    assert_eq!(stopped.planned, ["first", "second", "silent"]);
+    let merged = merge(&[&out], &dir.join("merged"));
+    let stderr = support::stderr(&merged);
+    assert_eq!(merged.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("stopped"), "{stderr}");
+    assert!(!dir.join("merged/index.json").exists());
 
     // Started again (the silent agent is gone now): only the third runs.
     drop(silent);
@@ -311,6 +319,7 @@ fn an_interrupted_survey_resumes_without_running_the_finished_agents_again() {
     );
     let resumed = index(&out);
     assert_eq!(resumed.agents.len(), 3);
+    assert!(resumed.complete);
     for before in &stopped.agents {
         let after = (resumed.agents.iter())
             .find(|e| e.name == before.name)
@@ -420,4 +429,149 @@ bearer_env = "A2A_TCK_SURVEY_TEST_UNSET"
     let bad = survey(&file, &dir.join("bad"), &[]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(!dir.join("bad/index.json").exists());
+}
+
+/// The index as JSON, whatever fields this kit's index has.
+fn index_json(out: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(out.join("index.json")).expect("an index");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+fn merge(dirs: &[&Path], out: &Path) -> std::process::Output {
+    Command::new(BIN)
+        .arg("merge")
+        .args(dirs)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("merge runs")
+}
+
+/// Four built-in agents, their card checks only.
+const FOUR: &str = r#"
+[defaults]
+select = ["card.*"]
+deadline = 30
+
+[[agent]]
+name = "reference"
+target = "builtin"
+
+[[agent]]
+name = "no-description"
+target = "builtin"
+faults = ["card-missing-required-field"]
+
+[[agent]]
+name = "patch-version"
+target = "builtin"
+faults = ["card-patch-version"]
+
+[[agent]]
+name = "served-as-html"
+target = "builtin"
+faults = ["card-served-as-html"]
+"#;
+
+#[test]
+fn merge_refuses_shards_that_do_not_cover_the_survey() {
+    let dir = folder("cover");
+    let file = dir.join("agents.toml");
+    std::fs::write(&file, FOUR).expect("the survey file");
+    let names = [
+        "reference",
+        "no-description",
+        "patch-version",
+        "served-as-html",
+    ];
+    let mut in_first: Vec<&str> = (names.iter().copied())
+        .filter(|n| a2a_tck::survey_index::shard_of(n, 2) == 0)
+        .collect();
+    in_first.sort_unstable();
+    assert!(
+        !in_first.is_empty() && in_first.len() < names.len(),
+        "both shards hold an agent"
+    );
+    let (s0, s1) = (dir.join("s0"), dir.join("s1"));
+    let first = survey(&file, &s0, &["--shard", "0/2"]);
+    assert!(
+        matches!(first.status.code(), Some(0 | 1)),
+        "{}",
+        support::stderr(&first)
+    );
+    // The index says what its shard planned, and that it holds all of it.
+    let shard = index_json(&s0);
+    assert_eq!(shard["planned"], serde_json::json!(in_first));
+    assert_eq!(shard["complete"], serde_json::json!(true));
+
+    // One shard of two is not the survey.
+    let alone = merge(&[&s0], &dir.join("m0"));
+    let stderr = support::stderr(&alone);
+    assert_eq!(alone.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("1/2"), "{stderr}");
+    assert!(!dir.join("m0/index.json").exists());
+
+    // Both shards are; a shard's index that lost an entry is not.
+    let second = survey(&file, &s1, &["--shard", "1/2"]);
+    assert!(matches!(second.status.code(), Some(0 | 1)));
+    let both = merge(&[&s0, &s1], &dir.join("m"));
+    assert_eq!(both.status.code(), Some(1), "{}", support::stderr(&both));
+    let merged = index_json(&dir.join("m"));
+    assert_eq!(merged["complete"], serde_json::json!(true));
+    assert_eq!(merged["planned"].as_array().map(Vec::len), Some(4));
+    let mut edited = index_json(&s1);
+    let lost = edited["agents"][0]["name"]
+        .as_str()
+        .expect("a name")
+        .to_string();
+    edited["agents"].as_array_mut().expect("agents").remove(0);
+    std::fs::write(s1.join("index.json"), edited.to_string()).expect("the edited index");
+    let short = merge(&[&s0, &s1], &dir.join("m1"));
+    let stderr = support::stderr(&short);
+    assert_eq!(short.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(&lost), "{stderr}");
+
+    // A survey run whole is shard 0/1: merged alone it is complete.
+    let whole = dir.join("whole");
+    assert_eq!(survey(&file, &whole, &[]).status.code(), Some(1));
+    assert_eq!(
+        index_json(&whole)["shards"],
+        serde_json::json!([{"index": 0, "count": 1}])
+    );
+    let again = merge(&[&whole], &dir.join("m2"));
+    assert_eq!(again.status.code(), Some(1), "{}", support::stderr(&again));
+}
+
+#[test]
+fn an_agent_whose_reports_cannot_be_written_is_an_error_entry() {
+    let dir = folder("unwritable");
+    let file = dir.join("agents.toml");
+    std::fs::write(
+        &file,
+        "[defaults]\nselect = [\"card.*\"]\n\n[[agent]]\nname = \"reference\"\ntarget = \
+         \"builtin\"\n\n[[agent]]\nname = \"blocked\"\ntarget = \"builtin\"\n",
+    )
+    .expect("the survey file");
+    let out = dir.join("out");
+    // A folder where its JSON report goes: the report cannot be written there.
+    std::fs::create_dir_all(out.join("blocked/report.json/in-the-way")).expect("a folder");
+    let output = survey(&file, &out, &[]);
+    let stderr = support::stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let index = index(&out);
+    let blocked = (index.agents.iter())
+        .find(|e| e.name == "blocked")
+        .expect("the agent whose reports could not be written has an entry");
+    assert_eq!((blocked.outcome, blocked.exit_status), (Outcome::Error, 2));
+    assert!(blocked.report.is_none());
+    assert!(
+        blocked
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("report.json")),
+        "{:?}",
+        blocked.error
+    );
+    assert_eq!(index.agents.len(), 2);
+    assert_eq!(index.exit_status, 1);
 }

@@ -627,7 +627,10 @@ pub(crate) fn run(args: SurveyArgs) -> ExitCode {
         let mut running = futures::stream::iter(todo)
             .map(|planned| {
                 let out = out.clone();
-                async move { (planned.spec.name.clone(), survey_one(&out, planned).await) }
+                async move {
+                    let started = SystemTime::now();
+                    (planned, started, survey_one(&out, planned).await)
+                }
             })
             .buffer_unordered(usize::from(args.agents));
         let mut failures = Vec::new();
@@ -635,15 +638,21 @@ pub(crate) fn run(args: SurveyArgs) -> ExitCode {
         let interrupted = loop {
             tokio::select! {
                 next = running.next() => match next {
-                    Some((_, Ok(entry))) => {
+                    Some((_, _, Ok(entry))) => {
                         done += 1;
                         eprintln!("[{done}/{total}] {}", line(&entry, false));
                         entries.push(entry);
                     }
-                    Some((name, Err(e))) => {
+                    // Its reports could not be written: an entry that says why, and no
+                    // entry.json, so that a survey started again runs it again.
+                    Some((planned, started, Err(e))) => {
                         done += 1;
-                        eprintln!("[{done}/{total}] {name}: error: {e}");
-                        failures.push(format!("{name}: {e}"));
+                        let error = format!("its reports could not be written: {e}");
+                        let entry =
+                            Entry::failed(planned.agent(), error, started, SystemTime::now());
+                        eprintln!("[{done}/{total}] {}", line(&entry, false));
+                        failures.push(format!("{}: {e}", planned.spec.name));
+                        entries.push(entry);
                     }
                     None => break None,
                 },
@@ -661,7 +670,16 @@ pub(crate) fn run(args: SurveyArgs) -> ExitCode {
     });
     // The agents still running when a signal came are dropped with the runtime.
     runtime.shutdown_background();
-    let index = SurveyIndex::new(source, shard.into_iter().collect(), started_at, entries);
+    let planned_names = mine.iter().map(|p| p.spec.name.clone()).collect();
+    let shard_held = shard.unwrap_or(Shard { index: 0, count: 1 });
+    let index = SurveyIndex::new(
+        source,
+        vec![shard_held],
+        planned_names,
+        started_at,
+        entries,
+        interrupted,
+    );
     let path = args.out.join("index.json");
     if let Err(e) = a2a_tck::report::write_atomic(&path, index.to_json().as_bytes()) {
         eprintln!("error: {}: {e}", path.display());
@@ -708,6 +726,14 @@ pub(crate) fn merge(args: MergeArgs) -> ExitCode {
     let mut indexes = Vec::new();
     for dir in &args.dirs {
         match SurveyIndex::read(&dir.join("index.json")) {
+            Ok(index) if !index.complete => {
+                return usage(&format!(
+                    "{}: the survey there was stopped before its end (exit status {}): start \
+                     it again over that folder to finish it, then merge",
+                    dir.display(),
+                    index.exit_status
+                ))
+            }
             Ok(index) => indexes.push(index),
             Err(e) => return usage(&e),
         }
