@@ -575,3 +575,27 @@ fn an_agent_whose_reports_cannot_be_written_is_an_error_entry() {
     assert_eq!(index.agents.len(), 2);
     assert_eq!(index.exit_status, 1);
 }
+
+#[test]
+fn a_resumed_survey_runs_again_an_agent_whose_baseline_changed() {
+    let dir = folder("baseline");
+    let file = dir.join("agents.toml");
+    std::fs::write(
+        &file,
+        "[[agent]]\nname = \"reference\"\ntarget = \"builtin\"\nselect = [\"card.*\"]\n\
+         expect = \"baseline.toml\"\n",
+    )
+    .expect("the survey file");
+    std::fs::write(dir.join("baseline.toml"), "").expect("the baseline");
+    let out = dir.join("out");
+    let first = survey(&file, &out, &[]);
+    assert_eq!(first.status.code(), Some(0), "{}", support::stderr(&first));
+    let kept = survey(&file, &out, &[]);
+    assert!(support::stderr(&kept).contains("kept from an earlier survey"));
+    // The baseline edited, not the survey file: the agent's verdict is judged again.
+    std::fs::write(dir.join("baseline.toml"), "# reviewed again\n").expect("the baseline");
+    let again = survey(&file, &out, &[]);
+    let stderr = support::stderr(&again);
+    assert_eq!(again.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("kept from an earlier survey"), "{stderr}");
+}

@@ -6,7 +6,8 @@
 //! The survey file (TOML, or YAML by its extension) lists the agents; see the README,
 //! "Surveying many agents". An agent's folder holds `report.json`, `report.md`,
 //! `report.html`, `junit.xml` and, written last, `entry.json` (its line of the index): an
-//! agent whose `entry.json` matches its entry in the file and its report's digest is done, and
+//! agent whose `entry.json` matches its entry in the file (and the files it names, and the
+//! kit's version) and its report's digest is done, and
 //! a survey started again over the same folder does not run it again (unless `--fresh`, or
 //! its report is older than `--max-age`).
 
@@ -152,7 +153,7 @@ struct AgentSpec {
 }
 
 /// An agent ready to run: its options (but its credentials, read when it runs), its folder,
-/// and the digest of its entry.
+/// and the digest of its inputs (its entry, the files it names, the kit's version).
 struct Planned {
     spec: AgentSpec,
     target: String,
@@ -268,11 +269,6 @@ fn plan(
     jobs: Option<u16>,
     folder: String,
 ) -> Result<Planned, String> {
-    let sha256 = survey_index::digest(
-        serde_json::to_string(&spec)
-            .map_err(|e| e.to_string())?
-            .as_bytes(),
-    );
     let builtin = spec.target.as_deref() == Some("builtin");
     let mut options = match (&spec.target, &spec.card_url) {
         (Some(_), Some(_)) if builtin => {
@@ -391,6 +387,7 @@ fn plan(
     for header in spec.header_env.keys() {
         a2a_tck::wire::user_header(header, "x").map_err(|e| format!("header_env: {e}"))?;
     }
+    let sha256 = inputs_digest(&spec, base)?;
     Ok(Planned {
         target,
         folder,
@@ -399,6 +396,40 @@ fn plan(
         deadline,
         spec,
     })
+}
+
+/// The digest of what an agent's verdict rests on but the agent itself: its entry in the file
+/// (its defaults applied), the bytes of every file the entry names (`drive`, `sut_behaviors`,
+/// `expect`) and the kit's version. A resumed survey keeps an agent's entry only while this
+/// is unchanged: a baseline edited, or the kit upgraded, runs it again.
+fn inputs_digest(spec: &AgentSpec, base: &Path) -> Result<String, String> {
+    #[derive(Serialize)]
+    struct Inputs<'a> {
+        kit_version: &'a str,
+        agent: &'a AgentSpec,
+        files: BTreeMap<&'static str, String>,
+    }
+    let mut files = BTreeMap::new();
+    let named = [
+        ("drive", &spec.drive),
+        ("sut_behaviors", &spec.sut_behaviors),
+        ("expect", &spec.expect),
+    ];
+    for (field, path) in named {
+        if let Some(path) = path {
+            let path = base.join(path);
+            let bytes =
+                std::fs::read(&path).map_err(|e| format!("{field} {}: {e}", path.display()))?;
+            files.insert(field, survey_index::digest(&bytes));
+        }
+    }
+    let inputs = Inputs {
+        kit_version: env!("CARGO_PKG_VERSION"),
+        agent: spec,
+        files,
+    };
+    let text = serde_json::to_string(&inputs).map_err(|e| e.to_string())?;
+    Ok(survey_index::digest(text.as_bytes()))
 }
 
 /// The agent's options with its credentials, read from the environment now.

@@ -110,8 +110,9 @@ pub struct Entry {
     /// The agent as the survey file gives it: its `target` URL, else its `card_url`
     /// (`builtin` for the kit's reference agent).
     pub target: String,
-    /// SHA-256 of the agent's entry in the survey file: a changed entry is run again when
-    /// the survey resumes.
+    /// SHA-256 of what the agent's verdict rests on: its entry in the survey file, the bytes
+    /// of the files the entry names (`drive`, `sut_behaviors`, `expect`) and the kit's
+    /// version. When any of them changed, the agent is run again when the survey resumes.
     pub agent_sha256: String,
     /// What became of it.
     pub outcome: Outcome,
@@ -224,14 +225,14 @@ impl Entry {
 }
 
 /// Who an entry is about: the agent's name, its target as the survey file gives it, and the
-/// digest of its entry there.
+/// digest of its inputs (see [`Entry::agent_sha256`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Agent<'a> {
     /// The agent's name.
     pub name: &'a str,
     /// Its target, card URL or `builtin`.
     pub target: &'a str,
-    /// SHA-256 of its entry in the survey file.
+    /// SHA-256 of its entry in the survey file, the files it names and the kit's version.
     pub sha256: &'a str,
 }
 
