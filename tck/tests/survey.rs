@@ -599,3 +599,37 @@ fn a_resumed_survey_runs_again_an_agent_whose_baseline_changed() {
     assert_eq!(again.status.code(), Some(0), "{stderr}");
     assert!(!stderr.contains("kept from an earlier survey"), "{stderr}");
 }
+
+#[test]
+fn merge_refuses_a_report_path_outside_its_agent_folder() {
+    let dir = folder("escape");
+    let file = dir.join("agents.toml");
+    std::fs::write(
+        &file,
+        "[[agent]]\nname = \"reference\"\ntarget = \"builtin\"\nselect = [\"card.*\"]\n",
+    )
+    .expect("the survey file");
+    let shard = dir.join("shard");
+    assert_eq!(survey(&file, &shard, &[]).status.code(), Some(0));
+    // The report, and its index entry pointing at it, moved out of the shard's folder.
+    std::fs::create_dir_all(dir.join("x")).expect("a folder");
+    std::fs::copy(
+        shard.join("reference/report.json"),
+        dir.join("x/report.json"),
+    )
+    .expect("the report copied");
+    let original = index_json(&shard);
+    let absolute = dir.join("x/report.json").display().to_string();
+    for path in ["../x/report.json", absolute.as_str()] {
+        let mut edited = original.clone();
+        edited["agents"][0]["report"] = serde_json::json!(path);
+        std::fs::write(shard.join("index.json"), edited.to_string()).expect("the edited index");
+        let out = dir.join("deep/merged");
+        let output = merge(&[&shard], &out);
+        let stderr = support::stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{path}: {stderr}");
+        assert!(stderr.contains("report"), "{stderr}");
+        assert!(!dir.join("deep/x").exists(), "{path}: copied outside --out");
+        assert!(!out.join("index.json").exists());
+    }
+}

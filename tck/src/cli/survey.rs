@@ -500,6 +500,7 @@ fn done_before(out: &Path, planned: &Planned, max_age: Option<Duration>) -> Opti
     if entry.agent_sha256 != planned.sha256 || entry.name != planned.spec.name {
         return None;
     }
+    in_its_folder(&entry).ok()?;
     let report = out.join(entry.report.as_deref()?);
     let bytes = std::fs::read(report).ok()?;
     if Some(survey_index::digest(&bytes)) != entry.report_sha256 {
@@ -773,6 +774,13 @@ pub(crate) fn merge(args: MergeArgs) -> ExitCode {
         Ok(merged) => merged,
         Err(e) => return usage(&e),
     };
+    // An index is a file anyone may have edited: nothing is read or written outside the
+    // folders it names, each of them an agent's own, under the shard's folder and --out.
+    for entry in &merged.index.agents {
+        if let Err(e) = in_its_folder(entry) {
+            return usage(&format!("{}: {e}", entry.name));
+        }
+    }
     for note in &merged.notes {
         eprintln!("note: {note}");
     }
@@ -804,6 +812,23 @@ pub(crate) fn merge(args: MergeArgs) -> ExitCode {
         path.display()
     );
     ExitCode::from(merged.index.exit_status)
+}
+
+/// Whether the entry's report is where a survey writes it, `FOLDER/report.json` in the agent's
+/// folder: no absolute path, no `..`, no other agent's folder.
+fn in_its_folder(entry: &Entry) -> Result<(), String> {
+    let Some(report) = &entry.report else {
+        return Ok(());
+    };
+    let folder = folder_of(&entry.name);
+    let expected = format!("{folder}/report.json");
+    if folder.chars().all(|c| c == '.') || *report != expected {
+        return Err(format!(
+            "its index names the report {report:?}; a survey writes it at {expected:?}, in the \
+             agent's folder, and merge copies no report from elsewhere"
+        ));
+    }
+    Ok(())
 }
 
 /// Copies an agent's folder `source` into `target` (nothing when they are one folder), once its
