@@ -633,3 +633,36 @@ fn merge_refuses_a_report_path_outside_its_agent_folder() {
         assert!(!out.join("index.json").exists());
     }
 }
+
+#[test]
+fn an_agent_with_sut_behaviors_and_a_contract_or_drive_is_refused() {
+    let dir = folder("behaviors");
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    std::fs::copy(
+        fixtures.join("sut-behaviors-reference.yaml"),
+        dir.join("behaviors.yaml"),
+    )
+    .expect("the behaviour file");
+    std::fs::copy(
+        fixtures.join("drive-reference.toml"),
+        dir.join("drive.toml"),
+    )
+    .expect("the drive file");
+    let file = dir.join("agents.toml");
+    for other in ["contract = \"none\"", "drive = \"drive.toml\""] {
+        std::fs::write(
+            &file,
+            format!(
+                "[[agent]]\nname = \"reference\"\ntarget = \"builtin\"\nselect = [\"card.*\"]\n\
+                 sut_behaviors = \"behaviors.yaml\"\n{other}\n"
+            ),
+        )
+        .expect("the survey file");
+        let out = dir.join("out");
+        let output = survey(&file, &out, &[]);
+        let stderr = support::stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{other}: {stderr}");
+        assert!(stderr.contains("sut_behaviors"), "{stderr}");
+        assert!(!out.join("index.json").exists());
+    }
+}

@@ -340,6 +340,13 @@ fn plan(
     if spec.drive.is_some() && spec.contract.is_some() {
         return Err("a drive file replaces the scenario contract: give drive or contract".into());
     }
+    if spec.sut_behaviors.is_some() && (spec.drive.is_some() || spec.contract.is_some()) {
+        return Err(
+            "a sut_behaviors file implies the ACTS contract and no drive file: give \
+             sut_behaviors, or drive or contract"
+                .into(),
+        );
+    }
     if let Some(contract) = &spec.contract {
         options = options.contract(match contract.as_str() {
             "official" => api::Contract::Official,
