@@ -666,3 +666,28 @@ fn an_agent_with_sut_behaviors_and_a_contract_or_drive_is_refused() {
         assert!(!out.join("index.json").exists());
     }
 }
+
+#[test]
+fn header_env_values_are_trimmed_as_tokens_are() {
+    let dir = folder("header");
+    let file = dir.join("agents.toml");
+    std::fs::write(
+        &file,
+        "[[agent]]\nname = \"reference\"\ntarget = \"builtin\"\nselect = [\"card.*\"]\n\
+         header_env = { \"X-Survey-Key\" = \"A2A_TCK_SURVEY_TEST_KEY\" }\n",
+    )
+    .expect("the survey file");
+    let out = dir.join("out");
+    // As a secret read from a file often ends: with a newline.
+    let output = Command::new(BIN)
+        .arg("survey")
+        .arg(&file)
+        .arg("--out")
+        .arg(&out)
+        .env("A2A_TCK_SURVEY_TEST_KEY", " key-value\n")
+        .output()
+        .expect("the kit runs");
+    let stderr = support::stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(index(&out).agents[0].outcome, Outcome::Pass);
+}

@@ -458,7 +458,7 @@ fn with_credentials(planned: &Planned) -> Result<Options, String> {
         options = options.limited_bearer(read(var, "limited_bearer_env")?.trim());
     }
     for (header, var) in &spec.header_env {
-        options = options.header(header, read(var, "header_env")?);
+        options = options.header(header, read(var, "header_env")?.trim());
     }
     Ok(options)
 }
