@@ -74,7 +74,10 @@ async fn an_agent_that_takes_only_json_is_sent_a_data_part_from_its_card() {
     // and the plain message is judged (a refused text would judge the kit's message).
     let given = run(Fault::AcceptsOnlyData, Some(Contract::Official), None).await;
     let driven = card_driven(&given).expect("card driven under a given contract");
-    assert_eq!((driven.source, driven.part), (CardSource::InputModes, PartKind::Data));
+    assert_eq!(
+        (driven.source, driven.part),
+        (CardSource::InputModes, PartKind::Data)
+    );
     no_false_verdict(&given);
     let judged = statuses(&given, PLAIN_CHECK);
     assert!(
