@@ -425,6 +425,13 @@ impl Options {
                     .into(),
             ));
         }
+        if self.sut_behaviors.is_some() && (self.drive.is_some() || self.contract.is_some()) {
+            return Err(Error::Usage(
+                "a behaviour file (sut_behaviors()) implies the ACTS contract and no drive file: \
+                 give sut_behaviors(), or drive() or contract(), not both"
+                    .into(),
+            ));
+        }
         for pem in &self.ca_certs {
             crate::wire::ca_certificates(pem)
                 .map_err(|e| Error::Usage(format!("a CA certificate given to ca_cert() {e}")))?;

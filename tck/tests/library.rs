@@ -90,6 +90,30 @@ async fn unusable_options_are_refused() {
         .contract(api::Contract::Acts);
     let both = refused(api::run(&both).await);
     assert!(matches!(both, Error::Usage(_)), "{both}");
+    // A behaviour file implies the ACTS carrier: beside a contract or a drive file, one of
+    // them would be dropped without a word.
+    let behaviors = || {
+        a2a_tck::behaviors::SutBehaviors::read(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../fixtures/sut-behaviors-reference.yaml"
+        )))
+        .expect("the example behaviour file")
+    };
+    let with_contract = Options::builtin()
+        .sut_behaviors(behaviors())
+        .contract(api::Contract::None);
+    let with_contract = refused(api::run(&with_contract).await);
+    assert!(
+        matches!(&with_contract, Error::Usage(m) if m.contains("sut_behaviors")),
+        "{with_contract}"
+    );
+    let drive = api::Drive::parse("[completed]\ntext = \"hi\"\n", false).expect("parses");
+    let with_drive = Options::builtin().sut_behaviors(behaviors()).drive(drive);
+    let with_drive = refused(api::run(&with_drive).await);
+    assert!(
+        matches!(&with_drive, Error::Usage(m) if m.contains("sut_behaviors")),
+        "{with_drive}"
+    );
 }
 
 /// An agent whose card cannot be read gives the report the command writes then: verdict

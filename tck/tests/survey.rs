@@ -298,6 +298,14 @@ fn an_interrupted_survey_resumes_without_running_the_finished_agents_again() {
     let names: Vec<&str> = stopped.agents.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(names, ["first", "second"]);
     assert!(!out.join("silent/entry.json").exists());
+    // The index says the survey was stopped, and merge does not make it a whole survey.
+    assert_eq!((stopped.exit_status, stopped.complete), (143, false));
+    assert_eq!(stopped.planned, ["first", "second", "silent"]);
+    let merged = merge(&[&out], &dir.join("merged"));
+    let stderr = support::stderr(&merged);
+    assert_eq!(merged.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("stopped"), "{stderr}");
+    assert!(!dir.join("merged/index.json").exists());
 
     // Started again (the silent agent is gone now): only the third runs.
     drop(silent);
@@ -311,6 +319,7 @@ fn an_interrupted_survey_resumes_without_running_the_finished_agents_again() {
     );
     let resumed = index(&out);
     assert_eq!(resumed.agents.len(), 3);
+    assert!(resumed.complete);
     for before in &stopped.agents {
         let after = (resumed.agents.iter())
             .find(|e| e.name == before.name)
@@ -420,4 +429,265 @@ bearer_env = "A2A_TCK_SURVEY_TEST_UNSET"
     let bad = survey(&file, &dir.join("bad"), &[]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(!dir.join("bad/index.json").exists());
+}
+
+/// The index as JSON, whatever fields this kit's index has.
+fn index_json(out: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(out.join("index.json")).expect("an index");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+fn merge(dirs: &[&Path], out: &Path) -> std::process::Output {
+    Command::new(BIN)
+        .arg("merge")
+        .args(dirs)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("merge runs")
+}
+
+/// Four built-in agents, their card checks only.
+const FOUR: &str = r#"
+[defaults]
+select = ["card.*"]
+deadline = 30
+
+[[agent]]
+name = "reference"
+target = "builtin"
+
+[[agent]]
+name = "no-description"
+target = "builtin"
+faults = ["card-missing-required-field"]
+
+[[agent]]
+name = "patch-version"
+target = "builtin"
+faults = ["card-patch-version"]
+
+[[agent]]
+name = "served-as-html"
+target = "builtin"
+faults = ["card-served-as-html"]
+"#;
+
+#[test]
+fn merge_refuses_shards_that_do_not_cover_the_survey() {
+    let dir = folder("cover");
+    let file = dir.join("agents.toml");
+    std::fs::write(&file, FOUR).expect("the survey file");
+    let names = [
+        "reference",
+        "no-description",
+        "patch-version",
+        "served-as-html",
+    ];
+    let mut in_first: Vec<&str> = (names.iter().copied())
+        .filter(|n| a2a_tck::survey_index::shard_of(n, 2) == 0)
+        .collect();
+    in_first.sort_unstable();
+    assert!(
+        !in_first.is_empty() && in_first.len() < names.len(),
+        "both shards hold an agent"
+    );
+    let (s0, s1) = (dir.join("s0"), dir.join("s1"));
+    let first = survey(&file, &s0, &["--shard", "0/2"]);
+    assert!(
+        matches!(first.status.code(), Some(0 | 1)),
+        "{}",
+        support::stderr(&first)
+    );
+    // The index says what its shard planned, and that it holds all of it.
+    let shard = index_json(&s0);
+    assert_eq!(shard["planned"], serde_json::json!(in_first));
+    assert_eq!(shard["complete"], serde_json::json!(true));
+
+    // One shard of two is not the survey.
+    let alone = merge(&[&s0], &dir.join("m0"));
+    let stderr = support::stderr(&alone);
+    assert_eq!(alone.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("1/2"), "{stderr}");
+    assert!(!dir.join("m0/index.json").exists());
+
+    // Both shards are; a shard's index that lost an entry is not.
+    let second = survey(&file, &s1, &["--shard", "1/2"]);
+    assert!(matches!(second.status.code(), Some(0 | 1)));
+    let both = merge(&[&s0, &s1], &dir.join("m"));
+    assert_eq!(both.status.code(), Some(1), "{}", support::stderr(&both));
+    let merged = index_json(&dir.join("m"));
+    assert_eq!(merged["complete"], serde_json::json!(true));
+    assert_eq!(merged["planned"].as_array().map(Vec::len), Some(4));
+    let mut edited = index_json(&s1);
+    let lost = edited["agents"][0]["name"]
+        .as_str()
+        .expect("a name")
+        .to_string();
+    edited["agents"].as_array_mut().expect("agents").remove(0);
+    std::fs::write(s1.join("index.json"), edited.to_string()).expect("the edited index");
+    let short = merge(&[&s0, &s1], &dir.join("m1"));
+    let stderr = support::stderr(&short);
+    assert_eq!(short.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(&lost), "{stderr}");
+
+    // A survey run whole is shard 0/1: merged alone it is complete.
+    let whole = dir.join("whole");
+    assert_eq!(survey(&file, &whole, &[]).status.code(), Some(1));
+    assert_eq!(
+        index_json(&whole)["shards"],
+        serde_json::json!([{"index": 0, "count": 1}])
+    );
+    let again = merge(&[&whole], &dir.join("m2"));
+    assert_eq!(again.status.code(), Some(1), "{}", support::stderr(&again));
+}
+
+#[test]
+fn an_agent_whose_reports_cannot_be_written_is_an_error_entry() {
+    let dir = folder("unwritable");
+    let file = dir.join("agents.toml");
+    std::fs::write(
+        &file,
+        "[defaults]\nselect = [\"card.*\"]\n\n[[agent]]\nname = \"reference\"\ntarget = \
+         \"builtin\"\n\n[[agent]]\nname = \"blocked\"\ntarget = \"builtin\"\n",
+    )
+    .expect("the survey file");
+    let out = dir.join("out");
+    // A folder where its JSON report goes: the report cannot be written there.
+    std::fs::create_dir_all(out.join("blocked/report.json/in-the-way")).expect("a folder");
+    let output = survey(&file, &out, &[]);
+    let stderr = support::stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let index = index(&out);
+    let blocked = (index.agents.iter())
+        .find(|e| e.name == "blocked")
+        .expect("the agent whose reports could not be written has an entry");
+    assert_eq!((blocked.outcome, blocked.exit_status), (Outcome::Error, 2));
+    assert!(blocked.report.is_none());
+    assert!(
+        blocked
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("report.json")),
+        "{:?}",
+        blocked.error
+    );
+    assert_eq!(index.agents.len(), 2);
+    assert_eq!(index.exit_status, 1);
+}
+
+#[test]
+fn a_resumed_survey_runs_again_an_agent_whose_baseline_changed() {
+    let dir = folder("baseline");
+    let file = dir.join("agents.toml");
+    std::fs::write(
+        &file,
+        "[[agent]]\nname = \"reference\"\ntarget = \"builtin\"\nselect = [\"card.*\"]\n\
+         expect = \"baseline.toml\"\n",
+    )
+    .expect("the survey file");
+    std::fs::write(dir.join("baseline.toml"), "").expect("the baseline");
+    let out = dir.join("out");
+    let first = survey(&file, &out, &[]);
+    assert_eq!(first.status.code(), Some(0), "{}", support::stderr(&first));
+    let kept = survey(&file, &out, &[]);
+    assert!(support::stderr(&kept).contains("kept from an earlier survey"));
+    // The baseline edited, not the survey file: the agent's verdict is judged again.
+    std::fs::write(dir.join("baseline.toml"), "# reviewed again\n").expect("the baseline");
+    let again = survey(&file, &out, &[]);
+    let stderr = support::stderr(&again);
+    assert_eq!(again.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("kept from an earlier survey"), "{stderr}");
+}
+
+#[test]
+fn merge_refuses_a_report_path_outside_its_agent_folder() {
+    let dir = folder("escape");
+    let file = dir.join("agents.toml");
+    std::fs::write(
+        &file,
+        "[[agent]]\nname = \"reference\"\ntarget = \"builtin\"\nselect = [\"card.*\"]\n",
+    )
+    .expect("the survey file");
+    let shard = dir.join("shard");
+    assert_eq!(survey(&file, &shard, &[]).status.code(), Some(0));
+    // The report, and its index entry pointing at it, moved out of the shard's folder.
+    std::fs::create_dir_all(dir.join("x")).expect("a folder");
+    std::fs::copy(
+        shard.join("reference/report.json"),
+        dir.join("x/report.json"),
+    )
+    .expect("the report copied");
+    let original = index_json(&shard);
+    let absolute = dir.join("x/report.json").display().to_string();
+    for path in ["../x/report.json", absolute.as_str()] {
+        let mut edited = original.clone();
+        edited["agents"][0]["report"] = serde_json::json!(path);
+        std::fs::write(shard.join("index.json"), edited.to_string()).expect("the edited index");
+        let out = dir.join("deep/merged");
+        let output = merge(&[&shard], &out);
+        let stderr = support::stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{path}: {stderr}");
+        assert!(stderr.contains("report"), "{stderr}");
+        assert!(!dir.join("deep/x").exists(), "{path}: copied outside --out");
+        assert!(!out.join("index.json").exists());
+    }
+}
+
+#[test]
+fn an_agent_with_sut_behaviors_and_a_contract_or_drive_is_refused() {
+    let dir = folder("behaviors");
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    std::fs::copy(
+        fixtures.join("sut-behaviors-reference.yaml"),
+        dir.join("behaviors.yaml"),
+    )
+    .expect("the behaviour file");
+    std::fs::copy(
+        fixtures.join("drive-reference.toml"),
+        dir.join("drive.toml"),
+    )
+    .expect("the drive file");
+    let file = dir.join("agents.toml");
+    for other in ["contract = \"none\"", "drive = \"drive.toml\""] {
+        std::fs::write(
+            &file,
+            format!(
+                "[[agent]]\nname = \"reference\"\ntarget = \"builtin\"\nselect = [\"card.*\"]\n\
+                 sut_behaviors = \"behaviors.yaml\"\n{other}\n"
+            ),
+        )
+        .expect("the survey file");
+        let out = dir.join("out");
+        let output = survey(&file, &out, &[]);
+        let stderr = support::stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{other}: {stderr}");
+        assert!(stderr.contains("sut_behaviors"), "{stderr}");
+        assert!(!out.join("index.json").exists());
+    }
+}
+
+#[test]
+fn header_env_values_are_trimmed_as_tokens_are() {
+    let dir = folder("header");
+    let file = dir.join("agents.toml");
+    std::fs::write(
+        &file,
+        "[[agent]]\nname = \"reference\"\ntarget = \"builtin\"\nselect = [\"card.*\"]\n\
+         header_env = { \"X-Survey-Key\" = \"A2A_TCK_SURVEY_TEST_KEY\" }\n",
+    )
+    .expect("the survey file");
+    let out = dir.join("out");
+    // As a secret read from a file often ends: with a newline.
+    let output = Command::new(BIN)
+        .arg("survey")
+        .arg(&file)
+        .arg("--out")
+        .arg(&out)
+        .env("A2A_TCK_SURVEY_TEST_KEY", " key-value\n")
+        .output()
+        .expect("the kit runs");
+    let stderr = support::stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(index(&out).agents[0].outcome, Outcome::Pass);
 }

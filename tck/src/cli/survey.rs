@@ -6,7 +6,8 @@
 //! The survey file (TOML, or YAML by its extension) lists the agents; see the README,
 //! "Surveying many agents". An agent's folder holds `report.json`, `report.md`,
 //! `report.html`, `junit.xml` and, written last, `entry.json` (its line of the index): an
-//! agent whose `entry.json` matches its entry in the file and its report's digest is done, and
+//! agent whose `entry.json` matches its entry in the file (and the files it names, and the
+//! kit's version) and its report's digest is done, and
 //! a survey started again over the same folder does not run it again (unless `--fresh`, or
 //! its report is older than `--max-age`).
 
@@ -152,7 +153,7 @@ struct AgentSpec {
 }
 
 /// An agent ready to run: its options (but its credentials, read when it runs), its folder,
-/// and the digest of its entry.
+/// and the digest of its inputs (its entry, the files it names, the kit's version).
 struct Planned {
     spec: AgentSpec,
     target: String,
@@ -268,11 +269,6 @@ fn plan(
     jobs: Option<u16>,
     folder: String,
 ) -> Result<Planned, String> {
-    let sha256 = survey_index::digest(
-        serde_json::to_string(&spec)
-            .map_err(|e| e.to_string())?
-            .as_bytes(),
-    );
     let builtin = spec.target.as_deref() == Some("builtin");
     let mut options = match (&spec.target, &spec.card_url) {
         (Some(_), Some(_)) if builtin => {
@@ -344,6 +340,13 @@ fn plan(
     if spec.drive.is_some() && spec.contract.is_some() {
         return Err("a drive file replaces the scenario contract: give drive or contract".into());
     }
+    if spec.sut_behaviors.is_some() && (spec.drive.is_some() || spec.contract.is_some()) {
+        return Err(
+            "a sut_behaviors file implies the ACTS contract and no drive file: give \
+             sut_behaviors, or drive or contract"
+                .into(),
+        );
+    }
     if let Some(contract) = &spec.contract {
         options = options.contract(match contract.as_str() {
             "official" => api::Contract::Official,
@@ -391,6 +394,7 @@ fn plan(
     for header in spec.header_env.keys() {
         a2a_tck::wire::user_header(header, "x").map_err(|e| format!("header_env: {e}"))?;
     }
+    let sha256 = inputs_digest(&spec, base)?;
     Ok(Planned {
         target,
         folder,
@@ -399,6 +403,40 @@ fn plan(
         deadline,
         spec,
     })
+}
+
+/// The digest of what an agent's verdict rests on but the agent itself: its entry in the file
+/// (its defaults applied), the bytes of every file the entry names (`drive`, `sut_behaviors`,
+/// `expect`) and the kit's version. A resumed survey keeps an agent's entry only while this
+/// is unchanged: a baseline edited, or the kit upgraded, runs it again.
+fn inputs_digest(spec: &AgentSpec, base: &Path) -> Result<String, String> {
+    #[derive(Serialize)]
+    struct Inputs<'a> {
+        kit_version: &'a str,
+        agent: &'a AgentSpec,
+        files: BTreeMap<&'static str, String>,
+    }
+    let mut files = BTreeMap::new();
+    let named = [
+        ("drive", &spec.drive),
+        ("sut_behaviors", &spec.sut_behaviors),
+        ("expect", &spec.expect),
+    ];
+    for (field, path) in named {
+        if let Some(path) = path {
+            let path = base.join(path);
+            let bytes =
+                std::fs::read(&path).map_err(|e| format!("{field} {}: {e}", path.display()))?;
+            files.insert(field, survey_index::digest(&bytes));
+        }
+    }
+    let inputs = Inputs {
+        kit_version: env!("CARGO_PKG_VERSION"),
+        agent: spec,
+        files,
+    };
+    let text = serde_json::to_string(&inputs).map_err(|e| e.to_string())?;
+    Ok(survey_index::digest(text.as_bytes()))
 }
 
 /// The agent's options with its credentials, read from the environment now.
@@ -420,7 +458,7 @@ fn with_credentials(planned: &Planned) -> Result<Options, String> {
         options = options.limited_bearer(read(var, "limited_bearer_env")?.trim());
     }
     for (header, var) in &spec.header_env {
-        options = options.header(header, read(var, "header_env")?);
+        options = options.header(header, read(var, "header_env")?.trim());
     }
     Ok(options)
 }
@@ -469,6 +507,7 @@ fn done_before(out: &Path, planned: &Planned, max_age: Option<Duration>) -> Opti
     if entry.agent_sha256 != planned.sha256 || entry.name != planned.spec.name {
         return None;
     }
+    in_its_folder(&entry).ok()?;
     let report = out.join(entry.report.as_deref()?);
     let bytes = std::fs::read(report).ok()?;
     if Some(survey_index::digest(&bytes)) != entry.report_sha256 {
@@ -627,7 +666,10 @@ pub(crate) fn run(args: SurveyArgs) -> ExitCode {
         let mut running = futures::stream::iter(todo)
             .map(|planned| {
                 let out = out.clone();
-                async move { (planned.spec.name.clone(), survey_one(&out, planned).await) }
+                async move {
+                    let started = SystemTime::now();
+                    (planned, started, survey_one(&out, planned).await)
+                }
             })
             .buffer_unordered(usize::from(args.agents));
         let mut failures = Vec::new();
@@ -635,15 +677,21 @@ pub(crate) fn run(args: SurveyArgs) -> ExitCode {
         let interrupted = loop {
             tokio::select! {
                 next = running.next() => match next {
-                    Some((_, Ok(entry))) => {
+                    Some((_, _, Ok(entry))) => {
                         done += 1;
                         eprintln!("[{done}/{total}] {}", line(&entry, false));
                         entries.push(entry);
                     }
-                    Some((name, Err(e))) => {
+                    // Its reports could not be written: an entry that says why, and no
+                    // entry.json, so that a survey started again runs it again.
+                    Some((planned, started, Err(e))) => {
                         done += 1;
-                        eprintln!("[{done}/{total}] {name}: error: {e}");
-                        failures.push(format!("{name}: {e}"));
+                        let error = format!("its reports could not be written: {e}");
+                        let entry =
+                            Entry::failed(planned.agent(), error, started, SystemTime::now());
+                        eprintln!("[{done}/{total}] {}", line(&entry, false));
+                        failures.push(format!("{}: {e}", planned.spec.name));
+                        entries.push(entry);
                     }
                     None => break None,
                 },
@@ -661,7 +709,16 @@ pub(crate) fn run(args: SurveyArgs) -> ExitCode {
     });
     // The agents still running when a signal came are dropped with the runtime.
     runtime.shutdown_background();
-    let index = SurveyIndex::new(source, shard.into_iter().collect(), started_at, entries);
+    let planned_names = mine.iter().map(|p| p.spec.name.clone()).collect();
+    let shard_held = shard.unwrap_or(Shard { index: 0, count: 1 });
+    let index = SurveyIndex::new(
+        source,
+        vec![shard_held],
+        planned_names,
+        started_at,
+        entries,
+        interrupted,
+    );
     let path = args.out.join("index.json");
     if let Err(e) = a2a_tck::report::write_atomic(&path, index.to_json().as_bytes()) {
         eprintln!("error: {}: {e}", path.display());
@@ -708,6 +765,14 @@ pub(crate) fn merge(args: MergeArgs) -> ExitCode {
     let mut indexes = Vec::new();
     for dir in &args.dirs {
         match SurveyIndex::read(&dir.join("index.json")) {
+            Ok(index) if !index.complete => {
+                return usage(&format!(
+                    "{}: the survey there was stopped before its end (exit status {}): start \
+                     it again over that folder to finish it, then merge",
+                    dir.display(),
+                    index.exit_status
+                ))
+            }
             Ok(index) => indexes.push(index),
             Err(e) => return usage(&e),
         }
@@ -716,6 +781,13 @@ pub(crate) fn merge(args: MergeArgs) -> ExitCode {
         Ok(merged) => merged,
         Err(e) => return usage(&e),
     };
+    // An index is a file anyone may have edited: nothing is read or written outside the
+    // folders it names, each of them an agent's own, under the shard's folder and --out.
+    for entry in &merged.index.agents {
+        if let Err(e) = in_its_folder(entry) {
+            return usage(&format!("{}: {e}", entry.name));
+        }
+    }
     for note in &merged.notes {
         eprintln!("note: {note}");
     }
@@ -747,6 +819,23 @@ pub(crate) fn merge(args: MergeArgs) -> ExitCode {
         path.display()
     );
     ExitCode::from(merged.index.exit_status)
+}
+
+/// Whether the entry's report is where a survey writes it, `FOLDER/report.json` in the agent's
+/// folder: no absolute path, no `..`, no other agent's folder.
+fn in_its_folder(entry: &Entry) -> Result<(), String> {
+    let Some(report) = &entry.report else {
+        return Ok(());
+    };
+    let folder = folder_of(&entry.name);
+    let expected = format!("{folder}/report.json");
+    if folder.chars().all(|c| c == '.') || *report != expected {
+        return Err(format!(
+            "its index names the report {report:?}; a survey writes it at {expected:?}, in the \
+             agent's folder, and merge copies no report from elsewhere"
+        ));
+    }
+    Ok(())
 }
 
 /// Copies an agent's folder `source` into `target` (nothing when they are one folder), once its

@@ -17,7 +17,7 @@ use crate::check::Level;
 use crate::report::{Counts, Report, Tool, Verdict};
 
 /// The version of the index's format.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The index of a survey, or of one shard of it, or of shards merged.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -29,13 +29,21 @@ pub struct SurveyIndex {
     pub tool: Tool,
     /// The survey file the agents were read from.
     pub survey: SurveySource,
-    /// The shards this index holds (`--shard I/N`), in order; empty for a survey run whole.
+    /// The shards this index holds (`--shard I/N`), in order; a survey run whole is shard 0/1.
     pub shards: Vec<Shard>,
+    /// The agents those shards planned, by name: every agent of the survey file once the
+    /// shards cover it.
+    pub planned: Vec<String>,
+    /// Whether every agent planned has an entry and the survey ran to its end: false for the
+    /// index of a survey stopped by a signal, which `a2a-tck merge` refuses.
+    pub complete: bool,
     /// RFC 3339 UTC: when the survey (the earliest shard merged) began.
     pub started_at: String,
     /// RFC 3339 UTC: when the index was written.
     pub finished_at: String,
-    /// The survey's exit status: 0 when every agent passed its gate, 1 otherwise.
+    /// The survey's exit status: 0 when every agent passed its gate, 1 otherwise; 130
+    /// (SIGINT) or 143 (SIGTERM) when the survey was stopped before its end (then `complete`
+    /// is false).
     pub exit_status: u8,
     /// How many agents had each outcome.
     pub outcomes: BTreeMap<Outcome, usize>,
@@ -102,8 +110,9 @@ pub struct Entry {
     /// The agent as the survey file gives it: its `target` URL, else its `card_url`
     /// (`builtin` for the kit's reference agent).
     pub target: String,
-    /// SHA-256 of the agent's entry in the survey file: a changed entry is run again when
-    /// the survey resumes.
+    /// SHA-256 of what the agent's verdict rests on: its entry in the survey file, the bytes
+    /// of the files the entry names (`drive`, `sut_behaviors`, `expect`) and the kit's
+    /// version. When any of them changed, the agent is run again when the survey resumes.
     pub agent_sha256: String,
     /// What became of it.
     pub outcome: Outcome,
@@ -216,35 +225,43 @@ impl Entry {
 }
 
 /// Who an entry is about: the agent's name, its target as the survey file gives it, and the
-/// digest of its entry there.
+/// digest of its inputs (see [`Entry::agent_sha256`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Agent<'a> {
     /// The agent's name.
     pub name: &'a str,
     /// Its target, card URL or `builtin`.
     pub target: &'a str,
-    /// SHA-256 of its entry in the survey file.
+    /// SHA-256 of its entry in the survey file, the files it names and the kit's version.
     pub sha256: &'a str,
 }
 
 impl SurveyIndex {
     /// The index of `agents` (sorted here by name), from a survey of `survey` begun at
-    /// `started_at`, holding `shards`.
+    /// `started_at`, holding `shards`, which planned the agents named `planned`; `stopped`
+    /// is the exit status of a survey a signal stopped (130 or 143).
     pub fn new(
         survey: SurveySource,
         shards: Vec<Shard>,
+        mut planned: Vec<String>,
         started_at: String,
         mut agents: Vec<Entry>,
+        stopped: Option<u8>,
     ) -> SurveyIndex {
         agents.sort_by(|a, b| a.name.cmp(&b.name));
+        planned.sort();
+        planned.dedup();
         let mut outcomes = BTreeMap::new();
         for entry in &agents {
             *outcomes.entry(entry.outcome).or_insert(0) += 1;
         }
-        let exit_status = if agents.iter().all(|e| e.outcome == Outcome::Pass) {
-            crate::gate::EXIT_PASS
-        } else {
-            crate::gate::EXIT_FAIL
+        let every = (planned.iter()).all(|name| agents.iter().any(|e| &e.name == name));
+        let complete = stopped.is_none() && every;
+        let exit_status = match stopped {
+            Some(code) => code,
+            None if !every => crate::gate::EXIT_KIT,
+            None if agents.iter().all(|e| e.outcome == Outcome::Pass) => crate::gate::EXIT_PASS,
+            None => crate::gate::EXIT_FAIL,
         };
         SurveyIndex {
             format_version: FORMAT_VERSION,
@@ -254,6 +271,8 @@ impl SurveyIndex {
             },
             survey,
             shards,
+            planned,
+            complete,
             started_at,
             finished_at: time(SystemTime::now()),
             exit_status,
@@ -324,8 +343,11 @@ pub struct Merged {
 }
 
 /// Joins the indexes of shards of one survey. They must come from the same survey file (the
-/// same digest): merging two surveys is refused. An agent found in several indexes is kept
-/// once: when its reports differ, the one that finished last is kept, and a note says so.
+/// same digest): merging two surveys is refused. Each must be complete (a survey stopped by a
+/// signal is refused), and together they must be the whole survey: shards `0..N` of one `N`,
+/// and an entry for every agent they planned; anything less is refused, naming what is
+/// missing. An agent found in several indexes is kept once: when its reports differ, the one
+/// that finished last is kept, and a note says so.
 pub fn merge(indexes: &[SurveyIndex]) -> Result<Merged, String> {
     let Some(first) = indexes.first() else {
         return Err("nothing to merge".into());
@@ -335,6 +357,37 @@ pub fn merge(indexes: &[SurveyIndex]) -> Result<Merged, String> {
             "the indexes come from different survey files ({} {} and {} {}): merge the \
              shards of one survey",
             first.survey.file, first.survey.sha256, other.survey.file, other.survey.sha256
+        ));
+    }
+    if let Some(stopped) = indexes.iter().find(|i| !i.complete) {
+        return Err(format!(
+            "the index of shard(s) {} is incomplete (exit status {}: its survey was stopped \
+             before its end): start that survey again over its folder to finish it",
+            shard_names(&stopped.shards),
+            stopped.exit_status
+        ));
+    }
+    let mut shards: Vec<Shard> = indexes.iter().flat_map(|i| i.shards.clone()).collect();
+    shards.sort();
+    shards.dedup();
+    let Some(count) = shards.first().map(|s| s.count) else {
+        return Err("the indexes name no shard".into());
+    };
+    if let Some(other) = shards.iter().find(|s| s.count != count) {
+        return Err(format!(
+            "shards of surveys split differently ({}/{count} and {}/{}): merge the shards of \
+             one split",
+            shards[0].index, other.index, other.count
+        ));
+    }
+    let missing: Vec<Shard> = (0..count)
+        .map(|index| Shard { index, count })
+        .filter(|s| !shards.contains(s))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "shard(s) {} missing: merge the folders of every shard of the survey",
+            shard_names(&missing)
         ));
     }
     let mut kept: BTreeMap<String, (usize, Entry)> = BTreeMap::new();
@@ -364,19 +417,44 @@ pub fn merge(indexes: &[SurveyIndex]) -> Result<Merged, String> {
             }
         }
     }
-    let mut shards: Vec<Shard> = indexes.iter().flat_map(|i| i.shards.clone()).collect();
-    shards.sort();
-    shards.dedup();
+    let mut planned: Vec<String> = indexes.iter().flat_map(|i| i.planned.clone()).collect();
+    planned.sort();
+    planned.dedup();
+    let absent: Vec<&str> = (planned.iter())
+        .filter(|name| !kept.contains_key(*name))
+        .map(String::as_str)
+        .collect();
+    if !absent.is_empty() {
+        return Err(format!(
+            "no entry for the agent(s) {} that the shards planned",
+            absent.join(", ")
+        ));
+    }
     let started_at = (indexes.iter().map(|i| i.started_at.clone()))
         .min()
         .unwrap_or_default();
     let from = kept.iter().map(|(name, (at, _))| (name.clone(), *at)).collect();
     let agents = kept.into_values().map(|(_, entry)| entry).collect();
     Ok(Merged {
-        index: SurveyIndex::new(first.survey.clone(), shards, started_at, agents),
+        index: SurveyIndex::new(
+            first.survey.clone(),
+            shards,
+            planned,
+            started_at,
+            agents,
+            None,
+        ),
         notes,
         from,
     })
+}
+
+/// Shards as `I/N, I/N`.
+fn shard_names(shards: &[Shard]) -> String {
+    let names: Vec<String> = (shards.iter())
+        .map(|s| format!("{}/{}", s.index, s.count))
+        .collect();
+    names.join(", ")
 }
 
 #[cfg(test)]
