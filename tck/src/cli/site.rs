@@ -157,6 +157,7 @@ pub(crate) fn run(args: SiteArgs) -> ExitCode {
         }
         agents.push(agent);
     }
+    agents.sort_by_cached_key(|a| (a.name.to_lowercase(), a.name.clone()));
     let site = Site {
         runs: (runs.iter())
             .map(|(_, index, file)| RunInfo {
