@@ -37,7 +37,7 @@ layers! {
     exchange: card, evidence, history, judge, latency, pace, shapes, tls_probe, transport, webhook, wire;
     suite: card_drive, check, checks, contract, ctx, detect, filter, probe, revised;
     reporting: acts_report, baseline, compat, declarations, diff, evidence_text, floor, format, gate, html,
-        output, refusals, report, sarif, secrets, survey_index;
+        output, refusals, report, sarif, secrets, site, survey_index;
     run: builtin, card_only, configurations, durability, explore, failure, runner;
     client: adapter, calls, card_signing, client_runner, plays, reference_client, stage, verdicts;
 }

@@ -78,6 +78,7 @@ fn main() -> ExitCode {
         Some(Command::Schemas { write }) => wire_schemas(write.as_deref()),
         Some(Command::Survey(args)) => cli::survey::run(*args),
         Some(Command::Merge(args)) => cli::survey::merge(args),
+        Some(Command::Site(args)) => cli::site::run(args),
         None => run(cli.run),
     }
 }

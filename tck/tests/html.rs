@@ -2,15 +2,14 @@
 //! its evidence, escapes what the agent sent, and stays bounded in size; and, in a real
 //! headless Chromium, a script that runs without errors and whose filters change what is shown.
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
-
 use a2a_tck::check::Status;
 use a2a_tck::evidence::{Exchange, RecordedBody, RecordedEvent, RecordedRequest, RecordedResponse};
 use a2a_tck::html;
 use a2a_tck::report::Report;
 use a2a_tck::runner::{self, RunOptions};
 use scraper::{ElementRef, Html, Selector};
+
+use crate::support::browser;
 
 async fn run_with(faults: &[&str]) -> Report {
     let faults: Vec<_> = faults.iter().map(|f| f.parse().expect("fault")).collect();
@@ -193,39 +192,6 @@ async fn evidence_is_escaped_and_the_page_is_bounded() {
     );
 }
 
-/// The browser to drive: `A2A_TCK_CHROMIUM`, else `chromium` or `chromium-browser` on PATH.
-fn browser() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("A2A_TCK_CHROMIUM") {
-        return Some(PathBuf::from(path));
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
-        .find(|candidate| candidate.is_file())
-}
-
-/// Loads `page` (with a URL fragment) in headless Chromium; returns the DOM after its script
-/// ran, and what the browser logged (console messages included).
-async fn load(browser: &Path, profile: &Path, page: &Path, fragment: &str) -> (Html, String) {
-    let url = format!("file://{}{fragment}", page.display());
-    let mut command = tokio::process::Command::new(browser);
-    command
-        .args(["--headless", "--no-sandbox", "--disable-gpu"])
-        .args(["--no-first-run", "--disable-extensions", "--disable-sync"])
-        .args(["--enable-logging=stderr", "--v=0", "--dump-dom"])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(&url)
-        .kill_on_drop(true);
-    let output = tokio::time::timeout(Duration::from_secs(90), command.output())
-        .await
-        .expect("the browser finishes within 90 s")
-        .expect("the browser runs");
-    let log = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(output.status.success(), "browser failed: {log}");
-    let dom = Html::parse_document(&String::from_utf8_lossy(&output.stdout));
-    (dom, log)
-}
-
 fn visible(dom: &Html) -> usize {
     dom.select(&selector("details.result:not([hidden])"))
         .count()
@@ -233,13 +199,7 @@ fn visible(dom: &Html) -> usize {
 
 #[tokio::test]
 async fn in_a_browser_the_script_runs_cleanly_and_filters_work() {
-    let Some(browser) = browser() else {
-        let required = std::env::var("A2A_TCK_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
-        assert!(
-            !required,
-            "A2A_TCK_REQUIRE_BROWSER=1 but no chromium found (install it or set A2A_TCK_CHROMIUM)"
-        );
-        println!("skipped: no chromium installed (set A2A_TCK_REQUIRE_BROWSER=1 to require it)");
+    let Some(browser) = browser::browser_or_skip() else {
         return;
     };
     let report = run_with(&["omit-context-id"]).await;
@@ -254,13 +214,21 @@ async fn in_a_browser_the_script_runs_cleanly_and_filters_work() {
     let page = dir.join("report.html");
     std::fs::write(&page, html::page(&report)).expect("page written");
 
-    for (fragment, expected) in [("", report.results.len()), ("#status=FAIL", failed)] {
-        let (dom, log) = load(&browser, &dir.join("profile"), &page, fragment).await;
+    let card = (report.results.iter())
+        .filter(|r| r.id.starts_with("card.") || r.id.starts_with("push."))
+        .count();
+    assert!(card > 0 && card < report.results.len());
+    for (fragment, expected) in [
+        ("", report.results.len()),
+        ("#status=FAIL", failed),
+        ("#check=card.,push.", card),
+    ] {
+        let (dom, log) = browser::load(&browser, &dir.join("profile"), &page, fragment).await;
         let body = dom.select(&selector("body")).next().expect("body");
         let attr = |name: &str| body.value().attr(name).map(str::to_string);
         assert_eq!(attr("data-ready").as_deref(), Some("1"), "the script ran");
         assert_eq!(attr("data-errors"), None, "script errors");
-        let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
+        let console = browser::console(&log);
         assert!(console.is_empty(), "console messages: {console:?}");
         assert_eq!(visible(&dom), expected, "results shown with {fragment:?}");
         assert_eq!(attr("data-shown"), Some(expected.to_string()));

@@ -80,6 +80,9 @@ const COMMANDS: &[(&str, Use)] = &[
     ("a2a-tck survey agents.toml --out out/ --max-age 24h", Use::Run("the_survey_recipe")),
     ("for i in 0 1 2 3; do a2a-tck survey agents.toml --shard $i/4 --out shard-$i/; done", Use::Run("the_survey_recipe")),
     ("a2a-tck merge shard-0 shard-1 shard-2 shard-3 --out merged/", Use::Run("the_survey_recipe")),
+    ("a2a-tck survey agents.toml --out runs/day-2/", Use::Run("the_survey_recipe")),
+    ("a2a-tck site out/ runs/day-2/ --out site/ --base-url https://example.org/a2a/", Use::Run("the_survey_recipe")),
+    ("python3 scripts/site_bench.py [--agents 1000] [--loads 5]", Use::Skip("a benchmark, run by hand: its figures are read, not asserted")),
     ("a2a-tck client", Use::Run("the_client_recipe")),
     ("a2a-tck client --client-fault last-interface", Use::Run("the_client_recipe")),
     ("a2a-tck client --list-client-faults", Use::Run("the_client_recipe")),
@@ -720,4 +723,18 @@ fn the_survey_recipe() {
         1,
     );
     assert_eq!(outcomes(&index("merged")), expected);
+    // A second run, and the site of both.
+    shell.expect("a2a-tck survey agents.toml --out runs/day-2/", 1);
+    shell.expect(
+        "a2a-tck site out/ runs/day-2/ --out site/ --base-url https://example.org/a2a/",
+        0,
+    );
+    let site = shell.file("site");
+    assert!(site.join("index.html").is_file());
+    let badge = std::fs::read_to_string(site.join("badges/no-description.svg")).expect("a badge");
+    assert!(
+        badge.contains(r#"href="https://example.org/a2a/agents/no-description/index.html""#),
+        "{badge}"
+    );
+    assert!(site.join("agents/local/runs/1/report.json").is_file());
 }

@@ -32,6 +32,7 @@ mod readme;
 mod real_answers;
 mod refused_streams;
 mod report;
+mod site;
 mod slow_agents;
 mod spec_revision;
 mod summary;

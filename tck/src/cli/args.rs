@@ -188,6 +188,10 @@ pub(crate) enum Command {
     /// Join the output folders of a survey's shards (`--shard I/N`) into one: one index and
     /// every agent's folder. An agent found in two with different reports keeps the newest.
     Merge(super::survey::MergeArgs),
+    /// Write a static results site of survey runs (their index.json files or folders): a
+    /// matrix of agents x areas, each cell linking to its evidence; a page per agent with its
+    /// report and its history across the runs; an SVG badge per agent.
+    Site(super::site::SiteArgs),
     /// List the checks: id, level, spec section, where it runs, requirement.
     List(ListArgs),
     /// Show one check: its requirement, level, spec sentences, reading, official TCK and ACTS ids.

@@ -7,6 +7,7 @@ pub mod configurations;
 pub mod explore_command;
 pub mod reports;
 pub mod signals;
+pub mod site;
 pub mod survey;
 pub mod write;
 

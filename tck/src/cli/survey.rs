@@ -173,17 +173,6 @@ impl Planned {
     }
 }
 
-/// The folder name of an agent: its name, lower case, with every character but letters,
-/// digits, `.`, `_` and `-` made `-`.
-fn folder_of(name: &str) -> String {
-    name.chars()
-        .map(|c| match c.to_ascii_lowercase() {
-            c @ ('a'..='z' | '0'..='9' | '.' | '_' | '-') => c,
-            _ => '-',
-        })
-        .collect()
-}
-
 fn seconds(value: f64, what: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(value)
         .ok()
@@ -221,7 +210,7 @@ fn read_survey(path: &Path, jobs: Option<u16>) -> Result<(Vec<Planned>, SurveySo
         if !names.insert(name.clone()) {
             return Err(at("listed twice (names are unique)".into()));
         }
-        let folder = folder_of(&name);
+        let folder = survey_index::folder_of(&name);
         if folder.chars().all(|c| c == '.') {
             return Err(at("a name of dots only names no folder".into()));
         }

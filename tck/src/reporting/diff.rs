@@ -185,7 +185,8 @@ pub fn diff(old: &Report, new: &Report) -> Diff {
     out
 }
 
-fn place(binding: Option<Binding>, version: Option<ProtocolVersion>) -> String {
+/// Where a result ran, in words: `rest 1.0`, `card 1.0`, `card`.
+pub fn place(binding: Option<Binding>, version: Option<ProtocolVersion>) -> String {
     match (binding, version) {
         (Some(b), Some(v)) => format!("{b} {v}"),
         // A card check of the card a client of that version reads.

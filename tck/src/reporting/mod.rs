@@ -18,3 +18,4 @@ pub mod html;
 pub mod format;
 pub mod acts_report;
 pub mod survey_index;
+pub mod site;

@@ -319,6 +319,17 @@ pub fn shard_of(name: &str, count: u32) -> u32 {
     u32::try_from(wide).unwrap_or(0)
 }
 
+/// The folder name of an agent: its name, lower case, with every character but letters,
+/// digits, `.`, `_` and `-` made `-`.
+pub fn folder_of(name: &str) -> String {
+    name.chars()
+        .map(|c| match c.to_ascii_lowercase() {
+            c @ ('a'..='z' | '0'..='9' | '.' | '_' | '-') => c,
+            _ => '-',
+        })
+        .collect()
+}
+
 /// `sha256:<hex>` of `bytes`.
 pub fn digest(bytes: &[u8]) -> String {
     let hash = Sha256::digest(bytes);

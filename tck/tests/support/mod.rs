@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod browser;
+
 use a2a_tck::check::Status;
 use a2a_tck::report::{CheckResult, Report};
 use a2a_tck::runner::{self, Filter, RunOptions};

@@ -297,6 +297,9 @@ fn filters(report: &Report) -> Markup {
             (select("binding", "binding", &bindings))
             (select("version", "version", &versions))
             (select("level", "level", &levels))
+            label {
+                "check id starts with " input type="text" name="check" size="16" placeholder="push., auth.";
+            }
             span #shown-count { (report.results.len()) " of " (report.results.len()) }
         }
     }

@@ -1,6 +1,7 @@
 // Filters of the HTML report: keeps the results whose status, binding, version and level
-// match the selects. The URL fragment holds the filter (#status=FAIL&binding=rest), so a
-// link opens the page filtered. Sets data-shown and data-ready on <body>; errors of this
+// match the selects, and whose check id starts with one of the comma-separated prefixes of
+// the check field. The URL fragment holds the filter (#status=FAIL&binding=rest&check=push.),
+// so a link opens the page filtered (the results site links each cell of its matrix so). Sets data-shown and data-ready on <body>; errors of this
 // script are noted in data-errors.
 (function () {
   "use strict";
@@ -13,7 +14,7 @@
     body.setAttribute("data-ready", "1");
     return;
   }
-  var names = ["status", "binding", "version", "level"];
+  var names = ["status", "binding", "version", "level", "check"];
   var results = Array.prototype.slice.call(document.querySelectorAll("details.result"));
   var count = document.getElementById("shown-count");
 
@@ -24,8 +25,15 @@
   function keeps(result) {
     return names.every(function (name) {
       var want = wanted(name);
-      var have = result.getAttribute("data-" + name);
       if (want === "") return true;
+      if (name === "check") {
+        var id = result.getAttribute("data-id");
+        return want.split(",").some(function (prefix) {
+          prefix = prefix.trim();
+          return prefix !== "" && id.indexOf(prefix) === 0;
+        });
+      }
+      var have = result.getAttribute("data-" + name);
       if (want === "!PASS") return have !== "PASS";
       return have === want;
     });
@@ -55,13 +63,18 @@
   var initial = new URLSearchParams(location.hash.replace(/^#/, ""));
   names.forEach(function (name) {
     var value = initial.get(name);
-    var select = form.elements[name];
-    var known = Array.prototype.some.call(select.options, function (option) {
+    var field = form.elements[name];
+    if (value === null) return;
+    var known = !field.options || Array.prototype.some.call(field.options, function (option) {
       return option.value === value;
     });
-    if (value !== null && known) select.value = value;
+    if (known) field.value = value;
   });
   form.addEventListener("change", apply);
+  form.addEventListener("input", apply);
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+  });
   apply();
   body.setAttribute("data-ready", "1");
 })();

@@ -1,0 +1,198 @@
+//! `a2a-tck site INDEX... --out DIR`: the results site of one or more survey runs (their
+//! indexes, or the folders holding them), oldest first by when each index was written. Reads
+//! each agent's reports run by run (two at a time), copies them into the site and writes the
+//! matrix, the agents' pages and their badges (`a2a_tck::site`).
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+use std::process::ExitCode;
+
+use a2a_tck::report::Report;
+use a2a_tck::site::{self, AgentHistory, RunInfo, Site, Tracker};
+use a2a_tck::survey_index::{self, Entry, SurveyIndex};
+use clap::Args;
+
+/// The arguments of `a2a-tck site`.
+#[derive(Debug, Args)]
+pub(crate) struct SiteArgs {
+    /// The survey runs: their index.json files, or the folders holding them (`survey --out`,
+    /// `merge --out`), in any order.
+    #[arg(required = true, value_name = "INDEX")]
+    pub(crate) indexes: Vec<PathBuf>,
+    /// Where the site is written.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: PathBuf,
+    /// The address the site is published at (e.g. https://example.org/a2a/): the badges link
+    /// there and the embedding snippets name it; without it they are relative to the site.
+    #[arg(long, value_name = "URL")]
+    pub(crate) base_url: Option<String>,
+}
+
+/// The files of an agent's folder the site copies, when present.
+const FILES: [&str; 5] = [
+    "report.json",
+    "report.html",
+    "report.md",
+    "junit.xml",
+    "entry.json",
+];
+
+/// A path an index names, if it stays below the index's folder.
+fn inside(base: &Path, relative: &str) -> Option<PathBuf> {
+    let path = Path::new(relative);
+    path.components()
+        .all(|c| matches!(c, Component::Normal(_)))
+        .then(|| base.join(path))
+}
+
+/// The report an entry names, if it is there and is the one the entry's digest names.
+fn load(base: &Path, entry: &Entry, notes: &mut Vec<String>) -> Option<Report> {
+    let relative = entry.report.as_deref()?;
+    let Some(path) = inside(base, relative) else {
+        notes.push(format!(
+            "{}: the report path {relative:?} leaves the index's folder: not read",
+            entry.name
+        ));
+        return None;
+    };
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            notes.push(format!("{}: {}: {e}", entry.name, path.display()));
+            return None;
+        }
+    };
+    if Some(survey_index::digest(&bytes)) != entry.report_sha256 {
+        notes.push(format!(
+            "{}: {} is not the report its index names (its digest differs): compared by \
+             the index's counts",
+            entry.name,
+            path.display()
+        ));
+        return None;
+    }
+    match Report::read(&path) {
+        Ok(report) => Some(report),
+        Err(e) => {
+            notes.push(format!("{}: {e}", entry.name));
+            None
+        }
+    }
+}
+
+/// Copies the report files of the agent's folder `source` into `target`.
+fn copy_reports(source: &Path, target: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(target).map_err(|e| format!("{}: {e}", target.display()))?;
+    for name in FILES {
+        let from = source.join(name);
+        if from.is_file() {
+            let to = target.join(name);
+            std::fs::copy(&from, &to).map_err(|e| format!("{}: {e}", to.display()))?;
+        }
+    }
+    Ok(())
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
+    a2a_tck::report::write_atomic(path, text.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `a2a-tck site`.
+pub(crate) fn run(args: SiteArgs) -> ExitCode {
+    let usage = |e: &str| crate::usage(e);
+    let mut runs: Vec<(PathBuf, SurveyIndex, String)> = Vec::new();
+    for given in &args.indexes {
+        let file = if given.is_dir() {
+            given.join("index.json")
+        } else {
+            given.clone()
+        };
+        match SurveyIndex::read(&file) {
+            Ok(index) => {
+                let base = file.parent().unwrap_or(Path::new(".")).to_path_buf();
+                runs.push((base, index, file.display().to_string()));
+            }
+            Err(e) => return usage(&e),
+        }
+    }
+    runs.sort_by(|a, b| a.1.finished_at.cmp(&b.1.finished_at));
+    let base_url = match args.base_url.as_deref() {
+        None => String::new(),
+        Some(url) if url.ends_with('/') => url.to_string(),
+        Some(url) => format!("{url}/"),
+    };
+    // Every agent of every run, by name: the runs it is in, in order.
+    let mut by_name: BTreeMap<&str, Vec<(usize, &Entry)>> = BTreeMap::new();
+    for (at, (_, index, _)) in runs.iter().enumerate() {
+        for entry in &index.agents {
+            by_name.entry(&entry.name).or_default().push((at, entry));
+        }
+    }
+    let mut notes = Vec::new();
+    let mut agents: Vec<AgentHistory> = Vec::new();
+    for (name, seen) in &by_name {
+        let mut tracker = Tracker::new(name);
+        for (at, entry) in seen {
+            let report = load(&runs[*at].0, entry, &mut notes);
+            tracker.add(*at, (*entry).clone(), report);
+        }
+        let Some(agent) = tracker.finish() else {
+            continue;
+        };
+        let folder = args.out.join("agents").join(&agent.folder);
+        for seen in &agent.seen {
+            let Some(source) = (seen.entry.report.as_deref())
+                .and_then(|r| inside(&runs[seen.run].0, r))
+                .and_then(|p| p.parent().map(Path::to_path_buf))
+            else {
+                continue;
+            };
+            if let Err(e) = copy_reports(&source, &folder.join(agent.report_dir(seen))) {
+                return usage(&e);
+            }
+        }
+        agents.push(agent);
+    }
+    agents.sort_by_cached_key(|a| (a.name.to_lowercase(), a.name.clone()));
+    let site = Site {
+        runs: (runs.iter())
+            .map(|(_, index, file)| RunInfo {
+                file: file.clone(),
+                finished_at: index.finished_at.clone(),
+                agents: index.agents.len(),
+            })
+            .collect(),
+        agents,
+        base_url,
+    };
+    let written = (site.agents.iter()).try_for_each(|agent| {
+        let folder = args.out.join("agents").join(&agent.folder);
+        write(&folder.join("index.html"), &site::agent_page(&site, agent))?;
+        let badge = args
+            .out
+            .join("badges")
+            .join(format!("{}.svg", agent.folder));
+        write(&badge, &site::badge(&site, agent))
+    });
+    // The matrix last: a site whose index.html is there is complete.
+    if let Err(e) =
+        written.and_then(|()| write(&args.out.join("index.html"), &site::matrix_page(&site)))
+    {
+        eprintln!("error: {e}");
+        return ExitCode::from(a2a_tck::gate::EXIT_KIT);
+    }
+    for note in &notes {
+        eprintln!("note: {note}");
+    }
+    eprintln!(
+        "site: {} agent(s) from {} survey run(s); written to {}",
+        site.agents.len(),
+        site.runs.len(),
+        args.out.join("index.html").display()
+    );
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,296 @@
+//! `a2a-tck site`, run as a user runs it on two surveys of built-in agents, a fault added to
+//! one agent in the second: every page and badge is written, every cell of the matrix links to
+//! a report that is there, the badge is well-formed SVG naming the verdict, date and digest of
+//! the report it links to, the agent's page tells what broke and since when; and, in a real
+//! headless Chromium, the matrix's filters (failing, changed since the last run, by name)
+//! change which rows are shown, and a cell's link opens the report filtered to that cell.
+
+use std::path::Path;
+use std::process::Command;
+
+use a2a_tck::survey_index::SurveyIndex;
+use scraper::{Html, Selector};
+
+use crate::support::{self, browser, BIN};
+
+fn selector(css: &str) -> Selector {
+    Selector::parse(css).expect("selector")
+}
+
+fn survey_file(faulty_reference: bool, dead_port: u16) -> String {
+    let reference_faults = if faulty_reference {
+        r#"faults = ["omit-context-id"]"#
+    } else {
+        ""
+    };
+    format!(
+        r#"
+[defaults]
+select = ["card.*", "send.*", "streaming.*"]
+deadline = 60
+
+[[agent]]
+name = "reference"
+target = "builtin"
+{reference_faults}
+
+[[agent]]
+name = "steady"
+target = "builtin"
+
+[[agent]]
+name = "No Description"
+target = "builtin"
+faults = ["card-missing-required-field"]
+
+[[agent]]
+name = "dead"
+target = "http://127.0.0.1:{dead_port}"
+"#
+    )
+}
+
+fn kit(args: &[&str], dir: &Path) -> std::process::Output {
+    let output = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the kit runs");
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "{args:?}: {}",
+        support::stderr(&output)
+    );
+    output
+}
+
+/// The names of the matrix's rows a DOM shows.
+fn shown_rows(dom: &Html) -> Vec<String> {
+    dom.select(&selector("tbody#agents tr:not([hidden]) th a"))
+        .map(|a| a.text().collect())
+        .collect()
+}
+
+/// The badge: well-formed XML, an `<svg>` with one link; its texts and that link.
+fn read_badge(svg: &str) -> (Vec<String>, String) {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(svg);
+    let (mut texts, mut href, mut root) = (Vec::new(), None, None);
+    loop {
+        match reader.read_event().expect("the badge is well-formed XML") {
+            Event::Start(element) => {
+                let name = String::from_utf8_lossy(element.name().as_ref()).into_owned();
+                root.get_or_insert_with(|| name.clone());
+                if name == "a" {
+                    let attr = element
+                        .try_get_attribute("href")
+                        .expect("attributes")
+                        .expect("the link's href");
+                    href = Some(attr.unescape_value().expect("a value").into_owned());
+                }
+            }
+            Event::Text(text) => {
+                let text = text.decode().expect("text");
+                if !text.trim().is_empty() {
+                    texts.push(text.into_owned());
+                }
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert_eq!(root.as_deref(), Some("svg"));
+    (texts, href.expect("the badge links somewhere"))
+}
+
+#[tokio::test]
+async fn two_survey_runs_make_a_site_whose_filters_and_links_work() {
+    let temp = tempfile::tempdir().expect("a temp dir");
+    let dir = temp.path();
+    let dead = support::free_port();
+    std::fs::write(dir.join("first.toml"), survey_file(false, dead)).expect("a file");
+    std::fs::write(dir.join("second.toml"), survey_file(true, dead)).expect("a file");
+    kit(&["survey", "first.toml", "--out", "run1"], dir);
+    kit(&["survey", "second.toml", "--out", "run2"], dir);
+    // Given newest first: the site orders the runs by when they finished.
+    let made = kit(&["site", "run2/index.json", "run1", "--out", "site"], dir);
+    assert!(
+        support::stderr(&made).contains("4 agent(s) from 2 survey run(s)"),
+        "{}",
+        support::stderr(&made)
+    );
+    let site = dir.join("site");
+    let second = SurveyIndex::read(&dir.join("run2/index.json")).expect("an index");
+
+    for folder in ["reference", "steady", "no-description", "dead"] {
+        for file in [
+            "index.html",
+            "report.html",
+            "report.json",
+            "runs/1/report.json",
+        ] {
+            let path = site.join("agents").join(folder).join(file);
+            assert!(path.is_file(), "{} is missing", path.display());
+        }
+        let svg =
+            std::fs::read_to_string(site.join(format!("badges/{folder}.svg"))).expect("a badge");
+        let (texts, href) = read_badge(&svg);
+        assert_eq!(href, format!("agents/{folder}/index.html"));
+        let entry = (second.agents.iter())
+            .find(|e| a2a_tck::survey_index::folder_of(&e.name) == folder)
+            .expect("the agent's entry");
+        let digest = &entry.report_sha256.as_deref().expect("a digest")["sha256:".len()..];
+        let claim = texts.last().expect("the badge's words");
+        assert!(claim.contains(&digest[..8]), "{claim}");
+        assert!(claim.contains(&entry.finished_at[..10]), "{claim}");
+        let verdict = entry.verdict.expect("a verdict").as_str();
+        assert!(claim.starts_with(verdict), "{claim}");
+        // The report the badge's digest names is the one the site carries.
+        let carried = std::fs::read(site.join("agents").join(folder).join("report.json"))
+            .expect("the report");
+        assert_eq!(
+            a2a_tck::survey_index::digest(&carried),
+            format!("sha256:{digest}")
+        );
+    }
+
+    let page = std::fs::read_to_string(site.join("index.html")).expect("the matrix");
+    let matrix = Html::parse_document(&page);
+    assert!(matrix.errors.is_empty(), "{:?}", matrix.errors);
+    assert!(
+        matrix.select(&selector("[src], link")).next().is_none(),
+        "the matrix loads nothing"
+    );
+    let rows: Vec<_> = matrix.select(&selector("tbody#agents tr")).collect();
+    assert_eq!(rows.len(), 4);
+    let flagged = |attr: &str| -> Vec<String> {
+        (rows.iter())
+            .filter(|r| r.value().attr(attr).is_some())
+            .map(|r| r.value().attr("data-name").unwrap_or_default().to_string())
+            .collect()
+    };
+    assert_eq!(flagged("data-changed"), ["reference"]);
+    assert_eq!(
+        flagged("data-failing"),
+        ["dead", "no description", "reference"]
+    );
+    let headings: Vec<String> = (matrix.select(&selector("thead th[scope=col]")))
+        .map(|th| th.text().collect())
+        .collect();
+    for area in ["card", "jsonrpc 1.0", "rest 1.0", "grpc 1.0", "streaming"] {
+        assert!(headings.iter().any(|h| h == area), "{area}: {headings:?}");
+    }
+    // Every cell links to a report the site holds, and says its status in words.
+    let mut cells = 0;
+    for link in matrix.select(&selector("td.c a")) {
+        let href = link.value().attr("href").expect("href");
+        let (file, fragment) = href.split_once('#').expect("a filter");
+        assert!(site.join(file).is_file(), "{href}");
+        assert!(!fragment.is_empty());
+        let words: String = link.text().collect();
+        assert!(
+            ["PASS", "FAIL", "WARN", "N/A", "ERROR", "UNTESTABLE"]
+                .iter()
+                .any(|s| words.starts_with(s)),
+            "{words}"
+        );
+        cells += 1;
+    }
+    assert!(cells >= 3 * 5, "{cells} cells");
+
+    let agent = std::fs::read_to_string(site.join("agents/reference/index.html"))
+        .expect("the agent's page");
+    let agent = Html::parse_document(&agent);
+    let history: String = (agent.select(&selector("#history tbody tr")).next())
+        .expect("the latest run")
+        .text()
+        .collect();
+    assert!(history.contains("broke"), "{history}");
+    assert!(history.contains("send.context-id"), "{history}");
+    let failing: String = (agent.select(&selector("#failing")).next())
+        .expect("what fails")
+        .text()
+        .collect();
+    assert!(failing.contains("run 2"), "{failing}");
+    let snippet: String = (agent.select(&selector("#badge pre code")).next())
+        .expect("the Markdown snippet")
+        .text()
+        .collect();
+    assert_eq!(
+        snippet,
+        "[![A2A: non-conformant](badges/reference.svg)](agents/reference/index.html)"
+    );
+
+    let Some(browser) = browser::browser_or_skip() else {
+        return;
+    };
+    let profile = dir.join("profile");
+    let matrix_path = site.join("index.html");
+    for (fragment, expected) in [
+        ("", vec!["dead", "No Description", "reference", "steady"]),
+        ("#show=failing", vec!["dead", "No Description", "reference"]),
+        ("#show=changed", vec!["reference"]),
+        ("#q=desc", vec!["No Description"]),
+        ("#show=failing&q=ea", vec!["dead"]),
+    ] {
+        let (dom, log) = browser::load(&browser, &profile, &matrix_path, fragment).await;
+        let body = dom.select(&selector("body")).next().expect("body");
+        let attr = |name: &str| body.value().attr(name).map(str::to_string);
+        assert_eq!(attr("data-ready").as_deref(), Some("1"), "the script ran");
+        assert_eq!(attr("data-errors"), None, "script errors");
+        assert!(browser::console(&log).is_empty(), "{log}");
+        assert_eq!(shown_rows(&dom), expected, "rows shown with {fragment:?}");
+        assert_eq!(attr("data-shown"), Some(expected.len().to_string()));
+    }
+    // A failing cell opens the report filtered to exactly its results.
+    let cell = (matrix
+        .select(&selector("tr[data-name=reference] td.s-fail a"))
+        .next())
+    .expect("a failing cell of the reference agent");
+    let (file, fragment) = (cell.value().attr("href").expect("href"))
+        .split_once('#')
+        .expect("a filter");
+    let words: String = cell.text().collect();
+    let total = words.rsplit('/').next().expect("a total").to_string();
+    let (report, _) = browser::load(
+        &browser,
+        &profile,
+        &site.join(file),
+        &format!("#{fragment}"),
+    )
+    .await;
+    let body = report.select(&selector("body")).next().expect("body");
+    assert_eq!(
+        body.value().attr("data-shown"),
+        Some(total.as_str()),
+        "{words}"
+    );
+
+    let png = dir.join("matrix.png");
+    browser::screenshot(&browser, &profile, &matrix_path, "", &png, (1280, 640)).await;
+    if let Some(keep) = std::env::var_os("A2A_TCK_SCREENSHOTS") {
+        std::fs::create_dir_all(&keep).expect("the screenshots' folder");
+        std::fs::copy(&png, Path::new(&keep).join("site-matrix.png")).expect("a copy");
+        let failing_png = Path::new(&keep).join("site-matrix-failing.png");
+        browser::screenshot(
+            &browser,
+            &profile,
+            &matrix_path,
+            "#show=failing",
+            &failing_png,
+            (1280, 640),
+        )
+        .await;
+        let agent_png = Path::new(&keep).join("site-agent.png");
+        let agent_page = site.join("agents/reference/index.html");
+        browser::screenshot(
+            &browser,
+            &profile,
+            &agent_page,
+            "",
+            &agent_png,
+            (1100, 1200),
+        )
+        .await;
+    }
+}
