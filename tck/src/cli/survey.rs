@@ -816,7 +816,7 @@ fn in_its_folder(entry: &Entry) -> Result<(), String> {
     let Some(report) = &entry.report else {
         return Ok(());
     };
-    let folder = folder_of(&entry.name);
+    let folder = survey_index::folder_of(&entry.name);
     let expected = format!("{folder}/report.json");
     if folder.chars().all(|c| c == '.') || *report != expected {
         return Err(format!(
