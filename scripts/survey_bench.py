@@ -13,13 +13,15 @@ every 20 agents:
 
   17  reference agents (`a2a-reference-agent`, a process each), the first clean and each of the
       others breaking one rule, cycling through `a2a-reference-agent --list-faults`
-   1  dead: a port that was bound and closed, nothing listens on it
+   1  dead: a port bound and never listened on (held until the end), every connection refused
    1  slow: a reference agent with --delay-ms (default 200): every answer that late
    1  hostile, in turn: `silent` accepts and never answers, `garbage` answers bytes that are
-      not HTTP, `hangup` closes every connection at once (threads of this script, one
+      not HTTP, `hangup` resets every connection at once (threads of this script, one
       selector loop for all of them)
 
-A fleet of N agents is the first N of that list, so every size has the same mix. For each size
+A fleet of N agents is the first N of that list, so every size has the same mix. Before each
+survey the reference agents are started again on their ports, so that no survey meets what an
+earlier one left in an agent (an agent that reuses task ids answers differently). For each size
 it writes a survey file (`deadline` --deadline seconds per agent; `select` --select globs, none
 by default: every check) and runs `a2a-tck survey FILE --out DIR --agents --at-once` under
 /usr/bin/time -v (its "Maximum resident set size"; without it, the kernel's VmHWM of the process,
@@ -41,9 +43,13 @@ every report. It measures:
                    plus --slack seconds: a defect if any
 
 Then, at the largest size (unless --no-shards), it runs the same survey as --shards N separate
-processes (`--shard I/N`, --shards-at-once at a time) and `a2a-tck merge`, times them, and checks
+processes (`--shard I/N`, --shards-at-once at a time, each surveying --at-once / --shards-at-once
+agents at once: the machine carries the load of the one process) and `a2a-tck merge`, times
+them, and checks
 that the merged index equals the one-process index but for the times and the reports' digests
-(and, for an agent over its budget, how far its run got before the deadline).
+(and, for an agent over its budget, how far its run got before the deadline; for an agent
+breaking a rule in UNSTABLE, `reuse-task-id`, its counts: which of the kit's concurrent checks
+meets which task depends on their order).
 
 The figures go to reports/bench/survey-latest.json (--out). Every process it starts is stopped
 when it ends. Exits 1 when a survey exits other than 0 or 1, an agent cost more than its budget,
@@ -59,6 +65,7 @@ import re
 import selectors
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -68,6 +75,10 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
 TIME = "/usr/bin/time"
+# Faults whose results depend on the order the kit's concurrent checks reach the agent (an
+# agent that gives every task the same id mixes the checks' tasks): two surveys of the same
+# agent agree on its outcome, not on its counts.
+UNSTABLE = {"reuse-task-id"}
 GRACE = 2.0  # a2a_tck::stop::GRACE: what checks in flight get once the deadline has passed
 HOSTILE = ("silent", "garbage", "hangup")
 # Out of every 20 agents: positions of the dead, slow and hostile ones; the rest are reference
@@ -140,6 +151,9 @@ class Hostile:
                         conn.setblocking(False)
                         self.connections[kind] += 1
                         if kind == "hangup":
+                            # A reset, every time (a plain close races the kit's write: a
+                            # reset or an early end, two different errors from run to run).
+                            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
                             conn.close()
                         else:
                             self.selector.register(conn, selectors.EVENT_READ, ("conn", kind))
@@ -172,20 +186,18 @@ class Hostile:
         self.wake_w.close()
 
 
-def dead_url():
-    """A port that was bound and closed: nothing listens on it (another process could take it
-    in the meantime, which on an otherwise quiet machine it does not)."""
-    probe = socket.socket()
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-    probe.close()
-    return f"http://127.0.0.1:{port}"
+def dead_port():
+    """A port bound and never listened on, held until the fleet stops: a connection to it is
+    refused, and no other socket (an agent started later) can take it."""
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))
+    return held, f"http://127.0.0.1:{held.getsockname()[1]}"
 
 
-def start_agent(binary, extra):
-    """A reference agent on an ephemeral port: (process, base URL)."""
+def start_agent(binary, extra, port=0):
+    """A reference agent on `port` (0: an ephemeral one): (process, base URL)."""
     agent = subprocess.Popen(
-        [binary, "--port", "0", *extra],
+        [binary, "--port", str(port), *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         stdin=subprocess.DEVNULL,
@@ -215,7 +227,11 @@ class Fleet:
     """The agents, started; `stop` ends every process and socket it started."""
 
     def __init__(self, args, n, faults):
-        self.processes = []
+        self.processes = {}  # name -> process
+        self.extra = {}  # name -> the agent's arguments
+        self.held = []  # the dead ports' sockets
+        self.start_jobs = args.start_jobs
+        self.binary = args.agent
         self.hostile = Hostile()
         self.urls = {}
         self.kinds = {}
@@ -224,40 +240,60 @@ class Fleet:
         for name, kind, reference in kinds(n):
             self.kinds[name] = kind
             if kind == "dead":
-                self.urls[name] = dead_url()
+                held, self.urls[name] = dead_port()
+                self.held.append(held)
             elif kind in HOSTILE:
                 self.urls[name] = self.hostile.listen(kind)
             elif kind == "slow":
-                jobs.append((name, ["--delay-ms", str(args.delay_ms)]))
+                self.extra[name] = ["--delay-ms", str(args.delay_ms)]
             else:
                 fault = faults[reference % len(faults)]
                 self.kinds[name] = fault or "clean"
-                jobs.append((name, [] if fault is None else ["--fault", fault]))
+                self.extra[name] = [] if fault is None else ["--fault", fault]
+        self.start({name: 0 for name in self.extra})
+        self.start_s = time.perf_counter() - started
+        rss = [rss_kb(p.pid) or 0 for p in self.processes.values()]
+        self.processes_rss_mb = sum(rss) / 1024
+        self.process_rss_mb = (sum(rss) / len(rss) / 1024) if rss else 0.0
+
+    def start(self, ports):
+        """Starts the reference agents named in `ports` (name -> port, 0: any)."""
         try:
-            with concurrent.futures.ThreadPoolExecutor(args.start_jobs) as pool:
-                futures = {pool.submit(start_agent, args.agent, extra): name for name, extra in jobs}
+            with concurrent.futures.ThreadPoolExecutor(self.start_jobs) as pool:
+                futures = {pool.submit(start_agent, self.binary, self.extra[name], port): name
+                           for name, port in ports.items()}
                 for future in concurrent.futures.as_completed(futures):
                     process, url = future.result()
-                    self.processes.append(process)
+                    self.processes[futures[future]] = process
                     self.urls[futures[future]] = url
         except BaseException:
             self.stop()
             raise
-        self.start_s = time.perf_counter() - started
-        rss = [rss_kb(p.pid) or 0 for p in self.processes]
-        self.processes_rss_mb = sum(rss) / 1024
-        self.process_rss_mb = (sum(rss) / len(rss) / 1024) if rss else 0.0
 
-    def stop(self):
-        for process in self.processes:
+    def end_processes(self):
+        for process in self.processes.values():
             if process.poll() is None:
                 process.terminate()
-        for process in self.processes:
+        for process in self.processes.values():
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+    def restart(self):
+        """Every reference agent started again on its port: each survey meets agents that
+        remember nothing of the one before (a faulty agent's answers may depend on what it
+        kept, e.g. one that reuses task ids)."""
+        ports = {name: int(self.urls[name].rsplit(":", 1)[1]) for name in self.processes}
+        self.end_processes()
+        self.processes = {}
+        self.start(ports)
+
+    def stop(self):
+        self.end_processes()
+        for held in self.held:
+            held.close()
         self.hostile.close()
 
 
@@ -271,10 +307,10 @@ def survey_file(path, fleet, n, args):
         f.write("\n".join(lines) + "\n")
 
 
-def run_survey(args, file, out, extra=()):
+def run_survey(args, file, out, extra=(), at_once=None):
     """Runs `a2a-tck survey`; its wall time, peak RSS (MB), VmRSS samples by agents done, exit
     status and stderr."""
-    command = [args.kit, "survey", file, "--out", out, "--agents", str(args.at_once), *extra]
+    command = [args.kit, "survey", file, "--out", out, "--agents", str(at_once or args.at_once), *extra]
     time_out = None
     if os.path.exists(TIME):
         time_out = out + ".time"
@@ -388,20 +424,21 @@ def at_fractions(samples, n):
     return out
 
 
-def comparable(index):
+def comparable(index, fleet):
     """What two surveys of the same fleet must agree on: all but times and reports' digests,
-    and, for an agent whose deadline cut its run, how far the run got."""
+    and, for an agent whose deadline cut its run or of a fault in UNSTABLE, how far the run got
+    and what it counted."""
     out = {}
     for entry in index["agents"]:
         e = {k: v for k, v in entry.items() if k not in ("started_at", "finished_at", "duration_ms", "report_sha256")}
-        if entry["outcome"] == "over-budget":
+        if entry["outcome"] == "over-budget" or fleet.kinds[entry["name"]] in UNSTABLE:
             e = {k: e.get(k) for k in ("name", "target", "agent_sha256", "outcome", "exit_status", "report")}
         out[entry["name"]] = e
     return out
 
 
-def differences(one, merged):
-    a, b = comparable(one), comparable(merged)
+def differences(one, merged, fleet):
+    a, b = comparable(one, fleet), comparable(merged, fleet)
     diffs = []
     for name in sorted(set(a) | set(b)):
         if a.get(name) != b.get(name):
@@ -417,10 +454,14 @@ def differences(one, merged):
 def shards(args, file, tmp, n, fleet, one_index):
     count = args.shards
     outs = [os.path.join(tmp, f"shard-{i}") for i in range(count)]
+    fleet.restart()
+    # The shards running at once share the agents surveyed at once of the one process.
+    at_once = max(1, args.at_once // args.shards_at_once)
     started = time.perf_counter()
     runs = [None] * count
     with concurrent.futures.ThreadPoolExecutor(args.shards_at_once) as pool:
-        futures = {pool.submit(run_survey, args, file, outs[i], ["--shard", f"{i}/{count}"]): i for i in range(count)}
+        futures = {pool.submit(run_survey, args, file, outs[i], ["--shard", f"{i}/{count}"], at_once): i
+                   for i in range(count)}
         for future in concurrent.futures.as_completed(futures):
             runs[futures[future]] = future.result()
     shards_wall = time.perf_counter() - started
@@ -435,10 +476,11 @@ def shards(args, file, tmp, n, fleet, one_index):
         sys.exit(f"merge exited {done.returncode}: {done.stderr[-3000:]}")
     with open(os.path.join(merged, "index.json")) as f:
         merged_index = json.load(f)
-    diffs = differences(one_index, merged_index)
+    diffs = differences(one_index, merged_index, fleet)
     return {
         "shards": count,
         "at_once": args.shards_at_once,
+        "agents_at_once_each": at_once,
         "agents": n,
         "wall_s": shards_wall,
         "merge_s": merge_s,
@@ -494,6 +536,7 @@ def main():
             survey_file(file, fleet, n, args)
             out = os.path.join(tmp, f"one-{n}")
             shutil.rmtree(out, ignore_errors=True)
+            fleet.restart()
             before = dict(fleet.hostile.connections)
             run = run_survey(args, file, out)
             if run["exit"] not in (0, 1):
