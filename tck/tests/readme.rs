@@ -83,6 +83,7 @@ const COMMANDS: &[(&str, Use)] = &[
     ("a2a-tck survey agents.toml --out runs/day-2/", Use::Run("the_survey_recipe")),
     ("a2a-tck site out/ runs/day-2/ --out site/ --base-url https://example.org/a2a/", Use::Run("the_survey_recipe")),
     ("python3 scripts/site_bench.py [--agents 1000] [--loads 5]", Use::Skip("a benchmark, run by hand: its figures are read, not asserted")),
+    ("python3 scripts/survey_bench.py [--agents 300] [--sizes 50,150,300,500] [--deadline 30] [--at-once 8]", Use::Skip("a benchmark, run by hand: its figures are read, not asserted (a run takes minutes)")),
     ("a2a-tck client", Use::Run("the_client_recipe")),
     ("a2a-tck client --client-fault last-interface", Use::Run("the_client_recipe")),
     ("a2a-tck client --list-client-faults", Use::Run("the_client_recipe")),

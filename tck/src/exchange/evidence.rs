@@ -30,6 +30,10 @@ pub const EVIDENCE_STREAM_BYTES: usize = 256 * 1024;
 /// request, status and headers, and count what they drop.
 pub const EVIDENCE_RESULT_BYTES: usize = 1024 * 1024;
 
+/// Exchanges the evidence of one result keeps; later ones are seen by the observers (the
+/// audits, the history) and counted in the last kept exchange's `dropped.exchanges`.
+pub const EVIDENCE_RESULT_EXCHANGES: usize = 200;
+
 /// Bytes of bodies and events the evidence of a whole report keeps (see [`cap_report`]).
 pub const EVIDENCE_REPORT_BYTES: usize = 8 * 1024 * 1024;
 
@@ -61,6 +65,15 @@ pub struct Dropped {
     pub events: u64,
     /// Bytes received (event data, bodies) that the record does not keep.
     pub bytes: u64,
+    /// Exchanges of the same result made after this one and not kept at all: past
+    /// [`EVIDENCE_RESULT_EXCHANGES`] a result counts them (a check polling a task for its
+    /// whole wait makes hundreds).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub exchanges: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Exchange {
@@ -207,6 +220,8 @@ pub struct Recorder(Arc<Mutex<Log>>);
 struct Log {
     exchanges: Vec<Exchange>,
     kept: usize,
+    /// Exchanges past [`EVIDENCE_RESULT_EXCHANGES`], not kept.
+    omitted: u64,
     /// What sees each exchange as it is recorded.
     observers: Vec<Arc<dyn Observer>>,
 }
@@ -244,6 +259,10 @@ impl Recorder {
     /// was first recorded).
     pub fn push_evidence(&self, mut exchange: Exchange) {
         if let Ok(mut log) = self.0.lock() {
+            if log.exchanges.len() >= EVIDENCE_RESULT_EXCHANGES {
+                log.omitted += 1;
+                return;
+            }
             let size = exchange.kept_bytes();
             if log.kept + size > EVIDENCE_RESULT_BYTES {
                 exchange.shed();
@@ -258,7 +277,12 @@ impl Recorder {
             .lock()
             .map(|mut log| {
                 log.kept = 0;
-                std::mem::take(&mut log.exchanges)
+                let omitted = std::mem::take(&mut log.omitted);
+                let mut exchanges = std::mem::take(&mut log.exchanges);
+                if let Some(last) = exchanges.last_mut().filter(|_| omitted > 0) {
+                    last.dropped.get_or_insert_with(Dropped::default).exchanges = omitted;
+                }
+                exchanges
             })
             .unwrap_or_default()
     }
@@ -424,6 +448,47 @@ mod tests {
         assert_eq!(redact("Authorization", "Bearer abc"), "[redacted]");
         assert_eq!(redact("x-api-key", "k"), "[redacted]");
         assert_eq!(redact("A2A-Version", "1.0"), "1.0");
+    }
+
+    #[test]
+    fn a_result_keeps_its_first_exchanges_and_counts_the_rest() {
+        let seen = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        #[derive(Debug)]
+        struct Counting(Arc<std::sync::atomic::AtomicUsize>);
+        impl Observer for Counting {
+            fn observe(&self, _: &Exchange) {
+                self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+            fn into_any(self: Arc<Self>) -> Arc<dyn std::any::Any + Send + Sync> {
+                self
+            }
+        }
+        let recorder = Recorder::default().observed_by(Arc::new(Counting(Arc::clone(&seen))));
+        let poll = |n: usize| Exchange {
+            request: RecordedRequest {
+                method: "POST".into(),
+                url: format!("http://127.0.0.1/poll/{n}"),
+                headers: Vec::new(),
+                body: None,
+            },
+            response: None,
+            error: None,
+            elapsed_ms: 0,
+            events: Vec::new(),
+            dropped: None,
+        };
+        let made = EVIDENCE_RESULT_EXCHANGES + 530;
+        for n in 0..made {
+            recorder.push(poll(n));
+        }
+        // The observers (the audits, the history) see every one; the evidence keeps the first
+        // ones and says how many more there were.
+        assert_eq!(seen.load(std::sync::atomic::Ordering::SeqCst), made);
+        let kept = recorder.take();
+        assert_eq!(kept.len(), EVIDENCE_RESULT_EXCHANGES);
+        let last = kept.last().and_then(|e| e.dropped).expect("the count");
+        assert_eq!(last.exchanges, 530);
+        assert!(recorder.take().is_empty());
     }
 
     #[test]
