@@ -14,7 +14,8 @@
 //! the kit saw is no verdict on the test: a test the kit covers only partly (a part of it,
 //! or a neighbouring case) or reads differently is `skip` where its results would make it
 //! `pass` or `fail`, and one whose expectation the kit makes stricter is `skip` where they
-//! would make it `fail`, the reason telling the kit's result. A `pass` whose test has a
+//! would make it `fail`, the reason telling the kit's result; where only the level differs
+//! (`differs: level` in the fixture), the kit's pass and failure are the test's. A `pass` whose test has a
 //! check the run left out (not run, not selected) is `skip`, naming it. A test of another
 //! binding is left out of the document.
 //! Every test says how the kit covers it (`kit_coverage`, `kit_checks`): fields the format
@@ -188,6 +189,10 @@ pub struct Test {
     /// Where the kit's reading or coverage differs from the test's, in words.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kit_note: Option<String>,
+    /// Whether the kit's expectation is the test's own at another level (`differs: level` in
+    /// `fixtures/acts-tests.json`): its pass and failure are then the test's.
+    #[serde(skip)]
+    pub level_only: bool,
     /// The kit's own status behind the result, where it tells more than the result does
     /// (`WARN`, `UNTESTABLE`, `N/A`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -232,6 +237,8 @@ struct Known {
     summary: String,
     status: String,
     note: Option<String>,
+    /// The kit's expectation is the test's own, only its level differs (`differs: level`).
+    level_only: bool,
 }
 
 fn known() -> Vec<Known> {
@@ -247,6 +254,7 @@ fn known() -> Vec<Known> {
                 summary: text(t, "summary")?,
                 status: text(t, "status")?,
                 note: text(t, "note"),
+                level_only: text(t, "differs").as_deref() == Some("level"),
             })
         })
         .collect()
@@ -410,6 +418,7 @@ fn judge(
         kit_coverage: test.status.clone(),
         kit_checks: checks.clone(),
         kit_note: test.note.clone(),
+        level_only: test.level_only,
         kit_status: None,
     };
     if matches!(test.status.as_str(), "not-covered" | "client-only") {
@@ -540,7 +549,8 @@ fn combine(entry: &mut Test, results: &[&CheckResult]) {
     // the test itself: it is told, and the test is skipped. A part or a neighbouring case
     // (`partly`) and a contested reading (`read-differently`) decide neither way; a
     // stricter expectation decides a pass (the test's own is then met) but not a failure.
-    let undecided = matches!(
+    let undecided = !entry.level_only
+        && matches!(
         (entry.kit_coverage.as_str(), entry.result),
         ("partly" | "read-differently", Outcome::Pass | Outcome::Fail) | ("stricter", Outcome::Fail)
     );
@@ -734,6 +744,7 @@ mod tests {
             kit_checks: Vec::new(),
             kit_note: Some("the kit cancels a task waiting for input".into()),
             kit_status: None,
+            level_only: false,
         }
     }
 
@@ -782,6 +793,18 @@ mod tests {
             let mut test = entry(coverage);
             combine(&mut test, &results);
             assert_eq!(test.result, expected, "{coverage} {results:?}");
+        }
+        // Where only the level differs, the kit's pass and failure are the test's own.
+        for (coverage, results, expected) in [
+            ("stricter", vec![&passed, &failed], Outcome::Fail),
+            ("read-differently", vec![&passed], Outcome::Pass),
+        ] {
+            let mut test = Test {
+                level_only: true,
+                ..entry(coverage)
+            };
+            combine(&mut test, &results);
+            assert_eq!(test.result, expected, "{coverage} level only");
         }
     }
 
