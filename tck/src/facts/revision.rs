@@ -54,8 +54,10 @@ const fn row(kind: ErrorKind, grpc: &'static str, http: u16) -> ErrorRow {
 pub struct Revision {
     /// The tag of the specification (`docs/specification.md` at `v<tag>`).
     pub tag: &'static str,
-    /// §5.4: every A2A-specific error's gRPC and HTTP status (a MUST in every revision).
-    pub errors: [ErrorRow; 9],
+    /// §5.4: the rows of the error table this revision words otherwise than the latest, whose
+    /// table is [`ErrorKind::grpc_status`] and [`ErrorKind::http_status`] (every row a MUST
+    /// in every revision).
+    pub errors: &'static [ErrorRow],
     /// §9.5: the strength of "A2A errors carry a google.rpc.ErrorInfo in JSON-RPC `error.data`".
     pub jsonrpc_error_info: Keyword,
     /// §11.1: the REST media types the revision names for requests and responses, and the
@@ -70,15 +72,12 @@ pub struct Revision {
 pub const REVISIONS: &[Revision] = &[
     Revision {
         tag: "1.0.0",
-        errors: [
-            row(ErrorKind::TaskNotFound, "NOT_FOUND", 404),
+        errors: &[
             row(ErrorKind::TaskNotCancelable, "FAILED_PRECONDITION", 409),
             row(ErrorKind::PushNotificationNotSupported, "UNIMPLEMENTED", 400),
             row(ErrorKind::UnsupportedOperation, "UNIMPLEMENTED", 400),
             row(ErrorKind::ContentTypeNotSupported, "INVALID_ARGUMENT", 415),
             row(ErrorKind::InvalidAgentResponse, "INTERNAL", 502),
-            row(ErrorKind::ExtendedAgentCardNotConfigured, "FAILED_PRECONDITION", 400),
-            row(ErrorKind::ExtensionSupportRequired, "FAILED_PRECONDITION", 400),
             row(ErrorKind::VersionNotSupported, "UNIMPLEMENTED", 400),
         ],
         jsonrpc_error_info: Keyword::Must,
@@ -87,17 +86,7 @@ pub const REVISIONS: &[Revision] = &[
     },
     Revision {
         tag: "1.0.1",
-        errors: [
-            row(ErrorKind::TaskNotFound, "NOT_FOUND", 404),
-            row(ErrorKind::TaskNotCancelable, "FAILED_PRECONDITION", 400),
-            row(ErrorKind::PushNotificationNotSupported, "FAILED_PRECONDITION", 400),
-            row(ErrorKind::UnsupportedOperation, "FAILED_PRECONDITION", 400),
-            row(ErrorKind::ContentTypeNotSupported, "INVALID_ARGUMENT", 400),
-            row(ErrorKind::InvalidAgentResponse, "INTERNAL", 500),
-            row(ErrorKind::ExtendedAgentCardNotConfigured, "FAILED_PRECONDITION", 400),
-            row(ErrorKind::ExtensionSupportRequired, "FAILED_PRECONDITION", 400),
-            row(ErrorKind::VersionNotSupported, "FAILED_PRECONDITION", 400),
-        ],
+        errors: &[],
         jsonrpc_error_info: Keyword::Should,
         rest_media_types: (&["application/a2a+json"], Keyword::Should),
         sources: "A2A #2200, #2204 (no wire signal tells the revisions apart)",
@@ -120,8 +109,11 @@ impl Revision {
 
     /// The row of `kind` in this revision's error table; `None` for a generic error (JSON-RPC
     /// and the like), which §5.4 does not list.
-    pub fn error(&self, kind: ErrorKind) -> Option<&ErrorRow> {
-        self.errors.iter().find(|r| r.kind == kind)
+    pub fn error(&self, kind: ErrorKind) -> Option<ErrorRow> {
+        ErrorKind::A2A.contains(&kind).then(|| {
+            (self.errors.iter().find(|r| r.kind == kind).copied())
+                .unwrap_or(row(kind, kind.grpc_status(), kind.http_status()))
+        })
     }
 
     /// The gRPC status of `kind` in this revision (generic errors: as every revision has it).
@@ -408,10 +400,17 @@ mod tests {
             assert_eq!(row.grpc, kind.grpc_status(), "{kind}");
             assert_eq!(row.http, kind.http_status(), "{kind}");
         }
+        assert!(Revision::latest().errors.is_empty());
+        // An older revision lists only A2A errors, each once, each with a row that differs.
         for r in REVISIONS {
-            let kinds: Vec<ErrorKind> = r.errors.iter().map(|r| r.kind).collect();
-            assert_eq!(kinds, ErrorKind::A2A, "{r}");
+            for (i, changed) in r.errors.iter().enumerate() {
+                assert!(ErrorKind::A2A.contains(&changed.kind), "{r}");
+                assert!(r.errors[..i].iter().all(|o| o.kind != changed.kind), "{r}");
+                let latest = (changed.kind.grpc_status(), changed.kind.http_status());
+                assert_ne!((changed.grpc, changed.http), latest, "{r} {}", changed.kind);
+            }
         }
+        assert_eq!(Revision::latest().error(ErrorKind::InvalidParams), None);
     }
 
     #[test]
