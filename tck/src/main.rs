@@ -280,14 +280,9 @@ fn run(args: RunArgs) -> ExitCode {
             .unwrap_or_else(|| given_target.clone());
         let served = (agent.as_ref().map(|a| a.served_card_url()))
             .or_else(|| durable_agent.as_ref().map(|a| a.served_card_url()));
-        let card_url = match (&args.card_url, served) {
-            (Some(url), _) => url.clone(),
-            // A fault may move the card off the well-known path: read it where it is.
-            (None, Some(served)) => served,
-            (None, None) => match card::card_url_for(&target) {
-                Ok(url) => url,
-                Err(e) => return usage(&e.to_string()),
-            },
+        let card_url = match cli::card_url_of(args.card_url.as_ref(), served, &target) {
+            Ok(url) => url,
+            Err(e) => return usage(&e),
         };
         let mut options = RunOptions::new(&target, &card_url);
         options.builtin = builtin;

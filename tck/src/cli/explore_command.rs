@@ -143,13 +143,10 @@ pub(crate) fn run(args: ExploreArgs) -> ExitCode {
         let target = agent
             .as_ref()
             .map_or_else(|| given_target.clone(), |a| a.base_url());
-        let card_url = match (&args.card_url, agent.as_ref().map(|a| a.served_card_url())) {
-            (Some(url), _) => url.clone(),
-            (None, Some(served)) => served,
-            (None, None) => match card::card_url_for(&target) {
-                Ok(url) => url,
-                Err(e) => return usage(&e.to_string()),
-            },
+        let served = agent.as_ref().map(|a| a.served_card_url());
+        let card_url = match crate::cli::card_url_of(args.card_url.as_ref(), served, &target) {
+            Ok(url) => url,
+            Err(e) => return usage(&e),
         };
         let mut run = RunOptions::new(&target, &card_url);
         run.builtin = builtin;

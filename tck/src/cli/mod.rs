@@ -12,3 +12,18 @@ pub mod survey;
 pub mod write;
 
 pub(crate) use args::*;
+
+/// Where a run reads the agent card: `--card-url` when given, else where the built-in agent
+/// serves it (a fault may move it off the well-known path), else the well-known path of
+/// `target`.
+pub fn card_url_of(
+    given: Option<&String>,
+    served: Option<String>,
+    target: &str,
+) -> Result<String, String> {
+    match (given, served) {
+        (Some(url), _) => Ok(url.clone()),
+        (None, Some(served)) => Ok(served),
+        (None, None) => a2a_tck::card::card_url_for(target).map_err(|e| e.to_string()),
+    }
+}
