@@ -22,7 +22,7 @@ use crate::report::{self, CheckResult, ClientUnderTest, Counts, Mode, Report, Se
 use super::adapter::{Client, Outcome};
 use super::calls::{self, Call};
 use super::card_signing::PlaySigner;
-use super::plays::{self, Bases, ClientCheck, PlaySpec};
+use super::plays::{self, ClientCheck, PlaySpec};
 use super::stage::{Door, Play, Stage};
 use super::verdicts::{self, Observed, Truth};
 
@@ -87,7 +87,7 @@ pub async fn run(options: &ClientOptions) -> Report {
                     results.extend(here.iter().map(|c| result(c, binding, version, Status::NotApplicable, reason.clone(), Vec::new(), 0)));
                     continue;
                 }
-                results.extend(play_once(options, &stage, &signer, spec, &here, binding, version).await);
+                results.extend(play_once(options, &stage, &signer, spec, &here, binding, version, &identity).await);
             }
         }
     }
@@ -203,11 +203,13 @@ fn backend_config(spec: &PlaySpec, bearer: &Option<String>) -> AgentConfig {
         push: true,
         no_streaming: spec.card.streaming == Some(false),
         required_extension: spec.card.required_extension,
-        bearer_tokens: bearer.iter().cloned().collect(),
+        // The agent asks for the token only where its card declares the scheme.
+        bearer_tokens: bearer.iter().filter(|_| spec.card.declares_bearer()).cloned().collect(),
         ..AgentConfig::default()
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn play_once(
     options: &ClientOptions,
     stage: &Stage,
@@ -216,9 +218,10 @@ async fn play_once(
     checks: &[&ClientCheck],
     binding: Binding,
     version: ProtocolVersion,
+    identity: &ClientUnderTest,
 ) -> Vec<CheckResult> {
     let clock = std::time::Instant::now();
-    let bearer = spec.card.bearer.then(fresh_token);
+    let bearer = spec.card.gives_bearer().then(fresh_token);
     let all_error = |why: String| -> Vec<CheckResult> {
         checks.iter().map(|c| result(c, binding, version, Status::Error, why.clone(), Vec::new(), 0)).collect()
     };
@@ -237,19 +240,16 @@ async fn play_once(
         Err(e) => return all_error(format!("the play's reference agent did not serve its card: {e}")),
     };
     let token = fresh_token();
-    let base = |door: Door| format!("http://{}/p/{token}", stage.addr(door));
-    let bases = Bases {
-        main: base(Door::Main),
-        alt: base(Door::Alt),
-        dead: base(Door::Dead),
-    };
+    let bases = plays::bases(stage, spec, binding, &token, &identity.bindings);
     let mut card = plays::card_for(spec, binding, version, &bases, &backend_card);
     if let Some(how) = &spec.card.signed {
         card = signer.sign(card, how);
     }
     let trusted_keys = spec.card.signed.is_some().then(|| signer.jwks());
-    let card_url = format!("{}/.well-known/agent-card.json", bases.main);
-    let play = Arc::new(Play::new(token, card.clone(), backend.local_addr(), spec.cut_after));
+    let card_url = plays::card_url(stage, &token);
+    let play = Play::new(token, card.clone(), backend.local_addr(), spec.cut_after)
+        .with(plays::stage_options(spec, &card));
+    let play = Arc::new(play);
     let scenario =
         plays::scenario_file(spec, &card_url, binding, version, bearer.as_deref(), trusted_keys);
     stage.begin(Arc::clone(&play));
@@ -257,7 +257,8 @@ async fn play_once(
     stage.end();
     let truth = truth_of(&http, &backend, bearer.clone(), spec.card.required_extension).await;
     drop(backend);
-    let calls = calls::read_all(&play.seen(), &play.prefix());
+    // Each request is read with the prefix of the door it came through.
+    let calls: Vec<Call> = play.seen().iter().map(|s| calls::read(s, &s.prefix)).collect();
     let evidence = evidence_of(&calls, &scenario, &outcome, &options.client);
     let seen = Observed {
         play: spec,

@@ -11,6 +11,8 @@ use serde_json::{json, Map, Value};
 use crate::check::Level;
 use crate::model::{Binding, ProtocolVersion};
 
+use super::stage::{Door, PlayOptions, Stage};
+
 const FIXTURE: &str = include_str!("../../../fixtures/client-plays.json");
 
 /// The whole table.
@@ -54,9 +56,27 @@ pub struct CardSpec {
     /// `capabilities.streaming` (default true).
     #[serde(default)]
     pub streaming: Option<bool>,
-    /// `one` (default), `two` (two working interfaces), `dead-first` (a failing one first).
+    /// `one` (default), `two` (two working interfaces), `dead-first` (a failing one first),
+    /// `unspoken-first` (first an interface of a binding the client does not declare, at the
+    /// failing door, then the play's).
     #[serde(default)]
     pub interfaces: Option<String>,
+    /// A REQUIRED field of the card left out (`name`).
+    #[serde(default)]
+    pub without: Option<String>,
+    /// Where the client's bearer token belongs: `unasked` (the card declares no security; the
+    /// client is given a token anyway) or `other-origin` (the card declares a bearer scheme and
+    /// its interfaces are on another origin than the card; the agent asks for the token).
+    #[serde(default)]
+    pub credentials: Option<String>,
+    /// The card is served with `Cache-Control: no-cache` and an `ETag`, and changes after its
+    /// first fetch (see [`crate::stage::PlayOptions`]).
+    #[serde(default)]
+    pub caching: bool,
+    /// The card's first interface (the main door) answers every request VersionNotSupportedError;
+    /// a second interface, of the other version, works.
+    #[serde(default)]
+    pub refuse_version: bool,
     /// The interface's tenant (1.0).
     #[serde(default)]
     pub tenant: Option<String>,
@@ -144,6 +164,86 @@ pub struct Bases {
     pub main: String,
     pub alt: String,
     pub dead: String,
+    /// The card's spelling of a binding the client does not declare (for `unspoken-first`).
+    pub unspoken: String,
+}
+
+/// The binding of `unspoken-first` when the client declares all three: an open-form binding
+/// name (§5.8: a URI) that no client speaks.
+pub const CUSTOM_BINDING: &str = "https://a2a-tck.invalid/bindings/unspoken";
+
+impl CardSpec {
+    /// Whether the card declares a bearer scheme.
+    pub fn declares_bearer(&self) -> bool {
+        self.bearer || self.credentials.as_deref() == Some("other-origin")
+    }
+
+    /// Whether the client is given a bearer token.
+    pub fn gives_bearer(&self) -> bool {
+        self.bearer || self.credentials.is_some()
+    }
+
+    /// Whether the interfaces are on another origin than the card.
+    pub fn other_origin(&self) -> bool {
+        self.credentials.as_deref() == Some("other-origin")
+    }
+}
+
+/// The card's revision a `caching` play serves from the card's second fetch on: another name.
+pub fn revised(card: &Value) -> Value {
+    let mut revised = card.clone();
+    let name = card["name"].as_str().unwrap_or("");
+    revised["name"] = json!(format!("{name} (revised)"));
+    revised
+}
+
+/// Where a play's doors are. HTTP interfaces share the card's origin (the second and failing
+/// doors are paths of the main listener), unless the play puts them on another origin; gRPC
+/// interfaces are `host:port`, so each gRPC door is its own listener, as is the failing door of
+/// `unspoken-first` (whose binding may be gRPC). `declared` are the bindings the client declares.
+pub fn bases(
+    stage: &Stage,
+    spec: &PlaySpec,
+    binding: Binding,
+    token: &str,
+    declared: &[Binding],
+) -> Bases {
+    let own_listener = |door: Door| format!("http://{}/p/{token}", stage.addr(door));
+    let on_main = |door: Door| {
+        format!("http://{}/p/{token}{}", stage.addr(Door::Main), Stage::segment(door))
+    };
+    let apart = binding == Binding::Grpc || spec.card.other_origin();
+    let base = |door: Door| if apart { own_listener(door) } else { on_main(door) };
+    let unspoken = [Binding::Jsonrpc, Binding::Rest, Binding::Grpc]
+        .into_iter()
+        .find(|b| !declared.contains(b))
+        .map_or(CUSTOM_BINDING, binding_name);
+    Bases {
+        // With its interfaces on another origin, the card stays on the main listener: the
+        // interfaces are the second door's.
+        main: if spec.card.other_origin() { own_listener(Door::Alt) } else { base(Door::Main) },
+        alt: base(Door::Alt),
+        dead: if spec.card.interfaces.as_deref() == Some("unspoken-first") {
+            own_listener(Door::Dead)
+        } else {
+            base(Door::Dead)
+        },
+        unspoken: unspoken.to_owned(),
+    }
+}
+
+/// Where the play's card is.
+pub fn card_url(stage: &Stage, token: &str) -> String {
+    format!("http://{}/p/{token}/.well-known/agent-card.json", stage.addr(Door::Main))
+}
+
+/// What the play asks of the stage besides its card.
+pub fn stage_options(spec: &PlaySpec, card: &Value) -> PlayOptions {
+    PlayOptions {
+        refuse_version: spec.card.refuse_version,
+        cache_headers: spec.card.caching,
+        revised_card: spec.card.caching.then(|| revised(card)),
+    }
 }
 
 /// The URL of an interface of `binding` under `base`.
@@ -184,15 +284,26 @@ pub fn card_for(
     ] {
         card.remove(key);
     }
-    let urls: Vec<String> = match spec.card.interfaces.as_deref() {
+    let name = binding_name(binding);
+    let listed: Vec<(String, &str)> = match spec.card.interfaces.as_deref() {
         Some("two") => vec![bases.main.clone(), bases.alt.clone()],
         Some("dead-first") => vec![bases.dead.clone(), bases.main.clone()],
         _ => vec![bases.main.clone()],
     }
     .iter()
-    .map(|base| interface_url(base, binding))
+    .map(|base| (interface_url(base, binding), name))
     .collect();
-    let name = binding_name(binding);
+    let listed = if spec.card.interfaces.as_deref() == Some("unspoken-first") {
+        let unspoken = bases.unspoken.as_str();
+        let url = match Binding::from_card(unspoken) {
+            Some(core) => interface_url(&bases.dead, core),
+            None => format!("{}/a2a/custom", bases.dead),
+        };
+        std::iter::once((url, unspoken)).chain(listed).collect()
+    } else {
+        listed
+    };
+    let urls: Vec<String> = listed.iter().map(|(url, _)| url.clone()).collect();
     let mut capabilities = card
         .get("capabilities")
         .and_then(Value::as_object)
@@ -208,8 +319,8 @@ pub fn card_for(
     }
     match version {
         ProtocolVersion::V1_0 => {
-            let interfaces: Vec<Value> = (urls.iter())
-                .map(|url| {
+            let interfaces: Vec<Value> = (listed.iter())
+                .map(|(url, name)| {
                     let mut entry = json!({"url": url, "protocolBinding": name, "protocolVersion": "1.0"});
                     if let Some(tenant) = &spec.card.tenant {
                         entry["tenant"] = json!(tenant);
@@ -219,7 +330,7 @@ pub fn card_for(
                 .collect();
             card.insert("supportedInterfaces".into(), json!(interfaces));
             capabilities.insert("extendedAgentCard".into(), json!(spec.card.bearer));
-            if spec.card.bearer {
+            if spec.card.declares_bearer() {
                 card.insert(
                     "securitySchemes".into(),
                     json!({"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}),
@@ -233,16 +344,16 @@ pub fn card_for(
         ProtocolVersion::V0_3 => {
             card.insert("protocolVersion".into(), json!("0.3.0"));
             card.insert("url".into(), json!(urls[0]));
-            card.insert("preferredTransport".into(), json!(name));
-            let additional: Vec<Value> = (urls.iter())
-                .map(|url| json!({"url": url, "transport": name}))
+            card.insert("preferredTransport".into(), json!(listed[0].1));
+            let additional: Vec<Value> = (listed.iter())
+                .map(|(url, name)| json!({"url": url, "transport": name}))
                 .collect();
             card.insert("additionalInterfaces".into(), json!(additional));
             card.insert(
                 "supportsAuthenticatedExtendedCard".into(),
                 json!(spec.card.bearer),
             );
-            if spec.card.bearer {
+            if spec.card.declares_bearer() {
                 card.insert(
                     "securitySchemes".into(),
                     json!({"bearer": {"type": "http", "scheme": "bearer"}}),
@@ -252,8 +363,11 @@ pub fn card_for(
         }
     }
     card.insert("capabilities".into(), Value::Object(capabilities));
-    if spec.card.mixed {
+    if spec.card.mixed || spec.card.refuse_version {
         mix(&mut card, binding, version, bases);
+    }
+    if let Some(field) = &spec.card.without {
+        card.remove(field);
     }
     if spec.card.unknown_fields {
         card.insert(
@@ -384,6 +498,7 @@ mod tests {
             main: "http://127.0.0.1:1/p/t".into(),
             alt: "http://127.0.0.1:2/p/t".into(),
             dead: "http://127.0.0.1:3/p/t".into(),
+            unspoken: "GRPC".into(),
         };
         let backend = json!({"name": "n", "supportedInterfaces": [], "skills": [{"id": "s"}], "capabilities": {"extendedAgentCard": false}});
         let card = card_for(spec, Binding::Jsonrpc, ProtocolVersion::V0_3, &bases, &backend);

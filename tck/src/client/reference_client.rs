@@ -71,6 +71,13 @@ faults! {
     VerifyAsServed = "verify-as-served": "Verifies a signature over the card as served, default values and all.",
     AcceptAnySignature = "accept-any-signature": "Accepts a card whatever its signatures say.",
     RequireEverySignature = "require-every-signature": "Refuses a card unless every signature verifies over the §8.4.1 form.",
+    SpeakUnknownBinding = "speak-unknown-binding": "Takes a card's interface of a binding it does not speak for one of the binding the card lists next.",
+    AcceptIncompleteCard = "accept-incomplete-card": "Reads a card that lacks a REQUIRED field.",
+    BearerEverywhere = "bearer-everywhere": "Sends its token with every A2A request, whether or not the card declares a security scheme.",
+    BearerToCardOrigin = "bearer-to-card-origin": "Sends its token with the card fetch too.",
+    AuthRequiredAsFailed = "auth-required-as-failed": "Reports a task that asks for authorization as failed.",
+    RetryRefusedVersion = "retry-refused-version": "Sends a request an interface refused with VersionNotSupportedError to it once more, unchanged.",
+    StaleCard = "stale-card": "Gives its stored card on a second read, whatever the card's Cache-Control said.",
 }
 
 impl FromStr for ClientFault {
@@ -116,6 +123,60 @@ const KNOWN_CARD_FIELDS: &[&str] = &[
     "additionalInterfaces",
     "supportsAuthenticatedExtendedCard",
 ];
+
+/// The REQUIRED fields of a card in 1.0's form (`supportedInterfaces`) and in 0.3's.
+const REQUIRED_CARD_FIELDS_1_0: &[&str] = &[
+    "name",
+    "description",
+    "supportedInterfaces",
+    "version",
+    "capabilities",
+    "defaultInputModes",
+    "defaultOutputModes",
+    "skills",
+];
+const REQUIRED_CARD_FIELDS_0_3: &[&str] = &[
+    "name",
+    "description",
+    "url",
+    "version",
+    "capabilities",
+    "defaultInputModes",
+    "defaultOutputModes",
+    "skills",
+];
+
+/// The first REQUIRED field a card lacks, in the form it is written in.
+fn missing_required(card: &Value) -> Option<&'static str> {
+    let required = if card.get("supportedInterfaces").is_some() {
+        REQUIRED_CARD_FIELDS_1_0
+    } else {
+        REQUIRED_CARD_FIELDS_0_3
+    };
+    required.iter().copied().find(|f| card.get(*f).is_none_or(Value::is_null))
+}
+
+/// How the stored card may be reused: its ETag, and whether the response forbade reuse
+/// without revalidation (`no-cache`, `no-store`, `max-age=0`).
+#[derive(Debug, Clone, Default)]
+struct CardCache {
+    etag: Option<String>,
+    revalidate: bool,
+}
+
+impl CardCache {
+    fn of(headers: &reqwest::header::HeaderMap) -> CardCache {
+        let text = |name| headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let control = text(reqwest::header::CACHE_CONTROL).unwrap_or_default().to_ascii_lowercase();
+        let revalidate = control.split(',').map(str::trim).any(|d| {
+            d == "no-cache" || d == "no-store" || d == "max-age=0" || d.starts_with("no-cache=")
+        });
+        CardCache {
+            etag: text(reqwest::header::ETAG),
+            revalidate,
+        }
+    }
+}
 
 /// Runs a scenario file's steps; returns one line per step (the describe line for a describe run).
 pub async fn run(scenario: &Value, faults: &[ClientFault]) -> Vec<Value> {
@@ -165,6 +226,10 @@ struct Session {
     last_task: Option<String>,
     last_context: Option<String>,
     trusted_keys: Vec<Value>,
+    /// How the stored card may be reused.
+    card_cache: CardCache,
+    /// The card last read, kept for a 304.
+    stored: Option<Value>,
 }
 
 impl Session {
@@ -187,6 +252,8 @@ impl Session {
             last_task: None,
             last_context: None,
             trusted_keys: (scenario["trusted_keys"]["keys"].as_array()).cloned().unwrap_or_default(),
+            card_cache: CardCache::default(),
+            stored: None,
         }
     }
 
@@ -197,7 +264,7 @@ impl Session {
     async fn step(&mut self, step: &Value) -> Result<Value, Value> {
         match step["op"].as_str().unwrap_or("") {
             "card" => {
-                let card = self.card().await?;
+                let card = self.read_card().await?;
                 let verify = step["verify"] == json!(true);
                 if verify {
                     self.verify(&card)?;
@@ -280,19 +347,49 @@ impl Session {
         }
     }
 
+    /// The card for a `card` step: the stored one while its response allows reuse, else asked
+    /// for again (conditionally, with its ETag).
+    async fn read_card(&mut self) -> Result<Value, Value> {
+        let reuse = !self.card_cache.revalidate || self.has(ClientFault::StaleCard);
+        match &self.card {
+            Some(card) if reuse => Ok(card.clone()),
+            Some(_) => {
+                self.card = None;
+                self.card().await
+            }
+            None => self.card().await,
+        }
+    }
+
     async fn card(&mut self) -> Result<Value, Value> {
         if let Some(card) = &self.card {
             return Ok(card.clone());
         }
         let http = (self.http.clone()).ok_or_else(|| error("Transport", "no HTTP client"))?;
-        let answer = http
-            .get(&self.card_url)
-            .send()
-            .await
-            .map_err(|e| error("Transport", e.to_string()))?;
+        let mut request = http.get(&self.card_url);
+        if let Some(etag) = &self.card_cache.etag {
+            request = request.header("If-None-Match", etag.as_str());
+        }
+        if let (Some(token), true) = (&self.bearer, self.has(ClientFault::BearerToCardOrigin)) {
+            request = request.bearer_auth(token);
+        }
+        let answer = request.send().await.map_err(|e| error("Transport", e.to_string()))?;
+        if answer.status() == reqwest::StatusCode::NOT_MODIFIED {
+            if let Some(card) = self.stored.clone() {
+                self.card = Some(card.clone());
+                return Ok(card);
+            }
+        }
+        let cache = CardCache::of(answer.headers());
         let bytes = (answer.bytes().await).map_err(|e| error("Transport", e.to_string()))?;
         let card: Value =
             serde_json::from_slice(&bytes).map_err(|e| error("CardRejected", e.to_string()))?;
+        if !self.has(ClientFault::AcceptIncompleteCard) {
+            if let Some(field) = missing_required(&card) {
+                return Err(error("CardRejected", format!("the card lacks its REQUIRED {field}")));
+            }
+        }
+        self.card_cache = cache;
         if self.has(ClientFault::RejectUnknownFields) {
             let unknown = (card.as_object().into_iter().flatten())
                 .map(|(k, _)| k.as_str())
@@ -301,7 +398,11 @@ impl Session {
                 return Err(error("CardRejected", format!("unknown field {field}")));
             }
         }
-        let mut interfaces = interfaces_of(&card);
+        let mut interfaces = if self.has(ClientFault::SpeakUnknownBinding) {
+            interfaces_taking_unknown(&card)
+        } else {
+            interfaces_of(&card)
+        };
         if self.has(ClientFault::LastInterface) {
             interfaces.reverse();
         }
@@ -317,6 +418,7 @@ impl Session {
         }
         self.interfaces = interfaces;
         self.card = Some(card.clone());
+        self.stored = Some(card.clone());
         Ok(card)
     }
 
@@ -327,6 +429,10 @@ impl Session {
             .ok_or_else(|| error("CardRejected", "the card lists no interface this client speaks"))?;
         let http = (self.http.clone()).ok_or_else(|| error("Transport", "no HTTP client"))?;
         let mut headers = Vec::new();
+        let asked = (self.card.as_ref())
+            .and_then(|c| c["securitySchemes"].as_object())
+            .is_some_and(|schemes| !schemes.is_empty());
+        let credentials = credentials && (asked || self.has(ClientFault::BearerEverywhere));
         if let (Some(token), true) = (&self.bearer, credentials) {
             headers.push(("Authorization".to_owned(), format!("Bearer {token}")));
         }
@@ -344,6 +450,7 @@ impl Session {
     /// A unary call on the interface in use; when the interface fails (no answer, HTTP 5xx,
     /// gRPC UNAVAILABLE) and `fall_back`, the next interface.
     async fn call(&mut self, method: &str, params: Value, fall_back: bool) -> Result<Reply, Value> {
+        let mut retried = false;
         loop {
             let transport = self.transport(true).await?;
             let params = transport.with_tenant(params.clone());
@@ -359,9 +466,15 @@ impl Session {
             } else {
                 transport.call(method, params, version).await
             };
+            let refused = matches!(&sent, Ok(Reply { read: Ok(Answer::Error(e)), .. })
+                if crate::judge::is(e, ErrorKind::VersionNotSupported));
+            if refused && self.has(ClientFault::RetryRefusedVersion) && !retried {
+                retried = true;
+                continue;
+            }
             let failed = match &sent {
                 Err(_) => true,
-                Ok(reply) => interface_failed(reply),
+                Ok(reply) => interface_failed(reply) || refused,
             };
             let next = self.current + 1 < self.interfaces.len();
             if failed && fall_back && next && !self.has(ClientFault::NoFallback) {
@@ -466,6 +579,11 @@ impl Session {
         }
         let state = if self.has(ClientFault::MisreadState) {
             json!("working")
+        } else if self.has(ClientFault::AuthRequiredAsFailed)
+            && (task["status"]["state"].as_str())
+                .is_some_and(|s| matches!(s, "TASK_STATE_AUTH_REQUIRED" | "auth-required"))
+        {
+            json!("failed")
         } else {
             task["status"]["state"].clone()
         };
@@ -681,6 +799,25 @@ fn texts(holder: &Value) -> String {
     (holder["parts"].as_array().into_iter().flatten())
         .filter_map(|p| p["text"].as_str())
         .collect()
+}
+
+/// The interfaces of a card in the card's order, an interface of a binding the client does not
+/// speak taken for one of the binding listed after it (for [`ClientFault::SpeakUnknownBinding`]).
+fn interfaces_taking_unknown(card: &Value) -> Vec<Interface> {
+    let known = interfaces_of(card);
+    let Some(next) = known.first() else {
+        return known;
+    };
+    let first_url = card["supportedInterfaces"][0]["url"]
+        .as_str()
+        .or_else(|| card["url"].as_str())
+        .unwrap_or("");
+    if first_url.is_empty() || known.iter().any(|i| i.url == first_url) {
+        return known;
+    }
+    let mut taken = next.clone();
+    taken.url = first_url.to_owned();
+    std::iter::once(taken).chain(known).collect()
 }
 
 /// The interfaces of a card the reference client speaks, in the card's order: a 1.0 card's

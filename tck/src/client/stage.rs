@@ -3,8 +3,11 @@
 //! the play's reference agent and record it with what came back; `dead` answers every request
 //! 503 (gRPC UNAVAILABLE), for the plays whose card lists an interface that fails. The play's
 //! card is served at `/p/{token}/.well-known/agent-card.json`; HTTP interfaces live under the
-//! same prefix, which is taken off before the request is passed on. gRPC requests carry no
-//! prefix and belong to the play in progress (plays run one at a time).
+//! same prefix, which is taken off before the request is passed on. The second and the failing
+//! door are also paths of the main listener (`/p/{token}/alt`, `/p/{token}/dead`), so a card's
+//! HTTP interfaces are all on the card's own origin unless a play asks for another origin; gRPC
+//! interfaces are `host:port` and can carry no path, so a gRPC door is always its own listener.
+//! gRPC requests carry no prefix and belong to the play in progress (plays run one at a time).
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -59,6 +62,32 @@ pub struct Play {
     cut_claimed: std::sync::atomic::AtomicBool,
     started: Instant,
     seen: Mutex<Vec<Arc<Seen>>>,
+    /// What else the play asks of the stage.
+    pub options: PlayOptions,
+    /// How many times the card was asked for.
+    card_fetches: std::sync::atomic::AtomicUsize,
+}
+
+/// What a play may ask of the stage besides its card and its cut.
+#[derive(Debug, Clone, Default)]
+pub struct PlayOptions {
+    /// Requests through the main door reach the agent asking for an A2A-Version it does not
+    /// speak, so that it answers VersionNotSupportedError in the binding's form.
+    pub refuse_version: bool,
+    /// The card is served with `Cache-Control: no-cache` and an `ETag`, and answers a
+    /// conditional request that names the current `ETag` with 304.
+    pub cache_headers: bool,
+    /// The card served from the second fetch on (a changed card, with its own `ETag`).
+    pub revised_card: Option<Value>,
+}
+
+/// The ETag of the card (`first` true) or of the revised card.
+pub fn card_etag(first: bool) -> &'static str {
+    if first {
+        "\"tck-card-1\""
+    } else {
+        "\"tck-card-2\""
+    }
 }
 
 impl Play {
@@ -71,6 +100,40 @@ impl Play {
             cut_claimed: std::sync::atomic::AtomicBool::new(false),
             started: Instant::now(),
             seen: Mutex::new(Vec::new()),
+            options: PlayOptions::default(),
+            card_fetches: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// The play with `options`.
+    pub fn with(mut self, options: PlayOptions) -> Play {
+        self.options = options;
+        self
+    }
+
+    /// The door a request on `listener`'s path `path` came through, and the prefix its path
+    /// has there: a path of the main listener under `/p/{token}/alt` or `/p/{token}/dead` is the
+    /// second or the failing door.
+    fn door_of(&self, listener: Door, path: &str) -> (Door, String) {
+        let prefix = self.prefix();
+        if listener == Door::Main {
+            for door in [Door::Alt, Door::Dead] {
+                let own = format!("{prefix}{}", Stage::segment(door));
+                let rest = path.strip_prefix(&own);
+                if rest.is_some_and(|r| r.is_empty() || r.starts_with('/')) {
+                    return (door, own);
+                }
+            }
+        }
+        (listener, prefix)
+    }
+
+    /// The card to serve now, and its ETag.
+    fn card_now(&self) -> (&Value, &'static str) {
+        let fetched = self.card_fetches.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        match &self.options.revised_card {
+            Some(revised) if fetched > 0 => (revised, card_etag(false)),
+            _ => (&self.card, card_etag(true)),
         }
     }
 
@@ -89,6 +152,8 @@ impl Play {
 #[derive(Debug)]
 pub struct Seen {
     pub door: Door,
+    /// The prefix of the request's path at its door (`/p/{token}`, `/p/{token}/alt`).
+    pub prefix: String,
     /// Milliseconds from the play's start.
     pub at_ms: u64,
     pub method: String,
@@ -205,6 +270,15 @@ impl Stage {
         })
     }
 
+    /// The path segment that makes a door of the main listener (`/p/{token}{segment}`).
+    pub fn segment(door: Door) -> &'static str {
+        match door {
+            Door::Main => "",
+            Door::Alt => "/alt",
+            Door::Dead => "/dead",
+        }
+    }
+
     /// The address of a door.
     pub fn addr(&self, door: Door) -> SocketAddr {
         (self.doors.iter())
@@ -263,8 +337,10 @@ async fn handle(State((shared, door)): State<(Arc<Shared>, Door)>, request: Requ
         Ok(body) => body,
         Err(e) => return plain(StatusCode::PAYLOAD_TOO_LARGE, &e.to_string()),
     };
+    let (door, prefix) = play.door_of(door, parts.uri.path());
     let seen = Arc::new(Seen {
         door,
+        prefix: prefix.clone(),
         at_ms: play.started.elapsed().as_millis() as u64,
         method: parts.method.to_string(),
         path: parts.uri.path().to_owned(),
@@ -277,17 +353,11 @@ async fn handle(State((shared, door)): State<(Arc<Shared>, Door)>, request: Requ
     if let Ok(mut all) = play.seen.lock() {
         all.push(Arc::clone(&seen));
     }
-    let prefix = play.prefix();
     let inner = seen.path.strip_prefix(&prefix).map(str::to_owned);
     let response = if door == Door::Dead {
         dead(seen.is_grpc())
     } else if inner.as_deref() == Some("/.well-known/agent-card.json") {
-        let mut response = Response::new(Body::from(play.card.to_string()));
-        response.headers_mut().insert(
-            http::header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        );
-        response
+        card_response(&play, &seen)
     } else if let Some(path) = inner.or_else(|| seen.is_grpc().then(|| seen.path.clone())) {
         return forward(&shared, &play, &seen, parts, &path, body).await;
     } else {
@@ -296,6 +366,33 @@ async fn handle(State((shared, door)): State<(Arc<Shared>, Door)>, request: Requ
     if let Ok(mut served) = seen.served.lock() {
         served.status = response.status().as_u16();
         served.headers = header_pairs(response.headers());
+    }
+    response
+}
+
+/// The play's card, with caching headers when the play asks for them.
+fn card_response(play: &Play, seen: &Seen) -> Response {
+    let (card, etag) = play.card_now();
+    let cached = play.options.cache_headers;
+    let revalidated = cached
+        && (seen.headers_named("if-none-match").iter())
+            .flat_map(|v| v.split(','))
+            .any(|tag| tag.trim().trim_start_matches("W/") == etag);
+    let mut response = if revalidated {
+        plain(StatusCode::NOT_MODIFIED, "")
+    } else {
+        Response::new(Body::from(card.to_string()))
+    };
+    let headers = response.headers_mut();
+    if !revalidated {
+        headers.insert(
+            http::header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+    }
+    if cached {
+        headers.insert(http::header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        headers.insert(http::header::ETAG, HeaderValue::from_static(etag));
     }
     response
 }
@@ -341,13 +438,22 @@ async fn forward(
     path: &str,
     body: Bytes,
 ) -> Response {
-    let query = seen.query.as_deref().map_or(String::new(), |q| format!("?{q}"));
+    let refuse = play.options.refuse_version && seen.door == Door::Main;
+    let query = match (seen.query.as_deref(), refuse) {
+        (Some(q), true) => format!("?{}", unspoken_version_in(q)),
+        (Some(q), false) => format!("?{q}"),
+        (None, _) => String::new(),
+    };
     let uri = format!("http://{}{path}{query}", play.backend);
     let mut builder = http::Request::builder().method(parts.method).uri(uri);
     for (name, value) in &parts.headers {
-        if name != http::header::HOST && name != http::header::CONTENT_LENGTH {
+        let version = name.as_str().eq_ignore_ascii_case("a2a-version");
+        if name != http::header::HOST && name != http::header::CONTENT_LENGTH && !(refuse && version) {
             builder = builder.header(name, value);
         }
+    }
+    if refuse {
+        builder = builder.header("a2a-version", UNSPOKEN_VERSION);
     }
     let client = if seen.http2 {
         &shared.http2
@@ -413,6 +519,22 @@ async fn forward(
     };
     let frames = futures::stream::unfold(state, Relay::next).boxed();
     http::Response::from_parts(parts, Body::new(StreamBody::new(frames)))
+}
+
+/// The A2A-Version the agent is asked for where a play refuses the client's version.
+const UNSPOKEN_VERSION: &str = "9.9";
+
+/// A query string with its A2A-Version parameter (if any) asking for [`UNSPOKEN_VERSION`].
+fn unspoken_version_in(query: &str) -> String {
+    (query.split('&'))
+        .map(|pair| match pair.split_once('=') {
+            Some((name, _)) if name.eq_ignore_ascii_case("A2A-Version") => {
+                format!("{name}={UNSPOKEN_VERSION}")
+            }
+            _ => pair.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
 }
 
 /// Counts the events of a stream as its bytes pass: SSE events end with a blank line; gRPC

@@ -16,6 +16,8 @@ use super::calls::{role, Call};
 use super::plays::{skill_ids, ClientCheck, PlaySpec};
 use super::stage::Door;
 
+mod field_cards;
+
 /// What the scripted agent holds after the play: its tasks (1.0 JSON, with artifacts), its
 /// extended card, and the text of its direct-message reply.
 #[derive(Debug, Clone, Default)]
@@ -152,6 +154,13 @@ const JUDGES: &[(&str, JudgeFn)] = &[
     ("client.extended-card.used", extended_used),
     ("client.extensions.required-activated", extensions),
     ("client.push.config-sent", push),
+    ("client.interface.unspoken-first-skipped", field_cards::unspoken_skipped),
+    ("client.card.invalid-refused", field_cards::invalid_refused),
+    ("client.credentials.unasked-withheld", field_cards::unasked_withheld),
+    ("client.credentials.other-origin-withheld", field_cards::other_origin_withheld),
+    ("client.auth-required.read", field_cards::auth_required),
+    ("client.version.refusal-not-retried", field_cards::refusal_not_retried),
+    ("client.card.cache-honored", field_cards::cache_honored),
 ];
 
 fn judge_of(id: &str) -> Option<JudgeFn> {
