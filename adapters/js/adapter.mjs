@@ -181,6 +181,7 @@ async function main() {
     if (resolver.card || setupError.kind === 'Other') setupError.kind = 'CardRejected';
   }
 
+  let cardReads = 0; // the card steps so far
   let last = null; // the task of the previous send, get or subscribe
   const taskId = (ref) => (ref === 'last' || ref === undefined ? last?.id ?? '' : ref);
   const remember = (line) => { if (line.task_id) last = { id: line.task_id, contextId: line.context_id }; return line; };
@@ -198,6 +199,15 @@ async function main() {
 
   const steps = {
     card: async (step) => {
+      // A second read asks the SDK's resolver again, as a user wanting the card as it stands
+      // does; whatever caching happens is the SDK's.
+      if (cardReads++ > 0) {
+        try {
+          await resolver.resolve(cardUrl, '');
+        } catch (e) {
+          return { op: 'card', error: { ...errorOf(e), kind: 'CardRejected' } };
+        }
+      }
       const card = resolver.card;
       const line = { op: 'card', name: card.name, skills: (card.skills ?? []).map((s) => s.id), streaming: !!card.capabilities?.streaming };
       if (!step.verify) return line;

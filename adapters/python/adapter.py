@@ -65,7 +65,9 @@ DESCRIBE = {
     'version': version('a2a-sdk'),
     'bindings': ['JSONRPC', 'HTTP+JSON', 'GRPC'],
     'versions': ['1.0', '0.3'],
-    'features': ['streaming', 'push', 'extended-card', 'extensions']
+    # credentials: the SDK's AuthInterceptor places the token by the card's
+    # security requirements itself.
+    'features': ['streaming', 'push', 'extended-card', 'extensions', 'credentials']
     + (['signatures'] if SIGNING else []),
 }
 

@@ -187,7 +187,7 @@ pub async fn run(scenario: &Value, faults: &[ClientFault]) -> Vec<Value> {
             "version": env!("CARGO_PKG_VERSION"),
             "bindings": ["JSONRPC", "HTTP+JSON", "GRPC"],
             "versions": ["1.0", "0.3"],
-            "features": ["streaming", "push", "extended-card", "extensions", "signatures"],
+            "features": ["streaming", "push", "extended-card", "extensions", "signatures", "credentials"],
         })];
     }
     let mut session = Session::new(scenario, faults);
