@@ -491,6 +491,36 @@ mod tests {
         }
     }
 
+    fn origin(url: &str) -> String {
+        let rest = url.split("://").nth(1).unwrap_or(url);
+        rest.split('/').next().unwrap_or(rest).to_owned()
+    }
+
+    #[tokio::test]
+    async fn http_doors_share_the_cards_origin_unless_a_play_asks_for_another() {
+        let stage = Stage::start().await.unwrap();
+        let card = card_url(&stage, "t");
+        let all = [Binding::Jsonrpc, Binding::Rest, Binding::Grpc];
+        for id in ["preference", "fallback", "mixed-card"] {
+            let bases = bases(&stage, play(id).unwrap(), Binding::Rest, "t", &all);
+            for base in [&bases.main, &bases.alt, &bases.dead] {
+                assert_eq!(origin(base), origin(&card), "{id}: {base}");
+            }
+            assert_ne!(bases.main, bases.alt);
+            assert_ne!(bases.main, bases.dead);
+        }
+        // gRPC interfaces are host:port: each door is its own listener.
+        let grpc = bases(&stage, play("preference").unwrap(), Binding::Grpc, "t", &all);
+        assert_ne!(origin(&grpc.main), origin(&grpc.alt));
+        // The credentials play puts the interfaces on another origin than the card.
+        let apart = bases(&stage, play("credentials-other-origin").unwrap(), Binding::Jsonrpc, "t", &all);
+        assert_ne!(origin(&apart.main), origin(&card));
+        // The binding listed first is one the client does not declare.
+        let unspoken = bases(&stage, play("unspoken-first").unwrap(), Binding::Jsonrpc, "t", &[Binding::Jsonrpc]);
+        assert_eq!(unspoken.unspoken, "HTTP+JSON");
+        assert_eq!(bases(&stage, play("unspoken-first").unwrap(), Binding::Jsonrpc, "t", &all).unspoken, CUSTOM_BINDING);
+    }
+
     #[test]
     fn a_0_3_card_has_only_0_3_fields() {
         let spec = play("fallback").unwrap();

@@ -42,7 +42,10 @@ fn error_in(line: &Value) -> Option<String> {
     let error = line.get("error").filter(|e| !e.is_null())?;
     let message = error["message"].as_str().unwrap_or("");
     let message: String = message.chars().take(200).collect();
-    Some(format!("{}: {message}", error["kind"].as_str().unwrap_or("?")))
+    Some(format!(
+        "{}: {message}",
+        error["kind"].as_str().unwrap_or("?")
+    ))
 }
 
 fn operations<'a>(seen: &'a Observed) -> impl Iterator<Item = &'a Call> {
@@ -72,7 +75,8 @@ pub fn unspoken_skipped(seen: &Observed) -> Judged {
             format!(
                 "{} ({})",
                 c.brief(),
-                c.binding.map_or("a request the kit cannot place", Binding::title)
+                c.binding
+                    .map_or("a request the kit cannot place", Binding::title)
             )
         })
         .collect();
@@ -172,7 +176,10 @@ pub fn other_origin_withheld(seen: &Observed) -> Judged {
     if at_interface.is_empty() {
         return nothing(seen, "A2A request");
     }
-    let with = at_interface.iter().filter(|c| carrying.iter().any(|k| std::ptr::eq(*k, **c))).count();
+    let with = at_interface
+        .iter()
+        .filter(|c| carrying.iter().any(|k| std::ptr::eq(*k, **c)))
+        .count();
     Judged::Kept(format!(
         "the token went only to the interfaces' origin ({with} of the {} requests there \
          carried it), never to the card's",
@@ -184,7 +191,9 @@ pub fn other_origin_withheld(seen: &Observed) -> Judged {
 fn shows_auth_required(call: &Call) -> bool {
     let served = call.seen.served();
     let body = String::from_utf8_lossy(&served.body).to_ascii_uppercase();
-    body.contains("AUTH_REQUIRED") || body.contains("AUTH-REQUIRED") || call.binding == Some(Binding::Grpc)
+    body.contains("AUTH_REQUIRED")
+        || body.contains("AUTH-REQUIRED")
+        || call.binding == Some(Binding::Grpc)
 }
 
 /// `client.auth-required.read`: the task asks for authorization; the client reports that
@@ -251,7 +260,9 @@ fn refused(call: &Call) -> bool {
 /// VersionNotSupportedError; the client does not send the same request there again with the
 /// same version.
 pub fn refusal_not_retried(seen: &Observed) -> Judged {
-    let at_first: Vec<&Call> = operations(seen).filter(|c| c.door() == Door::Main).collect();
+    let at_first: Vec<&Call> = operations(seen)
+        .filter(|c| c.door() == Door::Main)
+        .collect();
     let Some(first) = at_first.first() else {
         return match operations(seen).next() {
             Some(other) => Judged::Untestable(format!(
@@ -272,13 +283,13 @@ pub fn refusal_not_retried(seen: &Observed) -> Judged {
     let mut tries: BTreeMap<(String, String), usize> = BTreeMap::new();
     for call in &at_first {
         let version = call.version_value().unwrap_or_default();
-        *tries.entry((call.op.unwrap_or("?").to_owned(), version)).or_default() += 1;
+        *tries
+            .entry((call.op.unwrap_or("?").to_owned(), version))
+            .or_default() += 1;
     }
     let again: Vec<String> = (tries.iter())
         .filter(|(_, n)| **n > 1)
-        .map(|((op, version), n)| {
-            format!("{op} {n} times with A2A-Version {version:?}")
-        })
+        .map(|((op, version), n)| format!("{op} {n} times with A2A-Version {version:?}"))
         .collect();
     if !again.is_empty() {
         return Judged::Broken(format!(
@@ -288,7 +299,10 @@ pub fn refusal_not_retried(seen: &Observed) -> Judged {
         ));
     }
     let then = match operations(seen).find(|c| c.door() == Door::Alt) {
-        Some(call) => format!("it went on to the card's other interface ({})", call.brief()),
+        Some(call) => format!(
+            "it went on to the card's other interface ({})",
+            call.brief()
+        ),
         None => match seen.outcome.step(0).and_then(error_in) {
             Some(error) => format!("it gave the error ({error})"),
             None => "it did not try again".to_owned(),
