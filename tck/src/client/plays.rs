@@ -200,7 +200,8 @@ pub fn revised(card: &Value) -> Value {
 /// Where a play's doors are. HTTP interfaces share the card's origin (the second and failing
 /// doors are paths of the main listener), unless the play puts them on another origin; gRPC
 /// interfaces are `host:port`, so each gRPC door is its own listener, as is the failing door of
-/// `unspoken-first` (whose binding may be gRPC). `declared` are the bindings the client declares.
+/// `unspoken-first` when the binding it lists there is gRPC. `declared` are the bindings the
+/// client declares.
 pub fn bases(
     stage: &Stage,
     spec: &PlaySpec,
@@ -223,7 +224,7 @@ pub fn bases(
         // interfaces are the second door's.
         main: if spec.card.other_origin() { own_listener(Door::Alt) } else { base(Door::Main) },
         alt: base(Door::Alt),
-        dead: if spec.card.interfaces.as_deref() == Some("unspoken-first") {
+        dead: if spec.card.interfaces.as_deref() == Some("unspoken-first") && unspoken == "GRPC" {
             own_listener(Door::Dead)
         } else {
             base(Door::Dead)
@@ -518,6 +519,11 @@ mod tests {
         // The binding listed first is one the client does not declare.
         let unspoken = bases(&stage, play("unspoken-first").unwrap(), Binding::Jsonrpc, "t", &[Binding::Jsonrpc]);
         assert_eq!(unspoken.unspoken, "HTTP+JSON");
+        assert_eq!(origin(&unspoken.dead), origin(&card));
+        let no_grpc = [Binding::Jsonrpc, Binding::Rest];
+        let unspoken = bases(&stage, play("unspoken-first").unwrap(), Binding::Jsonrpc, "t", &no_grpc);
+        assert_eq!(unspoken.unspoken, "GRPC");
+        assert_ne!(origin(&unspoken.dead), origin(&card));
         assert_eq!(bases(&stage, play("unspoken-first").unwrap(), Binding::Jsonrpc, "t", &all).unspoken, CUSTOM_BINDING);
     }
 
