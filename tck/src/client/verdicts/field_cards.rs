@@ -187,13 +187,34 @@ pub fn other_origin_withheld(seen: &Observed) -> Judged {
     ))
 }
 
-/// Whether a served body or its headers show the auth-required state.
-fn shows_auth_required(call: &Call) -> bool {
+/// The text of what was served for `call`: the body as sent, or for gRPC its first message
+/// decoded by the project's proto into JSON.
+fn served_text(call: &Call) -> String {
     let served = call.seen.served();
-    let body = String::from_utf8_lossy(&served.body).to_ascii_uppercase();
-    body.contains("AUTH_REQUIRED")
-        || body.contains("AUTH-REQUIRED")
-        || call.binding == Some(Binding::Grpc)
+    if call.binding != Some(Binding::Grpc) {
+        return String::from_utf8_lossy(&served.body).into_owned();
+    }
+    let mut parts = call.seen.path.trim_start_matches('/').splitn(2, '/');
+    let (service, rpc) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    let body = &served.body;
+    let (Some(method), true) = (a2a_proto::method_in(service, rpc), body.len() >= 5) else {
+        return String::new();
+    };
+    let len = u32::from_be_bytes([body[1], body[2], body[3], body[4]]) as usize;
+    let Some(message) = body.get(5..5 + len).filter(|_| body[0] == 0) else {
+        return String::new();
+    };
+    prost_reflect::DynamicMessage::decode(method.output(), message)
+        .ok()
+        .and_then(|m| a2a_proto::to_json(&m).ok())
+        .map(|v| v.to_string())
+        .unwrap_or_default()
+}
+
+/// Whether what was served for `call` shows the auth-required state.
+fn shows_auth_required(call: &Call) -> bool {
+    let text = served_text(call).to_ascii_uppercase();
+    text.contains("AUTH_REQUIRED") || text.contains("AUTH-REQUIRED")
 }
 
 /// `client.auth-required.read`: the task asks for authorization; the client reports that
@@ -205,7 +226,6 @@ pub fn auth_required(seen: &Observed) -> Judged {
     let Some(first) = sends.first() else {
         return nothing(seen, "SendMessage request");
     };
-    // gRPC bodies are protobuf; the state is then read from the agent's task after the play.
     if !shows_auth_required(first) {
         return Judged::Untestable(format!(
             "the agent's answer to {} did not show the auth-required state",
