@@ -30,7 +30,9 @@ function describe() {
   return {
     event: 'client', name: '@a2a-js/sdk (JavaScript)', version: JSON.parse(readFileSync(pkg, 'utf8')).version,
     bindings: ['JSONRPC', 'HTTP+JSON', 'GRPC'], versions: ['1.0', '0.3'],
-    features: ['streaming', 'push', 'extended-card', 'extensions',
+    // 'timeouts': an AbortSignal per call; no 'wait': the SDK has no helper that waits for a
+    // task to end, and the adapter does not poll on its behalf.
+    features: ['streaming', 'push', 'extended-card', 'extensions', 'timeouts',
       ...(typeof verifyAgentCardSignature === 'function' ? ['signatures'] : [])],
   };
 }
@@ -79,7 +81,8 @@ function errorOf(e) {
       || (err.transport === 'grpc' && BY_GRPC[err.status]);
     const code = err.envelopeCode ?? err.statusCode ?? err.status; // JSON-RPC code, HTTP or gRPC status
     if (code !== undefined) message = `${err.name} (${err.transport} ${code}): ${err.message}`;
-  } else if ((err?.name === 'TypeError' && err.cause !== undefined) || err?.name === 'AbortError') {
+  } else if ((err?.name === 'TypeError' && err.cause !== undefined) || err?.name === 'AbortError'
+    || err?.name === 'TimeoutError') {
     kind = 'Transport'; // fetch's own failures (refused, reset, body cut off) carry the socket error
   } else if (lastHttpStatus >= 300) {
     kind = 'Transport'; // an untyped "HTTP error ..." the SDK raised for a non-2xx response
@@ -234,12 +237,15 @@ async function main() {
         metadata: undefined, extensions: [], referenceTaskIds: [],
       };
       const params = { tenant: '', message, configuration: undefined, metadata: undefined };
+      // timeout_ms: the SDK's per-call abort signal, as its users give a deadline.
+      const callOpts = step.timeout_ms === undefined ? opts
+        : { ...(opts ?? {}), signal: AbortSignal.timeout(step.timeout_ms) };
       if ((step.stream ?? 'auto') === 'never') {
-        return { ...remember(resultLine('send', await client.sendMessage(params, opts))), streamed: false };
+        return { ...remember(resultLine('send', await client.sendMessage(params, callOpts))), streamed: false };
       }
       // 'auto' and 'always': the SDK's streaming call (which itself falls back to the unary
       // call when the card does not declare streaming).
-      return readStream('send', client.sendMessageStream(params, opts));
+      return readStream('send', client.sendMessageStream(params, callOpts));
     },
     get: async (step) => remember(taskLine('get', await client.getTask({ tenant: '', id: taskId(step.task) }, opts))),
     cancel: async (step) => taskLine('cancel', await client.cancelTask({ tenant: '', id: taskId(step.task), metadata: undefined }, opts)),

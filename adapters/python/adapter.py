@@ -66,8 +66,10 @@ DESCRIBE = {
     'bindings': ['JSONRPC', 'HTTP+JSON', 'GRPC'],
     'versions': ['1.0', '0.3'],
     # credentials: the SDK's AuthInterceptor places the token by the card's
-    # security requirements itself.
-    'features': ['streaming', 'push', 'extended-card', 'extensions', 'credentials']
+    # security requirements itself. 'timeouts': ClientCallContext.timeout; no 'wait': the
+    # SDK has no helper that waits for a task to end, and the adapter does not poll on its
+    # behalf.
+    'features': ['streaming', 'push', 'extended-card', 'extensions', 'credentials', 'timeouts']
     + (['signatures'] if SIGNING else []),
 }
 
@@ -307,10 +309,11 @@ class Run:
             self.clients[streaming] = (client, spy)
         return self.clients[streaming]
 
-    def context(self):
+    def context(self, timeout_ms=None):
         updates = [with_a2a_extensions(self.sc.get('extensions') or [])]
         return ClientCallContext(
-            service_parameters=ServiceParametersFactory.create(updates))
+            service_parameters=ServiceParametersFactory.create(updates),
+            timeout=None if timeout_ms is None else timeout_ms / 1000)
 
     def task_id(self, step):
         ref = step.get('task', 'last')
@@ -354,7 +357,8 @@ class Run:
                 context_id=self.last_context if follow else None)
             spy.method = None
             events = client.send_message(
-                SendMessageRequest(message=message), context=self.context())
+                SendMessageRequest(message=message),
+                context=self.context(step.get('timeout_ms')))
             return await self.read_stream(op, events, spy)
         if op == 'subscribe':
             client, spy = await self.client()

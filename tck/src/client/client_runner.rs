@@ -248,7 +248,8 @@ async fn play_once(
     let trusted_keys = spec.card.signed.is_some().then(|| signer.jwks());
     let card_url = plays::card_url(stage, &token);
     let play = Play::new(token, card.clone(), backend.local_addr(), spec.cut_after)
-        .with(plays::stage_options(spec, &card));
+        .with(plays::stage_options(spec, &card))
+        .with_mishaps(spec.mishaps());
     let play = Arc::new(play);
     let scenario =
         plays::scenario_file(spec, &card_url, binding, version, bearer.as_deref(), trusted_keys);

@@ -44,6 +44,38 @@ pub struct PlaySpec {
     /// End the play's first stream after this many events.
     #[serde(default)]
     pub cut_after: Option<usize>,
+    /// What the stage breaks on the wire: the first request carrying each marker.
+    #[serde(default)]
+    pub mishaps: Vec<MishapSpec>,
+}
+
+/// One mishap of a play: the first request whose body holds `marker` (a text of its steps)
+/// is answered 503 (`unavailable`), dropped (`drop`) or held `ms` milliseconds (`hold`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MishapSpec {
+    pub marker: String,
+    pub does: String,
+    #[serde(default)]
+    pub ms: Option<u64>,
+}
+
+impl PlaySpec {
+    /// The stage's mishaps of the play.
+    pub fn mishaps(&self) -> Vec<(String, super::stage::Mishap)> {
+        use super::stage::Mishap;
+        (self.mishaps.iter())
+            .filter_map(|m| {
+                let mishap = match m.does.as_str() {
+                    "unavailable" => Mishap::Unavailable,
+                    "drop" => Mishap::Drop,
+                    "hold" => Mishap::Hold(std::time::Duration::from_millis(m.ms?)),
+                    _ => return None,
+                };
+                Some((m.marker.clone(), mishap))
+            })
+            .collect()
+    }
 }
 
 /// How the play's card differs from a plain one.
@@ -483,12 +515,13 @@ mod tests {
             for step in &play.steps {
                 let op = step["op"].as_str().unwrap();
                 assert!(
-                    ["card", "send", "get", "cancel", "subscribe", "extended_card", "push"]
+                    ["card", "send", "get", "cancel", "subscribe", "extended_card", "push", "wait"]
                         .contains(&op),
                     "{}: op {op}",
                     play.id
                 );
             }
+            assert_eq!(play.mishaps().len(), play.mishaps.len(), "{}: a mishap unread", play.id);
         }
     }
 

@@ -78,6 +78,12 @@ faults! {
     AuthRequiredAsFailed = "auth-required-as-failed": "Reports a task that asks for authorization as failed.",
     RetryRefusedVersion = "retry-refused-version": "Sends a request an interface refused with VersionNotSupportedError to it once more, unchanged.",
     StaleCard = "stale-card": "Gives its stored card on a second read, whatever the card's Cache-Control said.",
+    NoStreamRecovery = "no-stream-recovery": "Leaves a cut stream as it is, reporting what it held.",
+    CutReadAsCompleted = "cut-read-as-completed": "Reports a task whose stream was cut as completed, without following it again.",
+    NewMessageIdOnRetry = "new-message-id-on-retry": "Sends a failed SendMessage again under a new messageId.",
+    RetryReportsFirstError = "retry-reports-first-error": "Reports the failure of a SendMessage's first attempt even when its retry was answered.",
+    IgnoreTimeout = "ignore-timeout": "Waits for an answer past the deadline it was given.",
+    PollPastBound = "poll-past-bound": "Polls a task for twice the bound it was given, and half a second more.",
 }
 
 impl FromStr for ClientFault {
@@ -99,6 +105,19 @@ impl fmt::Display for ClientFault {
 
 /// How long a stream may stay silent before the reference client stops reading it.
 const STREAM_WAIT: Duration = Duration::from_secs(10);
+/// How often the reference client polls a task it waits for.
+const POLL_EVERY: Duration = Duration::from_millis(100);
+
+/// Whether a task state (either spelling) is terminal or interrupted: nothing more comes
+/// without the client.
+fn settled(state: &str) -> bool {
+    (super::verdicts::state_name(&json!(state))).is_some_and(|s| {
+        matches!(
+            s.as_str(),
+            "completed" | "failed" | "canceled" | "cancelled" | "rejected" | "input-required" | "auth-required"
+        )
+    })
+}
 
 /// The card fields the reference client knows (for [`ClientFault::RejectUnknownFields`]).
 const KNOWN_CARD_FIELDS: &[&str] = &[
@@ -187,14 +206,16 @@ pub async fn run(scenario: &Value, faults: &[ClientFault]) -> Vec<Value> {
             "version": env!("CARGO_PKG_VERSION"),
             "bindings": ["JSONRPC", "HTTP+JSON", "GRPC"],
             "versions": ["1.0", "0.3"],
-            "features": ["streaming", "push", "extended-card", "extensions", "signatures", "credentials"],
+            "features": ["streaming", "push", "extended-card", "extensions", "signatures", "credentials", "timeouts", "wait"],
         })];
     }
     let mut session = Session::new(scenario, faults);
     let steps = scenario["steps"].as_array().cloned().unwrap_or_default();
     let mut lines = Vec::new();
-    for step in &steps {
+    for (i, step) in steps.iter().enumerate() {
         let op = step["op"].as_str().unwrap_or("").to_owned();
+        // A user who subscribes again by hand turns the client's own recovery off.
+        session.recover = (steps.get(i + 1)).is_none_or(|next| next["op"] != "subscribe");
         let mut line = match session.step(step).await {
             Ok(line) => line,
             Err(error) => json!({"error": error}),
@@ -230,6 +251,8 @@ struct Session {
     card_cache: CardCache,
     /// The card last read, kept for a 304.
     stored: Option<Value>,
+    /// Whether a stream cut before its task ended is followed again by the client itself.
+    recover: bool,
 }
 
 impl Session {
@@ -254,6 +277,7 @@ impl Session {
             trusted_keys: (scenario["trusted_keys"]["keys"].as_array()).cloned().unwrap_or_default(),
             card_cache: CardCache::default(),
             stored: None,
+            recover: true,
         }
     }
 
@@ -300,6 +324,7 @@ impl Session {
             }
             "extended_card" => self.extended_card().await,
             "push" => self.push(step).await,
+            "wait" => self.wait(step).await,
             other => Err(error("Other", format!("unknown op {other:?}"))),
         }
     }
@@ -449,11 +474,16 @@ impl Session {
 
     /// A unary call on the interface in use; when the interface fails (no answer, HTTP 5xx,
     /// gRPC UNAVAILABLE) and `fall_back`, the next interface.
+    /// A SendMessage that fails so is sent once more, on the same interface, with the same
+    /// message.
     async fn call(&mut self, method: &str, params: Value, fall_back: bool) -> Result<Reply, Value> {
+        let mut params = params;
         let mut retried = false;
+        let mut sent_again = false;
+        let mut first_failure = None;
         loop {
             let transport = self.transport(true).await?;
-            let params = transport.with_tenant(params.clone());
+            let sent_params = transport.with_tenant(params.clone());
             let version = if self.has(ClientFault::NoVersionHeader) {
                 VersionHeader::Absent
             } else {
@@ -462,9 +492,9 @@ impl Session {
             let sent = if self.has(ClientFault::WrongJsonrpcVersion)
                 && transport.interface().binding == Binding::Jsonrpc
             {
-                self.wrong_envelope(&transport, method, params).await
+                self.wrong_envelope(&transport, method, sent_params).await
             } else {
-                transport.call(method, params, version).await
+                transport.call(method, sent_params, version).await
             };
             let refused = matches!(&sent, Ok(Reply { read: Ok(Answer::Error(e)), .. })
                 if crate::judge::is(e, ErrorKind::VersionNotSupported));
@@ -476,6 +506,29 @@ impl Session {
                 Err(_) => true,
                 Ok(reply) => interface_failed(reply) || refused,
             };
+            // A refusal of the version is an answer, not a failure to send again.
+            if failed && !refused && method == "SendMessage" && !sent_again {
+                sent_again = true;
+                first_failure = Some(match &sent {
+                    Err(e) => error("Transport", e.to_string()),
+                    Ok(reply) => error(
+                        "Transport",
+                        format!(
+                            "the first attempt failed (HTTP {})",
+                            reply.http_status.map_or("?".into(), |s| s.to_string())
+                        ),
+                    ),
+                });
+                if self.has(ClientFault::NewMessageIdOnRetry) {
+                    params["message"]["messageId"] = json!(self.ids.next("msg"));
+                }
+                continue;
+            }
+            if let (Some(first), false) = (first_failure.take(), failed) {
+                if self.has(ClientFault::RetryReportsFirstError) {
+                    return Err(first);
+                }
+            }
             let next = self.current + 1 < self.interfaces.len();
             if failed && fall_back && next && !self.has(ClientFault::NoFallback) {
                 self.current += 1;
@@ -550,11 +603,20 @@ impl Session {
         };
         let params = json!({"message": self.message(step)});
         if streaming {
-            self.stream("SendStreamingMessage", params).await
-        } else {
-            let reply = self.call("SendMessage", params, true).await?;
-            self.result(reply)
+            return self.stream("SendStreamingMessage", params).await;
         }
+        let deadline = (step["timeout_ms"].as_u64())
+            .filter(|_| !self.has(ClientFault::IgnoreTimeout))
+            .map(Duration::from_millis);
+        let reply = match deadline {
+            Some(deadline) => tokio::time::timeout(deadline, self.call("SendMessage", params, true))
+                .await
+                .map_err(|_| {
+                    error("Transport", format!("no answer within {} ms", deadline.as_millis()))
+                })??,
+            None => self.call("SendMessage", params, true).await?,
+        };
+        self.result(reply)
     }
 
     /// A result line from a unary reply.
@@ -643,6 +705,8 @@ impl Session {
         let mut events = 0usize;
         let mut message = None;
         let mut ended = None;
+        // Whether the client itself stopped reading (a stream it leaves is not followed again).
+        let mut left = false;
         loop {
             match stream.next(STREAM_WAIT).await {
                 Next::Event(event) => {
@@ -651,6 +715,7 @@ impl Session {
                         self.fold(&mut task, &mut message, response);
                     }
                     if self.has(ClientFault::StopAtFirstEvent) {
+                        left = true;
                         break;
                     }
                 }
@@ -665,6 +730,21 @@ impl Session {
                 }
             }
         }
+        let open = !left
+            && message.is_none()
+            && (task["status"]["state"].as_str()).is_some_and(|s| !settled(s));
+        let id = task["id"].as_str().map(str::to_owned);
+        if let (true, "SendStreamingMessage", Some(id)) = (open, method, id) {
+            if self.has(ClientFault::CutReadAsCompleted) {
+                task["status"]["state"] = json!("TASK_STATE_COMPLETED");
+                ended = None;
+            } else if self.recover && !self.has(ClientFault::NoStreamRecovery) {
+                let mut line = self.recover(&id).await?;
+                line["streamed"] = json!(true);
+                line["events"] = json!(events + line["events"].as_u64().unwrap_or(0) as usize);
+                return Ok(line);
+            }
+        }
         let mut line = match message {
             Some(text) if task.get("id").is_none() => json!({"result": "message", "text": text}),
             _ => self.task_line(&task),
@@ -675,6 +755,39 @@ impl Session {
             line["error"] = error;
         }
         Ok(line)
+    }
+
+    /// Follows a task again after its stream ended before the task did: subscribes to it,
+    /// or, when the agent refuses (the task ended meanwhile), reads it.
+    async fn recover(&mut self, id: &str) -> Result<Value, Value> {
+        let subscribed = Box::pin(self.stream("SubscribeToTask", json!({"id": id}))).await;
+        match subscribed {
+            Ok(line) if line.get("error").is_none() => Ok(line),
+            _ => {
+                let reply = self.call("GetTask", json!({"id": id}), true).await?;
+                self.result(reply)
+            }
+        }
+    }
+
+    /// Waits for a task to end or be interrupted by polling it, within the step's `timeout_ms`.
+    async fn wait(&mut self, step: &Value) -> Result<Value, Value> {
+        let id = self.task_of(step)?;
+        let mut bound = Duration::from_millis(step["timeout_ms"].as_u64().unwrap_or(1000));
+        if self.has(ClientFault::PollPastBound) {
+            bound = bound * 2 + Duration::from_millis(500);
+        }
+        let started = std::time::Instant::now();
+        let mut every = tokio::time::interval(POLL_EVERY);
+        loop {
+            every.tick().await;
+            let reply = self.call("GetTask", json!({"id": id}), true).await?;
+            let line = self.result(reply)?;
+            let state = line["state"].as_str().unwrap_or("");
+            if settled(state) || started.elapsed() + POLL_EVERY > bound {
+                return Ok(line);
+            }
+        }
     }
 
     /// Folds one StreamResponse into the task held so far.

@@ -11,7 +11,7 @@
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -60,6 +60,9 @@ pub struct Play {
     pub cut_after: Option<usize>,
     /// Whether the first stream has been claimed for the cut.
     cut_claimed: std::sync::atomic::AtomicBool,
+    /// What breaks on the wire: the first request whose body carries a marker gets its
+    /// mishap instead of (or, held, before) the agent's answer ([`Play::with_mishaps`]).
+    mishaps: Vec<(String, Mishap, std::sync::atomic::AtomicBool)>,
     started: Instant,
     seen: Mutex<Vec<Arc<Seen>>>,
     /// What else the play asks of the stage.
@@ -98,6 +101,7 @@ impl Play {
             backend,
             cut_after,
             cut_claimed: std::sync::atomic::AtomicBool::new(false),
+            mishaps: Vec::new(),
             started: Instant::now(),
             seen: Mutex::new(Vec::new()),
             options: PlayOptions::default(),
@@ -137,6 +141,25 @@ impl Play {
         }
     }
 
+    /// The play with mishaps: each `(marker, mishap)` befalls the first request whose body
+    /// holds `marker` (a text the play's steps send); later requests carrying it (a retry)
+    /// are passed on as usual.
+    pub fn with_mishaps(mut self, mishaps: impl IntoIterator<Item = (String, Mishap)>) -> Play {
+        self.mishaps = (mishaps.into_iter())
+            .map(|(marker, mishap)| (marker, mishap, std::sync::atomic::AtomicBool::new(false)))
+            .collect();
+        self
+    }
+
+    /// The mishap the request with `body` meets, claiming it; `None` for most requests.
+    fn mishap_for(&self, body: &[u8]) -> Option<Mishap> {
+        self.mishaps.iter().find_map(|(marker, mishap, claimed)| {
+            let holds = !marker.is_empty()
+                && body.windows(marker.len()).any(|w| w == marker.as_bytes());
+            (holds && !claimed.swap(true, std::sync::atomic::Ordering::SeqCst)).then_some(*mishap)
+        })
+    }
+
     /// Every request the client made in this play, in arrival order.
     pub fn seen(&self) -> Vec<Arc<Seen>> {
         self.seen.lock().map(|s| s.clone()).unwrap_or_default()
@@ -145,6 +168,29 @@ impl Play {
     /// The prefix of the play's paths.
     pub fn prefix(&self) -> String {
         format!("/p/{}", self.token)
+    }
+}
+
+/// What the stage does to a request instead of passing it straight on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mishap {
+    /// Answers 503 (gRPC UNAVAILABLE) without passing the request on.
+    Unavailable,
+    /// Closes the connection without an answer, the request not passed on.
+    Drop,
+    /// Passes the request on only after this long (the play's own bound on its wait), so a
+    /// client that keeps a shorter deadline gives up first.
+    Hold(Duration),
+}
+
+impl Mishap {
+    /// What it did, for a judge's message.
+    pub fn describe(self) -> String {
+        match self {
+            Mishap::Unavailable => "answered 503 (gRPC UNAVAILABLE)".into(),
+            Mishap::Drop => "closed the connection without an answer".into(),
+            Mishap::Hold(after) => format!("held the answer for {} ms", after.as_millis()),
+        }
     }
 }
 
@@ -210,6 +256,8 @@ pub struct Served {
     pub cut: bool,
     /// Why the request could not be passed on, if it could not.
     pub error: Option<String>,
+    /// The play's mishap this request met, if any.
+    pub mishap: Option<Mishap>,
 }
 
 type Backend = Client<HttpConnector, Full<Bytes>>;
@@ -354,11 +402,25 @@ async fn handle(State((shared, door)): State<(Arc<Shared>, Door)>, request: Requ
         all.push(Arc::clone(&seen));
     }
     let inner = seen.path.strip_prefix(&prefix).map(str::to_owned);
-    let response = if door == Door::Dead {
+    let mishap = (door != Door::Dead).then(|| play.mishap_for(&body)).flatten();
+    if let Some(mishap) = mishap {
+        if let Ok(mut served) = seen.served.lock() {
+            served.mishap = Some(mishap);
+        }
+    }
+    let response = if door == Door::Dead || mishap == Some(Mishap::Unavailable) {
         dead(seen.is_grpc())
+    } else if mishap == Some(Mishap::Drop) {
+        if let Ok(mut served) = seen.served.lock() {
+            served.error = Some("the stage closed the connection without an answer".into());
+        }
+        return dropped();
     } else if inner.as_deref() == Some("/.well-known/agent-card.json") {
         card_response(&play, &seen)
     } else if let Some(path) = inner.or_else(|| seen.is_grpc().then(|| seen.path.clone())) {
+        if let Some(Mishap::Hold(after)) = mishap {
+            tokio::time::sleep(after).await;
+        }
         return forward(&shared, &play, &seen, parts, &path, body).await;
     } else {
         plain(StatusCode::NOT_FOUND, "no such path in this play")
@@ -395,6 +457,15 @@ fn card_response(play: &Play, seen: &Seen) -> Response {
         headers.insert(http::header::ETAG, HeaderValue::from_static(etag));
     }
     response
+}
+
+/// A response that never comes: its body fails before its head is written, so the server
+/// closes the connection (HTTP/1.1) or resets the stream (HTTP/2) with nothing sent.
+fn dropped() -> Response {
+    let failing = futures::stream::once(async {
+        Err::<Frame<Bytes>, std::io::Error>(std::io::Error::other("dropped by the kit"))
+    });
+    Response::new(Body::new(StreamBody::new(failing)))
 }
 
 /// The answer of the dead door.
@@ -690,6 +761,38 @@ where
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    /// Sends one raw HTTP/1.1 request with `body` to the play's JSON-RPC path; what came back.
+    async fn raw(stage: &Stage, body: &str) -> String {
+        use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+        let mut socket = tokio::net::TcpStream::connect(stage.addr(Door::Main)).await.unwrap();
+        let request = format!(
+            "POST /p/t/a2a/jsonrpc HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+             content-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        socket.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        let read = socket.read_to_end(&mut answer);
+        let _ = tokio::time::timeout(Duration::from_secs(10), read).await.unwrap();
+        String::from_utf8_lossy(&answer).into_owned()
+    }
+
+    #[tokio::test]
+    async fn a_mishap_befalls_the_first_request_with_its_marker_only() {
+        let stage = Stage::start().await.unwrap();
+        // Nothing listens on port 9 of loopback: a request passed on gets 502.
+        let backend = SocketAddr::from(([127, 0, 0, 1], 9));
+        let play = Play::new("t".into(), Value::Null, backend, None).with_mishaps([
+            ("tck-wire-drop".to_owned(), Mishap::Drop),
+            ("tck-wire-503".to_owned(), Mishap::Unavailable),
+        ]);
+        stage.begin(Arc::new(play));
+        assert_eq!(raw(&stage, "tck-wire-drop").await, "", "nothing at all, not even a head");
+        assert!(raw(&stage, "tck-wire-drop").await.starts_with("HTTP/1.1 502"));
+        assert!(raw(&stage, "tck-wire-503").await.starts_with("HTTP/1.1 503"));
+        assert!(raw(&stage, "tck-wire-503").await.starts_with("HTTP/1.1 502"));
+    }
 
     #[test]
     fn sse_events_are_counted_across_chunks() {

@@ -48,11 +48,11 @@ pub struct Observed<'a> {
 }
 
 impl Observed<'_> {
-    fn operations(&self) -> impl Iterator<Item = &Call> {
+    pub(super) fn operations(&self) -> impl Iterator<Item = &Call> {
         self.calls.iter().filter(|c| c.is_operation())
     }
 
-    fn of_op<'b>(&'b self, op: &'b str) -> impl Iterator<Item = &'b Call> + 'b {
+    pub(super) fn of_op<'b>(&'b self, op: &'b str) -> impl Iterator<Item = &'b Call> + 'b {
         self.calls.iter().filter(move |c| c.op == Some(op))
     }
 
@@ -62,7 +62,7 @@ impl Observed<'_> {
     }
 
     /// The line of step `i`, or why there is none.
-    fn line(&self, i: usize) -> Result<&Value, Judged> {
+    pub(super) fn line(&self, i: usize) -> Result<&Value, Judged> {
         match self.outcome.step(i) {
             Some(line) => Ok(line),
             None => Err(self.no_line(i)),
@@ -85,7 +85,7 @@ impl Observed<'_> {
         }
     }
 
-    fn no_request(&self, what: &str) -> Judged {
+    pub(super) fn no_request(&self, what: &str) -> Judged {
         match &self.outcome.failure {
             Some(failure) => Judged::Error(failure.clone()),
             None => Judged::Untestable(format!(
@@ -96,7 +96,7 @@ impl Observed<'_> {
     }
 
     /// What the adapter's lines said, for a message.
-    fn said(&self) -> String {
+    pub(super) fn said(&self) -> String {
         if self.outcome.lines.is_empty() {
             String::new()
         } else {
@@ -124,6 +124,8 @@ pub enum Judged {
     /// A SHOULD-strength side of a MUST check went unfollowed.
     Discouraged(String),
     Untestable(String),
+    /// The play showed nothing the rule speaks of (a client that never retried).
+    NotApplicable(String),
     Error(String),
 }
 
@@ -161,6 +163,12 @@ const JUDGES: &[(&str, JudgeFn)] = &[
     ("client.auth-required.read", field_cards::auth_required),
     ("client.version.refusal-not-retried", field_cards::refusal_not_retried),
     ("client.card.cache-honored", field_cards::cache_honored),
+    ("client.stream.recovers", super::field_wire::recovers),
+    ("client.stream.cut-reported", super::field_wire::cut_reported),
+    ("client.retry.same-message-id", super::field_wire::same_message_id),
+    ("client.retry.reports-served", super::field_wire::retry_reported),
+    ("client.timeout.gives-up", super::field_wire::gives_up),
+    ("client.polling.bounded", super::field_wire::polling_bounded),
 ];
 
 fn judge_of(id: &str) -> Option<JudgeFn> {
@@ -183,6 +191,7 @@ pub fn judge(check: &ClientCheck, seen: &Observed) -> (Status, String) {
         Judged::Broken(why) if check.level() == Level::Must => (Status::Fail, why),
         Judged::Broken(why) | Judged::Discouraged(why) => (Status::Warn, why),
         Judged::Untestable(why) => (Status::Untestable, why),
+        Judged::NotApplicable(why) => (Status::NotApplicable, why),
         Judged::Error(why) => (Status::Error, why),
     }
 }
@@ -196,7 +205,7 @@ fn kept_unless(problems: Vec<String>, kept: impl FnOnce() -> String) -> Judged {
     }
 }
 
-fn short(text: &str, max: usize) -> String {
+pub(super) fn short(text: &str, max: usize) -> String {
     if text.len() <= max {
         return text.trim().to_owned();
     }
@@ -214,7 +223,7 @@ pub fn state_name(state: &Value) -> Option<String> {
     Some(text.replace('_', "-"))
 }
 
-fn error_of(line: &Value) -> Option<String> {
+pub(super) fn error_of(line: &Value) -> Option<String> {
     let error = line.get("error").filter(|e| !e.is_null())?;
     Some(format!(
         "{}: {}",
@@ -439,7 +448,7 @@ fn message_valid(seen: &Observed) -> Judged {
 }
 
 /// Compares a task line with the task the agent holds; `None` when they agree.
-fn task_line_problem(line: &Value, truth: &Truth, expect_state: Option<&str>) -> Option<String> {
+pub(super) fn task_line_problem(line: &Value, truth: &Truth, expect_state: Option<&str>) -> Option<String> {
     if let Some(error) = error_of(line) {
         if line["result"].as_str() != Some("task") {
             return Some(format!("the client gave an error where the agent served a task ({error})"));
