@@ -183,3 +183,27 @@ async fn a_client_report_renders_in_every_format_and_names_its_client() {
     let read = a2a_tck::report::Report::read(&path).expect("the report reads back");
     assert_eq!(read, report);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_timeout_play_bounds_its_own_wait_on_a_client_that_ignores_its_deadline() {
+    // The stage holds the answer 2.5 s, whatever the client's own default.
+    let report = run(&options(
+        Client::Reference(vec![ClientFault::IgnoreTimeout]),
+        vec!["client.timeout.gives-up".into()],
+    ))
+    .await;
+    assert_eq!(report.results.len(), 6, "one result per binding x version");
+    for result in &report.results {
+        assert_eq!(result.status, Status::Warn, "{}", result.message);
+        assert!(
+            result.message.contains("held the answer"),
+            "{}",
+            result.message
+        );
+        assert!(
+            result.duration_ms < 10_000,
+            "the play waited {} ms",
+            result.duration_ms
+        );
+    }
+}

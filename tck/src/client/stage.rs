@@ -420,6 +420,12 @@ async fn handle(State((shared, door)): State<(Arc<Shared>, Door)>, request: Requ
     } else if let Some(path) = inner.or_else(|| seen.is_grpc().then(|| seen.path.clone())) {
         if let Some(Mishap::Hold(after)) = mishap {
             tokio::time::sleep(after).await;
+            // A play that ended meanwhile has no agent to answer (its port may be another
+            // play's by now).
+            let current = shared.current.lock().ok().and_then(|c| c.clone());
+            if !current.is_some_and(|c| Arc::ptr_eq(&c, &play)) {
+                return plain(StatusCode::SERVICE_UNAVAILABLE, "the play ended while its answer was held");
+            }
         }
         return forward(&shared, &play, &seen, parts, &path, body).await;
     } else {
