@@ -7,6 +7,8 @@
 
 use serde_json::Value;
 
+use crate::model::Binding;
+
 use super::calls::Call;
 use super::stage::Mishap;
 use super::verdicts::{error_of, short, state_name, task_line_problem, Judged, Observed};
@@ -176,6 +178,7 @@ fn message_id(call: &Call) -> Option<String> {
 }
 
 pub(super) fn same_message_id(seen: &Observed) -> Judged {
+    let grpc = seen.binding == Binding::Grpc;
     let mut retried = Vec::new();
     let mut problems = Vec::new();
     let mut any = false;
@@ -203,7 +206,7 @@ pub(super) fn same_message_id(seen: &Observed) -> Judged {
                      sent it again with the messageId {:?}, so an agent that detects duplicates \
                      by messageId (§3.3.1) takes the retry for a new message",
                     i + 1,
-                    mishap.describe(),
+                    mishap.describe(grpc),
                     id.as_deref().unwrap_or(""),
                     other.as_deref().unwrap_or("")
                 ));
@@ -213,7 +216,7 @@ pub(super) fn same_message_id(seen: &Observed) -> Judged {
             "step {}: {} attempts after the stage {}{after}",
             i + 1,
             sends.len(),
-            mishap.describe()
+            mishap.describe(grpc)
         ));
     }
     if !problems.is_empty() {
@@ -236,6 +239,7 @@ pub(super) fn same_message_id(seen: &Observed) -> Judged {
 }
 
 pub(super) fn retry_reported(seen: &Observed) -> Judged {
+    let grpc = seen.binding == Binding::Grpc;
     let mut problems = Vec::new();
     let mut judged = Vec::new();
     for (i, marker, mishap) in marked_steps(seen) {
@@ -251,13 +255,13 @@ pub(super) fn retry_reported(seen: &Observed) -> Judged {
                 Some(error) => judged.push(format!(
                     "step {}: the stage {} and the client reported an error ({error})",
                     i + 1,
-                    mishap.describe()
+                    mishap.describe(grpc)
                 )),
                 None => problems.push(format!(
                     "step {}: the stage {} and the client sent nothing more for it, yet it \
                      reported {}",
                     i + 1,
-                    mishap.describe(),
+                    mishap.describe(grpc),
                     short(&line.to_string(), 200)
                 )),
             }
@@ -267,12 +271,12 @@ pub(super) fn retry_reported(seen: &Observed) -> Judged {
             None => judged.push(format!(
                 "step {}: after the stage {}, the retry was answered and the client reported its task",
                 i + 1,
-                mishap.describe()
+                mishap.describe(grpc)
             )),
             Some(problem) => problems.push(format!(
                 "step {}: the stage {} and the client's retry was answered with a task; {problem}",
                 i + 1,
-                mishap.describe()
+                mishap.describe(grpc)
             )),
         }
     }
@@ -286,6 +290,7 @@ pub(super) fn retry_reported(seen: &Observed) -> Judged {
 }
 
 pub(super) fn gives_up(seen: &Observed) -> Judged {
+    let grpc = seen.binding == Binding::Grpc;
     let Some((i, marker, mishap)) = marked_steps(seen).into_iter().next() else {
         return Judged::Error("the timeout play names no held step".into());
     };
@@ -306,7 +311,7 @@ pub(super) fn gives_up(seen: &Observed) -> Judged {
             return Judged::Kept(format!(
                 "asked to give up after {deadline} ms, the client reported an error while the \
                  stage {} ({error})",
-                mishap.describe()
+                mishap.describe(grpc)
             ));
         }
     }
@@ -320,7 +325,7 @@ pub(super) fn gives_up(seen: &Observed) -> Judged {
     Judged::Broken(format!(
         "asked to give up after {deadline} ms, the client waited while the stage {} and \
          reported {}",
-        mishap.describe(),
+        mishap.describe(grpc),
         short(&line.to_string(), 200)
     ))
 }

@@ -184,12 +184,14 @@ pub enum Mishap {
 }
 
 impl Mishap {
-    /// What it did, for a judge's message.
-    pub fn describe(self) -> String {
-        match self {
-            Mishap::Unavailable => "answered 503 (gRPC UNAVAILABLE)".into(),
-            Mishap::Drop => "closed the connection without an answer".into(),
-            Mishap::Hold(after) => format!("held the answer for {} ms", after.as_millis()),
+    /// What it did to a request over gRPC (`grpc`) or plain HTTP, for a judge's message.
+    pub fn describe(self, grpc: bool) -> String {
+        match (self, grpc) {
+            (Mishap::Unavailable, true) => "answered UNAVAILABLE".into(),
+            (Mishap::Unavailable, false) => "answered 503".into(),
+            (Mishap::Drop, true) => "reset the call's stream without an answer".into(),
+            (Mishap::Drop, false) => "closed the connection without an answer".into(),
+            (Mishap::Hold(after), _) => format!("held the answer for {} ms", after.as_millis()),
         }
     }
 }
