@@ -558,7 +558,7 @@ impl Session {
             headers.push(("A2A-Version", value));
         }
         let http = transport.raw(body.to_string().into_bytes(), headers).await?;
-        let read = crate::transport::jsonrpc::read_response(&http.json().unwrap_or(Value::Null), Some(http.status))
+        let read = crate::transport::answer::read_response(&http.json().unwrap_or(Value::Null), Some(http.status))
             .ok_or_else(|| "not a JSON-RPC response".to_owned());
         Ok(Reply::new(Binding::Jsonrpc, Some(http.status), read))
     }

@@ -264,7 +264,7 @@ pub fn not_a_rejection(error: &ErrorReply) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transport::rest;
+    use crate::transport::answer;
     use crate::wire::HttpReply;
 
     fn http(status: u16, body: &str) -> HttpReply {
@@ -279,29 +279,29 @@ mod tests {
     fn rest_errors_are_judged_by_status_body_and_error_info() {
         let body = r#"{"error":{"code":404,"status":"NOT_FOUND","message":"x","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"TASK_NOT_FOUND","domain":"a2a-protocol.org"}]}}"#;
         assert!(is_error(
-            &rest::read(&http(404, body)),
+            &answer::read_rest(&http(404, body)),
             ErrorKind::TaskNotFound
         ));
         assert!(!is_error(
-            &rest::read(&http(400, body)),
+            &answer::read_rest(&http(400, body)),
             ErrorKind::TaskNotFound
         ));
         // A 200 carrying the error body is an error, with the wrong status.
         assert!(!is_error(
-            &rest::read(&http(200, body)),
+            &answer::read_rest(&http(200, body)),
             ErrorKind::TaskNotFound
         ));
         // problem+json is not the binding's error form.
         let problem = r#"{"type":"about:blank","status":404}"#;
         assert!(!is_error(
-            &rest::read(&http(404, problem)),
+            &answer::read_rest(&http(404, problem)),
             ErrorKind::TaskNotFound
         ));
     }
 
     #[test]
     fn a_0_3_rest_error_needs_only_its_class() {
-        let mut reply = rest::read(&http(404, r#"{"message":"no such task"}"#));
+        let mut reply = answer::read_rest(&http(404, r#"{"message":"no such task"}"#));
         assert!(!is_error(&reply, ErrorKind::TaskNotFound));
         reply.version = ProtocolVersion::V0_3;
         if let Ok(Answer::Error(e)) = &mut reply.read {

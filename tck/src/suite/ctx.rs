@@ -11,7 +11,7 @@ use crate::history::{Seen, Span};
 use crate::ids::Ids;
 use crate::model::{Binding, HarnessError, ProtocolVersion};
 use crate::transport::jsonrpc;
-pub use crate::transport::jsonrpc::RpcReply;
+pub use crate::transport::answer::RpcReply;
 use crate::transport::stream::{self, Start};
 use crate::transport::{Connector, Reply, Transport, VersionHeader};
 use crate::wire::Wire;

@@ -16,6 +16,7 @@ use crate::ids::Ids;
 use crate::model::{Binding, HarnessError, ProtocolVersion};
 use crate::wire::{HttpReply, Request, Wire};
 
+pub mod answer;
 pub mod codec;
 pub mod grpc;
 pub mod jsonrpc;

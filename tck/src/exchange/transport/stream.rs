@@ -13,7 +13,8 @@ use eventsource_stream::Eventsource;
 use futures::{Stream, StreamExt};
 use serde_json::Value;
 
-use super::{jsonrpc, rest, Answer, ErrorReply, Reply};
+use super::answer;
+use super::{Answer, ErrorReply, Reply};
 use crate::a2a;
 use crate::evidence::StreamLog;
 use crate::model::{Binding, HarnessError};
@@ -357,7 +358,7 @@ impl EventStream {
                     headers: Vec::new(),
                     body: json.to_string().into_bytes(),
                 };
-                match rest::read(&http).read {
+                match answer::read_rest(&http).read {
                     Ok(Answer::Error(e)) => Err(End::Error(Box::new(e))),
                     _ => Err(End::Broken(format!(
                         "an error event: {}",
@@ -386,7 +387,7 @@ impl EventStream {
                 a2a::shown(self.request_id.as_deref())
             ));
         }
-        match jsonrpc::read_response(&json, None) {
+        match answer::read_response(&json, None) {
             Some(Answer::Error(e)) => Err(End::Error(Box::new(e))),
             Some(Answer::Result(result)) => Ok(Event {
                 raw: json,
@@ -416,7 +417,7 @@ pub async fn start_sse(
     let media = opened.reply(Vec::new()).media_type();
     if !(200..300).contains(&opened.status) || media.as_deref() != Some("text/event-stream") {
         let http = opened.read_all(wait).await?;
-        return Ok(Start::Refused(Box::new(unary_reply(binding, &http))));
+        return Ok(Start::Refused(Box::new(answer::unary_reply(binding, &http))));
     }
     let Some(response) = opened.response.take() else {
         return Err(HarnessError::Internal("stream opened twice".into()));
@@ -450,12 +451,4 @@ pub async fn start_sse(
     stream.request_id = request_id;
     stream.http = http;
     Ok(stream.started(wait).await)
-}
-
-/// A whole HTTP reply read the binding's way.
-pub fn unary_reply(binding: Binding, http: &HttpReply) -> Reply {
-    match binding {
-        Binding::Rest => rest::read(http),
-        _ => jsonrpc::RpcReply::new(http.clone()).reply(),
-    }
 }

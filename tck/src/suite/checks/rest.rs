@@ -12,7 +12,7 @@ use crate::a2a::{self, ERROR_DOMAIN, ERROR_INFO_TYPE};
 use crate::revision::{self, Sentence};
 use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::ctx::{Answer, Ctx};
-use crate::transport::rest;
+use crate::transport::{answer, rest};
 use crate::wire::{HttpReply, Request};
 
 /// The id prefix of every check in this module.
@@ -161,7 +161,7 @@ async fn content_type_json(ctx: Ctx) -> Result<Verdict, HarnessError> {
 async fn success_200(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let message = ctx.user_message("tck-complete-task");
     let http = raw(&ctx, "SendMessage", json!({ "message": message })).await?;
-    let read = rest::read(&http);
+    let read = answer::read_rest(&http);
     Ok(match (http.status, &read.read) {
         (200, Ok(Answer::Result(_))) => Verdict::pass(),
         _ => Verdict::fail(

@@ -372,7 +372,7 @@ async fn query_parameter(ctx: Ctx) -> Result<Verdict, HarnessError> {
         })
         .await?;
     Ok(judge::expect_error(
-        &crate::transport::rest::read(&http),
+        &crate::transport::answer::read_rest(&http),
         ErrorKind::TaskNotFound,
     ))
 }

@@ -12,7 +12,7 @@ use crate::checks::{JSONRPC_0_3, JSON_0_3, STREAMING};
 use crate::a2a;
 use crate::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
 use crate::ctx::Ctx;
-use crate::transport::jsonrpc::RpcReply;
+use crate::transport::answer::RpcReply;
 use crate::transport::v03::Form;
 use crate::wire::{HttpReply, Request};
 

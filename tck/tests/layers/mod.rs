@@ -1,11 +1,14 @@
 //! The kit's layers and the import graph of both crates, read from the sources (`crate::name`
 //! paths and grouped `use crate::{...}`). The kit (`tck/src`) is layered by folder, lowest
 //! first ([`LAYERS`]); a module may import its own layer and the ones below, never one above,
-//! and no two modules may import each other, directly or round a loop. The reference agent
+//! and no two modules may import each other, directly or round a loop; inside a module's folder
+//! (`exchange/transport/`), no two of its files either. The reference agent
 //! (`reference-agent/src`) is read by top-level module, and has no cycle either.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+
+mod folders;
 
 /// The kit's layers, lowest first: a folder of `tck/src` each, but for the library's facade
 /// (`api.rs`) and the binary's own modules (`cli/`, with `main.rs`).
