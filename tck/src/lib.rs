@@ -38,6 +38,6 @@ layers! {
     suite: card_drive, check, checks, contract, ctx, detect, filter, probe, revised;
     reporting: acts_report, baseline, compat, declarations, diff, evidence_text, floor, format, gate, html,
         output, refusals, report, sarif, secrets, site, survey_index;
-    run: builtin, card_only, configurations, durability, explore, failure, runner;
+    run: builtin, card_only, configurations, durability, explore, failure, runner, session;
     client: adapter, calls, card_signing, client_runner, plays, reference_client, stage, verdicts;
 }

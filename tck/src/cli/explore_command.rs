@@ -8,11 +8,10 @@ use a2a_tck::explore::{self, CaseFile, Exploration, ExploreOptions};
 use a2a_tck::runner::{RunError, RunOptions};
 use a2a_tck::{builtin, card};
 
+use crate::cli::command_session::{interrupted_by, on_signals};
+use crate::cli::flags::{ca_certs, credentials, filter, seconds, user_headers};
 use crate::cli::ExploreArgs;
-use crate::{
-    ca_certs, credentials, filter, interrupted_by, on_signals, runtime, seconds, usage,
-    user_headers,
-};
+use crate::{runtime, usage};
 
 /// Runs the exploration `args` ask for: 0 when no invariant broke, 1 when one did, 2 for a
 /// usage error or an unusable card; 130 or 143 when a signal stopped it (the report is still

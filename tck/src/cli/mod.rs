@@ -1,10 +1,17 @@
-//! The `a2a-tck` command's own modules, above the library: its arguments, the `list` and
-//! `explain` commands, the `explore` command, the reports it writes and how.
+//! The `a2a-tck` command's own modules, above the library: its arguments and the flags every
+//! run shares (`flags`), the run session every run goes through (`command_session`), the agent run,
+//! `card` and `client`, the `list` and `explain` commands, the `explore` command, the reports it
+//! writes and how.
 
+pub mod agent_run;
 mod args;
+pub mod card_command;
 pub mod catalog;
+pub mod client_command;
+pub mod command_session;
 pub mod configurations;
 pub mod explore_command;
+pub mod flags;
 pub mod reports;
 pub mod signals;
 pub mod site;

@@ -9,3 +9,4 @@ pub mod failure;
 pub mod card_only;
 pub mod configurations;
 pub mod explore;
+pub mod session;
