@@ -11,7 +11,8 @@ use crate::ctx::Ctx;
 use crate::evidence::Recorder;
 use crate::history::History;
 
-use super::{decide_contract, probe_these, read_target, run_id, RunError, RunOptions, Start, TargetSeen};
+use super::target::{decide_contract, probe_these, read_target, TargetSeen};
+use super::{run_id, RunError, RunOptions, Start};
 
 /// The target, probed, with its contract decided.
 pub(crate) struct Prepared {
