@@ -4,6 +4,7 @@
 //! writes and how.
 
 pub mod agent_run;
+mod arg_values;
 mod args;
 pub mod card_command;
 pub mod catalog;
