@@ -5,6 +5,7 @@
 
 pub mod order;
 pub mod delivery;
+mod after_delete;
 use crate::check::Needs;
 use serde_json::json;
 
