@@ -8,6 +8,7 @@ mod support;
 
 mod action;
 mod acts;
+mod architecture;
 mod auth_secrets;
 mod card_drive;
 mod ci;

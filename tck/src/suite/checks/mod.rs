@@ -1,7 +1,7 @@
 //! The catalogue: one module per id prefix (`send` holds the `send.*` checks, `tasks_get` the
 //! `tasks.get.*` ones, ...), each exporting its checks in spec order, plus `setup`, the helpers
-//! several modules share, and `needs`, what each check needs of the agent. Check modules
-//! never import each other.
+//! several modules share. What a check needs of the agent is its `Check`'s `needs` (a
+//! `Needs`, in `facts/model.rs`). Check modules never import each other.
 
 use crate::check::{Binding, Capability, Check, Gate, ProtocolVersion, Scope};
 
