@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use crate::model::{Binding, ProtocolVersion};
+use crate::operation::{self, jsonrpc_method};
 
 use super::stage::{Door, Seen};
 
@@ -89,43 +90,6 @@ impl Call {
     }
 }
 
-/// The 1.0 operations, with their 0.3 JSON-RPC methods.
-const METHODS: &[(&str, &str)] = &[
-    ("SendMessage", "message/send"),
-    ("SendStreamingMessage", "message/stream"),
-    ("GetTask", "tasks/get"),
-    ("ListTasks", "tasks/list"),
-    ("CancelTask", "tasks/cancel"),
-    ("SubscribeToTask", "tasks/resubscribe"),
-    (
-        "CreateTaskPushNotificationConfig",
-        "tasks/pushNotificationConfig/set",
-    ),
-    ("GetTaskPushNotificationConfig", "tasks/pushNotificationConfig/get"),
-    (
-        "ListTaskPushNotificationConfigs",
-        "tasks/pushNotificationConfig/list",
-    ),
-    (
-        "DeleteTaskPushNotificationConfig",
-        "tasks/pushNotificationConfig/delete",
-    ),
-    ("GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"),
-];
-
-/// The operation a JSON-RPC method names, and the version whose name it is.
-fn jsonrpc_method(name: &str) -> Option<(&'static str, ProtocolVersion)> {
-    METHODS.iter().find_map(|(v10, v03)| {
-        if *v10 == name {
-            Some((*v10, ProtocolVersion::V1_0))
-        } else if *v03 == name {
-            Some((*v10, ProtocolVersion::V0_3))
-        } else {
-            None
-        }
-    })
-}
-
 /// Reads every request of a play.
 pub fn read_all(seen: &[Arc<Seen>], prefix: &str) -> Vec<Call> {
     seen.iter().map(|s| read(s, prefix)).collect()
@@ -144,17 +108,22 @@ pub fn read(seen: &Arc<Seen>, prefix: &str) -> Call {
         card_fetch: false,
     };
     let path = seen.path.strip_prefix(prefix).unwrap_or(&seen.path);
-    if path.ends_with("/.well-known/agent-card.json") {
+    // The routes as the play's agent serves them: a trailing slash names the same route.
+    let route = path.trim_end_matches('/');
+    if route.ends_with("/.well-known/agent-card.json") || route.ends_with(LEGACY_CARD_PATH) {
         call.card_fetch = true;
     } else if seen.is_grpc() {
         read_grpc(&mut call);
-    } else if path == a2a_reference_agent::JSONRPC_PATH {
+    } else if route == a2a_reference_agent::JSONRPC_PATH {
         read_jsonrpc(&mut call);
     } else if let Some(route) = path.strip_prefix(a2a_reference_agent::REST_PATH) {
         read_rest(&mut call, route);
     }
     call
 }
+
+/// Where cards were before 0.3 named `agent-card.json`.
+pub const LEGACY_CARD_PATH: &str = "/.well-known/agent.json";
 
 fn body_json(seen: &Seen) -> Option<Value> {
     serde_json::from_slice(&seen.body).ok()
@@ -254,77 +223,25 @@ fn camel(key: &str) -> String {
     out
 }
 
-/// The REST route of `route` (the path below the interface URL) and `verb`: operation, version,
-/// and the fields the path carries.
-fn rest_route(verb: &str, route: &str) -> Option<(&'static str, ProtocolVersion, Map<String, Value>)> {
-    let mut segments: Vec<&str> = route.split('/').filter(|s| !s.is_empty()).collect();
-    let mut fields = Map::new();
-    let version = if segments.first() == Some(&"v1") {
-        segments.remove(0);
-        ProtocolVersion::V0_3
-    } else {
-        ProtocolVersion::V1_0
-    };
-    let known = |s: &str| {
-        s.starts_with("message:") || s == "tasks" || s == "extendedAgentCard" || s == "card"
-    };
-    if version == ProtocolVersion::V1_0 && segments.len() > 1 && !known(segments[0]) {
-        fields.insert("tenant".into(), json!(segments.remove(0)));
-    }
-    let op = match (verb, segments.as_slice()) {
-        ("POST", ["message:send"]) => "SendMessage",
-        ("POST", ["message:stream"]) => "SendStreamingMessage",
-        ("GET", ["tasks"]) => "ListTasks",
-        ("GET", ["extendedAgentCard"]) if version == ProtocolVersion::V1_0 => {
-            "GetExtendedAgentCard"
-        }
-        ("GET", ["card"]) if version == ProtocolVersion::V0_3 => "GetExtendedAgentCard",
-        (_, ["tasks", last]) if last.contains(':') => {
-            let (id, action) = last.rsplit_once(':')?;
-            fields.insert("id".into(), json!(id));
-            match (verb, action) {
-                ("POST", "cancel") => "CancelTask",
-                // §11.3.2 says POST, the proto annotation GET: either is read.
-                ("POST" | "GET", "subscribe") => "SubscribeToTask",
-                _ => return None,
-            }
-        }
-        ("GET", ["tasks", id]) => {
-            fields.insert("id".into(), json!(id));
-            "GetTask"
-        }
-        (_, ["tasks", task, "pushNotificationConfigs"]) => {
-            fields.insert("taskId".into(), json!(task));
-            match verb {
-                "POST" => "CreateTaskPushNotificationConfig",
-                "GET" => "ListTaskPushNotificationConfigs",
-                _ => return None,
-            }
-        }
-        (_, ["tasks", task, "pushNotificationConfigs", config]) => {
-            fields.insert("taskId".into(), json!(task));
-            fields.insert("id".into(), json!(config));
-            match verb {
-                "GET" => "GetTaskPushNotificationConfig",
-                "DELETE" => "DeleteTaskPushNotificationConfig",
-                _ => return None,
-            }
-        }
-        _ => return None,
-    };
-    Some((op, version, fields))
-}
-
 fn read_rest(call: &mut Call, route: &str) {
     call.binding = Some(Binding::Rest);
     let seen = Arc::clone(&call.seen);
-    let Some((op, version, fields)) = rest_route(&seen.method, route) else {
+    let found = operation::rest_route(&seen.method, route).filter(|r| match r.spoken {
+        // Below the interface URL: a 1.0 route, after at most a tenant; a 0.3 route after `v1`.
+        ProtocolVersion::V1_0 => r.before.len() <= 1,
+        ProtocolVersion::V0_3 => r.before.is_empty(),
+    });
+    let Some(found) = found else {
         call.broken.push(format!(
             "{} {route} is not a route of the HTTP+JSON binding",
             seen.method
         ));
         return;
     };
+    let (op, version, mut fields) = (found.name, found.spoken, found.fields);
+    if let Some(tenant) = found.before.first() {
+        fields.insert("tenant".into(), json!(tenant));
+    }
     call.op = Some(op);
     call.spoken = Some(version);
     let mut params = Map::new();
@@ -352,14 +269,10 @@ fn read_grpc(call: &mut Call) {
     let seen = Arc::clone(&call.seen);
     let mut parts = seen.path.trim_start_matches('/').splitn(2, '/');
     let (service, rpc) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    let version = match service {
-        a2a_proto::SERVICE => ProtocolVersion::V1_0,
-        a2a_proto::SERVICE_0_3 => ProtocolVersion::V0_3,
-        other => {
-            call.broken
-                .push(format!("the gRPC service {other:?} is not an A2A service"));
-            return;
-        }
+    let Some(version) = operation::grpc_service(service) else {
+        call.broken
+            .push(format!("the gRPC service {service:?} is not an A2A service"));
+        return;
     };
     let Some(method) = a2a_proto::method_in(service, rpc) else {
         call.broken
@@ -367,16 +280,7 @@ fn read_grpc(call: &mut Call) {
         return;
     };
     call.spoken = Some(version);
-    call.op = METHODS
-        .iter()
-        .map(|(v10, _)| *v10)
-        .find(|v10| *v10 == rpc)
-        .or(match rpc {
-            "TaskSubscription" => Some("SubscribeToTask"),
-            "GetAgentCard" => Some("GetExtendedAgentCard"),
-            "ListTaskPushNotificationConfig" => Some("ListTaskPushNotificationConfigs"),
-            _ => None,
-        });
+    call.op = operation::grpc_rpc(rpc);
     let body = &seen.body;
     if body.len() < 5 {
         call.broken.push("the gRPC request holds no message".into());
@@ -416,34 +320,6 @@ pub fn role(message: &Value) -> Option<String> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rest_routes_are_read_with_tenant_and_version() {
-        let (op, version, fields) = rest_route("POST", "/acme/message:send").unwrap();
-        assert_eq!((op, version), ("SendMessage", ProtocolVersion::V1_0));
-        assert_eq!(fields["tenant"], "acme");
-        let (op, version, fields) = rest_route("POST", "/v1/tasks/t-1:cancel").unwrap();
-        assert_eq!((op, version), ("CancelTask", ProtocolVersion::V0_3));
-        assert_eq!(fields["id"], "t-1");
-        let (op, _, fields) = rest_route("POST", "/tasks/t-1/pushNotificationConfigs").unwrap();
-        assert_eq!(op, "CreateTaskPushNotificationConfig");
-        assert_eq!(fields["taskId"], "t-1");
-        assert_eq!(rest_route("GET", "/v1/card").unwrap().0, "GetExtendedAgentCard");
-        assert!(rest_route("PUT", "/message:send").is_none());
-    }
-
-    #[test]
-    fn jsonrpc_methods_of_both_versions() {
-        assert_eq!(
-            jsonrpc_method("message/send"),
-            Some(("SendMessage", ProtocolVersion::V0_3))
-        );
-        assert_eq!(
-            jsonrpc_method("SubscribeToTask"),
-            Some(("SubscribeToTask", ProtocolVersion::V1_0))
-        );
-        assert_eq!(jsonrpc_method("tasks/send"), None);
-    }
 
     #[test]
     fn proto_field_names_read_as_json_names() {
