@@ -10,6 +10,10 @@ use serde_json::{json, Map, Value};
 use crate::model::{Binding, ProtocolVersion};
 use crate::operation::{self, jsonrpc_method};
 
+use crate::a2a::ErrorKind;
+use crate::transport::{Answer, ErrorReply};
+use crate::wire::HttpReply;
+
 use super::stage::{Door, Seen};
 
 /// One request of the client, read.
@@ -88,6 +92,229 @@ impl Call {
         let op = self.op.unwrap_or(if self.card_fetch { "card" } else { "?" });
         format!("{} {} ({op})", self.seen.method, self.seen.path)
     }
+}
+
+/// What the play's agent answered one request, as the stage passed it on.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answered {
+    /// No answer of the agent: the failing interface's 503, or a request the stage could not
+    /// pass on.
+    Nothing(String),
+    /// A unary result (the JSON-RPC result, the REST body, the gRPC message as ProtoJSON), in
+    /// the form of the version it was served in.
+    Result(Value),
+    /// A stream's events (each JSON-RPC result, REST event or gRPC message), as far as the
+    /// stage kept them.
+    Stream(Vec<Value>),
+    /// An error, as its binding expressed it.
+    Error(ErrorReply),
+    /// An answer the kit cannot read, and why.
+    Unreadable(String),
+}
+
+impl Answered {
+    /// The task or the message a result or a stream's first event holds: `("task", task)`
+    /// or `("message", message)`, in either version's form.
+    pub fn payload(&self) -> Option<(&'static str, &Value)> {
+        let value = match self {
+            Answered::Result(value) => value,
+            Answered::Stream(events) => events.first()?,
+            _ => return None,
+        };
+        payload_of(value)
+    }
+}
+
+/// The task or message of a result: a 1.0 `{"task"}`/`{"message"}` (gRPC 0.3 `{"msg"}`), a
+/// 0.3 object with its `kind`, or a bare task (GetTask, CancelTask).
+fn payload_of(value: &Value) -> Option<(&'static str, &Value)> {
+    if let Some(task) = value.get("task").filter(|t| t.is_object()) {
+        return Some(("task", task));
+    }
+    if let Some(message) = (value.get("message").or_else(|| value.get("msg"))).filter(|m| m.is_object()) {
+        return Some(("message", message));
+    }
+    match value.get("kind").and_then(Value::as_str) {
+        Some("message") => Some(("message", value)),
+        Some("task") => Some(("task", value)),
+        _ if value.get("id").is_some() && value.get("status").is_some() => Some(("task", value)),
+        _ => None,
+    }
+}
+
+/// The error kind an error is, named as the adapter protocol names kinds (`TaskNotFound`,
+/// `ParseError`): by its ErrorInfo reason, its JSON-RPC code, else by the binding's form;
+/// `None` when its form names none (0.3 leaves HTTP+JSON and gRPC errors unspecified).
+pub fn kind_of(error: &ErrorReply) -> Option<String> {
+    let protocol = [
+        ErrorKind::InvalidParams,
+        ErrorKind::InvalidRequest,
+        ErrorKind::MethodNotFound,
+        ErrorKind::JsonParse,
+        ErrorKind::Internal,
+    ];
+    let kinds: Vec<ErrorKind> = ErrorKind::A2A.iter().copied().chain(protocol).collect();
+    let by_reason = (error.error_info.as_ref())
+        .and_then(|info| kinds.iter().find(|k| k.reason() == Some(info.reason.as_str())));
+    let by_code = (error.code).and_then(|code| kinds.iter().find(|k| k.jsonrpc_code() == code));
+    let specified = error.binding == Binding::Jsonrpc || error.version == ProtocolVersion::V1_0;
+    let by_form = || {
+        specified
+            .then(|| kinds.iter().find(|k| crate::judge::error(error, **k).is_ok()))
+            .flatten()
+    };
+    let kind = by_reason.or(by_code).or_else(by_form)?;
+    Some(match kind {
+        ErrorKind::JsonParse => "ParseError".to_owned(),
+        other => format!("{other:?}"),
+    })
+}
+
+impl Call {
+    /// The concatenated text of the message it carries (1.0 `parts`, 0.3 gRPC `content`).
+    pub fn text(&self) -> Option<String> {
+        let message = self.message()?;
+        let parts = message.get("parts").or_else(|| message.get("content"))?;
+        Some(
+            (parts.as_array().into_iter().flatten())
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect(),
+        )
+    }
+
+    /// Whether it fetched the card where cards were before 0.3 (`/.well-known/agent.json`).
+    pub fn legacy_card_fetch(&self) -> bool {
+        self.seen.path.trim_end_matches('/').ends_with(LEGACY_CARD_PATH)
+    }
+
+    /// What the agent answered it.
+    pub fn answered(&self) -> Answered {
+        let served = self.seen.served();
+        if self.door() == Door::Dead {
+            return Answered::Nothing("the failing interface answered it, not the agent".into());
+        }
+        if let (Some(error), 502) = (&served.error, served.status) {
+            return Answered::Nothing(format!("the stage could not pass it on: {error}"));
+        }
+        let version = self.spoken.unwrap_or(ProtocolVersion::V1_0);
+        let with_version = |mut e: ErrorReply| {
+            e.version = version;
+            Answered::Error(e)
+        };
+        let header = |name: &str| {
+            (served.headers.iter())
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.as_str())
+        };
+        match self.binding {
+            None => Answered::Unreadable("the request is no A2A operation".into()),
+            Some(Binding::Grpc) => {
+                let code = header("grpc-status").and_then(|c| c.trim().parse::<i32>().ok());
+                match code {
+                    Some(0) => {
+                        let messages = self.grpc_messages(&served.body);
+                        match self.op {
+                            Some("SendStreamingMessage" | "SubscribeToTask") => {
+                                Answered::Stream(messages)
+                            }
+                            _ => messages.into_iter().next().map_or_else(
+                                || Answered::Unreadable("an OK status with no message".into()),
+                                Answered::Result,
+                            ),
+                        }
+                    }
+                    Some(code) => {
+                        let status = a2a_proto::status_of_trailers(
+                            code,
+                            header("grpc-message").unwrap_or(""),
+                            header("grpc-status-details-bin"),
+                        );
+                        with_version(crate::transport::grpc::error_reply(&status))
+                    }
+                    None => Answered::Unreadable(format!(
+                        "no gRPC status (HTTP {})",
+                        served.status
+                    )),
+                }
+            }
+            Some(binding) => {
+                let event_stream = header("content-type")
+                    .is_some_and(|c| c.to_ascii_lowercase().starts_with("text/event-stream"));
+                if event_stream {
+                    return sse_answer(binding, &served.body, version);
+                }
+                let http = HttpReply {
+                    status: served.status,
+                    headers: served.headers.clone(),
+                    body: served.body.clone(),
+                };
+                match crate::transport::stream::unary_reply(binding, &http).read {
+                    Ok(Answer::Result(value)) => Answered::Result(value),
+                    Ok(Answer::Error(e)) => with_version(e),
+                    Err(why) => Answered::Unreadable(why),
+                }
+            }
+        }
+    }
+
+    /// The messages of a gRPC response body, as ProtoJSON of the rpc's output.
+    fn grpc_messages(&self, body: &[u8]) -> Vec<Value> {
+        let mut parts = self.seen.path.trim_start_matches('/').splitn(2, '/');
+        let (service, rpc) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+        let Some(method) = a2a_proto::method_in(service, rpc) else {
+            return Vec::new();
+        };
+        let mut messages = Vec::new();
+        let mut at = 0;
+        while body.len() >= at + 5 {
+            let len = u32::from_be_bytes([body[at + 1], body[at + 2], body[at + 3], body[at + 4]])
+                as usize;
+            let Some(bytes) = body.get(at + 5..at + 5 + len) else {
+                break;
+            };
+            if body[at] == 0 {
+                if let Ok(message) = prost_reflect::DynamicMessage::decode(method.output(), bytes) {
+                    if let Ok(value) = a2a_proto::to_json(&message) {
+                        messages.push(value);
+                    }
+                }
+            }
+            at += 5 + len;
+        }
+        messages
+    }
+}
+
+/// A stream answered as server-sent events: each event's JSON (a JSON-RPC event's result), or
+/// the error its first event carries.
+fn sse_answer(binding: Binding, body: &[u8], version: ProtocolVersion) -> Answered {
+    let text = String::from_utf8_lossy(body).replace("\r\n", "\n");
+    let mut events = Vec::new();
+    for block in text.split("\n\n") {
+        let data: Vec<&str> = (block.lines())
+            .filter_map(|l| l.strip_prefix("data:"))
+            .map(|d| d.strip_prefix(' ').unwrap_or(d))
+            .collect();
+        if data.is_empty() {
+            continue;
+        }
+        let Ok(event) = serde_json::from_str::<Value>(&data.join("\n")) else {
+            continue;
+        };
+        if binding != Binding::Jsonrpc {
+            events.push(event);
+            continue;
+        }
+        match crate::transport::jsonrpc::read_response(&event, None) {
+            Some(Answer::Result(result)) => events.push(result),
+            Some(Answer::Error(mut e)) if events.is_empty() => {
+                e.version = version;
+                return Answered::Error(e);
+            }
+            _ => {}
+        }
+    }
+    Answered::Stream(events)
 }
 
 /// Reads every request of a play.

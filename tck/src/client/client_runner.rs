@@ -251,8 +251,23 @@ async fn play_once(
         .with(plays::stage_options(spec, &card))
         .with_mishaps(spec.mishaps());
     let play = Arc::new(play);
-    let scenario =
-        plays::scenario_file(spec, &card_url, binding, version, bearer.as_deref(), trusted_keys);
+    // The steps of calls the client's API offers; the others are not asked of it.
+    let operations = identity.operations.as_deref();
+    let asked: Vec<usize> = (0..spec.steps.len())
+        .filter(|i| plays::offers(&spec.steps[*i], operations))
+        .collect();
+    let asked_spec = PlaySpec {
+        steps: asked.iter().map(|i| spec.steps[*i].clone()).collect(),
+        ..spec.clone()
+    };
+    let scenario = plays::scenario_file(
+        &asked_spec,
+        &card_url,
+        binding,
+        version,
+        bearer.as_deref(),
+        trusted_keys,
+    );
     stage.begin(Arc::clone(&play));
     let outcome = options.client.run(&scenario, &card_url, options.scenario_timeout).await;
     stage.end();
@@ -269,6 +284,8 @@ async fn play_once(
         calls: &calls,
         outcome: &outcome,
         truth: &truth,
+        asked: &asked,
+        operations,
     };
     let duration_ms = clock.elapsed().as_millis() as u64;
     checks
