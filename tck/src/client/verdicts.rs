@@ -348,12 +348,68 @@ fn texts(holder: &Value) -> String {
         .collect()
 }
 
+/// Why a client that fetched the card at the path cards had before 0.3 got none: `None` when
+/// it fetched the card where it was served.
+fn legacy_card_path(seen: &Observed, error: &str) -> Option<Judged> {
+    let legacy = seen.calls.iter().find(|c| c.legacy_card_fetch())?;
+    if seen.calls.iter().any(|c| c.card_fetch && !c.legacy_card_fetch()) {
+        return None;
+    }
+    Some(Judged::Broken(format!(
+        "the client looked for the card at {} ({}), where cards were before 0.3, instead of the \
+         card URL it was given: 0.3 and 1.0 serve the card at {}, and the stage answered {} \
+         ({error})",
+        super::calls::LEGACY_CARD_PATH,
+        legacy.brief(),
+        "/.well-known/agent-card.json",
+        legacy.seen.served().status
+    )))
+}
+
+/// The skills of the card with no inputModes or no outputModes (both versions make them
+/// optional: such a skill takes the card's defaultInputModes and defaultOutputModes).
+fn modeless_skills(card: &Value) -> Vec<String> {
+    (card["skills"].as_array().into_iter().flatten())
+        .filter(|s| s.get("inputModes").is_none() || s.get("outputModes").is_none())
+        .map(|s| s["id"].as_str().unwrap_or("?").to_owned())
+        .collect()
+}
+
+/// The finding for a client that refused the card (`error`), whose oddity the play put there
+/// is `oddity`: the reason as exact as the kit can tell it.
+fn refused_card(seen: &Observed, error: String, oddity: &str) -> Judged {
+    if let Some(judged) = legacy_card_path(seen, &error) {
+        return judged;
+    }
+    let modeless = modeless_skills(seen.card);
+    let lower = error.to_ascii_lowercase().replace('_', "");
+    let names_modes = lower.contains("inputmodes") || lower.contains("outputmodes");
+    let optional = "which both versions make optional (such a skill takes the card's \
+                    defaultInputModes and defaultOutputModes)";
+    if !modeless.is_empty() && names_modes {
+        return Judged::Broken(format!(
+            "the client refused the card because its skills ({}) have no inputModes or \
+             outputModes, {optional} ({error})",
+            modeless.join(", ")
+        ));
+    }
+    let mut oddities = vec![oddity.to_owned()];
+    if !modeless.is_empty() {
+        oddities.push(format!(
+            "skills ({}) without inputModes or outputModes, {optional}",
+            modeless.join(", ")
+        ));
+    }
+    Judged::Broken(format!(
+        "the client refused a card whose only oddities are {} ({error})",
+        oddities.join(", and ")
+    ))
+}
+
 fn card_read(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
     if let Some(error) = error_of(line) {
-        return Judged::Broken(format!(
-            "the client refused a card whose only oddity is fields no version defines ({error})"
-        ));
+        return refused_card(seen, error, "fields no version defines");
     }
     let name = seen.card["name"].as_str().unwrap_or("");
     if line["name"].as_str() != Some(name) {
@@ -377,9 +433,7 @@ fn card_read(seen: &Observed) -> Judged {
 fn mixed_versions(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
     if let Some(error) = error_of(line) {
-        return Judged::Broken(format!(
-            "the client refused a card that declares interfaces of both versions ({error})"
-        ));
+        return refused_card(seen, error, "interfaces of both versions");
     }
     let operations: Vec<&Call> = seen.operations().collect();
     if operations.is_empty() {
@@ -421,6 +475,9 @@ fn mixed_versions(seen: &Observed) -> Judged {
 
 fn signature_accepted(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
+    if let Some(judged) = error_of(line).and_then(|error| legacy_card_path(seen, &error)) {
+        return judged;
+    }
     if let Some(error) = error_of(line) {
         return Judged::Broken(format!(
             "the card's signature verifies with the trusted key (over {}), and the client \
@@ -723,7 +780,10 @@ fn served_task_problem(line: &Value, task: &Value) -> Option<String> {
 fn read_results(seen: &Observed) -> Judged {
     let mut problems = Vec::new();
     let mut unjudged: Vec<String> = Vec::new();
+    // N/A when the steps left unjudged were all unasked (a step answered without what the
+    // check reads leaves it nothing, but no reason to call it untestable).
     let mut every_unasked = true;
+    let mut some_unasked = false;
     let mut judged = 0;
     for (i, step) in seen.play.steps.iter().enumerate() {
         let op = step["op"].as_str().unwrap_or("");
@@ -733,19 +793,19 @@ fn read_results(seen: &Observed) -> Judged {
         let line = match step_line_of(seen, i) {
             StepLine::Line(line) => line,
             StepLine::Problem(why) => {
-                every_unasked = false;
                 problems.push(why);
                 continue;
             }
             StepLine::Unjudged(why, not_asked) => {
                 every_unasked &= not_asked;
+                some_unasked |= not_asked;
                 unjudged.push(why);
                 continue;
             }
             StepLine::Error(why) => return Judged::Error(why),
         };
-        every_unasked = false;
         let Some(call) = seen.call_of_step(i) else {
+            every_unasked = false;
             unjudged.push(format!(
                 "step {} ({op}): the client made no request for it, so what it gave is not \
                  judged",
@@ -756,6 +816,7 @@ fn read_results(seen: &Observed) -> Judged {
         let answered = call.answered();
         match (&answered, answered.payload()) {
             (Answered::Nothing(why) | Answered::Unreadable(why), _) => {
+                every_unasked = false;
                 unjudged.push(format!("step {} ({}): {why}", i + 1, call.brief()));
             }
             (Answered::Error(e), _) => {
@@ -801,11 +862,14 @@ fn read_results(seen: &Observed) -> Judged {
                     problems.push(format!("step {} ({}): {problem}", i + 1, call.brief()));
                 }
             }
-            (_, None) => unjudged.push(format!(
-                "step {} ({}): the agent's answer holds neither a task nor a message",
-                i + 1,
-                call.brief()
-            )),
+            (_, None) => {
+                every_unasked = false;
+                unjudged.push(format!(
+                    "step {} ({}): the agent's answer holds neither a task nor a message",
+                    i + 1,
+                    call.brief()
+                ));
+            }
         }
     }
     if !problems.is_empty() {
@@ -815,7 +879,7 @@ fn read_results(seen: &Observed) -> Judged {
         return nothing_judged(
             "no request of the play was answered for the client to read",
             &unjudged,
-            every_unasked,
+            every_unasked && some_unasked,
             seen,
         );
     }
@@ -831,7 +895,10 @@ fn read_errors(seen: &Observed) -> Judged {
     let mut problems = Vec::new();
     let mut notes: Vec<String> = Vec::new();
     let mut unjudged: Vec<String> = Vec::new();
+    // N/A when the steps left unjudged were all unasked (a step answered without what the
+    // check reads leaves it nothing, but no reason to call it untestable).
     let mut every_unasked = true;
+    let mut some_unasked = false;
     let mut judged = 0;
     for (i, step) in seen.play.steps.iter().enumerate() {
         let op = step["op"].as_str().unwrap_or("");
@@ -841,25 +908,26 @@ fn read_errors(seen: &Observed) -> Judged {
         let line = match step_line_of(seen, i) {
             StepLine::Line(line) => line,
             StepLine::Problem(why) => {
-                every_unasked = false;
                 problems.push(why);
                 continue;
             }
             StepLine::Unjudged(why, not_asked) => {
                 every_unasked &= not_asked;
+                some_unasked |= not_asked;
                 unjudged.push(why);
                 continue;
             }
             StepLine::Error(why) => return Judged::Error(why),
         };
-        every_unasked = false;
         let Some(call) = seen.call_of_step(i) else {
+            every_unasked = false;
             unjudged.push(format!("step {} ({op}): the client made no request for it", i + 1));
             continue;
         };
         let error = match call.answered() {
             Answered::Error(error) => error,
             Answered::Nothing(why) | Answered::Unreadable(why) => {
+                every_unasked = false;
                 unjudged.push(format!("step {} ({}): {why}", i + 1, call.brief()));
                 continue;
             }
@@ -896,7 +964,7 @@ fn read_errors(seen: &Observed) -> Judged {
         return nothing_judged(
             "the agent answered no request of the play with an error",
             &unjudged,
-            every_unasked,
+            every_unasked && some_unasked,
             seen,
         );
     }
@@ -1074,8 +1142,18 @@ fn first_supported(seen: &Observed) -> Judged {
     };
     match first.door() {
         Door::Main => Judged::Kept("the client used the first interface the card lists".into()),
+        // 0.3 §5.6.3 rule 2 (V03-5.6.3-02): a SHOULD.
+        Door::Alt if seen.version == ProtocolVersion::V0_3 => Judged::Discouraged(format!(
+            "the 0.3 card names two {} interfaces, the main url first; the client used the \
+             second ({}), where 0.3 §5.6.3 rule 2 (V03-5.6.3-02) says a client that supports \
+             the preferredTransport SHOULD use the main url",
+            seen.binding.title(),
+            first.brief()
+        )),
         Door::Alt => Judged::Broken(format!(
-            "the card lists two {} interfaces; the client used the second ({})",
+            "the card lists two {} 1.0 interfaces; the client used the second ({}), where \
+             §8.3.2 (V10-8.3.2-01) has it select the first supported and prefer earlier entries \
+             (§5.2's choice of any protocol leaves none between two interfaces of one binding)",
             seen.binding.title(),
             first.brief()
         )),
