@@ -33,15 +33,30 @@ async fn judged(client: Client, select: &[&str]) -> Report {
     .await
 }
 
-fn at<'r>(report: &'r Report, id: &str, binding: Binding, version: ProtocolVersion) -> &'r CheckResult {
+fn at<'r>(
+    report: &'r Report,
+    id: &str,
+    binding: Binding,
+    version: ProtocolVersion,
+) -> &'r CheckResult {
     (report.results.iter())
         .find(|r| r.id == id && r.binding == Some(binding) && r.version == Some(version))
-        .unwrap_or_else(|| panic!("no result of {id} on {binding:?} {version:?}: {:#?}", report.results))
+        .unwrap_or_else(|| {
+            panic!(
+                "no result of {id} on {binding:?} {version:?}: {:#?}",
+                report.results
+            )
+        })
 }
 
 fn all(report: &Report) -> String {
     (report.results.iter())
-        .map(|r| format!("{} {:?} {:?}: {:?} {}", r.id, r.binding, r.version, r.status, r.message))
+        .map(|r| {
+            format!(
+                "{} {:?} {:?}: {:?} {}",
+                r.id, r.binding, r.version, r.status, r.message
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -62,8 +77,15 @@ async fn a_client_without_get_or_cancel_is_not_failed_for_them_but_on_0_3_for_ge
     for id in ["client.read.results", "client.read.errors"] {
         let result = at(&report, id, RPC, V03);
         assert_eq!(result.status, Status::Fail, "{}", result.message);
-        assert!(result.message.contains("V03-11.2.2-01"), "{}", result.message);
-        assert!(result.statements.iter().any(|s| s == "V03-11.2.2-01"), "{id}");
+        assert!(
+            result.message.contains("V03-11.2.2-01"),
+            "{}",
+            result.message
+        );
+        assert!(
+            result.statements.iter().any(|s| s == "V03-11.2.2-01"),
+            "{id}"
+        );
     }
 }
 
@@ -90,9 +112,18 @@ async fn a_request_at_the_interface_url_plus_a_slash_is_read_and_judged() {
         .collect();
     assert!(unread.is_empty(), "{}", all(&report));
     for version in [V10, V03] {
-        for id in ["client.requests.binding-form", "client.read.results", "client.read.errors"] {
+        for id in [
+            "client.requests.binding-form",
+            "client.read.results",
+            "client.read.errors",
+        ] {
             let result = at(&report, id, RPC, version);
-            assert_eq!(result.status, Status::Pass, "{id} {version:?}: {}", result.message);
+            assert_eq!(
+                result.status,
+                Status::Pass,
+                "{id} {version:?}: {}",
+                result.message
+            );
         }
     }
 }
@@ -108,8 +139,17 @@ async fn an_error_line_for_a_request_never_sent_is_not_judged() {
     .await;
     for id in ["client.read.errors", "client.read.results"] {
         let result = at(&report, id, Binding::Rest, V03);
-        assert_eq!(result.status, Status::Untestable, "{id}: {}", result.message);
-        assert!(result.message.contains("made no request"), "{}", result.message);
+        assert_eq!(
+            result.status,
+            Status::Untestable,
+            "{id}: {}",
+            result.message
+        );
+        assert!(
+            result.message.contains("made no request"),
+            "{}",
+            result.message
+        );
     }
 }
 
@@ -135,12 +175,23 @@ async fn the_second_interface_of_a_0_3_card_warns_and_of_a_1_0_card_fails() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fallback_results_cite_their_own_version() {
-    let report = judged(Client::Reference(Vec::new()), &["client.interface.fallback"]).await;
+    let report = judged(
+        Client::Reference(Vec::new()),
+        &["client.interface.fallback"],
+    )
+    .await;
     let v10 = at(&report, "client.interface.fallback", RPC, V10);
     assert_eq!(v10.statements, vec!["V10-5.2-03"]);
-    assert_eq!((v10.spec_version.as_str(), v10.section.as_str()), ("1.0", "5.2"));
+    assert_eq!(
+        (v10.spec_version.as_str(), v10.section.as_str()),
+        ("1.0", "5.2")
+    );
     let v03 = at(&report, "client.interface.fallback", RPC, V03);
-    assert!(v03.statements.iter().all(|s| s.starts_with("V03-")), "{:?}", v03.statements);
+    assert!(
+        v03.statements.iter().all(|s| s.starts_with("V03-")),
+        "{:?}",
+        v03.statements
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -153,7 +204,9 @@ async fn a_refused_card_is_told_its_exact_reason() {
     let result = at(&report, "client.card.tolerates-unknown-fields", RPC, V10);
     assert_eq!(result.status, Status::Fail, "{}", result.message);
     assert!(
-        result.message.contains("have no inputModes or outputModes, which both versions make optional"),
+        result
+            .message
+            .contains("have no inputModes or outputModes, which both versions make optional"),
         "{}",
         result.message
     );

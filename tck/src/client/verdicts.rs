@@ -1228,22 +1228,50 @@ fn extended_authenticated(seen: &Observed) -> Judged {
 }
 
 fn extended_used(seen: &Observed) -> Judged {
-    let Some(extended) = &seen.truth.extended_card else {
-        return Judged::Error("the kit could not read the agent's extended card".into());
-    };
     let line = step_line!(seen, 1);
+    let asks: Vec<&Call> = seen.of_op("GetExtendedAgentCard").collect();
+    let Some(ask) = asks.iter().rev().find(|c| c.door() != Door::Dead).or(asks.last()) else {
+        return seen.no_request("GetExtendedAgentCard request");
+    };
+    // What the agent answered the request the client made for it.
+    let served = match ask.answered() {
+        Answered::Result(card) => card,
+        Answered::Error(e) => {
+            return match error_of(line) {
+                Some(_) => Judged::Untestable(format!(
+                    "the agent answered the client's request for the extended card with an \
+                     error ({e}), which the client reported: no extended card to judge"
+                )),
+                None => Judged::Broken(format!(
+                    "the agent answered the request for the extended card with an error ({e}); \
+                     the client gave a card: {}",
+                    short(&line.to_string(), 200)
+                )),
+            };
+        }
+        Answered::Nothing(why) | Answered::Unreadable(why) => {
+            return Judged::Untestable(format!("{}: {why}", ask.brief()));
+        }
+        Answered::Stream(_) => {
+            return Judged::Untestable(format!("{}: the agent answered no card", ask.brief()))
+        }
+    };
     if let Some(error) = error_of(line) {
-        return Judged::Broken(format!("the client gave no extended card ({error})"));
+        return Judged::Broken(format!(
+            "the agent served its extended card ({}); the client gave no extended card ({error})",
+            ask.brief()
+        ));
     }
     let read: Vec<String> = (line["skills"].as_array().into_iter().flatten())
         .filter_map(|s| s.as_str().map(str::to_owned))
         .collect();
-    let served = skill_ids(extended);
+    let served = skill_ids(&served);
     if read == served {
-        Judged::Kept(format!("the client gave the extended card (skills {served:?})"))
+        Judged::Kept(format!("the client gave the extended card the agent served (skills {served:?})"))
     } else {
         Judged::Broken(format!(
-            "the client gave a card with the skills {read:?}; the extended card has {served:?}{}",
+            "the client gave a card with the skills {read:?}; the extended card the agent served \
+             has {served:?}{}",
             if read == skill_ids(seen.card) { " (the public card's)" } else { "" }
         ))
     }
