@@ -125,6 +125,14 @@ async fn a_request_at_the_interface_url_plus_a_slash_is_read_and_judged() {
                 result.message
             );
         }
+        // Read, the requests are judged: their URL is not the one the card gives.
+        let url = at(&report, "client.interface.first-supported", RPC, version);
+        assert_eq!(url.status, Status::Fail, "{}", url.message);
+        assert!(
+            url.message.contains("a URL the card does not give"),
+            "{}",
+            url.message
+        );
     }
 }
 

@@ -35,6 +35,9 @@ pub struct Call {
     pub discouraged: Vec<String>,
     /// The card fetch (`/.well-known/agent-card.json`).
     pub card_fetch: bool,
+    /// Where the request's path leaves the URL the card gives (the agent serves it all the
+    /// same): the interface URL or a route with a slash added.
+    pub off_url: Option<String>,
 }
 
 impl Call {
@@ -333,6 +336,7 @@ pub fn read(seen: &Arc<Seen>, prefix: &str) -> Call {
         broken: Vec::new(),
         discouraged: Vec::new(),
         card_fetch: false,
+        off_url: None,
     };
     let path = seen.path.strip_prefix(prefix).unwrap_or(&seen.path);
     // The routes as the play's agent serves them: a trailing slash names the same route.
@@ -345,6 +349,13 @@ pub fn read(seen: &Arc<Seen>, prefix: &str) -> Call {
         read_jsonrpc(&mut call);
     } else if let Some(route) = path.strip_prefix(a2a_reference_agent::REST_PATH) {
         read_rest(&mut call, route);
+    }
+    if call.op.is_some() && path.len() > 1 && path.ends_with('/') {
+        call.off_url = Some(format!(
+            "{} is the card's {} with a slash added",
+            seen.path,
+            if call.binding == Some(Binding::Jsonrpc) { "interface URL" } else { "route" }
+        ));
     }
     call
 }

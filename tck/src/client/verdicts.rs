@@ -1140,6 +1140,15 @@ fn first_supported(seen: &Observed) -> Judged {
     let Some(first) = seen.operations().next() else {
         return seen.no_request("A2A request");
     };
+    // V03-5.6.3-05 and V10-8.3.2-01 (3): the URL the card gives, a MUST in both versions.
+    let off: Vec<String> = seen.operations().filter_map(|c| c.off_url.clone()).collect();
+    if !off.is_empty() {
+        return Judged::Broken(format!(
+            "the client sent to a URL the card does not give ({}), where 0.3 §5.6.3 and 1.0 \
+             §8.3.2 ask for the URL the card declares for the interface",
+            off.join("; ")
+        ));
+    }
     match first.door() {
         Door::Main => Judged::Kept("the client used the first interface the card lists".into()),
         // 0.3 §5.6.3 rule 2 (V03-5.6.3-02): a SHOULD.
