@@ -25,16 +25,10 @@ fn nothing(seen: &Observed, what: &str) -> Judged {
     }
 }
 
-/// The line of step `i`, or why there is none.
+/// The line of step `i` of the play, or why there is none (a step not asked of a client whose
+/// API lacks its call has none).
 fn line<'a>(seen: &'a Observed, i: usize) -> Result<&'a Value, Judged> {
-    match (seen.outcome.step(i), &seen.outcome.failure) {
-        (Some(line), _) => Ok(line),
-        (None, Some(failure)) => Err(Judged::Error(failure.clone())),
-        (None, None) => Err(Judged::Untestable(format!(
-            "the adapter printed no line for step {}",
-            i + 1
-        ))),
-    }
+    seen.line(i)
 }
 
 /// The error of a line, as `kind: message`.
