@@ -94,8 +94,11 @@ class Client:
         interfaces = [(i['url'], i.get('protocolVersion'), i.get('tenant'))
                       for i in card.get('supportedInterfaces', [])
                       if i.get('protocolBinding') == 'JSONRPC']
-        if not interfaces and card.get('preferredTransport', 'JSONRPC') == 'JSONRPC':
-            interfaces = [(card['url'], '0.3', None)]
+        if not interfaces:
+            listed = [(card.get('url'), card.get('preferredTransport', 'JSONRPC'))] + [
+                (i.get('url'), i.get('transport')) for i in card.get('additionalInterfaces', [])]
+            interfaces = [(url, '0.3', None) for url, transport in listed
+                          if url and transport == 'JSONRPC']
         if not interfaces:
             raise Failed('CardRejected', 'no JSON-RPC interface')
         self.url, self.version, self.tenant = interfaces[0]
