@@ -34,6 +34,8 @@ function describe() {
     // task to end, and the adapter does not poll on its behalf.
     features: ['streaming', 'push', 'extended-card', 'extensions', 'timeouts',
       ...(typeof verifyAgentCardSignature === 'function' ? ['signatures'] : [])],
+    // The calls of the SDK's client this adapter drives (every step op).
+    operations: ['send', 'stream', 'get', 'cancel', 'subscribe', 'push', 'extended_card'],
   };
 }
 

@@ -71,6 +71,9 @@ DESCRIBE = {
     # behalf.
     'features': ['streaming', 'push', 'extended-card', 'extensions', 'credentials', 'timeouts']
     + (['signatures'] if SIGNING else []),
+    # The calls of the SDK's client this adapter drives (every step op).
+    'operations': ['send', 'stream', 'get', 'cancel', 'subscribe', 'push',
+                   'extended_card'],
 }
 
 # The SDK's typed errors, named as PROTOCOL.md names them.

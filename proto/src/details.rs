@@ -59,6 +59,53 @@ pub(crate) fn status_with_details(
     Status::with_error_details(code, message, details)
 }
 
+/// The status a call ended with, read from its trailers as another party recorded them:
+/// `grpc-status`, `grpc-message` (percent-encoded) and `grpc-status-details-bin` (base64,
+/// padded or not).
+pub fn status_of_trailers(code: i32, message: &str, details_bin: Option<&str>) -> GrpcStatus {
+    use base64::Engine as _;
+    let message = percent_decoded(message);
+    let Some(encoded) = details_bin.map(str::trim).filter(|d| !d.is_empty()) else {
+        return grpc_status(&Status::new(Code::from(code), message));
+    };
+    let unpadded = encoded.trim_end_matches('=');
+    match base64::engine::general_purpose::STANDARD_NO_PAD.decode(unpadded) {
+        Ok(bytes) => grpc_status(&Status::with_details(
+            Code::from(code),
+            message,
+            bytes::Bytes::from(bytes),
+        )),
+        Err(e) => {
+            let mut status = grpc_status(&Status::new(Code::from(code), message));
+            status.details_error = Some(format!("grpc-status-details-bin is not base64: {e}"));
+            status
+        }
+    }
+}
+
+/// `grpc-message` decoded (`%XX` escapes).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = text
+            .get(i + 1..i + 3)
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// The client's view of a status the peer sent.
 pub(crate) fn grpc_status(status: &Status) -> GrpcStatus {
     let code = status.code() as i32;

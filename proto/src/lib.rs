@@ -29,7 +29,7 @@ use tonic::Status;
 
 pub mod client;
 mod details;
-pub use details::code_name;
+pub use details::{code_name, status_of_trailers};
 mod sanitize;
 pub mod server;
 

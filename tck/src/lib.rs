@@ -32,8 +32,8 @@ macro_rules! layers {
 }
 
 layers! {
-    facts: a2a, behaviors, destination, drive, ids, jws, model, registry, revision, service_params,
-        stop;
+    facts: a2a, behaviors, destination, drive, ids, jws, model, operation, registry, revision,
+        service_params, stop;
     exchange: card, evidence, history, judge, latency, pace, shapes, tls_probe, transport, webhook, wire;
     suite: card_drive, check, checks, contract, ctx, detect, filter, probe, revised;
     reporting: acts_report, baseline, compat, declarations, diff, evidence_text, floor, format, gate, html,

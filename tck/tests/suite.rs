@@ -14,6 +14,7 @@ mod card_drive;
 mod ci;
 mod cli;
 mod client_mode;
+mod client_truth;
 mod configurations;
 mod contract;
 mod declared;

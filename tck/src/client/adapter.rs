@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use crate::model::{Binding, ProtocolVersion};
 use crate::report::ClientUnderTest;
 
+use super::plays::OPERATIONS;
 use super::reference_client::{self, ClientFault};
 
 /// What one run of the adapter gave.
@@ -40,6 +41,7 @@ pub enum Client {
 }
 
 const NOISE_KEEP: usize = 4096;
+
 
 impl Client {
     /// The describe run: who the client is and what it supports.
@@ -74,6 +76,22 @@ impl Client {
                 .ok_or_else(|| format!("the describe line names an unknown version {name:?}"))?;
             versions.push(version);
         }
+        let operations = match line.get("operations") {
+            None | Some(Value::Null) => None,
+            Some(Value::Array(_)) => {
+                let named = texts("operations");
+                if let Some(unknown) = named.iter().find(|op| !OPERATIONS.contains(&op.as_str())) {
+                    return Err(format!(
+                        "the describe line names an unknown operation {unknown:?} (known: {})",
+                        OPERATIONS.join(", ")
+                    ));
+                }
+                Some(named)
+            }
+            Some(other) => {
+                return Err(format!("the describe line's operations is not a list: {other}"))
+            }
+        };
         Ok(ClientUnderTest {
             name: text("name"),
             version: text("version"),
@@ -84,6 +102,7 @@ impl Client {
             bindings,
             versions,
             features: texts("features"),
+            operations,
         })
     }
 

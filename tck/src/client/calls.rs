@@ -8,6 +8,11 @@ use std::sync::Arc;
 use serde_json::{json, Map, Value};
 
 use crate::model::{Binding, ProtocolVersion};
+use crate::operation::{self, jsonrpc_method};
+
+use crate::a2a::ErrorKind;
+use crate::transport::{Answer, ErrorReply};
+use crate::wire::HttpReply;
 
 use super::stage::{Door, Seen};
 
@@ -30,6 +35,9 @@ pub struct Call {
     pub discouraged: Vec<String>,
     /// The card fetch (`/.well-known/agent-card.json`).
     pub card_fetch: bool,
+    /// Where the request's path leaves the URL the card gives (the agent serves it all the
+    /// same): the interface URL or a route with a slash added.
+    pub off_url: Option<String>,
 }
 
 impl Call {
@@ -89,41 +97,227 @@ impl Call {
     }
 }
 
-/// The 1.0 operations, with their 0.3 JSON-RPC methods.
-const METHODS: &[(&str, &str)] = &[
-    ("SendMessage", "message/send"),
-    ("SendStreamingMessage", "message/stream"),
-    ("GetTask", "tasks/get"),
-    ("ListTasks", "tasks/list"),
-    ("CancelTask", "tasks/cancel"),
-    ("SubscribeToTask", "tasks/resubscribe"),
-    (
-        "CreateTaskPushNotificationConfig",
-        "tasks/pushNotificationConfig/set",
-    ),
-    ("GetTaskPushNotificationConfig", "tasks/pushNotificationConfig/get"),
-    (
-        "ListTaskPushNotificationConfigs",
-        "tasks/pushNotificationConfig/list",
-    ),
-    (
-        "DeleteTaskPushNotificationConfig",
-        "tasks/pushNotificationConfig/delete",
-    ),
-    ("GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"),
-];
+/// What the play's agent answered one request, as the stage passed it on.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answered {
+    /// No answer of the agent: the failing interface's 503, or a request the stage could not
+    /// pass on.
+    Nothing(String),
+    /// A unary result (the JSON-RPC result, the REST body, the gRPC message as ProtoJSON), in
+    /// the form of the version it was served in.
+    Result(Value),
+    /// A stream's events (each JSON-RPC result, REST event or gRPC message), as far as the
+    /// stage kept them.
+    Stream(Vec<Value>),
+    /// An error, as its binding expressed it.
+    Error(ErrorReply),
+    /// An answer the kit cannot read, and why.
+    Unreadable(String),
+}
 
-/// The operation a JSON-RPC method names, and the version whose name it is.
-fn jsonrpc_method(name: &str) -> Option<(&'static str, ProtocolVersion)> {
-    METHODS.iter().find_map(|(v10, v03)| {
-        if *v10 == name {
-            Some((*v10, ProtocolVersion::V1_0))
-        } else if *v03 == name {
-            Some((*v10, ProtocolVersion::V0_3))
-        } else {
-            None
-        }
+impl Answered {
+    /// The task or the message a result or a stream's first event holds: `("task", task)`
+    /// or `("message", message)`, in either version's form.
+    pub fn payload(&self) -> Option<(&'static str, &Value)> {
+        let value = match self {
+            Answered::Result(value) => value,
+            Answered::Stream(events) => events.first()?,
+            _ => return None,
+        };
+        payload_of(value)
+    }
+}
+
+/// The task or message of a result: a 1.0 `{"task"}`/`{"message"}` (gRPC 0.3 `{"msg"}`), a
+/// 0.3 object with its `kind`, or a bare task (GetTask, CancelTask).
+fn payload_of(value: &Value) -> Option<(&'static str, &Value)> {
+    if let Some(task) = value.get("task").filter(|t| t.is_object()) {
+        return Some(("task", task));
+    }
+    if let Some(message) = (value.get("message").or_else(|| value.get("msg"))).filter(|m| m.is_object()) {
+        return Some(("message", message));
+    }
+    match value.get("kind").and_then(Value::as_str) {
+        Some("message") => Some(("message", value)),
+        Some("task") => Some(("task", value)),
+        _ if value.get("id").is_some() && value.get("status").is_some() => Some(("task", value)),
+        _ => None,
+    }
+}
+
+/// The error kind an error is, named as the adapter protocol names kinds (`TaskNotFound`,
+/// `ParseError`): by its ErrorInfo reason, its JSON-RPC code, else by the binding's form;
+/// `None` when its form names none (0.3 leaves HTTP+JSON and gRPC errors unspecified).
+pub fn kind_of(error: &ErrorReply) -> Option<String> {
+    let protocol = [
+        ErrorKind::InvalidParams,
+        ErrorKind::InvalidRequest,
+        ErrorKind::MethodNotFound,
+        ErrorKind::JsonParse,
+        ErrorKind::Internal,
+    ];
+    let kinds: Vec<ErrorKind> = ErrorKind::A2A.iter().copied().chain(protocol).collect();
+    let by_reason = (error.error_info.as_ref())
+        .and_then(|info| kinds.iter().find(|k| k.reason() == Some(info.reason.as_str())));
+    let by_code = (error.code).and_then(|code| kinds.iter().find(|k| k.jsonrpc_code() == code));
+    let specified = error.binding == Binding::Jsonrpc || error.version == ProtocolVersion::V1_0;
+    let by_form = || {
+        specified
+            .then(|| kinds.iter().find(|k| crate::judge::error(error, **k).is_ok()))
+            .flatten()
+    };
+    let kind = by_reason.or(by_code).or_else(by_form)?;
+    Some(match kind {
+        ErrorKind::JsonParse => "ParseError".to_owned(),
+        other => format!("{other:?}"),
     })
+}
+
+impl Call {
+    /// The concatenated text of the message it carries (1.0 `parts`, 0.3 gRPC `content`).
+    pub fn text(&self) -> Option<String> {
+        let message = self.message()?;
+        let parts = message.get("parts").or_else(|| message.get("content"))?;
+        Some(
+            (parts.as_array().into_iter().flatten())
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect(),
+        )
+    }
+
+    /// Whether it fetched the card where cards were before 0.3 (`/.well-known/agent.json`).
+    pub fn legacy_card_fetch(&self) -> bool {
+        self.seen.path.trim_end_matches('/').ends_with(LEGACY_CARD_PATH)
+    }
+
+    /// What the agent answered it.
+    pub fn answered(&self) -> Answered {
+        let served = self.seen.served();
+        if self.door() == Door::Dead {
+            return Answered::Nothing("the failing interface answered it, not the agent".into());
+        }
+        if let (Some(error), 502) = (&served.error, served.status) {
+            return Answered::Nothing(format!("the stage could not pass it on: {error}"));
+        }
+        let version = self.spoken.unwrap_or(ProtocolVersion::V1_0);
+        let with_version = |mut e: ErrorReply| {
+            e.version = version;
+            Answered::Error(e)
+        };
+        let header = |name: &str| {
+            (served.headers.iter())
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map(|(_, v)| v.as_str())
+        };
+        match self.binding {
+            None => Answered::Unreadable("the request is no A2A operation".into()),
+            Some(Binding::Grpc) => {
+                let code = header("grpc-status").and_then(|c| c.trim().parse::<i32>().ok());
+                match code {
+                    Some(0) => {
+                        let messages = self.grpc_messages(&served.body);
+                        match self.op {
+                            Some("SendStreamingMessage" | "SubscribeToTask") => {
+                                Answered::Stream(messages)
+                            }
+                            _ => messages.into_iter().next().map_or_else(
+                                || Answered::Unreadable("an OK status with no message".into()),
+                                Answered::Result,
+                            ),
+                        }
+                    }
+                    Some(code) => {
+                        let status = a2a_proto::status_of_trailers(
+                            code,
+                            header("grpc-message").unwrap_or(""),
+                            header("grpc-status-details-bin"),
+                        );
+                        with_version(crate::transport::grpc::error_reply(&status))
+                    }
+                    None => Answered::Unreadable(format!(
+                        "no gRPC status (HTTP {})",
+                        served.status
+                    )),
+                }
+            }
+            Some(binding) => {
+                let event_stream = header("content-type")
+                    .is_some_and(|c| c.to_ascii_lowercase().starts_with("text/event-stream"));
+                if event_stream {
+                    return sse_answer(binding, &served.body, version);
+                }
+                let http = HttpReply {
+                    status: served.status,
+                    headers: served.headers.clone(),
+                    body: served.body.clone(),
+                };
+                match crate::transport::stream::unary_reply(binding, &http).read {
+                    Ok(Answer::Result(value)) => Answered::Result(value),
+                    Ok(Answer::Error(e)) => with_version(e),
+                    Err(why) => Answered::Unreadable(why),
+                }
+            }
+        }
+    }
+
+    /// The messages of a gRPC response body, as ProtoJSON of the rpc's output.
+    fn grpc_messages(&self, body: &[u8]) -> Vec<Value> {
+        let mut parts = self.seen.path.trim_start_matches('/').splitn(2, '/');
+        let (service, rpc) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+        let Some(method) = a2a_proto::method_in(service, rpc) else {
+            return Vec::new();
+        };
+        let mut messages = Vec::new();
+        let mut at = 0;
+        while body.len() >= at + 5 {
+            let len = u32::from_be_bytes([body[at + 1], body[at + 2], body[at + 3], body[at + 4]])
+                as usize;
+            let Some(bytes) = body.get(at + 5..at + 5 + len) else {
+                break;
+            };
+            if body[at] == 0 {
+                if let Ok(message) = prost_reflect::DynamicMessage::decode(method.output(), bytes) {
+                    if let Ok(value) = a2a_proto::to_json(&message) {
+                        messages.push(value);
+                    }
+                }
+            }
+            at += 5 + len;
+        }
+        messages
+    }
+}
+
+/// A stream answered as server-sent events: each event's JSON (a JSON-RPC event's result), or
+/// the error its first event carries.
+fn sse_answer(binding: Binding, body: &[u8], version: ProtocolVersion) -> Answered {
+    let text = String::from_utf8_lossy(body).replace("\r\n", "\n");
+    let mut events = Vec::new();
+    for block in text.split("\n\n") {
+        let data: Vec<&str> = (block.lines())
+            .filter_map(|l| l.strip_prefix("data:"))
+            .map(|d| d.strip_prefix(' ').unwrap_or(d))
+            .collect();
+        if data.is_empty() {
+            continue;
+        }
+        let Ok(event) = serde_json::from_str::<Value>(&data.join("\n")) else {
+            continue;
+        };
+        if binding != Binding::Jsonrpc {
+            events.push(event);
+            continue;
+        }
+        match crate::transport::jsonrpc::read_response(&event, None) {
+            Some(Answer::Result(result)) => events.push(result),
+            Some(Answer::Error(mut e)) if events.is_empty() => {
+                e.version = version;
+                return Answered::Error(e);
+            }
+            _ => {}
+        }
+    }
+    Answered::Stream(events)
 }
 
 /// Reads every request of a play.
@@ -142,19 +336,32 @@ pub fn read(seen: &Arc<Seen>, prefix: &str) -> Call {
         broken: Vec::new(),
         discouraged: Vec::new(),
         card_fetch: false,
+        off_url: None,
     };
     let path = seen.path.strip_prefix(prefix).unwrap_or(&seen.path);
-    if path.ends_with("/.well-known/agent-card.json") {
+    // The routes as the play's agent serves them: a trailing slash names the same route.
+    let route = path.trim_end_matches('/');
+    if route.ends_with("/.well-known/agent-card.json") || route.ends_with(LEGACY_CARD_PATH) {
         call.card_fetch = true;
     } else if seen.is_grpc() {
         read_grpc(&mut call);
-    } else if path == a2a_reference_agent::JSONRPC_PATH {
+    } else if route == a2a_reference_agent::JSONRPC_PATH {
         read_jsonrpc(&mut call);
     } else if let Some(route) = path.strip_prefix(a2a_reference_agent::REST_PATH) {
         read_rest(&mut call, route);
     }
+    if call.op.is_some() && path.len() > 1 && path.ends_with('/') {
+        call.off_url = Some(format!(
+            "{} is the card's {} with a slash added",
+            seen.path,
+            if call.binding == Some(Binding::Jsonrpc) { "interface URL" } else { "route" }
+        ));
+    }
     call
 }
+
+/// Where cards were before 0.3 named `agent-card.json`.
+pub const LEGACY_CARD_PATH: &str = "/.well-known/agent.json";
 
 fn body_json(seen: &Seen) -> Option<Value> {
     serde_json::from_slice(&seen.body).ok()
@@ -254,77 +461,25 @@ fn camel(key: &str) -> String {
     out
 }
 
-/// The REST route of `route` (the path below the interface URL) and `verb`: operation, version,
-/// and the fields the path carries.
-fn rest_route(verb: &str, route: &str) -> Option<(&'static str, ProtocolVersion, Map<String, Value>)> {
-    let mut segments: Vec<&str> = route.split('/').filter(|s| !s.is_empty()).collect();
-    let mut fields = Map::new();
-    let version = if segments.first() == Some(&"v1") {
-        segments.remove(0);
-        ProtocolVersion::V0_3
-    } else {
-        ProtocolVersion::V1_0
-    };
-    let known = |s: &str| {
-        s.starts_with("message:") || s == "tasks" || s == "extendedAgentCard" || s == "card"
-    };
-    if version == ProtocolVersion::V1_0 && segments.len() > 1 && !known(segments[0]) {
-        fields.insert("tenant".into(), json!(segments.remove(0)));
-    }
-    let op = match (verb, segments.as_slice()) {
-        ("POST", ["message:send"]) => "SendMessage",
-        ("POST", ["message:stream"]) => "SendStreamingMessage",
-        ("GET", ["tasks"]) => "ListTasks",
-        ("GET", ["extendedAgentCard"]) if version == ProtocolVersion::V1_0 => {
-            "GetExtendedAgentCard"
-        }
-        ("GET", ["card"]) if version == ProtocolVersion::V0_3 => "GetExtendedAgentCard",
-        (_, ["tasks", last]) if last.contains(':') => {
-            let (id, action) = last.rsplit_once(':')?;
-            fields.insert("id".into(), json!(id));
-            match (verb, action) {
-                ("POST", "cancel") => "CancelTask",
-                // §11.3.2 says POST, the proto annotation GET: either is read.
-                ("POST" | "GET", "subscribe") => "SubscribeToTask",
-                _ => return None,
-            }
-        }
-        ("GET", ["tasks", id]) => {
-            fields.insert("id".into(), json!(id));
-            "GetTask"
-        }
-        (_, ["tasks", task, "pushNotificationConfigs"]) => {
-            fields.insert("taskId".into(), json!(task));
-            match verb {
-                "POST" => "CreateTaskPushNotificationConfig",
-                "GET" => "ListTaskPushNotificationConfigs",
-                _ => return None,
-            }
-        }
-        (_, ["tasks", task, "pushNotificationConfigs", config]) => {
-            fields.insert("taskId".into(), json!(task));
-            fields.insert("id".into(), json!(config));
-            match verb {
-                "GET" => "GetTaskPushNotificationConfig",
-                "DELETE" => "DeleteTaskPushNotificationConfig",
-                _ => return None,
-            }
-        }
-        _ => return None,
-    };
-    Some((op, version, fields))
-}
-
 fn read_rest(call: &mut Call, route: &str) {
     call.binding = Some(Binding::Rest);
     let seen = Arc::clone(&call.seen);
-    let Some((op, version, fields)) = rest_route(&seen.method, route) else {
+    let found = operation::rest_route(&seen.method, route).filter(|r| match r.spoken {
+        // Below the interface URL: a 1.0 route, after at most a tenant; a 0.3 route after `v1`.
+        ProtocolVersion::V1_0 => r.before.len() <= 1,
+        ProtocolVersion::V0_3 => r.before.is_empty(),
+    });
+    let Some(found) = found else {
         call.broken.push(format!(
             "{} {route} is not a route of the HTTP+JSON binding",
             seen.method
         ));
         return;
     };
+    let (op, version, mut fields) = (found.name, found.spoken, found.fields);
+    if let Some(tenant) = found.before.first() {
+        fields.insert("tenant".into(), json!(tenant));
+    }
     call.op = Some(op);
     call.spoken = Some(version);
     let mut params = Map::new();
@@ -352,14 +507,10 @@ fn read_grpc(call: &mut Call) {
     let seen = Arc::clone(&call.seen);
     let mut parts = seen.path.trim_start_matches('/').splitn(2, '/');
     let (service, rpc) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    let version = match service {
-        a2a_proto::SERVICE => ProtocolVersion::V1_0,
-        a2a_proto::SERVICE_0_3 => ProtocolVersion::V0_3,
-        other => {
-            call.broken
-                .push(format!("the gRPC service {other:?} is not an A2A service"));
-            return;
-        }
+    let Some(version) = operation::grpc_service(service) else {
+        call.broken
+            .push(format!("the gRPC service {service:?} is not an A2A service"));
+        return;
     };
     let Some(method) = a2a_proto::method_in(service, rpc) else {
         call.broken
@@ -367,16 +518,7 @@ fn read_grpc(call: &mut Call) {
         return;
     };
     call.spoken = Some(version);
-    call.op = METHODS
-        .iter()
-        .map(|(v10, _)| *v10)
-        .find(|v10| *v10 == rpc)
-        .or(match rpc {
-            "TaskSubscription" => Some("SubscribeToTask"),
-            "GetAgentCard" => Some("GetExtendedAgentCard"),
-            "ListTaskPushNotificationConfig" => Some("ListTaskPushNotificationConfigs"),
-            _ => None,
-        });
+    call.op = operation::grpc_rpc(rpc);
     let body = &seen.body;
     if body.len() < 5 {
         call.broken.push("the gRPC request holds no message".into());
@@ -416,34 +558,6 @@ pub fn role(message: &Value) -> Option<String> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rest_routes_are_read_with_tenant_and_version() {
-        let (op, version, fields) = rest_route("POST", "/acme/message:send").unwrap();
-        assert_eq!((op, version), ("SendMessage", ProtocolVersion::V1_0));
-        assert_eq!(fields["tenant"], "acme");
-        let (op, version, fields) = rest_route("POST", "/v1/tasks/t-1:cancel").unwrap();
-        assert_eq!((op, version), ("CancelTask", ProtocolVersion::V0_3));
-        assert_eq!(fields["id"], "t-1");
-        let (op, _, fields) = rest_route("POST", "/tasks/t-1/pushNotificationConfigs").unwrap();
-        assert_eq!(op, "CreateTaskPushNotificationConfig");
-        assert_eq!(fields["taskId"], "t-1");
-        assert_eq!(rest_route("GET", "/v1/card").unwrap().0, "GetExtendedAgentCard");
-        assert!(rest_route("PUT", "/message:send").is_none());
-    }
-
-    #[test]
-    fn jsonrpc_methods_of_both_versions() {
-        assert_eq!(
-            jsonrpc_method("message/send"),
-            Some(("SendMessage", ProtocolVersion::V0_3))
-        );
-        assert_eq!(
-            jsonrpc_method("SubscribeToTask"),
-            Some(("SubscribeToTask", ProtocolVersion::V1_0))
-        );
-        assert_eq!(jsonrpc_method("tasks/send"), None);
-    }
 
     #[test]
     fn proto_field_names_read_as_json_names() {

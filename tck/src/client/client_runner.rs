@@ -171,18 +171,28 @@ fn result(
     evidence: Vec<Exchange>,
     duration_ms: u64,
 ) -> CheckResult {
+    // The sentences of the result's version, where the check cites any; else all it cites.
+    let prefix = match version {
+        ProtocolVersion::V1_0 => "V10-",
+        ProtocolVersion::V0_3 => "V03-",
+    };
+    let own: Vec<String> = (check.statements.iter())
+        .filter(|s| s.starts_with(prefix))
+        .cloned()
+        .collect();
+    let statements = if own.is_empty() { check.statements.clone() } else { own };
     CheckResult {
         id: check.id.clone(),
         level: check.level(),
         // The version and section of the first sentence cited.
-        spec_version: match check.statements.first() {
+        spec_version: match statements.first() {
             Some(s) if s.starts_with("V03-") => "0.3".into(),
             _ => "1.0".into(),
         },
-        section: (check.statements.first())
+        section: (statements.first())
             .and_then(|s| crate::registry::section_of(s))
             .unwrap_or_default(),
-        statements: check.statements.clone(),
+        statements,
         requirement: check.requirement.clone(),
         binding: Some(binding),
         version: Some(version),
@@ -251,8 +261,23 @@ async fn play_once(
         .with(plays::stage_options(spec, &card))
         .with_mishaps(spec.mishaps());
     let play = Arc::new(play);
-    let scenario =
-        plays::scenario_file(spec, &card_url, binding, version, bearer.as_deref(), trusted_keys);
+    // The steps of calls the client's API offers; the others are not asked of it.
+    let operations = identity.operations.as_deref();
+    let asked: Vec<usize> = (0..spec.steps.len())
+        .filter(|i| plays::offers(&spec.steps[*i], operations))
+        .collect();
+    let asked_spec = PlaySpec {
+        steps: asked.iter().map(|i| spec.steps[*i].clone()).collect(),
+        ..spec.clone()
+    };
+    let scenario = plays::scenario_file(
+        &asked_spec,
+        &card_url,
+        binding,
+        version,
+        bearer.as_deref(),
+        trusted_keys,
+    );
     stage.begin(Arc::clone(&play));
     let outcome = options.client.run(&scenario, &card_url, options.scenario_timeout).await;
     stage.end();
@@ -269,6 +294,8 @@ async fn play_once(
         calls: &calls,
         outcome: &outcome,
         truth: &truth,
+        asked: &asked,
+        operations,
     };
     let duration_ms = clock.elapsed().as_millis() as u64;
     checks
@@ -464,7 +491,20 @@ fn assemble(
     let mut spec_versions: Vec<String> = identity.versions.iter().map(|v| v.as_str().to_owned()).collect();
     spec_versions.dedup();
     let target = target_of(options, Some(&identity));
+    // The contested sentences the client's results met (the kit's list in `revision`).
+    let mut met = crate::revision::Met::default();
+    for result in &results {
+        let judged = matches!(result.status, Status::Pass | Status::Fail | Status::Warn);
+        if judged && result.id == "client.interface.first-supported" {
+            let checks = met.sentences.entry(crate::revision::Sentence::InterfaceChoice).or_default();
+            if checks.is_empty() {
+                checks.push(result.id.clone());
+            }
+        }
+    }
+    let readings = report::AppliedReading::of(crate::revision::Judging::default(), &met);
     Report {
+        readings,
         mode: Some(Mode::Client),
         client: Some(identity),
         spec_versions,

@@ -463,6 +463,56 @@ pub fn skill_ids(card: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The calls a describe line's `operations` may name (`adapters/PROTOCOL.md`).
+pub const OPERATIONS: &[&str] = &[
+    "send",
+    "stream",
+    "get",
+    "cancel",
+    "subscribe",
+    "push",
+    "extended_card",
+    "list",
+];
+
+/// The calls of the client's API that can take a step (any one of them does): none for `card`
+/// (every client resolves its card), `send` or `stream` for a `send` by its `stream`, else
+/// the step's op (`get`, `cancel`, `subscribe`, `push`, `extended_card`).
+pub fn step_calls(step: &Value) -> Vec<&'static str> {
+    match step["op"].as_str().unwrap_or("") {
+        "card" => Vec::new(),
+        "send" => match step["stream"].as_str().unwrap_or("auto") {
+            "always" => vec!["stream"],
+            "never" => vec!["send"],
+            _ => vec!["send", "stream"],
+        },
+        other => OPERATIONS
+            .iter()
+            .copied()
+            .filter(|known| *known == other)
+            .collect(),
+    }
+}
+
+/// Whether a client whose adapter declares `operations` (`None`: every call) offers a call
+/// that takes `step`.
+pub fn offers(step: &Value, operations: Option<&[String]>) -> bool {
+    let calls = step_calls(step);
+    match operations {
+        None => true,
+        Some(_) if calls.is_empty() => true,
+        Some(offered) => calls.iter().any(|c| offered.iter().any(|o| o == c)),
+    }
+}
+
+/// The sentence that requires every client of `version` to offer `call`, if one does: 0.3
+/// §11.2.2 (V03-11.2.2-01) asks clients to make `message/send` and `tasks/get` requests.
+/// No sentence of either version requires a client to offer cancel, subscribe, list, push
+/// or the extended card, or 1.0 clients any call.
+pub fn required_of_clients(call: &str, version: ProtocolVersion) -> Option<&'static str> {
+    (version == ProtocolVersion::V0_3 && matches!(call, "send" | "get")).then_some("V03-11.2.2-01")
+}
+
 /// The scenario file of one play on one interface, as the adapter reads it.
 pub fn scenario_file(
     spec: &PlaySpec,

@@ -64,7 +64,7 @@ faults! {
     NoFallback = "no-fallback": "Gives up when the first interface fails.",
     DropTenant = "drop-tenant": "Leaves the interface's tenant out of its requests.",
     UnauthenticatedExtendedCard = "unauthenticated-extended-card": "Asks for the extended card without credentials.",
-    PublicCardAsExtended = "public-card-as-extended": "Gives the public card as the extended card.",
+    PublicCardAsExtended = "public-card-as-extended": "Asks for the extended card, then gives the public card as the extended card.",
     NoExtensionHeader = "no-extension-header": "Activates no extension.",
     PushWithoutToken = "push-without-token": "Registers push configs without their token.",
     IgnoreInterfaceVersion = "ignore-interface-version": "Speaks 1.0 to every interface, whatever version the card gives it.",
@@ -827,10 +827,6 @@ impl Session {
     }
 
     async fn extended_card(&mut self) -> Result<Value, Value> {
-        if self.has(ClientFault::PublicCardAsExtended) {
-            let card = self.card().await?;
-            return Ok(json!({"name": card["name"], "skills": crate::plays::skill_ids(&card)}));
-        }
         let credentials = !self.has(ClientFault::UnauthenticatedExtendedCard);
         let transport = self.transport(credentials).await?;
         let params = transport.with_tenant(json!({}));
@@ -839,6 +835,11 @@ impl Session {
             .await
             .map_err(|e| error("Transport", e.to_string()))?;
         match reply.read {
+            // Asks for the extended card, then gives the public one.
+            Ok(Answer::Result(_)) if self.has(ClientFault::PublicCardAsExtended) => {
+                let card = self.card().await?;
+                Ok(json!({"name": card["name"], "skills": crate::plays::skill_ids(&card)}))
+            }
             Ok(Answer::Result(card)) => {
                 Ok(json!({"name": card["name"], "skills": crate::plays::skill_ids(&card)}))
             }

@@ -12,7 +12,7 @@ use crate::check::{Level, Status};
 use crate::model::{Binding, ProtocolVersion};
 
 use super::adapter::Outcome;
-use super::calls::{role, Call};
+use super::calls::{kind_of, role, Answered, Call};
 use super::plays::{skill_ids, ClientCheck, PlaySpec};
 use super::stage::Door;
 
@@ -45,6 +45,11 @@ pub struct Observed<'a> {
     pub calls: &'a [Call],
     pub outcome: &'a Outcome,
     pub truth: &'a Truth,
+    /// The play's steps asked of the client (their indices), in order: one line each. A step
+    /// of a call the client's API does not offer is not asked.
+    pub asked: &'a [usize],
+    /// The calls the client's API offers, as its adapter declares them (`None`: every call).
+    pub operations: Option<&'a [String]>,
 }
 
 impl Observed<'_> {
@@ -61,12 +66,75 @@ impl Observed<'_> {
             .filter(|c| matches!(c.op, Some("SendMessage" | "SendStreamingMessage")))
     }
 
-    /// The line of step `i`, or why there is none.
+    /// The line of step `i` of the play, or why there is none.
     pub(super) fn line(&self, i: usize) -> Result<&Value, Judged> {
-        match self.outcome.step(i) {
+        let Some(at) = self.asked.iter().position(|asked| *asked == i) else {
+            return Err(self.not_asked(i));
+        };
+        match self.outcome.step(at) {
             Some(line) => Ok(line),
             None => Err(self.no_line(i)),
         }
+    }
+
+    /// Why step `i` was not asked of the client: N/A, unless the version requires every
+    /// client to offer its call (0.3 §11.2.2: message/send and tasks/get), which is broken.
+    fn not_asked(&self, i: usize) -> Judged {
+        let step = self.play.steps.get(i).cloned().unwrap_or_default();
+        let calls = super::plays::step_calls(&step);
+        let call = calls.join(" or ");
+        let declared = self.operations.map_or(String::new(), |ops| ops.join(", "));
+        let required = calls.iter().find_map(|c| {
+            super::plays::required_of_clients(c, self.version).map(|sentence| (*c, sentence))
+        });
+        match required {
+            Some((call, sentence)) => Judged::Broken(format!(
+                "the client's API offers no {call} call (its adapter declares the operations \
+                 [{declared}]); spec 0.3 §11.2.2 ({sentence}) requires every client to make \
+                 message/send and tasks/get requests"
+            )),
+            None => Judged::NotApplicable(format!(
+                "step {} ({}) was not asked: the client's API offers no {call} call (its adapter \
+                 declares the operations [{declared}]), and no sentence of A2A {} requires a \
+                 client to offer it",
+                i + 1,
+                step["op"].as_str().unwrap_or("?"),
+                self.version
+            )),
+        }
+    }
+
+    /// The request the client made for step `i`: the last recorded call of the step's
+    /// operation that carries its text (a send) or names its task (get, cancel, subscribe),
+    /// one the agent answered before one the failing interface did; `None` when there is none.
+    fn call_of_step(&self, i: usize) -> Option<&Call> {
+        let step = self.play.steps.get(i)?;
+        let op = step["op"].as_str()?;
+        let named: Vec<&str> = (self.play.steps.iter())
+            .filter_map(|s| s["task"].as_str())
+            .filter(|t| *t != "last")
+            .collect();
+        let wanted: &[&str] = match op {
+            "send" => &["SendMessage", "SendStreamingMessage"],
+            "get" => &["GetTask"],
+            "cancel" => &["CancelTask"],
+            "subscribe" => &["SubscribeToTask"],
+            _ => return None,
+        };
+        let matches = |call: &&Call| {
+            let Some(name) = call.op.filter(|name| wanted.contains(name)) else {
+                return false;
+            };
+            match (name, step["task"].as_str()) {
+                ("SendMessage" | "SendStreamingMessage", _) => {
+                    call.text().as_deref() == step["text"].as_str()
+                }
+                (_, Some(task)) if task != "last" => call.task_id().as_deref() == Some(task),
+                _ => call.task_id().is_none_or(|id| !named.contains(&id.as_str())),
+            }
+        };
+        let all: Vec<&Call> = self.calls.iter().filter(matches).collect();
+        (all.iter().rev().find(|c| c.door() != Door::Dead).or(all.last())).copied()
     }
 
     fn no_line(&self, i: usize) -> Judged {
@@ -124,7 +192,8 @@ pub enum Judged {
     /// A SHOULD-strength side of a MUST check went unfollowed.
     Discouraged(String),
     Untestable(String),
-    /// The play showed nothing the rule speaks of (a client that never retried).
+    /// The play showed nothing the rule speaks of (a client that never retried), or the check
+    /// asks of the client what it does not offer, and no sentence requires it to.
     NotApplicable(String),
     Error(String),
 }
@@ -182,9 +251,10 @@ pub fn has_judge(id: &str) -> bool {
 
 /// Judges `check` over a play: its status and message.
 pub fn judge(check: &ClientCheck, seen: &Observed) -> (Status, String) {
-    let judged = match judge_of(&check.id) {
-        Some(judge) => judge(seen),
-        None => Judged::Error(format!("the kit has no judge for {}", check.id)),
+    let judged = match (judge_of(&check.id), unasked(check, seen)) {
+        (_, Some(unasked)) => unasked,
+        (Some(judge), None) => judge(seen),
+        (None, None) => Judged::Error(format!("the kit has no judge for {}", check.id)),
     };
     match judged {
         Judged::Kept(why) => (Status::Pass, why),
@@ -194,6 +264,46 @@ pub fn judge(check: &ClientCheck, seen: &Observed) -> (Status, String) {
         Judged::NotApplicable(why) => (Status::NotApplicable, why),
         Judged::Error(why) => (Status::Error, why),
     }
+}
+
+/// The checks that judge every step of their play: a step not asked of the client leaves
+/// them nothing to judge.
+const EVERY_STEP: &[&str] = &[
+    "client.follow-up.same-task",
+    "client.stream.read",
+    "client.stream.resubscribe",
+    "client.stream.chunks-reassembled",
+    "client.capabilities.streaming-off",
+    "client.extended-card.authenticated",
+    "client.extended-card.used",
+    "client.push.config-sent",
+    "client.interface.first-supported",
+    "client.interface.fallback",
+];
+
+/// Why `check` has nothing to judge in the steps asked of the client, if it has not: a step
+/// not asked of a check that judges every step, or no step but the card's asked at all.
+fn unasked(check: &ClientCheck, seen: &Observed) -> Option<Judged> {
+    let steps = 0..seen.play.steps.len();
+    let mut missing = steps.filter(|i| !seen.asked.contains(i));
+    if EVERY_STEP.contains(&check.id.as_str()) {
+        if let Some(i) = missing.next() {
+            return Some(seen.not_asked(i));
+        }
+        return None;
+    }
+    // The card's checks judge the card step alone, which is always asked.
+    if check.id == "client.card.tolerates-unknown-fields" || check.id.starts_with("client.signatures.") {
+        return None;
+    }
+    let calls = |i: &usize| !super::plays::step_calls(&seen.play.steps[*i]).is_empty();
+    let asks_a_call = (0..seen.play.steps.len()).any(|i| calls(&i));
+    let asked_a_call = seen.asked.iter().any(calls);
+    if asks_a_call && !asked_a_call {
+        let first = (0..seen.play.steps.len()).find(|i| calls(i)).unwrap_or(0);
+        return Some(seen.not_asked(first));
+    }
+    None
 }
 
 /// Kept (with the words `kept` gives) when nothing broke the rule, else broken, with every problem.
@@ -238,12 +348,68 @@ fn texts(holder: &Value) -> String {
         .collect()
 }
 
+/// Why a client that fetched the card at the path cards had before 0.3 got none: `None` when
+/// it fetched the card where it was served.
+fn legacy_card_path(seen: &Observed, error: &str) -> Option<Judged> {
+    let legacy = seen.calls.iter().find(|c| c.legacy_card_fetch())?;
+    if seen.calls.iter().any(|c| c.card_fetch && !c.legacy_card_fetch()) {
+        return None;
+    }
+    Some(Judged::Broken(format!(
+        "the client looked for the card at {} ({}), where cards were before 0.3, instead of the \
+         card URL it was given: 0.3 and 1.0 serve the card at {}, and the stage answered {} \
+         ({error})",
+        super::calls::LEGACY_CARD_PATH,
+        legacy.brief(),
+        "/.well-known/agent-card.json",
+        legacy.seen.served().status
+    )))
+}
+
+/// The skills of the card with no inputModes or no outputModes (both versions make them
+/// optional: such a skill takes the card's defaultInputModes and defaultOutputModes).
+fn modeless_skills(card: &Value) -> Vec<String> {
+    (card["skills"].as_array().into_iter().flatten())
+        .filter(|s| s.get("inputModes").is_none() || s.get("outputModes").is_none())
+        .map(|s| s["id"].as_str().unwrap_or("?").to_owned())
+        .collect()
+}
+
+/// The finding for a client that refused the card (`error`), whose oddity the play put there
+/// is `oddity`: the reason as exact as the kit can tell it.
+fn refused_card(seen: &Observed, error: String, oddity: &str) -> Judged {
+    if let Some(judged) = legacy_card_path(seen, &error) {
+        return judged;
+    }
+    let modeless = modeless_skills(seen.card);
+    let lower = error.to_ascii_lowercase().replace('_', "");
+    let names_modes = lower.contains("inputmodes") || lower.contains("outputmodes");
+    let optional = "which both versions make optional (such a skill takes the card's \
+                    defaultInputModes and defaultOutputModes)";
+    if !modeless.is_empty() && names_modes {
+        return Judged::Broken(format!(
+            "the client refused the card because its skills ({}) have no inputModes or \
+             outputModes, {optional} ({error})",
+            modeless.join(", ")
+        ));
+    }
+    let mut oddities = vec![oddity.to_owned()];
+    if !modeless.is_empty() {
+        oddities.push(format!(
+            "skills ({}) without inputModes or outputModes, {optional}",
+            modeless.join(", ")
+        ));
+    }
+    Judged::Broken(format!(
+        "the client refused a card whose only oddities are {} ({error})",
+        oddities.join(", and ")
+    ))
+}
+
 fn card_read(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
     if let Some(error) = error_of(line) {
-        return Judged::Broken(format!(
-            "the client refused a card whose only oddity is fields no version defines ({error})"
-        ));
+        return refused_card(seen, error, "fields no version defines");
     }
     let name = seen.card["name"].as_str().unwrap_or("");
     if line["name"].as_str() != Some(name) {
@@ -267,9 +433,7 @@ fn card_read(seen: &Observed) -> Judged {
 fn mixed_versions(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
     if let Some(error) = error_of(line) {
-        return Judged::Broken(format!(
-            "the client refused a card that declares interfaces of both versions ({error})"
-        ));
+        return refused_card(seen, error, "interfaces of both versions");
     }
     let operations: Vec<&Call> = seen.operations().collect();
     if operations.is_empty() {
@@ -311,6 +475,9 @@ fn mixed_versions(seen: &Observed) -> Judged {
 
 fn signature_accepted(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
+    if let Some(judged) = error_of(line).and_then(|error| legacy_card_path(seen, &error)) {
+        return judged;
+    }
     if let Some(error) = error_of(line) {
         return Judged::Broken(format!(
             "the card's signature verifies with the trusted key (over {}), and the client \
@@ -504,109 +671,321 @@ pub(super) fn task_line_problem(line: &Value, truth: &Truth, expect_state: Optio
     None
 }
 
-/// Whether step `step` asks the agent for a direct message (the scenario that answers one).
-fn asks_for_message(step: &Value) -> bool {
-    step["text"].as_str().is_some_and(|t| t.starts_with("tck-message-response"))
+
+/// The line of step `i` for a judge that judges steps one by one: the line, or what to do
+/// with the step (a broken rule is a problem of the step; N/A and UNTESTABLE leave it unjudged,
+/// with the reason; ERROR ends the judging).
+enum StepLine<'v> {
+    Line(&'v Value),
+    Problem(String),
+    Unjudged(String, bool),
+    Error(String),
+}
+
+fn step_line_of<'v>(seen: &'v Observed, i: usize) -> StepLine<'v> {
+    match seen.line(i) {
+        Ok(line) => StepLine::Line(line),
+        Err(Judged::Broken(why)) => StepLine::Problem(format!("step {}: {why}", i + 1)),
+        Err(Judged::NotApplicable(why)) => StepLine::Unjudged(why, true),
+        Err(Judged::Error(why)) => StepLine::Error(why),
+        Err(Judged::Untestable(why) | Judged::Kept(why) | Judged::Discouraged(why)) => {
+            StepLine::Unjudged(why, false)
+        }
+    }
+}
+
+/// What a judge of steps one by one found in none: N/A when no step was asked, else
+/// UNTESTABLE, with every reason.
+fn nothing_judged(what: &str, unjudged: &[String], not_asked: bool, seen: &Observed) -> Judged {
+    let reasons = if unjudged.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", unjudged.join("; "))
+    };
+    if not_asked {
+        Judged::NotApplicable(format!("{what}{reasons}"))
+    } else {
+        Judged::Untestable(format!("{what}{reasons}{}", seen.said()))
+    }
+}
+
+/// The text of a message, in either version's form (0.3 gRPC names the parts `content`).
+fn message_text(message: &Value) -> String {
+    let parts = message.get("parts").or_else(|| message.get("content"));
+    (parts.and_then(Value::as_array).into_iter().flatten())
+        .filter_map(|p| p["text"].as_str())
+        .collect()
+}
+
+/// Compares a task line with the task the agent served in the exchange; `None` when they agree.
+fn served_task_problem(line: &Value, task: &Value) -> Option<String> {
+    if let Some(error) = error_of(line) {
+        if line["result"].as_str() != Some("task") {
+            return Some(format!("the agent answered with a task; the client gave an error ({error})"));
+        }
+    }
+    if line["result"].as_str() != Some("task") {
+        return Some(format!(
+            "the agent answered with a task; the client gave {}",
+            short(&line.to_string(), 200)
+        ));
+    }
+    let served_id = task["id"].as_str().unwrap_or("");
+    match line["task_id"].as_str() {
+        Some(id) if id == served_id => {}
+        Some(id) => return Some(format!("the client gave the task id {id:?}, the agent answered {served_id:?}")),
+        None => return Some("the client gave a task without its id".into()),
+    }
+    if let Some(context) = line["context_id"].as_str() {
+        if task["contextId"].as_str() != Some(context) {
+            return Some(format!(
+                "the client gave the contextId {context:?}, the agent answered {}",
+                task["contextId"]
+            ));
+        }
+    }
+    let read = state_name(&line["state"]);
+    let served = state_name(&task["status"]["state"]);
+    if read != served {
+        return Some(format!(
+            "the client gave the state {}, the agent answered {}",
+            line["state"],
+            served.unwrap_or_default()
+        ));
+    }
+    if let Some(artifacts) = line["artifacts"].as_array() {
+        for served in task["artifacts"].as_array().into_iter().flatten() {
+            let text = message_text(served);
+            let held = artifacts.iter().find(|a| a["artifact_id"] == served["artifactId"]);
+            match held {
+                Some(held) if held["text"].as_str().unwrap_or("") == text => {}
+                Some(held) => {
+                    return Some(format!(
+                        "the artifact {} reads {}, the agent answered {text:?}",
+                        served["artifactId"], held["text"]
+                    ))
+                }
+                None => {
+                    return Some(format!(
+                        "the client holds no artifact {} (the agent answered {text:?})",
+                        served["artifactId"]
+                    ))
+                }
+            }
+        }
+    }
+    None
 }
 
 fn read_results(seen: &Observed) -> Judged {
     let mut problems = Vec::new();
+    let mut unjudged: Vec<String> = Vec::new();
+    // N/A when the steps left unjudged were all unasked (a step answered without what the
+    // check reads leaves it nothing, but no reason to call it untestable).
+    let mut every_unasked = true;
+    let mut some_unasked = false;
+    let mut judged = 0;
     for (i, step) in seen.play.steps.iter().enumerate() {
-        if !matches!(step["op"].as_str(), Some("send" | "get")) {
+        let op = step["op"].as_str().unwrap_or("");
+        if !matches!(op, "send" | "get") {
             continue;
         }
-        let line = step_line!(seen, i);
-        if asks_for_message(step) {
-            if line["result"].as_str() != Some("message") {
-                problems.push(format!(
-                    "step {}: the agent answered with a message; the client gave {}",
+        let line = match step_line_of(seen, i) {
+            StepLine::Line(line) => line,
+            StepLine::Problem(why) => {
+                problems.push(why);
+                continue;
+            }
+            StepLine::Unjudged(why, not_asked) => {
+                every_unasked &= not_asked;
+                some_unasked |= not_asked;
+                unjudged.push(why);
+                continue;
+            }
+            StepLine::Error(why) => return Judged::Error(why),
+        };
+        let Some(call) = seen.call_of_step(i) else {
+            every_unasked = false;
+            unjudged.push(format!(
+                "step {} ({op}): the client made no request for it, so what it gave is not \
+                 judged",
+                i + 1
+            ));
+            continue;
+        };
+        let answered = call.answered();
+        match (&answered, answered.payload()) {
+            (Answered::Nothing(why) | Answered::Unreadable(why), _) => {
+                every_unasked = false;
+                unjudged.push(format!("step {} ({}): {why}", i + 1, call.brief()));
+            }
+            (Answered::Error(e), _) => {
+                judged += 1;
+                if error_of(line).is_none() {
+                    problems.push(format!(
+                        "step {} ({}): the agent answered the error {} ({e}); the client gave {}",
+                        i + 1,
+                        call.brief(),
+                        kind_of(e).unwrap_or_else(|| "of the binding".into()),
+                        short(&line.to_string(), 200)
+                    ));
+                }
+            }
+            (_, Some(("message", message))) => {
+                judged += 1;
+                let text = message_text(message);
+                if line["result"].as_str() != Some("message") {
+                    problems.push(format!(
+                        "step {} ({}): the agent answered with a message; the client gave {}",
+                        i + 1,
+                        call.brief(),
+                        short(&line.to_string(), 200)
+                    ));
+                } else if line["text"].as_str() != Some(text.as_str()) {
+                    problems.push(format!(
+                        "step {}: the client read the agent's message as {}, the agent sent {text:?}",
+                        i + 1,
+                        line["text"]
+                    ));
+                }
+            }
+            // A stream's task is the task as its events left it: the agent's, at the end.
+            (Answered::Stream(_), Some(_)) => {
+                judged += 1;
+                if let Some(problem) = task_line_problem(line, seen.truth, None) {
+                    problems.push(format!("step {} ({}): {problem}", i + 1, call.brief()));
+                }
+            }
+            (_, Some((_, task))) => {
+                judged += 1;
+                if let Some(problem) = served_task_problem(line, task) {
+                    problems.push(format!("step {} ({}): {problem}", i + 1, call.brief()));
+                }
+            }
+            (_, None) => {
+                every_unasked = false;
+                unjudged.push(format!(
+                    "step {} ({}): the agent's answer holds neither a task nor a message",
                     i + 1,
-                    short(&line.to_string(), 200)
-                ));
-            } else if line["text"].as_str() != Some(seen.truth.message_text.as_str()) {
-                problems.push(format!(
-                    "step {}: the client read the agent's message as {}, the agent sent {:?}",
-                    i + 1,
-                    line["text"],
-                    seen.truth.message_text
+                    call.brief()
                 ));
             }
-        } else if let Some(problem) = task_line_problem(line, seen.truth, None) {
-            problems.push(format!("step {} ({}): {problem}", i + 1, line["op"]));
         }
     }
-    kept_unless(problems, || {
-        "the tasks (id, contextId, state, artifacts) and the message text read as served".into()
-    })
-}
-
-/// The error the agent answers step `step` with, by what it holds: a task it never made is
-/// TaskNotFound; a cancel when every task it holds ended other than canceled (so no cancel took)
-/// is TaskNotCancelable; `None` for a step the agent answers without an error.
-fn error_served(step: &Value, truth: &Truth) -> Option<&'static str> {
-    let named = step["task"].as_str().filter(|t| *t != "last");
-    match step["op"].as_str() {
-        Some("get") if named.is_some_and(|id| truth.task(id).is_none()) => Some("TaskNotFound"),
-        Some("cancel") if !truth.tasks.is_empty() && truth.tasks.iter().all(ended_uncanceled) => {
-            Some("TaskNotCancelable")
-        }
-        _ => None,
+    if !problems.is_empty() {
+        return Judged::Broken(problems.join("; "));
     }
-}
-
-/// Whether a task ended in a state a cancel cannot have given it.
-fn ended_uncanceled(task: &Value) -> bool {
-    matches!(
-        state_name(&task["status"]["state"]).as_deref(),
-        Some("completed" | "failed" | "rejected")
-    )
+    if judged == 0 {
+        return nothing_judged(
+            "no request of the play was answered for the client to read",
+            &unjudged,
+            every_unasked && some_unasked,
+            seen,
+        );
+    }
+    Judged::Kept(format!(
+        "{judged} answers (tasks: id, contextId, state, artifacts; messages: text; errors) read as \
+         the agent answered them{}",
+        if unjudged.is_empty() { String::new() } else { format!("; not judged: {}", unjudged.join("; ")) }
+    ))
 }
 
 fn read_errors(seen: &Observed) -> Judged {
     let unspecified = seen.version == ProtocolVersion::V0_3 && seen.binding != Binding::Jsonrpc;
     let mut problems = Vec::new();
     let mut notes: Vec<String> = Vec::new();
+    let mut unjudged: Vec<String> = Vec::new();
+    // N/A when the steps left unjudged were all unasked (a step answered without what the
+    // check reads leaves it nothing, but no reason to call it untestable).
+    let mut every_unasked = true;
+    let mut some_unasked = false;
     let mut judged = 0;
     for (i, step) in seen.play.steps.iter().enumerate() {
-        let Some(expected) = error_served(step, seen.truth) else {
+        let op = step["op"].as_str().unwrap_or("");
+        if !matches!(op, "send" | "get" | "cancel") {
+            continue;
+        }
+        let line = match step_line_of(seen, i) {
+            StepLine::Line(line) => line,
+            StepLine::Problem(why) => {
+                problems.push(why);
+                continue;
+            }
+            StepLine::Unjudged(why, not_asked) => {
+                every_unasked &= not_asked;
+                some_unasked |= not_asked;
+                unjudged.push(why);
+                continue;
+            }
+            StepLine::Error(why) => return Judged::Error(why),
+        };
+        let Some(call) = seen.call_of_step(i) else {
+            every_unasked = false;
+            unjudged.push(format!("step {} ({op}): the client made no request for it", i + 1));
             continue;
         };
+        let error = match call.answered() {
+            Answered::Error(error) => error,
+            Answered::Nothing(why) | Answered::Unreadable(why) => {
+                every_unasked = false;
+                unjudged.push(format!("step {} ({}): {why}", i + 1, call.brief()));
+                continue;
+            }
+            // The agent answered no error: nothing for this check.
+            Answered::Result(_) | Answered::Stream(_) => continue,
+        };
         judged += 1;
-        let line = step_line!(seen, i);
-        match line["error"]["kind"].as_str() {
-            Some(kind) if kind == expected => {}
-            Some(kind) if unspecified => notes.push(format!("step {}: {kind} for {expected}", i + 1)),
-            Some(kind) => problems.push(format!(
-                "step {} ({}): the agent answered {expected}; the client gave {kind} ({})",
+        let served = kind_of(&error);
+        let said = served.clone().unwrap_or_else(|| format!("an error ({error})"));
+        match (line["error"]["kind"].as_str(), served.as_deref()) {
+            (Some(kind), Some(served)) if kind == served => {}
+            (Some(kind), _) if unspecified => {
+                notes.push(format!("step {}: {kind} for {said}", i + 1));
+            }
+            (Some(kind), None) => notes.push(format!("step {}: {kind} for {said}", i + 1)),
+            (Some(kind), Some(_)) => problems.push(format!(
+                "step {} ({}): the agent answered {said}; the client gave {kind} ({})",
                 i + 1,
-                line["op"],
+                call.brief(),
                 short(line["error"]["message"].as_str().unwrap_or(""), 200)
             )),
-            None => problems.push(format!(
-                "step {} ({}): the agent answered {expected}; the client gave no error: {}",
+            (None, _) => problems.push(format!(
+                "step {} ({}): the agent answered {said}; the client gave no error: {}",
                 i + 1,
-                line["op"],
+                call.brief(),
                 short(&line.to_string(), 200)
             )),
         }
     }
-    if judged == 0 {
-        return Judged::Untestable(format!(
-            "the play did not bring the agent to answer an error (no task ended, or the named \
-             task exists){}",
-            seen.said()
-        ));
-    }
     if !problems.is_empty() {
         return Judged::Broken(problems.join("; "));
     }
-    Judged::Kept(if notes.is_empty() {
-        format!("{judged} errors read as the agent answered them")
+    if judged == 0 {
+        return nothing_judged(
+            "the agent answered no request of the play with an error",
+            &unjudged,
+            every_unasked && some_unasked,
+            seen,
+        );
+    }
+    let unjudged = if unjudged.is_empty() {
+        String::new()
     } else {
+        format!("; not judged: {}", unjudged.join("; "))
+    };
+    Judged::Kept(if notes.is_empty() {
+        format!("{judged} errors read as the agent answered them{unjudged}")
+    } else if unspecified {
         format!(
             "the errors were read as errors; 0.3 defines A2A error codes for JSON-RPC only, so \
-             on {} 0.3 the kinds are not judged ({})",
+             on {} 0.3 the kinds are not judged ({}){unjudged}",
             seen.binding.title(),
+            notes.join("; ")
+        )
+    } else {
+        format!(
+            "the errors were read as errors; the kit could not tell the kind of some from their \
+             form ({}){unjudged}",
             notes.join("; ")
         )
     })
@@ -761,10 +1140,29 @@ fn first_supported(seen: &Observed) -> Judged {
     let Some(first) = seen.operations().next() else {
         return seen.no_request("A2A request");
     };
+    // V03-5.6.3-05 and V10-8.3.2-01 (3): the URL the card gives, a MUST in both versions.
+    let off: Vec<String> = seen.operations().filter_map(|c| c.off_url.clone()).collect();
+    if !off.is_empty() {
+        return Judged::Broken(format!(
+            "the client sent to a URL the card does not give ({}), where 0.3 §5.6.3 and 1.0 \
+             §8.3.2 ask for the URL the card declares for the interface",
+            off.join("; ")
+        ));
+    }
     match first.door() {
         Door::Main => Judged::Kept("the client used the first interface the card lists".into()),
+        // 0.3 §5.6.3 rule 2 (V03-5.6.3-02): a SHOULD.
+        Door::Alt if seen.version == ProtocolVersion::V0_3 => Judged::Discouraged(format!(
+            "the 0.3 card names two {} interfaces, the main url first; the client used the \
+             second ({}), where 0.3 §5.6.3 rule 2 (V03-5.6.3-02) says a client that supports \
+             the preferredTransport SHOULD use the main url",
+            seen.binding.title(),
+            first.brief()
+        )),
         Door::Alt => Judged::Broken(format!(
-            "the card lists two {} interfaces; the client used the second ({})",
+            "the card lists two {} 1.0 interfaces; the client used the second ({}), where \
+             §8.3.2 (V10-8.3.2-01) has it select the first supported and prefer earlier entries \
+             (§5.2's choice of any protocol leaves none between two interfaces of one binding)",
             seen.binding.title(),
             first.brief()
         )),
@@ -839,22 +1237,50 @@ fn extended_authenticated(seen: &Observed) -> Judged {
 }
 
 fn extended_used(seen: &Observed) -> Judged {
-    let Some(extended) = &seen.truth.extended_card else {
-        return Judged::Error("the kit could not read the agent's extended card".into());
-    };
     let line = step_line!(seen, 1);
+    let asks: Vec<&Call> = seen.of_op("GetExtendedAgentCard").collect();
+    let Some(ask) = asks.iter().rev().find(|c| c.door() != Door::Dead).or(asks.last()) else {
+        return seen.no_request("GetExtendedAgentCard request");
+    };
+    // What the agent answered the request the client made for it.
+    let served = match ask.answered() {
+        Answered::Result(card) => card,
+        Answered::Error(e) => {
+            return match error_of(line) {
+                Some(_) => Judged::Untestable(format!(
+                    "the agent answered the client's request for the extended card with an \
+                     error ({e}), which the client reported: no extended card to judge"
+                )),
+                None => Judged::Broken(format!(
+                    "the agent answered the request for the extended card with an error ({e}); \
+                     the client gave a card: {}",
+                    short(&line.to_string(), 200)
+                )),
+            };
+        }
+        Answered::Nothing(why) | Answered::Unreadable(why) => {
+            return Judged::Untestable(format!("{}: {why}", ask.brief()));
+        }
+        Answered::Stream(_) => {
+            return Judged::Untestable(format!("{}: the agent answered no card", ask.brief()))
+        }
+    };
     if let Some(error) = error_of(line) {
-        return Judged::Broken(format!("the client gave no extended card ({error})"));
+        return Judged::Broken(format!(
+            "the agent served its extended card ({}); the client gave no extended card ({error})",
+            ask.brief()
+        ));
     }
     let read: Vec<String> = (line["skills"].as_array().into_iter().flatten())
         .filter_map(|s| s.as_str().map(str::to_owned))
         .collect();
-    let served = skill_ids(extended);
+    let served = skill_ids(&served);
     if read == served {
-        Judged::Kept(format!("the client gave the extended card (skills {served:?})"))
+        Judged::Kept(format!("the client gave the extended card the agent served (skills {served:?})"))
     } else {
         Judged::Broken(format!(
-            "the client gave a card with the skills {read:?}; the extended card has {served:?}{}",
+            "the client gave a card with the skills {read:?}; the extended card the agent served \
+             has {served:?}{}",
             if read == skill_ids(seen.card) { " (the public card's)" } else { "" }
         ))
     }

@@ -218,37 +218,10 @@ pub fn operation(exchange: &Exchange) -> Option<(Binding, ProtocolVersion, Strin
     rest_operation(&request.method, &path).map(|op| (Binding::Rest, version, op.to_string()))
 }
 
-/// The REST operation of a method and path (spec 1.0 §11.3), by its method name.
+/// The REST operation of a method and path (spec 1.0 §11.3), by its method name, as
+/// [`crate::operation::rest_route`] reads it.
 fn rest_operation(method: &str, path: &str) -> Option<&'static str> {
-    let path = path.trim_end_matches('/');
-    let tasks_at = path.rfind("/tasks");
-    let after_tasks = tasks_at.map(|at| &path[at + "/tasks".len()..]);
-    Some(match method {
-        "POST" if path.ends_with("/message:send") => "SendMessage",
-        "POST" if path.ends_with("/message:stream") => "SendStreamingMessage",
-        "POST" | "GET" if path.ends_with(":subscribe") => "SubscribeToTask",
-        "POST" if path.ends_with(":cancel") => "CancelTask",
-        "GET" if path.ends_with("/extendedAgentCard") || path.ends_with("/card") => {
-            "GetExtendedAgentCard"
-        }
-        _ => {
-            let rest = after_tasks?;
-            let configs = rest.contains("/pushNotificationConfigs");
-            let config_id = rest
-                .split("/pushNotificationConfigs")
-                .nth(1)
-                .is_some_and(|id| id.len() > 1);
-            match (method, configs) {
-                ("POST", true) => "CreateTaskPushNotificationConfig",
-                ("GET", true) if config_id => "GetTaskPushNotificationConfig",
-                ("GET", true) => "ListTaskPushNotificationConfigs",
-                ("DELETE", true) => "DeleteTaskPushNotificationConfig",
-                ("GET", false) if rest.is_empty() => "ListTasks",
-                ("GET", false) if rest.matches('/').count() == 1 => "GetTask",
-                _ => return None,
-            }
-        }
-    })
+    crate::operation::rest_route(method, path).map(|route| route.name)
 }
 
 /// Whether `exchange`, an operation on `binding`, was answered with success (a 2xx, no

@@ -204,6 +204,9 @@ pub enum Sentence {
     JsonRpcErrorInfo,
     /// §11.1: the REST media type.
     RestMediaType,
+    /// §5.2 against §8.3.2: which declared interface a client uses (any protocol, MAY; the
+    /// first supported, MUST). Client mode.
+    InterfaceChoice,
 }
 
 /// An [`ErrorKind`] as an ordered key (in the order of the error table: by its JSON-RPC code,
@@ -245,6 +248,7 @@ impl Sentence {
             Sentence::JsonRpcErrorInfo => "9.5",
             Sentence::RestMediaType => "11.1",
             Sentence::CardCanonicalForm => "8.4",
+            Sentence::InterfaceChoice => "5.2",
         }
     }
 
@@ -260,6 +264,9 @@ impl Sentence {
             Sentence::CardCanonicalForm => {
                 "the canonical form of the card a signature covers".into()
             }
+            Sentence::InterfaceChoice => "which of the card's interfaces a client uses: any \
+                 protocol the agent declares (§5.2, MAY) or the first it supports (§8.3.2, MUST)"
+                .into(),
         }
     }
 
@@ -279,9 +286,9 @@ impl Sentence {
             Sentence::RestMediaType => {
                 format!("{}: {}", r.rest_media_types.1.as_str(), r.rest_media_types.0.join(" or "))
             }
-            Sentence::CardCanonicalForm => String::new(),
+            Sentence::CardCanonicalForm | Sentence::InterfaceChoice => String::new(),
         };
-        if self == Sentence::CardCanonicalForm {
+        if matches!(self, Sentence::CardCanonicalForm | Sentence::InterfaceChoice) {
             return Vec::new();
         }
         REVISIONS.iter().map(|r| (r.tag, say(r))).collect()
@@ -321,6 +328,7 @@ impl Sentence {
                 expected.rest_media_types.0.join(" or "),
                 expected.tag
             ),
+            Sentence::InterfaceChoice => INTERFACE_CHOICE.into(),
             Sentence::CardCanonicalForm => "§8.4.1 keeps an optional field set to its default \
                  while §8.4.2 and §8.4.3 strip every default-valued property: a signature over \
                  any of the canonical forms a careful reader can derive verifies"
@@ -328,6 +336,16 @@ impl Sentence {
         }
     }
 }
+
+/// The reading of §5.2 against §8.3.2 (client mode's `client.interface.first-supported`, whose
+/// `reading` in `fixtures/client-plays.json` says the same).
+pub const INTERFACE_CHOICE: &str = "§5.2 lets a client choose any protocol the agent declares \
+     (MAY) and §8.3.2 has it select the first supported interface and prefer earlier entries \
+     (MUST). Read together: the choice among protocols (bindings) is the client's, and among \
+     interfaces of a protocol it uses the first. The kit's card lists two interfaces of the same \
+     binding and version, so §5.2 leaves no choice to make there: a client that uses the second \
+     fails on 1.0. A client that passes over an interface of a binding it speaks for one of \
+     another binding is not failed (§5.2). On 0.3 the rule is §5.6.3's rule 2, a SHOULD: WARN";
 
 /// A check's record of the contested sentences it met, and of the canonical forms of the
 /// card's signatures that verified.

@@ -25,16 +25,10 @@ fn nothing(seen: &Observed, what: &str) -> Judged {
     }
 }
 
-/// The line of step `i`, or why there is none.
+/// The line of step `i` of the play, or why there is none (a step not asked of a client whose
+/// API lacks its call has none).
 fn line<'a>(seen: &'a Observed, i: usize) -> Result<&'a Value, Judged> {
-    match (seen.outcome.step(i), &seen.outcome.failure) {
-        (Some(line), _) => Ok(line),
-        (None, Some(failure)) => Err(Judged::Error(failure.clone())),
-        (None, None) => Err(Judged::Untestable(format!(
-            "the adapter printed no line for step {}",
-            i + 1
-        ))),
-    }
+    seen.line(i)
 }
 
 /// The error of a line, as `kind: message`.
@@ -247,7 +241,7 @@ pub fn auth_required(seen: &Observed) -> Judged {
         ));
     }
     let task = line0["task_id"].as_str().unwrap_or("");
-    let continued = seen.outcome.step(1).map(|line1| {
+    let continued = seen.line(1).ok().map(|line1| {
         let same = line1["task_id"].as_str() == Some(task);
         let state = state_name(&line1["state"]);
         match (same, state.as_deref(), error_in(line1)) {
@@ -323,7 +317,7 @@ pub fn refusal_not_retried(seen: &Observed) -> Judged {
             "it went on to the card's other interface ({})",
             call.brief()
         ),
-        None => match seen.outcome.step(0).and_then(error_in) {
+        None => match seen.line(0).ok().and_then(error_in) {
             Some(error) => format!("it gave the error ({error})"),
             None => "it did not try again".to_owned(),
         },

@@ -6,6 +6,7 @@ use serde_json::Value;
 use crate::card::Interface;
 use crate::evidence::Exchange;
 use crate::model::{Binding, ProtocolVersion};
+use crate::operation;
 
 /// The operation an exchange carried, by what its result is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,84 +53,39 @@ pub(super) fn operation(interface: &Interface, exchange: &Exchange) -> Option<Op
         Binding::Jsonrpc => {
             let body = request.body.as_ref()?.json.as_ref()?;
             let method = body.get("method")?.as_str()?;
-            Some(match (interface.version, method) {
-                (ProtocolVersion::V1_0, "SendMessage")
-                | (ProtocolVersion::V0_3, "message/send") => Op::Send,
-                (ProtocolVersion::V1_0, "SendStreamingMessage" | "SubscribeToTask")
-                | (ProtocolVersion::V0_3, "message/stream" | "tasks/resubscribe") => Op::Stream,
-                (ProtocolVersion::V1_0, "GetTask" | "CancelTask")
-                | (ProtocolVersion::V0_3, "tasks/get" | "tasks/cancel") => Op::Task,
-                (ProtocolVersion::V1_0, "ListTasks") => Op::ListTasks,
-                (
-                    ProtocolVersion::V1_0,
-                    "CreateTaskPushNotificationConfig" | "GetTaskPushNotificationConfig",
-                )
-                | (
-                    ProtocolVersion::V0_3,
-                    "tasks/pushNotificationConfig/set" | "tasks/pushNotificationConfig/get",
-                ) => Op::PushConfig,
-                (ProtocolVersion::V1_0, "ListTaskPushNotificationConfigs")
-                | (ProtocolVersion::V0_3, "tasks/pushNotificationConfig/list") => {
-                    Op::PushConfigList
+            Some(match operation::jsonrpc_method(method) {
+                // 0.3's tasks/list is not in its schema's results: its envelope only.
+                Some(("ListTasks", ProtocolVersion::V0_3)) => Op::Other,
+                Some((name, spoken)) if spoken == interface.version => {
+                    category(name).unwrap_or(Op::Other)
                 }
                 _ => Op::Other,
             })
         }
         Binding::Rest => rest_operation(&request.method, &request.url),
-        Binding::Grpc => {
-            let rpc = request.url.rsplit('/').next()?;
-            Some(match rpc {
-                "SendMessage" => Op::Send,
-                "SendStreamingMessage" | "SubscribeToTask" | "TaskSubscription" => Op::Stream,
-                "GetTask" | "CancelTask" => Op::Task,
-                "ListTasks" => Op::ListTasks,
-                "CreateTaskPushNotificationConfig" | "GetTaskPushNotificationConfig" => {
-                    Op::PushConfig
-                }
-                "ListTaskPushNotificationConfigs" | "ListTaskPushNotificationConfig" => {
-                    Op::PushConfigList
-                }
-                _ => return None,
-            })
-        }
+        Binding::Grpc => category(operation::grpc_rpc(request.url.rsplit('/').next()?)?),
     }
 }
 
+/// What an operation's result is, by its 1.0 name; `None` for one whose result is not judged
+/// here.
+fn category(name: &str) -> Option<Op> {
+    Some(match name {
+        "SendMessage" => Op::Send,
+        "SendStreamingMessage" | "SubscribeToTask" => Op::Stream,
+        "GetTask" | "CancelTask" => Op::Task,
+        "ListTasks" => Op::ListTasks,
+        "CreateTaskPushNotificationConfig" | "GetTaskPushNotificationConfig" => Op::PushConfig,
+        "ListTaskPushNotificationConfigs" => Op::PushConfigList,
+        _ => return None,
+    })
+}
+
 /// The operation of a REST request, by its path's end (either version's routes, with or
-/// without a tenant or `/v1` prefix); unknown routes are not judged.
+/// without a tenant or `/v1` prefix, as [`operation::rest_route`] reads them); unknown
+/// routes are not judged.
 fn rest_operation(method: &str, url: &str) -> Option<Op> {
-    let path = url.split(['?', '#']).next()?;
-    let segments: Vec<&str> = path.split('/').collect();
-    let last = *segments.last()?;
-    let before = |n: usize| segments.len().checked_sub(n + 1).map(|i| segments[i]);
-    let get = method.eq_ignore_ascii_case("GET");
-    let post = method.eq_ignore_ascii_case("POST");
-    if last == "message:send" && post {
-        return Some(Op::Send);
-    }
-    if last == "message:stream" || (last.ends_with(":subscribe") && before(1) == Some("tasks")) {
-        return Some(Op::Stream);
-    }
-    if last.ends_with(":cancel") && before(1) == Some("tasks") && post {
-        return Some(Op::Task);
-    }
-    if last == "tasks" && get {
-        return Some(Op::ListTasks);
-    }
-    if before(1) == Some("tasks") && get && !last.contains(':') {
-        return Some(Op::Task);
-    }
-    if last == "pushNotificationConfigs" && before(2) == Some("tasks") {
-        return match () {
-            _ if post => Some(Op::PushConfig),
-            _ if get => Some(Op::PushConfigList),
-            _ => None,
-        };
-    }
-    if before(1) == Some("pushNotificationConfigs") && before(3) == Some("tasks") && get {
-        return Some(Op::PushConfig);
-    }
-    None
+    category(operation::rest_route(method, url)?.name)
 }
 
 /// The task a stream is about, when its request names one (a subscription, or a message

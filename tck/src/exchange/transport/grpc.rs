@@ -185,7 +185,7 @@ impl Transport for Grpc {
 }
 
 /// A gRPC status as the checks read it.
-fn error_reply(status: &GrpcStatus) -> ErrorReply {
+pub fn error_reply(status: &GrpcStatus) -> ErrorReply {
     ErrorReply {
         binding: Binding::Grpc,
         code: None,

@@ -116,6 +116,11 @@ pub struct ClientUnderTest {
     pub versions: Vec<crate::model::ProtocolVersion>,
     /// The optional features its adapter drives (`streaming`, `push`, `extended-card`, ...).
     pub features: Vec<String>,
+    /// The calls its API offers (`send`, `stream`, `get`, `cancel`, `subscribe`, `push`,
+    /// `extended_card`), when its adapter declares them; absent means every call. A step of a
+    /// call it lacks is not asked of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operations: Option<Vec<String>>,
 }
 
 /// One other configuration of the agent a run tested (`--configuration NAME=URL`, `--plan`),
