@@ -251,7 +251,7 @@ impl Call {
                     headers: served.headers.clone(),
                     body: served.body.clone(),
                 };
-                match crate::transport::stream::unary_reply(binding, &http).read {
+                match crate::transport::answer::unary_reply(binding, &http).read {
                     Ok(Answer::Result(value)) => Answered::Result(value),
                     Ok(Answer::Error(e)) => with_version(e),
                     Err(why) => Answered::Unreadable(why),
@@ -308,7 +308,7 @@ fn sse_answer(binding: Binding, body: &[u8], version: ProtocolVersion) -> Answer
             events.push(event);
             continue;
         }
-        match crate::transport::jsonrpc::read_response(&event, None) {
+        match crate::transport::answer::read_response(&event, None) {
             Some(Answer::Result(result)) => events.push(result),
             Some(Answer::Error(mut e)) if events.is_empty() => {
                 e.version = version;
