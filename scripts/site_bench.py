@@ -8,7 +8,10 @@ It surveys the built-in reference agent once (`a2a-tck survey`, every check), th
 synthetic survey runs of N agents made from that report: each agent's results are the
 reference's with a few turned FAIL (about a third of the agents fail; in the second run about a
 tenth change), their evidence dropped to keep the files small, each report's digest and counts
-in the index as `a2a-tck survey` writes them. It times `a2a-tck site RUN1 RUN2`, then loads the
+in the index as `a2a-tck survey` writes them. It times `a2a-tck site RUN1 RUN2`, and the same
+again over the site it wrote (a rebuild), and measures what the site adds to the disk: the bytes
+of its files, and of those not hard-linked to the runs' files (blocks counted once per inode,
+as du does). Then it loads the
 matrix in headless Chromium unfiltered and filtered (#show=failing, #show=changed, #q=agent-09)
 and reads what the page's script records on <body> (--dump-dom): data-loaded-ms, the time from
 navigation to the page filtered as its URL asks, and data-filter-ms, the filtering alone; the
@@ -93,6 +96,21 @@ def write_run(out, template, entry, agents, seed, changed_share):
     return entries, outcomes
 
 
+def disk(paths):
+    """Bytes on disk under `paths` (allocated blocks), each inode counted once, and how many
+    files."""
+    seen, total, files = set(), 0, 0
+    for top in paths:
+        for folder, _, names in os.walk(top):
+            for name in names:
+                st = os.lstat(os.path.join(folder, name))
+                files += 1
+                if (st.st_dev, st.st_ino) not in seen:
+                    seen.add((st.st_dev, st.st_ino))
+                    total += st.st_blocks * 512
+    return total, files
+
+
 def build(kit, work, agents):
     """Surveys the built-in agent once, writes two synthetic runs of `agents` agents from its
     report, and makes their site."""
@@ -115,13 +133,25 @@ def build(kit, work, agents):
                          started_at=f"2025-01-0{run}T00:00:00.000Z")
         with open(os.path.join(out, "index.json"), "w") as f:
             json.dump(run_index, f, indent=2)
-    start = time.perf_counter()
-    subprocess.run([kit, "site", "run1", "run2", "--out", "site"], cwd=work, check=True,
-                   stderr=subprocess.DEVNULL)
-    built = time.perf_counter() - start
+    shutil.rmtree(os.path.join(work, "site"), ignore_errors=True)
+    times = []
+    for _ in ("first", "again"):
+        start = time.perf_counter()
+        done = subprocess.run([kit, "site", "run1", "run2", "--out", "site"], cwd=work, check=True,
+                              stderr=subprocess.PIPE, text=True)
+        times.append(time.perf_counter() - start)
+        stored = [line for line in done.stderr.splitlines() if line.startswith("reports:")]
     page = os.path.join(work, "site", "index.html")
-    print(f"{agents} agents, 2 runs: a2a-tck site took {built:.2f} s; "
-          f"the matrix is {os.path.getsize(page) / 1e6:.2f} MB")
+    runs = [os.path.join(work, f"run{run}") for run in (1, 2)]
+    site = os.path.join(work, "site")
+    site_bytes, site_files = disk([site])
+    runs_bytes, _ = disk(runs)
+    both_bytes, _ = disk(runs + [site])
+    print(f"{agents} agents, 2 runs ({runs_bytes / 1e6:.0f} MB of runs): a2a-tck site took "
+          f"{times[0]:.2f} s, {times[1]:.2f} s again over itself; the site is {site_files} files, "
+          f"{site_bytes / 1e6:.0f} MB, of which {(both_bytes - runs_bytes) / 1e6:.0f} MB not shared "
+          f"with the runs; the matrix is {os.path.getsize(page) / 1e6:.2f} MB"
+          + (f"; {stored[-1]}" if stored else ""))
 
 
 def main():

@@ -737,5 +737,17 @@ fn the_survey_recipe() {
         badge.contains(r#"href="https://example.org/a2a/agents/no-description/index.html""#),
         "{badge}"
     );
-    assert!(site.join("agents/local/runs/1/report.json").is_file());
+    // The first run's report of `local`, stored once under its digest, where its page links it.
+    let first = index("out");
+    let local = (first["agents"].as_array().expect("agents").iter())
+        .find(|a| a["name"] == "local")
+        .expect("local");
+    let digest = local["report_sha256"].as_str().expect("a digest");
+    let hex = digest.strip_prefix("sha256:").expect("sha256:");
+    assert!(site.join(format!("reports/{hex}/report.json")).is_file());
+    let page = std::fs::read_to_string(site.join("agents/local/index.html")).expect("a page");
+    assert!(
+        page.contains(&format!("../../reports/{hex}/report.html")),
+        "{page}"
+    );
 }

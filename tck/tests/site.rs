@@ -119,18 +119,73 @@ async fn two_survey_runs_make_a_site_whose_filters_and_links_work() {
         "{}",
         support::stderr(&made)
     );
+    assert!(
+        support::stderr(&made)
+            .contains("reports: 8 stored once each (32 file(s) hard-linked, 0 copied), 0 kept"),
+        "{}",
+        support::stderr(&made)
+    );
+    // Built again over itself: every report is kept, none linked or copied again.
+    let again = kit(&["site", "run1", "run2", "--out", "site"], dir);
+    assert!(
+        support::stderr(&again)
+            .contains("reports: 8 stored once each (0 file(s) hard-linked, 0 copied), 8 kept"),
+        "{}",
+        support::stderr(&again)
+    );
     let site = dir.join("site");
+    let first = SurveyIndex::read(&dir.join("run1/index.json")).expect("an index");
     let second = SurveyIndex::read(&dir.join("run2/index.json")).expect("an index");
+    // Each report once, under its digest, whichever runs hold it.
+    let stored = |index: &SurveyIndex, folder: &str| {
+        let entry = (index.agents.iter())
+            .find(|e| a2a_tck::survey_index::folder_of(&e.name) == folder)
+            .expect("the agent's entry");
+        let digest = entry.report_sha256.as_deref().expect("a digest");
+        site.join("reports").join(&digest["sha256:".len()..])
+    };
 
     for folder in ["reference", "steady", "no-description", "dead"] {
-        for file in [
-            "index.html",
-            "report.html",
-            "report.json",
-            "runs/1/report.json",
-        ] {
-            let path = site.join("agents").join(folder).join(file);
-            assert!(path.is_file(), "{} is missing", path.display());
+        let page = site.join("agents").join(folder).join("index.html");
+        assert!(page.is_file(), "{} is missing", page.display());
+        let links = Html::parse_document(&std::fs::read_to_string(&page).expect("a page"));
+        for index in [&first, &second] {
+            let reports = stored(index, folder);
+            for file in ["report.html", "report.json", "report.md", "junit.xml"] {
+                let path = reports.join(file);
+                assert!(path.is_file(), "{} is missing", path.display());
+            }
+            // Hard-linked from the survey's folder, on one filesystem: no second copy.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                let run = if std::ptr::eq(index, &first) {
+                    "run1"
+                } else {
+                    "run2"
+                };
+                let entry = (index.agents.iter())
+                    .find(|e| a2a_tck::survey_index::folder_of(&e.name) == folder)
+                    .expect("the agent's entry");
+                let source = dir
+                    .join(run)
+                    .join(entry.report.as_deref().expect("a report"));
+                let inode = |p: &Path| std::fs::metadata(p).expect("metadata").ino();
+                assert_eq!(inode(&source), inode(&reports.join("report.json")));
+            }
+            // The agent's history links each run's report where the site keeps it.
+            let href = format!(
+                "../../reports/{}/report.html",
+                reports
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .expect("a name")
+            );
+            assert!(
+                (links.select(&selector("#history a")))
+                    .any(|a| a.value().attr("href") == Some(href.as_str())),
+                "{folder}: no link to {href}"
+            );
         }
         let svg =
             std::fs::read_to_string(site.join(format!("badges/{folder}.svg"))).expect("a badge");
@@ -145,21 +200,43 @@ async fn two_survey_runs_make_a_site_whose_filters_and_links_work() {
         assert!(claim.contains(&entry.finished_at[..10]), "{claim}");
         let verdict = entry.verdict.expect("a verdict").as_str();
         assert!(claim.starts_with(verdict), "{claim}");
-        // The report the badge's digest names is the one the site carries.
-        let carried = std::fs::read(site.join("agents").join(folder).join("report.json"))
+        // The report the badge's digest names is the one the site carries, where the agent's
+        // page links it.
+        let carried = std::fs::read(site.join("reports").join(digest).join("report.json"))
             .expect("the report");
+        let json_href = format!("../../reports/{digest}/report.json");
+        assert!(
+            (links.select(&selector("dl.meta a")))
+                .any(|a| a.value().attr("href") == Some(json_href.as_str())),
+            "{folder}: no link to {json_href}"
+        );
         assert_eq!(
             a2a_tck::survey_index::digest(&carried),
             format!("sha256:{digest}")
         );
     }
 
-    let page = std::fs::read_to_string(site.join("index.html")).expect("the matrix");
+    // The matrix's rows are written by its script; all.html has them written out, and the
+    // browser below checks that the script writes the same.
+    let scripted = std::fs::read_to_string(site.join("index.html")).expect("the matrix");
+    let scripted = Html::parse_document(&scripted);
+    let page = std::fs::read_to_string(site.join("all.html")).expect("the written-out matrix");
     let matrix = Html::parse_document(&page);
-    assert!(matrix.errors.is_empty(), "{:?}", matrix.errors);
+    for page in [&scripted, &matrix] {
+        assert!(page.errors.is_empty(), "{:?}", page.errors);
+        assert!(
+            page.select(&selector("[src], link")).next().is_none(),
+            "the matrix loads nothing"
+        );
+    }
+    // A parser that runs scripts reads <noscript> as text.
+    let noscript: String = (scripted.select(&selector("noscript")).next())
+        .expect("a note for a browser without script")
+        .text()
+        .collect();
     assert!(
-        matrix.select(&selector("[src], link")).next().is_none(),
-        "the matrix loads nothing"
+        noscript.contains(r#"href="all.html""#),
+        "the matrix links its rows written out: {noscript}"
     );
     let rows: Vec<_> = matrix.select(&selector("tbody#agents tr")).collect();
     assert_eq!(rows.len(), 4);
@@ -226,6 +303,17 @@ async fn two_survey_runs_make_a_site_whose_filters_and_links_work() {
     };
     let profile = dir.join("profile");
     let matrix_path = site.join("index.html");
+    let rows_of = |dom: &Html| -> String {
+        (dom.select(&selector("tbody#agents")).next())
+            .expect("the rows")
+            .html()
+    };
+    let (written, _) = browser::load(&browser, &profile, &matrix_path, "").await;
+    assert_eq!(
+        rows_of(&written),
+        rows_of(&matrix),
+        "the script writes all.html's rows"
+    );
     for (fragment, expected) in [
         ("", vec!["dead", "No Description", "reference", "steady"]),
         ("#show=failing", vec!["dead", "No Description", "reference"]),

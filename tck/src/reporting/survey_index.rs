@@ -149,7 +149,11 @@ pub struct Entry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub report_sha256: Option<String>,
     /// Why the agent could not be tested, or why its run did not end (the card unusable,
-    /// the agent down, its deadline, a credential missing); absent when it was judged.
+    /// the agent down, its deadline, a credential missing); absent when it was judged. An
+    /// HTTP request that broke is named by the request and its root cause only (`error
+    /// sending request for url (URL): Connection reset by peer (os error 104)`): the HTTP
+    /// client's layers between them differ by where the break was seen (at connect, at the
+    /// first send), which is timing; the report keeps the whole chain.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -169,7 +173,7 @@ impl Entry {
         let error = match (outcome, &report.failure) {
             (Outcome::Pass | Outcome::Fail, _) => None,
             (_, Some(failure)) if report.verdict == Verdict::Error => {
-                Some(failure.message.clone())
+                Some(steady_error(&failure.message))
             }
             _ => Some(report.verdict_reason.clone()),
         };
@@ -221,6 +225,28 @@ impl Entry {
             report_sha256: None,
             error: Some(error),
         }
+    }
+}
+
+/// What the HTTP client's chain of errors leaves steady from run to run: the failed request
+/// (`error sending request for url (URL)`) and the root cause, the last link; the links
+/// between name the layer that saw the break (`client error (Connect): tcp connect error`,
+/// `client error (SendRequest): connection error`), which varies with timing. Text before the
+/// request is kept; a message without such a chain is returned as it is.
+pub fn steady_error(message: &str) -> String {
+    const REQUEST: &str = "error sending request for url (";
+    let Some(start) = message.find(REQUEST) else {
+        return message.to_string();
+    };
+    let after = start + REQUEST.len();
+    let Some(close) = message[after..].find(')') else {
+        return message.to_string();
+    };
+    let head = &message[..after + close + 1];
+    let chain = &message[after + close + 1..];
+    match chain.rsplit_once(": ") {
+        Some((_, root)) if chain.starts_with(": ") => format!("{head}: {root}"),
+        _ => message.to_string(),
     }
 }
 
@@ -471,6 +497,30 @@ fn shard_names(shards: &[Shard]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_broken_request_is_named_by_its_root_cause_wherever_it_was_seen() {
+        let url = "http://127.0.0.1:9/.well-known/agent-card.json";
+        let at = |layers: &str| {
+            format!(
+                "could not fetch the agent card from {url}: error sending request for url \
+                 ({url}): {layers}: Connection reset by peer (os error 104)"
+            )
+        };
+        let connect = steady_error(&at("client error (Connect): tcp connect error"));
+        let send = steady_error(&at("client error (SendRequest): connection error"));
+        assert_eq!(connect, send);
+        assert_eq!(
+            connect,
+            format!(
+                "could not fetch the agent card from {url}: error sending request for url \
+                 ({url}): Connection reset by peer (os error 104)"
+            )
+        );
+        for kept in ["the agent's deadline (30 s) ran out", "error sending request for url (x"] {
+            assert_eq!(steady_error(kept), kept);
+        }
+    }
 
     #[test]
     fn a_name_is_in_the_same_shard_whatever_else_is_surveyed() {

@@ -15,6 +15,10 @@ pub const CASES: &[Case] = &[
         "lifecycle.terminal-state-is-final",
         Fault::TerminalTaskRestarts,
     ),
+    case(
+        "lifecycle.terminal-state-is-final",
+        Fault::CancelCompletedTaskSucceeds,
+    ),
     case("lifecycle.cancel-takes-effect", Fault::CancelIgnored),
     case(
         "lifecycle.reads-keep-what-they-showed",

@@ -5,9 +5,11 @@
 //! badge per agent ([`badge`]). Every page is self-contained (inline style and script, nothing
 //! fetched) and reads without its script; the command (`cli/site.rs`) reads and writes the files.
 //!
-//! Paths in the site: `index.html`; `agents/<folder>/index.html` (the agent's page), beside the
-//! files of its latest report (`report.html`, `report.json`, ...), with those of its earlier
-//! runs under `runs/<n>/` (n the run's number, from 1, oldest first); `badges/<folder>.svg`.
+//! Paths in the site: `index.html`; `agents/<folder>/index.html` (the agent's page);
+//! `reports/<hex>/` (the files of one report: `report.json`, `report.html`, `report.md`,
+//! `junit.xml`), named by the SHA-256 of its `report.json` as the index gives it, so that a
+//! report found in several runs (an agent unchanged since) is stored once and every link to it
+//! names the report it shows; `badges/<folder>.svg`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -147,6 +149,8 @@ pub struct Seen {
     pub entry: Entry,
     /// What changed since its previous run.
     pub change: Change,
+    /// Whether its report is in the site: read, and the one its entry's digest names.
+    pub stored: bool,
 }
 
 /// A result failing in an agent's latest run, and since when.
@@ -279,8 +283,14 @@ impl Tracker {
         }
         // A run without a report judged nothing: a failure's series starts again after it.
         self.since = since;
+        let stored = report.is_some() && entry.report_sha256.is_some();
         self.previous = report;
-        self.seen.push(Seen { run, entry, change });
+        self.seen.push(Seen {
+            run,
+            entry,
+            change,
+            stored,
+        });
     }
 
     /// The history built, or `None` when the agent was in no run.
@@ -357,15 +367,21 @@ impl AgentHistory {
         last > 0 && latest.run == last && latest.change.any()
     }
 
-    /// Where the files of its report of `seen` are, from its folder: the latest run's beside
-    /// its page, the others' under `runs/<n>/`.
-    pub fn report_dir(&self, seen: &Seen) -> String {
-        if seen.run == self.latest().run {
-            String::new()
-        } else {
-            format!("runs/{}/", seen.run + 1)
-        }
+    /// Where the files of its report of `seen` are, from the site's root (`reports/<hex>/`);
+    /// `None` when the site does not hold it.
+    pub fn report_dir(&self, seen: &Seen) -> Option<String> {
+        let digest = seen.entry.report_sha256.as_deref().filter(|_| seen.stored)?;
+        store_dir(digest)
     }
+}
+
+/// The folder of the report whose `report.json` has the digest `sha256:<hex>`, from the site's
+/// root: `reports/<hex>/`; `None` for a digest that is not 64 lower-case hex digits (an
+/// edited index never names a path of its choosing).
+pub fn store_dir(digest: &str) -> Option<String> {
+    let hex = digest.strip_prefix("sha256:")?;
+    let hex_digits = |c: char| c.is_ascii_digit() || ('a'..='f').contains(&c);
+    (hex.len() == 64 && hex.chars().all(hex_digits)).then(|| format!("reports/{hex}/"))
 }
 
 /// The site: the runs, oldest first, and every agent in any of them, by name.
@@ -468,11 +484,10 @@ fn cell(agent: &AgentHistory, area: Area, prefix: &str, detail: bool) -> Markup 
         None => html! { td.c.none { span aria-hidden="true" { "–" } span.sr { "not tested" } } },
         Some(counts) => {
             let (worst, words) = cell_words(counts);
-            let href = format!(
-                "{prefix}agents/{}/report.html#{}",
-                agent.folder,
-                area.fragment()
-            );
+            let Some(dir) = agent.report_dir(agent.latest()) else {
+                return html! { td.c.(status_class(worst)) { (words) } };
+            };
+            let href = format!("{prefix}{dir}report.html#{}", area.fragment());
             html! {
                 td.c.(status_class(worst)) {
                     a href=(href) title=[detail.then(|| counts_words(counts))] { (words) }
@@ -506,10 +521,84 @@ pub fn columns(site: &Site) -> Vec<Area> {
     set.into_iter().collect()
 }
 
+/// The matrix's row of `agent`: its name linking to its page, its verdict, what changed since
+/// the run before, the date of its last run, and a cell per column.
+fn matrix_row(agent: &AgentHistory, columns: &[Area], last: usize) -> Markup {
+    let latest = agent.latest();
+    html! {
+        tr data-name=(agent.name.to_lowercase())
+            data-failing[agent.failing_now()] data-changed[agent.changed(last)] {
+            th scope="row" { a href=(format!("agents/{}/index.html", agent.folder)) { (agent.name) } }
+            td.(verdict_class(&latest.entry)) { (verdict_words(&latest.entry)) }
+            td { (change_cell(agent, last)) }
+            td { (date(&latest.entry.finished_at)) }
+            @for area in columns { (cell(agent, *area, "", false)) }
+        }
+    }
+}
+
+/// The "since last run" cell's content.
+fn change_cell(agent: &AgentHistory, last: usize) -> Markup {
+    let latest = agent.latest();
+    html! {
+        @if latest.run != last { span.muted { "not in the last run" } }
+        @else if last == 0 { span.muted { "–" } }
+        @else if latest.change.any() {
+            a href=(format!("agents/{}/index.html#history", agent.folder)) { (latest.change.words()) }
+        } @else { span.muted { "unchanged" } }
+    }
+}
+
+/// The matrix's rows as compact data for its script, which writes them into the table: per
+/// agent `[name, folder, report folder ("" when the site holds no report), verdict, flags
+/// (1 failing, 2 changed), the "since last run" cell's HTML, date, cells...]`, a cell being
+/// its words (`FAIL 2/30`, the status first) or "" when not tested. A tenth of the rows' HTML.
+fn matrix_data(site: &Site, columns: &[Area]) -> String {
+    let last = site.last();
+    let rows: Vec<serde_json::Value> = (site.agents.iter())
+        .map(|agent| {
+            let latest = agent.latest();
+            let dir = agent.report_dir(latest).unwrap_or_default();
+            let flags = u8::from(agent.failing_now()) | (u8::from(agent.changed(last)) << 1);
+            let mut row = vec![
+                serde_json::json!(agent.name),
+                serde_json::json!(agent.folder),
+                serde_json::json!(dir),
+                serde_json::json!(verdict_words(&latest.entry)),
+                serde_json::json!(flags),
+                serde_json::json!(change_cell(agent, last).into_string()),
+                serde_json::json!(date(&latest.entry.finished_at)),
+            ];
+            row.extend(columns.iter().map(|area| {
+                serde_json::json!(agent.cells.get(area).map(|c| cell_words(c).1).unwrap_or_default())
+            }));
+            serde_json::Value::Array(row)
+        })
+        .collect();
+    let data = serde_json::json!({
+        "columns": columns.iter().map(|a| a.fragment()).collect::<Vec<_>>(),
+        "rows": rows,
+    });
+    // Inside <script>: "</" would end it.
+    data.to_string().replace("</", "<\\/")
+}
+
 /// The matrix page (`index.html`): one row per agent, one column per area, each cell linking to
 /// the agent's report filtered to it; filters by state (all, failing, changed since the last
-/// run) and by name.
+/// run) and by name. Its rows are written by its script from compact data (a smaller page, one
+/// layout of the table); `all.html` is the same table written out, for a browser without
+/// script, which the page links.
 pub fn matrix_page(site: &Site) -> String {
+    matrix(site, true)
+}
+
+/// The matrix with its rows written out (`all.html`): the same table and filters, readable
+/// without script.
+pub fn matrix_static_page(site: &Site) -> String {
+    matrix(site, false)
+}
+
+fn matrix(site: &Site, scripted: bool) -> String {
     let columns = columns(site);
     let last = site.last();
     let failing = site.agents.iter().filter(|a| a.failing_now()).count();
@@ -536,6 +625,10 @@ pub fn matrix_page(site: &Site) -> String {
                     }
                 }
             }
+        }
+        @if scripted {
+            noscript { p { "The table below is written by the page's script: "
+                a href="all.html" { "the same table without script" } "." } }
         }
         form #filters role="search" {
             fieldset {
@@ -565,27 +658,16 @@ pub fn matrix_page(site: &Site) -> String {
                     }
                 }
                 tbody #agents {
-                    @for agent in &site.agents {
-                        @let latest = agent.latest();
-                        tr data-name=(agent.name.to_lowercase())
-                            data-failing[agent.failing_now()] data-changed[agent.changed(last)] {
-                            th scope="row" { a href=(format!("agents/{}/index.html", agent.folder)) { (agent.name) } }
-                            td.(verdict_class(&latest.entry)) { (verdict_words(&latest.entry)) }
-                            td {
-                                @if latest.run != last { span.muted { "not in the last run" } }
-                                @else if last == 0 { span.muted { "–" } }
-                                @else if latest.change.any() {
-                                    a href=(format!("agents/{}/index.html#history", agent.folder)) { (latest.change.words()) }
-                                } @else { span.muted { "unchanged" } }
-                            }
-                            td { (date(&latest.entry.finished_at)) }
-                            @for area in &columns { (cell(agent, *area, "", false)) }
-                        }
+                    @if !scripted {
+                        @for agent in &site.agents { (matrix_row(agent, &columns, last)) }
                     }
                 }
             }
         }
         footer { "Written by a2a-tck " (env!("CARGO_PKG_VERSION")) ". Every cell links to its evidence." }
+        @if scripted {
+            script #matrix-data type="application/json" { (PreEscaped(matrix_data(site, &columns))) }
+        }
         script { (PreEscaped(SCRIPT)) }
     };
     page("A2A conformance survey", body)
@@ -624,12 +706,12 @@ pub fn agent_page(site: &Site, agent: &AgentHistory) -> String {
                 @if let Some(c) = entry.compatibility { dt { "compatibility" } dd { (format!("{c:.1}")) " %" } }
                 dt { "run" } dd { (entry.started_at) " to " (entry.finished_at) }
                 dt { "kit" } dd { "a2a-tck " (entry.kit_version) @if let Some(r) = &entry.spec_revision { ", spec revision " (r) } }
-                @if let Some(digest) = &entry.report_sha256 {
+                @if let (Some(digest), Some(dir)) = (&entry.report_sha256, agent.report_dir(latest)) {
                     dt { "report" } dd {
-                        a href="report.html" { "report.html" } ", "
-                        a href="report.json" { "report.json" } " (" code { (digest) } "), "
-                        a href="report.md" { "report.md" } ", "
-                        a href="junit.xml" { "junit.xml" }
+                        a href=(format!("../../{dir}report.html")) { "report.html" } ", "
+                        a href=(format!("../../{dir}report.json")) { "report.json" } " (" code { (digest) } "), "
+                        a href=(format!("../../{dir}report.md")) { "report.md" } ", "
+                        a href=(format!("../../{dir}junit.xml")) { "junit.xml" }
                     }
                 }
                 @if latest.run != last { dt { "note" } dd { "not in the last survey run (" (site.run_date(last)) ")" } }
@@ -678,9 +760,11 @@ pub fn agent_page(site: &Site, agent: &AgentHistory) -> String {
                             td.(verdict_class(e)) { (verdict_words(e)) }
                             td.num { (e.totals.get(&Level::Must).map_or(0, |c| c.fail)) }
                             td {
-                                @if let Some(digest) = &e.report_sha256 {
-                                    a href=(format!("{}report.html", agent.report_dir(seen))) { "report" } " "
+                                @if let (Some(digest), Some(dir)) = (&e.report_sha256, agent.report_dir(seen)) {
+                                    a href=(format!("../../{dir}report.html")) { "report" } " "
                                     code { (short_digest(digest)) }
+                                } @else if let Some(digest) = &e.report_sha256 {
+                                    "not in the site " code { (short_digest(digest)) }
                                 } @else { "none" }
                             }
                             td {

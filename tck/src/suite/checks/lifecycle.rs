@@ -1,11 +1,11 @@
 //! Whole-run invariants of a task's life (`lifecycle.*`), judged on the run's history of every
-//! task (`crate::history`): every time any check on the interface was shown a task, in a send
-//! answer, a read, a list, a cancel answer or a stream event. Each check also makes a little
-//! traffic of its own, the sequences that show its rule at work, so that what it finds does not
-//! hang on what the other checks happened to do. It runs among the first checks (its chain is
-//! long) and judges every sight made on its interface by the time it ends: its own, and the
-//! other checks' so far. Judging after every other check would add its chain, in round trips,
-//! to the end of every run (25 s against an agent that answers in 3 s).
+//! task (`crate::history`): every time the kit was shown a task, in a send answer, a read, a
+//! list, a cancel answer or a stream event. Each check judges only the sights its own traffic
+//! made, the sequences that show its rule at work: the other checks run at the same time, and
+//! whether one of their sights came before the check ended would decide its status from run to
+//! run (an agent that cancels a completed task: the check WARNed or PASSed as a later read of
+//! that task by another check came in time or not). The other checks judge their own rules on
+//! their own traffic; `a2a-tck explore` judges the same invariants on longer sequences.
 //!
 //! No sentence of the specification states these invariants with an RFC 2119 keyword: the
 //! proto calls the four states terminal, §3.1.5 says a cancel returns the task's updated state,
@@ -67,7 +67,9 @@ pub fn checks() -> Vec<Check> {
              the later request went out after the earlier answer came back; a stream event is \
              never the later sight (a stream may deliver what the agent made before). The \
              check's own traffic completes a task, reads it, sends it one more message and \
-             reads it again, and cancels a held task and reads it."
+             reads it again, cancels it and reads it, and cancels a held task and reads it; only \
+             its own sights are judged, so that what other checks do at the same time never \
+             moves its status."
         ),
         lifecycle_check!(
             "lifecycle.cancel-takes-effect",
@@ -144,6 +146,10 @@ async fn completed_sequence(ctx: &Ctx, rule: Rule) -> Result<(), HarnessError> {
                 let more = crate::checks::setup::full_follow_up(ctx, &task, PLAIN);
                 let _ = ctx.send_message(more, None).await?;
                 let _ = ctx.get_task(&id, None).await?;
+                // A cancel of the ended task (TaskNotCancelableError is the answer owed): an
+                // agent that takes it shows the task CANCELED after COMPLETED.
+                let _ = ctx.cancel_task(&id).await?;
+                let _ = ctx.get_task(&id, None).await?;
             }
         }
         _ => {}
@@ -184,9 +190,8 @@ async fn judge(ctx: Ctx, rule: Rule) -> Result<Verdict, HarnessError> {
     let Some(interface) = ctx.interface.clone() else {
         return Err(HarnessError::Internal("no interface".into()));
     };
-    // Without a task held open the rule cannot be shown at work: the other checks then cancel
-    // only tasks that have ended, and whether one of those was seen by now would decide the
-    // status from run to run.
+    // Without a task held open the check's own traffic cannot show the rule at work (a cancel
+    // of an ended task is judged by lifecycle.terminal-state-is-final).
     if rule == Rule::CancelKept && !offers_held(&ctx) {
         return Ok(Verdict::NotApplicable {
             reason: "the run's contract or drive file gives no scenario that holds a task open \
@@ -195,7 +200,12 @@ async fn judge(ctx: Ctx, rule: Rule) -> Result<Verdict, HarnessError> {
         });
     }
     own_traffic(&ctx, rule).await?;
-    let seen: Vec<Observation> = history.on((interface.binding, interface.version));
+    // Only the sights of this check's own traffic: what other checks see at the same time
+    // comes before this check ends or not, run by run.
+    let seen: Vec<Observation> = (history.on((interface.binding, interface.version)))
+        .into_iter()
+        .filter(|o| o.by == ctx.namespace())
+        .collect();
     // Judged only where the history holds what the rule compares: a sight and a later one
     // of the same task.
     let full = |o: &Observation| o.seen == history::Seen::Read { limited: false };

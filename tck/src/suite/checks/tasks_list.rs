@@ -252,6 +252,18 @@ async fn artifacts_omitted(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Err(v) => return Ok(v),
     };
     let tasks = listed(&page);
+    // A page of other contexts' tasks (an agent that does not filter, judged by
+    // tasks.list.filters-by-context-id) holds this check's task or not as the other checks
+    // made tasks at the same time or not: judged on none of it.
+    let foreign = (tasks.iter())
+        .filter(|t| a2a::text(t, "contextId").is_some_and(|c| c != context))
+        .count();
+    if foreign > 0 {
+        return Err(HarnessError::Prerequisite(format!(
+            "ListTasks by contextId also returned {foreign} task(s) of other contexts (the \
+             filter is judged by tasks.list.filters-by-context-id), so this cannot be judged"
+        )));
+    }
     let id = task_id(&task);
     if !tasks
         .iter()

@@ -235,6 +235,11 @@ impl Ctx {
         }
     }
 
+    /// This check's namespace: its ids, and the `by` of what the run's history saw through it.
+    pub fn namespace(&self) -> &str {
+        self.ids.ns()
+    }
+
     /// A fresh id in this check's namespace: `<prefix>-<ns>-<n>` (see [`Ids`]).
     pub fn id(&self, prefix: &str) -> String {
         self.scenarios.note(prefix);
