@@ -25,6 +25,7 @@ use tokio::task::JoinHandle;
 
 mod clients;
 mod closing;
+mod streams;
 
 /// How the front deviates from the reference agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -216,9 +216,11 @@ pub fn stream_checks() -> Vec<Check> {
                  text. The result is judged only as the stream event it must be: one \
                  StreamResponse member on 1.0, a 0.3 object whose kind is task, message, \
                  status-update or artifact-update on 0.3; the rest of its shape is other \
-                 checks' (data-model.*, v03.*).",
+                 checks' (data-model.*, v03.*). Any stream shows it: the kit streams \
+                 `tck-stream-001` where the contract gives it, else the plain message every \
+                 agent is sent (the card's, for an agent that plays no contract).",
             ),
-            needs: Needs::NONE.sends(&["tck-stream-001"]),
+            needs: Needs::NONE.may_send(&["tck-stream-001"]),
             run: |ctx| Box::pin(jsonrpc_stream_events(ctx)),
         },
     ]
@@ -547,7 +549,14 @@ fn event_envelope_problem(
 }
 
 async fn jsonrpc_stream_events(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let message = ctx.user_message("tck-stream-001");
+    // Any stream shows the envelope: the scenario of a stream where the contract gives it,
+    // else the plain message (an agent that plays no contract streams its answer all the same).
+    let scenario = if ctx.scenarios().honours("tck-stream-001") {
+        "tck-stream-001"
+    } else {
+        crate::contract::PLAIN
+    };
+    let message = ctx.user_message(scenario);
     let mut stream = ctx
         .open_send_stream(json!({ "message": message }))
         .await?;
