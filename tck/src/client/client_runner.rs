@@ -13,17 +13,18 @@ use a2a_reference_agent::{AgentConfig, RunningAgent};
 
 use crate::card::DeclaredInterface;
 use crate::check::{Level, Status};
-use crate::evidence::{redact_all, Exchange, RecordedBody, RecordedRequest, RecordedResponse};
+use crate::evidence::Exchange;
 use crate::filter::Filter;
 use crate::ids::fresh_token;
 use crate::model::{Binding, ProtocolVersion};
 use crate::report::{self, CheckResult, ClientUnderTest, Counts, Mode, Report, Selection, Target};
 
-use super::adapter::{Client, Outcome};
+use super::adapter::Client;
 use super::calls::{self, Call};
 use super::card_signing::PlaySigner;
+use super::exchanges;
 use super::plays::{self, ClientCheck, PlaySpec};
-use super::stage::{Door, Play, Stage};
+use super::stage::{Play, Stage};
 use super::verdicts::{self, Observed, Truth};
 
 const SCENARIOS: &str = include_str!("../../../fixtures/scenarios.json");
@@ -67,6 +68,7 @@ pub async fn run(options: &ClientOptions) -> Report {
         Err(e) => return failed(options, started, e, Some(identity)),
     };
     let mut results = Vec::new();
+    let mut secrets = Vec::new();
     let interfaces = interfaces_of(options, &identity);
     for spec in &table.plays {
         let checks: Vec<&ClientCheck> = selected.iter().copied().filter(|c| c.play == spec.id).collect();
@@ -87,15 +89,22 @@ pub async fn run(options: &ClientOptions) -> Report {
                     results.extend(here.iter().map(|c| result(c, binding, version, Status::NotApplicable, reason.clone(), Vec::new(), 0)));
                     continue;
                 }
-                results.extend(play_once(options, &stage, &signer, spec, &here, binding, version, &identity).await);
+                let play = (&stage, &signer, &mut secrets);
+                results.extend(play_once(options, play, spec, &here, binding, version, &identity).await);
             }
         }
     }
     drop(stage);
     let places = interfaces.iter().filter(|i| i.tested).count();
     let mut report = assemble(options, started, identity, results, places, selected.len());
+    // The pairs the client declares and the selection keeps, not every pair a result names.
+    let tested: Vec<String> = (interfaces.iter().filter(|i| i.tested))
+        .filter_map(|i| Some(format!("{} {}", i.binding?, i.version?)))
+        .collect();
+    report.compatibility = Some(crate::compat::on(&report.results, tested));
     report.interfaces = interfaces;
-    report
+    // The plays' bearer tokens, wherever the client or the adapter echoed them.
+    crate::secrets::scrub(report, &secrets)
 }
 
 /// Why the selection leaves a binding x version out, if it does.
@@ -202,7 +211,10 @@ fn result(
         maps_to: Vec::new(),
         acts: Vec::new(),
         duration_ms,
-        evidence: if status == Status::Pass { Vec::new() } else { evidence },
+        // A play's few exchanges are what a reader of any of its results needs (the URL the
+        // client called, the headers it sent): kept whatever the status, bounded as a
+        // server check's evidence is (see `exchanges`).
+        evidence,
         configuration: None,
     }
 }
@@ -222,8 +234,7 @@ fn backend_config(spec: &PlaySpec, bearer: &Option<String>) -> AgentConfig {
 #[allow(clippy::too_many_arguments)]
 async fn play_once(
     options: &ClientOptions,
-    stage: &Stage,
-    signer: &PlaySigner,
+    (stage, signer, secrets): (&Stage, &PlaySigner, &mut Vec<String>),
     spec: &PlaySpec,
     checks: &[&ClientCheck],
     binding: Binding,
@@ -232,6 +243,7 @@ async fn play_once(
 ) -> Vec<CheckResult> {
     let clock = std::time::Instant::now();
     let bearer = spec.card.gives_bearer().then(fresh_token);
+    secrets.extend(bearer.clone());
     let all_error = |why: String| -> Vec<CheckResult> {
         checks.iter().map(|c| result(c, binding, version, Status::Error, why.clone(), Vec::new(), 0)).collect()
     };
@@ -285,7 +297,7 @@ async fn play_once(
     drop(backend);
     // Each request is read with the prefix of the door it came through.
     let calls: Vec<Call> = play.seen().iter().map(|s| calls::read(s, &s.prefix)).collect();
-    let evidence = evidence_of(&calls, &scenario, &outcome, &options.client);
+    let evidence = exchanges::of_play(&calls, &scenario, &outcome, &options.client);
     let seen = Observed {
         play: spec,
         binding,
@@ -368,75 +380,6 @@ async fn truth_of(
         message_text,
         bearer,
     }
-}
-
-/// The play's evidence: what the adapter was given and printed, then every request the client
-/// made with what the stage answered (credentials redacted).
-fn evidence_of(calls: &[Call], scenario: &Value, outcome: &Outcome, client: &Client) -> Vec<Exchange> {
-    let command = match client {
-        Client::Command(command) => command.clone(),
-        Client::Reference(faults) => {
-            let names: Vec<&str> = faults.iter().map(|f| f.name()).collect();
-            format!("reference client{}", if names.is_empty() { String::new() } else { format!(" (faults: {})", names.join(", ")) })
-        }
-    };
-    let mut printed = json!({"lines": outcome.lines});
-    if !outcome.noise.is_empty() {
-        printed["other_output"] = json!(outcome.noise);
-    }
-    if let Some(failure) = &outcome.failure {
-        printed["failure"] = json!(failure);
-    }
-    let mut all = vec![Exchange {
-        request: RecordedRequest {
-            method: "ADAPTER".into(),
-            url: command,
-            headers: Vec::new(),
-            body: Some(RecordedBody::of(scenario.to_string().as_bytes())),
-        },
-        response: Some(RecordedResponse {
-            status: 0,
-            headers: Vec::new(),
-            body: RecordedBody::of(printed.to_string().as_bytes()),
-        }),
-        error: outcome.failure.clone(),
-        elapsed_ms: 0,
-        events: Vec::new(),
-        dropped: None,
-    }];
-    for call in calls {
-        let seen = &call.seen;
-        let served = seen.served();
-        let body = if call.binding == Some(Binding::Grpc) {
-            (!call.params.is_null()).then(|| RecordedBody::of(call.params.to_string().as_bytes()))
-        } else {
-            (!seen.body.is_empty()).then(|| RecordedBody::of(&seen.body))
-        };
-        let door = match seen.door {
-            Door::Main => "",
-            Door::Alt => " (second interface)",
-            Door::Dead => " (failing interface)",
-        };
-        let query = seen.query.as_deref().map_or(String::new(), |q| format!("?{q}"));
-        all.push(Exchange {
-            request: RecordedRequest {
-                method: if call.binding == Some(Binding::Grpc) { "gRPC".into() } else { seen.method.clone() },
-                url: format!("{}{query}{door}", seen.path),
-                headers: redact_all(&seen.headers),
-                body,
-            },
-            response: Some(RecordedResponse {
-                status: served.status,
-                headers: redact_all(&served.headers),
-                body: RecordedBody::of(&served.body),
-            }),
-            error: served.error.clone(),
-            elapsed_ms: seen.at_ms,
-            events: Vec::new(),
-            dropped: None,
-        });
-    }
-    all
 }
 
 fn target_of(options: &ClientOptions, identity: Option<&ClientUnderTest>) -> Target {

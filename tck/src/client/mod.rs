@@ -9,6 +9,7 @@ pub mod adapter;
 pub mod calls;
 pub mod card_signing;
 pub mod client_runner;
+pub mod exchanges;
 pub mod field_wire;
 pub mod plays;
 pub mod reference_client;

@@ -260,6 +260,11 @@ pub struct Served {
     pub error: Option<String>,
     /// The play's mishap this request met, if any.
     pub mishap: Option<Mishap>,
+    /// When each of the first stream events passed, in milliseconds from the request (the
+    /// first [`crate::evidence::EVIDENCE_EVENT_LIMIT`]).
+    pub event_ms: Vec<u64>,
+    /// Milliseconds from the request to the end of the answer passed on.
+    pub elapsed_ms: u64,
 }
 
 type Backend = Client<HttpConnector, Full<Bytes>>;
@@ -588,6 +593,7 @@ async fn forward(
         counter.is_some() && !play.cut_claimed.swap(true, std::sync::atomic::Ordering::SeqCst)
     });
     let state = Relay {
+        since: Instant::now(),
         frames: BodyStream::new(incoming),
         counter,
         limit,
@@ -675,6 +681,8 @@ impl Counter {
 
 /// The state of a response body being passed on.
 struct Relay<B> {
+    /// When the request was passed on.
+    since: Instant,
     frames: BodyStream<B>,
     counter: Option<Counter>,
     limit: Option<usize>,
@@ -699,6 +707,8 @@ where
         }
         let Some(frame) = self.frames.next().await else {
             self.ended = true;
+            let elapsed = self.since.elapsed().as_millis() as u64;
+            self.note(|s| s.elapsed_ms = elapsed);
             return self.finish();
         };
         let frame = match frame {
@@ -726,9 +736,15 @@ where
                         }
                     }
                     let cut = self.ended;
+                    let at = self.since.elapsed().as_millis() as u64;
                     self.note(|s| {
                         s.events += kept;
                         s.cut = cut;
+                        let room = crate::evidence::EVIDENCE_EVENT_LIMIT.saturating_sub(s.event_ms.len());
+                        s.event_ms.extend(std::iter::repeat_n(at, kept.min(room)));
+                        if cut {
+                            s.elapsed_ms = at;
+                        }
                     });
                 }
                 let chunk = data.clone();

@@ -77,6 +77,16 @@ pub fn of(results: &[CheckResult]) -> Compatibility {
     }
 }
 
+/// As [`of`], with the places the run tested given rather than read from the results: a client
+/// run lists the binding x version pairs its client declares, not every pair a result names
+/// (its N/A results name the pairs the client does not speak).
+pub fn on(results: &[CheckResult], tested_on: Vec<String>) -> Compatibility {
+    let mut compatibility = of(results);
+    compatibility.line = line(&compatibility.levels, compatibility.percent, &tested_on);
+    compatibility.tested_on = tested_on;
+    compatibility
+}
+
 fn line(levels: &BTreeMap<Level, LevelCount>, percent: Option<f64>, on: &[String]) -> String {
     let Some(percent) = percent else {
         return "no requirement applied, so no compatibility figure".to_string();
