@@ -4,11 +4,15 @@
 // resolves the card at A2A_TCK_CARD_URL with the SDK's card resolver and ClientFactory (every
 // transport, both protocol versions), runs the steps with the SDK's Client and prints one JSON
 // line per step. It reports what the SDK returned and never retries or repairs anything.
+// It stays up: after its describe line it reads scenario after scenario on standard input, one
+// JSON line each, ending each one's lines with {"event":"end"} (A2A_TCK_ONE_SHOT=1 makes it
+// a one-run-per-scenario adapter, for comparison).
 //
 // The packages are loaded with require(), so they are found in a node_modules folder next to
 // this file or above it, or in NODE_PATH: NODE_PATH=/some/dir/node_modules node adapter.mjs
 
 import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -157,7 +161,23 @@ function absorb(held, event) {
 
 async function main() {
   const scenario = JSON.parse(readFileSync(process.env.A2A_TCK_SCENARIO, 'utf8'));
-  if (scenario.describe) return print(describe());
+  if (!scenario.describe) return play(scenario);
+  if (process.env.A2A_TCK_ONE_SHOT) return print(describe());
+  print({ ...describe(), persistent: true });
+  // Scenario after scenario on standard input, until it ends.
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    if (!line.trim()) continue;
+    try {
+      await play(JSON.parse(line));
+    } catch (e) {
+      process.stderr.write(`adapter failed: ${e?.stack ?? e}\n`);
+    }
+    await new Promise((done) => process.stderr.write('', done));
+    print({ event: 'end' });
+  }
+}
+
+async function play(scenario) {
   const cardUrl = scenario.card_url ?? process.env.A2A_TCK_CARD_URL;
   const extensions = scenario.extensions ?? [];
   const opts = extensions.length ? { serviceParameters: ServiceParameters.create(withA2AExtensions(...extensions)) } : undefined;

@@ -3,7 +3,10 @@
 
 It follows adapters/PROTOCOL.md (protocol 1): read the scenario named by
 A2A_TCK_SCENARIO, drive the SDK's client through its steps, and print one JSON
-line per step saying what the SDK's API returned. The card is resolved with
+line per step saying what the SDK's API returned. It stays up: after its
+describe line it reads scenario after scenario on standard input, one JSON line
+each, and ends each one's lines with {"event": "end"} (A2A_TCK_ONE_SHOT=1 makes
+it a one-run-per-scenario adapter, for comparison). The card is resolved with
 the SDK's A2ACardResolver, the client is built by its ClientFactory for every
 binding it speaks, credentials go through its AuthInterceptor, extensions
 through call-context service parameters. Nothing here retries or repairs.
@@ -15,6 +18,7 @@ Run:     python adapters/python/adapter.py   (the kit sets the environment)
 import asyncio
 import json
 import os
+import sys
 from importlib.metadata import version
 
 import grpc
@@ -399,12 +403,7 @@ def emit(line):
     print(json.dumps(line), flush=True)
 
 
-async def main():
-    with open(os.environ['A2A_TCK_SCENARIO']) as f:
-        scenario = json.load(f)
-    if scenario.get('describe'):
-        emit(DESCRIBE)
-        return
+async def play(scenario):
     run = Run(scenario)
     try:
         for step in scenario.get('steps', []):
@@ -414,6 +413,30 @@ async def main():
                 emit({'op': step.get('op'), 'error': error_of(exc)})
     finally:
         await run.close()
+
+
+async def main():
+    with open(os.environ['A2A_TCK_SCENARIO']) as f:
+        scenario = json.load(f)
+    if not scenario.get('describe'):
+        await play(scenario)
+        return
+    if os.environ.get('A2A_TCK_ONE_SHOT'):
+        emit(DESCRIBE)
+        return
+    emit({**DESCRIBE, 'persistent': True})
+    # Scenario after scenario on standard input, until it ends.
+    while True:
+        line = await asyncio.to_thread(sys.stdin.readline)
+        if not line:
+            return
+        if not line.strip():
+            continue
+        try:
+            await play(json.loads(line))
+        finally:
+            sys.stderr.flush()
+            emit({'event': 'end'})
 
 
 if __name__ == '__main__':

@@ -1,9 +1,13 @@
 //! Client mode (`a2a-tck client`): the reference client passes every client check; each check
 //! fails (FAIL for MUST, WARN for SHOULD) under the reference client's fault that the table names
 //! for it, and the fault list and the table agree; a broken or silent adapter gives ERROR, never
-//! FAIL; the reports of a client run are the usual ones, marked with their mode and client.
+//! FAIL; the reports of a client run are the usual ones, marked with their mode and client; an
+//! adapter that starts slowly gives the same results run once per scenario or staying up (one
+//! start), each result carrying its play's exchanges and its own standard error; a hung adapter
+//! that stays up is an ERROR, killed and started again for the next scenario.
 
 use std::collections::BTreeSet;
+use std::path::Path;
 use std::time::Duration;
 
 use a2a_tck::adapter::Client;
@@ -206,4 +210,103 @@ async fn the_timeout_play_bounds_its_own_wait_on_a_client_that_ignores_its_deadl
             result.duration_ms
         );
     }
+}
+
+/// `tck/tests/adapters/slow_adapter.py` in `mode`, noting its starts in `starts`.
+fn slow_adapter(mode: &str, starts: &Path, delay: &str) -> Client {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adapters/slow_adapter.py");
+    Client::Command(format!(
+        "SLOW_ADAPTER_MODE={mode} SLOW_ADAPTER_DELAY={delay} SLOW_ADAPTER_STARTS='{}' python3 '{}'",
+        starts.display(),
+        script.display()
+    ))
+}
+
+fn starts_in(path: &Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |text| text.lines().count())
+}
+
+/// What the adapter printed on standard error in the play of `result` (its evidence's first
+/// exchange is the adapter's run).
+fn adapter_output(result: &a2a_tck::report::CheckResult) -> String {
+    let run = result.evidence.first().expect("the play's evidence");
+    assert_eq!(run.request.method, "ADAPTER");
+    let printed = run.response.as_ref().expect("what it printed");
+    let json = printed.body.json.as_ref().expect("as JSON");
+    json["other_output"].as_str().unwrap_or("").to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_adapter_gives_the_same_results_run_per_scenario_or_staying_up() {
+    let mut statuses = Vec::new();
+    // The describe run and one run per scenario (JSON-RPC in 1.0 and 0.3); or one start.
+    for (mode, expected_starts) in [("one-shot", 3), ("persistent", 1)] {
+        let dir = tempfile::tempdir().expect("a scratch folder");
+        let starts = dir.path().join("starts");
+        let report = run(&options(
+            slow_adapter(mode, &starts, "1"),
+            vec!["client.card.tolerates-unknown-fields".into()],
+        ))
+        .await;
+        let ran: Vec<&a2a_tck::report::CheckResult> = (report.results.iter())
+            .filter(|r| r.status != Status::NotApplicable)
+            .collect();
+        let mut here = Vec::new();
+        for result in &ran {
+            assert_eq!(result.status, Status::Pass, "{mode}: {}", result.message);
+            let version = result.version.expect("a version").as_str();
+            let other = if version == "1.0" { "0.3" } else { "1.0" };
+            let said = adapter_output(result);
+            assert!(
+                said.contains(&format!("scenario basic JSONRPC {version}\n"))
+                    && !said.contains(&format!("JSONRPC {other}")),
+                "{mode}: each play keeps its own standard error: {said}"
+            );
+            assert!(
+                (result.evidence.iter()).any(|e| e.request.method == "GET"
+                    && e.request.url.ends_with("/.well-known/agent-card.json")
+                    && e.response.as_ref().is_some_and(|r| r.status == 200)),
+                "{mode}: a passing result shows the client's requests: {:?}",
+                result.evidence
+            );
+            here.push((result.id.clone(), version.to_owned(), result.status));
+        }
+        assert_eq!(here.len(), 2, "{mode}: JSON-RPC 1.0 and 0.3");
+        assert_eq!(starts_in(&starts), expected_starts, "{mode}: starts");
+        let compatibility = report.compatibility.expect("a compatibility figure");
+        assert_eq!(
+            compatibility.tested_on,
+            vec!["jsonrpc 1.0", "jsonrpc 0.3"],
+            "{mode}: the pairs the client declares"
+        );
+        statuses.push(here);
+    }
+    assert_eq!(statuses[0], statuses[1]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hung_adapter_that_stays_up_is_an_error_and_is_started_again() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let starts = dir.path().join("starts");
+    let mut options = options(
+        slow_adapter("hang", &starts, "0.2"),
+        vec!["client.card.tolerates-unknown-fields".into()],
+    );
+    options.scenario_timeout = Duration::from_secs(3);
+    let report = run(&options).await;
+    let ran: Vec<&a2a_tck::report::CheckResult> = (report.results.iter())
+        .filter(|r| r.status != Status::NotApplicable)
+        .collect();
+    let statuses: Vec<Status> = ran.iter().map(|r| r.status).collect();
+    assert_eq!(statuses, vec![Status::Error, Status::Pass], "{ran:#?}");
+    assert!(
+        ran[0].message.contains("scenario timeout"),
+        "{}",
+        ran[0].message
+    );
+    assert!(
+        adapter_output(ran[0]).contains("hanging"),
+        "its standard error is kept"
+    );
+    assert_eq!(starts_in(&starts), 2, "started again after it was killed");
 }

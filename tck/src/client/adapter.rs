@@ -1,9 +1,11 @@
 //! The client under test, behind the adapter protocol (`adapters/PROTOCOL.md`): a command run
-//! once per play with a scenario file, printing JSON lines; or the kit's own reference client,
-//! run in-process through the same lines. The first run asks what the client supports.
+//! once per play with a scenario file, printing JSON lines; or, when its describe line says it
+//! stays up (`"persistent": true`), one process that reads scenario after scenario on its
+//! standard input and ends each one's lines with `{"event": "end"}`; or the kit's own reference
+//! client, run in-process through the same lines. The first run asks what the client supports.
 
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -44,11 +46,29 @@ const NOISE_KEEP: usize = 4096;
 
 
 impl Client {
-    /// The describe run: who the client is and what it supports.
+    /// The describe run: who the client is and what it supports (the adapter is run once, as
+    /// a version-1 adapter is, and not kept).
     pub async fn describe(&self, deadline: Duration) -> Result<ClientUnderTest, String> {
-        let outcome = self.run(&json!({"protocol": 1, "describe": true}), "", deadline).await;
-        if let Some(failure) = outcome.failure {
-            return Err(failure);
+        let outcome = self.run(&describe_file(), "", deadline).await;
+        self.identity(&outcome)
+    }
+
+    /// Opens the client for a run: its describe run, whose process is kept, with its standard
+    /// input open, when the describe line says it stays up; every scenario then goes to it.
+    pub async fn open(&self, deadline: Duration) -> Result<(Adapter, ClientUnderTest), String> {
+        let Client::Command(template) = self else {
+            let identity = self.describe(deadline).await?;
+            return Ok((Adapter::new(self.clone(), None), identity));
+        };
+        let (outcome, session) = Session::start(template, deadline).await;
+        let identity = self.identity(&outcome)?;
+        Ok((Adapter::new(self.clone(), session), identity))
+    }
+
+    /// The client's identity, from the lines of its describe run.
+    fn identity(&self, outcome: &Outcome) -> Result<ClientUnderTest, String> {
+        if let Some(failure) = &outcome.failure {
+            return Err(failure.clone());
         }
         let line = (outcome.lines.iter())
             .find(|l| l.get("event").and_then(Value::as_str) == Some("client"))
@@ -126,6 +146,393 @@ impl Client {
     }
 }
 
+/// The scenario of the describe run.
+fn describe_file() -> Value {
+    json!({"protocol": 1, "describe": true})
+}
+
+/// The client under test, opened for a run ([`Client::open`]): a version-1 adapter runs once
+/// per scenario; one that stays up gets every scenario on its standard input, and is started
+/// again (its describe run again) after a scenario that killed it or that it left by exiting.
+#[derive(Debug)]
+pub struct Adapter {
+    client: Client,
+    /// Whether the adapter said it stays up.
+    persistent: bool,
+    session: Option<Session>,
+}
+
+impl Adapter {
+    fn new(client: Client, session: Option<Session>) -> Adapter {
+        Adapter {
+            client,
+            persistent: session.is_some(),
+            session,
+        }
+    }
+
+    /// Whether every scenario goes to one process that stays up.
+    pub fn persistent(&self) -> bool {
+        self.persistent
+    }
+
+    /// Runs one scenario (`card_url` is also in it) under `deadline`.
+    pub async fn run(&mut self, scenario: &Value, card_url: &str, deadline: Duration) -> Outcome {
+        let Client::Command(template) = &self.client else {
+            return self.client.run(scenario, card_url, deadline).await;
+        };
+        if !self.persistent {
+            return self.client.run(scenario, card_url, deadline).await;
+        }
+        let mut restarted = String::new();
+        if self.session.is_none() {
+            let (outcome, session) = Session::start(template, deadline).await;
+            match session {
+                Some(session) => {
+                    self.session = Some(session);
+                    if !outcome.noise.is_empty() {
+                        restarted = format!("(started again) {}", outcome.noise);
+                    }
+                }
+                None => {
+                    let why = outcome.failure.unwrap_or_else(|| {
+                        "it no longer says it stays up on its describe line".into()
+                    });
+                    return Outcome {
+                        noise: outcome.noise,
+                        failure: Some(format!(
+                            "the adapter, which stopped on an earlier scenario, could not be started again: {why}"
+                        )),
+                        ..Outcome::default()
+                    };
+                }
+            }
+        }
+        let Some(session) = self.session.as_mut() else {
+            return failed("the adapter is not running".into());
+        };
+        let mut outcome = session.scenario(scenario, deadline).await;
+        if !session.alive {
+            self.session = None;
+        }
+        if !restarted.is_empty() {
+            outcome.noise = keep_tail(format!("{restarted}{}", outcome.noise));
+        }
+        outcome
+    }
+}
+
+/// How long the kit waits, after a scenario's end line, for the standard error the adapter
+/// wrote before it (another pipe, read by another task) to come in; each chunk that comes in
+/// waits again, up to [`STDERR_SETTLE_MAX`] in all.
+const STDERR_SETTLE: Duration = Duration::from_millis(20);
+const STDERR_SETTLE_MAX: Duration = Duration::from_millis(250);
+
+/// An adapter that stays up: its process, its standard input, and what it prints.
+#[derive(Debug)]
+struct Session {
+    child: tokio::process::Child,
+    stdin: Option<tokio::process::ChildStdin>,
+    /// Lines of standard output; closed when the adapter closes it.
+    out: tokio::sync::mpsc::Receiver<String>,
+    /// Chunks of standard error; closed when the adapter closes it.
+    err: tokio::sync::mpsc::Receiver<Vec<u8>>,
+    /// Whether it may take another scenario (it was neither killed nor did it leave).
+    alive: bool,
+    /// The describe file, read by the adapter when it starts.
+    _dir: tempfile::TempDir,
+}
+
+/// What was printed while the kit waited for a scenario's lines.
+#[derive(Default)]
+struct Printed {
+    lines: Vec<Value>,
+    other: String,
+    err: Vec<u8>,
+}
+
+impl Printed {
+    fn line(&mut self, line: &str) {
+        match serde_json::from_str::<Value>(line.trim()) {
+            Ok(value) if value.is_object() => self.lines.push(value),
+            _ if line.trim().is_empty() => {}
+            _ => {
+                self.other.push_str(line);
+                self.other.push('\n');
+            }
+        }
+    }
+
+    fn outcome(self, failure: Option<String>) -> Outcome {
+        Outcome {
+            lines: self.lines,
+            noise: noise_of(self.other, &String::from_utf8_lossy(&self.err)),
+            failure,
+        }
+    }
+}
+
+impl Session {
+    /// Starts the adapter on the describe file with its standard input open, and reads its
+    /// describe line. The session is kept when the line says `"persistent": true`; otherwise
+    /// standard input is closed at once (a version-1 adapter reads it empty) and the run is
+    /// read to its end, as a describe run always was.
+    async fn start(template: &str, deadline: Duration) -> (Outcome, Option<Session>) {
+        let dir = match tempfile::tempdir() {
+            Ok(dir) => dir,
+            Err(e) => return (failed(format!("no scratch folder for the scenario file: {e}")), None),
+        };
+        let file = dir.path().join("describe.json");
+        if let Err(e) = std::fs::write(&file, describe_file().to_string()) {
+            return (failed(format!("the scenario file could not be written: {e}")), None);
+        }
+        let command = template
+            .replace("{card_url}", &quoted(""))
+            .replace("{scenario}", &quoted(&file.to_string_lossy()));
+        let mut builder = command_for(&command, &file, "");
+        builder.stdin(std::process::Stdio::piped());
+        let mut child = match builder.spawn() {
+            Ok(child) => child,
+            Err(e) => return (failed(format!("the adapter command could not be started: {e}")), None),
+        };
+        let stdin = child.stdin.take();
+        let out = read_lines(child.stdout.take());
+        let err = read_chunks(child.stderr.take());
+        let mut session = Session {
+            child,
+            stdin,
+            out,
+            err,
+            alive: true,
+            _dir: dir,
+        };
+        let until = Instant::now() + deadline;
+        let mut printed = Printed::default();
+        let mut persistent = false;
+        loop {
+            match session.next(until, &mut printed).await {
+                Next::Line(line) => {
+                    printed.line(&line);
+                    let described = printed.lines.last().filter(|l| {
+                        l.get("event").and_then(Value::as_str) == Some("client")
+                    });
+                    if let Some(line) = described {
+                        persistent = line.get("persistent") == Some(&Value::Bool(true));
+                        break;
+                    }
+                }
+                Next::Closed => break,
+                Next::Late => {
+                    session.kill().await;
+                    session.settle(&mut printed, Duration::from_secs(2)).await;
+                    let failure = format!(
+                        "the adapter did not finish within the scenario timeout of {deadline:?} (it was killed)"
+                    );
+                    return (printed.outcome(Some(failure)), None);
+                }
+            }
+        }
+        if persistent {
+            session.settle(&mut printed, STDERR_SETTLE).await;
+            return (printed.outcome(None), Some(session));
+        }
+        // A version-1 adapter: standard input ends now, and the run is read to its end.
+        session.stdin = None;
+        let mut failure = None;
+        loop {
+            match session.next(until, &mut printed).await {
+                Next::Line(line) => printed.line(&line),
+                Next::Closed => break,
+                Next::Late => {
+                    session.kill().await;
+                    failure = Some(format!(
+                        "the adapter did not finish within the scenario timeout of {deadline:?} (it was killed)"
+                    ));
+                    break;
+                }
+            }
+        }
+        session.settle(&mut printed, Duration::from_secs(2)).await;
+        (printed.outcome(failure), None)
+    }
+
+    /// Sends one scenario and reads its lines up to its end line, under `deadline`. A scenario
+    /// past its deadline kills the adapter (and is a failure, as a run of a version-1 adapter
+    /// past its deadline is); an adapter that closes its output before the end line has left
+    /// (it is started again for the next scenario) and is judged on what it printed.
+    async fn scenario(&mut self, scenario: &Value, deadline: Duration) -> Outcome {
+        let until = Instant::now() + deadline;
+        let mut printed = Printed::default();
+        // What came after the previous scenario's end line belongs to no step.
+        while let Ok(line) = self.out.try_recv() {
+            printed.other.push_str(&format!("(before the scenario) {line}\n"));
+        }
+        while let Ok(chunk) = self.err.try_recv() {
+            printed.err.extend_from_slice(&chunk);
+        }
+        let sent = match self.stdin.as_mut() {
+            Some(stdin) => {
+                use tokio::io::AsyncWriteExt as _;
+                let line = format!("{scenario}\n");
+                let write = async {
+                    stdin.write_all(line.as_bytes()).await?;
+                    stdin.flush().await
+                };
+                tokio::time::timeout(deadline, write).await
+            }
+            None => Ok(Err(std::io::Error::other("standard input is closed"))),
+        };
+        match sent {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                // It left (or closed its input): what it still prints is read below.
+                printed.other.push_str(&format!("(the scenario could not be sent: {e})\n"));
+            }
+            Err(_) => {
+                self.kill().await;
+                self.settle(&mut printed, Duration::from_secs(2)).await;
+                return printed.outcome(Some(format!(
+                    "the adapter did not read its scenario within the scenario timeout of {deadline:?} (it was killed)"
+                )));
+            }
+        }
+        loop {
+            match self.next(until, &mut printed).await {
+                Next::Line(line) => {
+                    let value = serde_json::from_str::<Value>(line.trim()).ok();
+                    if value.as_ref().and_then(|v| v.get("event")).and_then(Value::as_str) == Some("end") {
+                        self.settle(&mut printed, STDERR_SETTLE).await;
+                        return printed.outcome(None);
+                    }
+                    printed.line(&line);
+                }
+                Next::Closed => {
+                    self.alive = false;
+                    self.stdin = None;
+                    let _ = tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await;
+                    self.kill().await;
+                    self.settle(&mut printed, Duration::from_secs(2)).await;
+                    printed.other.push_str("(the adapter exited before its end line)\n");
+                    return printed.outcome(None);
+                }
+                Next::Late => {
+                    self.kill().await;
+                    self.settle(&mut printed, Duration::from_secs(2)).await;
+                    return printed.outcome(Some(format!(
+                        "the adapter did not finish within the scenario timeout of {deadline:?} (it was killed)"
+                    )));
+                }
+            }
+        }
+    }
+
+    /// The next line of standard output before `until` (standard error read meanwhile).
+    async fn next(&mut self, until: Instant, printed: &mut Printed) -> Next {
+        let deadline = tokio::time::Instant::from_std(until);
+        loop {
+            tokio::select! {
+                line = self.out.recv() => return match line {
+                    Some(line) => Next::Line(line),
+                    None => Next::Closed,
+                },
+                Some(chunk) = self.err.recv() => printed.err.extend_from_slice(&chunk),
+                () = tokio::time::sleep_until(deadline) => return Next::Late,
+            }
+        }
+    }
+
+    /// Reads the standard error that comes in within `quiet` of the last chunk (at most
+    /// [`STDERR_SETTLE_MAX`] in all, or `quiet` when it is longer: the pipes of a killed
+    /// adapter close).
+    async fn settle(&mut self, printed: &mut Printed, quiet: Duration) {
+        let until = tokio::time::Instant::now() + quiet.max(STDERR_SETTLE_MAX);
+        loop {
+            let wait = quiet.min(until.saturating_duration_since(tokio::time::Instant::now()));
+            match tokio::time::timeout(wait, self.err.recv()).await {
+                Ok(Some(chunk)) => printed.err.extend_from_slice(&chunk),
+                _ => break,
+            }
+        }
+        if !self.alive {
+            while let Ok(line) = self.out.try_recv() {
+                printed.line(&line);
+            }
+        }
+    }
+
+    /// Kills the adapter's process group.
+    async fn kill(&mut self) {
+        self.alive = false;
+        self.stdin = None;
+        kill_group(&self.child);
+        let _ = self.child.kill().await;
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.stdin = None;
+        kill_group(&self.child);
+    }
+}
+
+enum Next {
+    Line(String),
+    Closed,
+    Late,
+}
+
+/// The lines of a pipe, each sent on as it comes (a line over [`LINE_KEEP`] bytes is cut).
+fn read_lines(pipe: Option<tokio::process::ChildStdout>) -> tokio::sync::mpsc::Receiver<String> {
+    use tokio::io::AsyncBufReadExt as _;
+    let (send, receive) = tokio::sync::mpsc::channel(256);
+    if let Some(pipe) = pipe {
+        tokio::spawn(async move {
+            let mut reader = tokio::io::BufReader::new(pipe);
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                match reader.read_until(b'\n', &mut line).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        line.truncate(LINE_KEEP);
+                        let text = String::from_utf8_lossy(&line).trim_end_matches(['\n', '\r']).to_owned();
+                        if send.send(text).await.is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+    }
+    receive
+}
+
+/// The chunks of a pipe, each sent on as it comes.
+fn read_chunks(pipe: Option<tokio::process::ChildStderr>) -> tokio::sync::mpsc::Receiver<Vec<u8>> {
+    use tokio::io::AsyncReadExt as _;
+    let (send, receive) = tokio::sync::mpsc::channel(64);
+    if let Some(mut pipe) = pipe {
+        tokio::spawn(async move {
+            let mut buffer = vec![0u8; 8192];
+            loop {
+                match pipe.read(&mut buffer).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        if send.send(buffer[..n].to_vec()).await.is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+    }
+    receive
+}
+
+/// The most of one line of standard output the kit reads (the rest of it is dropped).
+const LINE_KEEP: usize = 4 * 1024 * 1024;
+
 fn noise_tail(noise: &str) -> String {
     if noise.trim().is_empty() {
         String::new()
@@ -161,8 +568,9 @@ fn failed(why: String) -> Outcome {
     }
 }
 
-async fn spawn(command: &str, file: &Path, card_url: &str, deadline: Duration) -> Outcome {
-    use tokio::io::AsyncReadExt as _;
+/// The adapter command under `sh -c`, in its own process group, its output piped and its
+/// standard input empty.
+fn command_for(command: &str, file: &Path, card_url: &str) -> tokio::process::Command {
     let mut builder = tokio::process::Command::new("sh");
     builder
         .arg("-c")
@@ -175,7 +583,34 @@ async fn spawn(command: &str, file: &Path, card_url: &str, deadline: Duration) -
         .kill_on_drop(true);
     #[cfg(unix)]
     builder.process_group(0);
-    let mut child = match builder.spawn() {
+    builder
+}
+
+/// The noise of a run: its standard output that was no JSON line, then its standard error,
+/// the tail of it.
+fn noise_of(mut noise: String, err: &str) -> String {
+    if !err.trim().is_empty() {
+        noise.push_str("stderr: ");
+        noise.push_str(err);
+    }
+    keep_tail(noise)
+}
+
+/// The last [`NOISE_KEEP`] bytes of `noise`.
+fn keep_tail(noise: String) -> String {
+    if noise.len() <= NOISE_KEEP {
+        return noise;
+    }
+    let mut start = noise.len() - NOISE_KEEP;
+    while !noise.is_char_boundary(start) {
+        start += 1;
+    }
+    format!("...{}", &noise[start..])
+}
+
+async fn spawn(command: &str, file: &Path, card_url: &str, deadline: Duration) -> Outcome {
+    use tokio::io::AsyncReadExt as _;
+    let mut child = match command_for(command, file, card_url).spawn() {
         Ok(child) => child,
         Err(e) => return failed(format!("the adapter command could not be started: {e}")),
     };
@@ -209,32 +644,13 @@ async fn spawn(command: &str, file: &Path, card_url: &str, deadline: Duration) -
     let err = tokio::time::timeout(grace, read_err).await.ok().and_then(Result::ok);
     let out = String::from_utf8_lossy(&out.unwrap_or_default()).into_owned();
     let err = String::from_utf8_lossy(&err.unwrap_or_default()).into_owned();
-    let mut lines = Vec::new();
-    let mut noise = String::new();
+    let mut printed = Printed::default();
     for line in out.lines() {
-        match serde_json::from_str::<Value>(line.trim()) {
-            Ok(value) if value.is_object() => lines.push(value),
-            _ if line.trim().is_empty() => {}
-            _ => {
-                noise.push_str(line);
-                noise.push('\n');
-            }
-        }
-    }
-    if !err.trim().is_empty() {
-        noise.push_str("stderr: ");
-        noise.push_str(&err);
-    }
-    if noise.len() > NOISE_KEEP {
-        let mut start = noise.len() - NOISE_KEEP;
-        while !noise.is_char_boundary(start) {
-            start += 1;
-        }
-        noise = format!("...{}", &noise[start..]);
+        printed.line(line);
     }
     Outcome {
-        lines,
-        noise,
+        lines: printed.lines,
+        noise: noise_of(printed.other, &err),
         failure,
     }
 }
@@ -280,5 +696,53 @@ mod tests {
         let client = Client::Command("cat \"$A2A_TCK_SCENARIO\"; echo; cat {scenario}".into());
         let outcome = client.run(&json!({"play": "p"}), "", Duration::from_secs(10)).await;
         assert_eq!(outcome.lines, vec![json!({"play": "p"}), json!({"play": "p"})]);
+    }
+
+    const DESCRIBE: &str = r#"{"event":"client","name":"t","version":"0","bindings":["JSONRPC"],"versions":["1.0"],"features":[]"#;
+
+    #[tokio::test]
+    async fn an_adapter_that_does_not_stay_up_runs_once_per_scenario() {
+        let client = Client::Command(format!(
+            "if grep -q describe \"$A2A_TCK_SCENARIO\"; then echo '{DESCRIBE}}}'; else cat {{scenario}}; fi"
+        ));
+        let (mut adapter, identity) = client.open(Duration::from_secs(10)).await.unwrap();
+        assert_eq!(identity.name, "t");
+        assert!(!adapter.persistent());
+        let outcome = adapter.run(&json!({"play": "p"}), "", Duration::from_secs(10)).await;
+        assert_eq!(outcome.lines, vec![json!({"play": "p"})]);
+    }
+
+    #[tokio::test]
+    async fn an_adapter_that_stays_up_takes_scenarios_on_its_input() {
+        let client = Client::Command(format!(
+            "echo '{DESCRIBE},\"persistent\":true}}'; while read -r line; do \
+             echo \"$line\"; echo \"seen $line\" >&2; echo '{{\"event\":\"end\"}}'; done"
+        ));
+        let (mut adapter, _) = client.open(Duration::from_secs(10)).await.unwrap();
+        assert!(adapter.persistent());
+        for play in ["a", "b"] {
+            let outcome = adapter.run(&json!({"play": play}), "", Duration::from_secs(10)).await;
+            assert_eq!(outcome.lines, vec![json!({"play": play})]);
+            assert!(outcome.failure.is_none());
+            assert!(outcome.noise.contains(&format!("\"{play}\"")), "{}", outcome.noise);
+            let other = if play == "a" { "\"b\"" } else { "\"a\"" };
+            assert!(!outcome.noise.contains(other), "{}", outcome.noise);
+        }
+    }
+
+    #[tokio::test]
+    async fn an_adapter_that_stays_up_past_a_deadline_is_killed_and_started_again() {
+        let client = Client::Command(format!(
+            "echo '{DESCRIBE},\"persistent\":true}}'; echo started >&2; \
+             while read -r line; do echo '{{\"op\":\"card\"}}'; sleep 30; done"
+        ));
+        let (mut adapter, _) = client.open(Duration::from_secs(10)).await.unwrap();
+        for _ in 0..2 {
+            let started = std::time::Instant::now();
+            let outcome = adapter.run(&json!({}), "", Duration::from_millis(500)).await;
+            assert!(started.elapsed() < Duration::from_secs(10));
+            assert!(outcome.failure.unwrap().contains("killed"));
+            assert_eq!(outcome.lines, vec![json!({"op": "card"})]);
+        }
     }
 }

@@ -19,7 +19,7 @@ use crate::ids::fresh_token;
 use crate::model::{Binding, ProtocolVersion};
 use crate::report::{self, CheckResult, ClientUnderTest, Counts, Mode, Report, Selection, Target};
 
-use super::adapter::Client;
+use super::adapter::{Adapter, Client};
 use super::calls::{self, Call};
 use super::card_signing::PlaySigner;
 use super::exchanges;
@@ -55,8 +55,8 @@ pub async fn run(options: &ClientOptions) -> Report {
             Err(e) => return failed(options, started, e, None),
         }
     }
-    let identity = match options.client.describe(options.scenario_timeout).await {
-        Ok(identity) => identity,
+    let (mut adapter, identity) = match options.client.open(options.scenario_timeout).await {
+        Ok(opened) => opened,
         Err(e) => return failed(options, started, format!("the client could not describe itself: {e}"), None),
     };
     let stage = match Stage::start().await {
@@ -90,10 +90,11 @@ pub async fn run(options: &ClientOptions) -> Report {
                     continue;
                 }
                 let play = (&stage, &signer, &mut secrets);
-                results.extend(play_once(options, play, spec, &here, binding, version, &identity).await);
+                results.extend(play_once(options, &mut adapter, play, spec, &here, binding, version, &identity).await);
             }
         }
     }
+    drop(adapter);
     drop(stage);
     let places = interfaces.iter().filter(|i| i.tested).count();
     let mut report = assemble(options, started, identity, results, places, selected.len());
@@ -234,6 +235,7 @@ fn backend_config(spec: &PlaySpec, bearer: &Option<String>) -> AgentConfig {
 #[allow(clippy::too_many_arguments)]
 async fn play_once(
     options: &ClientOptions,
+    adapter: &mut Adapter,
     (stage, signer, secrets): (&Stage, &PlaySigner, &mut Vec<String>),
     spec: &PlaySpec,
     checks: &[&ClientCheck],
@@ -291,7 +293,7 @@ async fn play_once(
         trusted_keys,
     );
     stage.begin(Arc::clone(&play));
-    let outcome = options.client.run(&scenario, &card_url, options.scenario_timeout).await;
+    let outcome = adapter.run(&scenario, &card_url, options.scenario_timeout).await;
     stage.end();
     let truth = truth_of(&http, &backend, bearer.clone(), spec.card.required_extension).await;
     drop(backend);
