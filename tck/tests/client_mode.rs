@@ -56,6 +56,22 @@ async fn the_reference_client_passes_every_check_on_every_binding_and_version() 
     assert_eq!(ids.len(), table().checks.len(), "every check ran");
     let places: BTreeSet<String> = report.results.iter().map(a2a_tck::report::place).collect();
     assert_eq!(places.len(), 6, "three bindings x two versions: {places:?}");
+    // The play's bearer token is scrubbed from the report, as a server run's credentials are.
+    let authenticated = (report.results.iter())
+        .find(|r| r.id == "client.extended-card.authenticated")
+        .expect("the extended-card play ran");
+    let scenario = (authenticated.evidence.first())
+        .and_then(|e| e.request.body.as_ref())
+        .and_then(|b| b.json.as_ref())
+        .expect("the scenario in the evidence");
+    assert_eq!(scenario["bearer"], "[redacted]");
+    let sent = (authenticated
+        .evidence
+        .iter()
+        .flat_map(|e| &e.request.headers))
+    .find(|(name, _)| name.eq_ignore_ascii_case("authorization"))
+    .expect("the client sent its credentials");
+    assert_eq!(sent.1, "[redacted]");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -178,6 +194,16 @@ async fn a_client_report_renders_in_every_format_and_names_its_client() {
         markdown.contains("Client a2a-tck reference client"),
         "{markdown}"
     );
+    // The plays' exchanges, the passing ones' too.
+    assert!(markdown.contains("## Exchanges of each play"), "{markdown}");
+    assert!(
+        markdown.contains("/.well-known/agent-card.json"),
+        "{markdown}"
+    );
+    let html = a2a_tck::format::Format::Html
+        .render(&report, None)
+        .expect("html");
+    assert!(html.contains("/.well-known/agent-card.json"));
     let json: serde_json::Value = serde_json::from_str(&report.to_json()).expect("JSON");
     assert_eq!(json["mode"], "client");
     assert_eq!(json["client"]["command"], "builtin");

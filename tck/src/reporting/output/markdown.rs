@@ -33,6 +33,61 @@ fn latency_markdown(report: &Report) -> String {
     out
 }
 
+/// Bytes of exchanges the Markdown of a client run shows in all; the JSON and HTML reports
+/// keep the rest.
+const PLAYS_MARKDOWN_LIMIT: usize = 256 * 1024;
+
+/// A client run's exchanges, one folded block per play run (the results of one play carry the
+/// same exchanges): what the adapter was given and printed, and every request the client made
+/// with the answer it got. Empty for a run on an agent.
+fn plays_markdown(report: &Report) -> String {
+    let mut out = String::new();
+    if report.client.is_none() {
+        return out;
+    }
+    let mut groups: Vec<(Vec<&CheckResult>, &[crate::evidence::Exchange])> = Vec::new();
+    for r in report.results.iter().filter(|r| !r.evidence.is_empty()) {
+        match groups.last_mut() {
+            Some((results, evidence)) if *evidence == r.evidence.as_slice() && place(results[0]) == place(r) => {
+                results.push(r);
+            }
+            _ => groups.push((vec![r], r.evidence.as_slice())),
+        }
+    }
+    if groups.is_empty() {
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "\n## Exchanges of each play ({})\n\nWhat the adapter was given and printed, then every \
+         request the client made with the answer it got (credentials redacted).\n",
+        groups.len()
+    );
+    let mut shown = 0;
+    for (index, (results, evidence)) in groups.iter().enumerate() {
+        if shown >= PLAYS_MARKDOWN_LIMIT {
+            let _ = writeln!(
+                out,
+                "{} more plays' exchanges are not shown here; the JSON and HTML reports keep them.",
+                groups.len() - index
+            );
+            break;
+        }
+        let ids: Vec<String> = results.iter().map(|r| format!("`{}` {}", r.id, r.status.as_str())).collect();
+        let text = evidence::text(evidence, Caps::COMPACT).replace("```", "` ` `");
+        shown += text.len();
+        let _ = writeln!(
+            out,
+            "<details><summary>{}: {} ({} exchange(s))</summary>\n\n```text\n{}```\n\n</details>\n",
+            place(results[0]),
+            cell(&ids.join(", ")),
+            evidence.len(),
+            text
+        );
+    }
+    out
+}
+
 /// Escapes a table cell.
 fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
@@ -219,6 +274,7 @@ pub fn markdown(report: &Report) -> String {
             );
         }
     }
+    out.push_str(&plays_markdown(report));
     let _ = writeln!(
         out,
         "\n<details><summary>All {} results</summary>\n\n| status | level | check | where | requirement |\n|---|---|---|---|---|",
