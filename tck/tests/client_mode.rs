@@ -3,7 +3,7 @@
 //! for it, and the fault list and the table agree; a broken or silent adapter gives ERROR, never
 //! FAIL; the reports of a client run are the usual ones, marked with their mode and client; an
 //! adapter that starts slowly gives the same results run once per scenario or staying up (one
-//! start), each result carrying its play's exchanges and its own standard error; a hung adapter
+//! start besides the describe run), each result carrying its play's exchanges and its own standard error; a hung adapter
 //! that stays up is an ERROR, killed and started again for the next scenario.
 
 use std::collections::BTreeSet;
@@ -265,8 +265,9 @@ fn adapter_output(result: &a2a_tck::report::CheckResult) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_adapter_gives_the_same_results_run_per_scenario_or_staying_up() {
     let mut statuses = Vec::new();
-    // The describe run and one run per scenario (JSON-RPC in 1.0 and 0.3); or one start.
-    for (mode, expected_starts) in [("one-shot", 3), ("persistent", 1)] {
+    // The describe run and one run per scenario (JSON-RPC in 1.0 and 0.3); or the describe
+    // run and one process for every scenario.
+    for (mode, expected_starts) in [("one-shot", 3), ("persistent", 2)] {
         let dir = tempfile::tempdir().expect("a scratch folder");
         let starts = dir.path().join("starts");
         let report = run(&options(
@@ -334,5 +335,6 @@ async fn a_hung_adapter_that_stays_up_is_an_error_and_is_started_again() {
         adapter_output(ran[0]).contains("hanging"),
         "its standard error is kept"
     );
-    assert_eq!(starts_in(&starts), 2, "started again after it was killed");
+    // The describe run, the process of the first scenario, and the one started after it.
+    assert_eq!(starts_in(&starts), 3, "started again after it was killed");
 }

@@ -53,16 +53,23 @@ impl Client {
         self.identity(&outcome)
     }
 
-    /// Opens the client for a run: its describe run, whose process is kept, with its standard
-    /// input open, when the describe line says it stays up; every scenario then goes to it.
+    /// Opens the client for a run: its describe run, as a version-1 adapter's (standard input
+    /// empty); when the describe line says it stays up, the first scenario starts it again with
+    /// its standard input open, and every scenario goes to that process.
     pub async fn open(&self, deadline: Duration) -> Result<(Adapter, ClientUnderTest), String> {
-        let Client::Command(template) = self else {
-            let identity = self.describe(deadline).await?;
-            return Ok((Adapter::new(self.clone(), None), identity));
-        };
-        let (outcome, session) = Session::start(template, deadline).await;
+        let outcome = self.run(&describe_file(), "", deadline).await;
         let identity = self.identity(&outcome)?;
-        Ok((Adapter::new(self.clone(), session), identity))
+        let persistent = matches!(self, Client::Command(_))
+            && (outcome.lines.iter()).any(|l| {
+                l.get("event").and_then(Value::as_str) == Some("client")
+                    && l.get("persistent") == Some(&Value::Bool(true))
+            });
+        let adapter = Adapter {
+            client: self.clone(),
+            persistent,
+            session: None,
+        };
+        Ok((adapter, identity))
     }
 
     /// The client's identity, from the lines of its describe run.
@@ -152,8 +159,9 @@ fn describe_file() -> Value {
 }
 
 /// The client under test, opened for a run ([`Client::open`]): a version-1 adapter runs once
-/// per scenario; one that stays up gets every scenario on its standard input, and is started
-/// again (its describe run again) after a scenario that killed it or that it left by exiting.
+/// per scenario; one that stays up is started for the first scenario and gets every scenario
+/// on its standard input, and is started again after a scenario that killed it or that it
+/// left by exiting.
 #[derive(Debug)]
 pub struct Adapter {
     client: Client,
@@ -163,14 +171,6 @@ pub struct Adapter {
 }
 
 impl Adapter {
-    fn new(client: Client, session: Option<Session>) -> Adapter {
-        Adapter {
-            client,
-            persistent: session.is_some(),
-            session,
-        }
-    }
-
     /// Whether every scenario goes to one process that stays up.
     pub fn persistent(&self) -> bool {
         self.persistent
@@ -184,14 +184,18 @@ impl Adapter {
         if !self.persistent {
             return self.client.run(scenario, card_url, deadline).await;
         }
-        let mut restarted = String::new();
+        let mut started = String::new();
+        // One that left after its last end line has not seen this scenario: started again.
+        if (self.session.as_mut()).is_some_and(|s| !matches!(s.child.try_wait(), Ok(None))) {
+            self.session = None;
+        }
         if self.session.is_none() {
             let (outcome, session) = Session::start(template, deadline).await;
             match session {
                 Some(session) => {
                     self.session = Some(session);
                     if !outcome.noise.is_empty() {
-                        restarted = format!("(started again) {}", outcome.noise);
+                        started = format!("(as it started) {}", outcome.noise);
                     }
                 }
                 None => {
@@ -201,7 +205,7 @@ impl Adapter {
                     return Outcome {
                         noise: outcome.noise,
                         failure: Some(format!(
-                            "the adapter, which stopped on an earlier scenario, could not be started again: {why}"
+                            "the adapter, which says it stays up, could not be started: {why}"
                         )),
                         ..Outcome::default()
                     };
@@ -215,8 +219,8 @@ impl Adapter {
         if !session.alive {
             self.session = None;
         }
-        if !restarted.is_empty() {
-            outcome.noise = keep_tail(format!("{restarted}{}", outcome.noise));
+        if !started.is_empty() {
+            outcome.noise = keep_tail(format!("{started}{}", outcome.noise));
         }
         outcome
     }
@@ -275,8 +279,8 @@ impl Printed {
 impl Session {
     /// Starts the adapter on the describe file with its standard input open, and reads its
     /// describe line. The session is kept when the line says `"persistent": true`; otherwise
-    /// standard input is closed at once (a version-1 adapter reads it empty) and the run is
-    /// read to its end, as a describe run always was.
+    /// (an adapter that no longer says so) standard input is closed at once and the run is
+    /// read to its end, as a describe run is.
     async fn start(template: &str, deadline: Duration) -> (Outcome, Option<Session>) {
         let dir = match tempfile::tempdir() {
             Ok(dir) => dir,
