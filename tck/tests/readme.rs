@@ -89,6 +89,7 @@ const COMMANDS: &[(&str, Use)] = &[
     ("a2a-tck client --list-client-faults", Use::Run("the_client_recipe")),
     ("pip install -r adapters/python/requirements.txt", Use::Skip("installs a2a-sdk from PyPI: scripts/clients.sh installs it into a scratch venv in CI")),
     ("a2a-tck client --cmd 'python3 adapters/python/adapter.py' --report client.json", Use::Skip("needs a2a-sdk from PyPI: scripts/clients.sh installs it and runs this adapter in CI")),
+    ("python3 scripts/client_bench.py [--startup 2] [--one-shot] [--python PATH]", Use::Skip("a benchmark, run by hand: its figures are read, not asserted (it installs a2a-sdk from PyPI)")),
     ("a2a-tck explore --target URL --seed 42 --report explore.json", Use::Run("the_explore_recipe")),
     ("a2a-tck explore --target URL --replay explore.json", Use::Run("the_explore_recipe")),
     ("a2a-tck explore --fault cancel-ignored --seed 1", Use::Run("the_explore_recipe")),
