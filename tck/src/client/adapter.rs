@@ -4,7 +4,6 @@
 //! standard input and ends each one's lines with `{"event": "end"}`; or the kit's own reference
 //! client, run in-process through the same lines. The first run asks what the client supports.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -13,25 +12,12 @@ use crate::model::{Binding, ProtocolVersion};
 use crate::report::ClientUnderTest;
 
 use super::plays::OPERATIONS;
+pub use super::process::Outcome;
+use super::process::{
+    command_for, failed, keep_tail, kill_group, noise_tail, quoted, read_chunks, read_lines,
+    run_command, Printed,
+};
 use super::reference_client::{self, ClientFault};
-
-/// What one run of the adapter gave.
-#[derive(Debug, Clone, Default)]
-pub struct Outcome {
-    /// The JSON lines, in order.
-    pub lines: Vec<Value>,
-    /// Standard output that was not a JSON object line, and standard error (the tail).
-    pub noise: String,
-    /// Why the run did not finish as it should (a deadline, a spawn failure).
-    pub failure: Option<String>,
-}
-
-impl Outcome {
-    /// The line of step `i` (lines are printed one per step, in order).
-    pub fn step(&self, i: usize) -> Option<&Value> {
-        self.lines.get(i)
-    }
-}
 
 /// The client under test.
 #[derive(Debug, Clone)]
@@ -41,9 +27,6 @@ pub enum Client {
     /// The kit's reference client, with faults.
     Reference(Vec<ClientFault>),
 }
-
-const NOISE_KEEP: usize = 4096;
-
 
 impl Client {
     /// The describe run: who the client is and what it supports (the adapter is run once, as
@@ -87,10 +70,20 @@ impl Client {
             })?;
         let texts = |key: &str| -> Vec<String> {
             (line.get(key).and_then(Value::as_array))
-                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
                 .unwrap_or_default()
         };
-        let text = |key: &str| line.get(key).and_then(Value::as_str).unwrap_or("").to_owned();
+        let text = |key: &str| {
+            line.get(key)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned()
+        };
         let mut bindings = Vec::new();
         for name in texts("bindings") {
             let binding = Binding::from_card(&name)
@@ -116,7 +109,9 @@ impl Client {
                 Some(named)
             }
             Some(other) => {
-                return Err(format!("the describe line's operations is not a list: {other}"))
+                return Err(format!(
+                    "the describe line's operations is not a list: {other}"
+                ))
             }
         };
         Ok(ClientUnderTest {
@@ -137,13 +132,16 @@ impl Client {
     pub async fn run(&self, scenario: &Value, card_url: &str, deadline: Duration) -> Outcome {
         match self {
             Client::Reference(faults) => {
-                match tokio::time::timeout(deadline, reference_client::run(scenario, faults)).await {
+                match tokio::time::timeout(deadline, reference_client::run(scenario, faults)).await
+                {
                     Ok(lines) => Outcome {
                         lines,
                         ..Outcome::default()
                     },
                     Err(_) => Outcome {
-                        failure: Some(format!("the reference client did not finish within {deadline:?}")),
+                        failure: Some(format!(
+                            "the reference client did not finish within {deadline:?}"
+                        )),
                         ..Outcome::default()
                     },
                 }
@@ -247,35 +245,6 @@ struct Session {
     _dir: tempfile::TempDir,
 }
 
-/// What was printed while the kit waited for a scenario's lines.
-#[derive(Default)]
-struct Printed {
-    lines: Vec<Value>,
-    other: String,
-    err: Vec<u8>,
-}
-
-impl Printed {
-    fn line(&mut self, line: &str) {
-        match serde_json::from_str::<Value>(line.trim()) {
-            Ok(value) if value.is_object() => self.lines.push(value),
-            _ if line.trim().is_empty() => {}
-            _ => {
-                self.other.push_str(line);
-                self.other.push('\n');
-            }
-        }
-    }
-
-    fn outcome(self, failure: Option<String>) -> Outcome {
-        Outcome {
-            lines: self.lines,
-            noise: noise_of(self.other, &String::from_utf8_lossy(&self.err)),
-            failure,
-        }
-    }
-}
-
 impl Session {
     /// Starts the adapter on the describe file with its standard input open, and reads its
     /// describe line. The session is kept when the line says `"persistent": true`; otherwise
@@ -284,11 +253,19 @@ impl Session {
     async fn start(template: &str, deadline: Duration) -> (Outcome, Option<Session>) {
         let dir = match tempfile::tempdir() {
             Ok(dir) => dir,
-            Err(e) => return (failed(format!("no scratch folder for the scenario file: {e}")), None),
+            Err(e) => {
+                return (
+                    failed(format!("no scratch folder for the scenario file: {e}")),
+                    None,
+                )
+            }
         };
         let file = dir.path().join("describe.json");
         if let Err(e) = std::fs::write(&file, describe_file().to_string()) {
-            return (failed(format!("the scenario file could not be written: {e}")), None);
+            return (
+                failed(format!("the scenario file could not be written: {e}")),
+                None,
+            );
         }
         let command = template
             .replace("{card_url}", &quoted(""))
@@ -297,7 +274,12 @@ impl Session {
         builder.stdin(std::process::Stdio::piped());
         let mut child = match builder.spawn() {
             Ok(child) => child,
-            Err(e) => return (failed(format!("the adapter command could not be started: {e}")), None),
+            Err(e) => {
+                return (
+                    failed(format!("the adapter command could not be started: {e}")),
+                    None,
+                )
+            }
         };
         let stdin = child.stdin.take();
         let out = read_lines(child.stdout.take());
@@ -317,9 +299,10 @@ impl Session {
             match session.next(until, &mut printed).await {
                 Next::Line(line) => {
                     printed.line(&line);
-                    let described = printed.lines.last().filter(|l| {
-                        l.get("event").and_then(Value::as_str) == Some("client")
-                    });
+                    let described = printed
+                        .lines
+                        .last()
+                        .filter(|l| l.get("event").and_then(Value::as_str) == Some("client"));
                     if let Some(line) = described {
                         persistent = line.get("persistent") == Some(&Value::Bool(true));
                         break;
@@ -369,7 +352,9 @@ impl Session {
         let mut printed = Printed::default();
         // What came after the previous scenario's end line belongs to no step.
         while let Ok(line) = self.out.try_recv() {
-            printed.other.push_str(&format!("(before the scenario) {line}\n"));
+            printed
+                .other
+                .push_str(&format!("(before the scenario) {line}\n"));
         }
         while let Ok(chunk) = self.err.try_recv() {
             printed.err.extend_from_slice(&chunk);
@@ -390,7 +375,9 @@ impl Session {
             Ok(Ok(())) => {}
             Ok(Err(e)) => {
                 // It left (or closed its input): what it still prints is read below.
-                printed.other.push_str(&format!("(the scenario could not be sent: {e})\n"));
+                printed
+                    .other
+                    .push_str(&format!("(the scenario could not be sent: {e})\n"));
             }
             Err(_) => {
                 self.kill().await;
@@ -404,7 +391,12 @@ impl Session {
             match self.next(until, &mut printed).await {
                 Next::Line(line) => {
                     let value = serde_json::from_str::<Value>(line.trim()).ok();
-                    if value.as_ref().and_then(|v| v.get("event")).and_then(Value::as_str) == Some("end") {
+                    if value
+                        .as_ref()
+                        .and_then(|v| v.get("event"))
+                        .and_then(Value::as_str)
+                        == Some("end")
+                    {
                         self.settle(&mut printed, STDERR_SETTLE).await;
                         return printed.outcome(None);
                     }
@@ -416,7 +408,9 @@ impl Session {
                     let _ = tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await;
                     self.kill().await;
                     self.settle(&mut printed, Duration::from_secs(2)).await;
-                    printed.other.push_str("(the adapter exited before its end line)\n");
+                    printed
+                        .other
+                        .push_str("(the adapter exited before its end line)\n");
                     return printed.outcome(None);
                 }
                 Next::Late => {
@@ -486,189 +480,6 @@ enum Next {
     Late,
 }
 
-/// The lines of a pipe, each sent on as it comes (a line over [`LINE_KEEP`] bytes is cut).
-fn read_lines(pipe: Option<tokio::process::ChildStdout>) -> tokio::sync::mpsc::Receiver<String> {
-    use tokio::io::AsyncBufReadExt as _;
-    let (send, receive) = tokio::sync::mpsc::channel(256);
-    if let Some(pipe) = pipe {
-        tokio::spawn(async move {
-            let mut reader = tokio::io::BufReader::new(pipe);
-            let mut line = Vec::new();
-            loop {
-                line.clear();
-                match reader.read_until(b'\n', &mut line).await {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        line.truncate(LINE_KEEP);
-                        let text = String::from_utf8_lossy(&line).trim_end_matches(['\n', '\r']).to_owned();
-                        if send.send(text).await.is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-    }
-    receive
-}
-
-/// The chunks of a pipe, each sent on as it comes.
-fn read_chunks(pipe: Option<tokio::process::ChildStderr>) -> tokio::sync::mpsc::Receiver<Vec<u8>> {
-    use tokio::io::AsyncReadExt as _;
-    let (send, receive) = tokio::sync::mpsc::channel(64);
-    if let Some(mut pipe) = pipe {
-        tokio::spawn(async move {
-            let mut buffer = vec![0u8; 8192];
-            loop {
-                match pipe.read(&mut buffer).await {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => {
-                        if send.send(buffer[..n].to_vec()).await.is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-    }
-    receive
-}
-
-/// The most of one line of standard output the kit reads (the rest of it is dropped).
-const LINE_KEEP: usize = 4 * 1024 * 1024;
-
-fn noise_tail(noise: &str) -> String {
-    if noise.trim().is_empty() {
-        String::new()
-    } else {
-        format!("; it printed: {}", noise.trim())
-    }
-}
-
-/// Single quotes for `sh`.
-fn quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "'\\''"))
-}
-
-async fn run_command(template: &str, scenario: &Value, card_url: &str, deadline: Duration) -> Outcome {
-    let dir = match tempfile::tempdir() {
-        Ok(dir) => dir,
-        Err(e) => return failed(format!("no scratch folder for the scenario file: {e}")),
-    };
-    let file = dir.path().join("scenario.json");
-    if let Err(e) = std::fs::write(&file, scenario.to_string()) {
-        return failed(format!("the scenario file could not be written: {e}"));
-    }
-    let command = template
-        .replace("{card_url}", &quoted(card_url))
-        .replace("{scenario}", &quoted(&file.to_string_lossy()));
-    spawn(&command, &file, card_url, deadline).await
-}
-
-fn failed(why: String) -> Outcome {
-    Outcome {
-        failure: Some(why),
-        ..Outcome::default()
-    }
-}
-
-/// The adapter command under `sh -c`, in its own process group, its output piped and its
-/// standard input empty.
-fn command_for(command: &str, file: &Path, card_url: &str) -> tokio::process::Command {
-    let mut builder = tokio::process::Command::new("sh");
-    builder
-        .arg("-c")
-        .arg(command)
-        .env("A2A_TCK_SCENARIO", file)
-        .env("A2A_TCK_CARD_URL", card_url)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true);
-    #[cfg(unix)]
-    builder.process_group(0);
-    builder
-}
-
-/// The noise of a run: its standard output that was no JSON line, then its standard error,
-/// the tail of it.
-fn noise_of(mut noise: String, err: &str) -> String {
-    if !err.trim().is_empty() {
-        noise.push_str("stderr: ");
-        noise.push_str(err);
-    }
-    keep_tail(noise)
-}
-
-/// The last [`NOISE_KEEP`] bytes of `noise`.
-fn keep_tail(noise: String) -> String {
-    if noise.len() <= NOISE_KEEP {
-        return noise;
-    }
-    let mut start = noise.len() - NOISE_KEEP;
-    while !noise.is_char_boundary(start) {
-        start += 1;
-    }
-    format!("...{}", &noise[start..])
-}
-
-async fn spawn(command: &str, file: &Path, card_url: &str, deadline: Duration) -> Outcome {
-    use tokio::io::AsyncReadExt as _;
-    let mut child = match command_for(command, file, card_url).spawn() {
-        Ok(child) => child,
-        Err(e) => return failed(format!("the adapter command could not be started: {e}")),
-    };
-    let mut stdout = child.stdout.take();
-    let mut stderr = child.stderr.take();
-    let read_out = tokio::spawn(async move {
-        let mut bytes = Vec::new();
-        if let Some(out) = stdout.as_mut() {
-            let _ = out.read_to_end(&mut bytes).await;
-        }
-        bytes
-    });
-    let read_err = tokio::spawn(async move {
-        let mut bytes = Vec::new();
-        if let Some(err) = stderr.as_mut() {
-            let _ = err.read_to_end(&mut bytes).await;
-        }
-        bytes
-    });
-    let mut failure = None;
-    if tokio::time::timeout(deadline, child.wait()).await.is_err() {
-        failure = Some(format!(
-            "the adapter did not finish within the scenario timeout of {deadline:?} (it was killed)"
-        ));
-        kill_group(&child);
-        let _ = child.kill().await;
-    }
-    // Grandchildren that keep the pipes open were killed with the group; still, a bound.
-    let grace = Duration::from_secs(2);
-    let out = tokio::time::timeout(grace, read_out).await.ok().and_then(Result::ok);
-    let err = tokio::time::timeout(grace, read_err).await.ok().and_then(Result::ok);
-    let out = String::from_utf8_lossy(&out.unwrap_or_default()).into_owned();
-    let err = String::from_utf8_lossy(&err.unwrap_or_default()).into_owned();
-    let mut printed = Printed::default();
-    for line in out.lines() {
-        printed.line(line);
-    }
-    Outcome {
-        lines: printed.lines,
-        noise: noise_of(printed.other, &err),
-        failure,
-    }
-}
-
-#[cfg(unix)]
-fn kill_group(child: &tokio::process::Child) {
-    if let Some(pid) = child.id().and_then(|id| rustix::process::Pid::from_raw(id as i32)) {
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-    }
-}
-
-#[cfg(not(unix))]
-fn kill_group(_child: &tokio::process::Child) {}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -679,7 +490,9 @@ mod tests {
         let client = Client::Command(
             "echo 'not json'; echo '{\"op\": \"card\", \"name\": \"x\"}'; echo oops >&2".into(),
         );
-        let outcome = client.run(&json!({}), "http://127.0.0.1:1/c", Duration::from_secs(10)).await;
+        let outcome = client
+            .run(&json!({}), "http://127.0.0.1:1/c", Duration::from_secs(10))
+            .await;
         assert_eq!(outcome.lines, vec![json!({"op": "card", "name": "x"})]);
         assert!(outcome.noise.contains("not json") && outcome.noise.contains("oops"));
         assert!(outcome.failure.is_none());
@@ -698,8 +511,13 @@ mod tests {
     #[tokio::test]
     async fn the_scenario_reaches_the_command() {
         let client = Client::Command("cat \"$A2A_TCK_SCENARIO\"; echo; cat {scenario}".into());
-        let outcome = client.run(&json!({"play": "p"}), "", Duration::from_secs(10)).await;
-        assert_eq!(outcome.lines, vec![json!({"play": "p"}), json!({"play": "p"})]);
+        let outcome = client
+            .run(&json!({"play": "p"}), "", Duration::from_secs(10))
+            .await;
+        assert_eq!(
+            outcome.lines,
+            vec![json!({"play": "p"}), json!({"play": "p"})]
+        );
     }
 
     const DESCRIBE: &str = r#"{"event":"client","name":"t","version":"0","bindings":["JSONRPC"],"versions":["1.0"],"features":[]"#;
@@ -712,7 +530,9 @@ mod tests {
         let (mut adapter, identity) = client.open(Duration::from_secs(10)).await.unwrap();
         assert_eq!(identity.name, "t");
         assert!(!adapter.persistent());
-        let outcome = adapter.run(&json!({"play": "p"}), "", Duration::from_secs(10)).await;
+        let outcome = adapter
+            .run(&json!({"play": "p"}), "", Duration::from_secs(10))
+            .await;
         assert_eq!(outcome.lines, vec![json!({"play": "p"})]);
     }
 
@@ -725,10 +545,16 @@ mod tests {
         let (mut adapter, _) = client.open(Duration::from_secs(10)).await.unwrap();
         assert!(adapter.persistent());
         for play in ["a", "b"] {
-            let outcome = adapter.run(&json!({"play": play}), "", Duration::from_secs(10)).await;
+            let outcome = adapter
+                .run(&json!({"play": play}), "", Duration::from_secs(10))
+                .await;
             assert_eq!(outcome.lines, vec![json!({"play": play})]);
             assert!(outcome.failure.is_none());
-            assert!(outcome.noise.contains(&format!("\"{play}\"")), "{}", outcome.noise);
+            assert!(
+                outcome.noise.contains(&format!("\"{play}\"")),
+                "{}",
+                outcome.noise
+            );
             let other = if play == "a" { "\"b\"" } else { "\"a\"" };
             assert!(!outcome.noise.contains(other), "{}", outcome.noise);
         }
@@ -743,7 +569,9 @@ mod tests {
         let (mut adapter, _) = client.open(Duration::from_secs(10)).await.unwrap();
         for _ in 0..2 {
             let started = std::time::Instant::now();
-            let outcome = adapter.run(&json!({}), "", Duration::from_millis(500)).await;
+            let outcome = adapter
+                .run(&json!({}), "", Duration::from_millis(500))
+                .await;
             assert!(started.elapsed() < Duration::from_secs(10));
             assert!(outcome.failure.unwrap().contains("killed"));
             assert_eq!(outcome.lines, vec![json!({"op": "card"})]);

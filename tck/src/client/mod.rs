@@ -12,6 +12,7 @@ pub mod client_runner;
 pub mod exchanges;
 pub mod field_wire;
 pub mod plays;
+pub mod process;
 pub mod reference_client;
 pub mod stage;
 pub mod verdicts;
