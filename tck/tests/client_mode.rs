@@ -292,8 +292,11 @@ async fn a_slow_adapter_gives_the_same_results_run_per_scenario_or_staying_up() 
             assert!(
                 (result.evidence.iter()).any(|e| e.request.method == "GET"
                     && e.request.url.ends_with("/.well-known/agent-card.json")
-                    && e.response.as_ref().is_some_and(|r| r.status == 200)),
-                "{mode}: a passing result shows the client's requests: {:?}",
+                    && e.response.as_ref().is_some_and(|r| {
+                        r.status == 200
+                            && (r.body.json.as_ref()).is_some_and(|card| card["skills"].is_array())
+                    })),
+                "{mode}: a passing result shows the client's requests and the card served: {:?}",
                 result.evidence
             );
             here.push((result.id.clone(), version.to_owned(), result.status));

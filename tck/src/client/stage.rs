@@ -134,7 +134,9 @@ impl Play {
 
     /// The card to serve now, and its ETag.
     fn card_now(&self) -> (&Value, &'static str) {
-        let fetched = self.card_fetches.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let fetched = self
+            .card_fetches
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         match &self.options.revised_card {
             Some(revised) if fetched > 0 => (revised, card_etag(false)),
             _ => (&self.card, card_etag(true)),
@@ -154,8 +156,8 @@ impl Play {
     /// The mishap the request with `body` meets, claiming it; `None` for most requests.
     fn mishap_for(&self, body: &[u8]) -> Option<Mishap> {
         self.mishaps.iter().find_map(|(marker, mishap, claimed)| {
-            let holds = !marker.is_empty()
-                && body.windows(marker.len()).any(|w| w == marker.as_bytes());
+            let holds =
+                !marker.is_empty() && body.windows(marker.len()).any(|w| w == marker.as_bytes());
             (holds && !claimed.swap(true, std::sync::atomic::Ordering::SeqCst)).then_some(*mishap)
         })
     }
@@ -409,7 +411,9 @@ async fn handle(State((shared, door)): State<(Arc<Shared>, Door)>, request: Requ
         all.push(Arc::clone(&seen));
     }
     let inner = seen.path.strip_prefix(&prefix).map(str::to_owned);
-    let mishap = (door != Door::Dead).then(|| play.mishap_for(&body)).flatten();
+    let mishap = (door != Door::Dead)
+        .then(|| play.mishap_for(&body))
+        .flatten();
     if let Some(mishap) = mishap {
         if let Ok(mut served) = seen.served.lock() {
             served.mishap = Some(mishap);
@@ -431,7 +435,10 @@ async fn handle(State((shared, door)): State<(Arc<Shared>, Door)>, request: Requ
             // play's by now).
             let current = shared.current.lock().ok().and_then(|c| c.clone());
             if !current.is_some_and(|c| Arc::ptr_eq(&c, &play)) {
-                return plain(StatusCode::SERVICE_UNAVAILABLE, "the play ended while its answer was held");
+                return plain(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the play ended while its answer was held",
+                );
             }
         }
         return forward(&shared, &play, &seen, parts, &path, body).await;
@@ -456,7 +463,12 @@ fn card_response(play: &Play, seen: &Seen) -> Response {
     let mut response = if revalidated {
         plain(StatusCode::NOT_MODIFIED, "")
     } else {
-        Response::new(Body::from(card.to_string()))
+        let text = card.to_string();
+        // The card served is the exchange's evidence, as a passed-on answer's body is.
+        if let Ok(mut served) = seen.served.lock() {
+            served.body = text.as_bytes().to_vec();
+        }
+        Response::new(Body::from(text))
     };
     let headers = response.headers_mut();
     if !revalidated {
@@ -466,7 +478,10 @@ fn card_response(play: &Play, seen: &Seen) -> Response {
         );
     }
     if cached {
-        headers.insert(http::header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        headers.insert(
+            http::header::CACHE_CONTROL,
+            HeaderValue::from_static("no-cache"),
+        );
         headers.insert(http::header::ETAG, HeaderValue::from_static(etag));
     }
     response
@@ -486,7 +501,10 @@ fn dead(grpc: bool) -> Response {
     if grpc {
         let mut trailers = http::HeaderMap::new();
         trailers.insert("grpc-status", HeaderValue::from_static("14"));
-        trailers.insert("grpc-message", HeaderValue::from_static("this interface is down"));
+        trailers.insert(
+            "grpc-message",
+            HeaderValue::from_static("this interface is down"),
+        );
         grpc_ending(trailers)
     } else {
         plain(StatusCode::SERVICE_UNAVAILABLE, "this interface is down")
@@ -495,7 +513,8 @@ fn dead(grpc: bool) -> Response {
 
 /// A gRPC response with no message: its status in trailers, as gRPC clients read it.
 fn grpc_ending(trailers: http::HeaderMap) -> Response {
-    let frames = futures::stream::iter([Ok::<_, std::convert::Infallible>(Frame::trailers(trailers))]);
+    let frames =
+        futures::stream::iter([Ok::<_, std::convert::Infallible>(Frame::trailers(trailers))]);
     let mut response = Response::new(Body::new(StreamBody::new(frames)));
     response
         .headers_mut()
@@ -532,7 +551,10 @@ async fn forward(
     let mut builder = http::Request::builder().method(parts.method).uri(uri);
     for (name, value) in &parts.headers {
         let version = name.as_str().eq_ignore_ascii_case("a2a-version");
-        if name != http::header::HOST && name != http::header::CONTENT_LENGTH && !(refuse && version) {
+        if name != http::header::HOST
+            && name != http::header::CONTENT_LENGTH
+            && !(refuse && version)
+        {
             builder = builder.header(name, value);
         }
     }
@@ -590,7 +612,10 @@ async fn forward(
         None
     };
     let limit = (play.cut_after).filter(|_| {
-        counter.is_some() && !play.cut_claimed.swap(true, std::sync::atomic::Ordering::SeqCst)
+        counter.is_some()
+            && !play
+                .cut_claimed
+                .swap(true, std::sync::atomic::Ordering::SeqCst)
     });
     let state = Relay {
         since: Instant::now(),
@@ -740,7 +765,8 @@ where
                     self.note(|s| {
                         s.events += kept;
                         s.cut = cut;
-                        let room = crate::evidence::EVIDENCE_EVENT_LIMIT.saturating_sub(s.event_ms.len());
+                        let room =
+                            crate::evidence::EVIDENCE_EVENT_LIMIT.saturating_sub(s.event_ms.len());
                         s.event_ms.extend(std::iter::repeat_n(at, kept.min(room)));
                         if cut {
                             s.elapsed_ms = at;
@@ -789,7 +815,9 @@ mod tests {
     /// Sends one raw HTTP/1.1 request with `body` to the play's JSON-RPC path; what came back.
     async fn raw(stage: &Stage, body: &str) -> String {
         use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-        let mut socket = tokio::net::TcpStream::connect(stage.addr(Door::Main)).await.unwrap();
+        let mut socket = tokio::net::TcpStream::connect(stage.addr(Door::Main))
+            .await
+            .unwrap();
         let request = format!(
             "POST /p/t/a2a/jsonrpc HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
              content-length: {}\r\nconnection: close\r\n\r\n{body}",
@@ -798,7 +826,9 @@ mod tests {
         socket.write_all(request.as_bytes()).await.unwrap();
         let mut answer = Vec::new();
         let read = socket.read_to_end(&mut answer);
-        let _ = tokio::time::timeout(Duration::from_secs(10), read).await.unwrap();
+        let _ = tokio::time::timeout(Duration::from_secs(10), read)
+            .await
+            .unwrap();
         String::from_utf8_lossy(&answer).into_owned()
     }
 
@@ -812,10 +842,20 @@ mod tests {
             ("tck-wire-503".to_owned(), Mishap::Unavailable),
         ]);
         stage.begin(Arc::new(play));
-        assert_eq!(raw(&stage, "tck-wire-drop").await, "", "nothing at all, not even a head");
-        assert!(raw(&stage, "tck-wire-drop").await.starts_with("HTTP/1.1 502"));
-        assert!(raw(&stage, "tck-wire-503").await.starts_with("HTTP/1.1 503"));
-        assert!(raw(&stage, "tck-wire-503").await.starts_with("HTTP/1.1 502"));
+        assert_eq!(
+            raw(&stage, "tck-wire-drop").await,
+            "",
+            "nothing at all, not even a head"
+        );
+        assert!(raw(&stage, "tck-wire-drop")
+            .await
+            .starts_with("HTTP/1.1 502"));
+        assert!(raw(&stage, "tck-wire-503")
+            .await
+            .starts_with("HTTP/1.1 503"));
+        assert!(raw(&stage, "tck-wire-503")
+            .await
+            .starts_with("HTTP/1.1 502"));
     }
 
     #[test]
