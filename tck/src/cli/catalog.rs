@@ -12,6 +12,7 @@ pub fn list(filter: &Filter) -> Result<(), String> {
     // --binding / --protocol-version keep the checks that run there (card checks always run).
     let runs_there = |scope: &Scope| match scope {
         Scope::Card => true,
+        Scope::Play { .. } => false,
         Scope::Interface { bindings, versions } => {
             (filter.bindings.is_empty() || bindings.iter().any(|b| filter.bindings.contains(b)))
                 && (filter.versions.is_empty()
@@ -22,6 +23,7 @@ pub fn list(filter: &Filter) -> Result<(), String> {
     for check in &kept {
         let scope = match check.scope {
             Scope::Card => "card".to_string(),
+            Scope::Play { play, .. } => format!("play {play}"),
             Scope::Interface { bindings, versions } => {
                 let b: Vec<&str> = bindings.iter().map(|b| b.as_str()).collect();
                 let v: Vec<&str> = versions.iter().map(|v| v.as_str()).collect();
@@ -58,6 +60,7 @@ pub fn explain(id: &str) -> Result<(), String> {
     println!("  statements   {}", check.spec.statements.join(", "));
     let scope = match check.scope {
         Scope::Card => "the agent card".to_string(),
+        Scope::Play { play, .. } => format!("the play {play} of a2a-tck client"),
         Scope::Interface { bindings, versions } => format!(
             "every declared interface of binding {} and version {}",
             bindings
@@ -114,8 +117,8 @@ fn pinned_levels(check: &a2a_tck::check::Check) -> Option<String> {
 
 /// `a2a-tck explain ID` for a check of `a2a-tck client`.
 fn explain_client(id: &str) -> Result<(), String> {
-    let table = a2a_tck::plays::table();
-    let Some(check) = table.checks.iter().find(|c| c.id == id) else {
+    use a2a_tck::client_checks;
+    let Some(check) = client_checks::find(id) else {
         return Err(format!(
             "no check has the id {id:?} (see `a2a-tck list`, and `a2a-tck list --client` for \
              the checks of `a2a-tck client`)"
@@ -124,18 +127,14 @@ fn explain_client(id: &str) -> Result<(), String> {
     println!("{}  (a2a-tck client)\n", check.id);
     println!("  requirement  {}", check.requirement);
     println!("  level        {}", check.level);
-    println!("  statements   {}", check.statements.join(", "));
-    if let Some(play) = a2a_tck::plays::play(&check.play) {
+    println!("  statements   {}", check.spec.statements.join(", "));
+    if let Some(play) = client_checks::play_of(check).and_then(a2a_tck::plays::play) {
         println!("  play         {}: {}", play.id, play.description);
         if !play.needs.is_empty() {
             println!("  needs        {}", play.needs.join(", "));
         }
     }
-    if let Some(versions) = &check.versions {
-        println!("  versions     {}", versions.join(", "));
-    }
-    println!("  fails under  --client-fault {}", check.fault);
-    if let Some(reading) = &check.reading {
+    if let Some(reading) = check.reading {
         println!("  reading      {reading}");
     }
     Ok(())
@@ -143,16 +142,19 @@ fn explain_client(id: &str) -> Result<(), String> {
 
 /// `a2a-tck list --client`: the checks of `a2a-tck client`.
 pub fn list_client() {
-    let table = a2a_tck::plays::table();
-    for check in &table.checks {
+    use a2a_tck::client_checks;
+    for check in client_checks::all() {
         println!(
             "{:<44} {:<6} {:<14} {}",
-            check.id, check.level, check.play, check.requirement
+            check.id,
+            check.level,
+            client_checks::play_of(check).unwrap_or(""),
+            check.requirement
         );
     }
     println!(
         "{} client checks over {} plays",
-        table.checks.len(),
-        table.plays.len()
+        client_checks::all().len(),
+        a2a_tck::plays::table().plays.len()
     );
 }

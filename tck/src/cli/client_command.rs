@@ -78,8 +78,8 @@ pub fn run(args: ClientArgs) -> ExitCode {
         Ok(d) => d,
         Err(e) => return usage(&e),
     };
-    let ids: Vec<&str> = (a2a_tck::plays::table().checks.iter())
-        .map(|c| c.id.as_str())
+    let ids: Vec<&str> = (a2a_tck::client_checks::all().iter())
+        .map(|c| c.id)
         .collect();
     let mut session = match CommandSession::start(&args.run, &ids) {
         Ok(session) => session,

@@ -22,8 +22,9 @@ use crate::report::{self, CheckResult, ClientUnderTest, Counts, Mode, Report, Se
 use super::adapter::{Adapter, Client};
 use super::calls::{self, Call};
 use super::card_signing::PlaySigner;
+use super::client_checks::{self, ClientCheck};
 use super::exchanges;
-use super::plays::{self, ClientCheck, PlaySpec};
+use super::plays::{self, PlaySpec};
 use super::stage::{Play, Stage};
 use super::verdicts::{self, Observed, Truth};
 
@@ -48,8 +49,8 @@ pub async fn run(options: &ClientOptions) -> Report {
     let started = SystemTime::now();
     let table = plays::table();
     let mut selected: Vec<&ClientCheck> = Vec::new();
-    for check in &table.checks {
-        match options.filter.keeps(&check.id, check.level()) {
+    for check in client_checks::all() {
+        match options.filter.keeps(check.id, check.level) {
             Ok(true) => selected.push(check),
             Ok(false) => {}
             Err(e) => return failed(options, started, e, None),
@@ -71,7 +72,9 @@ pub async fn run(options: &ClientOptions) -> Report {
     let mut secrets = Vec::new();
     let interfaces = interfaces_of(options, &identity);
     for spec in &table.plays {
-        let checks: Vec<&ClientCheck> = selected.iter().copied().filter(|c| c.play == spec.id).collect();
+        let checks: Vec<&ClientCheck> = (selected.iter().copied())
+            .filter(|c| client_checks::play_of(c) == Some(spec.id.as_str()))
+            .collect();
         if checks.is_empty() {
             continue;
         }
@@ -81,7 +84,9 @@ pub async fn run(options: &ClientOptions) -> Report {
                     continue;
                 }
                 let here: Vec<&ClientCheck> =
-                    checks.iter().copied().filter(|c| c.runs_on(spec, version)).collect();
+                    (checks.iter().copied())
+                    .filter(|c| client_checks::runs_on(c, spec, version))
+                    .collect();
                 if here.is_empty() {
                     continue;
                 }
@@ -186,14 +191,12 @@ fn result(
         ProtocolVersion::V1_0 => "V10-",
         ProtocolVersion::V0_3 => "V03-",
     };
-    let own: Vec<String> = (check.statements.iter())
-        .filter(|s| s.starts_with(prefix))
-        .cloned()
-        .collect();
-    let statements = if own.is_empty() { check.statements.clone() } else { own };
+    let cited = check.spec.statements.iter().map(|s| (*s).to_owned());
+    let own: Vec<String> = cited.clone().filter(|s| s.starts_with(prefix)).collect();
+    let statements = if own.is_empty() { cited.collect() } else { own };
     CheckResult {
-        id: check.id.clone(),
-        level: check.level(),
+        id: check.id.into(),
+        level: check.level,
         // The version and section of the first sentence cited.
         spec_version: match statements.first() {
             Some(s) if s.starts_with("V03-") => "0.3".into(),
@@ -203,12 +206,12 @@ fn result(
             .and_then(|s| crate::registry::section_of(s))
             .unwrap_or_default(),
         statements,
-        requirement: check.requirement.clone(),
+        requirement: check.requirement.into(),
         binding: Some(binding),
         version: Some(version),
         status,
         message,
-        reading: check.reading.clone(),
+        reading: check.reading.map(str::to_owned),
         maps_to: Vec::new(),
         acts: Vec::new(),
         duration_ms,
@@ -315,7 +318,9 @@ async fn play_once(
     checks
         .iter()
         .map(|check| {
-            let (status, message) = verdicts::judge(check, &seen);
+            // A step not asked of the client leaves some checks nothing to judge.
+            let judged = verdicts::unasked(check.id, &seen).unwrap_or_else(|| (check.run)(&seen));
+            let (status, message) = verdicts::status_of(check.level, judged);
             result(check, binding, version, status, message, evidence.clone(), duration_ms)
         })
         .collect()

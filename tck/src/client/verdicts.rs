@@ -13,10 +13,10 @@ use crate::model::{Binding, ProtocolVersion};
 
 use super::adapter::Outcome;
 use super::calls::{kind_of, role, Answered, Call};
-use super::plays::{skill_ids, ClientCheck, PlaySpec};
+use super::plays::{skill_ids, PlaySpec};
 use super::stage::Door;
 
-mod field_cards;
+pub(crate) mod field_cards;
 
 /// What the scripted agent holds after the play: its tasks (1.0 JSON, with artifacts), its
 /// extended card, and the text of its direct-message reply.
@@ -198,67 +198,11 @@ pub enum Judged {
     Error(String),
 }
 
-/// A judge: what one check finds in a play.
-type JudgeFn = fn(&Observed) -> Judged;
-
-/// The judge of each check of the table, by id.
-const JUDGES: &[(&str, JudgeFn)] = &[
-    ("client.card.tolerates-unknown-fields", card_read),
-    ("client.card.mixed-versions", mixed_versions),
-    ("client.signatures.valid-accepted", signature_accepted),
-    ("client.signatures.required-defaults", signature_accepted),
-    ("client.signatures.invalid-refused", signature_refused),
-    ("client.requests.binding-form", binding_form),
-    ("client.requests.version-header", version_header),
-    ("client.requests.message-valid", message_valid),
-    ("client.read.results", read_results),
-    ("client.read.errors", read_errors),
-    ("client.follow-up.same-task", follow_up),
-    ("client.stream.read", stream_read),
-    ("client.capabilities.streaming-off", streaming_off),
-    ("client.stream.resubscribe", resubscribe),
-    ("client.stream.chunks-reassembled", chunks),
-    ("client.interface.first-supported", first_supported),
-    ("client.interface.fallback", fallback),
-    ("client.interface.tenant", tenant),
-    ("client.extended-card.authenticated", extended_authenticated),
-    ("client.extended-card.used", extended_used),
-    ("client.extensions.required-activated", extensions),
-    ("client.push.config-sent", push),
-    ("client.interface.unspoken-first-skipped", field_cards::unspoken_skipped),
-    ("client.card.invalid-refused", field_cards::invalid_refused),
-    ("client.credentials.unasked-withheld", field_cards::unasked_withheld),
-    ("client.credentials.other-origin-withheld", field_cards::other_origin_withheld),
-    ("client.auth-required.read", field_cards::auth_required),
-    ("client.version.refusal-not-retried", field_cards::refusal_not_retried),
-    ("client.card.cache-honored", field_cards::cache_honored),
-    ("client.stream.recovers", super::field_wire::recovers),
-    ("client.stream.cut-reported", super::field_wire::cut_reported),
-    ("client.retry.same-message-id", super::field_wire::same_message_id),
-    ("client.retry.reports-served", super::field_wire::retry_reported),
-    ("client.timeout.gives-up", super::field_wire::gives_up),
-    ("client.polling.bounded", super::field_wire::polling_bounded),
-];
-
-fn judge_of(id: &str) -> Option<JudgeFn> {
-    JUDGES.iter().find(|(known, _)| *known == id).map(|(_, judge)| *judge)
-}
-
-/// Whether a judge is known for `id` (the meta-tests hold the table and the judges together).
-pub fn has_judge(id: &str) -> bool {
-    judge_of(id).is_some()
-}
-
-/// Judges `check` over a play: its status and message.
-pub fn judge(check: &ClientCheck, seen: &Observed) -> (Status, String) {
-    let judged = match (judge_of(&check.id), unasked(check, seen)) {
-        (_, Some(unasked)) => unasked,
-        (Some(judge), None) => judge(seen),
-        (None, None) => Judged::Error(format!("the kit has no judge for {}", check.id)),
-    };
+/// The status of a judge's finding at a check's level, and its message.
+pub fn status_of(level: Level, judged: Judged) -> (Status, String) {
     match judged {
         Judged::Kept(why) => (Status::Pass, why),
-        Judged::Broken(why) if check.level() == Level::Must => (Status::Fail, why),
+        Judged::Broken(why) if level == Level::Must => (Status::Fail, why),
         Judged::Broken(why) | Judged::Discouraged(why) => (Status::Warn, why),
         Judged::Untestable(why) => (Status::Untestable, why),
         Judged::NotApplicable(why) => (Status::NotApplicable, why),
@@ -283,17 +227,17 @@ const EVERY_STEP: &[&str] = &[
 
 /// Why `check` has nothing to judge in the steps asked of the client, if it has not: a step
 /// not asked of a check that judges every step, or no step but the card's asked at all.
-fn unasked(check: &ClientCheck, seen: &Observed) -> Option<Judged> {
+pub(crate) fn unasked(id: &str, seen: &Observed) -> Option<Judged> {
     let steps = 0..seen.play.steps.len();
     let mut missing = steps.filter(|i| !seen.asked.contains(i));
-    if EVERY_STEP.contains(&check.id.as_str()) {
+    if EVERY_STEP.contains(&id) {
         if let Some(i) = missing.next() {
             return Some(seen.not_asked(i));
         }
         return None;
     }
     // The card's checks judge the card step alone, which is always asked.
-    if check.id == "client.card.tolerates-unknown-fields" || check.id.starts_with("client.signatures.") {
+    if id == "client.card.tolerates-unknown-fields" || id.starts_with("client.signatures.") {
         return None;
     }
     let calls = |i: &usize| !super::plays::step_calls(&seen.play.steps[*i]).is_empty();
@@ -406,7 +350,7 @@ fn refused_card(seen: &Observed, error: String, oddity: &str) -> Judged {
     ))
 }
 
-fn card_read(seen: &Observed) -> Judged {
+pub(crate) fn card_read(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
     if let Some(error) = error_of(line) {
         return refused_card(seen, error, "fields no version defines");
@@ -430,7 +374,7 @@ fn card_read(seen: &Observed) -> Judged {
     Judged::Kept("the card with unknown fields was read: name and skills as served".into())
 }
 
-fn mixed_versions(seen: &Observed) -> Judged {
+pub(crate) fn mixed_versions(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
     if let Some(error) = error_of(line) {
         return refused_card(seen, error, "interfaces of both versions");
@@ -473,7 +417,7 @@ fn mixed_versions(seen: &Observed) -> Judged {
     })
 }
 
-fn signature_accepted(seen: &Observed) -> Judged {
+pub(crate) fn signature_accepted(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
     if let Some(judged) = error_of(line).and_then(|error| legacy_card_path(seen, &error)) {
         return judged;
@@ -498,7 +442,7 @@ fn signature_accepted(seen: &Observed) -> Judged {
     Judged::Kept("the client verified the card's signature and accepted it".into())
 }
 
-fn signature_refused(seen: &Observed) -> Judged {
+pub(crate) fn signature_refused(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
     match error_of(line) {
         Some(error) => Judged::Kept(format!("the client refused the card ({error})")),
@@ -510,7 +454,7 @@ fn signature_refused(seen: &Observed) -> Judged {
     }
 }
 
-fn binding_form(seen: &Observed) -> Judged {
+pub(crate) fn binding_form(seen: &Observed) -> Judged {
     let operations: Vec<&Call> = seen.operations().collect();
     let mut broken: Vec<String> = Vec::new();
     let mut discouraged: Vec<String> = Vec::new();
@@ -558,7 +502,7 @@ fn binding_form(seen: &Observed) -> Judged {
     ))
 }
 
-fn version_header(seen: &Observed) -> Judged {
+pub(crate) fn version_header(seen: &Observed) -> Judged {
     let operations: Vec<&Call> = seen.operations().collect();
     if operations.is_empty() {
         return seen.no_request("A2A request");
@@ -576,7 +520,7 @@ fn version_header(seen: &Observed) -> Judged {
         ))
 }
 
-fn message_valid(seen: &Observed) -> Judged {
+pub(crate) fn message_valid(seen: &Observed) -> Judged {
     let sends: Vec<&Call> = seen.sends().collect();
     if sends.is_empty() {
         return seen.no_request("SendMessage request");
@@ -777,7 +721,7 @@ fn served_task_problem(line: &Value, task: &Value) -> Option<String> {
     None
 }
 
-fn read_results(seen: &Observed) -> Judged {
+pub(crate) fn read_results(seen: &Observed) -> Judged {
     let mut problems = Vec::new();
     let mut unjudged: Vec<String> = Vec::new();
     // N/A when the steps left unjudged were all unasked (a step answered without what the
@@ -890,7 +834,7 @@ fn read_results(seen: &Observed) -> Judged {
     ))
 }
 
-fn read_errors(seen: &Observed) -> Judged {
+pub(crate) fn read_errors(seen: &Observed) -> Judged {
     let unspecified = seen.version == ProtocolVersion::V0_3 && seen.binding != Binding::Jsonrpc;
     let mut problems = Vec::new();
     let mut notes: Vec<String> = Vec::new();
@@ -991,7 +935,7 @@ fn read_errors(seen: &Observed) -> Judged {
     })
 }
 
-fn follow_up(seen: &Observed) -> Judged {
+pub(crate) fn follow_up(seen: &Observed) -> Judged {
     let sends: Vec<&Call> = seen.sends().collect();
     if sends.len() < 2 {
         return seen.no_request("follow-up (a second SendMessage)");
@@ -1053,7 +997,7 @@ fn follow_up(seen: &Observed) -> Judged {
     Judged::Kept("the follow-up answered the task on its taskId, and its completion was read".into())
 }
 
-fn stream_read(seen: &Observed) -> Judged {
+pub(crate) fn stream_read(seen: &Observed) -> Judged {
     if seen.of_op("SendStreamingMessage").next().is_none() {
         return seen.no_request("SendStreamingMessage request");
     }
@@ -1064,7 +1008,7 @@ fn stream_read(seen: &Observed) -> Judged {
     }
 }
 
-fn streaming_off(seen: &Observed) -> Judged {
+pub(crate) fn streaming_off(seen: &Observed) -> Judged {
     if let Some(call) = seen.of_op("SendStreamingMessage").next() {
         return Judged::Broken(format!(
             "the card says streaming: false, and the client called SendStreamingMessage ({})",
@@ -1077,7 +1021,7 @@ fn streaming_off(seen: &Observed) -> Judged {
     Judged::Kept("the card says streaming: false; the client called SendMessage".into())
 }
 
-fn resubscribe(seen: &Observed) -> Judged {
+pub(crate) fn resubscribe(seen: &Observed) -> Judged {
     let cut = (seen.calls.iter()).find(|c| c.op == Some("SendStreamingMessage") && c.seen.served().cut);
     let Some(cut) = cut else {
         return match seen.of_op("SendStreamingMessage").next() {
@@ -1122,7 +1066,7 @@ fn resubscribe(seen: &Observed) -> Judged {
     }
 }
 
-fn chunks(seen: &Observed) -> Judged {
+pub(crate) fn chunks(seen: &Observed) -> Judged {
     if seen.of_op("SendStreamingMessage").next().is_none() {
         return seen.no_request("SendStreamingMessage request");
     }
@@ -1136,7 +1080,7 @@ fn chunks(seen: &Observed) -> Judged {
     }
 }
 
-fn first_supported(seen: &Observed) -> Judged {
+pub(crate) fn first_supported(seen: &Observed) -> Judged {
     let Some(first) = seen.operations().next() else {
         return seen.no_request("A2A request");
     };
@@ -1170,7 +1114,7 @@ fn first_supported(seen: &Observed) -> Judged {
     }
 }
 
-fn fallback(seen: &Observed) -> Judged {
+pub(crate) fn fallback(seen: &Observed) -> Judged {
     let dead = seen.calls.iter().any(|c| c.door() == Door::Dead);
     let reached = seen.operations().any(|c| c.door() == Door::Main);
     match (dead, reached) {
@@ -1189,7 +1133,7 @@ fn fallback(seen: &Observed) -> Judged {
     }
 }
 
-fn tenant(seen: &Observed) -> Judged {
+pub(crate) fn tenant(seen: &Observed) -> Judged {
     let expected = seen.play.card.tenant.as_deref().unwrap_or("");
     let operations: Vec<&Call> = seen.operations().collect();
     if operations.is_empty() {
@@ -1209,7 +1153,7 @@ fn tenant(seen: &Observed) -> Judged {
     }
 }
 
-fn extended_authenticated(seen: &Observed) -> Judged {
+pub(crate) fn extended_authenticated(seen: &Observed) -> Judged {
     let asks: Vec<&Call> = seen.of_op("GetExtendedAgentCard").collect();
     if asks.is_empty() {
         return seen.no_request("GetExtendedAgentCard request");
@@ -1236,7 +1180,7 @@ fn extended_authenticated(seen: &Observed) -> Judged {
     }
 }
 
-fn extended_used(seen: &Observed) -> Judged {
+pub(crate) fn extended_used(seen: &Observed) -> Judged {
     let line = step_line!(seen, 1);
     let asks: Vec<&Call> = seen.of_op("GetExtendedAgentCard").collect();
     let Some(ask) = asks.iter().rev().find(|c| c.door() != Door::Dead).or(asks.last()) else {
@@ -1286,7 +1230,7 @@ fn extended_used(seen: &Observed) -> Judged {
     }
 }
 
-fn extensions(seen: &Observed) -> Judged {
+pub(crate) fn extensions(seen: &Observed) -> Judged {
     let uri = a2a_reference_agent::extensions::REQUIRED_EXTENSION;
     let operations: Vec<&Call> = seen.operations().collect();
     if operations.is_empty() {
@@ -1322,7 +1266,7 @@ fn find_text<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
     }
 }
 
-fn push(seen: &Observed) -> Judged {
+pub(crate) fn push(seen: &Observed) -> Judged {
     let creates: Vec<&Call> = seen.of_op("CreateTaskPushNotificationConfig").collect();
     if creates.is_empty() {
         return seen.no_request("CreateTaskPushNotificationConfig request");
@@ -1366,14 +1310,6 @@ fn push(seen: &Observed) -> Judged {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_check_of_the_table_has_a_judge() {
-        for check in &super::super::plays::table().checks {
-            assert!(has_judge(&check.id), "{} has no judge", check.id);
-        }
-        assert!(!has_judge("client.nothing"));
-    }
 
     #[test]
     fn states_are_read_in_both_spellings() {

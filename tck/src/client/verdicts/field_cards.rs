@@ -57,7 +57,7 @@ fn first_binding(card: &Value) -> String {
 
 /// `client.interface.unspoken-first-skipped`: the card lists first, at the failing door, an
 /// interface of a binding the client does not declare; the client uses the next one.
-pub fn unspoken_skipped(seen: &Observed) -> Judged {
+pub(crate) fn unspoken_skipped(seen: &Observed) -> Judged {
     let unspoken = first_binding(seen.card);
     let there: Vec<&Call> = (seen.calls.iter())
         .filter(|c| c.door() == Door::Dead && !c.card_fetch)
@@ -104,7 +104,7 @@ pub fn unspoken_skipped(seen: &Observed) -> Judged {
 }
 
 /// `client.card.invalid-refused`: the card lacks a REQUIRED field; the client's card read fails.
-pub fn invalid_refused(seen: &Observed) -> Judged {
+pub(crate) fn invalid_refused(seen: &Observed) -> Judged {
     let field = seen.play.card.without.as_deref().unwrap_or("?");
     let line = match line(seen, 0) {
         Ok(line) => line,
@@ -133,7 +133,7 @@ fn carrying<'a>(seen: &'a Observed) -> Vec<&'a Call> {
 
 /// `client.credentials.unasked-withheld`: the card declares no security; the client, given a
 /// token, sends it nowhere.
-pub fn unasked_withheld(seen: &Observed) -> Judged {
+pub(crate) fn unasked_withheld(seen: &Observed) -> Judged {
     let sent: Vec<String> = carrying(seen).iter().map(|c| c.brief()).collect();
     if !sent.is_empty() {
         return Judged::Broken(format!(
@@ -153,7 +153,7 @@ pub fn unasked_withheld(seen: &Observed) -> Judged {
 
 /// `client.credentials.other-origin-withheld`: the card (main listener) declares a bearer scheme
 /// for interfaces on another origin (the second listener); the token goes only there.
-pub fn other_origin_withheld(seen: &Observed) -> Judged {
+pub(crate) fn other_origin_withheld(seen: &Observed) -> Judged {
     let carrying = carrying(seen);
     let astray: Vec<String> = (carrying.iter())
         .filter(|c| c.door() != Door::Alt)
@@ -213,7 +213,7 @@ fn shows_auth_required(call: &Call) -> bool {
 
 /// `client.auth-required.read`: the task asks for authorization; the client reports that
 /// state, and a follow-up continues the task.
-pub fn auth_required(seen: &Observed) -> Judged {
+pub(crate) fn auth_required(seen: &Observed) -> Judged {
     let sends: Vec<&Call> = (seen.calls.iter())
         .filter(|c| matches!(c.op, Some("SendMessage" | "SendStreamingMessage")))
         .collect();
@@ -273,7 +273,7 @@ fn refused(call: &Call) -> bool {
 /// `client.version.refusal-not-retried`: the card's first interface answers every request
 /// VersionNotSupportedError; the client does not send the same request there again with the
 /// same version.
-pub fn refusal_not_retried(seen: &Observed) -> Judged {
+pub(crate) fn refusal_not_retried(seen: &Observed) -> Judged {
     let at_first: Vec<&Call> = operations(seen)
         .filter(|c| c.door() == Door::Main)
         .collect();
@@ -330,7 +330,7 @@ pub fn refusal_not_retried(seen: &Observed) -> Judged {
 
 /// `client.card.cache-honored`: the card is served `no-cache` with an ETag and changes after its
 /// first fetch; the second card read gives the card as it stands.
-pub fn cache_honored(seen: &Observed) -> Judged {
+pub(crate) fn cache_honored(seen: &Observed) -> Judged {
     let (line0, line1) = match (line(seen, 0), line(seen, 1)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(judged), _) | (_, Err(judged)) => return judged,
