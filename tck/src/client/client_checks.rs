@@ -5,16 +5,16 @@
 //! reference client's fault that breaks each check is named in its negative case
 //! (`tck/tests/negative/client.rs`), as an agent check's is.
 
-use crate::check::{Check, Level, Needs, Scope, SpecRef};
+use crate::check::{Check, HarnessError, Level, Needs, Scope, SpecRef, Verdict};
 use crate::model::ProtocolVersion;
 
-use super::plays::PlaySpec;
 use super::field_wire;
-use super::verdicts::{self, Judged, Observed};
+use super::plays::PlaySpec;
+use super::verdicts::{self, Observed};
 
 /// What a client check runs: its judge over what one play showed, with the same outcome an agent
 /// check returns.
-pub type Judge = fn(&Observed) -> Judged;
+pub type Judge = fn(&Observed) -> Result<Verdict, HarnessError>;
 
 /// A check of a client.
 pub type ClientCheck = Check<Judge>;

@@ -16,7 +16,7 @@ use crate::check::{Level, Status};
 use crate::evidence::Exchange;
 use crate::filter::Filter;
 use crate::ids::fresh_token;
-use crate::model::{Binding, ProtocolVersion};
+use crate::model::{Binding, HarnessError, ProtocolVersion, Verdict};
 use crate::report::{self, CheckResult, ClientUnderTest, Counts, Mode, Report, Selection, Target};
 
 use super::adapter::{Adapter, Client};
@@ -91,7 +91,8 @@ pub async fn run(options: &ClientOptions) -> Report {
                     continue;
                 }
                 if let Some(reason) = unsupported(&identity, spec, binding, version) {
-                    results.extend(here.iter().map(|c| result(c, binding, version, Status::NotApplicable, reason.clone(), Vec::new(), 0)));
+                    let outcome = Ok(Verdict::NotApplicable { reason });
+                    results.extend(here.iter().map(|c| result(c, binding, version, &outcome, Vec::new(), 0)));
                     continue;
                 }
                 let play = (&stage, &signer, &mut secrets);
@@ -177,15 +178,20 @@ fn unsupported(
     })
 }
 
+/// The result of `check` on a binding x version: its outcome at its level, by the one mapping.
 fn result(
     check: &ClientCheck,
     binding: Binding,
     version: ProtocolVersion,
-    status: Status,
-    message: String,
+    outcome: &Result<Verdict, HarnessError>,
     evidence: Vec<Exchange>,
     duration_ms: u64,
 ) -> CheckResult {
+    let status = Status::of(check.level, outcome);
+    let message = match outcome {
+        Ok(verdict) => verdict.message(),
+        Err(error) => error.to_string(),
+    };
     // The sentences of the result's version, where the check cites any; else all it cites.
     let prefix = match version {
         ProtocolVersion::V1_0 => "V10-",
@@ -195,8 +201,6 @@ fn result(
     let own: Vec<String> = cited.clone().filter(|s| s.starts_with(prefix)).collect();
     let statements = if own.is_empty() { cited.collect() } else { own };
     CheckResult {
-        id: check.id.into(),
-        level: check.level,
         // The version and section of the first sentence cited.
         spec_version: match statements.first() {
             Some(s) if s.starts_with("V03-") => "0.3".into(),
@@ -206,20 +210,14 @@ fn result(
             .and_then(|s| crate::registry::section_of(s))
             .unwrap_or_default(),
         statements,
-        requirement: check.requirement.into(),
         binding: Some(binding),
         version: Some(version),
-        status,
-        message,
-        reading: check.reading.map(str::to_owned),
-        maps_to: Vec::new(),
-        acts: Vec::new(),
         duration_ms,
         // A play's few exchanges are what a reader of any of its results needs (the URL the
         // client called, the headers it sent): kept whatever the status, bounded as a
         // server check's evidence is (see `exchanges`).
         evidence,
-        configuration: None,
+        ..CheckResult::of(check, status, message)
     }
 }
 
@@ -250,7 +248,8 @@ async fn play_once(
     let bearer = spec.card.gives_bearer().then(fresh_token);
     secrets.extend(bearer.clone());
     let all_error = |why: String| -> Vec<CheckResult> {
-        checks.iter().map(|c| result(c, binding, version, Status::Error, why.clone(), Vec::new(), 0)).collect()
+        let outcome = Err(HarnessError::Internal(why));
+        checks.iter().map(|c| result(c, binding, version, &outcome, Vec::new(), 0)).collect()
     };
     let backend = match crate::builtin::start_with(backend_config(spec, &bearer)).await {
         Ok(agent) => agent,
@@ -319,9 +318,8 @@ async fn play_once(
         .iter()
         .map(|check| {
             // A step not asked of the client leaves some checks nothing to judge.
-            let judged = verdicts::unasked(check.id, &seen).unwrap_or_else(|| (check.run)(&seen));
-            let (status, message) = verdicts::status_of(check.level, judged);
-            result(check, binding, version, status, message, evidence.clone(), duration_ms)
+            let outcome = verdicts::unasked(check.id, &seen).unwrap_or_else(|| (check.run)(&seen));
+            result(check, binding, version, &outcome, evidence.clone(), duration_ms)
         })
         .collect()
 }
