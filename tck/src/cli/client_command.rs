@@ -51,7 +51,11 @@ pub fn run(args: ClientArgs) -> ExitCode {
     use a2a_tck::reference_client::ClientFault;
     if args.list_client_faults {
         for fault in ClientFault::ALL {
-            crate::stdout(format_args!("{:<32} {}\n", fault.name(), fault.describe()));
+            crate::stdout(format_args!(
+                "{:<32} {}\n",
+                fault.name(),
+                fault.description()
+            ));
         }
         return ExitCode::SUCCESS;
     }
