@@ -39,5 +39,5 @@ layers! {
     reporting: acts_report, baseline, compat, declarations, diff, evidence_text, floor, format, gate, html,
         output, refusals, report, sarif, secrets, site, survey_index;
     run: builtin, card_only, configurations, durability, explore, failure, runner, session;
-    client: adapter, calls, card_signing, client_runner, plays, reference_client, stage, verdicts;
+    client: adapter, calls, card_signing, client_checks, client_runner, plays, reference_client, stage, verdicts;
 }

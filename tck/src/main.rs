@@ -51,11 +51,7 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::List(args)) if args.client => {
-            cli::catalog::list_client();
-            ExitCode::SUCCESS
-        }
-        Some(Command::List(args)) => cli::catalog::list(&filter(&args.selection))
+        Some(Command::List(args)) => cli::catalog::list(&filter(&args.selection), args.client)
             .map_or_else(|e| usage(&e), |()| ExitCode::SUCCESS),
         Some(Command::Explain { id }) => {
             cli::catalog::explain(&id).map_or_else(|e| usage(&e), |()| ExitCode::SUCCESS)

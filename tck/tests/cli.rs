@@ -631,17 +631,52 @@ async fn credentials_are_asked_for_sent_and_redacted() {
 
 #[tokio::test]
 async fn the_client_checks_are_listed_and_explained() {
+    // `list` shows both sides, each line naming its own; `--client` keeps the client's.
+    let (all, _) = kit(&["list"]).await;
+    assert!(all.status.success(), "{}", stderr(&all));
+    let all = String::from_utf8_lossy(&all.stdout).into_owned();
     let (listed, _) = kit(&["list", "--client"]).await;
     assert!(listed.status.success(), "{}", stderr(&listed));
     let text = String::from_utf8_lossy(&listed.stdout);
-    for check in &a2a_tck::plays::table().checks {
-        assert!(text.contains(&check.id), "{} is not listed", check.id);
+    let side = |text: &str, id: &str| {
+        (text.lines())
+            .find(|l| l.split_whitespace().next() == Some(id))
+            .and_then(|l| l.split_whitespace().nth(1).map(str::to_owned))
+    };
+    for check in a2a_tck::client_checks::all() {
+        assert_eq!(
+            side(&text, check.id).as_deref(),
+            Some("client"),
+            "{}",
+            check.id
+        );
+        assert_eq!(
+            side(&all, check.id).as_deref(),
+            Some("client"),
+            "{}",
+            check.id
+        );
+    }
+    for check in a2a_tck::checks::all() {
+        assert!(
+            !text.contains(&format!("{} ", check.id)),
+            "{} under --client",
+            check.id
+        );
+        assert_eq!(
+            side(&all, check.id).as_deref(),
+            Some("agent"),
+            "{}",
+            check.id
+        );
     }
     let (explained, _) = kit(&["explain", "client.follow-up.same-task"]).await;
     assert!(explained.status.success(), "{}", stderr(&explained));
     let text = String::from_utf8_lossy(&explained.stdout);
     assert!(
-        text.contains("new-task-on-follow-up") && text.contains("V10-3.4.2-03"),
+        text.contains("the play follow-up")
+            && text.contains("V10-3.4.2-03")
+            && text.contains("side         a client"),
         "{text}"
     );
     let (unknown, _) = kit(&["explain", "client.nothing"]).await;

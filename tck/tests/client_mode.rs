@@ -12,10 +12,13 @@ use std::time::Duration;
 
 use a2a_tck::adapter::Client;
 use a2a_tck::check::{Level, Status};
+use a2a_tck::client_checks;
 use a2a_tck::client_runner::{run, ClientOptions};
 use a2a_tck::filter::Filter;
-use a2a_tck::plays::table;
 use a2a_tck::reference_client::ClientFault;
+
+#[path = "negative/client.rs"]
+mod cases;
 use a2a_tck::report::{Mode, Verdict};
 
 fn options(client: Client, select: Vec<String>) -> ClientOptions {
@@ -53,7 +56,7 @@ async fn the_reference_client_passes_every_check_on_every_binding_and_version() 
     assert_eq!(client.name, "a2a-tck reference client");
     assert_eq!(client.command, "builtin");
     let ids: BTreeSet<&str> = report.results.iter().map(|r| r.id.as_str()).collect();
-    assert_eq!(ids.len(), table().checks.len(), "every check ran");
+    assert_eq!(ids.len(), client_checks::all().len(), "every check ran");
     let places: BTreeSet<String> = report.results.iter().map(a2a_tck::report::place).collect();
     assert_eq!(places.len(), 6, "three bindings x two versions: {places:?}");
     // The play's bearer token is scrubbed from the report, as a server run's credentials are.
@@ -77,17 +80,15 @@ async fn the_reference_client_passes_every_check_on_every_binding_and_version() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_check_fails_under_its_fault() {
     let mut missed = Vec::new();
-    for check in &table().checks {
-        let fault: ClientFault = check
-            .fault
-            .parse()
-            .expect("the table names a fault of the reference client");
+    for case in cases::CASES {
+        let check = client_checks::find(case.check).expect("a case of a client check");
+        let fault = case.fault;
         let report = run(&options(
             Client::Reference(vec![fault]),
-            vec![check.id.clone()],
+            vec![check.id.to_owned()],
         ))
         .await;
-        let expected = match check.level() {
+        let expected = match check.level {
             Level::Must => Status::Fail,
             _ => Status::Warn,
         };
@@ -106,14 +107,22 @@ async fn every_check_fails_under_its_fault() {
 }
 
 #[test]
-fn every_fault_breaks_exactly_one_check_of_the_table() {
-    let named: Vec<&str> = table().checks.iter().map(|c| c.fault.as_str()).collect();
-    let unique: BTreeSet<&str> = named.iter().copied().collect();
+fn every_check_has_a_case_and_every_fault_breaks_exactly_one() {
+    let cased: Vec<&str> = cases::CASES.iter().map(|c| c.check).collect();
+    let checks: Vec<&str> = client_checks::all().iter().map(|c| c.id).collect();
+    assert_eq!(
+        cased.iter().copied().collect::<BTreeSet<_>>(),
+        checks.iter().copied().collect::<BTreeSet<_>>(),
+        "client checks without a negative case, or cases of no check"
+    );
+    assert_eq!(cased.len(), checks.len(), "a check with two cases");
+    let named: Vec<ClientFault> = cases::CASES.iter().map(|c| c.fault).collect();
+    let unique: BTreeSet<ClientFault> = named.iter().copied().collect();
     assert_eq!(unique.len(), named.len(), "a fault named by two checks");
-    let all: BTreeSet<&str> = ClientFault::ALL.iter().map(|f| f.name()).collect();
+    let all: BTreeSet<ClientFault> = ClientFault::ALL.iter().copied().collect();
     assert_eq!(
         unique, all,
-        "the table's faults and the reference client's differ"
+        "the cases' faults and the reference client's differ"
     );
 }
 

@@ -288,9 +288,8 @@ fn every_entry_has_exactly_one_disposition() {
 
 #[test]
 fn listed_checks_exist() {
-    let client = a2a_tck::plays::table();
     let known: HashSet<&str> = (a2a_tck::checks::all().iter().map(|c| c.id))
-        .chain(client.checks.iter().map(|c| c.id.as_str()))
+        .chain(a2a_tck::client_checks::all().iter().map(|c| c.id))
         .collect();
     for entry in registry() {
         for check in entry.checks() {
@@ -312,9 +311,9 @@ struct Cited<'a> {
 #[test]
 fn client_checks_cite_client_sentences() {
     let entries = registry();
-    for check in &a2a_tck::plays::table().checks {
-        for statement in &check.statements {
-            let entry = entries.iter().find(|e| &e.id == statement);
+    for check in a2a_tck::client_checks::all() {
+        for statement in check.spec.statements {
+            let entry = entries.iter().find(|e| e.id == *statement);
             let applies = entry.map(|e| e.applies_to.as_str());
             assert!(
                 matches!(applies, Some("client" | "both")),
@@ -340,13 +339,8 @@ fn checks_cite_exactly_the_entries_that_list_them() {
     }
     let mut problems = Vec::new();
     // The agent checks and the client checks (`a2a-tck client`) alike.
-    let client: Vec<(&str, Vec<&str>)> = (a2a_tck::plays::table().checks.iter())
-        .map(|c| {
-            (
-                c.id.as_str(),
-                c.statements.iter().map(String::as_str).collect(),
-            )
-        })
+    let client: Vec<(&str, Vec<&str>)> = (a2a_tck::client_checks::all().iter())
+        .map(|c| (c.id, c.spec.statements.to_vec()))
         .collect();
     let server: Vec<(&str, Vec<&str>)> = (a2a_tck::checks::all().iter())
         .map(|c| (c.id, c.spec.statements.to_vec()))
@@ -408,7 +402,9 @@ fn checks_citing_0_3_sentences_run_on_0_3() {
         }
         let runs_on_0_3 = match check.scope {
             Scope::Card => true,
-            Scope::Interface { versions, .. } => versions.contains(&ProtocolVersion::V0_3),
+            Scope::Interface { versions, .. } | Scope::Play { versions, .. } => {
+                versions.contains(&ProtocolVersion::V0_3)
+            }
         };
         assert!(
             runs_on_0_3,
@@ -613,7 +609,8 @@ fn readme_acts_table_agrees_with_the_checks() {
 fn runs_on(check: &a2a_tck::check::Check, version: a2a_tck::check::ProtocolVersion) -> bool {
     match check.scope {
         a2a_tck::check::Scope::Card => false,
-        a2a_tck::check::Scope::Interface { versions, .. } => versions.contains(&version),
+        a2a_tck::check::Scope::Interface { versions, .. }
+        | a2a_tck::check::Scope::Play { versions, .. } => versions.contains(&version),
     }
 }
 
@@ -667,18 +664,12 @@ fn must_checks_cite_a_binding_sentence() {
             .find(|e| e.id == id)
             .map(|e| e.level.as_str())
     };
-    let client = a2a_tck::plays::table();
     let server = (a2a_tck::checks::all().into_iter())
         .filter(|c| c.level == Level::Must)
         .map(|c| (c.id.to_string(), c.spec.statements.to_vec()));
-    let client = (client.checks.iter())
-        .filter(|c| c.level() == Level::Must)
-        .map(|c| {
-            (
-                c.id.clone(),
-                c.statements.iter().map(String::as_str).collect(),
-            )
-        });
+    let client = (a2a_tck::client_checks::all().iter())
+        .filter(|c| c.level == Level::Must)
+        .map(|c| (c.id.to_string(), c.spec.statements.to_vec()));
     let mut problems = Vec::new();
     for (id, statements) in server.chain(client) {
         let statements: Vec<&str> = statements;

@@ -195,9 +195,11 @@ pub(crate) enum Command {
     /// matrix of agents x areas, each cell linking to its evidence; a page per agent with its
     /// report and its history across the runs; an SVG badge per agent.
     Site(super::site::SiteArgs),
-    /// List the checks: id, level, spec section, where it runs, requirement.
+    /// List the checks, of an agent and of a client: id, side, level, spec section, where it
+    /// runs, requirement.
     List(ListArgs),
-    /// Show one check: its requirement, level, spec sentences, reading, official TCK and ACTS ids.
+    /// Show one check, of an agent or of a client: its requirement, level, side, spec sentences,
+    /// reading, official TCK and ACTS ids (a client check: its play).
     Explain {
         /// The check id (see `a2a-tck list`).
         id: String,
@@ -579,7 +581,8 @@ pub(crate) struct CardArgs {
 pub(crate) struct ListArgs {
     #[command(flatten)]
     pub(crate) selection: Selection,
-    /// List the checks of `a2a-tck client` instead (id, level, play, requirement).
+    /// List only the checks of a client (those `a2a-tck client` runs); without it, `list`
+    /// shows the checks of both sides, each line naming its side.
     #[arg(long)]
     pub(crate) client: bool,
 }

@@ -51,7 +51,11 @@ pub fn run(args: ClientArgs) -> ExitCode {
     use a2a_tck::reference_client::ClientFault;
     if args.list_client_faults {
         for fault in ClientFault::ALL {
-            crate::stdout(format_args!("{:<32} {}\n", fault.name(), fault.describe()));
+            crate::stdout(format_args!(
+                "{:<32} {}\n",
+                fault.name(),
+                fault.description()
+            ));
         }
         return ExitCode::SUCCESS;
     }
@@ -78,8 +82,8 @@ pub fn run(args: ClientArgs) -> ExitCode {
         Ok(d) => d,
         Err(e) => return usage(&e),
     };
-    let ids: Vec<&str> = (a2a_tck::plays::table().checks.iter())
-        .map(|c| c.id.as_str())
+    let ids: Vec<&str> = (a2a_tck::client_checks::all().iter())
+        .map(|c| c.id)
         .collect();
     let mut session = match CommandSession::start(&args.run, &ids) {
         Ok(session) => session,

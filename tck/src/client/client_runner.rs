@@ -16,14 +16,15 @@ use crate::check::{Level, Status};
 use crate::evidence::Exchange;
 use crate::filter::Filter;
 use crate::ids::fresh_token;
-use crate::model::{Binding, ProtocolVersion};
+use crate::model::{Binding, HarnessError, ProtocolVersion, Verdict};
 use crate::report::{self, CheckResult, ClientUnderTest, Counts, Mode, Report, Selection, Target};
 
 use super::adapter::{Adapter, Client};
 use super::calls::{self, Call};
 use super::card_signing::PlaySigner;
+use super::client_checks::{self, ClientCheck};
 use super::exchanges;
-use super::plays::{self, ClientCheck, PlaySpec};
+use super::plays::{self, PlaySpec};
 use super::stage::{Play, Stage};
 use super::verdicts::{self, Observed, Truth};
 
@@ -48,8 +49,8 @@ pub async fn run(options: &ClientOptions) -> Report {
     let started = SystemTime::now();
     let table = plays::table();
     let mut selected: Vec<&ClientCheck> = Vec::new();
-    for check in &table.checks {
-        match options.filter.keeps(&check.id, check.level()) {
+    for check in client_checks::all() {
+        match options.filter.keeps(check.id, check.level) {
             Ok(true) => selected.push(check),
             Ok(false) => {}
             Err(e) => return failed(options, started, e, None),
@@ -71,7 +72,9 @@ pub async fn run(options: &ClientOptions) -> Report {
     let mut secrets = Vec::new();
     let interfaces = interfaces_of(options, &identity);
     for spec in &table.plays {
-        let checks: Vec<&ClientCheck> = selected.iter().copied().filter(|c| c.play == spec.id).collect();
+        let checks: Vec<&ClientCheck> = (selected.iter().copied())
+            .filter(|c| client_checks::play_of(c) == Some(spec.id.as_str()))
+            .collect();
         if checks.is_empty() {
             continue;
         }
@@ -81,12 +84,15 @@ pub async fn run(options: &ClientOptions) -> Report {
                     continue;
                 }
                 let here: Vec<&ClientCheck> =
-                    checks.iter().copied().filter(|c| c.runs_on(spec, version)).collect();
+                    (checks.iter().copied())
+                    .filter(|c| client_checks::runs_on(c, spec, version))
+                    .collect();
                 if here.is_empty() {
                     continue;
                 }
                 if let Some(reason) = unsupported(&identity, spec, binding, version) {
-                    results.extend(here.iter().map(|c| result(c, binding, version, Status::NotApplicable, reason.clone(), Vec::new(), 0)));
+                    let outcome = Ok(Verdict::NotApplicable { reason });
+                    results.extend(here.iter().map(|c| result(c, binding, version, &outcome, Vec::new(), 0)));
                     continue;
                 }
                 let play = (&stage, &signer, &mut secrets);
@@ -172,28 +178,29 @@ fn unsupported(
     })
 }
 
+/// The result of `check` on a binding x version: its outcome at its level, by the one mapping.
 fn result(
     check: &ClientCheck,
     binding: Binding,
     version: ProtocolVersion,
-    status: Status,
-    message: String,
+    outcome: &Result<Verdict, HarnessError>,
     evidence: Vec<Exchange>,
     duration_ms: u64,
 ) -> CheckResult {
+    let status = Status::of(check.level, outcome);
+    let message = match outcome {
+        Ok(verdict) => verdict.message(),
+        Err(error) => error.to_string(),
+    };
     // The sentences of the result's version, where the check cites any; else all it cites.
     let prefix = match version {
         ProtocolVersion::V1_0 => "V10-",
         ProtocolVersion::V0_3 => "V03-",
     };
-    let own: Vec<String> = (check.statements.iter())
-        .filter(|s| s.starts_with(prefix))
-        .cloned()
-        .collect();
-    let statements = if own.is_empty() { check.statements.clone() } else { own };
+    let cited = check.spec.statements.iter().map(|s| (*s).to_owned());
+    let own: Vec<String> = cited.clone().filter(|s| s.starts_with(prefix)).collect();
+    let statements = if own.is_empty() { cited.collect() } else { own };
     CheckResult {
-        id: check.id.clone(),
-        level: check.level(),
         // The version and section of the first sentence cited.
         spec_version: match statements.first() {
             Some(s) if s.starts_with("V03-") => "0.3".into(),
@@ -203,20 +210,14 @@ fn result(
             .and_then(|s| crate::registry::section_of(s))
             .unwrap_or_default(),
         statements,
-        requirement: check.requirement.clone(),
         binding: Some(binding),
         version: Some(version),
-        status,
-        message,
-        reading: check.reading.clone(),
-        maps_to: Vec::new(),
-        acts: Vec::new(),
         duration_ms,
         // A play's few exchanges are what a reader of any of its results needs (the URL the
         // client called, the headers it sent): kept whatever the status, bounded as a
         // server check's evidence is (see `exchanges`).
         evidence,
-        configuration: None,
+        ..CheckResult::of(check, status, message)
     }
 }
 
@@ -247,7 +248,8 @@ async fn play_once(
     let bearer = spec.card.gives_bearer().then(fresh_token);
     secrets.extend(bearer.clone());
     let all_error = |why: String| -> Vec<CheckResult> {
-        checks.iter().map(|c| result(c, binding, version, Status::Error, why.clone(), Vec::new(), 0)).collect()
+        let outcome = Err(HarnessError::Internal(why));
+        checks.iter().map(|c| result(c, binding, version, &outcome, Vec::new(), 0)).collect()
     };
     let backend = match crate::builtin::start_with(backend_config(spec, &bearer)).await {
         Ok(agent) => agent,
@@ -315,8 +317,9 @@ async fn play_once(
     checks
         .iter()
         .map(|check| {
-            let (status, message) = verdicts::judge(check, &seen);
-            result(check, binding, version, status, message, evidence.clone(), duration_ms)
+            // A step not asked of the client leaves some checks nothing to judge.
+            let outcome = verdicts::unasked(check.id, &seen).unwrap_or_else(|| (check.run)(&seen));
+            result(check, binding, version, &outcome, evidence.clone(), duration_ms)
         })
         .collect()
 }

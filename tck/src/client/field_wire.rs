@@ -11,7 +11,10 @@ use crate::model::Binding;
 
 use super::calls::Call;
 use super::stage::Mishap;
-use super::verdicts::{error_of, short, state_name, task_line_problem, Judged, Observed};
+use super::verdicts::{
+    broken, error_of, kept, kit_error, not_applicable, short, state_name,
+    task_line_problem, untestable, Judged, Observed,
+};
 
 /// The line of step `i`, or the judge returns why there is none.
 macro_rules! line_of {
@@ -34,7 +37,7 @@ fn cut_stream<'a>(seen: &'a Observed) -> Result<&'a Call, Judged> {
         .find(|c| c.op == Some("SendStreamingMessage") && c.seen.served().cut);
     match cut {
         Some(cut) => Ok(cut),
-        None if seen.of_op("SendStreamingMessage").next().is_some() => Err(Judged::Untestable(
+        None if seen.of_op("SendStreamingMessage").next().is_some() => Err(untestable(
             "the stream ended before the stage could cut it after its first event".into(),
         )),
         None => Err(seen.no_request("SendStreamingMessage request")),
@@ -61,7 +64,7 @@ pub(super) fn recovers(seen: &Observed) -> Judged {
         Err(judged) => return judged,
     };
     let Some(task) = seen.truth.tasks.first() else {
-        return Judged::Untestable("the agent made no task".into());
+        return untestable("the agent made no task".into());
     };
     let task_id = task["id"].as_str().unwrap_or("");
     let followed = follow_ups(seen, cut, task_id);
@@ -70,7 +73,7 @@ pub(super) fn recovers(seen: &Observed) -> Judged {
             .filter(|c| c.seen.at_ms >= cut.seen.at_ms && !std::ptr::eq(*c, cut))
             .map(|c| c.brief())
             .collect();
-        return Judged::Broken(format!(
+        return broken(format!(
             "the stage cut the stream of task {task_id:?} after its first event, while the task \
              was still working, and the client did not follow the task again by itself (no \
              SubscribeToTask, GetTask or webhook on it; it sent {}){}",
@@ -79,7 +82,7 @@ pub(super) fn recovers(seen: &Observed) -> Judged {
         ));
     }
     let briefs: Vec<String> = followed.iter().map(|c| c.brief()).collect();
-    Judged::Kept(format!(
+    kept(format!(
         "after the cut the client followed the task again by itself: {}",
         briefs.join(", ")
     ))
@@ -91,7 +94,7 @@ pub(super) fn cut_reported(seen: &Observed) -> Judged {
         Err(judged) => return judged,
     };
     let Some(task) = seen.truth.tasks.first() else {
-        return Judged::Untestable("the agent made no task".into());
+        return untestable("the agent made no task".into());
     };
     let task_id = task["id"].as_str().unwrap_or("");
     let followed = !follow_ups(seen, cut, task_id).is_empty();
@@ -99,8 +102,8 @@ pub(super) fn cut_reported(seen: &Observed) -> Judged {
     match line["result"].as_str() {
         None => {
             return match error_of(line) {
-                Some(error) => Judged::Kept(format!("the client reported the cut as an error ({error})")),
-                None => Judged::Broken(format!(
+                Some(error) => kept(format!("the client reported the cut as an error ({error})")),
+                None => broken(format!(
                     "the client reported neither a result nor an error: {}",
                     short(&line.to_string(), 200)
                 )),
@@ -108,7 +111,7 @@ pub(super) fn cut_reported(seen: &Observed) -> Judged {
         }
         Some("task") => {}
         Some(other) => {
-            return Judged::Broken(format!(
+            return broken(format!(
                 "the agent streamed a task, and the client reported a {other}: {}",
                 short(&line.to_string(), 200)
             ))
@@ -117,11 +120,11 @@ pub(super) fn cut_reported(seen: &Observed) -> Judged {
     let state = state_name(&line["state"]).unwrap_or_default();
     if !terminal(&state) {
         if let Some(id) = line["task_id"].as_str().filter(|id| *id != task_id) {
-            return Judged::Broken(format!(
+            return broken(format!(
                 "the client reported the task {id:?}; the stream was of {task_id:?}"
             ));
         }
-        return Judged::Kept(format!(
+        return kept(format!(
             "the client reported the task as {} ({}), a state the agent served it{}",
             if state.is_empty() { "without a state".into() } else { state },
             match error_of(line) {
@@ -132,17 +135,17 @@ pub(super) fn cut_reported(seen: &Observed) -> Judged {
         ));
     }
     if !followed {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the stream was cut after its first event (the task still open) and the client asked \
              nothing more about the task, yet it reported the task {state}: a state nothing \
              served it"
         ));
     }
     match task_line_problem(line, seen.truth, None) {
-        None => Judged::Kept(format!(
+        None => kept(format!(
             "the client followed the task again and reported it {state}, as the agent holds it"
         )),
-        Some(problem) => Judged::Broken(format!("the client followed the task again, but {problem}")),
+        Some(problem) => broken(format!("the client followed the task again, but {problem}")),
     }
 }
 
@@ -220,19 +223,19 @@ pub(super) fn same_message_id(seen: &Observed) -> Judged {
         ));
     }
     if !problems.is_empty() {
-        return Judged::Broken(problems.join("; "));
+        return broken(problems.join("; "));
     }
     if !any {
         return seen.no_request("SendMessage request");
     }
     if retried.is_empty() {
-        return Judged::NotApplicable(
+        return not_applicable(
             "the client did not send a failed SendMessage again (a client that does not retry \
              is not wrong), so there is no retry to judge"
                 .into(),
         );
     }
-    Judged::Kept(format!(
+    kept(format!(
         "every retry carried the messageId of its first attempt ({})",
         retried.join("; ")
     ))
@@ -281,25 +284,25 @@ pub(super) fn retry_reported(seen: &Observed) -> Judged {
         }
     }
     if !problems.is_empty() {
-        return Judged::Broken(problems.join("; "));
+        return broken(problems.join("; "));
     }
     if judged.is_empty() {
         return seen.no_request("SendMessage request");
     }
-    Judged::Kept(judged.join("; "))
+    kept(judged.join("; "))
 }
 
 pub(super) fn gives_up(seen: &Observed) -> Judged {
     let grpc = seen.binding == Binding::Grpc;
     let Some((i, marker, mishap)) = marked_steps(seen).into_iter().next() else {
-        return Judged::Error("the timeout play names no held step".into());
+        return kit_error("the timeout play names no held step".into());
     };
     let sends = sends_of(seen, &marker);
     let Some(held) = sends.first() else {
         return seen.no_request("SendMessage request");
     };
     if held.seen.served().mishap.is_none() {
-        return Judged::Untestable(format!(
+        return untestable(format!(
             "the stage did not hold the send ({}): its body did not carry the step's text",
             held.brief()
         ));
@@ -308,7 +311,7 @@ pub(super) fn gives_up(seen: &Observed) -> Judged {
     let line = line_of!(seen, i);
     if let Some(error) = error_of(line) {
         if line["result"].as_str().is_none() {
-            return Judged::Kept(format!(
+            return kept(format!(
                 "asked to give up after {deadline} ms, the client reported an error while the \
                  stage {} ({error})",
                 mishap.describe(grpc)
@@ -316,13 +319,13 @@ pub(super) fn gives_up(seen: &Observed) -> Judged {
         }
     }
     if sends.len() > 1 && task_line_problem(line, seen.truth, None).is_none() {
-        return Judged::Kept(format!(
+        return kept(format!(
             "the client gave up on the held answer and sent the message again ({} attempts); \
              it reported the retry's answer",
             sends.len()
         ));
     }
-    Judged::Broken(format!(
+    broken(format!(
         "asked to give up after {deadline} ms, the client waited while the stage {} and \
          reported {}",
         mishap.describe(grpc),
@@ -337,7 +340,7 @@ const POLL_GAP_MS: u64 = 50;
 
 pub(super) fn polling_bounded(seen: &Observed) -> Judged {
     let Some(i) = seen.play.steps.iter().position(|s| s["op"] == "wait") else {
-        return Judged::Error("the poll play has no wait step".into());
+        return kit_error("the poll play has no wait step".into());
     };
     let bound = seen.play.steps[i]["timeout_ms"].as_u64().unwrap_or(0);
     let Some(task) = seen.truth.tasks.first() else {
@@ -355,7 +358,7 @@ pub(super) fn polling_bounded(seen: &Observed) -> Judged {
         return if reads("SubscribeToTask").is_empty() {
             seen.no_request("GetTask or SubscribeToTask request on the task")
         } else {
-            Judged::NotApplicable("the client waited by subscribing to the task, not by polling it".into())
+            not_applicable("the client waited by subscribing to the task, not by polling it".into())
         };
     }
     let first = polls[0].seen.at_ms;
@@ -384,9 +387,9 @@ pub(super) fn polling_bounded(seen: &Observed) -> Judged {
         ));
     }
     if !problems.is_empty() {
-        return Judged::Broken(problems.join("; "));
+        return broken(problems.join("; "));
     }
-    Judged::Kept(format!(
+    kept(format!(
         "the client polled {} times over {span} ms and stopped within the {bound} ms it was \
          given; it reported the task {}{}",
         polls.len(),

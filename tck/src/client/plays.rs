@@ -1,14 +1,12 @@
-//! The client mode's scenario table, kept as data in `fixtures/client-plays.json`: the plays
-//! (what the scripted agent serves and what the client is asked to do) and the checks judged
-//! over them, each with its registry sentences and the reference client's fault that breaks it;
-//! and the card a play serves on one binding x version.
+//! The client mode's plays, kept as data in `fixtures/client-plays.json`: what the scripted
+//! agent serves and what the client is asked to do (the checks judged over them are in
+//! [`super::client_checks`]); and the card a play serves on one binding x version.
 
 use std::sync::OnceLock;
 
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use crate::check::Level;
 use crate::model::{Binding, ProtocolVersion};
 
 use super::stage::{Door, PlayOptions, Stage};
@@ -22,7 +20,6 @@ pub struct Table {
     #[allow(dead_code)]
     about: String,
     pub plays: Vec<PlaySpec>,
-    pub checks: Vec<ClientCheck>,
 }
 
 /// What the scripted agent plays, and the steps the client is asked to take.
@@ -125,45 +122,6 @@ pub struct CardSpec {
     /// field at its default, one signature per reading of §8.4); see [`crate::card_signing`].
     #[serde(default)]
     pub signed: Option<String>,
-}
-
-/// One rule judged over a play.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ClientCheck {
-    pub id: String,
-    pub level: String,
-    pub play: String,
-    pub statements: Vec<String>,
-    pub requirement: String,
-    #[serde(default)]
-    pub reading: Option<String>,
-    /// The reference client's fault that makes this check fail.
-    pub fault: String,
-    /// The versions it is judged on (default: those of its play).
-    #[serde(default)]
-    pub versions: Option<Vec<String>>,
-}
-
-impl ClientCheck {
-    /// Its level.
-    pub fn level(&self) -> Level {
-        match self.level.as_str() {
-            "MUST" => Level::Must,
-            "SHOULD" => Level::Should,
-            _ => Level::May,
-        }
-    }
-
-    /// Whether it is judged on `version`.
-    pub fn runs_on(&self, play: &PlaySpec, version: ProtocolVersion) -> bool {
-        let listed = |versions: &Option<Vec<String>>| {
-            versions
-                .as_ref()
-                .is_none_or(|v| v.iter().any(|v| v == version.as_str()))
-        };
-        listed(&self.versions) && listed(&play.versions)
-    }
 }
 
 /// The table, parsed once.
@@ -548,17 +506,27 @@ mod tests {
     #[test]
     fn the_table_is_consistent() {
         let table = table();
+        let checks = super::super::client_checks::all();
         let mut ids = std::collections::BTreeSet::new();
-        for check in &table.checks {
-            assert!(ids.insert(check.id.as_str()), "{} twice", check.id);
+        for check in checks {
+            let judged = super::super::client_checks::play_of(check).unwrap_or("");
+            assert!(ids.insert(check.id), "{} twice", check.id);
             assert!(check.id.starts_with("client."), "{}", check.id);
-            assert!(play(&check.play).is_some(), "{}: no play {}", check.id, check.play);
-            assert!(["MUST", "SHOULD", "MAY"].contains(&check.level.as_str()));
-            assert!(!check.statements.is_empty(), "{} cites nothing", check.id);
+            assert!(play(judged).is_some(), "{}: no play {judged}", check.id);
+            assert!(!check.spec.statements.is_empty(), "{} cites nothing", check.id);
+            let first = check.spec.statements[0];
+            assert_eq!(
+                crate::registry::section_of(first).as_deref(),
+                Some(check.spec.section),
+                "{}: the section of {first}",
+                check.id
+            );
+            let version = if first.starts_with("V03-") { "0.3" } else { "1.0" };
+            assert_eq!(check.spec.version, version, "{}", check.id);
         }
         for play in &table.plays {
             assert!(
-                table.checks.iter().any(|c| c.play == play.id),
+                checks.iter().any(|c| super::super::client_checks::play_of(c) == Some(play.id.as_str())),
                 "play {} is judged by no check",
                 play.id
             );

@@ -3,7 +3,6 @@
 //! [`ClientFault`] makes it break exactly one check, so the negative tests can show each check
 //! failing.
 
-use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,71 +18,80 @@ use crate::transport::stream::{End, Next};
 use crate::transport::{Answer, Connector, ErrorReply, Reply, Start, Transport, VersionHeader};
 use crate::wire::{Limits, Wire};
 
-macro_rules! faults {
-    ($($variant:ident = $name:literal: $doc:literal,)*) => {
-        /// One rule the reference client breaks on purpose.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum ClientFault {
-            $(#[doc = $doc] $variant,)*
-        }
-
-        impl ClientFault {
-            /// Every fault.
-            pub const ALL: &'static [ClientFault] = &[$(ClientFault::$variant,)*];
-
-            /// Its name (`--client-fault NAME`).
-            pub fn name(self) -> &'static str {
-                match self {
-                    $(ClientFault::$variant => $name,)*
-                }
-            }
-
-            /// What it does.
-            pub fn describe(self) -> &'static str {
-                match self {
-                    $(ClientFault::$variant => $doc,)*
-                }
-            }
-        }
-    };
-}
-
-faults! {
-    RejectUnknownFields = "reject-unknown-fields": "Refuses a card that holds a field it does not know.",
-    WrongJsonrpcVersion = "wrong-jsonrpc-version": "Sends JSON-RPC requests with \"jsonrpc\": \"1.0\".",
-    NoVersionHeader = "no-version-header": "Sends no A2A-Version on its unary calls.",
-    ReuseMessageId = "reuse-message-id": "Gives every message the same messageId.",
-    MisreadState = "misread-state": "Reports every task as working.",
-    MisreadErrors = "misread-errors": "Reports every error as Other.",
-    NewTaskOnFollowUp = "new-task-on-follow-up": "Sends a follow-up without the task's taskId and contextId.",
-    StopAtFirstEvent = "stop-at-first-event": "Stops reading a stream after its first event.",
-    StreamRegardless = "stream-regardless": "Streams even when the card says streaming: false.",
-    PollInsteadOfSubscribe = "poll-instead-of-subscribe": "Gets the task instead of subscribing to it again.",
-    KeepLastChunk = "keep-last-chunk": "Keeps only the last chunk of a chunked artifact.",
-    LastInterface = "last-interface": "Uses the last interface the card lists, not the first.",
-    NoFallback = "no-fallback": "Gives up when the first interface fails.",
-    DropTenant = "drop-tenant": "Leaves the interface's tenant out of its requests.",
-    UnauthenticatedExtendedCard = "unauthenticated-extended-card": "Asks for the extended card without credentials.",
-    PublicCardAsExtended = "public-card-as-extended": "Asks for the extended card, then gives the public card as the extended card.",
-    NoExtensionHeader = "no-extension-header": "Activates no extension.",
-    PushWithoutToken = "push-without-token": "Registers push configs without their token.",
-    IgnoreInterfaceVersion = "ignore-interface-version": "Speaks 1.0 to every interface, whatever version the card gives it.",
-    VerifyAsServed = "verify-as-served": "Verifies a signature over the card as served, default values and all.",
-    AcceptAnySignature = "accept-any-signature": "Accepts a card whatever its signatures say.",
-    RequireEverySignature = "require-every-signature": "Refuses a card unless every signature verifies over the §8.4.1 form.",
-    SpeakUnknownBinding = "speak-unknown-binding": "Takes a card's interface of a binding it does not speak for one of the binding the card lists next.",
-    AcceptIncompleteCard = "accept-incomplete-card": "Reads a card that lacks a REQUIRED field.",
-    BearerEverywhere = "bearer-everywhere": "Sends its token with every A2A request, whether or not the card declares a security scheme.",
-    BearerToCardOrigin = "bearer-to-card-origin": "Sends its token with the card fetch too.",
-    AuthRequiredAsFailed = "auth-required-as-failed": "Reports a task that asks for authorization as failed.",
-    RetryRefusedVersion = "retry-refused-version": "Sends a request an interface refused with VersionNotSupportedError to it once more, unchanged.",
-    StaleCard = "stale-card": "Gives its stored card on a second read, whatever the card's Cache-Control said.",
-    NoStreamRecovery = "no-stream-recovery": "Leaves a cut stream as it is, reporting what it held.",
-    CutReadAsCompleted = "cut-read-as-completed": "Reports a task whose stream was cut as completed, without following it again.",
-    NewMessageIdOnRetry = "new-message-id-on-retry": "Sends a failed SendMessage again under a new messageId.",
-    RetryReportsFirstError = "retry-reports-first-error": "Reports the failure of a SendMessage's first attempt even when its retry was answered.",
-    IgnoreTimeout = "ignore-timeout": "Waits for an answer past the deadline it was given.",
-    PollPastBound = "poll-past-bound": "Polls a task for twice the bound it was given, and half a second more.",
+a2a_reference_agent::declare_faults! {
+    /// One rule the reference client breaks on purpose (`--client-fault NAME`).
+    pub enum ClientFault {
+        RejectUnknownFields => "reject-unknown-fields",
+            "Refuses a card that holds a field it does not know.";
+        WrongJsonrpcVersion => "wrong-jsonrpc-version",
+            "Sends JSON-RPC requests with \"jsonrpc\": \"1.0\".";
+        NoVersionHeader => "no-version-header",
+            "Sends no A2A-Version on its unary calls.";
+        ReuseMessageId => "reuse-message-id",
+            "Gives every message the same messageId.";
+        MisreadState => "misread-state",
+            "Reports every task as working.";
+        MisreadErrors => "misread-errors",
+            "Reports every error as Other.";
+        NewTaskOnFollowUp => "new-task-on-follow-up",
+            "Sends a follow-up without the task's taskId and contextId.";
+        StopAtFirstEvent => "stop-at-first-event",
+            "Stops reading a stream after its first event.";
+        StreamRegardless => "stream-regardless",
+            "Streams even when the card says streaming: false.";
+        PollInsteadOfSubscribe => "poll-instead-of-subscribe",
+            "Gets the task instead of subscribing to it again.";
+        KeepLastChunk => "keep-last-chunk",
+            "Keeps only the last chunk of a chunked artifact.";
+        LastInterface => "last-interface",
+            "Uses the last interface the card lists, not the first.";
+        NoFallback => "no-fallback",
+            "Gives up when the first interface fails.";
+        DropTenant => "drop-tenant",
+            "Leaves the interface's tenant out of its requests.";
+        UnauthenticatedExtendedCard => "unauthenticated-extended-card",
+            "Asks for the extended card without credentials.";
+        PublicCardAsExtended => "public-card-as-extended",
+            "Asks for the extended card, then gives the public card as the extended card.";
+        NoExtensionHeader => "no-extension-header",
+            "Activates no extension.";
+        PushWithoutToken => "push-without-token",
+            "Registers push configs without their token.";
+        IgnoreInterfaceVersion => "ignore-interface-version",
+            "Speaks 1.0 to every interface, whatever version the card gives it.";
+        VerifyAsServed => "verify-as-served",
+            "Verifies a signature over the card as served, default values and all.";
+        AcceptAnySignature => "accept-any-signature",
+            "Accepts a card whatever its signatures say.";
+        RequireEverySignature => "require-every-signature",
+            "Refuses a card unless every signature verifies over the §8.4.1 form.";
+        SpeakUnknownBinding => "speak-unknown-binding",
+            "Takes a card's interface of a binding it does not speak for one of the binding the card lists next.";
+        AcceptIncompleteCard => "accept-incomplete-card",
+            "Reads a card that lacks a REQUIRED field.";
+        BearerEverywhere => "bearer-everywhere",
+            "Sends its token with every A2A request, whether or not the card declares a security scheme.";
+        BearerToCardOrigin => "bearer-to-card-origin",
+            "Sends its token with the card fetch too.";
+        AuthRequiredAsFailed => "auth-required-as-failed",
+            "Reports a task that asks for authorization as failed.";
+        RetryRefusedVersion => "retry-refused-version",
+            "Sends a request an interface refused with VersionNotSupportedError to it once more, unchanged.";
+        StaleCard => "stale-card",
+            "Gives its stored card on a second read, whatever the card's Cache-Control said.";
+        NoStreamRecovery => "no-stream-recovery",
+            "Leaves a cut stream as it is, reporting what it held.";
+        CutReadAsCompleted => "cut-read-as-completed",
+            "Reports a task whose stream was cut as completed, without following it again.";
+        NewMessageIdOnRetry => "new-message-id-on-retry",
+            "Sends a failed SendMessage again under a new messageId.";
+        RetryReportsFirstError => "retry-reports-first-error",
+            "Reports the failure of a SendMessage's first attempt even when its retry was answered.";
+        IgnoreTimeout => "ignore-timeout",
+            "Waits for an answer past the deadline it was given.";
+        PollPastBound => "poll-past-bound",
+            "Polls a task for twice the bound it was given, and half a second more.";
+    }
 }
 
 impl FromStr for ClientFault {
@@ -93,13 +101,9 @@ impl FromStr for ClientFault {
         (ClientFault::ALL.iter())
             .find(|f| f.name() == name)
             .copied()
-            .ok_or_else(|| format!("no client fault {name:?} (see a2a-tck client --list-faults)"))
-    }
-}
-
-impl fmt::Display for ClientFault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+            .ok_or_else(|| {
+                format!("no client fault {name:?} (see a2a-tck client --list-client-faults)")
+            })
     }
 }
 

@@ -8,15 +8,15 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::check::{Level, Status};
+use crate::check::{HarnessError, Verdict};
 use crate::model::{Binding, ProtocolVersion};
 
 use super::adapter::Outcome;
 use super::calls::{kind_of, role, Answered, Call};
-use super::plays::{skill_ids, ClientCheck, PlaySpec};
+use super::plays::{skill_ids, PlaySpec};
 use super::stage::Door;
 
-mod field_cards;
+pub(crate) mod field_cards;
 
 /// What the scripted agent holds after the play: its tasks (1.0 JSON, with artifacts), its
 /// extended card, and the text of its direct-message reply.
@@ -88,12 +88,12 @@ impl Observed<'_> {
             super::plays::required_of_clients(c, self.version).map(|sentence| (*c, sentence))
         });
         match required {
-            Some((call, sentence)) => Judged::Broken(format!(
+            Some((call, sentence)) => broken(format!(
                 "the client's API offers no {call} call (its adapter declares the operations \
                  [{declared}]); spec 0.3 §11.2.2 ({sentence}) requires every client to make \
                  message/send and tasks/get requests"
             )),
-            None => Judged::NotApplicable(format!(
+            None => not_applicable(format!(
                 "step {} ({}) was not asked: the client's API offers no {call} call (its adapter \
                  declares the operations [{declared}]), and no sentence of A2A {} requires a \
                  client to offer it",
@@ -139,8 +139,8 @@ impl Observed<'_> {
 
     fn no_line(&self, i: usize) -> Judged {
         match &self.outcome.failure {
-            Some(failure) => Judged::Error(failure.clone()),
-            None => Judged::Untestable(format!(
+            Some(failure) => adapter_failed(failure),
+            None => untestable(format!(
                 "the adapter printed no line for step {} ({}){}",
                 i + 1,
                 self.play.steps.get(i).map_or("?".into(), |s| s["op"].to_string()),
@@ -155,8 +155,8 @@ impl Observed<'_> {
 
     pub(super) fn no_request(&self, what: &str) -> Judged {
         match &self.outcome.failure {
-            Some(failure) => Judged::Error(failure.clone()),
-            None => Judged::Untestable(format!(
+            Some(failure) => adapter_failed(failure),
+            None => untestable(format!(
                 "the client made no {what}, so there is nothing to judge{}",
                 self.said()
             )),
@@ -184,86 +184,40 @@ macro_rules! step_line {
     };
 }
 
-/// A judge's finding, before the check's level turns a broken rule into FAIL or WARN.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Judged {
-    Kept(String),
-    Broken(String),
-    /// A SHOULD-strength side of a MUST check went unfollowed.
-    Discouraged(String),
-    Untestable(String),
-    /// The play showed nothing the rule speaks of (a client that never retried), or the check
-    /// asks of the client what it does not offer, and no sentence requires it to.
-    NotApplicable(String),
-    Error(String),
+/// A judge's finding: the outcome every check returns, which the check's level turns into a
+/// status ([`crate::check::Status::of`]).
+pub type Judged = Result<Verdict, HarnessError>;
+
+/// The client kept the rule.
+pub(crate) fn kept(why: String) -> Judged {
+    Ok(Verdict::pass_with(why))
 }
 
-/// A judge: what one check finds in a play.
-type JudgeFn = fn(&Observed) -> Judged;
-
-/// The judge of each check of the table, by id.
-const JUDGES: &[(&str, JudgeFn)] = &[
-    ("client.card.tolerates-unknown-fields", card_read),
-    ("client.card.mixed-versions", mixed_versions),
-    ("client.signatures.valid-accepted", signature_accepted),
-    ("client.signatures.required-defaults", signature_accepted),
-    ("client.signatures.invalid-refused", signature_refused),
-    ("client.requests.binding-form", binding_form),
-    ("client.requests.version-header", version_header),
-    ("client.requests.message-valid", message_valid),
-    ("client.read.results", read_results),
-    ("client.read.errors", read_errors),
-    ("client.follow-up.same-task", follow_up),
-    ("client.stream.read", stream_read),
-    ("client.capabilities.streaming-off", streaming_off),
-    ("client.stream.resubscribe", resubscribe),
-    ("client.stream.chunks-reassembled", chunks),
-    ("client.interface.first-supported", first_supported),
-    ("client.interface.fallback", fallback),
-    ("client.interface.tenant", tenant),
-    ("client.extended-card.authenticated", extended_authenticated),
-    ("client.extended-card.used", extended_used),
-    ("client.extensions.required-activated", extensions),
-    ("client.push.config-sent", push),
-    ("client.interface.unspoken-first-skipped", field_cards::unspoken_skipped),
-    ("client.card.invalid-refused", field_cards::invalid_refused),
-    ("client.credentials.unasked-withheld", field_cards::unasked_withheld),
-    ("client.credentials.other-origin-withheld", field_cards::other_origin_withheld),
-    ("client.auth-required.read", field_cards::auth_required),
-    ("client.version.refusal-not-retried", field_cards::refusal_not_retried),
-    ("client.card.cache-honored", field_cards::cache_honored),
-    ("client.stream.recovers", super::field_wire::recovers),
-    ("client.stream.cut-reported", super::field_wire::cut_reported),
-    ("client.retry.same-message-id", super::field_wire::same_message_id),
-    ("client.retry.reports-served", super::field_wire::retry_reported),
-    ("client.timeout.gives-up", super::field_wire::gives_up),
-    ("client.polling.bounded", super::field_wire::polling_bounded),
-];
-
-fn judge_of(id: &str) -> Option<JudgeFn> {
-    JUDGES.iter().find(|(known, _)| *known == id).map(|(_, judge)| *judge)
+/// The client broke the rule: FAIL for a MUST, WARN for a SHOULD or MAY.
+pub(crate) fn broken(why: String) -> Judged {
+    Ok(Verdict::broken(why))
 }
 
-/// Whether a judge is known for `id` (the meta-tests hold the table and the judges together).
-pub fn has_judge(id: &str) -> bool {
-    judge_of(id).is_some()
+/// The play did not reach the state the rule needs: UNTESTABLE.
+pub(crate) fn untestable(why: String) -> Judged {
+    Err(HarnessError::Prerequisite(why))
 }
 
-/// Judges `check` over a play: its status and message.
-pub fn judge(check: &ClientCheck, seen: &Observed) -> (Status, String) {
-    let judged = match (judge_of(&check.id), unasked(check, seen)) {
-        (_, Some(unasked)) => unasked,
-        (Some(judge), None) => judge(seen),
-        (None, None) => Judged::Error(format!("the kit has no judge for {}", check.id)),
-    };
-    match judged {
-        Judged::Kept(why) => (Status::Pass, why),
-        Judged::Broken(why) if check.level() == Level::Must => (Status::Fail, why),
-        Judged::Broken(why) | Judged::Discouraged(why) => (Status::Warn, why),
-        Judged::Untestable(why) => (Status::Untestable, why),
-        Judged::NotApplicable(why) => (Status::NotApplicable, why),
-        Judged::Error(why) => (Status::Error, why),
-    }
+/// The play showed nothing the rule speaks of (a client that never retried), or the check
+/// asks of the client what it does not offer, and no sentence requires it to: N/A.
+pub(crate) fn not_applicable(reason: String) -> Judged {
+    Ok(Verdict::NotApplicable { reason })
+}
+
+/// The client's adapter could not be run to its end (spawned, or finished in its deadline):
+/// ERROR, never a verdict on the client.
+pub(crate) fn adapter_failed(failure: &str) -> Judged {
+    Err(HarnessError::Transport(failure.to_owned()))
+}
+
+/// The kit could not judge for a reason of its own: ERROR.
+pub(crate) fn kit_error(why: String) -> Judged {
+    Err(HarnessError::Internal(why))
 }
 
 /// The checks that judge every step of their play: a step not asked of the client leaves
@@ -283,17 +237,17 @@ const EVERY_STEP: &[&str] = &[
 
 /// Why `check` has nothing to judge in the steps asked of the client, if it has not: a step
 /// not asked of a check that judges every step, or no step but the card's asked at all.
-fn unasked(check: &ClientCheck, seen: &Observed) -> Option<Judged> {
+pub(crate) fn unasked(id: &str, seen: &Observed) -> Option<Judged> {
     let steps = 0..seen.play.steps.len();
     let mut missing = steps.filter(|i| !seen.asked.contains(i));
-    if EVERY_STEP.contains(&check.id.as_str()) {
+    if EVERY_STEP.contains(&id) {
         if let Some(i) = missing.next() {
             return Some(seen.not_asked(i));
         }
         return None;
     }
     // The card's checks judge the card step alone, which is always asked.
-    if check.id == "client.card.tolerates-unknown-fields" || check.id.starts_with("client.signatures.") {
+    if id == "client.card.tolerates-unknown-fields" || id.starts_with("client.signatures.") {
         return None;
     }
     let calls = |i: &usize| !super::plays::step_calls(&seen.play.steps[*i]).is_empty();
@@ -306,12 +260,12 @@ fn unasked(check: &ClientCheck, seen: &Observed) -> Option<Judged> {
     None
 }
 
-/// Kept (with the words `kept` gives) when nothing broke the rule, else broken, with every problem.
-fn kept_unless(problems: Vec<String>, kept: impl FnOnce() -> String) -> Judged {
+/// Kept (with the words `words` gives) when nothing broke the rule, else broken, with every problem.
+fn kept_unless(problems: Vec<String>, words: impl FnOnce() -> String) -> Judged {
     if problems.is_empty() {
-        Judged::Kept(kept())
+        kept(words())
     } else {
-        Judged::Broken(problems.join("; "))
+        broken(problems.join("; "))
     }
 }
 
@@ -355,7 +309,7 @@ fn legacy_card_path(seen: &Observed, error: &str) -> Option<Judged> {
     if seen.calls.iter().any(|c| c.card_fetch && !c.legacy_card_fetch()) {
         return None;
     }
-    Some(Judged::Broken(format!(
+    Some(broken(format!(
         "the client looked for the card at {} ({}), where cards were before 0.3, instead of the \
          card URL it was given: 0.3 and 1.0 serve the card at {}, and the stage answered {} \
          ({error})",
@@ -387,7 +341,7 @@ fn refused_card(seen: &Observed, error: String, oddity: &str) -> Judged {
     let optional = "which both versions make optional (such a skill takes the card's \
                     defaultInputModes and defaultOutputModes)";
     if !modeless.is_empty() && names_modes {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the client refused the card because its skills ({}) have no inputModes or \
              outputModes, {optional} ({error})",
             modeless.join(", ")
@@ -400,20 +354,20 @@ fn refused_card(seen: &Observed, error: String, oddity: &str) -> Judged {
             modeless.join(", ")
         ));
     }
-    Judged::Broken(format!(
+    broken(format!(
         "the client refused a card whose only oddities are {} ({error})",
         oddities.join(", and ")
     ))
 }
 
-fn card_read(seen: &Observed) -> Judged {
+pub(crate) fn card_read(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
     if let Some(error) = error_of(line) {
         return refused_card(seen, error, "fields no version defines");
     }
     let name = seen.card["name"].as_str().unwrap_or("");
     if line["name"].as_str() != Some(name) {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the client read the card's name as {}, the card says {name:?}",
             line["name"]
         ));
@@ -423,14 +377,14 @@ fn card_read(seen: &Observed) -> Judged {
         .filter_map(|s| s.as_str().map(str::to_owned))
         .collect();
     if read != served {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the client read the skills {read:?}, the card lists {served:?}"
         ));
     }
-    Judged::Kept("the card with unknown fields was read: name and skills as served".into())
+    kept("the card with unknown fields was read: name and skills as served".into())
 }
 
-fn mixed_versions(seen: &Observed) -> Judged {
+pub(crate) fn mixed_versions(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
     if let Some(error) = error_of(line) {
         return refused_card(seen, error, "interfaces of both versions");
@@ -473,13 +427,13 @@ fn mixed_versions(seen: &Observed) -> Judged {
     })
 }
 
-fn signature_accepted(seen: &Observed) -> Judged {
+pub(crate) fn signature_accepted(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
     if let Some(judged) = error_of(line).and_then(|error| legacy_card_path(seen, &error)) {
         return judged;
     }
     if let Some(error) = error_of(line) {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the card's signature verifies with the trusted key (over {}), and the client \
              refused it ({error})",
             if seen.card["signatures"].as_array().map_or(0, Vec::len) > 1 {
@@ -490,19 +444,19 @@ fn signature_accepted(seen: &Observed) -> Judged {
         ));
     }
     if line["verified"] != Value::Bool(true) {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the client read the card without saying it verified it: {}",
             short(&line.to_string(), 200)
         ));
     }
-    Judged::Kept("the client verified the card's signature and accepted it".into())
+    kept("the client verified the card's signature and accepted it".into())
 }
 
-fn signature_refused(seen: &Observed) -> Judged {
+pub(crate) fn signature_refused(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
     match error_of(line) {
-        Some(error) => Judged::Kept(format!("the client refused the card ({error})")),
-        None => Judged::Broken(
+        Some(error) => kept(format!("the client refused the card ({error})")),
+        None => broken(
             "a security scheme was added to the card after it was signed, and the client \
              accepted it"
                 .into(),
@@ -510,26 +464,26 @@ fn signature_refused(seen: &Observed) -> Judged {
     }
 }
 
-fn binding_form(seen: &Observed) -> Judged {
+pub(crate) fn binding_form(seen: &Observed) -> Judged {
     let operations: Vec<&Call> = seen.operations().collect();
-    let mut broken: Vec<String> = Vec::new();
+    let mut wrong: Vec<String> = Vec::new();
     let mut discouraged: Vec<String> = Vec::new();
     for call in seen.calls.iter().filter(|c| c.binding.is_some() && !c.card_fetch) {
         for problem in &call.broken {
-            broken.push(format!("{}: {problem}", call.brief()));
+            wrong.push(format!("{}: {problem}", call.brief()));
         }
         for problem in &call.discouraged {
             discouraged.push(format!("{}: {problem}", call.brief()));
         }
         if let Some(spoken) = call.spoken.filter(|v| *v != seen.version) {
-            broken.push(format!(
+            wrong.push(format!(
                 "{}: a {spoken} request on a {} interface",
                 call.brief(),
                 seen.version
             ));
         }
         if call.binding != Some(seen.binding) {
-            broken.push(format!(
+            wrong.push(format!(
                 "{}: a {} request on the card's {} interface",
                 call.brief(),
                 call.binding.map_or("?", |b| b.title()),
@@ -537,20 +491,22 @@ fn binding_form(seen: &Observed) -> Judged {
             ));
         }
     }
-    if !broken.is_empty() {
-        return Judged::Broken(broken.join("; "));
+    if !wrong.is_empty() {
+        return broken(wrong.join("; "));
     }
     if operations.is_empty() {
         return seen.no_request("A2A request");
     }
     if !discouraged.is_empty() {
-        return Judged::Discouraged(format!(
-            "every request has the binding's form, but {} (JSON-RPC 2.0 and spec 0.3 §6.11.1: \
-             ids SHOULD NOT be null or fractional)",
-            discouraged.join("; ")
+        // A SHOULD NOT inside a MUST check: WARN at the check's level, never FAIL.
+        return Ok(Verdict::tolerate(
+            "every request in the binding's form, its id neither null nor fractional",
+            format!("the binding's form, but {}", discouraged.join("; ")),
+            "JSON-RPC 2.0 and spec 0.3 §6.11.1 say ids SHOULD NOT be null or fractional: a \
+             recommendation inside a MUST check",
         ));
     }
-    Judged::Kept(format!(
+    kept(format!(
         "{} requests, each in the {} {} binding's form",
         operations.len(),
         seen.binding.title(),
@@ -558,7 +514,7 @@ fn binding_form(seen: &Observed) -> Judged {
     ))
 }
 
-fn version_header(seen: &Observed) -> Judged {
+pub(crate) fn version_header(seen: &Observed) -> Judged {
     let operations: Vec<&Call> = seen.operations().collect();
     if operations.is_empty() {
         return seen.no_request("A2A request");
@@ -576,7 +532,7 @@ fn version_header(seen: &Observed) -> Judged {
         ))
 }
 
-fn message_valid(seen: &Observed) -> Judged {
+pub(crate) fn message_valid(seen: &Observed) -> Judged {
     let sends: Vec<&Call> = seen.sends().collect();
     if sends.is_empty() {
         return seen.no_request("SendMessage request");
@@ -679,18 +635,19 @@ enum StepLine<'v> {
     Line(&'v Value),
     Problem(String),
     Unjudged(String, bool),
-    Error(String),
+    Error(HarnessError),
 }
 
 fn step_line_of<'v>(seen: &'v Observed, i: usize) -> StepLine<'v> {
     match seen.line(i) {
         Ok(line) => StepLine::Line(line),
-        Err(Judged::Broken(why)) => StepLine::Problem(format!("step {}: {why}", i + 1)),
-        Err(Judged::NotApplicable(why)) => StepLine::Unjudged(why, true),
-        Err(Judged::Error(why)) => StepLine::Error(why),
-        Err(Judged::Untestable(why) | Judged::Kept(why) | Judged::Discouraged(why)) => {
-            StepLine::Unjudged(why, false)
+        Err(Ok(Verdict::NotApplicable { reason })) => StepLine::Unjudged(reason, true),
+        Err(Ok(verdict @ Verdict::Violated { .. })) => {
+            StepLine::Problem(format!("step {}: {}", i + 1, verdict.message()))
         }
+        Err(Ok(verdict)) => StepLine::Unjudged(verdict.message(), false),
+        Err(Err(HarnessError::Prerequisite(why))) => StepLine::Unjudged(why, false),
+        Err(Err(error)) => StepLine::Error(error),
     }
 }
 
@@ -703,9 +660,9 @@ fn nothing_judged(what: &str, unjudged: &[String], not_asked: bool, seen: &Obser
         format!(": {}", unjudged.join("; "))
     };
     if not_asked {
-        Judged::NotApplicable(format!("{what}{reasons}"))
+        not_applicable(format!("{what}{reasons}"))
     } else {
-        Judged::Untestable(format!("{what}{reasons}{}", seen.said()))
+        untestable(format!("{what}{reasons}{}", seen.said()))
     }
 }
 
@@ -777,7 +734,7 @@ fn served_task_problem(line: &Value, task: &Value) -> Option<String> {
     None
 }
 
-fn read_results(seen: &Observed) -> Judged {
+pub(crate) fn read_results(seen: &Observed) -> Judged {
     let mut problems = Vec::new();
     let mut unjudged: Vec<String> = Vec::new();
     // N/A when the steps left unjudged were all unasked (a step answered without what the
@@ -802,7 +759,7 @@ fn read_results(seen: &Observed) -> Judged {
                 unjudged.push(why);
                 continue;
             }
-            StepLine::Error(why) => return Judged::Error(why),
+            StepLine::Error(error) => return Err(error),
         };
         let Some(call) = seen.call_of_step(i) else {
             every_unasked = false;
@@ -873,7 +830,7 @@ fn read_results(seen: &Observed) -> Judged {
         }
     }
     if !problems.is_empty() {
-        return Judged::Broken(problems.join("; "));
+        return broken(problems.join("; "));
     }
     if judged == 0 {
         return nothing_judged(
@@ -883,14 +840,14 @@ fn read_results(seen: &Observed) -> Judged {
             seen,
         );
     }
-    Judged::Kept(format!(
+    kept(format!(
         "{judged} answers (tasks: id, contextId, state, artifacts; messages: text; errors) read as \
          the agent answered them{}",
         if unjudged.is_empty() { String::new() } else { format!("; not judged: {}", unjudged.join("; ")) }
     ))
 }
 
-fn read_errors(seen: &Observed) -> Judged {
+pub(crate) fn read_errors(seen: &Observed) -> Judged {
     let unspecified = seen.version == ProtocolVersion::V0_3 && seen.binding != Binding::Jsonrpc;
     let mut problems = Vec::new();
     let mut notes: Vec<String> = Vec::new();
@@ -917,7 +874,7 @@ fn read_errors(seen: &Observed) -> Judged {
                 unjudged.push(why);
                 continue;
             }
-            StepLine::Error(why) => return Judged::Error(why),
+            StepLine::Error(error) => return Err(error),
         };
         let Some(call) = seen.call_of_step(i) else {
             every_unasked = false;
@@ -958,7 +915,7 @@ fn read_errors(seen: &Observed) -> Judged {
         }
     }
     if !problems.is_empty() {
-        return Judged::Broken(problems.join("; "));
+        return broken(problems.join("; "));
     }
     if judged == 0 {
         return nothing_judged(
@@ -973,7 +930,7 @@ fn read_errors(seen: &Observed) -> Judged {
     } else {
         format!("; not judged: {}", unjudged.join("; "))
     };
-    Judged::Kept(if notes.is_empty() {
+    kept(if notes.is_empty() {
         format!("{judged} errors read as the agent answered them{unjudged}")
     } else if unspecified {
         format!(
@@ -991,13 +948,13 @@ fn read_errors(seen: &Observed) -> Judged {
     })
 }
 
-fn follow_up(seen: &Observed) -> Judged {
+pub(crate) fn follow_up(seen: &Observed) -> Judged {
     let sends: Vec<&Call> = seen.sends().collect();
     if sends.len() < 2 {
         return seen.no_request("follow-up (a second SendMessage)");
     }
     let Some(first) = sends[0].message() else {
-        return Judged::Broken(format!("{} carries no message", sends[0].brief()));
+        return broken(format!("{} carries no message", sends[0].brief()));
     };
     // The task the first message made: the agent's task whose history holds it, else its only one.
     let first_id = first["messageId"].as_str().unwrap_or("");
@@ -1008,7 +965,7 @@ fn follow_up(seen: &Observed) -> Judged {
         })
         .or_else(|| (seen.truth.tasks.len() == 1).then(|| &seen.truth.tasks[0]));
     let Some(task) = made else {
-        return Judged::Untestable(format!(
+        return untestable(format!(
             "the kit could not find the task the first message made among the agent's {} tasks",
             seen.truth.tasks.len()
         ));
@@ -1016,17 +973,17 @@ fn follow_up(seen: &Observed) -> Judged {
     let state = state_name(&task["status"]["state"]);
     let task_id = task["id"].as_str().unwrap_or("");
     let Some(second) = sends[1].message() else {
-        return Judged::Broken(format!("{} carries no message", sends[1].brief()));
+        return broken(format!("{} carries no message", sends[1].brief()));
     };
     match second["taskId"].as_str() {
         Some(id) if id == task_id => {}
         Some(id) => {
-            return Judged::Broken(format!(
+            return broken(format!(
                 "the follow-up names the task {id:?}; the task asking for input is {task_id:?}"
             ))
         }
         None => {
-            return Judged::Broken(format!(
+            return broken(format!(
                 "the follow-up carries no taskId, so it starts a new task instead of answering \
                  {task_id:?}, which asked for input"
             ))
@@ -1034,7 +991,7 @@ fn follow_up(seen: &Observed) -> Judged {
     }
     if let Some(context) = second["contextId"].as_str() {
         if task["contextId"].as_str() != Some(context) {
-            return Judged::Broken(format!(
+            return broken(format!(
                 "the follow-up names the context {context:?}; the task's is {}",
                 task["contextId"]
             ));
@@ -1042,31 +999,31 @@ fn follow_up(seen: &Observed) -> Judged {
     }
     let line = step_line!(seen, 1);
     if state.as_deref() != Some("completed") {
-        return Judged::Untestable(format!(
+        return untestable(format!(
             "the task did not complete after the follow-up (it is {})",
             state.unwrap_or_default()
         ));
     }
     if let Some(problem) = task_line_problem(line, seen.truth, Some("completed")) {
-        return Judged::Broken(format!("the follow-up was right, but {problem}"));
+        return broken(format!("the follow-up was right, but {problem}"));
     }
-    Judged::Kept("the follow-up answered the task on its taskId, and its completion was read".into())
+    kept("the follow-up answered the task on its taskId, and its completion was read".into())
 }
 
-fn stream_read(seen: &Observed) -> Judged {
+pub(crate) fn stream_read(seen: &Observed) -> Judged {
     if seen.of_op("SendStreamingMessage").next().is_none() {
         return seen.no_request("SendStreamingMessage request");
     }
     let line = step_line!(seen, 0);
     match task_line_problem(line, seen.truth, None) {
-        None => Judged::Kept("the stream was read to the task's final state and artifacts".into()),
-        Some(problem) => Judged::Broken(problem),
+        None => kept("the stream was read to the task's final state and artifacts".into()),
+        Some(problem) => broken(problem),
     }
 }
 
-fn streaming_off(seen: &Observed) -> Judged {
+pub(crate) fn streaming_off(seen: &Observed) -> Judged {
     if let Some(call) = seen.of_op("SendStreamingMessage").next() {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the card says streaming: false, and the client called SendStreamingMessage ({})",
             call.brief()
         ));
@@ -1074,34 +1031,34 @@ fn streaming_off(seen: &Observed) -> Judged {
     if seen.of_op("SendMessage").next().is_none() {
         return seen.no_request("SendMessage request");
     }
-    Judged::Kept("the card says streaming: false; the client called SendMessage".into())
+    kept("the card says streaming: false; the client called SendMessage".into())
 }
 
-fn resubscribe(seen: &Observed) -> Judged {
+pub(crate) fn resubscribe(seen: &Observed) -> Judged {
     let cut = (seen.calls.iter()).find(|c| c.op == Some("SendStreamingMessage") && c.seen.served().cut);
     let Some(cut) = cut else {
         return match seen.of_op("SendStreamingMessage").next() {
-            Some(_) => Judged::Untestable(
+            Some(_) => untestable(
                 "the stream ended before the stage could cut it after its first event".into(),
             ),
             None => seen.no_request("SendStreamingMessage request"),
         };
     };
     let Some(task) = seen.truth.tasks.first() else {
-        return Judged::Untestable("the agent made no task".into());
+        return untestable("the agent made no task".into());
     };
     let task_id = task["id"].as_str().unwrap_or("");
     let after: Vec<&Call> = (seen.operations()).filter(|c| c.seen.at_ms >= cut.seen.at_ms && !std::ptr::eq(*c, cut)).collect();
     let Some(subscribe) = after.iter().find(|c| c.op == Some("SubscribeToTask")) else {
         let sent: Vec<String> = after.iter().map(|c| c.brief()).collect();
-        return Judged::Broken(format!(
+        return broken(format!(
             "after the stage cut the stream, the client did not subscribe to the task again \
              (it sent: {})",
             if sent.is_empty() { "nothing".into() } else { sent.join(", ") }
         ));
     };
     if subscribe.task_id().as_deref() != Some(task_id) {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the client subscribed to {:?}, not to the task of the cut stream {task_id:?}",
             subscribe.task_id()
         ));
@@ -1110,77 +1067,81 @@ fn resubscribe(seen: &Observed) -> Judged {
     if line["error"]["kind"].as_str() == Some("UnsupportedOperation") {
         // The agent ends the task by itself a moment after the first event; a client slower
         // than that subscribes to a finished task, which 1.0 refuses.
-        return Judged::Untestable(format!(
+        return untestable(format!(
             "the client subscribed to the task again, but only after it had ended, and the \
              agent refused the subscription ({})",
             error_of(line).unwrap_or_default()
         ));
     }
     match task_line_problem(line, seen.truth, None) {
-        None => Judged::Kept("the client subscribed to the task again and read it to completion".into()),
-        Some(problem) => Judged::Broken(format!("the client subscribed again, but {problem}")),
+        None => kept("the client subscribed to the task again and read it to completion".into()),
+        Some(problem) => broken(format!("the client subscribed again, but {problem}")),
     }
 }
 
-fn chunks(seen: &Observed) -> Judged {
+pub(crate) fn chunks(seen: &Observed) -> Judged {
     if seen.of_op("SendStreamingMessage").next().is_none() {
         return seen.no_request("SendStreamingMessage request");
     }
     let line = step_line!(seen, 0);
     if line["artifacts"].as_array().is_none() {
-        return Judged::Broken(format!("the client gave no artifacts: {}", short(&line.to_string(), 200)));
+        return broken(format!("the client gave no artifacts: {}", short(&line.to_string(), 200)));
     }
     match task_line_problem(line, seen.truth, None) {
-        None => Judged::Kept("the chunks were put together into the artifact as built".into()),
-        Some(problem) => Judged::Broken(problem),
+        None => kept("the chunks were put together into the artifact as built".into()),
+        Some(problem) => broken(problem),
     }
 }
 
-fn first_supported(seen: &Observed) -> Judged {
+pub(crate) fn first_supported(seen: &Observed) -> Judged {
     let Some(first) = seen.operations().next() else {
         return seen.no_request("A2A request");
     };
     // V03-5.6.3-05 and V10-8.3.2-01 (3): the URL the card gives, a MUST in both versions.
     let off: Vec<String> = seen.operations().filter_map(|c| c.off_url.clone()).collect();
     if !off.is_empty() {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the client sent to a URL the card does not give ({}), where 0.3 §5.6.3 and 1.0 \
              §8.3.2 ask for the URL the card declares for the interface",
             off.join("; ")
         ));
     }
     match first.door() {
-        Door::Main => Judged::Kept("the client used the first interface the card lists".into()),
+        Door::Main => kept("the client used the first interface the card lists".into()),
         // 0.3 §5.6.3 rule 2 (V03-5.6.3-02): a SHOULD.
-        Door::Alt if seen.version == ProtocolVersion::V0_3 => Judged::Discouraged(format!(
-            "the 0.3 card names two {} interfaces, the main url first; the client used the \
-             second ({}), where 0.3 §5.6.3 rule 2 (V03-5.6.3-02) says a client that supports \
-             the preferredTransport SHOULD use the main url",
-            seen.binding.title(),
-            first.brief()
+        Door::Alt if seen.version == ProtocolVersion::V0_3 => Ok(Verdict::tolerate(
+            "the main url, which the 0.3 card lists first",
+            format!(
+                "the 0.3 card names two {} interfaces, the main url first; the client used the \
+                 second ({})",
+                seen.binding.title(),
+                first.brief()
+            ),
+            "0.3 §5.6.3 rule 2 (V03-5.6.3-02) says a client that supports the preferredTransport \
+             SHOULD use the main url: a recommendation inside a MUST check",
         )),
-        Door::Alt => Judged::Broken(format!(
+        Door::Alt => broken(format!(
             "the card lists two {} 1.0 interfaces; the client used the second ({}), where \
              §8.3.2 (V10-8.3.2-01) has it select the first supported and prefer earlier entries \
              (§5.2's choice of any protocol leaves none between two interfaces of one binding)",
             seen.binding.title(),
             first.brief()
         )),
-        Door::Dead => Judged::Error("the dead interface is not in this play's card".into()),
+        Door::Dead => kit_error("the dead interface is not in this play's card".into()),
     }
 }
 
-fn fallback(seen: &Observed) -> Judged {
+pub(crate) fn fallback(seen: &Observed) -> Judged {
     let dead = seen.calls.iter().any(|c| c.door() == Door::Dead);
     let reached = seen.operations().any(|c| c.door() == Door::Main);
     match (dead, reached) {
-        (true, true) => Judged::Kept("after the first interface failed, the client used the second".into()),
-        (true, false) => Judged::Broken(format!(
+        (true, true) => kept("after the first interface failed, the client used the second".into()),
+        (true, false) => broken(format!(
             "the first interface answered 503 (gRPC UNAVAILABLE) and the client did not try the \
              second one the card declares{}",
             seen.said()
         )),
-        (false, true) => Judged::Untestable(
+        (false, true) => untestable(
             "the client went to the second interface without trying the first, so no fallback \
              was needed (client.interface.first-supported judges the choice)"
                 .into(),
@@ -1189,7 +1150,7 @@ fn fallback(seen: &Observed) -> Judged {
     }
 }
 
-fn tenant(seen: &Observed) -> Judged {
+pub(crate) fn tenant(seen: &Observed) -> Judged {
     let expected = seen.play.card.tenant.as_deref().unwrap_or("");
     let operations: Vec<&Call> = seen.operations().collect();
     if operations.is_empty() {
@@ -1200,16 +1161,16 @@ fn tenant(seen: &Observed) -> Judged {
         .map(|c| format!("{} carried the tenant {:?}", c.brief(), c.tenant()))
         .collect();
     if wrong.is_empty() {
-        Judged::Kept(format!("every request carried the tenant {expected:?}"))
+        kept(format!("every request carried the tenant {expected:?}"))
     } else {
-        Judged::Broken(format!(
+        broken(format!(
             "the interface's tenant is {expected:?}: {}",
             wrong.join("; ")
         ))
     }
 }
 
-fn extended_authenticated(seen: &Observed) -> Judged {
+pub(crate) fn extended_authenticated(seen: &Observed) -> Judged {
     let asks: Vec<&Call> = seen.of_op("GetExtendedAgentCard").collect();
     if asks.is_empty() {
         return seen.no_request("GetExtendedAgentCard request");
@@ -1226,9 +1187,9 @@ fn extended_authenticated(seen: &Observed) -> Judged {
         .map(|c| c.brief())
         .collect();
     if bare.is_empty() {
-        Judged::Kept("the extended card was asked for with the bearer token the card's scheme asks for".into())
+        kept("the extended card was asked for with the bearer token the card's scheme asks for".into())
     } else {
-        Judged::Broken(format!(
+        broken(format!(
             "the card declares a bearer scheme; the client asked for the extended card without \
              its token: {}",
             bare.join("; ")
@@ -1236,7 +1197,7 @@ fn extended_authenticated(seen: &Observed) -> Judged {
     }
 }
 
-fn extended_used(seen: &Observed) -> Judged {
+pub(crate) fn extended_used(seen: &Observed) -> Judged {
     let line = step_line!(seen, 1);
     let asks: Vec<&Call> = seen.of_op("GetExtendedAgentCard").collect();
     let Some(ask) = asks.iter().rev().find(|c| c.door() != Door::Dead).or(asks.last()) else {
@@ -1247,11 +1208,11 @@ fn extended_used(seen: &Observed) -> Judged {
         Answered::Result(card) => card,
         Answered::Error(e) => {
             return match error_of(line) {
-                Some(_) => Judged::Untestable(format!(
+                Some(_) => untestable(format!(
                     "the agent answered the client's request for the extended card with an \
                      error ({e}), which the client reported: no extended card to judge"
                 )),
-                None => Judged::Broken(format!(
+                None => broken(format!(
                     "the agent answered the request for the extended card with an error ({e}); \
                      the client gave a card: {}",
                     short(&line.to_string(), 200)
@@ -1259,14 +1220,14 @@ fn extended_used(seen: &Observed) -> Judged {
             };
         }
         Answered::Nothing(why) | Answered::Unreadable(why) => {
-            return Judged::Untestable(format!("{}: {why}", ask.brief()));
+            return untestable(format!("{}: {why}", ask.brief()));
         }
         Answered::Stream(_) => {
-            return Judged::Untestable(format!("{}: the agent answered no card", ask.brief()))
+            return untestable(format!("{}: the agent answered no card", ask.brief()))
         }
     };
     if let Some(error) = error_of(line) {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the agent served its extended card ({}); the client gave no extended card ({error})",
             ask.brief()
         ));
@@ -1276,9 +1237,9 @@ fn extended_used(seen: &Observed) -> Judged {
         .collect();
     let served = skill_ids(&served);
     if read == served {
-        Judged::Kept(format!("the client gave the extended card the agent served (skills {served:?})"))
+        kept(format!("the client gave the extended card the agent served (skills {served:?})"))
     } else {
-        Judged::Broken(format!(
+        broken(format!(
             "the client gave a card with the skills {read:?}; the extended card the agent served \
              has {served:?}{}",
             if read == skill_ids(seen.card) { " (the public card's)" } else { "" }
@@ -1286,7 +1247,7 @@ fn extended_used(seen: &Observed) -> Judged {
     }
 }
 
-fn extensions(seen: &Observed) -> Judged {
+pub(crate) fn extensions(seen: &Observed) -> Judged {
     let uri = a2a_reference_agent::extensions::REQUIRED_EXTENSION;
     let operations: Vec<&Call> = seen.operations().collect();
     if operations.is_empty() {
@@ -1301,9 +1262,9 @@ fn extensions(seen: &Observed) -> Judged {
         .map(|c| c.brief())
         .collect();
     if without.is_empty() {
-        Judged::Kept(format!("every request named {uri} in A2A-Extensions"))
+        kept(format!("every request named {uri} in A2A-Extensions"))
     } else {
-        Judged::Broken(format!(
+        broken(format!(
             "the card marks {uri} required; these requests did not name it in A2A-Extensions: {}",
             without.join("; ")
         ))
@@ -1322,13 +1283,13 @@ fn find_text<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
     }
 }
 
-fn push(seen: &Observed) -> Judged {
+pub(crate) fn push(seen: &Observed) -> Judged {
     let creates: Vec<&Call> = seen.of_op("CreateTaskPushNotificationConfig").collect();
     if creates.is_empty() {
         return seen.no_request("CreateTaskPushNotificationConfig request");
     }
     let Some(task) = seen.truth.tasks.first() else {
-        return Judged::Untestable("the agent made no task".into());
+        return untestable("the agent made no task".into());
     };
     let task_id = task["id"].as_str().unwrap_or("");
     let wanted: Vec<(&str, &str)> = (seen.play.steps.iter())
@@ -1366,14 +1327,6 @@ fn push(seen: &Observed) -> Judged {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_check_of_the_table_has_a_judge() {
-        for check in &super::super::plays::table().checks {
-            assert!(has_judge(&check.id), "{} has no judge", check.id);
-        }
-        assert!(!has_judge("client.nothing"));
-    }
 
     #[test]
     fn states_are_read_in_both_spellings() {

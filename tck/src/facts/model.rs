@@ -97,14 +97,16 @@ impl fmt::Display for ProtocolVersion {
 pub enum Verdict {
     /// The target does what the sentence asks.
     Satisfied { detail: Option<String> },
-    /// The target broke the sentence.
+    /// The target broke the sentence. `expected` is empty where `actual` says the whole of it
+    /// in one sentence ([`Verdict::broken`]).
     Violated { expected: String, actual: String },
     /// The sentence does not apply to this target (e.g. a capability it does not declare).
     NotApplicable { reason: String },
     /// The target's answer is not the one the current text asks for, but a careful reader
     /// can defend it: it follows superseded text (1.0.0 where 1.0.1 changed it) or one side
-    /// of a sentence the spec contradicts. WARN at every level, never FAIL, never PASS;
-    /// `why` names the text the answer follows.
+    /// of a sentence the spec contradicts, or it misses only a SHOULD-strength side of a MUST
+    /// sentence. WARN at every level, never FAIL, never PASS; `why` names the text the answer
+    /// follows.
     Tolerated {
         expected: String,
         actual: String,
@@ -127,6 +129,15 @@ impl Verdict {
         Verdict::Violated {
             expected: expected.into(),
             actual: actual.into(),
+        }
+    }
+
+    /// A violation said in one sentence, what was seen against what the rule asks (the
+    /// client checks' judges find this way): its message is `why` alone.
+    pub fn broken(why: impl Into<String>) -> Verdict {
+        Verdict::Violated {
+            expected: String::new(),
+            actual: why.into(),
         }
     }
 
@@ -157,6 +168,7 @@ impl Verdict {
     pub fn message(&self) -> String {
         match self {
             Verdict::Satisfied { detail } => detail.clone().unwrap_or_else(|| "satisfied".into()),
+            Verdict::Violated { expected, actual } if expected.is_empty() => actual.clone(),
             Verdict::Violated { expected, actual } => format!("expected {expected}; got {actual}"),
             Verdict::NotApplicable { reason } => reason.clone(),
             Verdict::Tolerated {
@@ -171,7 +183,8 @@ impl Verdict {
 /// Why the kit could not reach a verdict.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HarnessError {
-    /// The request could not be completed: connection refused, reset, DNS, TLS.
+    /// The request could not be completed: connection refused, reset, DNS, TLS; in client
+    /// mode, the client's adapter could not be run to its end.
     #[error("transport error: {0}")]
     Transport(String),
     /// A request or the check itself ran past its deadline.

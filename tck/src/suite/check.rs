@@ -1,6 +1,8 @@
-//! The check model: a check is data (id, level, spec reference, applicability) plus one
-//! async function. The author returns a [`Verdict`]; the runner turns level x verdict into a
-//! [`Status`].
+//! The check model: a check is data (id, level, spec reference, applicability) plus what it
+//! runs. The author returns a [`Verdict`]; the runner turns level x verdict into a [`Status`].
+//! A check of an agent runs an async function on the agent ([`AgentRun`]); a check of a client
+//! (`a2a-tck client`) has the same form, its scope a play ([`Scope::Play`]) and its run a judge
+//! over what the play showed (`client::checks::Judge`).
 
 use std::fmt;
 
@@ -91,6 +93,20 @@ pub enum Scope {
         bindings: &'static [Binding],
         versions: &'static [ProtocolVersion],
     },
+    /// A check of a client (`a2a-tck client`): once per run of the play with this id (in
+    /// `fixtures/client-plays.json`) on every binding the client declares, at each of these
+    /// versions the play runs on.
+    Play {
+        play: &'static str,
+        versions: &'static [ProtocolVersion],
+    },
+}
+
+impl Scope {
+    /// Whether it is a check of a client.
+    pub fn is_play(&self) -> bool {
+        matches!(self, Scope::Play { .. })
+    }
 }
 
 /// The sentence a check tests: the spec version and section (sections are data: A2A
@@ -106,8 +122,13 @@ pub struct SpecRef {
 /// What a check returns to the runner.
 pub type CheckFuture = BoxFuture<'static, Result<Verdict, HarnessError>>;
 
-/// One conformance check.
-pub struct Check {
+/// What a check of an agent runs: the exchanges with the agent, judged.
+pub type AgentRun = fn(Ctx) -> CheckFuture;
+
+/// One conformance check: of an agent (`Run` = [`AgentRun`], the default) or of a client (its
+/// run a judge over what a play showed, `client::checks::Judge`). Both return the same
+/// `Result<Verdict, HarnessError>`, which [`Status::of`] maps.
+pub struct Check<Run = AgentRun> {
     /// Stable kebab slug by topic, never a position.
     pub id: &'static str,
     pub level: Level,
@@ -128,10 +149,10 @@ pub struct Check {
     pub reading: Option<&'static str>,
     /// The scenarios it sends, its weight and the agent it needs.
     pub needs: Needs,
-    pub run: fn(Ctx) -> CheckFuture,
+    pub run: Run,
 }
 
-impl fmt::Debug for Check {
+impl<Run> fmt::Debug for Check<Run> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Check")
             .field("id", &self.id)

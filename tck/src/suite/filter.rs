@@ -48,9 +48,9 @@ impl Filter {
     }
 
     /// The checks of `catalog` this filter keeps, in catalogue order.
-    pub fn apply<'a>(&self, catalog: &'a [Check]) -> Result<Vec<&'a Check>, String> {
+    pub fn apply<'a, Run>(&self, catalog: &'a [Check<Run>]) -> Result<Vec<&'a Check<Run>>, String> {
         let globs = self.globs()?;
-        let kept: Vec<&Check> = catalog
+        let kept: Vec<&Check<Run>> = catalog
             .iter()
             .filter(|c| c.level <= self.level)
             .filter(|c| globs.as_ref().is_none_or(|g| g.is_match(c.id)))

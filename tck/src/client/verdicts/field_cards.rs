@@ -13,13 +13,13 @@ use crate::model::Binding;
 use super::super::calls::Call;
 use super::super::plays::binding_name;
 use super::super::stage::{card_etag, Door};
-use super::{state_name, Judged, Observed};
+use super::{adapter_failed, broken, kept, kit_error, state_name, untestable, Judged, Observed};
 
 /// Why there is nothing to judge: the adapter failed (ERROR), or the client did not do it.
 fn nothing(seen: &Observed, what: &str) -> Judged {
     match &seen.outcome.failure {
-        Some(failure) => Judged::Error(failure.clone()),
-        None => Judged::Untestable(format!(
+        Some(failure) => adapter_failed(failure),
+        None => untestable(format!(
             "the client made no {what}, so there is nothing to judge"
         )),
     }
@@ -57,7 +57,7 @@ fn first_binding(card: &Value) -> String {
 
 /// `client.interface.unspoken-first-skipped`: the card lists first, at the failing door, an
 /// interface of a binding the client does not declare; the client uses the next one.
-pub fn unspoken_skipped(seen: &Observed) -> Judged {
+pub(crate) fn unspoken_skipped(seen: &Observed) -> Judged {
     let unspoken = first_binding(seen.card);
     let there: Vec<&Call> = (seen.calls.iter())
         .filter(|c| c.door() == Door::Dead && !c.card_fetch)
@@ -75,14 +75,14 @@ pub fn unspoken_skipped(seen: &Observed) -> Judged {
         })
         .collect();
     if !wrong.is_empty() {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the card's first interface is {unspoken}, a binding the client does not declare; \
              the client sent there: {}",
             wrong.join("; ")
         ));
     }
     if let Some(call) = there.first() {
-        return Judged::Untestable(format!(
+        return untestable(format!(
             "the client spoke {unspoken} to the card's first interface ({}), a binding its \
              adapter does not declare: it speaks it after all, so the card offered it no \
              interface to skip",
@@ -90,12 +90,12 @@ pub fn unspoken_skipped(seen: &Observed) -> Judged {
         ));
     }
     match operations(seen).next() {
-        Some(first) if first.door() == Door::Main => Judged::Kept(format!(
+        Some(first) if first.door() == Door::Main => kept(format!(
             "the card lists a {unspoken} interface first; the client skipped it and used the \
              first {} interface",
             seen.binding.title()
         )),
-        Some(first) => Judged::Error(format!(
+        Some(first) => kit_error(format!(
             "a request came through a door this play's card does not list: {}",
             first.brief()
         )),
@@ -104,17 +104,17 @@ pub fn unspoken_skipped(seen: &Observed) -> Judged {
 }
 
 /// `client.card.invalid-refused`: the card lacks a REQUIRED field; the client's card read fails.
-pub fn invalid_refused(seen: &Observed) -> Judged {
+pub(crate) fn invalid_refused(seen: &Observed) -> Judged {
     let field = seen.play.card.without.as_deref().unwrap_or("?");
     let line = match line(seen, 0) {
         Ok(line) => line,
         Err(judged) => return judged,
     };
     match error_in(line) {
-        Some(error) => Judged::Kept(format!(
+        Some(error) => kept(format!(
             "the card lacks its REQUIRED field {field}; the client refused it ({error})"
         )),
-        None => Judged::Broken(format!(
+        None => broken(format!(
             "the card lacks its REQUIRED field {field}, and the client read it as a card: {}",
             line.to_string().chars().take(200).collect::<String>()
         )),
@@ -133,10 +133,10 @@ fn carrying<'a>(seen: &'a Observed) -> Vec<&'a Call> {
 
 /// `client.credentials.unasked-withheld`: the card declares no security; the client, given a
 /// token, sends it nowhere.
-pub fn unasked_withheld(seen: &Observed) -> Judged {
+pub(crate) fn unasked_withheld(seen: &Observed) -> Judged {
     let sent: Vec<String> = carrying(seen).iter().map(|c| c.brief()).collect();
     if !sent.is_empty() {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the card declares no security scheme; the client sent the token it holds with: {}",
             sent.join("; ")
         ));
@@ -145,7 +145,7 @@ pub fn unasked_withheld(seen: &Observed) -> Judged {
     if count == 0 {
         return nothing(seen, "A2A request");
     }
-    Judged::Kept(format!(
+    kept(format!(
         "the card declares no security scheme; none of the client's {count} requests carried \
          the token it holds"
     ))
@@ -153,14 +153,14 @@ pub fn unasked_withheld(seen: &Observed) -> Judged {
 
 /// `client.credentials.other-origin-withheld`: the card (main listener) declares a bearer scheme
 /// for interfaces on another origin (the second listener); the token goes only there.
-pub fn other_origin_withheld(seen: &Observed) -> Judged {
+pub(crate) fn other_origin_withheld(seen: &Observed) -> Judged {
     let carrying = carrying(seen);
     let astray: Vec<String> = (carrying.iter())
         .filter(|c| c.door() != Door::Alt)
         .map(|c| c.brief())
         .collect();
     if !astray.is_empty() {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the card's interfaces are on another origin than the card; the client sent the \
              interfaces' token to the card's origin with: {}",
             astray.join("; ")
@@ -174,7 +174,7 @@ pub fn other_origin_withheld(seen: &Observed) -> Judged {
         .iter()
         .filter(|c| carrying.iter().any(|k| std::ptr::eq(*k, **c)))
         .count();
-    Judged::Kept(format!(
+    kept(format!(
         "the token went only to the interfaces' origin ({with} of the {} requests there \
          carried it), never to the card's",
         at_interface.len()
@@ -213,7 +213,7 @@ fn shows_auth_required(call: &Call) -> bool {
 
 /// `client.auth-required.read`: the task asks for authorization; the client reports that
 /// state, and a follow-up continues the task.
-pub fn auth_required(seen: &Observed) -> Judged {
+pub(crate) fn auth_required(seen: &Observed) -> Judged {
     let sends: Vec<&Call> = (seen.calls.iter())
         .filter(|c| matches!(c.op, Some("SendMessage" | "SendStreamingMessage")))
         .collect();
@@ -221,7 +221,7 @@ pub fn auth_required(seen: &Observed) -> Judged {
         return nothing(seen, "SendMessage request");
     };
     if !shows_auth_required(first) {
-        return Judged::Untestable(format!(
+        return untestable(format!(
             "the agent's answer to {} did not show the auth-required state",
             first.brief()
         ));
@@ -232,7 +232,7 @@ pub fn auth_required(seen: &Observed) -> Judged {
     };
     let read = state_name(&line0["state"]);
     if read.as_deref() != Some("auth-required") {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the agent's task asked for authorization (auth-required); the client gave {}",
             match error_in(line0) {
                 Some(error) => format!("an error ({error})"),
@@ -250,7 +250,7 @@ pub fn auth_required(seen: &Observed) -> Judged {
             _ => format!("; after the follow-up the client gave {}", line1["state"]),
         }
     });
-    Judged::Kept(format!(
+    kept(format!(
         "the client reported the task as auth-required{}",
         continued.unwrap_or_default()
     ))
@@ -273,13 +273,13 @@ fn refused(call: &Call) -> bool {
 /// `client.version.refusal-not-retried`: the card's first interface answers every request
 /// VersionNotSupportedError; the client does not send the same request there again with the
 /// same version.
-pub fn refusal_not_retried(seen: &Observed) -> Judged {
+pub(crate) fn refusal_not_retried(seen: &Observed) -> Judged {
     let at_first: Vec<&Call> = operations(seen)
         .filter(|c| c.door() == Door::Main)
         .collect();
     let Some(first) = at_first.first() else {
         return match operations(seen).next() {
-            Some(other) => Judged::Untestable(format!(
+            Some(other) => untestable(format!(
                 "the client went to the card's second interface first ({}), so no interface \
                  refused its version",
                 other.brief()
@@ -288,7 +288,7 @@ pub fn refusal_not_retried(seen: &Observed) -> Judged {
         };
     };
     if !refused(first) {
-        return Judged::Untestable(format!(
+        return untestable(format!(
             "the first interface did not refuse {} (the stage could not make the agent answer \
              VersionNotSupportedError)",
             first.brief()
@@ -306,7 +306,7 @@ pub fn refusal_not_retried(seen: &Observed) -> Judged {
         .map(|((op, version), n)| format!("{op} {n} times with A2A-Version {version:?}"))
         .collect();
     if !again.is_empty() {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the interface answered VersionNotSupportedError, and the client sent it the same \
              request with the same version again: {}",
             again.join("; ")
@@ -322,7 +322,7 @@ pub fn refusal_not_retried(seen: &Observed) -> Judged {
             None => "it did not try again".to_owned(),
         },
     };
-    Judged::Kept(format!(
+    kept(format!(
         "the interface refused the client's version; the client did not repeat the request \
          there: {then}"
     ))
@@ -330,14 +330,14 @@ pub fn refusal_not_retried(seen: &Observed) -> Judged {
 
 /// `client.card.cache-honored`: the card is served `no-cache` with an ETag and changes after its
 /// first fetch; the second card read gives the card as it stands.
-pub fn cache_honored(seen: &Observed) -> Judged {
+pub(crate) fn cache_honored(seen: &Observed) -> Judged {
     let (line0, line1) = match (line(seen, 0), line(seen, 1)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(judged), _) | (_, Err(judged)) => return judged,
     };
     for (i, line) in [line0, line1].iter().enumerate() {
         if let Some(error) = error_in(line) {
-            return Judged::Untestable(format!("card read {} failed ({error})", i + 1));
+            return untestable(format!("card read {} failed ({error})", i + 1));
         }
     }
     let fetches: Vec<&Call> = seen.calls.iter().filter(|c| c.card_fetch).collect();
@@ -351,14 +351,14 @@ pub fn cache_honored(seen: &Observed) -> Judged {
         .to_owned();
     let read = line1["name"].as_str().unwrap_or("");
     if read == revised_name {
-        return Judged::Kept(format!(
+        return kept(format!(
             "the second read gave the card as it stands ({} fetches, {conditional} of them \
              conditional)",
             fetches.len()
         ));
     }
     if read == first_name {
-        return Judged::Broken(format!(
+        return broken(format!(
             "the card was served with Cache-Control: no-cache and ETag {}; it changed after \
              its first fetch, and the client's second read gave the first card ({} fetch(es) \
              of the card in all)",
@@ -366,7 +366,7 @@ pub fn cache_honored(seen: &Observed) -> Judged {
             fetches.len()
         ));
     }
-    Judged::Untestable(format!(
+    untestable(format!(
         "the client's second read gave the name {read:?}, neither the card's first name nor \
          its revised one"
     ))

@@ -276,7 +276,7 @@ pub struct CheckResult {
 impl CheckResult {
     /// The result of `check` with `status` and `message`, on no interface, taking no time,
     /// with no evidence (the runner sets those it has).
-    pub fn of(check: &crate::check::Check, status: Status, message: String) -> CheckResult {
+    pub fn of<Run>(check: &crate::check::Check<Run>, status: Status, message: String) -> CheckResult {
         CheckResult {
             id: check.id.to_string(),
             level: check.level,

@@ -166,6 +166,8 @@ pub(super) fn plan<'a>(selected: &[&'a Check], target: &TargetSeen) -> Vec<Plann
                     }
                 }
             }
+            // A check of a client runs on a play of `a2a-tck client`, never on an agent.
+            Scope::Play { .. } => {}
         }
     }
     plan
