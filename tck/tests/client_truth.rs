@@ -232,3 +232,59 @@ async fn a_refused_card_is_told_its_exact_reason() {
         result.message
     );
 }
+
+/// A framework's client that builds the card URL from an agent id (a 404 at every try), and
+/// a pre-0.3 client that makes up a card when it finds none, were told they refused or
+/// misread the card served: they never received it. A check of how a client treats a card is
+/// UNTESTABLE when the client never received the play's card (a 200 or 304 answer to a fetch
+/// of it), except that looking only where cards were before 0.3 fails the checks that read
+/// cards.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_card_the_client_never_received_is_not_judged() {
+    const CARD_CHECKS: [&str; 5] = [
+        "client.card.tolerates-unknown-fields",
+        "client.card.mixed-versions",
+        "client.card.invalid-refused",
+        "client.signatures.valid-accepted",
+        "client.signatures.invalid-refused",
+    ];
+    for flags in ["--own-card-path", "--own-card-path --made-up-card"] {
+        let report = judged(
+            mini(&format!("--versions 1.0 --features signatures {flags}")),
+            &CARD_CHECKS,
+        )
+        .await;
+        for id in CARD_CHECKS {
+            let result = at(&report, id, RPC, V10);
+            assert_eq!(
+                result.status,
+                Status::Untestable,
+                "{flags}: {}",
+                all(&report)
+            );
+            assert!(
+                result.message.contains("never received the play's card")
+                    && result.message.contains("/.well-known/mini/agent-card.json"),
+                "{flags}: {id}: {}",
+                result.message
+            );
+        }
+    }
+    // Looking only where cards were before 0.3 fails the checks that read cards, whatever
+    // the client then says; the signature checks cannot see what it does with a signature.
+    let report = judged(
+        mini("--versions 1.0 --features signatures --legacy-card --made-up-card"),
+        &CARD_CHECKS,
+    )
+    .await;
+    for id in CARD_CHECKS {
+        let result = at(&report, id, RPC, V10);
+        let expected = match id {
+            "client.card.tolerates-unknown-fields"
+            | "client.card.mixed-versions"
+            | "client.signatures.valid-accepted" => Status::Fail,
+            _ => Status::Untestable,
+        };
+        assert_eq!(result.status, expected, "{id}: {}", result.message);
+    }
+}

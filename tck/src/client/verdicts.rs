@@ -331,6 +331,41 @@ fn modeless_skills(card: &Value) -> Vec<String> {
 
 /// The finding for a client that refused the card (`error`), whose oddity the play put there
 /// is `oddity`: the reason as exact as the kit can tell it.
+/// `Some` when the client was never given the play's card: no fetch of the card URL that the
+/// stage answered with it (200, or 304 to a revalidation). What a client says of a card it was
+/// never given (an error, or a card it made up) shows nothing of how it treats the card served:
+/// a client that looked only where cards were before 0.3 is judged by [`legacy_card_path`]
+/// where the check reads cards (`legacy_fails`); otherwise the check could not see `what`.
+pub(crate) fn card_not_given(seen: &Observed, what: &str, legacy_fails: bool) -> Option<Judged> {
+    let given = (seen.calls.iter()).any(|c| {
+        c.card_fetch && !c.legacy_card_fetch() && matches!(c.seen.served().status, 200 | 304)
+    });
+    if given {
+        return None;
+    }
+    if legacy_fails {
+        let said = error_of(seen.outcome.step(0).unwrap_or(&Value::Null))
+            .unwrap_or_else(|| "it went on with a card the stage never served".into());
+        if let Some(judged) = legacy_card_path(seen, &said) {
+            return Some(judged);
+        }
+    }
+    let asked: Vec<String> = (seen.calls.iter())
+        .filter(|c| !c.is_operation())
+        .map(|c| format!("{} answered {}", c.brief(), c.seen.served().status))
+        .collect();
+    let asked = if asked.is_empty() {
+        "it asked for no card".to_owned()
+    } else {
+        format!("it asked: {}", asked.join("; "))
+    };
+    Some(untestable(format!(
+        "the client never received the play's card ({asked}), so whether it {what} could not \
+         be seen{}",
+        seen.said()
+    )))
+}
+
 fn refused_card(seen: &Observed, error: String, oddity: &str) -> Judged {
     if let Some(judged) = legacy_card_path(seen, &error) {
         return judged;
@@ -362,6 +397,9 @@ fn refused_card(seen: &Observed, error: String, oddity: &str) -> Judged {
 
 pub(crate) fn card_read(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
+    if let Some(judged) = card_not_given(seen, "reads a card with fields no version defines", true) {
+        return judged;
+    }
     if let Some(error) = error_of(line) {
         return refused_card(seen, error, "fields no version defines");
     }
@@ -386,6 +424,9 @@ pub(crate) fn card_read(seen: &Observed) -> Judged {
 
 pub(crate) fn mixed_versions(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
+    if let Some(judged) = card_not_given(seen, "reads a card of both versions", true) {
+        return judged;
+    }
     if let Some(error) = error_of(line) {
         return refused_card(seen, error, "interfaces of both versions");
     }
@@ -429,6 +470,9 @@ pub(crate) fn mixed_versions(seen: &Observed) -> Judged {
 
 pub(crate) fn signature_accepted(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
+    if let Some(judged) = card_not_given(seen, "accepts a card signed as it should be", true) {
+        return judged;
+    }
     if let Some(judged) = error_of(line).and_then(|error| legacy_card_path(seen, &error)) {
         return judged;
     }
@@ -454,6 +498,9 @@ pub(crate) fn signature_accepted(seen: &Observed) -> Judged {
 
 pub(crate) fn signature_refused(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
+    if let Some(judged) = card_not_given(seen, "refuses a card changed after it was signed", false) {
+        return judged;
+    }
     match error_of(line) {
         Some(error) => kept(format!("the client refused the card ({error})")),
         None => broken(

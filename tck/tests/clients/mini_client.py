@@ -12,6 +12,11 @@ tests stand for do:
   --trailing-slash        post to the interface URL with a slash added
   --legacy-card           fetch the card at /.well-known/agent.json (the path before 0.3)
   --reject-modeless       refuse a card whose skills have no inputModes/outputModes
+  --own-card-path         fetch the card at a path of its own, /.well-known/<name>/agent-card.json
+                          (a framework's client that builds the card URL from an agent id)
+  --made-up-card          when the card cannot be fetched, go on with a card it makes up
+                          ("Unknown Agent", no skills), as a pre-0.3 client does
+  --features F,...        the features it declares (default none)
 
 Standard library only."""
 
@@ -82,7 +87,12 @@ class Client:
         url = self.sc['card_url']
         if self.opts.get('legacy-card'):
             url = url.replace('/.well-known/agent-card.json', '/.well-known/agent.json')
+        if self.opts.get('own-card-path'):
+            url = url.replace('/.well-known/agent-card.json', '/.well-known/mini/agent-card.json')
         status, body = fetch(url)
+        if status != 200 and self.opts.get('made-up-card'):
+            self.card = {'name': 'Unknown Agent', 'skills': []}
+            return self.card
         if status != 200:
             raise Failed('CardRejected', f'HTTP {status} for the card at {url}')
         card = json.loads(body)
@@ -198,7 +208,8 @@ def main():
     if scenario.get('describe'):
         line = {'event': 'client', 'name': 'mini client', 'version': '0',
                 'bindings': opts.get('bindings', ['JSONRPC']),
-                'versions': opts.get('versions', ['1.0', '0.3']), 'features': []}
+                'versions': opts.get('versions', ['1.0', '0.3']),
+                'features': opts.get('features', [])}
         if 'ops' in opts:
             line['operations'] = opts['ops']
         print(json.dumps(line), flush=True)

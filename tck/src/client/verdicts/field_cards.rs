@@ -13,7 +13,9 @@ use crate::model::Binding;
 use super::super::calls::Call;
 use super::super::plays::binding_name;
 use super::super::stage::{card_etag, Door};
-use super::{adapter_failed, broken, kept, kit_error, state_name, untestable, Judged, Observed};
+use super::{
+    adapter_failed, broken, card_not_given, kept, kit_error, state_name, untestable, Judged, Observed,
+};
 
 /// Why there is nothing to judge: the adapter failed (ERROR), or the client did not do it.
 fn nothing(seen: &Observed, what: &str) -> Judged {
@@ -110,6 +112,10 @@ pub(crate) fn invalid_refused(seen: &Observed) -> Judged {
         Ok(line) => line,
         Err(judged) => return judged,
     };
+    if let Some(judged) = card_not_given(seen, "refuses a card that lacks a REQUIRED field", false)
+    {
+        return judged;
+    }
     match error_in(line) {
         Some(error) => kept(format!(
             "the card lacks its REQUIRED field {field}; the client refused it ({error})"
