@@ -459,7 +459,7 @@ declare_faults! {
         ErrorsWithoutBadRequest => "errors-without-bad-request",
             "Invalid-params errors carry only the ErrorInfo, no google.rpc.BadRequest naming the field.";
         SubscribeCloseEndsOthers => "subscribe-close-ends-others",
-            "When a client closes one SubscribeToTask stream, the task's other subscriptions end too (at their next event, which they never receive).";
+            "When a client closes one SubscribeToTask stream, the task's other subscriptions end too (at their next event, which they never receive; each waits, 2 s at most, until the task's other streams have taken the event or ended, so that a closed one is seen closed first).";
         // --- schemas ---
         WireMissingRequiredField => "wire-missing-required-field",
             "Tasks are sent without their REQUIRED `status` (results, stream events, both versions).";

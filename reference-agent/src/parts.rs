@@ -25,5 +25,15 @@ pub struct Core<'a> {
     pub closed_subscriptions: &'a ClosedSubscriptions,
 }
 
-/// The tasks one of whose subscriptions its client closed.
-pub type ClosedSubscriptions = std::sync::Arc<std::sync::Mutex<std::collections::HashSet<String>>>;
+/// The tasks one of whose subscriptions its client closed, and what tells the subscriptions
+/// of a task that one of them took an event or ended (the fault `subscribe-close-ends-others`).
+pub type ClosedSubscriptions = std::sync::Arc<SubscriptionBoard>;
+
+/// See [`ClosedSubscriptions`].
+#[derive(Debug, Default)]
+pub struct SubscriptionBoard {
+    /// The tasks one of whose subscriptions its client closed.
+    pub closed: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// Woken when a subscription under the fault takes a live event or ends.
+    pub moved: tokio::sync::Notify,
+}

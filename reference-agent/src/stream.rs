@@ -77,6 +77,7 @@ pub(crate) fn stream_as(
             task_id: id,
             closed: core.closed_subscriptions.clone(),
             finished: false,
+            feed: feed.sender.clone(),
         });
     let mut events = feed.events;
     initial_events(kind, &mut events, &policy.streams);
@@ -151,23 +152,54 @@ struct Siblings {
     closed: ClosedSubscriptions,
     /// The stream ended on its own (nothing to tell the others).
     finished: bool,
+    /// The task's feed: whether every other receiver has taken an event.
+    feed: Option<broadcast::Sender<Event>>,
 }
+
+/// How long a subscription under the fault waits for the task's other receivers to take an
+/// event (a client that stops reading stops its stream taking any).
+const SIBLINGS_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl Siblings {
     fn another_closed(&self) -> bool {
-        self.closed
-            .lock()
-            .is_ok_and(|closed| closed.contains(&self.task_id))
+        (self.closed.closed.lock()).is_ok_and(|closed| closed.contains(&self.task_id))
+    }
+
+    /// Waits (at most [`SIBLINGS_WAIT`]) until every other receiver of the task's feed has
+    /// taken the event this one (`live`) took last, or is gone: a subscription whose client
+    /// closed it is then known to be closed, its connection having been polled for the event
+    /// (an HTTP/1 connection reads its client's close before it writes; an HTTP/2 or gRPC
+    /// stream reads its reset), so the fault's effect does not depend on which of the task's
+    /// streams the runtime polls first.
+    async fn others_took(&self, live: &broadcast::Receiver<Event>) {
+        let Some(feed) = &self.feed else {
+            return;
+        };
+        self.closed.moved.notify_waiters();
+        let deadline = tokio::time::Instant::now() + SIBLINGS_WAIT;
+        loop {
+            let mut moved = std::pin::pin!(self.closed.moved.notified());
+            moved.as_mut().enable();
+            // Queued: the events some receiver has not taken; past the one this one took,
+            // those are the ones it has not taken either.
+            if feed.len() <= live.len() {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, moved).await.is_err() {
+                return;
+            }
+        }
     }
 }
 
 impl Drop for Siblings {
     fn drop(&mut self) {
         if !self.finished {
-            if let Ok(mut closed) = self.closed.lock() {
+            if let Ok(mut closed) = self.closed.closed.lock() {
                 closed.insert(self.task_id.clone());
             }
         }
+        self.closed.moved.notify_waiters();
     }
 }
 
@@ -214,11 +246,14 @@ impl Run {
         loop {
             let received = self.live.as_mut()?.recv().await;
             match received {
-                Ok(_) if self.siblings.as_ref().is_some_and(Siblings::another_closed) => {
-                    self.live = None;
-                    return None;
-                }
                 Ok(event) => {
+                    if let (Some(siblings), Some(live)) = (&self.siblings, &self.live) {
+                        siblings.others_took(live).await;
+                        if siblings.another_closed() {
+                            self.live = None;
+                            return None;
+                        }
+                    }
                     let ends = event.ends_stream();
                     if ends {
                         self.live = None;

@@ -706,6 +706,7 @@ fn the_survey_recipe() {
         ("local", "pass"),
         ("no-description", "fail"),
         ("reference", "pass"),
+        ("reference-client", "pass"),
     ];
     let expected: Vec<(String, String)> = (expected.iter())
         .map(|(n, o)| (n.to_string(), o.to_string()))
@@ -715,7 +716,7 @@ fn the_survey_recipe() {
     let stderr = String::from_utf8_lossy(&again.stderr);
     assert_eq!(
         stderr.matches("kept from an earlier survey").count(),
-        3,
+        4,
         "{stderr}"
     );
     // The loop's status is its last shard's; the merge's is the survey's.

@@ -382,3 +382,162 @@ async fn two_survey_runs_make_a_site_whose_filters_and_links_work() {
         .await;
     }
 }
+
+/// A survey of an agent and two clients (the reference client, and one with a fault): the site
+/// shows each client as a row of its own, marked as a client, whose cells are its client
+/// columns (one per binding x version), linking to its report; a page and a badge per client;
+/// and the matrix's filters (failing, clients, by name) show them.
+#[tokio::test]
+async fn clients_of_a_survey_have_rows_pages_and_badges_in_the_site() {
+    let temp = tempfile::tempdir().expect("a temp dir");
+    let dir = temp.path();
+    let file = r#"
+[defaults]
+deadline = 60
+bindings = ["jsonrpc"]
+versions = ["1.0"]
+
+[[agent]]
+name = "reference"
+target = "builtin"
+select = ["card.*"]
+
+[[client]]
+name = "Reference Client"
+cmd = "builtin"
+select = ["client.requests.*"]
+
+[[client]]
+name = "no-version-header"
+cmd = "builtin"
+faults = ["no-version-header"]
+select = ["client.requests.*"]
+"#;
+    std::fs::write(dir.join("survey.toml"), file).expect("a file");
+    kit(&["survey", "survey.toml", "--out", "run"], dir);
+    let made = kit(&["site", "run", "--out", "site"], dir);
+    assert!(
+        support::stderr(&made).contains("3 agent(s) from 1 survey run(s)"),
+        "{}",
+        support::stderr(&made)
+    );
+    let site = dir.join("site");
+    let index = SurveyIndex::read(&dir.join("run/index.json")).expect("an index");
+    let page = std::fs::read_to_string(site.join("all.html")).expect("the written-out matrix");
+    let matrix = Html::parse_document(&page);
+    assert!(matrix.errors.is_empty(), "{:?}", matrix.errors);
+    let headings: Vec<String> = (matrix.select(&selector("thead th[scope=col]")))
+        .map(|th| th.text().collect())
+        .collect();
+    assert!(headings.iter().any(|h| h == "card"), "{headings:?}");
+    assert!(
+        headings.iter().any(|h| h == "client jsonrpc 1.0"),
+        "{headings:?}"
+    );
+    let column = (headings.iter().position(|h| h == "client jsonrpc 1.0")).expect("a column");
+    let clients: Vec<String> = (matrix.select(&selector("tbody#agents tr[data-client]")))
+        .map(|r| r.value().attr("data-name").unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(clients, ["no-version-header", "reference client"]);
+    for (name, folder, status, verdict) in [
+        (
+            "no-version-header",
+            "no-version-header",
+            "FAIL",
+            "non-conformant",
+        ),
+        ("reference client", "reference-client", "PASS", "conformant"),
+    ] {
+        let row = (matrix
+            .select(&selector(&format!("tr[data-name=\"{name}\"]")))
+            .next())
+        .expect("the client's row");
+        let kind: String = (row.select(&selector("th .kind")).next())
+            .expect("marked as a client")
+            .text()
+            .collect();
+        assert_eq!(kind, "client");
+        // The row's cells: the verdict, the change, the date, then one per column.
+        let cells: Vec<_> = row.select(&selector("td")).collect();
+        let verdict_cell: String = cells[0].text().collect();
+        assert_eq!(verdict_cell, verdict);
+        let cell = cells[3 + column - 4];
+        let link = (cell.select(&selector("a")).next()).expect("the cell links its results");
+        let words: String = link.text().collect();
+        assert!(words.starts_with(status), "{name}: {words}");
+        let href = link.value().attr("href").expect("href");
+        let (report, fragment) = href.split_once('#').expect("a filter");
+        assert_eq!(fragment, "binding=jsonrpc&version=1.0");
+        assert!(site.join(report).is_file(), "{href}");
+        // Its page, which names its adapter and links its report, and its badge.
+        let page = std::fs::read_to_string(site.join("agents").join(folder).join("index.html"))
+            .expect("the client's page");
+        let page = Html::parse_document(&page);
+        let heading: String = (page.select(&selector("h1")).next())
+            .expect("a heading")
+            .text()
+            .collect();
+        assert!(heading.contains("(client)"), "{heading}");
+        let meta: String = (page.select(&selector("dl.meta")).next())
+            .expect("its facts")
+            .text()
+            .collect();
+        assert!(meta.contains("adapter"), "{meta}");
+        let entry = (index.agents.iter())
+            .find(|e| e.name.to_lowercase() == name)
+            .expect("the entry");
+        let digest = &entry.report_sha256.as_deref().expect("a digest")["sha256:".len()..];
+        let html_href = format!("../../reports/{digest}/report.html");
+        assert!(
+            (page.select(&selector("dl.meta a")))
+                .any(|a| a.value().attr("href") == Some(html_href.as_str())),
+            "{name}: no link to {html_href}"
+        );
+        let svg =
+            std::fs::read_to_string(site.join(format!("badges/{folder}.svg"))).expect("a badge");
+        let (texts, badge_href) = read_badge(&svg);
+        assert_eq!(badge_href, format!("agents/{folder}/index.html"));
+        let claim = texts.last().expect("the badge's words");
+        assert!(
+            claim.starts_with(verdict) && claim.contains(&digest[..8]),
+            "{claim}"
+        );
+    }
+
+    let Some(browser) = browser::browser_or_skip() else {
+        return;
+    };
+    let profile = dir.join("profile");
+    let matrix_path = site.join("index.html");
+    let rows_of = |dom: &Html| -> String {
+        (dom.select(&selector("tbody#agents")).next())
+            .expect("the rows")
+            .html()
+    };
+    let (written, _) = browser::load(&browser, &profile, &matrix_path, "").await;
+    assert_eq!(
+        rows_of(&written),
+        rows_of(&matrix),
+        "the script writes all.html's rows"
+    );
+    for (fragment, expected) in [
+        (
+            "",
+            vec!["no-version-header", "reference", "Reference Client"],
+        ),
+        (
+            "#show=clients",
+            vec!["no-version-header", "Reference Client"],
+        ),
+        ("#show=failing", vec!["no-version-header"]),
+        ("#show=clients&q=ref", vec!["Reference Client"]),
+    ] {
+        let (dom, log) = browser::load(&browser, &profile, &matrix_path, fragment).await;
+        let body = dom.select(&selector("body")).next().expect("body");
+        let attr = |name: &str| body.value().attr(name).map(str::to_string);
+        assert_eq!(attr("data-ready").as_deref(), Some("1"), "the script ran");
+        assert_eq!(attr("data-errors"), None, "script errors");
+        assert!(browser::console(&log).is_empty(), "{log}");
+        assert_eq!(shown_rows(&dom), expected, "rows shown with {fragment:?}");
+    }
+}

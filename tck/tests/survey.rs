@@ -691,3 +691,140 @@ fn header_env_values_are_trimmed_as_tokens_are() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert_eq!(index(&out).agents[0].outcome, Outcome::Pass);
 }
+
+/// A survey of one agent and two clients (the kit's reference client, and the same client
+/// with a fault): each client is an entry of kind `client` with its verdict and its reports
+/// in its folder, kept when the survey is run again, and sharded by the same rule as agents:
+/// the merged shards give the index of the whole survey.
+#[test]
+fn clients_in_a_survey_are_entries_of_kind_client_resumed_and_sharded() {
+    use a2a_tck::survey_index::Kind;
+    let dir = folder("clients");
+    let file = dir.join("survey.toml");
+    let text = r#"
+[defaults]
+select = ["card.*"]
+deadline = 60
+bindings = ["jsonrpc"]
+versions = ["1.0"]
+
+[[agent]]
+name = "reference"
+target = "builtin"
+
+[[client]]
+name = "reference-client"
+cmd = "builtin"
+select = ["client.requests.*"]
+
+[[client]]
+name = "no-version-header"
+cmd = "builtin"
+faults = ["no-version-header"]
+select = ["client.requests.*"]
+scenario_timeout = 20
+"#;
+    std::fs::write(&file, text).expect("the survey file");
+    let whole = dir.join("whole");
+    let run = survey(&file, &whole, &[]);
+    assert_eq!(run.status.code(), Some(1), "{}", support::stderr(&run));
+    let first = index(&whole);
+    assert!(first.complete);
+    assert_eq!(first.agents.len(), 3);
+    let entry = |index: &SurveyIndex, name: &str| -> Entry {
+        (index.agents.iter())
+            .find(|e| e.name == name)
+            .cloned()
+            .expect("an entry")
+    };
+    let agent = entry(&first, "reference");
+    assert_eq!((agent.kind, agent.outcome), (Kind::Agent, Outcome::Pass));
+    let good = entry(&first, "reference-client");
+    assert_eq!(
+        (good.kind, good.outcome),
+        (Kind::Client, Outcome::Pass),
+        "{good:?}"
+    );
+    assert_eq!(good.target, "builtin");
+    let bad = entry(&first, "no-version-header");
+    assert_eq!(
+        (bad.kind, bad.outcome),
+        (Kind::Client, Outcome::Fail),
+        "{bad:?}"
+    );
+    // The client's reports are a2a-tck client's, in its own folder.
+    for client in [&good, &bad] {
+        let path = whole.join(client.report.as_deref().expect("a report"));
+        assert!(path.starts_with(whole.join(a2a_tck::survey_index::folder_of(&client.name))));
+        let report: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).expect("the report")).expect("JSON");
+        assert_eq!(report["mode"], "client", "{}", path.display());
+        for file in ["report.html", "report.md", "junit.xml", "entry.json"] {
+            assert!(path.with_file_name(file).is_file(), "{file}");
+        }
+    }
+    let report: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(whole.join("no-version-header/report.json")).expect("the report"),
+    )
+    .expect("JSON");
+    let failed: Vec<&str> = (report["results"].as_array().expect("results").iter())
+        .filter(|r| r["status"] == "FAIL")
+        .filter_map(|r| r["id"].as_str())
+        .collect();
+    assert!(
+        !failed.is_empty()
+            && failed
+                .iter()
+                .all(|id| *id == "client.requests.version-header"),
+        "{failed:?}"
+    );
+    // An index written with clients reads back; "kind" is written for clients only.
+    let json = index_json(&whole);
+    let kinds: Vec<Option<&str>> = (json["agents"].as_array().expect("entries").iter())
+        .map(|e| e["kind"].as_str())
+        .collect();
+    assert_eq!(kinds, [Some("client"), None, Some("client")]);
+
+    // Run again: every entry is kept, clients as agents are.
+    let again = survey(&file, &whole, &[]);
+    assert_eq!(again.status.code(), Some(1), "{}", support::stderr(&again));
+    let stderr = support::stderr(&again);
+    assert_eq!(
+        stderr.matches("(kept from an earlier survey)").count(),
+        3,
+        "{stderr}"
+    );
+    assert_eq!(entry(&index(&whole), "no-version-header"), bad);
+    // --max-age 0s runs them again.
+    let fresh = survey(&file, &whole, &["--max-age", "0s"]);
+    assert_eq!(fresh.status.code(), Some(1), "{}", support::stderr(&fresh));
+    assert!(!support::stderr(&fresh).contains("(kept from an earlier survey)"));
+
+    // Two shards, merged: the index of the whole survey.
+    let outs: Vec<PathBuf> = (0..2)
+        .map(|i| {
+            let out = dir.join(format!("shard-{i}"));
+            let run = survey(&file, &out, &["--shard", &format!("{i}/2")]);
+            assert!(
+                matches!(run.status.code(), Some(0 | 1)),
+                "{}",
+                support::stderr(&run)
+            );
+            out
+        })
+        .collect();
+    let merged = dir.join("merged");
+    let refs: Vec<&Path> = outs.iter().map(PathBuf::as_path).collect();
+    let output = merge(&refs, &merged);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        support::stderr(&output)
+    );
+    let (whole, merged) = (index(&whole), index(&merged));
+    let entries = |index: &SurveyIndex| -> Vec<serde_json::Value> {
+        index.agents.iter().map(comparable).collect()
+    };
+    assert_eq!(entries(&merged), entries(&whole));
+}

@@ -71,7 +71,11 @@ impl Store {
             }
             _ => None,
         };
-        Ok(Feed { events, live })
+        Ok(Feed {
+            events,
+            live,
+            sender: None,
+        })
     }
 
     /// SubscribeToTask: the current Task, then its live feed.
@@ -88,7 +92,11 @@ impl Store {
         let events = vec![Event::Task(snapshot)];
         if state_now.is_terminal() {
             if self.policy.subscribe.terminal_snapshot {
-                return Ok(Feed { events, live: None });
+                return Ok(Feed {
+                    events,
+                    live: None,
+                    sender: None,
+                });
             }
             return Err(RpcError::unsupported_operation(format_args!(
                 "task {id} is in terminal state {}",
@@ -101,7 +109,12 @@ impl Store {
         } else {
             Some(record.listen())
         };
-        Ok(Feed { events, live })
+        let sender = record.feed.clone();
+        Ok(Feed {
+            events,
+            live,
+            sender,
+        })
     }
 
     /// Writes what a message changed through to the durable store (and notes its context).

@@ -41,6 +41,9 @@ pub enum SendReply {
 pub struct Feed {
     pub events: Vec<Event>,
     pub live: Option<broadcast::Receiver<Event>>,
+    /// The task's feed itself (subscriptions only): how many of its events some receiver has
+    /// yet to take.
+    pub sender: Option<broadcast::Sender<Event>>,
 }
 
 /// Told of every status and artifact update of every task, as it is applied (under the

@@ -1,6 +1,7 @@
 //! `a2a-tck survey FILE`: many agents, each run through the library's `api::run` (the same
-//! setup, gate and reports as a run on one agent) under its own deadline, a few at once; one
-//! folder of reports per agent and an index (`DIR/index.json`). A stable slice of the survey
+//! setup, gate and reports as a run on one agent) under its own deadline, a few at once, and
+//! clients (`[[client]]`), each run through the plays as `a2a-tck client` runs it; one
+//! folder of reports per agent or client and an index (`DIR/index.json`). A stable slice of the survey
 //! (`--shard I/N`) runs on any job engine, and `a2a-tck merge` joins the slices.
 //!
 //! The survey file (TOML, or YAML by its extension) lists the agents; see the README,
@@ -18,8 +19,9 @@ use std::time::{Duration, SystemTime};
 
 use a2a_reference_agent::Fault;
 use a2a_tck::api::{self, Binding, Options, ProtocolVersion};
+use a2a_tck::client_runner::ClientOptions;
 use a2a_tck::format::Format;
-use a2a_tck::survey_index::{self, Agent, Entry, Outcome, Shard, SurveyIndex, SurveySource};
+use a2a_tck::survey_index::{self, Agent, Entry, Kind, Outcome, Shard, SurveyIndex, SurveySource};
 use clap::Args;
 use futures::StreamExt as _;
 use serde::{Deserialize, Serialize};
@@ -80,8 +82,11 @@ struct SurveyFile {
     #[serde(default)]
     defaults: Settings,
     /// The agents (`[[agent]]` in TOML, `agents:` in YAML).
-    #[serde(alias = "agents")]
+    #[serde(default, alias = "agents")]
     agent: Vec<AgentSpec>,
+    /// The clients (`[[client]]` in TOML, `clients:` in YAML).
+    #[serde(default, alias = "clients")]
+    client: Vec<ClientSpec>,
 }
 
 /// What an agent's run takes that the survey can give every agent.
@@ -152,23 +157,73 @@ struct AgentSpec {
     settings: Settings,
 }
 
-/// An agent ready to run: its options (but its credentials, read when it runs), its folder,
-/// and the digest of its inputs (its entry, the files it names, the kit's version).
+/// One client of a survey file: its adapter run through every play, as `a2a-tck client`
+/// runs it.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct ClientSpec {
+    name: String,
+    /// The adapter's command (`a2a-tck client --cmd`), or `builtin` for the kit's reference
+    /// client.
+    cmd: String,
+    /// Faults of the built-in reference client (`cmd = "builtin"` only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    faults: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    expect: Option<PathBuf>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    allow_unreviewed: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    min_judged: Option<String>,
+    /// The client's budget in seconds (the survey's default when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    deadline: Option<f64>,
+    /// Check globs of the client's checks (`client.*`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    select: Vec<String>,
+    /// Bindings to play on (the survey's default when absent).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    bindings: Vec<Binding>,
+    /// Protocol versions to play (the survey's default when absent).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    versions: Vec<ProtocolVersion>,
+    /// `--scenario-timeout`, seconds: how long one run of the adapter may take.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    scenario_timeout: Option<f64>,
+}
+
+/// What is run: an agent through `api::run`, or a client through the client runner.
+enum Subject {
+    /// An agent, with its options but its credentials (read when it runs).
+    Agent(Box<AgentSpec>, Box<Options>),
+    /// A client, with its options and the gate its report is held to.
+    Client(ClientOptions, Box<a2a_tck::gate::Gate>),
+}
+
+/// An agent or a client ready to run: what runs, its folder, and the digest of its inputs
+/// (its entry, the files it names, the kit's version).
 struct Planned {
-    spec: AgentSpec,
+    name: String,
+    subject: Subject,
     target: String,
     folder: String,
     sha256: String,
-    options: Options,
     deadline: Duration,
 }
 
 impl Planned {
     fn agent(&self) -> Agent<'_> {
         Agent {
-            name: &self.spec.name,
+            name: &self.name,
             target: &self.target,
             sha256: &self.sha256,
+        }
+    }
+
+    fn kind(&self) -> Kind {
+        match self.subject {
+            Subject::Agent(..) => Kind::Agent,
+            Subject::Client(..) => Kind::Client,
         }
     }
 }
@@ -194,8 +249,8 @@ fn read_survey(path: &Path, jobs: Option<u16>) -> Result<(Vec<Planned>, SurveySo
     } else {
         toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
     };
-    if file.agent.is_empty() {
-        return Err(format!("{}: no agent listed", path.display()));
+    if file.agent.is_empty() && file.client.is_empty() {
+        return Err(format!("{}: no agent or client listed", path.display()));
     }
     let base = path.parent().unwrap_or(Path::new("."));
     let mut names = BTreeSet::new();
@@ -223,6 +278,30 @@ fn read_survey(path: &Path, jobs: Option<u16>) -> Result<(Vec<Planned>, SurveySo
         let spec = with_defaults(spec, &file.defaults);
         let plan = plan(spec, base, jobs, folder).map_err(at)?;
         planned.push(plan);
+    }
+    for spec in file.client {
+        let name = spec.name.clone();
+        let at = |e: String| format!("{}: client {name:?}: {e}", path.display());
+        if name.trim().is_empty() {
+            return Err(format!("{}: a client has an empty name", path.display()));
+        }
+        if !names.insert(name.clone()) {
+            return Err(at(
+                "listed twice (names are unique among agents and clients)".into(),
+            ));
+        }
+        let folder = survey_index::folder_of(&name);
+        if folder.chars().all(|c| c == '.') {
+            return Err(at("a name of dots only names no folder".into()));
+        }
+        if let Some(other) = folders.insert(folder.clone(), name.clone()) {
+            return Err(at(format!(
+                "its folder {folder:?} is also {other:?}'s: give names that differ in more \
+                 than case and punctuation"
+            )));
+        }
+        let spec = client_defaults(spec, &file.defaults);
+        planned.push(plan_client(spec, base, folder).map_err(at)?);
     }
     let source = SurveySource {
         file: path.display().to_string(),
@@ -385,13 +464,105 @@ fn plan(
     }
     let sha256 = inputs_digest(&spec, base)?;
     Ok(Planned {
+        name: spec.name.clone(),
         target,
         folder,
         sha256,
-        options,
         deadline,
-        spec,
+        subject: Subject::Agent(Box::new(spec), Box::new(options)),
     })
+}
+
+/// The client's settings, each of the survey's defaults that applies to a client (its
+/// deadline, bindings and versions; not its check globs, which name agents' checks) taken
+/// when it gives none.
+fn client_defaults(mut spec: ClientSpec, defaults: &Settings) -> ClientSpec {
+    spec.deadline = spec.deadline.or(defaults.deadline);
+    if spec.bindings.is_empty() {
+        spec.bindings.clone_from(&defaults.bindings);
+    }
+    if spec.versions.is_empty() {
+        spec.versions.clone_from(&defaults.versions);
+    }
+    spec
+}
+
+/// One client's options and gate, every file it names read and every value checked.
+fn plan_client(spec: ClientSpec, base: &Path, folder: String) -> Result<Planned, String> {
+    use a2a_tck::adapter::Client;
+    use a2a_tck::reference_client::ClientFault;
+    let client = if spec.cmd == "builtin" {
+        let faults = (spec.faults.iter())
+            .map(|f| f.parse::<ClientFault>().map_err(|e| format!("faults: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        Client::Reference(faults)
+    } else if !spec.faults.is_empty() {
+        return Err(
+            "faults apply to the built-in reference client only (cmd = \"builtin\")".into(),
+        );
+    } else if spec.cmd.trim().is_empty() {
+        return Err("cmd is empty: give the adapter's command, or builtin".into());
+    } else {
+        Client::Command(spec.cmd.clone())
+    };
+    let scenario_timeout = seconds(spec.scenario_timeout.unwrap_or(30.0), "scenario_timeout")?;
+    let deadline = seconds(spec.deadline.unwrap_or(DEADLINE), "deadline")?;
+    let filter = a2a_tck::filter::Filter {
+        select: spec.select.clone(),
+        bindings: spec.bindings.clone(),
+        versions: spec.versions.clone(),
+        ..Default::default()
+    };
+    let floor = (spec.min_judged.as_deref())
+        .map(str::parse::<api::MinJudged>)
+        .transpose()
+        .map_err(|e| format!("min_judged: {e}"))?;
+    let ids: Vec<&str> = (a2a_tck::plays::table().checks.iter())
+        .map(|c| c.id.as_str())
+        .collect();
+    let expect = spec.expect.as_ref().map(|e| base.join(e));
+    // Checked here, as `a2a-tck client` checks --expect before its first play.
+    let gate = a2a_tck::gate::Gate::load(expect.as_deref(), floor, spec.allow_unreviewed, &ids)?;
+    let sha256 = client_digest(&spec, base)?;
+    Ok(Planned {
+        name: spec.name.clone(),
+        target: spec.cmd.clone(),
+        folder,
+        sha256,
+        deadline,
+        subject: Subject::Client(
+            ClientOptions {
+                client,
+                scenario_timeout,
+                filter,
+            },
+            Box::new(gate),
+        ),
+    })
+}
+
+/// The digest of what a client's verdict rests on but the client itself: its entry in the
+/// file (its defaults applied), its baseline's bytes and the kit's version.
+fn client_digest(spec: &ClientSpec, base: &Path) -> Result<String, String> {
+    #[derive(Serialize)]
+    struct Inputs<'a> {
+        kit_version: &'a str,
+        client: &'a ClientSpec,
+        files: BTreeMap<&'static str, String>,
+    }
+    let mut files = BTreeMap::new();
+    if let Some(path) = &spec.expect {
+        let path = base.join(path);
+        let bytes = std::fs::read(&path).map_err(|e| format!("expect {}: {e}", path.display()))?;
+        files.insert("expect", survey_index::digest(&bytes));
+    }
+    let inputs = Inputs {
+        kit_version: env!("CARGO_PKG_VERSION"),
+        client: spec,
+        files,
+    };
+    let text = serde_json::to_string(&inputs).map_err(|e| e.to_string())?;
+    Ok(survey_index::digest(text.as_bytes()))
 }
 
 /// The digest of what an agent's verdict rests on but the agent itself: its entry in the file
@@ -435,8 +606,10 @@ fn with_credentials(planned: &Planned) -> Result<Options, String> {
             format!("{field} {var}: the environment variable is not set (or not UTF-8)")
         })
     };
-    let spec = &planned.spec;
-    let mut options = planned.options.clone();
+    let Subject::Agent(spec, options) = &planned.subject else {
+        return Err("a client is not an agent".into());
+    };
+    let mut options = (**options).clone();
     if let Some(var) = &spec.bearer_env {
         options = options.bearer(read(var, "bearer_env")?.trim());
     }
@@ -493,7 +666,10 @@ fn done_before(out: &Path, planned: &Planned, max_age: Option<Duration>) -> Opti
     let folder = out.join(&planned.folder);
     let text = std::fs::read_to_string(folder.join("entry.json")).ok()?;
     let entry: Entry = serde_json::from_str(&text).ok()?;
-    if entry.agent_sha256 != planned.sha256 || entry.name != planned.spec.name {
+    if entry.agent_sha256 != planned.sha256
+        || entry.name != planned.name
+        || entry.kind != planned.kind()
+    {
         return None;
     }
     in_its_folder(&entry).ok()?;
@@ -534,11 +710,15 @@ async fn survey_one(out: &Path, planned: &Planned) -> Result<Entry, String> {
         _ => {}
     }
     let started = SystemTime::now();
+    if let Subject::Client(options, gate) = &planned.subject {
+        return survey_client(&folder, planned, options, gate, started).await;
+    }
     let options = match with_credentials(planned) {
         Ok(options) => options,
         Err(e) => {
             return finish(
                 &folder,
+                planned,
                 Entry::failed(planned.agent(), e, started, SystemTime::now()),
             )
         }
@@ -549,7 +729,7 @@ async fn survey_one(out: &Path, planned: &Planned) -> Result<Entry, String> {
         Ok(Ok(report)) => report,
         Ok(Err(e)) => {
             let entry = Entry::failed(planned.agent(), e.to_string(), started, SystemTime::now());
-            return finish(&folder, entry);
+            return finish(&folder, planned, entry);
         }
         Err(_) => {
             let error = format!(
@@ -557,13 +737,23 @@ async fn survey_one(out: &Path, planned: &Planned) -> Result<Entry, String> {
                 humantime::format_duration(limit - planned.deadline)
             );
             let entry = Entry::failed(planned.agent(), error, started, SystemTime::now());
-            return finish(&folder, entry);
+            return finish(&folder, planned, entry);
         }
     };
     let exit_status = api::exit_status(&options, &report).unwrap_or(a2a_tck::gate::EXIT_KIT);
+    written(&folder, planned, &report, exit_status)
+}
+
+/// Writes the reports of a run into its folder, then its entry.
+fn written(
+    folder: &Path,
+    planned: &Planned,
+    report: &api::Report,
+    exit_status: u8,
+) -> Result<Entry, String> {
     let mut json = String::new();
     for (format, name) in REPORTS {
-        let text = format.render(&report, None)?;
+        let text = format.render(report, None)?;
         let path = folder.join(name);
         a2a_tck::report::write_atomic(&path, text.as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -572,12 +762,42 @@ async fn survey_one(out: &Path, planned: &Planned) -> Result<Entry, String> {
         }
     }
     let path = format!("{}/report.json", planned.folder);
-    let entry = Entry::of(planned.agent(), &report, exit_status, path, &json);
-    finish(&folder, entry)
+    let entry = Entry::of(planned.agent(), report, exit_status, path, &json);
+    finish(folder, planned, entry)
 }
 
-/// Writes the agent's entry into its folder, last: the mark that its folder is complete.
-fn finish(folder: &Path, entry: Entry) -> Result<Entry, String> {
+/// Runs one client through the plays `a2a-tck client` runs, under its deadline, its report
+/// held to its gate as that command holds it; writes its folder.
+async fn survey_client(
+    folder: &Path,
+    planned: &Planned,
+    options: &ClientOptions,
+    gate: &a2a_tck::gate::Gate,
+    started: SystemTime,
+) -> Result<Entry, String> {
+    let mut session = a2a_tck::session::Session::new(gate.clone());
+    session.begin();
+    let run = a2a_tck::client_runner::run(options);
+    let Ok(mut report) = tokio::time::timeout(planned.deadline, run).await else {
+        let error = format!(
+            "its deadline ({}) ran out before its plays ended: no report",
+            humantime::format_duration(planned.deadline)
+        );
+        let mut entry = Entry::failed(planned.agent(), error, started, SystemTime::now());
+        entry.outcome = Outcome::OverBudget;
+        entry.exit_status = a2a_tck::gate::EXIT_INTERRUPTED;
+        return finish(folder, planned, entry);
+    };
+    for note in session.end(&mut report) {
+        eprintln!("{}: note: {note}", planned.name);
+    }
+    let exit_status = session.exit_status(&report);
+    written(folder, planned, &report, exit_status)
+}
+
+/// Writes the entry into its folder, last: the mark that its folder is complete.
+fn finish(folder: &Path, planned: &Planned, mut entry: Entry) -> Result<Entry, String> {
+    entry.kind = planned.kind();
     let text = serde_json::to_string_pretty(&entry).map_err(|e| e.to_string())? + "\n";
     let path = folder.join("entry.json");
     a2a_tck::report::write_atomic(&path, text.as_bytes())
@@ -592,8 +812,12 @@ fn line(entry: &Entry, kept: bool) -> String {
         Outcome::Error => "error",
         Outcome::OverBudget => "over budget",
     };
+    let kind = match entry.kind {
+        Kind::Agent => "",
+        Kind::Client => " (client)",
+    };
     let mut text = format!(
-        "{}: {outcome} (exit {}), {:.1} s",
+        "{}{kind}: {outcome} (exit {}), {:.1} s",
         entry.name,
         entry.exit_status,
         entry.duration_ms as f64 / 1000.0
@@ -628,7 +852,7 @@ pub(crate) fn run(args: SurveyArgs) -> ExitCode {
     }
     let started_at = survey_index::time(SystemTime::now());
     let mine: Vec<Planned> = (planned.into_iter())
-        .filter(|p| shard.is_none_or(|s| survey_index::shard_of(&p.spec.name, s.count) == s.index))
+        .filter(|p| shard.is_none_or(|s| survey_index::shard_of(&p.name, s.count) == s.index))
         .collect();
     let mut entries = Vec::new();
     let mut todo = Vec::new();
@@ -676,10 +900,11 @@ pub(crate) fn run(args: SurveyArgs) -> ExitCode {
                     Some((planned, started, Err(e))) => {
                         done += 1;
                         let error = format!("its reports could not be written: {e}");
-                        let entry =
+                        let mut entry =
                             Entry::failed(planned.agent(), error, started, SystemTime::now());
+                        entry.kind = planned.kind();
                         eprintln!("[{done}/{total}] {}", line(&entry, false));
-                        failures.push(format!("{}: {e}", planned.spec.name));
+                        failures.push(format!("{}: {e}", planned.name));
                         entries.push(entry);
                     }
                     None => break None,
@@ -698,7 +923,7 @@ pub(crate) fn run(args: SurveyArgs) -> ExitCode {
     });
     // The agents still running when a signal came are dropped with the runtime.
     runtime.shutdown_background();
-    let planned_names = mine.iter().map(|p| p.spec.name.clone()).collect();
+    let planned_names = mine.iter().map(|p| p.name.clone()).collect();
     let shard_held = shard.unwrap_or(Shard { index: 0, count: 1 });
     let index = SurveyIndex::new(
         source,

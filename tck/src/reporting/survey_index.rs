@@ -62,7 +62,9 @@ pub struct SurveySource {
 }
 
 /// One slice of a survey: the agents whose [`shard_of`] is `index`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(deny_unknown_fields)]
 pub struct Shard {
     /// This shard's number, from 0.
@@ -101,14 +103,39 @@ impl Outcome {
     }
 }
 
-/// One agent of the survey.
+/// What an entry of the index is about.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// An agent, judged as `a2a-tck` judges one (`[[agent]]` in the survey file).
+    #[default]
+    Agent,
+    /// A client, run through its adapter as `a2a-tck client` runs it (`[[client]]`).
+    Client,
+}
+
+impl Kind {
+    fn is_agent(&self) -> bool {
+        *self == Kind::Agent
+    }
+}
+
+/// One agent (or client) of the survey.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
-    /// The agent's name in the survey file (unique there).
+    /// The agent's (or client's) name in the survey file (unique there, among agents and
+    /// clients).
     pub name: String,
+    /// Whether it is an agent or a client; absent for an agent (as in indexes written before
+    /// surveys held clients).
+    #[serde(default, skip_serializing_if = "Kind::is_agent")]
+    pub kind: Kind,
     /// The agent as the survey file gives it: its `target` URL, else its `card_url`
-    /// (`builtin` for the kit's reference agent).
+    /// (`builtin` for the kit's reference agent); a client's adapter command (`builtin` for
+    /// the kit's reference client).
     pub target: String,
     /// SHA-256 of what the agent's verdict rests on: its entry in the survey file, the bytes
     /// of the files the entry names (`drive`, `sut_behaviors`, `expect`) and the kit's
@@ -179,6 +206,7 @@ impl Entry {
         };
         Entry {
             name: agent.name.to_string(),
+            kind: Kind::Agent,
             target: agent.target.to_string(),
             agent_sha256: agent.sha256.to_string(),
             outcome,
@@ -207,6 +235,7 @@ impl Entry {
     ) -> Entry {
         Entry {
             name: agent.name.to_string(),
+            kind: Kind::Agent,
             target: agent.target.to_string(),
             agent_sha256: agent.sha256.to_string(),
             outcome: Outcome::Error,
@@ -389,7 +418,10 @@ pub fn merge(indexes: &[SurveyIndex]) -> Result<Merged, String> {
     let Some(first) = indexes.first() else {
         return Err("nothing to merge".into());
     };
-    if let Some(other) = indexes.iter().find(|i| i.survey.sha256 != first.survey.sha256) {
+    if let Some(other) = indexes
+        .iter()
+        .find(|i| i.survey.sha256 != first.survey.sha256)
+    {
         return Err(format!(
             "the indexes come from different survey files ({} {} and {} {}): merge the \
              shards of one survey",
@@ -470,7 +502,10 @@ pub fn merge(indexes: &[SurveyIndex]) -> Result<Merged, String> {
     let started_at = (indexes.iter().map(|i| i.started_at.clone()))
         .min()
         .unwrap_or_default();
-    let from = kept.iter().map(|(name, (at, _))| (name.clone(), *at)).collect();
+    let from = kept
+        .iter()
+        .map(|(name, (at, _))| (name.clone(), *at))
+        .collect();
     let agents = kept.into_values().map(|(_, entry)| entry).collect();
     Ok(Merged {
         index: SurveyIndex::new(
@@ -517,7 +552,10 @@ mod tests {
                  ({url}): Connection reset by peer (os error 104)"
             )
         );
-        for kept in ["the agent's deadline (30 s) ran out", "error sending request for url (x"] {
+        for kept in [
+            "the agent's deadline (30 s) ran out",
+            "error sending request for url (x",
+        ] {
             assert_eq!(steady_error(kept), kept);
         }
     }

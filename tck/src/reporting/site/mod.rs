@@ -17,7 +17,7 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 use crate::check::{Binding, Level, ProtocolVersion, Status};
 use crate::report::{CheckResult, Counts, Report};
-use crate::survey_index::{Entry, Outcome};
+use crate::survey_index::{Entry, Kind, Outcome};
 
 const STYLE: &str = include_str!("site.css");
 const SCRIPT: &str = include_str!("site.js");
@@ -38,11 +38,19 @@ pub enum Area {
     Auth,
     /// `streaming.*` and `subscribe.*` checks.
     Streaming,
+    /// A client's results (`client.*` checks, of a `[[client]]` of the survey) on one binding
+    /// and protocol version, or with none.
+    Client(Option<ProtocolVersion>, Option<Binding>),
 }
 
 impl Area {
     /// The columns a result counts in.
     pub fn of(result: &CheckResult) -> Vec<Area> {
+        // A client's results are a column of their own per binding x version: a client's
+        // checks are not an agent's, whatever binding they ran on.
+        if result.id.starts_with("client.") {
+            return vec![Area::Client(result.version, result.binding)];
+        }
         let mut areas = vec![match result.binding {
             None => Area::Card,
             Some(binding) => Area::Interface(result.version, binding),
@@ -67,6 +75,16 @@ impl Area {
             Area::Push => "push".into(),
             Area::Auth => "auth".into(),
             Area::Streaming => "streaming".into(),
+            Area::Client(version, binding) => {
+                let mut label = String::from("client");
+                if let Some(binding) = binding {
+                    label = format!("{label} {binding}");
+                }
+                if let Some(version) = version {
+                    label = format!("{label} {version}");
+                }
+                label
+            }
         }
     }
 
@@ -74,11 +92,18 @@ impl Area {
     pub fn fragment(self) -> String {
         match self {
             Area::Card => "binding=card".into(),
-            Area::Interface(Some(version), binding) => format!("binding={binding}&version={version}"),
+            Area::Interface(Some(version), binding) => {
+                format!("binding={binding}&version={version}")
+            }
             Area::Interface(None, binding) => format!("binding={binding}"),
             Area::Push => "check=push.".into(),
             Area::Auth => "check=auth.".into(),
             Area::Streaming => "check=streaming.,subscribe.".into(),
+            Area::Client(Some(version), Some(binding)) => {
+                format!("binding={binding}&version={version}")
+            }
+            Area::Client(None, Some(binding)) => format!("binding={binding}"),
+            Area::Client(_, None) => "check=client.".into(),
         }
     }
 }
@@ -175,6 +200,8 @@ pub struct AgentHistory {
     pub name: String,
     /// Its folder in the site (`agents/<folder>/`).
     pub folder: String,
+    /// An agent or a client, as its latest run's entry says.
+    pub kind: Kind,
     /// The runs it was in, oldest first (never empty).
     pub seen: Vec<Seen>,
     /// Its latest run's results by area (empty when that run has no report).
@@ -215,7 +242,12 @@ fn outcome_word(outcome: Outcome) -> &'static str {
 }
 
 /// The statuses a move up of whose count is a regression, by how the counts compare.
-const BAD: [Status; 4] = [Status::Fail, Status::Error, Status::Untestable, Status::Warn];
+const BAD: [Status; 4] = [
+    Status::Fail,
+    Status::Error,
+    Status::Untestable,
+    Status::Warn,
+];
 
 impl Tracker {
     /// The history of the agent named `name`, empty.
@@ -308,8 +340,10 @@ impl Tracker {
             })
             .collect();
         failing.sort_by(|a, b| (a.since, a.level, &a.id).cmp(&(b.since, b.level, &b.id)));
+        let kind = self.seen.last().map_or(Kind::Agent, |s| s.entry.kind);
         Some(AgentHistory {
             folder: site_folder(&self.name),
+            kind,
             name: self.name,
             seen: self.seen,
             cells: self.cells,
@@ -370,7 +404,11 @@ impl AgentHistory {
     /// Where the files of its report of `seen` are, from the site's root (`reports/<hex>/`);
     /// `None` when the site does not hold it.
     pub fn report_dir(&self, seen: &Seen) -> Option<String> {
-        let digest = seen.entry.report_sha256.as_deref().filter(|_| seen.stored)?;
+        let digest = seen
+            .entry
+            .report_sha256
+            .as_deref()
+            .filter(|_| seen.stored)?;
         store_dir(digest)
     }
 }
@@ -527,8 +565,12 @@ fn matrix_row(agent: &AgentHistory, columns: &[Area], last: usize) -> Markup {
     let latest = agent.latest();
     html! {
         tr data-name=(agent.name.to_lowercase())
-            data-failing[agent.failing_now()] data-changed[agent.changed(last)] {
-            th scope="row" { a href=(format!("agents/{}/index.html", agent.folder)) { (agent.name) } }
+            data-failing[agent.failing_now()] data-changed[agent.changed(last)]
+            data-client[agent.kind == Kind::Client] {
+            th scope="row" {
+                a href=(format!("agents/{}/index.html", agent.folder)) { (agent.name) }
+                @if agent.kind == Kind::Client { " " span.kind { "client" } }
+            }
             td.(verdict_class(&latest.entry)) { (verdict_words(&latest.entry)) }
             td { (change_cell(agent, last)) }
             td { (date(&latest.entry.finished_at)) }
@@ -551,7 +593,7 @@ fn change_cell(agent: &AgentHistory, last: usize) -> Markup {
 
 /// The matrix's rows as compact data for its script, which writes them into the table: per
 /// agent `[name, folder, report folder ("" when the site holds no report), verdict, flags
-/// (1 failing, 2 changed), the "since last run" cell's HTML, date, cells...]`, a cell being
+/// (1 failing, 2 changed, 4 a client), the "since last run" cell's HTML, date, cells...]`, a cell being
 /// its words (`FAIL 2/30`, the status first) or "" when not tested. A tenth of the rows' HTML.
 fn matrix_data(site: &Site, columns: &[Area]) -> String {
     let last = site.last();
@@ -559,7 +601,9 @@ fn matrix_data(site: &Site, columns: &[Area]) -> String {
         .map(|agent| {
             let latest = agent.latest();
             let dir = agent.report_dir(latest).unwrap_or_default();
-            let flags = u8::from(agent.failing_now()) | (u8::from(agent.changed(last)) << 1);
+            let flags = u8::from(agent.failing_now())
+                | (u8::from(agent.changed(last)) << 1)
+                | (u8::from(agent.kind == Kind::Client) << 2);
             let mut row = vec![
                 serde_json::json!(agent.name),
                 serde_json::json!(agent.folder),
@@ -570,7 +614,11 @@ fn matrix_data(site: &Site, columns: &[Area]) -> String {
                 serde_json::json!(date(&latest.entry.finished_at)),
             ];
             row.extend(columns.iter().map(|area| {
-                serde_json::json!(agent.cells.get(area).map(|c| cell_words(c).1).unwrap_or_default())
+                serde_json::json!(agent
+                    .cells
+                    .get(area)
+                    .map(|c| cell_words(c).1)
+                    .unwrap_or_default())
             }));
             serde_json::Value::Array(row)
         })
@@ -604,6 +652,9 @@ fn matrix(site: &Site, scripted: bool) -> String {
     let failing = site.agents.iter().filter(|a| a.failing_now()).count();
     let changed = site.agents.iter().filter(|a| a.changed(last)).count();
     let total = site.agents.len();
+    let clients = (site.agents.iter())
+        .filter(|a| a.kind == Kind::Client)
+        .count();
     let radio = |value: &str, words: String, checked: bool| {
         html! {
             label { input type="radio" name="show" value=(value) checked[checked]; " " (words) }
@@ -613,7 +664,9 @@ fn matrix(site: &Site, scripted: bool) -> String {
         header {
             h1 { "A2A conformance survey" }
             p {
-                (total) " agent(s); " (failing) " did not pass their gate; "
+                (total - clients) " agent(s)"
+                @if clients > 0 { " and " (clients) " client(s)" }
+                "; " (failing) " did not pass their gate; "
                 @if last > 0 { (changed) " changed since the run before (" (site.run_date(last - 1)) ")." }
                 @else { "one run, so nothing to compare with." }
             }
@@ -636,6 +689,7 @@ fn matrix(site: &Site, scripted: bool) -> String {
                 (radio("all", format!("all ({total})"), true))
                 (radio("failing", format!("failing ({failing})"), false))
                 (radio("changed", format!("changed since last run ({changed})"), false))
+                @if clients > 0 { (radio("clients", format!("clients ({clients})"), false)) }
             }
             label { "Agent name contains " input type="search" name="q" autocomplete="off"; }
             output #shown-count aria-live="polite" { (total) " of " (total) " agents shown" }
@@ -644,6 +698,10 @@ fn matrix(site: &Site, scripted: bool) -> String {
             "Each cell gives the worst status of the agent's results in that area and how many have it "
             "(FAIL 2/14: 2 of 14 results failed), and links to those results in the agent's report. "
             "A result counts in the column of its binding and version, and in push, auth or streaming too when its check is one of those."
+            @if clients > 0 {
+                " A client's results (a client of the survey, run through its adapter as a2a-tck client runs it) "
+                "count in the client column of their binding and version."
+            }
         }
         div.scroll {
             table #matrix {
@@ -696,10 +754,14 @@ pub fn agent_page(site: &Site, agent: &AgentHistory) -> String {
     let body = html! {
         nav { a href="../../index.html" { "← all agents" } }
         header {
-            h1 { (agent.name) ": " span.(verdict_class(entry)) { (verdict_words(entry)) } }
+            h1 {
+                (agent.name) @if agent.kind == Kind::Client { " (client)" }
+                ": " span.(verdict_class(entry)) { (verdict_words(entry)) }
+            }
             p { img src=(format!("../../badges/{}.svg", agent.folder)) alt=(alt); }
             dl.meta {
-                dt { "target" } dd { code { (entry.target) } }
+                @if agent.kind == Kind::Client { dt { "adapter" } dd { code { (entry.target) } } }
+                @else { dt { "target" } dd { code { (entry.target) } } }
                 dt { "outcome" } dd { (outcome_word(entry.outcome)) " (exit status " (entry.exit_status) ")" }
                 @if let Some(reason) = &entry.verdict_reason { dt { "why" } dd { (reason) } }
                 @if let Some(error) = &entry.error { dt { "error" } dd { (error) } }
@@ -825,7 +887,10 @@ fn text_width(text: &str) -> usize {
 /// to the agent's page in the site.
 pub fn badge(site: &Site, agent: &AgentHistory) -> String {
     let entry = &agent.latest().entry;
-    let digest = entry.report_sha256.as_deref().map_or("no report", short_digest);
+    let digest = entry
+        .report_sha256
+        .as_deref()
+        .map_or("no report", short_digest);
     let right = format!(
         "{} · {} · {digest}",
         verdict_words(entry),

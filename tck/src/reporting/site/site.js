@@ -1,7 +1,8 @@
 // The results site's matrix. On index.html its rows are written from the compact data of
 // #matrix-data (one string of HTML set at once: one parse, one layout of the table); all.html has
-// them written out. Filters: every agent, those failing (their gate did not pass), or those
-// whose results changed since the run before; and a text filter on the agent's name. One pass
+// them written out. Filters: every agent, those failing (their gate did not pass), those
+// whose results changed since the run before, or the clients (a survey's [[client]]s); and a
+// text filter on the agent's name. One pass
 // over the rows per change, touching only the rows whose visibility changes. The URL fragment
 // holds the filter (#show=failing&q=acme), so a link opens the matrix filtered. Sets on <body>:
 // data-shown (rows shown), data-filter-ms (the last filtering's time), data-loaded-ms
@@ -23,11 +24,13 @@
   var names = new Array(n);
   var failing = new Array(n);
   var changed = new Array(n);
+  var clients = new Array(n);
   var shownNow = new Array(n);
   for (var i = 0; i < n; i++) {
     names[i] = rows[i].getAttribute("data-name");
     failing[i] = rows[i].hasAttribute("data-failing");
     changed[i] = rows[i].hasAttribute("data-changed");
+    clients[i] = rows[i].hasAttribute("data-client");
     shownNow[i] = true;
   }
 
@@ -37,8 +40,9 @@
     });
   }
 
-  // The rows as all.html writes them: [name, folder, report folder, verdict, flags, the
-  // "since last run" cell's HTML, date, cells...], a cell being its words or "".
+  // The rows as all.html writes them: [name, folder, report folder, verdict, flags (1 failing,
+  // 2 changed, 4 a client), the "since last run" cell's HTML, date, cells...], a cell being its
+  // words or "".
   function write(matrix) {
     var classes = { PASS: "s-pass", FAIL: "s-fail", WARN: "s-warn", "N/A": "s-na",
       UNTESTABLE: "s-untestable", ERROR: "s-error" };
@@ -51,8 +55,10 @@
       var flags = row[4];
       var out = '<tr data-name="' + esc(String(row[0]).toLowerCase()) + '"' +
         (flags & 1 ? " data-failing" : "") + (flags & 2 ? " data-changed" : "") +
+        (flags & 4 ? " data-client" : "") +
         '><th scope="row"><a href="agents/' + esc(row[1]) + '/index.html">' + name +
-        '</a></th><td class="v v-' + esc(row[3]) + '">' + esc(row[3]) + "</td><td>" + row[5] +
+        "</a>" + (flags & 4 ? ' <span class="kind">client</span>' : "") +
+        '</th><td class="v v-' + esc(row[3]) + '">' + esc(row[3]) + "</td><td>" + row[5] +
         "</td><td>" + esc(row[6]) + "</td>";
       for (var c = 0; c < columns.length; c++) {
         var words = row[7 + c];
@@ -76,7 +82,8 @@
     var q = form.elements.q.value.trim().toLowerCase();
     var shown = 0;
     for (var i = 0; i < n; i++) {
-      var keep = (show === "all" || (show === "failing" ? failing[i] : changed[i])) &&
+      var state = show === "failing" ? failing[i] : show === "clients" ? clients[i] : changed[i];
+      var keep = (show === "all" || state) &&
         (q === "" || names[i].indexOf(q) !== -1);
       if (keep !== shownNow[i]) {
         rows[i].hidden = !keep;
