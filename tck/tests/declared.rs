@@ -256,4 +256,37 @@ async fn a_card_without_a_version_names_its_interface() {
         "{:?}",
         report.untested_declarations
     );
+    // A survey entry says it with `assume_version` (a JavaScript framework's own A2A server
+    // serves a card of this shape).
+    let dir = temp_path("assume-survey");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let file = dir.join("agents.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "[[agent]]\nname = \"old\"\ntarget = \"{}\"\nselect = [\"card.*\"]\n\
+             assume_version = \"0.3\"\n",
+            server.uri()
+        ),
+    )
+    .expect("the survey file");
+    let out = dir.join("out");
+    let output = support::kit(vec![
+        "survey".into(),
+        file.to_str().expect("utf8").into(),
+        "--out".into(),
+        out.to_str().expect("utf8").into(),
+    ])
+    .await;
+    let report = Report::read(&out.join("old").join("report.json"))
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
+    assert!(report.interfaces[0].tested, "{:?}", report.interfaces);
+    assert!(
+        report
+            .verdict_reason
+            .contains("tested as 0.3 (--assume-version 0.3)"),
+        "{}",
+        report.verdict_reason
+    );
 }

@@ -68,6 +68,8 @@ pub struct Options {
     pub(super) min_judged: Option<crate::floor::MinJudged>,
     /// The revision of the 1.0 text the run judges by (`--spec-revision`), as named.
     pub(super) spec_revision: String,
+    /// The version an interface of a card that names none is tested as (`--assume-version`).
+    pub(super) assume_version: Option<crate::check::ProtocolVersion>,
     /// The SDK's ACTS behaviour file (`--sut-behaviors`).
     pub(super) sut_behaviors: Option<std::sync::Arc<crate::behaviors::SutBehaviors>>,
     /// The whole run's budget: once it runs out, no check starts and the report is that of an
@@ -122,6 +124,7 @@ impl Options {
             allow_unreviewed: false,
             min_judged: None,
             spec_revision: "latest".into(),
+            assume_version: None,
             sut_behaviors: None,
             deadline: None,
         }
@@ -342,6 +345,14 @@ impl Options {
         self
     }
 
+    /// Test an interface of a card that names no protocol version as this version
+    /// (`--assume-version`; the report says so). By default such an interface is declared but
+    /// not tested.
+    pub fn assume_version(mut self, version: ProtocolVersion) -> Options {
+        self.assume_version = Some(version);
+        self
+    }
+
     pub(super) fn validate(&self) -> Result<(), Error> {
         if crate::revision::Judging::named(&self.spec_revision).is_none() {
             return Err(Error::Usage(format!(
@@ -450,6 +461,7 @@ impl Options {
         options.sut_behaviors = self.sut_behaviors.clone();
         options.spec_revision =
             crate::revision::Judging::named(&self.spec_revision).unwrap_or_default();
+        options.assume_version = self.assume_version;
         options
     }
 

@@ -118,6 +118,9 @@ struct Settings {
     /// `--jobs`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     jobs: Option<usize>,
+    /// `--assume-version`: the version an interface of a card that names none is tested as.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    assume_version: Option<ProtocolVersion>,
 }
 
 /// One agent of a survey file.
@@ -327,6 +330,7 @@ fn with_defaults(mut spec: AgentSpec, defaults: &Settings) -> AgentSpec {
     own.timeout = own.timeout.or(defaults.timeout);
     own.check_timeout = own.check_timeout.or(defaults.check_timeout);
     own.jobs = own.jobs.or(defaults.jobs);
+    own.assume_version = own.assume_version.or(defaults.assume_version);
     spec
 }
 
@@ -391,6 +395,9 @@ fn plan(
             ));
         }
         options = options.spec_revision(revision);
+    }
+    if let Some(version) = settings.assume_version {
+        options = options.assume_version(version);
     }
     if let Some(timeout) = settings.timeout {
         options = options.request_timeout(seconds(timeout, "timeout")?);
@@ -517,8 +524,8 @@ fn plan_client(spec: ClientSpec, base: &Path, folder: String) -> Result<Planned,
         .map(str::parse::<api::MinJudged>)
         .transpose()
         .map_err(|e| format!("min_judged: {e}"))?;
-    let ids: Vec<&str> = (a2a_tck::plays::table().checks.iter())
-        .map(|c| c.id.as_str())
+    let ids: Vec<&str> = (a2a_tck::client_checks::all().iter())
+        .map(|c| c.id)
         .collect();
     let expect = spec.expect.as_ref().map(|e| base.join(e));
     // Checked here, as `a2a-tck client` checks --expect before its first play.
