@@ -288,3 +288,47 @@ async fn a_card_the_client_never_received_is_not_judged() {
         assert_eq!(result.status, expected, "{id}: {}", result.message);
     }
 }
+
+/// The fallback play's failing first interface is of another binding the client declares (the
+/// sentences speak of alternative protocols): a client of one binding, which a real framework's
+/// client is, got a WARN for not trying a second URL of the binding that failed; now N/A.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fallback_is_asked_only_between_protocols() {
+    let report = judged(mini("--versions 1.0"), &["client.interface.fallback"]).await;
+    let result = at(&report, "client.interface.fallback", RPC, V10);
+    assert_eq!(result.status, Status::NotApplicable, "{}", result.message);
+    assert!(
+        result.message.contains("declares one binding"),
+        "{}",
+        result.message
+    );
+    let report = judged(
+        mini("--versions 1.0 --bindings JSONRPC,HTTP+JSON"),
+        &["client.interface.fallback"],
+    )
+    .await;
+    // The mini client speaks JSON-RPC only, whatever it declares: it skips the failing
+    // HTTP+JSON interface and goes straight to the JSON-RPC one, so no fallback is seen.
+    let result = at(&report, "client.interface.fallback", RPC, V10);
+    assert_eq!(result.status, Status::Untestable, "{}", result.message);
+    for fault in [Vec::new(), vec![ClientFault::NoFallback]] {
+        let report = judged(
+            Client::Reference(fault.clone()),
+            &["client.interface.fallback"],
+        )
+        .await;
+        let result = at(&report, "client.interface.fallback", Binding::Rest, V10);
+        let expected = if fault.is_empty() {
+            Status::Pass
+        } else {
+            Status::Warn
+        };
+        assert_eq!(result.status, expected, "{fault:?}: {}", all(&report));
+        let first: &str = if fault.is_empty() {
+            "after the first interface failed"
+        } else {
+            "the first interface (JSON-RPC) answered 503"
+        };
+        assert!(result.message.contains(first), "{}", result.message);
+    }
+}

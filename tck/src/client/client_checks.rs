@@ -378,7 +378,7 @@ const CHECKS: &[ClientCheck] = &[
             section: "5.2",
             statements: &["V10-5.2-03", "V03-5.6.3-04", "V03-3.4.2-03"],
         },
-        requirement: "When the first interface fails (503, gRPC UNAVAILABLE), the client tries the next one the card declares.",
+        requirement: "When the first interface fails (503, gRPC UNAVAILABLE), the client tries the next one the card declares, of another protocol.",
         scope: Scope::Play {
             play: "fallback",
             versions: BOTH,
@@ -386,7 +386,7 @@ const CHECKS: &[ClientCheck] = &[
         requires: &[],
         maps_to: &[],
         acts: &[],
-        reading: None,
+        reading: Some("The sentences ask for fallback to alternative protocols (1.0 §5.2) or transports (0.3 §3.4.2, §5.6.3): the failing first interface is of another binding the client declares, and the play's own binding comes second. A client that declares one binding has no alternative protocol to fall back to: N/A (a second URL of the binding that failed is no alternative protocol, so not trying one breaks nothing)."),
         needs: Needs::NONE,
         run: verdicts::fallback,
     },

@@ -156,6 +156,10 @@ pub struct Bases {
     pub dead: String,
     /// The card's spelling of a binding the client does not declare (for `unspoken-first`).
     pub unspoken: String,
+    /// The binding of the failing interface `dead-first` lists first: another binding the
+    /// client declares (the sentences on fallback speak of alternative protocols), or the
+    /// play's own when the client declares one binding only.
+    pub fallback_from: Binding,
 }
 
 /// The binding of `unspoken-first` when the client declares all three: an open-form binding
@@ -209,17 +213,26 @@ pub fn bases(
         .into_iter()
         .find(|b| !declared.contains(b))
         .map_or(CUSTOM_BINDING, binding_name);
+    let fallback_from = [Binding::Jsonrpc, Binding::Rest, Binding::Grpc]
+        .into_iter()
+        .find(|b| *b != binding && declared.contains(b))
+        .unwrap_or(binding);
+    let dead_first = spec.card.interfaces.as_deref() == Some("dead-first");
     Bases {
         // With its interfaces on another origin, the card stays on the main listener: the
         // interfaces are the second door's.
         main: if spec.card.other_origin() { own_listener(Door::Alt) } else { base(Door::Main) },
         alt: base(Door::Alt),
-        dead: if spec.card.interfaces.as_deref() == Some("unspoken-first") && unspoken == "GRPC" {
+        // A gRPC address is host:port: a failing gRPC interface is a listener of its own.
+        dead: if (spec.card.interfaces.as_deref() == Some("unspoken-first") && unspoken == "GRPC")
+            || (dead_first && fallback_from == Binding::Grpc)
+        {
             own_listener(Door::Dead)
         } else {
             base(Door::Dead)
         },
         unspoken: unspoken.to_owned(),
+        fallback_from,
     }
 }
 
@@ -275,14 +288,16 @@ pub fn card_for(
     ] {
         card.remove(key);
     }
-    let name = binding_name(binding);
     let listed: Vec<(String, &str)> = match spec.card.interfaces.as_deref() {
-        Some("two") => vec![bases.main.clone(), bases.alt.clone()],
-        Some("dead-first") => vec![bases.dead.clone(), bases.main.clone()],
-        _ => vec![bases.main.clone()],
+        Some("two") => vec![(bases.main.clone(), binding), (bases.alt.clone(), binding)],
+        Some("dead-first") => vec![
+            (bases.dead.clone(), bases.fallback_from),
+            (bases.main.clone(), binding),
+        ],
+        _ => vec![(bases.main.clone(), binding)],
     }
     .iter()
-    .map(|base| (interface_url(base, binding), name))
+    .map(|(base, binding)| (interface_url(base, *binding), binding_name(*binding)))
     .collect();
     let listed = if spec.card.interfaces.as_deref() == Some("unspoken-first") {
         let unspoken = bases.unspoken.as_str();
@@ -586,6 +601,7 @@ mod tests {
             alt: "http://127.0.0.1:2/p/t".into(),
             dead: "http://127.0.0.1:3/p/t".into(),
             unspoken: "GRPC".into(),
+            fallback_from: Binding::Jsonrpc,
         };
         let backend = json!({"name": "n", "supportedInterfaces": [], "skills": [{"id": "s"}], "capabilities": {"extendedAgentCard": false}});
         let card = card_for(spec, Binding::Jsonrpc, ProtocolVersion::V0_3, &bases, &backend);
@@ -593,8 +609,13 @@ mod tests {
         assert_eq!(card["additionalInterfaces"][1]["url"], "http://127.0.0.1:1/p/t/a2a/jsonrpc");
         assert!(card.get("supportedInterfaces").is_none());
         assert!(card["capabilities"].get("extendedAgentCard").is_none());
+        // The failing interface is of another binding the client declares; the play's own
+        // (gRPC: host:port) comes second.
         let card = card_for(spec, Binding::Grpc, ProtocolVersion::V1_0, &bases, &backend);
-        assert_eq!(card["supportedInterfaces"][0]["url"], "127.0.0.1:3");
+        assert_eq!(card["supportedInterfaces"][0]["url"], "http://127.0.0.1:3/p/t/a2a/jsonrpc");
+        assert_eq!(card["supportedInterfaces"][0]["protocolBinding"], "JSONRPC");
+        assert_eq!(card["supportedInterfaces"][1]["url"], "127.0.0.1:1");
+        assert_eq!(card["supportedInterfaces"][1]["protocolBinding"], "GRPC");
         assert!(card.get("url").is_none());
     }
 }

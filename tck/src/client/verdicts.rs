@@ -1178,14 +1178,33 @@ pub(crate) fn first_supported(seen: &Observed) -> Judged {
     }
 }
 
+/// The binding of the card's first interface (1.0: `supportedInterfaces`; 0.3: the main
+/// url's `preferredTransport`).
+fn first_binding(card: &Value) -> Option<Binding> {
+    let named = (card["supportedInterfaces"].get(0))
+        .and_then(|i| i["protocolBinding"].as_str())
+        .or_else(|| card["preferredTransport"].as_str())?;
+    Binding::from_card(named)
+}
+
 pub(crate) fn fallback(seen: &Observed) -> Judged {
+    if first_binding(seen.card) == Some(seen.binding) {
+        return not_applicable(format!(
+            "the client declares one binding ({}): the sentences on fallback (1.0 §5.2, 0.3 \
+             §3.4.2 and §5.6.3) ask a client to try alternative protocols, and a second \
+             interface of the binding it failed on is none",
+            seen.binding.title()
+        ));
+    }
     let dead = seen.calls.iter().any(|c| c.door() == Door::Dead);
     let reached = seen.operations().any(|c| c.door() == Door::Main);
     match (dead, reached) {
         (true, true) => kept("after the first interface failed, the client used the second".into()),
         (true, false) => broken(format!(
-            "the first interface answered 503 (gRPC UNAVAILABLE) and the client did not try the \
-             second one the card declares{}",
+            "the first interface ({}) answered 503 (gRPC UNAVAILABLE) and the client did not \
+             try the second one the card declares ({}){}",
+            first_binding(seen.card).map_or("?", |b| b.title()),
+            seen.binding.title(),
             seen.said()
         )),
         (false, true) => untestable(
