@@ -1,7 +1,7 @@
 //! The kit as a library: one call, [`run`], takes [`Options`] (the target, the selection, the
 //! deadlines) and returns the [`Report`], the same report the `a2a-tck` command writes: a
-//! facade over [`crate::runner::run`], started and ended by the run session every entrance
-//! shares ([`crate::session`]), so an SDK or an agent's own test suite can gate on
+//! facade over [`crate::run::runner::run`], started and ended by the run session every entrance
+//! shares ([`crate::run::session`]), so an SDK or an agent's own test suite can gate on
 //! conformance inside `cargo test`.
 //!
 //! ```no_run
@@ -22,18 +22,18 @@
 
 use std::time::Duration;
 
-use crate::runner::{self, RunError};
-use crate::session::{BuiltinAgent, Session};
-use crate::{builtin, card, checks, output};
+use crate::run::runner::{self, RunError};
+use crate::run::session::{BuiltinAgent, Session};
+use crate::{run::builtin, exchange::card, suite::checks, reporting::output};
 
-pub use crate::baseline::Baseline;
-pub use crate::check::{Binding, Level, ProtocolVersion, Status};
-pub use crate::contract::Contract;
-pub use crate::drive::Drive;
-pub use crate::floor::MinJudged;
-pub use crate::format::Format;
-pub use crate::gate::Gate;
-pub use crate::report::{CheckResult, Report, Verdict};
+pub use crate::reporting::baseline::Baseline;
+pub use crate::suite::check::{Binding, Level, ProtocolVersion, Status};
+pub use crate::suite::contract::Contract;
+pub use crate::facts::drive::Drive;
+pub use crate::reporting::floor::MinJudged;
+pub use crate::reporting::format::Format;
+pub use crate::reporting::gate::Gate;
+pub use crate::reporting::report::{CheckResult, Report, Verdict};
 pub use a2a_reference_agent::{AgentConfig, Fault};
 
 mod options;
@@ -41,13 +41,13 @@ pub use options::{Options, Target};
 
 /// The types a [`Report`] holds, as its JSON names them (`schemas/report.schema.json`).
 pub mod model {
-    pub use crate::card::DeclaredInterface;
-    pub use crate::contract::{Carrier, ContractReport};
-    pub use crate::evidence::{
+    pub use crate::exchange::card::DeclaredInterface;
+    pub use crate::suite::contract::{Carrier, ContractReport};
+    pub use crate::exchange::evidence::{
         Dropped, Exchange, RecordedBody, RecordedEvent, RecordedRequest, RecordedResponse,
     };
-    pub use crate::latency::{Figures, OperationLatency};
-    pub use crate::report::{
+    pub use crate::exchange::latency::{Figures, OperationLatency};
+    pub use crate::reporting::report::{
         AppliedReading, Compatibility, ConfigurationRun, Counts, DurabilityReport, Expected, Floor,
         Gate, LevelCount, NotRun, Partial, RefusedOperation, ReportError, RunFailure, Selection,
         SignatureForms, SpecRevisionJudged, Stale, Target, Tool, UntestedDeclaration,
@@ -126,7 +126,7 @@ async fn run_unjudged(options: &Options, session: &mut Session) -> Result<Report
             };
             let mut run = options.run_options(url, &card_url, false);
             run.durability = (options.restart_cmd.as_deref())
-                .map(|c| crate::durability::Durability::command(c, options.ready_timeout));
+                .map(|c| crate::run::durability::Durability::command(c, options.ready_timeout));
             (None, run)
         }
         Target::Builtin(config) => {
@@ -158,7 +158,7 @@ async fn run_unjudged(options: &Options, session: &mut Session) -> Result<Report
 async fn within<T>(
     deadline: Option<Duration>,
     run: impl std::future::Future<Output = T>,
-    stop: &crate::stop::Stop,
+    stop: &crate::facts::stop::Stop,
 ) -> T {
     let Some(deadline) = deadline else {
         return run.await;
@@ -217,13 +217,13 @@ pub fn junit(report: &Report) -> Result<String, Error> {
 
 /// The HTML report (`--html`): one self-contained page.
 pub fn html(report: &Report) -> String {
-    crate::html::page(report)
+    crate::reporting::html::page(report)
 }
 
 /// The SARIF 2.1.0 log (`--sarif`): each result that is not PASS located in the card (or,
 /// given `baseline_text`, the baseline file the run was gated on).
 pub fn sarif(report: &Report, baseline_text: Option<&str>) -> String {
-    crate::sarif::sarif(report, baseline_text)
+    crate::reporting::sarif::sarif(report, baseline_text)
 }
 
 /// The results that did not pass (FAIL, WARN, ERROR, UNTESTABLE; N/A is not counted).

@@ -14,30 +14,19 @@
 
 pub mod api;
 
-/// Declares the kit's layers (a folder each, in `tck/src`, lowest first; see ARCHITECTURE.md)
-/// and re-exports each layer's modules at the crate's root, so that a module is named
-/// `crate::wire` wherever it lives: public for the kit's binary and tests, hidden from these
-/// docs.
-macro_rules! layers {
-    ($($layer:ident: $($module:ident),* ;)*) => {
-        $(
-            #[doc(hidden)]
-            pub mod $layer;
-            $(
-                #[doc(hidden)]
-                pub use $layer::$module;
-            )*
-        )*
-    };
-}
-
-layers! {
-    facts: a2a, behaviors, destination, drive, ids, jws, model, operation, registry, revision,
-        service_params, stop;
-    exchange: card, evidence, history, judge, latency, pace, shapes, tls_probe, transport, webhook, wire;
-    suite: card_drive, check, checks, contract, ctx, detect, filter, probe, revised;
-    reporting: acts_report, baseline, compat, declarations, diff, evidence_text, floor, format, gate, html,
-        output, refusals, report, sarif, secrets, site, survey_index;
-    run: builtin, card_only, configurations, durability, explore, failure, runner, session;
-    client: adapter, calls, card_signing, client_checks, client_runner, plays, reference_client, stage, verdicts;
-}
+// The kit's layers, a folder each in `tck/src`, lowest first (see ARCHITECTURE.md): public
+// for the kit's binary and tests, hidden from these docs. A module is named by its layer
+// wherever it is used (`crate::exchange::wire`, `a2a_tck::reporting::report`): the crate's
+// root re-exports none of them.
+#[doc(hidden)]
+pub mod facts;
+#[doc(hidden)]
+pub mod exchange;
+#[doc(hidden)]
+pub mod suite;
+#[doc(hidden)]
+pub mod reporting;
+#[doc(hidden)]
+pub mod run;
+#[doc(hidden)]
+pub mod client;

@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use a2a_tck::report::Report;
+use a2a_tck::reporting::report::Report;
 use clap::Parser;
 
 // `print!` and `println!` of this binary, in every module below: std's panic when standard
@@ -108,15 +108,15 @@ fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
 
 /// `a2a-tck schemas`: prints or writes the wire schemas.
 fn wire_schemas(dir: Option<&std::path::Path>) -> ExitCode {
-    use a2a_tck::model::ProtocolVersion;
+    use a2a_tck::facts::model::ProtocolVersion;
     match dir {
         None => {
             for version in [ProtocolVersion::V1_0, ProtocolVersion::V0_3] {
-                print!("{}", a2a_tck::shapes::schema_text(version));
+                print!("{}", a2a_tck::exchange::shapes::schema_text(version));
             }
             ExitCode::SUCCESS
         }
-        Some(dir) => match a2a_tck::shapes::write(dir) {
+        Some(dir) => match a2a_tck::exchange::shapes::write(dir) {
             Ok(paths) => {
                 for path in paths {
                     println!("wrote {}", path.display());

@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use a2a_reference_agent::Fault;
-use a2a_tck::acts_report::{self, ActsReport, Outcome, Sdk};
-use a2a_tck::behaviors::{SutBehaviors, Undeclared};
-use a2a_tck::check::{Binding, Status};
-use a2a_tck::contract::Contract;
-use a2a_tck::report::Report;
-use a2a_tck::runner::{self, RunOptions};
+use a2a_tck::reporting::acts_report::{self, ActsReport, Outcome, Sdk};
+use a2a_tck::facts::behaviors::{SutBehaviors, Undeclared};
+use a2a_tck::suite::check::{Binding, Status};
+use a2a_tck::suite::contract::Contract;
+use a2a_tck::reporting::report::Report;
+use a2a_tck::run::runner::{self, RunOptions};
 
 use crate::support;
 
@@ -51,7 +51,7 @@ fn an_sdk_file_reads_with_every_prefix() {
     assert_eq!(stream.streaming, Some(true));
     assert_eq!(stream.artifacts.as_ref().map(Vec::len), Some(1));
     // Every kit scenario with an ACTS counterpart is then used.
-    let scenarios = a2a_tck::contract::Scenarios::declared(Arc::new(read), Undeclared::default());
+    let scenarios = a2a_tck::suite::contract::Scenarios::declared(Arc::new(read), Undeclared::default());
     let record = scenarios.declared_report().expect("recorded");
     assert_eq!(
         record.undeclared,
@@ -71,7 +71,7 @@ fn unknown_fields_are_accepted() {
     );
     assert!(read.behaviors[1].other.contains_key("max_turns"));
     // ACTS's timed tck-long-running is not the kit's held task (ACTS's tck-cancel).
-    let scenarios = a2a_tck::contract::Scenarios::declared(Arc::new(read), Undeclared::default());
+    let scenarios = a2a_tck::suite::contract::Scenarios::declared(Arc::new(read), Undeclared::default());
     assert!(!scenarios.honours("tck-long-running"));
     assert!(scenarios.honours("tck-input-required"));
     assert!(scenarios
@@ -105,13 +105,13 @@ fn a_file_of_another_shape_is_a_usage_error() {
 }
 
 async fn run_declared(name: &str, rule: Undeclared) -> Report {
-    let agent = a2a_tck::builtin::start(&[Fault::ActsContractOnly])
+    let agent = a2a_tck::run::builtin::start(&[Fault::ActsContractOnly])
         .await
         .expect("agent starts");
     let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
     options.sut_behaviors = Some(Arc::new(SutBehaviors::read(&file(name)).expect("reads")));
     options.undeclared = rule;
-    let report = runner::run(&a2a_tck::checks::all(), &options)
+    let report = runner::run(&a2a_tck::suite::checks::all(), &options)
         .await
         .expect("run");
     agent.shutdown().await;
@@ -263,7 +263,7 @@ async fn a_configuration_read_from_each_result_tags_its_test() {
         "the full file drives every check"
     );
     let sdk = Sdk::of(&report, None, None, None, None);
-    let configuration = |r: &a2a_tck::report::CheckResult| {
+    let configuration = |r: &a2a_tck::reporting::report::CheckResult| {
         r.id.starts_with("streaming.")
             .then(|| "reduced".to_string())
     };

@@ -6,21 +6,21 @@
 use std::collections::BTreeMap;
 
 use a2a_reference_agent::Fault;
-use a2a_tck::card_drive::{CardDriven, CardSource, PartKind};
-use a2a_tck::check::Status;
-use a2a_tck::contract::Contract;
-use a2a_tck::drive::Drive;
-use a2a_tck::report::{CheckResult, Report};
-use a2a_tck::runner::{self, RunOptions};
+use a2a_tck::suite::card_drive::{CardDriven, CardSource, PartKind};
+use a2a_tck::suite::check::Status;
+use a2a_tck::suite::contract::Contract;
+use a2a_tck::facts::drive::Drive;
+use a2a_tck::reporting::report::{CheckResult, Report};
+use a2a_tck::run::runner::{self, RunOptions};
 
 async fn run(fault: Fault, contract: Option<Contract>, drive: Option<Drive>) -> Report {
-    let agent = a2a_tck::builtin::start(&[fault])
+    let agent = a2a_tck::run::builtin::start(&[fault])
         .await
         .expect("agent starts");
     let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
     options.contract = contract;
     options.drive = drive.map(std::sync::Arc::new);
-    let report = runner::run(&a2a_tck::checks::all(), &options)
+    let report = runner::run(&a2a_tck::suite::checks::all(), &options)
         .await
         .expect("run");
     agent.shutdown().await;

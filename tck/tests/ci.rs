@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-use a2a_tck::report::{Report, Verdict};
+use a2a_tck::reporting::report::{Report, Verdict};
 use serde_json::json;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;

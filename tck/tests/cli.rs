@@ -8,8 +8,8 @@ use support::{stderr, BIN};
 use std::process::Output;
 use std::time::{Duration, Instant};
 
-use a2a_tck::check::Status;
-use a2a_tck::report::{Report, Verdict};
+use a2a_tck::suite::check::Status;
+use a2a_tck::reporting::report::{Report, Verdict};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
@@ -69,8 +69,8 @@ async fn builtin_run_is_conformant_and_writes_reports() {
     // (`--tls` serves it over TLS).
     for result in &report.results {
         let no_paging = result.id == "push.config-list-pages"
-            && result.binding == Some(a2a_tck::check::Binding::Jsonrpc)
-            && result.version == Some(a2a_tck::check::ProtocolVersion::V0_3);
+            && result.binding == Some(a2a_tck::suite::check::Binding::Jsonrpc)
+            && result.version == Some(a2a_tck::suite::check::ProtocolVersion::V0_3);
         let gated = result.id.starts_with("capabilities.streaming-absent")
             || result.id.starts_with("capabilities.push-absent")
             || result.id == "capabilities.extended-card-absent-rejected"
@@ -240,7 +240,7 @@ async fn usage_errors_exit_2() {
 /// exchange goes to that agent.
 #[tokio::test]
 async fn a_card_url_alone_tests_the_agent_it_describes() {
-    let agent = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
+    let agent = a2a_tck::run::builtin::start_with(a2a_reference_agent::AgentConfig::default())
         .await
         .expect("the reference agent starts");
     let (base, card_url) = (agent.base_url(), agent.card_url());
@@ -643,7 +643,7 @@ async fn the_client_checks_are_listed_and_explained() {
             .find(|l| l.split_whitespace().next() == Some(id))
             .and_then(|l| l.split_whitespace().nth(1).map(str::to_owned))
     };
-    for check in a2a_tck::client_checks::all() {
+    for check in a2a_tck::client::client_checks::all() {
         assert_eq!(
             side(&text, check.id).as_deref(),
             Some("client"),
@@ -657,7 +657,7 @@ async fn the_client_checks_are_listed_and_explained() {
             check.id
         );
     }
-    for check in a2a_tck::checks::all() {
+    for check in a2a_tck::suite::checks::all() {
         assert!(
             !text.contains(&format!("{} ", check.id)),
             "{} under --client",

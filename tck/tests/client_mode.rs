@@ -10,16 +10,16 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Duration;
 
-use a2a_tck::adapter::Client;
-use a2a_tck::check::{Level, Status};
-use a2a_tck::client_checks;
-use a2a_tck::client_runner::{run, ClientOptions};
-use a2a_tck::filter::Filter;
-use a2a_tck::reference_client::ClientFault;
+use a2a_tck::client::adapter::Client;
+use a2a_tck::suite::check::{Level, Status};
+use a2a_tck::client::client_checks;
+use a2a_tck::client::client_runner::{run, ClientOptions};
+use a2a_tck::suite::filter::Filter;
+use a2a_tck::client::reference_client::ClientFault;
 
 #[path = "negative/client.rs"]
 mod cases;
-use a2a_tck::report::{Mode, Verdict};
+use a2a_tck::reporting::report::{Mode, Verdict};
 
 fn options(client: Client, select: Vec<String>) -> ClientOptions {
     ClientOptions {
@@ -57,7 +57,7 @@ async fn the_reference_client_passes_every_check_on_every_binding_and_version() 
     assert_eq!(client.command, "builtin");
     let ids: BTreeSet<&str> = report.results.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids.len(), client_checks::all().len(), "every check ran");
-    let places: BTreeSet<String> = report.results.iter().map(a2a_tck::report::place).collect();
+    let places: BTreeSet<String> = report.results.iter().map(a2a_tck::reporting::report::place).collect();
     assert_eq!(places.len(), 6, "three bindings x two versions: {places:?}");
     // The play's bearer token is scrubbed from the report, as a server run's credentials are.
     let authenticated = (report.results.iter())
@@ -189,14 +189,14 @@ async fn a_client_report_renders_in_every_format_and_names_its_client() {
     ))
     .await;
     assert_eq!(report.verdict, Verdict::NonConformant);
-    for format in a2a_tck::format::Format::ALL {
+    for format in a2a_tck::reporting::format::Format::ALL {
         let text = format.render(&report, None).expect("the report renders");
         assert!(
             text.contains("client.interface.first-supported"),
             "{format:?}"
         );
     }
-    let markdown = a2a_tck::format::Format::Markdown
+    let markdown = a2a_tck::reporting::format::Format::Markdown
         .render(&report, None)
         .expect("markdown");
     assert!(
@@ -209,7 +209,7 @@ async fn a_client_report_renders_in_every_format_and_names_its_client() {
         markdown.contains("/.well-known/agent-card.json"),
         "{markdown}"
     );
-    let html = a2a_tck::format::Format::Html
+    let html = a2a_tck::reporting::format::Format::Html
         .render(&report, None)
         .expect("html");
     assert!(html.contains("/.well-known/agent-card.json"));
@@ -219,7 +219,7 @@ async fn a_client_report_renders_in_every_format_and_names_its_client() {
     let dir = tempfile::tempdir().expect("a scratch folder");
     let path = dir.path().join("client.json");
     report.write(&path).expect("written");
-    let read = a2a_tck::report::Report::read(&path).expect("the report reads back");
+    let read = a2a_tck::reporting::report::Report::read(&path).expect("the report reads back");
     assert_eq!(read, report);
 }
 
@@ -263,7 +263,7 @@ fn starts_in(path: &Path) -> usize {
 
 /// What the adapter printed on standard error in the play of `result` (its evidence's first
 /// exchange is the adapter's run).
-fn adapter_output(result: &a2a_tck::report::CheckResult) -> String {
+fn adapter_output(result: &a2a_tck::reporting::report::CheckResult) -> String {
     let run = result.evidence.first().expect("the play's evidence");
     assert_eq!(run.request.method, "ADAPTER");
     let printed = run.response.as_ref().expect("what it printed");
@@ -284,7 +284,7 @@ async fn a_slow_adapter_gives_the_same_results_run_per_scenario_or_staying_up() 
             vec!["client.card.tolerates-unknown-fields".into()],
         ))
         .await;
-        let ran: Vec<&a2a_tck::report::CheckResult> = (report.results.iter())
+        let ran: Vec<&a2a_tck::reporting::report::CheckResult> = (report.results.iter())
             .filter(|r| r.status != Status::NotApplicable)
             .collect();
         let mut here = Vec::new();
@@ -333,7 +333,7 @@ async fn a_hung_adapter_that_stays_up_is_an_error_and_is_started_again() {
     );
     options.scenario_timeout = Duration::from_secs(3);
     let report = run(&options).await;
-    let ran: Vec<&a2a_tck::report::CheckResult> = (report.results.iter())
+    let ran: Vec<&a2a_tck::reporting::report::CheckResult> = (report.results.iter())
         .filter(|r| r.status != Status::NotApplicable)
         .collect();
     let statuses: Vec<Status> = ran.iter().map(|r| r.status).collect();

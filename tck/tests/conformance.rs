@@ -11,7 +11,7 @@ mod support;
 use std::sync::Arc;
 
 use a2a_reference_agent::{AgentConfig, Fault};
-use a2a_tck::check::{Binding, Capability, Gate, Profile, ProtocolVersion, Status};
+use a2a_tck::suite::check::{Binding, Capability, Gate, Profile, ProtocolVersion, Status};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Results that are N/A by the protocol itself (the interface has no such feature) or by the
@@ -31,25 +31,25 @@ fn main() -> std::process::ExitCode {
     let args = Arguments::from_args();
     let runtime = Arc::new(tokio::runtime::Runtime::new().expect("a tokio runtime"));
     let agent = runtime
-        .block_on(a2a_tck::builtin::start(&[]))
+        .block_on(a2a_tck::run::builtin::start(&[]))
         .expect("the reference agent starts");
     let plain = runtime
-        .block_on(a2a_tck::builtin::start_with(AgentConfig {
+        .block_on(a2a_tck::run::builtin::start_with(AgentConfig {
             no_streaming: true,
             ..AgentConfig::default()
         }))
         .expect("the no-streaming reference agent starts");
     // The tls.* checks run against the agent under TLS (on plain http they are N/A).
     let secure = runtime
-        .block_on(a2a_tck::builtin::start_with(AgentConfig {
+        .block_on(a2a_tck::run::builtin::start_with(AgentConfig {
             tls: true,
-            ..a2a_tck::builtin::profile()
+            ..a2a_tck::run::builtin::profile()
         }))
         .expect("the reference agent starts under TLS");
     let (secured, credentials) = runtime
-        .block_on(a2a_tck::builtin::start_full(&[Fault::AuthCardOauthScheme]))
+        .block_on(a2a_tck::run::builtin::start_full(&[Fault::AuthCardOauthScheme]))
         .expect("the authenticated reference agent starts");
-    let trials = a2a_tck::checks::all()
+    let trials = a2a_tck::suite::checks::all()
         .into_iter()
         .map(|check| {
             let lacks_streaming = check.requires.contains(&Gate::Lacks(Capability::Streaming));

@@ -10,17 +10,17 @@ use support::BIN;
 use std::collections::BTreeMap;
 
 use a2a_reference_agent::Fault;
-use a2a_tck::check::Status;
+use a2a_tck::suite::check::Status;
 
 /// The scenarios check `id` may send, from its `needs`.
 fn scenarios_of(id: &str) -> &'static [&'static str] {
-    (a2a_tck::checks::all().into_iter())
+    (a2a_tck::suite::checks::all().into_iter())
         .find(|c| c.id == id)
         .map_or(&[], |c| c.needs.scenarios)
 }
-use a2a_tck::contract::Contract;
-use a2a_tck::report::{Report, Verdict};
-use a2a_tck::runner::{self, RunOptions};
+use a2a_tck::suite::contract::Contract;
+use a2a_tck::reporting::report::{Report, Verdict};
+use a2a_tck::run::runner::{self, RunOptions};
 
 fn temp_path(name: &str) -> std::path::PathBuf {
     support::temp_path("contract", name)
@@ -40,10 +40,10 @@ fn kit(name: &str, args: &[&str]) -> (Option<i32>, String, Report) {
 }
 
 async fn run(faults: &[Fault], contract: Option<Contract>) -> Report {
-    let agent = a2a_tck::builtin::start(faults).await.expect("agent starts");
+    let agent = a2a_tck::run::builtin::start(faults).await.expect("agent starts");
     let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
     options.contract = contract;
-    let report = runner::run(&a2a_tck::checks::all(), &options)
+    let report = runner::run(&a2a_tck::suite::checks::all(), &options)
         .await
         .expect("run");
     agent.shutdown().await;
@@ -223,7 +223,7 @@ async fn an_agent_that_plays_only_acts_is_driven_by_the_first_text_part() {
         contract.evidence
     );
     assert_eq!(contract.used, Contract::Acts);
-    assert_eq!(contract.carrier, a2a_tck::contract::Carrier::FirstText);
+    assert_eq!(contract.carrier, a2a_tck::suite::contract::Carrier::FirstText);
     assert_eq!(contract.kit_scenarios.len(), 3, "{contract:?}");
     assert!(contract
         .honoured
@@ -275,18 +275,18 @@ fn statuses(report: &Report) -> BTreeMap<String, Status> {
 
 #[tokio::test]
 async fn a_drive_file_drives_an_agent_that_plays_no_contract_through_its_approval_step() {
-    let agent = a2a_tck::builtin::start(&[Fault::PlaysNoContract])
+    let agent = a2a_tck::run::builtin::start(&[Fault::PlaysNoContract])
         .await
         .expect("agent starts");
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/drive-reference.toml");
-    let drive = a2a_tck::drive::Drive::read(&path).expect("the example drive file parses");
+    let drive = a2a_tck::facts::drive::Drive::read(&path).expect("the example drive file parses");
     let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
-    let undriven = runner::run(&a2a_tck::checks::all(), &options)
+    let undriven = runner::run(&a2a_tck::suite::checks::all(), &options)
         .await
         .expect("run");
     options.drive = Some(std::sync::Arc::new(drive));
-    let driven = runner::run(&a2a_tck::checks::all(), &options)
+    let driven = runner::run(&a2a_tck::suite::checks::all(), &options)
         .await
         .expect("run");
     agent.shutdown().await;
@@ -338,7 +338,7 @@ async fn a_drive_file_drives_an_agent_that_plays_no_contract_through_its_approva
 /// continues the task whatever the approval carries) is UNTESTABLE naming the pointer.
 #[tokio::test]
 async fn a_drive_pointer_that_finds_nothing_is_untestable_never_a_fail() {
-    let agent = a2a_tck::builtin::start(&[Fault::PlaysNoContract])
+    let agent = a2a_tck::run::builtin::start(&[Fault::PlaysNoContract])
         .await
         .expect("agent starts");
     let path =
@@ -349,11 +349,11 @@ async fn a_drive_pointer_that_finds_nothing_is_untestable_never_a_fail() {
         "/status/message/parts/7/data/approvalId",
     );
     assert!(text.contains(right), "the fixture's pointer moved");
-    let drive = a2a_tck::drive::Drive::parse(&text.replace(right, wrong), false).expect("parses");
+    let drive = a2a_tck::facts::drive::Drive::parse(&text.replace(right, wrong), false).expect("parses");
     let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
     options.drive = Some(std::sync::Arc::new(drive));
     options.filter.select = vec!["send.follow-up-continues-interrupted-task".into()];
-    let report = runner::run(&a2a_tck::checks::all(), &options)
+    let report = runner::run(&a2a_tck::suite::checks::all(), &options)
         .await
         .expect("run");
     agent.shutdown().await;

@@ -5,7 +5,7 @@
 
 use crate::support;
 
-use a2a_tck::report::Report;
+use a2a_tck::reporting::report::Report;
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -242,7 +242,7 @@ async fn a_card_without_a_version_names_its_interface() {
     assert!(interface.tested, "{interface:?}");
     assert_eq!(
         interface.version,
-        Some(a2a_tck::check::ProtocolVersion::V0_3)
+        Some(a2a_tck::suite::check::ProtocolVersion::V0_3)
     );
     assert!(
         report

@@ -239,7 +239,7 @@ fn durability_over_tls_serves_the_restarted_agent_with_the_same_ca() {
 #[test]
 fn the_library_runs_the_area_over_tls() {
     use a2a_tck::api::{self, Options, Status};
-    let mut config = a2a_tck::builtin::profile();
+    let mut config = a2a_tck::run::builtin::profile();
     config.tls = true;
     let options = Options::builtin_with(config)
         .durability()

@@ -5,8 +5,8 @@
 use crate::support;
 
 use a2a_reference_agent::Fault;
-use a2a_tck::explore::{self, Case, CaseFile, Exploration, ExploreOptions, Op};
-use a2a_tck::runner::RunOptions;
+use a2a_tck::run::explore::{self, Case, CaseFile, Exploration, ExploreOptions, Op};
+use a2a_tck::run::runner::RunOptions;
 use support::{stderr, stdout, temp_path};
 
 /// The seed of these tests.
@@ -19,7 +19,7 @@ async fn explore_agent(
     cases: Option<&[Case]>,
     adjust: impl FnOnce(&mut ExploreOptions),
 ) -> Exploration {
-    let agent = a2a_tck::builtin::start_with(a2a_tck::builtin::full_profile(faults))
+    let agent = a2a_tck::run::builtin::start_with(a2a_tck::run::builtin::full_profile(faults))
         .await
         .expect("the reference agent starts");
     let run = RunOptions::new(&agent.base_url(), &agent.card_url());

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use a2a_tck::check::{Binding, Status};
-use a2a_tck::report::{Report, Verdict};
+use a2a_tck::suite::check::{Binding, Status};
+use a2a_tck::reporting::report::{Report, Verdict};
 
 const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
 /// One check, and the fault that breaks it on every interface (1.0 and 0.3).
@@ -144,8 +144,8 @@ fn an_entry_naming_no_check_of_the_kit_is_an_error_not_stale() {
         "globbed.toml",
         "[[expect]]\ncheck = \"send.context-id-*\"\nstatus = \"FAIL\"\nreason = \"known\"\n",
     );
-    let baseline = a2a_tck::baseline::Baseline::load(&globbed).expect("loads");
-    assert!(baseline.validate(&a2a_tck::checks::ids(), false).is_ok());
+    let baseline = a2a_tck::reporting::baseline::Baseline::load(&globbed).expect("loads");
+    assert!(baseline.validate(&a2a_tck::suite::checks::ids(), false).is_ok());
 }
 
 #[test]
@@ -289,12 +289,12 @@ fn the_written_baseline_gates_the_run_it_came_from() {
         let baseline = temp(name);
         let output = kit(&["baseline", path(&source), "-o", path(&baseline)]);
         assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-        let written = a2a_tck::baseline::Baseline::load(&baseline).expect("it loads");
+        let written = a2a_tck::reporting::baseline::Baseline::load(&baseline).expect("it loads");
         assert_eq!(written.expect.len(), report.results.len());
         assert!(written
             .expect
             .iter()
-            .all(|e| e.status == Status::Fail && e.reason == a2a_tck::baseline::TODO_REASON));
+            .all(|e| e.status == Status::Fail && e.reason == a2a_tck::reporting::baseline::TODO_REASON));
         let (output, gated) = run(
             "regated",
             true,
@@ -353,7 +353,7 @@ fn run_other(name: &str) -> (Output, Report) {
 fn the_compatibility_summary_counts_requirements() {
     let (output, report) = run("compat", true, &[]);
     let compat = report.compatibility.expect("the report has the summary");
-    let must = &compat.levels[&a2a_tck::check::Level::Must];
+    let must = &compat.levels[&a2a_tck::suite::check::Level::Must];
     assert_eq!(must.satisfied, 0);
     assert!(must.violated > 0);
     assert_eq!(compat.percent, Some(0.0));
@@ -399,7 +399,7 @@ fn the_written_baseline_leaves_out_what_the_gate_does_not_judge() {
     });
     let output = kit(&["baseline", path(&report)]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    let written: a2a_tck::baseline::Baseline = toml::from_str(&text(&output.stdout)).expect("toml");
+    let written: a2a_tck::reporting::baseline::Baseline = toml::from_str(&text(&output.stdout)).expect("toml");
     assert!(
         written.expect.iter().all(|e| e.status == Status::Fail),
         "{written:?}"

@@ -13,7 +13,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use a2a_proto::server::{Backend, BackendError};
-use a2a_tck::check::Status;
+use a2a_tck::suite::check::Status;
 use futures::stream::BoxStream;
 use futures::StreamExt;
 use hostile::*;

@@ -162,7 +162,7 @@ async fn an_sse_body_sent_as_json_warns_on_the_content_type_check() {
         .expect("one result");
     assert_eq!(
         result.status,
-        a2a_tck::check::Status::Warn,
+        a2a_tck::suite::check::Status::Warn,
         "{}",
         support::explain(&[&result])
     );

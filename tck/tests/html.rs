@@ -2,23 +2,23 @@
 //! its evidence, escapes what the agent sent, and stays bounded in size; and, in a real
 //! headless Chromium, a script that runs without errors and whose filters change what is shown.
 
-use a2a_tck::check::Status;
-use a2a_tck::evidence::{Exchange, RecordedBody, RecordedEvent, RecordedRequest, RecordedResponse};
-use a2a_tck::html;
-use a2a_tck::report::Report;
-use a2a_tck::runner::{self, RunOptions};
+use a2a_tck::suite::check::Status;
+use a2a_tck::exchange::evidence::{Exchange, RecordedBody, RecordedEvent, RecordedRequest, RecordedResponse};
+use a2a_tck::reporting::html;
+use a2a_tck::reporting::report::Report;
+use a2a_tck::run::runner::{self, RunOptions};
 use scraper::{ElementRef, Html, Selector};
 
 use crate::support::browser;
 
 async fn run_with(faults: &[&str]) -> Report {
     let faults: Vec<_> = faults.iter().map(|f| f.parse().expect("fault")).collect();
-    let agent = a2a_tck::builtin::start(&faults)
+    let agent = a2a_tck::run::builtin::start(&faults)
         .await
         .expect("agent starts");
     let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
     options.builtin = faults.is_empty();
-    let report = runner::run(&a2a_tck::checks::all(), &options)
+    let report = runner::run(&a2a_tck::suite::checks::all(), &options)
         .await
         .expect("run");
     agent.shutdown().await;

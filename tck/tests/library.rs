@@ -93,7 +93,7 @@ async fn unusable_options_are_refused() {
     // A behaviour file implies the ACTS carrier: beside a contract or a drive file, one of
     // them would be dropped without a word.
     let behaviors = || {
-        a2a_tck::behaviors::SutBehaviors::read(std::path::Path::new(concat!(
+        a2a_tck::facts::behaviors::SutBehaviors::read(std::path::Path::new(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../fixtures/sut-behaviors-reference.yaml"
         )))
@@ -157,7 +157,7 @@ async fn the_library_takes_the_command_line_options() {
     .expect("the example drive file");
     let config = AgentConfig {
         faults: [Fault::PlaysNoContract].into(),
-        ..a2a_tck::builtin::profile()
+        ..a2a_tck::run::builtin::profile()
     };
     let driven = api::run(
         &Options::builtin_with(config)

@@ -62,7 +62,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use a2a_reference_agent::Fault;
-use a2a_tck::check::{Level, Profile, Status};
+use a2a_tck::suite::check::{Level, Profile, Status};
 use cases::{Case, KIT_SIDE_PENDING};
 
 /// Every negative case.
@@ -103,7 +103,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 fn main() -> std::process::ExitCode {
     let args = Arguments::from_args();
     let runtime = Arc::new(tokio::runtime::Runtime::new().expect("a tokio runtime"));
-    let catalog = a2a_tck::checks::all();
+    let catalog = a2a_tck::suite::checks::all();
     let mut trials = vec![Trial::test(
         "cases-are-filed-by-the-prefix-of-their-check",
         || {
@@ -128,7 +128,7 @@ fn main() -> std::process::ExitCode {
     )];
     trials.push(Trial::test("every-check-has-a-negative-case", || {
         let covered: BTreeSet<&str> = all_cases().map(|c| c.check).collect();
-        let catalog = a2a_tck::checks::all();
+        let catalog = a2a_tck::suite::checks::all();
         let missing: Vec<&str> = catalog
             .iter()
             .map(|c| c.id)
@@ -185,12 +185,12 @@ fn main() -> std::process::ExitCode {
                     } else {
                         // The agent each check's `needs` name: under TLS, or in
                         // authenticated mode.
-                        let mut config = a2a_tck::builtin::profile();
+                        let mut config = a2a_tck::run::builtin::profile();
                         config.faults.insert(case.fault);
                         config.tls = profile == Profile::Tls;
                         let credentials = (profile == Profile::Authenticated)
-                            .then(|| a2a_tck::builtin::authenticated(&mut config));
-                        let agent = a2a_tck::builtin::start_with(config)
+                            .then(|| a2a_tck::run::builtin::authenticated(&mut config));
+                        let agent = a2a_tck::run::builtin::start_with(config)
                             .await
                             .map_err(|e| Failed::from(format!("agent did not start: {e}")))?;
                         let card_url = match case.card_path {

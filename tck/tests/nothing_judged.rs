@@ -6,13 +6,13 @@
 
 use crate::support;
 
-use a2a_tck::check::Status;
+use a2a_tck::suite::check::Status;
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 /// The results of `select` on a card served by a mock whose interfaces do not answer.
-async fn judged_on(card: serde_json::Value, select: &str) -> Vec<a2a_tck::report::CheckResult> {
+async fn judged_on(card: serde_json::Value, select: &str) -> Vec<a2a_tck::reporting::report::CheckResult> {
     let server = MockServer::start().await;
     Mock::given(method("GET"))
         .and(path("/.well-known/agent-card.json"))

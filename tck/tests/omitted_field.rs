@@ -4,11 +4,11 @@
 
 use crate::support;
 
-use a2a_tck::check::{Level, Status};
+use a2a_tck::suite::check::{Level, Status};
 
 #[tokio::test]
 async fn an_omitted_context_id_fails_only_the_rules_that_ask_for_it() {
-    let agent = a2a_tck::builtin::start(&["omit-context-id".parse().expect("a fault")])
+    let agent = a2a_tck::run::builtin::start(&["omit-context-id".parse().expect("a fault")])
         .await
         .expect("the agent starts");
     let report = support::run(&agent.base_url(), &agent.card_url(), "*").await;

@@ -8,10 +8,10 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use a2a_tck::check::{Binding, Status};
-use a2a_tck::evidence::{Exchange, RecordedBody, RecordedRequest, RecordedResponse};
-use a2a_tck::report::{Report, Verdict};
-use a2a_tck::runner::{self, RunOptions};
+use a2a_tck::suite::check::{Binding, Status};
+use a2a_tck::exchange::evidence::{Exchange, RecordedBody, RecordedRequest, RecordedResponse};
+use a2a_tck::reporting::report::{Report, Verdict};
+use a2a_tck::run::runner::{self, RunOptions};
 use scraper::{Html, Selector};
 use serde_json::Value;
 use wiremock::matchers::{method, path};
@@ -127,7 +127,7 @@ async fn card(dir: &Path, source: &str, name: &str, args: &[&str]) -> (Output, R
     (output, report)
 }
 
-fn result<'a>(report: &'a Report, id: &str) -> &'a a2a_tck::report::CheckResult {
+fn result<'a>(report: &'a Report, id: &str) -> &'a a2a_tck::reporting::report::CheckResult {
     report
         .results
         .iter()
@@ -378,7 +378,7 @@ async fn a_card_url_is_judged_with_its_http_response_and_a_missing_file_exits_2(
     let sarif: Value = serde_json::from_str(&read(&temp("missing.sarif"))).expect("json");
     assert_sarif_shape(&sarif);
     let unusable = &sarif["runs"][0]["results"][0];
-    assert_eq!(unusable["ruleId"], a2a_tck::sarif::UNUSABLE_RULE);
+    assert_eq!(unusable["ruleId"], a2a_tck::reporting::sarif::UNUSABLE_RULE);
     assert_eq!(
         unusable["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
         "no-such-card.json"
@@ -429,15 +429,15 @@ async fn a_card_url_is_judged_with_its_http_response_and_a_missing_file_exits_2(
 /// binding, and the HTML and Markdown showing it.
 #[tokio::test]
 async fn a_builtin_run_names_cases_uniquely_and_reports_latency() {
-    let agent = a2a_tck::builtin::start(&[]).await.expect("agent starts");
+    let agent = a2a_tck::run::builtin::start(&[]).await.expect("agent starts");
     let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
     options.builtin = true;
-    let report = runner::run(&a2a_tck::checks::all(), &options)
+    let report = runner::run(&a2a_tck::suite::checks::all(), &options)
         .await
         .expect("run");
     agent.shutdown().await;
 
-    let junit = a2a_tck::output::junit(&report).expect("junit");
+    let junit = a2a_tck::reporting::output::junit(&report).expect("junit");
     let names: Vec<&str> = junit
         .split("<testcase name=\"")
         .skip(1)
@@ -473,9 +473,9 @@ async fn a_builtin_run_names_cases_uniquely_and_reports_latency() {
         "streams are timed to their first event: {:#?}",
         report.latency
     );
-    let markdown = a2a_tck::output::markdown(&report);
+    let markdown = a2a_tck::reporting::output::markdown(&report);
     assert!(markdown.contains("## Latency"));
-    let page = a2a_tck::html::page(&report);
+    let page = a2a_tck::reporting::html::page(&report);
     let document = Html::parse_document(&page);
     for css in ["#latency table", "#compatibility", "#contract"] {
         let selector = Selector::parse(css).expect("selector");
@@ -488,19 +488,19 @@ async fn a_builtin_run_names_cases_uniquely_and_reports_latency() {
 #[tokio::test]
 async fn interface_failures_are_sarif_results_per_place() {
     let fault = "stream-status-out-of-order".parse().expect("fault");
-    let agent = a2a_tck::builtin::start(&[fault])
+    let agent = a2a_tck::run::builtin::start(&[fault])
         .await
         .expect("agent starts");
     let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
     options.filter.select = vec!["streaming.*".into()];
-    let report = runner::run(&a2a_tck::checks::all(), &options)
+    let report = runner::run(&a2a_tck::suite::checks::all(), &options)
         .await
         .expect("run");
     agent.shutdown().await;
-    let log: Value = serde_json::from_str(&a2a_tck::sarif::sarif(&report, None)).expect("json");
+    let log: Value = serde_json::from_str(&a2a_tck::reporting::sarif::sarif(&report, None)).expect("json");
     assert_sarif_shape(&log);
     let results = log["runs"][0]["results"].as_array().expect("results");
-    let failed: Vec<&a2a_tck::report::CheckResult> = report
+    let failed: Vec<&a2a_tck::reporting::report::CheckResult> = report
         .results
         .iter()
         .filter(|r| r.status != Status::Pass && r.status != Status::NotApplicable)
@@ -552,20 +552,20 @@ async fn grpc_evidence_shows_the_grpc_status_and_the_page_lists_what_was_not_run
         events: Vec::new(),
         dropped: None,
     }];
-    report.not_run.push(a2a_tck::report::NotRun {
+    report.not_run.push(a2a_tck::reporting::report::NotRun {
         id: "tasks.cancel-completed-rejected".into(),
-        level: a2a_tck::check::Level::Must,
+        level: a2a_tck::suite::check::Level::Must,
         binding: Some(Binding::Jsonrpc),
-        version: Some(a2a_tck::check::ProtocolVersion::V1_0),
+        version: Some(a2a_tck::suite::check::ProtocolVersion::V1_0),
         reason: "needs the agent to play a scenario".into(),
     });
     report
         .untested_declarations
-        .push(a2a_tck::report::UntestedDeclaration {
+        .push(a2a_tck::reporting::report::UntestedDeclaration {
             what: "pushNotifications".into(),
             why: "not selected".into(),
         });
-    let page = a2a_tck::html::page(&report);
+    let page = a2a_tck::reporting::html::page(&report);
     let document = Html::parse_document(&page);
     let responses: Vec<String> = document
         .select(&Selector::parse(".exchange h4.response").expect("selector"))
@@ -581,14 +581,14 @@ async fn grpc_evidence_shows_the_grpc_status_and_the_page_lists_what_was_not_run
         let selector = Selector::parse(css).expect("selector");
         assert!(document.select(&selector).next().is_some(), "{css}");
     }
-    let text = a2a_tck::evidence_text::text(
+    let text = a2a_tck::reporting::evidence_text::text(
         &report
             .results
             .iter()
             .find(|r| r.status == Status::Fail)
             .expect("fail")
             .evidence,
-        a2a_tck::evidence_text::Caps::COMPACT,
+        a2a_tck::reporting::evidence_text::Caps::COMPACT,
     );
     assert!(text.contains("< grpc-status 5"), "{text}");
 }

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use a2a_tck::report::{Report, ReportError};
-use a2a_tck::runner::{self, RunOptions};
+use a2a_tck::reporting::report::{Report, ReportError};
+use a2a_tck::run::runner::{self, RunOptions};
 
 fn schema_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../schemas/report.schema.json")
@@ -71,13 +71,13 @@ fn committed_schema_matches_the_types() {
 }
 
 async fn builtin_report(jobs: usize) -> Report {
-    let agent = a2a_tck::builtin::start(&[]).await.expect("agent starts");
+    let agent = a2a_tck::run::builtin::start(&[]).await.expect("agent starts");
     let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
     options.builtin = true;
     options.jobs = jobs;
     // Stated, so no contract probe sends messages before the checks (task ids stay put).
-    options.contract = Some(a2a_tck::contract::Contract::Kit);
-    let report = runner::run(&a2a_tck::checks::all(), &options)
+    options.contract = Some(a2a_tck::suite::contract::Contract::Kit);
+    let report = runner::run(&a2a_tck::suite::checks::all(), &options)
         .await
         .expect("run");
     agent.shutdown().await;
@@ -92,12 +92,12 @@ async fn unusable_card_report() -> Report {
         .port();
     let target = format!("http://127.0.0.1:{port}");
     let options = RunOptions::new(&target, &format!("{target}/.well-known/agent-card.json"));
-    let catalog = a2a_tck::checks::all();
+    let catalog = a2a_tck::suite::checks::all();
     let started = std::time::SystemTime::now();
     match runner::run(&catalog, &options).await {
         Err(runner::RunError::Card { error, evidence }) => {
             let message = error.to_string();
-            a2a_tck::failure::card_unusable(&catalog, &options, started, message, evidence)
+            a2a_tck::run::failure::card_unusable(&catalog, &options, started, message, evidence)
         }
         other => panic!("expected an unusable card, got {other:?}"),
     }
@@ -110,12 +110,12 @@ async fn reports_validate_against_the_schema() {
     let validator = jsonschema::validator_for(&schema).expect("schema compiles");
     // A passing report, and one full of failures with evidence.
     let mut reports = vec![builtin_report(16).await];
-    let agent = a2a_tck::builtin::start(&["omit-error-info".parse().expect("fault")])
+    let agent = a2a_tck::run::builtin::start(&["omit-error-info".parse().expect("fault")])
         .await
         .expect("agent");
     let options = RunOptions::new(&agent.base_url(), &agent.card_url());
     reports.push(
-        runner::run(&a2a_tck::checks::all(), &options)
+        runner::run(&a2a_tck::suite::checks::all(), &options)
             .await
             .expect("run"),
     );
@@ -173,7 +173,7 @@ async fn builtin_report_snapshot() {
     let report = builtin_report(1).await;
     // A check that judged nothing is N/A, not a PASS over "0 URLs" or "0 events".
     let empty: Vec<String> = (report.results.iter())
-        .filter(|r| r.status == a2a_tck::check::Status::Pass)
+        .filter(|r| r.status == a2a_tck::suite::check::Status::Pass)
         .filter(|r| r.message.starts_with("0 ") || r.message.contains(" 0 "))
         .map(|r| format!("{}: {}", r.id, r.message))
         .collect();

@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use a2a_tck::survey_index::SurveyIndex;
+use a2a_tck::reporting::survey_index::SurveyIndex;
 use scraper::{Html, Selector};
 
 use crate::support::{self, browser, BIN};
@@ -139,7 +139,7 @@ async fn two_survey_runs_make_a_site_whose_filters_and_links_work() {
     // Each report once, under its digest, whichever runs hold it.
     let stored = |index: &SurveyIndex, folder: &str| {
         let entry = (index.agents.iter())
-            .find(|e| a2a_tck::survey_index::folder_of(&e.name) == folder)
+            .find(|e| a2a_tck::reporting::survey_index::folder_of(&e.name) == folder)
             .expect("the agent's entry");
         let digest = entry.report_sha256.as_deref().expect("a digest");
         site.join("reports").join(&digest["sha256:".len()..])
@@ -165,7 +165,7 @@ async fn two_survey_runs_make_a_site_whose_filters_and_links_work() {
                     "run2"
                 };
                 let entry = (index.agents.iter())
-                    .find(|e| a2a_tck::survey_index::folder_of(&e.name) == folder)
+                    .find(|e| a2a_tck::reporting::survey_index::folder_of(&e.name) == folder)
                     .expect("the agent's entry");
                 let source = dir
                     .join(run)
@@ -192,7 +192,7 @@ async fn two_survey_runs_make_a_site_whose_filters_and_links_work() {
         let (texts, href) = read_badge(&svg);
         assert_eq!(href, format!("agents/{folder}/index.html"));
         let entry = (second.agents.iter())
-            .find(|e| a2a_tck::survey_index::folder_of(&e.name) == folder)
+            .find(|e| a2a_tck::reporting::survey_index::folder_of(&e.name) == folder)
             .expect("the agent's entry");
         let digest = &entry.report_sha256.as_deref().expect("a digest")["sha256:".len()..];
         let claim = texts.last().expect("the badge's words");
@@ -211,7 +211,7 @@ async fn two_survey_runs_make_a_site_whose_filters_and_links_work() {
             "{folder}: no link to {json_href}"
         );
         assert_eq!(
-            a2a_tck::survey_index::digest(&carried),
+            a2a_tck::reporting::survey_index::digest(&carried),
             format!("sha256:{digest}")
         );
     }

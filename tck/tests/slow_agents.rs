@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_tck::check::Status;
-use a2a_tck::report::Report;
+use a2a_tck::suite::check::Status;
+use a2a_tck::reporting::report::Report;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -44,7 +44,7 @@ enum Loaded {
 struct Front {
     loaded: Loaded,
     upstream: String,
-    client: a2a_tck::wire::HttpClient,
+    client: a2a_tck::exchange::wire::HttpClient,
     card: Value,
     /// Told when a solitary rerun's SendMessage arrives (and then held open).
     alone: mpsc::UnboundedSender<()>,
@@ -68,7 +68,7 @@ impl Drop for Scripted {
 }
 
 async fn scripted(loaded: Loaded) -> Scripted {
-    let agent = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
+    let agent = a2a_tck::run::builtin::start_with(a2a_reference_agent::AgentConfig::default())
         .await
         .expect("the reference agent starts");
     let upstream = format!("{}{}", agent.base_url(), a2a_reference_agent::JSONRPC_PATH);
@@ -87,7 +87,7 @@ async fn scripted(loaded: Loaded) -> Scripted {
     let front = Arc::new(Front {
         loaded,
         upstream,
-        client: a2a_tck::wire::client().expect("client"),
+        client: a2a_tck::exchange::wire::client().expect("client"),
         card,
         alone: told,
         in_flight: AtomicUsize::new(0),
@@ -251,7 +251,7 @@ where
     let mut out = child.stdout.take().expect("stdout");
     let mut err = child.stderr.take().expect("stderr");
     let (status, stderr) =
-        tokio::time::timeout(a2a_tck::stop::GRACE + Duration::from_secs(20), async {
+        tokio::time::timeout(a2a_tck::facts::stop::GRACE + Duration::from_secs(20), async {
             let (mut o, mut e) = (String::new(), String::new());
             let _ = tokio::join!(out.read_to_string(&mut o), err.read_to_string(&mut e));
             (child.wait().await.expect("exit"), e)
@@ -300,7 +300,7 @@ async fn a_stop_while_a_check_runs_again_alone_still_reports() {
 
 #[tokio::test]
 async fn a_stop_during_the_durability_restart_still_reports() {
-    let agent = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
+    let agent = a2a_tck::run::builtin::start_with(a2a_reference_agent::AgentConfig::default())
         .await
         .expect("the reference agent starts");
     let base = agent.base_url();
@@ -340,7 +340,7 @@ async fn a_stop_during_the_durability_restart_still_reports() {
     .await;
     assert_eq!(restarting, Ok(true), "{seen}");
     terminate(&child);
-    let status = tokio::time::timeout(a2a_tck::stop::GRACE + Duration::from_secs(20), async {
+    let status = tokio::time::timeout(a2a_tck::facts::stop::GRACE + Duration::from_secs(20), async {
         while let Ok(Some(line)) = lines.next_line().await {
             seen.push_str(&line);
             seen.push('\n');

@@ -4,8 +4,8 @@
 //! verdicts on an agent that follows one table; the default tolerates the older one.
 
 use a2a_tck::api::{self, Binding, Fault, Options, Report, Status};
-use a2a_tck::report::CheckResult;
-use a2a_tck::revised::REVISED;
+use a2a_tck::reporting::report::CheckResult;
+use a2a_tck::suite::revised::REVISED;
 
 /// The results that show the six rows 1.0.1 changed on the reference agent: where both
 /// tables differ on the binding the check meets them on.
@@ -17,7 +17,7 @@ const CHANGED: &[(&str, Binding)] = &[
 ];
 
 fn options(faults: &[Fault], revision: &str, select_all: bool) -> Options {
-    let mut config = a2a_tck::builtin::profile();
+    let mut config = a2a_tck::run::builtin::profile();
     config.faults.extend(faults.iter().copied());
     let mut options = Options::builtin_with(config).spec_revision(revision);
     if !select_all {
@@ -144,11 +144,11 @@ async fn the_reference_agent_of_the_1_0_1_table_fails_1_0_0_and_passes_1_0_1() {
 async fn json_rpc_error_info_is_a_must_under_1_0_0_only() {
     let id = "jsonrpc.errors.error-info-in-data";
     for (revision, level, status) in [
-        ("latest", a2a_tck::check::Level::Should, Status::Warn),
-        ("1.0.1", a2a_tck::check::Level::Should, Status::Warn),
-        ("1.0.0", a2a_tck::check::Level::Must, Status::Fail),
+        ("latest", a2a_tck::suite::check::Level::Should, Status::Warn),
+        ("1.0.1", a2a_tck::suite::check::Level::Should, Status::Warn),
+        ("1.0.0", a2a_tck::suite::check::Level::Must, Status::Fail),
     ] {
-        let mut config = a2a_tck::builtin::profile();
+        let mut config = a2a_tck::run::builtin::profile();
         config.faults.insert(Fault::OmitErrorInfo);
         let options = Options::builtin_with(config)
             .select(id)

@@ -139,7 +139,7 @@ fn the_summary_says_where_each_report_was_written() {
 
 #[test]
 fn a_message_is_one_line_and_json_in_it_is_cut() {
-    use a2a_tck::output::one_line;
+    use a2a_tck::reporting::output::one_line;
     let json = format!(
         "{{\"jsonrpc\":\"2.0\",\"result\":{{\"text\":\"{}\"}}}}",
         "x".repeat(400)
@@ -209,17 +209,17 @@ fn a_refused_operation_is_named_once_as_the_cause() {
         &[("NO_COLOR", "1")],
     );
     let shown = stdout(&output);
-    let report = a2a_tck::report::Report::read(&report_path).expect("a report");
+    let report = a2a_tck::reporting::report::Report::read(&report_path).expect("a report");
     assert_eq!(
         report.verdict,
-        a2a_tck::report::Verdict::Inconclusive,
+        a2a_tck::reporting::report::Verdict::Inconclusive,
         "{shown}"
     );
     assert!(
         report
             .results
             .iter()
-            .all(|r| r.status != a2a_tck::check::Status::Fail),
+            .all(|r| r.status != a2a_tck::suite::check::Status::Fail),
         "{shown}"
     );
     let refused: Vec<_> = (report.refused_operations.iter())

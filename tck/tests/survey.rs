@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use a2a_tck::survey_index::{Entry, Outcome, SurveyIndex};
+use a2a_tck::reporting::survey_index::{Entry, Outcome, SurveyIndex};
 
 use crate::support::{self, BIN};
 
@@ -162,7 +162,7 @@ target = "http://127.0.0.1:{}"
         "dead",
     ];
     let shards: std::collections::BTreeSet<u32> = (names.iter())
-        .map(|n| a2a_tck::survey_index::shard_of(n, 3))
+        .map(|n| a2a_tck::reporting::survey_index::shard_of(n, 3))
         .collect();
     assert!(shards.len() > 1, "the agents fall into more than one shard");
 
@@ -221,7 +221,7 @@ target = "http://127.0.0.1:{}"
         let report = merged.join(entry.report.as_deref().expect("a report"));
         let bytes = std::fs::read(&report).expect("the report was copied");
         assert_eq!(
-            Some(a2a_tck::survey_index::digest(&bytes)),
+            Some(a2a_tck::reporting::survey_index::digest(&bytes)),
             entry.report_sha256
         );
     }
@@ -394,9 +394,9 @@ bearer_env = "A2A_TCK_SURVEY_TEST_UNSET"
         .error
         .as_deref()
         .is_some_and(|e| e.contains("agent card")));
-    let report = a2a_tck::report::Report::read(&out.join(dead.report.expect("a report")))
+    let report = a2a_tck::reporting::report::Report::read(&out.join(dead.report.expect("a report")))
         .expect("the dead agent's report");
-    assert_eq!(report.verdict, a2a_tck::report::Verdict::Error);
+    assert_eq!(report.verdict, a2a_tck::reporting::report::Verdict::Error);
     let slow = entry("slow");
     assert_eq!((slow.outcome, slow.exit_status), (Outcome::OverBudget, 130));
     assert!(
@@ -485,7 +485,7 @@ fn merge_refuses_shards_that_do_not_cover_the_survey() {
         "served-as-html",
     ];
     let mut in_first: Vec<&str> = (names.iter().copied())
-        .filter(|n| a2a_tck::survey_index::shard_of(n, 2) == 0)
+        .filter(|n| a2a_tck::reporting::survey_index::shard_of(n, 2) == 0)
         .collect();
     in_first.sort_unstable();
     assert!(
@@ -698,7 +698,7 @@ fn header_env_values_are_trimmed_as_tokens_are() {
 /// the merged shards give the index of the whole survey.
 #[test]
 fn clients_in_a_survey_are_entries_of_kind_client_resumed_and_sharded() {
-    use a2a_tck::survey_index::Kind;
+    use a2a_tck::reporting::survey_index::Kind;
     let dir = folder("clients");
     let file = dir.join("survey.toml");
     let text = r#"
@@ -755,7 +755,7 @@ scenario_timeout = 20
     // The client's reports are a2a-tck client's, in its own folder.
     for client in [&good, &bad] {
         let path = whole.join(client.report.as_deref().expect("a report"));
-        assert!(path.starts_with(whole.join(a2a_tck::survey_index::folder_of(&client.name))));
+        assert!(path.starts_with(whole.join(a2a_tck::reporting::survey_index::folder_of(&client.name))));
         let report: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&path).expect("the report")).expect("JSON");
         assert_eq!(report["mode"], "client", "{}", path.display());

@@ -4,7 +4,7 @@
 
 use crate::support;
 
-use a2a_tck::report::Report;
+use a2a_tck::reporting::report::Report;
 
 fn temp_path(name: &str) -> std::path::PathBuf {
     support::temp_path("tls", name)
@@ -12,9 +12,9 @@ fn temp_path(name: &str) -> std::path::PathBuf {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn ca_cert_trusts_the_agents_private_ca() {
-    let mut config = a2a_tck::builtin::profile();
+    let mut config = a2a_tck::run::builtin::profile();
     config.tls = true;
-    let agent = a2a_tck::builtin::start_with(config).await.expect("agent");
+    let agent = a2a_tck::run::builtin::start_with(config).await.expect("agent");
     let base = agent.base_url();
     assert!(base.starts_with("https://"), "{base}");
     let ca = temp_path("ca.pem");
@@ -63,7 +63,7 @@ async fn ca_cert_trusts_the_agents_private_ca() {
     );
     // gRPC over TLS was used (its results are there and passed).
     assert!(report.results.iter().any(
-        |r| r.id.starts_with("tasks.get.") && r.binding == Some(a2a_tck::check::Binding::Grpc)
+        |r| r.id.starts_with("tasks.get.") && r.binding == Some(a2a_tck::suite::check::Binding::Grpc)
     ));
 
     // Without the CA the card is not trusted: the run cannot start.

@@ -288,8 +288,8 @@ fn every_entry_has_exactly_one_disposition() {
 
 #[test]
 fn listed_checks_exist() {
-    let known: HashSet<&str> = (a2a_tck::checks::all().iter().map(|c| c.id))
-        .chain(a2a_tck::client_checks::all().iter().map(|c| c.id))
+    let known: HashSet<&str> = (a2a_tck::suite::checks::all().iter().map(|c| c.id))
+        .chain(a2a_tck::client::client_checks::all().iter().map(|c| c.id))
         .collect();
     for entry in registry() {
         for check in entry.checks() {
@@ -311,7 +311,7 @@ struct Cited<'a> {
 #[test]
 fn client_checks_cite_client_sentences() {
     let entries = registry();
-    for check in a2a_tck::client_checks::all() {
+    for check in a2a_tck::client::client_checks::all() {
         for statement in check.spec.statements {
             let entry = entries.iter().find(|e| e.id == *statement);
             let applies = entry.map(|e| e.applies_to.as_str());
@@ -339,10 +339,10 @@ fn checks_cite_exactly_the_entries_that_list_them() {
     }
     let mut problems = Vec::new();
     // The agent checks and the client checks (`a2a-tck client`) alike.
-    let client: Vec<(&str, Vec<&str>)> = (a2a_tck::client_checks::all().iter())
+    let client: Vec<(&str, Vec<&str>)> = (a2a_tck::client::client_checks::all().iter())
         .map(|c| (c.id, c.spec.statements.to_vec()))
         .collect();
-    let server: Vec<(&str, Vec<&str>)> = (a2a_tck::checks::all().iter())
+    let server: Vec<(&str, Vec<&str>)> = (a2a_tck::suite::checks::all().iter())
         .map(|c| (c.id, c.spec.statements.to_vec()))
         .collect();
     for (id, statements) in server.into_iter().chain(client) {
@@ -369,7 +369,7 @@ fn checks_cite_exactly_the_entries_that_list_them() {
 
 #[test]
 fn every_check_cites_a_statement() {
-    for check in a2a_tck::checks::all() {
+    for check in a2a_tck::suite::checks::all() {
         assert!(
             !check.spec.statements.is_empty(),
             "{} cites no statement",
@@ -382,7 +382,7 @@ fn every_check_cites_a_statement() {
 fn maps_to_ids_are_official_tck_ids() {
     let official: HashSet<&str> = OFFICIAL_TCK_IDS.into_iter().collect();
     assert_eq!(official.len(), 129, "the official id list has duplicates");
-    for check in a2a_tck::checks::all() {
+    for check in a2a_tck::suite::checks::all() {
         for id in check.maps_to {
             assert!(
                 official.contains(id),
@@ -395,8 +395,8 @@ fn maps_to_ids_are_official_tck_ids() {
 
 #[test]
 fn checks_citing_0_3_sentences_run_on_0_3() {
-    use a2a_tck::check::{ProtocolVersion, Scope};
-    for check in a2a_tck::checks::all() {
+    use a2a_tck::suite::check::{ProtocolVersion, Scope};
+    for check in a2a_tck::suite::checks::all() {
         if !check.spec.statements.iter().any(|s| s.starts_with("V03-")) {
             continue;
         }
@@ -466,7 +466,7 @@ fn acts_tests() -> ActsFile {
 /// The ACTS test ids each check names, by test id.
 fn checks_by_acts_id() -> BTreeMap<&'static str, Vec<&'static str>> {
     let mut by_id: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for check in a2a_tck::checks::all() {
+    for check in a2a_tck::suite::checks::all() {
         for id in check.acts {
             by_id.entry(id).or_default().push(check.id);
         }
@@ -519,7 +519,7 @@ fn acts_file_lists_the_111_tests_once_each() {
 fn acts_ids_named_by_checks_are_acts_tests() {
     let file = acts_tests();
     let known: HashSet<&str> = file.tests.iter().map(|t| t.id.as_str()).collect();
-    for check in a2a_tck::checks::all() {
+    for check in a2a_tck::suite::checks::all() {
         let mut own = HashSet::new();
         for id in check.acts {
             assert!(
@@ -606,11 +606,11 @@ fn readme_acts_table_agrees_with_the_checks() {
 }
 
 /// Whether a check runs on interfaces of a version (card checks run once, on no interface).
-fn runs_on(check: &a2a_tck::check::Check, version: a2a_tck::check::ProtocolVersion) -> bool {
+fn runs_on(check: &a2a_tck::suite::check::Check, version: a2a_tck::suite::check::ProtocolVersion) -> bool {
     match check.scope {
-        a2a_tck::check::Scope::Card => false,
-        a2a_tck::check::Scope::Interface { versions, .. }
-        | a2a_tck::check::Scope::Play { versions, .. } => versions.contains(&version),
+        a2a_tck::suite::check::Scope::Card => false,
+        a2a_tck::suite::check::Scope::Interface { versions, .. }
+        | a2a_tck::suite::check::Scope::Play { versions, .. } => versions.contains(&version),
     }
 }
 
@@ -621,9 +621,9 @@ fn runs_on(check: &a2a_tck::check::Check, version: a2a_tck::check::ProtocolVersi
 /// version by checks of that version (the 0.3 card checks cite 0.3, the others 1.0).
 #[test]
 fn checks_cite_a_sentence_of_every_version_they_run_on() {
-    use a2a_tck::check::ProtocolVersion;
+    use a2a_tck::suite::check::ProtocolVersion;
     let mut problems = Vec::new();
-    for check in a2a_tck::checks::all() {
+    for check in a2a_tck::suite::checks::all() {
         for (version, prefix) in [
             (ProtocolVersion::V1_0, "V10-"),
             (ProtocolVersion::V0_3, "V03-"),
@@ -656,7 +656,7 @@ fn binds(level: &str) -> bool {
 /// sentence without a keyword supports a SHOULD or MAY check at most, whose miss is a WARN.
 #[test]
 fn must_checks_cite_a_binding_sentence() {
-    use a2a_tck::check::Level;
+    use a2a_tck::suite::check::Level;
     let entries = registry();
     let level_of = |id: &str| {
         entries
@@ -664,10 +664,10 @@ fn must_checks_cite_a_binding_sentence() {
             .find(|e| e.id == id)
             .map(|e| e.level.as_str())
     };
-    let server = (a2a_tck::checks::all().into_iter())
+    let server = (a2a_tck::suite::checks::all().into_iter())
         .filter(|c| c.level == Level::Must)
         .map(|c| (c.id.to_string(), c.spec.statements.to_vec()));
-    let client = (a2a_tck::client_checks::all().iter())
+    let client = (a2a_tck::client::client_checks::all().iter())
         .filter(|c| c.level == Level::Must)
         .map(|c| (c.id.to_string(), c.spec.statements.to_vec()));
     let mut problems = Vec::new();

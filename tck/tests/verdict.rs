@@ -5,8 +5,8 @@
 
 use crate::support;
 
-use a2a_tck::check::Status;
-use a2a_tck::report::{Report, Verdict};
+use a2a_tck::suite::check::Status;
+use a2a_tck::reporting::report::{Report, Verdict};
 use serde_json::json;
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -123,7 +123,7 @@ async fn the_kit_sends_the_credentials_it_was_given_on_every_request() {
         .await;
     let uri = server.uri();
     let mut args = vec!["--target", uri.as_str(), "--bearer", "SECRET"];
-    let catalog = a2a_tck::checks::all();
+    let catalog = a2a_tck::suite::checks::all();
     for check in &catalog {
         if !(check.id.starts_with("auth.") || check.id.starts_with("extended-card.")) {
             args.extend(["--select", check.id]);
@@ -245,16 +245,16 @@ async fn a_full_run_is_not_partial() {
     assert_eq!(report.verdict_words(), report.verdict.as_str());
 }
 
-fn result(id: &str, level: a2a_tck::check::Level, status: Status) -> a2a_tck::report::CheckResult {
-    a2a_tck::report::CheckResult {
+fn result(id: &str, level: a2a_tck::suite::check::Level, status: Status) -> a2a_tck::reporting::report::CheckResult {
+    a2a_tck::reporting::report::CheckResult {
         id: id.into(),
         level,
         spec_version: "1.0".into(),
         section: "1".into(),
         statements: Vec::new(),
         requirement: String::new(),
-        binding: Some(a2a_tck::check::Binding::Jsonrpc),
-        version: Some(a2a_tck::check::ProtocolVersion::V1_0),
+        binding: Some(a2a_tck::suite::check::Binding::Jsonrpc),
+        version: Some(a2a_tck::suite::check::ProtocolVersion::V1_0),
         status,
         message: String::new(),
         reading: None,
@@ -268,8 +268,8 @@ fn result(id: &str, level: a2a_tck::check::Level, status: Status) -> a2a_tck::re
 
 #[test]
 fn the_verdict_rules_name_their_units_and_judge_what_was_selected() {
-    use a2a_tck::check::Level::{Must, Should};
-    use a2a_tck::report::VerdictScope;
+    use a2a_tck::suite::check::Level::{Must, Should};
+    use a2a_tck::reporting::report::VerdictScope;
     let scope = |must_selected, needs: &[&str]| VerdictScope {
         interfaces_tested: 2,
         needs_credentials: needs.iter().map(|s| s.to_string()).collect(),
@@ -308,7 +308,7 @@ fn the_verdict_rules_name_their_units_and_judge_what_was_selected() {
         result("s", Should, Status::Pass),
     ];
     assert_eq!(Verdict::of(&na, &scope(true, &[])).0, Verdict::Inconclusive);
-    let partial = a2a_tck::report::Partial {
+    let partial = a2a_tck::reporting::report::Partial {
         checks_not_selected: 1,
         checks_not_run: 61,
         interfaces_not_selected: 2,
@@ -317,15 +317,15 @@ fn the_verdict_rules_name_their_units_and_judge_what_was_selected() {
         partial.words(),
         "61 checks not run (no scenario contract), 1 check not selected, 2 interfaces not selected"
     );
-    assert_eq!(a2a_tck::report::Partial::default().if_any(), None);
+    assert_eq!(a2a_tck::reporting::report::Partial::default().if_any(), None);
 }
 
 /// A drive-file run's checks not run are those the drive file does not give, and its verdict
 /// says so, never "no scenario contract".
 #[test]
 fn a_drive_file_run_names_the_drive_file_for_what_it_did_not_run() {
-    use a2a_tck::contract::{Carrier, Contract, ContractReport};
-    let partial = a2a_tck::report::Partial {
+    use a2a_tck::suite::contract::{Carrier, Contract, ContractReport};
+    let partial = a2a_tck::reporting::report::Partial {
         checks_not_run: 3,
         ..Default::default()
     };

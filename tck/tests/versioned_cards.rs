@@ -11,8 +11,8 @@ use crate::support;
 
 use std::sync::Arc;
 
-use a2a_tck::check::{Binding, ProtocolVersion, Status};
-use a2a_tck::report::Report;
+use a2a_tck::suite::check::{Binding, ProtocolVersion, Status};
+use a2a_tck::reporting::report::Report;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -80,7 +80,7 @@ async fn card_of(State(cards): State<Arc<Cards>>, headers: HeaderMap) -> Respons
 /// Runs `select` against the card server (answering `versioned`) in front of a reference
 /// agent.
 async fn run(versioned: Versioned, select: &str) -> Report {
-    let agent = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
+    let agent = a2a_tck::run::builtin::start_with(a2a_reference_agent::AgentConfig::default())
         .await
         .expect("the reference agent starts");
     let rpc = format!("{}{}", agent.base_url(), a2a_reference_agent::JSONRPC_PATH);
@@ -123,9 +123,9 @@ async fn both_cards_are_read_and_the_interfaces_of_both_are_tested() {
     assert_eq!(versioned.a2a_version, ProtocolVersion::V1_0);
     assert_ne!(versioned.card_sha256, report.target.card_sha256);
     assert!(
-        a2a_tck::output::summary(&report).contains("serves a different card with A2A-Version: 1.0"),
+        a2a_tck::reporting::output::summary(&report).contains("serves a different card with A2A-Version: 1.0"),
         "{}",
-        a2a_tck::output::summary(&report)
+        a2a_tck::reporting::output::summary(&report)
     );
     // The 1.0 interface only the 1.0 card declares is tested, beside the 0.3 one.
     let declared: Vec<_> = (report.interfaces.iter())
@@ -190,7 +190,7 @@ async fn both_cards_are_read_and_the_interfaces_of_both_are_tested() {
     );
     assert_eq!(
         report.verdict,
-        a2a_tck::report::Verdict::Conformant,
+        a2a_tck::reporting::report::Verdict::Conformant,
         "{why}"
     );
 }
@@ -202,7 +202,7 @@ async fn a_refused_or_identical_1_0_card_changes_nothing() {
         let why = explain(&report);
         assert_eq!(report.target.versioned_card, None, "{versioned:?}");
         assert!(
-            !a2a_tck::output::summary(&report).contains("cards:"),
+            !a2a_tck::reporting::output::summary(&report).contains("cards:"),
             "{versioned:?}"
         );
         let declared: Vec<_> = (report.interfaces.iter())

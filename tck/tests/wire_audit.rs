@@ -3,16 +3,16 @@
 use crate::support;
 
 use a2a_reference_agent::Fault;
-use a2a_tck::check::Status;
+use a2a_tck::suite::check::Status;
 
 /// An agent that processes a message missing a REQUIRED field (tolerated: §5.7 SHOULD against
 /// §3.3.2 MUST) echoes that message in the task's history. The echo is judged by
 /// `send.invalid-message-rejected` alone (a WARN), never as a wire-shape failure.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_echo_of_a_deliberately_invalid_message_is_not_a_wire_shape_failure() {
-    let mut config = a2a_tck::builtin::profile();
+    let mut config = a2a_tck::run::builtin::profile();
     config.faults.insert(Fault::AcceptInvalidMessage);
-    let agent = a2a_tck::builtin::start_with(config)
+    let agent = a2a_tck::run::builtin::start_with(config)
         .await
         .expect("the agent starts");
     let report = support::run_as(

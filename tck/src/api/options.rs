@@ -5,9 +5,9 @@
 use std::time::Duration;
 
 use super::{AgentConfig, Baseline, Binding, Error, Gate, Level, MinJudged, ProtocolVersion};
-use crate::runner::{Filter, RunOptions};
-use crate::wire::Limits;
-use crate::{builtin, checks};
+use crate::run::runner::{Filter, RunOptions};
+use crate::exchange::wire::Limits;
+use crate::{run::builtin, suite::checks};
 
 /// The agent a run tests.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,25 +53,25 @@ pub struct Options {
     pub(super) limited_headers: Vec<(String, String)>,
     /// The built-in agent runs in authenticated mode, the kit holding both principals' tokens.
     pub(super) builtin_auth: bool,
-    pub(super) webhook: crate::webhook::WebhookOptions,
+    pub(super) webhook: crate::exchange::webhook::WebhookOptions,
     /// PEM files of CA certificates to trust besides the system's (`--ca-cert`).
     pub(super) ca_certs: Vec<Vec<u8>>,
     /// The scenario contract, when given (`--contract`); `None`: found by the probe.
-    pub(super) contract: Option<crate::contract::Contract>,
+    pub(super) contract: Option<crate::suite::contract::Contract>,
     /// The drive file's plays (`--drive`).
-    pub(super) drive: Option<std::sync::Arc<crate::drive::Drive>>,
+    pub(super) drive: Option<std::sync::Arc<crate::facts::drive::Drive>>,
     /// A reviewed baseline and the name its gate gives it (`--expect`).
-    pub(super) expect: Option<(crate::baseline::Baseline, String)>,
+    pub(super) expect: Option<(crate::reporting::baseline::Baseline, String)>,
     /// Accept baseline entries still marked "TODO: review" (`--allow-unreviewed`).
     pub(super) allow_unreviewed: bool,
     /// A floor under what the run judged (`--min-judged`).
-    pub(super) min_judged: Option<crate::floor::MinJudged>,
+    pub(super) min_judged: Option<crate::reporting::floor::MinJudged>,
     /// The revision of the 1.0 text the run judges by (`--spec-revision`), as named.
     pub(super) spec_revision: String,
     /// The version an interface of a card that names none is tested as (`--assume-version`).
-    pub(super) assume_version: Option<crate::check::ProtocolVersion>,
+    pub(super) assume_version: Option<crate::suite::check::ProtocolVersion>,
     /// The SDK's ACTS behaviour file (`--sut-behaviors`).
-    pub(super) sut_behaviors: Option<std::sync::Arc<crate::behaviors::SutBehaviors>>,
+    pub(super) sut_behaviors: Option<std::sync::Arc<crate::facts::behaviors::SutBehaviors>>,
     /// The whole run's budget: once it runs out, no check starts and the report is that of an
     /// interrupted run, naming the deadline.
     pub(super) deadline: Option<Duration>,
@@ -98,7 +98,7 @@ impl Options {
         let defaults = RunOptions::new("", "");
         // As on the command line: the built-in agent shares the run's process.
         let jobs = match &target {
-            Target::Url(_) => crate::runner::TARGET_JOBS,
+            Target::Url(_) => crate::run::runner::TARGET_JOBS,
             Target::Builtin(_) => defaults.jobs,
         };
         Options {
@@ -112,7 +112,7 @@ impl Options {
             trusted_keys: defaults.trusted_keys,
             restart_cmd: None,
             durable: false,
-            ready_timeout: crate::durability::READY_TIMEOUT,
+            ready_timeout: crate::run::durability::READY_TIMEOUT,
             other_headers: defaults.other_headers,
             limited_headers: defaults.limited_headers,
             builtin_auth: true,
@@ -141,9 +141,9 @@ impl Options {
     }
 
     /// What the SDK under test says it implements (`--sut-behaviors`, an ACTS behaviour
-    /// file; read with [`crate::behaviors::SutBehaviors::read`]): the checks of behaviours it
+    /// file; read with [`crate::facts::behaviors::SutBehaviors::read`]): the checks of behaviours it
     /// does not declare are judged as `--undeclared` says (default UNTESTABLE).
-    pub fn sut_behaviors(mut self, behaviors: crate::behaviors::SutBehaviors) -> Options {
+    pub fn sut_behaviors(mut self, behaviors: crate::facts::behaviors::SutBehaviors) -> Options {
         self.sut_behaviors = Some(std::sync::Arc::new(behaviors));
         self
     }
@@ -186,14 +186,14 @@ impl Options {
     }
 
     /// The scenario contract the agent plays (`--contract`; default: found by a probe).
-    pub fn contract(mut self, contract: crate::contract::Contract) -> Options {
+    pub fn contract(mut self, contract: crate::suite::contract::Contract) -> Options {
         self.contract = Some(contract);
         self
     }
 
     /// Drive an agent that plays no scenario contract with the messages of a drive file
-    /// (`--drive`; read with [`crate::drive::Drive::read`] or [`crate::drive::Drive::parse`]).
-    pub fn drive(mut self, drive: crate::drive::Drive) -> Options {
+    /// (`--drive`; read with [`crate::facts::drive::Drive::read`] or [`crate::facts::drive::Drive::parse`]).
+    pub fn drive(mut self, drive: crate::facts::drive::Drive) -> Options {
         self.drive = Some(std::sync::Arc::new(drive));
         self
     }
@@ -354,11 +354,11 @@ impl Options {
     }
 
     pub(super) fn validate(&self) -> Result<(), Error> {
-        if crate::revision::Judging::named(&self.spec_revision).is_none() {
+        if crate::facts::revision::Judging::named(&self.spec_revision).is_none() {
             return Err(Error::Usage(format!(
                 "unknown spec revision {:?}; the revisions are: {}",
                 self.spec_revision,
-                crate::revision::Judging::names().join(", ")
+                crate::facts::revision::Judging::names().join(", ")
             )));
         }
         match (&self.target, self.durable, &self.restart_cmd) {
@@ -402,14 +402,14 @@ impl Options {
             ));
         }
         for pem in &self.ca_certs {
-            crate::wire::ca_certificates(pem)
+            crate::exchange::wire::ca_certificates(pem)
                 .map_err(|e| Error::Usage(format!("a CA certificate given to ca_cert() {e}")))?;
         }
         let all = (self.headers.iter())
             .chain(&self.other_headers)
             .chain(&self.limited_headers);
         for (name, value) in all {
-            crate::wire::user_header(name, value).map_err(Error::Usage)?;
+            crate::exchange::wire::user_header(name, value).map_err(Error::Usage)?;
         }
         Ok(())
     }
@@ -460,15 +460,15 @@ impl Options {
         options.drive = self.drive.clone();
         options.sut_behaviors = self.sut_behaviors.clone();
         options.spec_revision =
-            crate::revision::Judging::named(&self.spec_revision).unwrap_or_default();
+            crate::facts::revision::Judging::named(&self.spec_revision).unwrap_or_default();
         options.assume_version = self.assume_version;
         options
     }
 
     /// The URL the agent must call for push notifications, and where the kit's receiver
-    /// listens (default: 127.0.0.1 on an ephemeral port); see [`crate::webhook`].
+    /// listens (default: 127.0.0.1 on an ephemeral port); see [`crate::exchange::webhook`].
     pub fn webhook(mut self, url: Option<String>, listen: Option<std::net::SocketAddr>) -> Options {
-        self.webhook = crate::webhook::WebhookOptions { url, listen };
+        self.webhook = crate::exchange::webhook::WebhookOptions { url, listen };
         self
     }
 }

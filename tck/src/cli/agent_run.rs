@@ -4,11 +4,11 @@
 
 use std::process::ExitCode;
 
-use a2a_tck::behaviors::SutBehaviors;
-use a2a_tck::contract::Contract;
-use a2a_tck::runner::{self, RunError, RunOptions};
-use a2a_tck::session::BuiltinAgent;
-use a2a_tck::{builtin, card, checks};
+use a2a_tck::facts::behaviors::SutBehaviors;
+use a2a_tck::suite::contract::Contract;
+use a2a_tck::run::runner::{self, RunError, RunOptions};
+use a2a_tck::run::session::BuiltinAgent;
+use a2a_tck::{run::builtin, exchange::card, suite::checks};
 
 use crate::cli::command_session::CommandSession;
 use crate::cli::flags::{ca_certs, credentials, filter, seconds, trusted_keys, user_headers};
@@ -40,7 +40,7 @@ pub fn run(args: RunArgs) -> ExitCode {
     if !builtin && args.tls {
         return usage("--tls applies to the built-in reference agent only (--target builtin)");
     }
-    if let Some(e) = a2a_tck::durability::misused(builtin, args.durability, &args.restart_cmd) {
+    if let Some(e) = a2a_tck::run::durability::misused(builtin, args.durability, &args.restart_cmd) {
         return usage(e);
     }
     let (headers, other_headers, limited_headers) = match (
@@ -116,7 +116,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         options.filter = filter(&args.selection);
         options.assume_version = args
             .assume_version
-            .map(a2a_tck::check::ProtocolVersion::from);
+            .map(a2a_tck::suite::check::ProtocolVersion::from);
         options.spec_revision = args.spec_revision.unwrap_or_default();
         options.limits.request_timeout = request_timeout;
         options.limits.stream_wait = stream_wait;
@@ -124,11 +124,11 @@ pub fn run(args: RunArgs) -> ExitCode {
         options.jobs = match args.jobs {
             Some(jobs) => usize::from(jobs),
             None if builtin => options.jobs,
-            None => a2a_tck::runner::TARGET_JOBS,
+            None => a2a_tck::run::runner::TARGET_JOBS,
         };
         options.contract = args.contract.map(Contract::from);
         if let Some(path) = &args.drive {
-            match a2a_tck::drive::Drive::read(path) {
+            match a2a_tck::facts::drive::Drive::read(path) {
                 Ok(drive) => options.drive = Some(std::sync::Arc::new(drive)),
                 Err(e) => return usage(&format!("--drive {e}")),
             }
@@ -146,7 +146,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         }
         options.durability = match (&agent, &args.restart_cmd) {
             (Some(agent), _) => agent.durability(ready_timeout),
-            (None, Some(command)) => Some(a2a_tck::durability::Durability::command(
+            (None, Some(command)) => Some(a2a_tck::run::durability::Durability::command(
                 command,
                 ready_timeout,
             )),
@@ -165,7 +165,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         if let Some(credentials) = credentials_of_builtin {
             options.use_credentials(credentials);
         }
-        options.webhook = a2a_tck::webhook::WebhookOptions {
+        options.webhook = a2a_tck::exchange::webhook::WebhookOptions {
             url: args.webhook_url.clone(),
             listen: args.webhook_listen,
         };

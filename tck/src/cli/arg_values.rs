@@ -2,8 +2,8 @@
 //! `--contract`, `--undeclared`, `--binding`, `--spec-revision`, the durations) and the
 //! library's type each becomes.
 
-use a2a_tck::check::{Binding, Level, ProtocolVersion};
-use a2a_tck::contract::Contract;
+use a2a_tck::suite::check::{Binding, Level, ProtocolVersion};
+use a2a_tck::suite::contract::Contract;
 use clap::ValueEnum;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -44,11 +44,11 @@ impl From<VersionArg> for ProtocolVersion {
 }
 
 /// A `--spec-revision` value: a released revision of 1.0 (`1.0.0`, `1.0.1`) or `latest`.
-pub(crate) fn spec_revision(value: &str) -> Result<a2a_tck::revision::Judging, String> {
-    a2a_tck::revision::Judging::named(value).ok_or_else(|| {
+pub(crate) fn spec_revision(value: &str) -> Result<a2a_tck::facts::revision::Judging, String> {
+    a2a_tck::facts::revision::Judging::named(value).ok_or_else(|| {
         format!(
             "unknown revision {value:?}; the revisions are: {}",
-            a2a_tck::revision::Judging::names().join(", ")
+            a2a_tck::facts::revision::Judging::names().join(", ")
         )
     })
 }
@@ -95,11 +95,11 @@ pub(crate) enum UndeclaredArg {
     Fail,
 }
 
-impl From<UndeclaredArg> for a2a_tck::behaviors::Undeclared {
+impl From<UndeclaredArg> for a2a_tck::facts::behaviors::Undeclared {
     fn from(value: UndeclaredArg) -> Self {
         match value {
-            UndeclaredArg::Untestable => a2a_tck::behaviors::Undeclared::Untestable,
-            UndeclaredArg::Fail => a2a_tck::behaviors::Undeclared::Fail,
+            UndeclaredArg::Untestable => a2a_tck::facts::behaviors::Undeclared::Untestable,
+            UndeclaredArg::Fail => a2a_tck::facts::behaviors::Undeclared::Fail,
         }
     }
 }

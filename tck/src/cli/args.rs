@@ -297,7 +297,7 @@ pub(crate) struct RunArgs {
     /// planned, e.g. 80%. A run that leaves checks out (a selection, no scenario contract) passes
     /// on what it ran, its verdict saying `partial`; this floor keeps such a run from gating.
     #[arg(long, value_name = "N|P%")]
-    pub(crate) min_judged: Option<a2a_tck::floor::MinJudged>,
+    pub(crate) min_judged: Option<a2a_tck::reporting::floor::MinJudged>,
     /// Write a self-contained HTML report here (one file, no network needed to view it).
     #[arg(long, value_name = "PATH")]
     pub(crate) html: Option<PathBuf>,
@@ -318,7 +318,7 @@ pub(crate) struct RunArgs {
     /// (the default) judges by the newest revision and tolerates (WARN) an answer an older
     /// one gave. 0.3 results are not affected.
     #[arg(long, value_name = "REVISION", value_parser = spec_revision)]
-    pub(crate) spec_revision: Option<a2a_tck::revision::Judging>,
+    pub(crate) spec_revision: Option<a2a_tck::facts::revision::Judging>,
     /// Deadline of one HTTP exchange, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     pub(crate) timeout: f64,
@@ -528,7 +528,7 @@ pub(crate) struct ClientArgs {
     pub(crate) command: Option<String>,
     /// Break one rule in the reference client (repeatable; see --list-client-faults).
     #[arg(long = "client-fault", value_name = "NAME", conflicts_with = "command")]
-    pub(crate) client_faults: Vec<a2a_tck::reference_client::ClientFault>,
+    pub(crate) client_faults: Vec<a2a_tck::client::reference_client::ClientFault>,
     /// Print the reference client's faults and exit.
     #[arg(long)]
     pub(crate) list_client_faults: bool,

@@ -3,8 +3,8 @@
 
 use std::process::ExitCode;
 
-use a2a_tck::checks;
-use a2a_tck::runner::{RunError, RunOptions};
+use a2a_tck::suite::checks;
+use a2a_tck::run::runner::{RunError, RunOptions};
 
 use crate::cli::command_session::CommandSession;
 use crate::cli::flags::{ca_certs, credentials, filter, seconds, trusted_keys, user_headers};
@@ -14,7 +14,7 @@ use crate::{runtime, usage};
 /// `a2a-tck card FILE|URL`: the card checks on a card, without the agent.
 pub fn run(args: CardArgs) -> ExitCode {
     let CardArgs { source, run: args } = args;
-    let source_kind = match a2a_tck::card_only::CardSource::parse(&source) {
+    let source_kind = match a2a_tck::run::card_only::CardSource::parse(&source) {
         Ok(kind) => kind,
         Err(e) => return usage(&e),
     };
@@ -72,10 +72,10 @@ pub fn run(args: CardArgs) -> ExitCode {
     options.filter = filter(&args.selection);
     options.assume_version = args
         .assume_version
-        .map(a2a_tck::check::ProtocolVersion::from);
+        .map(a2a_tck::suite::check::ProtocolVersion::from);
     options.limits.request_timeout = request_timeout;
     options.check_timeout = check_timeout;
-    options.jobs = args.jobs.map_or(a2a_tck::runner::TARGET_JOBS, usize::from);
+    options.jobs = args.jobs.map_or(a2a_tck::run::runner::TARGET_JOBS, usize::from);
     options.headers = headers;
     match credentials(&args) {
         Ok(principals) => options.headers.extend(principals.mine),
@@ -96,7 +96,7 @@ pub fn run(args: CardArgs) -> ExitCode {
     runtime.block_on(async move {
         let catalog = checks::all();
         session.run.begin();
-        let outcome = a2a_tck::card_only::run(&catalog, &options, &source_kind).await;
+        let outcome = a2a_tck::run::card_only::run(&catalog, &options, &source_kind).await;
         if let Err(RunError::Card { error, .. }) = &outcome {
             eprintln!("error: {error}");
         }

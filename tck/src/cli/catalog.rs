@@ -1,11 +1,11 @@
 //! The binary's commands over the catalogue (`list`, `explain`); part of the `a2a-tck` binary,
-//! not of the library. One catalogue, two sides: the checks of an agent (`a2a_tck::checks`) and
-//! those of a client (`a2a_tck::client_checks`, judged by `a2a-tck client`), both checks of the
+//! not of the library. One catalogue, two sides: the checks of an agent (`a2a_tck::suite::checks`) and
+//! those of a client (`a2a_tck::client::client_checks`, judged by `a2a-tck client`), both checks of the
 //! one model, listed and explained by the same code.
 
-use a2a_tck::check::{Check, Scope};
-use a2a_tck::runner::Filter;
-use a2a_tck::{checks, client_checks};
+use a2a_tck::suite::check::{Check, Scope};
+use a2a_tck::run::runner::Filter;
+use a2a_tck::{suite::checks, client::client_checks};
 
 /// Which side a check judges.
 fn side<Run>(check: &Check<Run>) -> &'static str {
@@ -19,7 +19,7 @@ fn side<Run>(check: &Check<Run>) -> &'static str {
 /// Whether a check runs where `--binding` / `--protocol-version` point (card checks always
 /// run; a client's plays run on every binding the client declares).
 fn runs_there<Run>(filter: &Filter, check: &Check<Run>) -> bool {
-    let version = |versions: &[a2a_tck::check::ProtocolVersion]| {
+    let version = |versions: &[a2a_tck::suite::check::ProtocolVersion]| {
         filter.versions.is_empty() || versions.iter().any(|v| filter.versions.contains(v))
     };
     match check.scope {
@@ -32,7 +32,7 @@ fn runs_there<Run>(filter: &Filter, check: &Check<Run>) -> bool {
     }
 }
 
-fn versions(versions: &[a2a_tck::check::ProtocolVersion], sep: &str) -> String {
+fn versions(versions: &[a2a_tck::suite::check::ProtocolVersion], sep: &str) -> String {
     let v: Vec<&str> = versions.iter().map(|v| v.as_str()).collect();
     v.join(sep)
 }
@@ -90,7 +90,7 @@ pub fn list(filter: &Filter, client_only: bool) -> Result<(), String> {
         println!(
             "{} client checks over {} plays",
             client.len(),
-            a2a_tck::plays::table().plays.len()
+            a2a_tck::client::plays::table().plays.len()
         );
     } else {
         println!(
@@ -118,7 +118,7 @@ pub fn explain(id: &str) -> Result<(), String> {
     }
     if let Some(check) = client_checks::find(id) {
         explain_check(check);
-        if let Some(play) = client_checks::play_of(check).and_then(a2a_tck::plays::play) {
+        if let Some(play) = client_checks::play_of(check).and_then(a2a_tck::client::plays::play) {
             println!("  play         {}", play.description);
             if !play.needs.is_empty() {
                 println!("  needs        {}", play.needs.join(", "));
@@ -176,17 +176,17 @@ fn explain_check<Run>(check: &Check<Run>) {
         println!("  reading      {reading}");
     }
     // Where the revisions of 1.0 word its sentence differently (`--spec-revision`).
-    for line in a2a_tck::revised::differences(check.id) {
+    for line in a2a_tck::suite::revised::differences(check.id) {
         println!("  by revision  {line}");
     }
 }
 
 /// The level `check` is judged at under each pinned revision, when one differs from its own.
-fn pinned_levels(check: &a2a_tck::check::Check) -> Option<String> {
-    let levels: Vec<(&str, a2a_tck::check::Level)> = (a2a_tck::revision::REVISIONS.iter())
+fn pinned_levels(check: &a2a_tck::suite::check::Check) -> Option<String> {
+    let levels: Vec<(&str, a2a_tck::suite::check::Level)> = (a2a_tck::facts::revision::REVISIONS.iter())
         .map(|r| {
-            let judging = a2a_tck::revision::Judging::Pinned(r);
-            (r.tag, a2a_tck::revised::level(check, judging))
+            let judging = a2a_tck::facts::revision::Judging::Pinned(r);
+            (r.tag, a2a_tck::suite::revised::level(check, judging))
         })
         .collect();
     levels.iter().any(|(_, l)| *l != check.level).then(|| {

@@ -47,8 +47,8 @@ fn unused_by_client(args: &RunArgs) -> Option<&'static str> {
 /// `a2a-tck client`: the client under test through every play; the same reports and exit
 /// status as a run on an agent.
 pub fn run(args: ClientArgs) -> ExitCode {
-    use a2a_tck::adapter::Client;
-    use a2a_tck::reference_client::ClientFault;
+    use a2a_tck::client::adapter::Client;
+    use a2a_tck::client::reference_client::ClientFault;
     if args.list_client_faults {
         for fault in ClientFault::ALL {
             crate::stdout(format_args!(
@@ -82,7 +82,7 @@ pub fn run(args: ClientArgs) -> ExitCode {
         Ok(d) => d,
         Err(e) => return usage(&e),
     };
-    let ids: Vec<&str> = (a2a_tck::client_checks::all().iter())
+    let ids: Vec<&str> = (a2a_tck::client::client_checks::all().iter())
         .map(|c| c.id)
         .collect();
     let mut session = match CommandSession::start(&args.run, &ids) {
@@ -93,7 +93,7 @@ pub fn run(args: ClientArgs) -> ExitCode {
         Ok(runtime) => runtime,
         Err(code) => return code,
     };
-    let options = a2a_tck::client_runner::ClientOptions {
+    let options = a2a_tck::client::client_runner::ClientOptions {
         client: match &args.command {
             Some(command) => Client::Command(command.clone()),
             None => Client::Reference(args.client_faults.clone()),
@@ -102,6 +102,6 @@ pub fn run(args: ClientArgs) -> ExitCode {
         filter: filter(&args.run.selection),
     };
     session.run.begin();
-    let report = runtime.block_on(a2a_tck::client_runner::run(&options));
+    let report = runtime.block_on(a2a_tck::client::client_runner::run(&options));
     session.finish(report, &args.run)
 }

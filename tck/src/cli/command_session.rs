@@ -7,10 +7,10 @@
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use a2a_tck::gate::Gate;
-use a2a_tck::report::Report;
-use a2a_tck::session::Session;
-use a2a_tck::{destination::Destination, output};
+use a2a_tck::reporting::gate::Gate;
+use a2a_tck::reporting::report::Report;
+use a2a_tck::run::session::Session;
+use a2a_tck::{facts::destination::Destination, reporting::output};
 
 use crate::cli::signals::Signals;
 use crate::cli::{write, RunArgs};
@@ -52,7 +52,7 @@ impl CommandSession {
     /// SIGINT and SIGTERM from now on (inside the runtime): the first stops `stop` (no new
     /// check, a grace for those in flight, then the reports of what was judged), the second
     /// ends the kit at once.
-    pub fn listen(&mut self, stop: a2a_tck::stop::Stop) {
+    pub fn listen(&mut self, stop: a2a_tck::facts::stop::Stop) {
         self.signals = Some(on_signals(stop));
     }
 
@@ -82,7 +82,7 @@ impl CommandSession {
         let to_stderr = write::to_stdout(reports);
         // Each result names its configuration (none: the default one).
         let acts_lines =
-            match write::write_acts(report, args, &a2a_tck::acts_report::own_configuration) {
+            match write::write_acts(report, args, &a2a_tck::reporting::acts_report::own_configuration) {
                 Ok(lines) => lines,
                 Err(e) => {
                     failed.push(e);
@@ -122,7 +122,7 @@ impl CommandSession {
             return ExitCode::from(code);
         }
         if !failed.is_empty() {
-            return ExitCode::from(a2a_tck::gate::EXIT_KIT);
+            return ExitCode::from(a2a_tck::reporting::gate::EXIT_KIT);
         }
         ExitCode::from(self.run.exit_status(report))
     }
@@ -157,7 +157,7 @@ pub fn interrupted_by() -> Option<u8> {
 
 /// Waits for SIGINT or SIGTERM: the first stops the run, the second ends the kit at once with
 /// the first one's status.
-async fn interrupts(mut signals: Signals, stop: a2a_tck::stop::Stop) {
+async fn interrupts(mut signals: Signals, stop: a2a_tck::facts::stop::Stop) {
     let mut first = true;
     loop {
         let Some((name, code)) = signals.next().await else {
@@ -176,7 +176,7 @@ async fn interrupts(mut signals: Signals, stop: a2a_tck::stop::Stop) {
         eprintln!(
             "{name}: no new check starts; those running get {} s, then the reports are \
              written (send it again to stop at once)",
-            a2a_tck::stop::GRACE.as_secs()
+            a2a_tck::facts::stop::GRACE.as_secs()
         );
         stop.stop();
     }
@@ -184,6 +184,6 @@ async fn interrupts(mut signals: Signals, stop: a2a_tck::stop::Stop) {
 
 /// Listens for SIGINT and SIGTERM from now on (inside the runtime): the first stops `stop`,
 /// the second ends the kit at once.
-pub fn on_signals(stop: a2a_tck::stop::Stop) -> tokio::task::JoinHandle<()> {
+pub fn on_signals(stop: a2a_tck::facts::stop::Stop) -> tokio::task::JoinHandle<()> {
     tokio::spawn(interrupts(Signals::listen(), stop))
 }

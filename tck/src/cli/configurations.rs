@@ -1,13 +1,13 @@
 //! `--configuration NAME=URL` and `--plan FILE`: the agent's other configurations, read
 //! before the first request, and their runs made after the default one and merged into its
-//! report (`a2a_tck::configurations`).
+//! report (`a2a_tck::run::configurations`).
 
 use std::path::Path;
 
-use a2a_tck::check::Check;
-use a2a_tck::configurations::{self, Configuration};
-use a2a_tck::report::{Report, Verdict};
-use a2a_tck::runner::RunOptions;
+use a2a_tck::suite::check::Check;
+use a2a_tck::run::configurations::{self, Configuration};
+use a2a_tck::reporting::report::{Report, Verdict};
+use a2a_tck::run::runner::RunOptions;
 use serde::Deserialize;
 
 use crate::cli::{ConfigurationArgs, RunArgs};
@@ -84,7 +84,7 @@ pub(crate) fn wanted(args: &ConfigurationArgs) -> Result<Vec<Wanted>, String> {
         if wanted[..i].iter().any(|w| w.name == entry.name) {
             return Err(format!("configuration {} is given twice", entry.name));
         }
-        a2a_tck::card::card_url_for(&entry.target)
+        a2a_tck::exchange::card::card_url_for(&entry.target)
             .map_err(|e| format!("configuration {}: {e}", entry.name))?;
     }
     let mut set =
@@ -178,14 +178,14 @@ impl Wanted {
         options.target = self.target.clone();
         options.card_url = match &self.card_url {
             Some(url) => url.clone(),
-            None => a2a_tck::card::card_url_for(&self.target).map_err(|e| e.to_string())?,
+            None => a2a_tck::exchange::card::card_url_for(&self.target).map_err(|e| e.to_string())?,
         };
         options.builtin = false;
         if args.jobs.is_none() {
-            options.jobs = a2a_tck::runner::TARGET_JOBS;
+            options.jobs = a2a_tck::run::runner::TARGET_JOBS;
         }
         let mut headers = (args.headers.iter())
-            .map(|text| a2a_tck::wire::parse_user_header(text))
+            .map(|text| a2a_tck::exchange::wire::parse_user_header(text))
             .collect::<Result<Vec<_>, _>>()?;
         let header = |token: &Option<String>| token.as_deref().map(bearer_header).transpose();
         if let Some(bearer) = header(&self.bearer)? {
@@ -226,7 +226,7 @@ pub(crate) async fn test_and_merge(
         let ids = configurations::rerun_ids(&report);
         eprintln!(
             "running {} unjudged in the default configuration again in {}",
-            a2a_tck::report::plural(ids.len(), "check", "checks"),
+            a2a_tck::reporting::report::plural(ids.len(), "check", "checks"),
             (wanted.iter().map(|w| w.name.as_str()))
                 .collect::<Vec<_>>()
                 .join(", ")

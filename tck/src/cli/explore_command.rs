@@ -3,10 +3,10 @@
 
 use std::process::ExitCode;
 
-use a2a_tck::destination::Destination;
-use a2a_tck::explore::{self, CaseFile, Exploration, ExploreOptions};
-use a2a_tck::runner::{RunError, RunOptions};
-use a2a_tck::{builtin, card};
+use a2a_tck::facts::destination::Destination;
+use a2a_tck::run::explore::{self, CaseFile, Exploration, ExploreOptions};
+use a2a_tck::run::runner::{RunError, RunOptions};
+use a2a_tck::{run::builtin, exchange::card};
 
 use crate::cli::command_session::{interrupted_by, on_signals};
 use crate::cli::flags::{ca_certs, credentials, filter, seconds, user_headers};
@@ -152,18 +152,18 @@ pub(crate) fn run(args: ExploreArgs) -> ExitCode {
         run.filter = filter(&args.selection);
         run.assume_version = args
             .assume_version
-            .map(a2a_tck::check::ProtocolVersion::from);
+            .map(a2a_tck::suite::check::ProtocolVersion::from);
         run.limits.request_timeout = request_timeout;
         run.limits.stream_wait = stream_wait;
         run.contract = args.contract.map(Into::into);
         if let Some(path) = &args.drive {
-            match a2a_tck::drive::Drive::read(path) {
+            match a2a_tck::facts::drive::Drive::read(path) {
                 Ok(drive) => run.drive = Some(std::sync::Arc::new(drive)),
                 Err(e) => return usage(&format!("--drive {e}")),
             }
         }
         if let Some(path) = &args.sut_behaviors {
-            match a2a_tck::behaviors::SutBehaviors::read(path) {
+            match a2a_tck::facts::behaviors::SutBehaviors::read(path) {
                 Ok(file) => run.sut_behaviors = Some(std::sync::Arc::new(file)),
                 Err(e) => return usage(&format!("--sut-behaviors {e}")),
             }
@@ -184,7 +184,7 @@ pub(crate) fn run(args: ExploreArgs) -> ExitCode {
         if let Some(credentials) = credentials_of_builtin {
             run.use_credentials(credentials);
         }
-        run.webhook = a2a_tck::webhook::WebhookOptions {
+        run.webhook = a2a_tck::exchange::webhook::WebhookOptions {
             url: args.webhook_url.clone(),
             listen: args.webhook_listen,
         };

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use a2a_tck::runner::Filter;
+use a2a_tck::run::runner::Filter;
 
 use crate::cli::{RunArgs, Selection};
 
@@ -64,7 +64,7 @@ pub struct Principals {
 pub fn user_headers(texts: &[String], flag: &str) -> Result<Vec<(String, String)>, String> {
     texts
         .iter()
-        .map(|text| a2a_tck::wire::parse_user_header(text).map_err(|e| format!("{flag}: {e}")))
+        .map(|text| a2a_tck::exchange::wire::parse_user_header(text).map_err(|e| format!("{flag}: {e}")))
         .collect()
 }
 
@@ -81,7 +81,7 @@ pub fn ca_certs(paths: &[std::path::PathBuf]) -> Result<Vec<Vec<u8>>, String> {
         .iter()
         .map(|path| {
             let pem = std::fs::read(path).map_err(|e| e.to_string());
-            pem.and_then(|pem| a2a_tck::wire::ca_certificates(&pem).map(|_| pem))
+            pem.and_then(|pem| a2a_tck::exchange::wire::ca_certificates(&pem).map(|_| pem))
                 .map_err(|e| format!("--ca-cert {}: {e}", path.display()))
         })
         .collect()
@@ -93,7 +93,7 @@ pub fn trusted_keys(paths: &[std::path::PathBuf]) -> Result<Vec<serde_json::Valu
     for path in paths {
         let text = std::fs::read_to_string(path);
         let read = text.map_err(|e| e.to_string());
-        match read.and_then(|text| a2a_tck::jws::trusted_keys(&text)) {
+        match read.and_then(|text| a2a_tck::facts::jws::trusted_keys(&text)) {
             Ok(found) => keys.extend(found),
             Err(e) => return Err(format!("--trusted-key {}: {e}", path.display())),
         }

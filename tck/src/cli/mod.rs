@@ -32,6 +32,6 @@ pub fn card_url_of(
     match (given, served) {
         (Some(url), _) => Ok(url.clone()),
         (None, Some(served)) => Ok(served),
-        (None, None) => a2a_tck::card::card_url_for(target).map_err(|e| e.to_string()),
+        (None, None) => a2a_tck::exchange::card::card_url_for(target).map_err(|e| e.to_string()),
     }
 }

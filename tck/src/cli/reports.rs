@@ -4,9 +4,9 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use a2a_tck::baseline::Baseline;
-use a2a_tck::report::{self, Report};
-use a2a_tck::runner::Progress;
+use a2a_tck::reporting::baseline::Baseline;
+use a2a_tck::reporting::report::{self, Report};
+use a2a_tck::run::runner::Progress;
 
 use crate::usage;
 
@@ -82,7 +82,7 @@ pub fn diff(old: &Path, new: &Path, json: bool) -> ExitCode {
         (Ok(old), Ok(new)) => (old, new),
         (Err(e), _) | (_, Err(e)) => return usage(&e.to_string()),
     };
-    let diff = a2a_tck::diff::diff(&old, &new);
+    let diff = a2a_tck::reporting::diff::diff(&old, &new);
     print!("{}", if json { diff.json() } else { diff.text() });
     if diff.regressions.is_empty() {
         ExitCode::SUCCESS
@@ -93,9 +93,9 @@ pub fn diff(old: &Path, new: &Path, json: bool) -> ExitCode {
 
 /// `a2a-tck coverage`: the coverage table of every registry the kit carries.
 pub fn coverage() -> ExitCode {
-    for (name, text) in a2a_tck::registry::REGISTRIES {
-        match a2a_tck::registry::parse(text) {
-            Ok(entries) => print!("{}", a2a_tck::registry::table(name, &entries)),
+    for (name, text) in a2a_tck::facts::registry::REGISTRIES {
+        match a2a_tck::facts::registry::parse(text) {
+            Ok(entries) => print!("{}", a2a_tck::facts::registry::table(name, &entries)),
             Err(e) => {
                 eprintln!("error: the registry {name} does not parse: {e}");
                 return ExitCode::from(2);

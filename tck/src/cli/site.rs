@@ -3,15 +3,15 @@
 //! each agent's reports run by run (two at a time), stores each report once under its digest
 //! (`reports/<hex>/`: hard-linked from the survey's folder when both are on one filesystem,
 //! else copied; a report the folder already holds from an earlier build is kept), and writes
-//! the matrix, the agents' pages and their badges (`a2a_tck::site`).
+//! the matrix, the agents' pages and their badges (`a2a_tck::reporting::site`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
-use a2a_tck::report::Report;
-use a2a_tck::site::{self, AgentHistory, RunInfo, Site, Tracker};
-use a2a_tck::survey_index::{self, Entry, SurveyIndex};
+use a2a_tck::reporting::report::Report;
+use a2a_tck::reporting::site::{self, AgentHistory, RunInfo, Site, Tracker};
+use a2a_tck::reporting::survey_index::{self, Entry, SurveyIndex};
 use clap::Args;
 
 /// The arguments of `a2a-tck site`.
@@ -170,7 +170,7 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
     }
-    a2a_tck::report::write_atomic(path, text.as_bytes())
+    a2a_tck::reporting::report::write_atomic(path, text.as_bytes())
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -234,7 +234,7 @@ pub(crate) fn run(args: SiteArgs) -> ExitCode {
             }
             if let Err(e) = store_report(&source, &args.out.join(STORE).join(name), &mut stored) {
                 eprintln!("error: {e}");
-                return ExitCode::from(a2a_tck::gate::EXIT_KIT);
+                return ExitCode::from(a2a_tck::reporting::gate::EXIT_KIT);
             }
         }
         agents.push(agent);
@@ -266,11 +266,11 @@ pub(crate) fn run(args: SiteArgs) -> ExitCode {
         .and_then(|()| write(&args.out.join("index.html"), &site::matrix_page(&site)));
     if let Err(e) = written {
         eprintln!("error: {e}");
-        return ExitCode::from(a2a_tck::gate::EXIT_KIT);
+        return ExitCode::from(a2a_tck::reporting::gate::EXIT_KIT);
     }
     if let Err(e) = prune(&args.out, &used, &site.agents) {
         eprintln!("error: {e}");
-        return ExitCode::from(a2a_tck::gate::EXIT_KIT);
+        return ExitCode::from(a2a_tck::reporting::gate::EXIT_KIT);
     }
     for note in &notes {
         eprintln!("note: {note}");

@@ -19,9 +19,9 @@ use std::time::{Duration, SystemTime};
 
 use a2a_reference_agent::Fault;
 use a2a_tck::api::{self, Binding, Options, ProtocolVersion};
-use a2a_tck::client_runner::ClientOptions;
-use a2a_tck::format::Format;
-use a2a_tck::survey_index::{self, Agent, Entry, Kind, Outcome, Shard, SurveyIndex, SurveySource};
+use a2a_tck::client::client_runner::ClientOptions;
+use a2a_tck::reporting::format::Format;
+use a2a_tck::reporting::survey_index::{self, Agent, Entry, Kind, Outcome, Shard, SurveyIndex, SurveySource};
 use clap::Args;
 use futures::StreamExt as _;
 use serde::{Deserialize, Serialize};
@@ -200,7 +200,7 @@ enum Subject {
     /// An agent, with its options but its credentials (read when it runs).
     Agent(Box<AgentSpec>, Box<Options>),
     /// A client, with its options and the gate its report is held to.
-    Client(ClientOptions, Box<a2a_tck::gate::Gate>),
+    Client(ClientOptions, Box<a2a_tck::reporting::gate::Gate>),
 }
 
 /// An agent or a client ready to run: what runs, its folder, and the digest of its inputs
@@ -347,7 +347,7 @@ fn plan(
             return Err("the built-in agent serves its own card: drop card_url".into())
         }
         (Some(_), _) if builtin => {
-            let mut config = a2a_tck::builtin::profile();
+            let mut config = a2a_tck::run::builtin::profile();
             for fault in &spec.faults {
                 config
                     .faults
@@ -356,7 +356,7 @@ fn plan(
             Options::builtin_with(config)
         }
         (Some(target), card_url) => {
-            a2a_tck::card::card_url_for(target).map_err(|e| format!("target: {e}"))?;
+            a2a_tck::exchange::card::card_url_for(target).map_err(|e| format!("target: {e}"))?;
             let options = Options::url(target);
             match card_url {
                 Some(url) => options.card_url(url),
@@ -364,7 +364,7 @@ fn plan(
             }
         }
         (None, Some(card_url)) => {
-            a2a_tck::card::card_url_for(card_url).map_err(|e| format!("card_url: {e}"))?;
+            a2a_tck::exchange::card::card_url_for(card_url).map_err(|e| format!("card_url: {e}"))?;
             Options::url(card_url).card_url(card_url)
         }
         (None, None) => return Err("give its target or its card_url".into()),
@@ -388,10 +388,10 @@ fn plan(
         options = options.version(*version);
     }
     if let Some(revision) = &settings.spec_revision {
-        if a2a_tck::revision::Judging::named(revision).is_none() {
+        if a2a_tck::facts::revision::Judging::named(revision).is_none() {
             return Err(format!(
                 "spec_revision {revision:?}: the revisions are {}",
-                a2a_tck::revision::Judging::names().join(", ")
+                a2a_tck::facts::revision::Judging::names().join(", ")
             ));
         }
         options = options.spec_revision(revision);
@@ -440,7 +440,7 @@ fn plan(
         options = options.drive(drive);
     }
     if let Some(file) = &spec.sut_behaviors {
-        let behaviors = a2a_tck::behaviors::SutBehaviors::read(&base.join(file))
+        let behaviors = a2a_tck::facts::behaviors::SutBehaviors::read(&base.join(file))
             .map_err(|e| format!("sut_behaviors {e}"))?;
         options = options.sut_behaviors(behaviors);
     }
@@ -457,17 +457,17 @@ fn plan(
     if let Some(expect) = &spec.expect {
         let path = base.join(expect);
         // Checked here, as a run checks --expect before its first request.
-        a2a_tck::gate::Gate::load(
+        a2a_tck::reporting::gate::Gate::load(
             Some(&path),
             floor,
             spec.allow_unreviewed,
-            &a2a_tck::checks::ids(),
+            &a2a_tck::suite::checks::ids(),
         )?;
         let baseline = api::Baseline::load(&path)?;
         options = options.expect(baseline, path.display().to_string());
     }
     for header in spec.header_env.keys() {
-        a2a_tck::wire::user_header(header, "x").map_err(|e| format!("header_env: {e}"))?;
+        a2a_tck::exchange::wire::user_header(header, "x").map_err(|e| format!("header_env: {e}"))?;
     }
     let sha256 = inputs_digest(&spec, base)?;
     Ok(Planned {
@@ -496,8 +496,8 @@ fn client_defaults(mut spec: ClientSpec, defaults: &Settings) -> ClientSpec {
 
 /// One client's options and gate, every file it names read and every value checked.
 fn plan_client(spec: ClientSpec, base: &Path, folder: String) -> Result<Planned, String> {
-    use a2a_tck::adapter::Client;
-    use a2a_tck::reference_client::ClientFault;
+    use a2a_tck::client::adapter::Client;
+    use a2a_tck::client::reference_client::ClientFault;
     let client = if spec.cmd == "builtin" {
         let faults = (spec.faults.iter())
             .map(|f| f.parse::<ClientFault>().map_err(|e| format!("faults: {e}")))
@@ -514,7 +514,7 @@ fn plan_client(spec: ClientSpec, base: &Path, folder: String) -> Result<Planned,
     };
     let scenario_timeout = seconds(spec.scenario_timeout.unwrap_or(30.0), "scenario_timeout")?;
     let deadline = seconds(spec.deadline.unwrap_or(DEADLINE), "deadline")?;
-    let filter = a2a_tck::filter::Filter {
+    let filter = a2a_tck::suite::filter::Filter {
         select: spec.select.clone(),
         bindings: spec.bindings.clone(),
         versions: spec.versions.clone(),
@@ -524,12 +524,12 @@ fn plan_client(spec: ClientSpec, base: &Path, folder: String) -> Result<Planned,
         .map(str::parse::<api::MinJudged>)
         .transpose()
         .map_err(|e| format!("min_judged: {e}"))?;
-    let ids: Vec<&str> = (a2a_tck::client_checks::all().iter())
+    let ids: Vec<&str> = (a2a_tck::client::client_checks::all().iter())
         .map(|c| c.id)
         .collect();
     let expect = spec.expect.as_ref().map(|e| base.join(e));
     // Checked here, as `a2a-tck client` checks --expect before its first play.
-    let gate = a2a_tck::gate::Gate::load(expect.as_deref(), floor, spec.allow_unreviewed, &ids)?;
+    let gate = a2a_tck::reporting::gate::Gate::load(expect.as_deref(), floor, spec.allow_unreviewed, &ids)?;
     let sha256 = client_digest(&spec, base)?;
     Ok(Planned {
         name: spec.name.clone(),
@@ -731,7 +731,7 @@ async fn survey_one(out: &Path, planned: &Planned) -> Result<Entry, String> {
         }
     };
     // The deadline stops the run and its report says so; this is the bound past it.
-    let limit = planned.deadline + a2a_tck::stop::GRACE + SAFETY;
+    let limit = planned.deadline + a2a_tck::facts::stop::GRACE + SAFETY;
     let report = match tokio::time::timeout(limit, api::run(&options)).await {
         Ok(Ok(report)) => report,
         Ok(Err(e)) => {
@@ -747,7 +747,7 @@ async fn survey_one(out: &Path, planned: &Planned) -> Result<Entry, String> {
             return finish(&folder, planned, entry);
         }
     };
-    let exit_status = api::exit_status(&options, &report).unwrap_or(a2a_tck::gate::EXIT_KIT);
+    let exit_status = api::exit_status(&options, &report).unwrap_or(a2a_tck::reporting::gate::EXIT_KIT);
     written(&folder, planned, &report, exit_status)
 }
 
@@ -762,7 +762,7 @@ fn written(
     for (format, name) in REPORTS {
         let text = format.render(report, None)?;
         let path = folder.join(name);
-        a2a_tck::report::write_atomic(&path, text.as_bytes())
+        a2a_tck::reporting::report::write_atomic(&path, text.as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
         if format == Format::Json {
             json = text;
@@ -779,12 +779,12 @@ async fn survey_client(
     folder: &Path,
     planned: &Planned,
     options: &ClientOptions,
-    gate: &a2a_tck::gate::Gate,
+    gate: &a2a_tck::reporting::gate::Gate,
     started: SystemTime,
 ) -> Result<Entry, String> {
-    let mut session = a2a_tck::session::Session::new(gate.clone());
+    let mut session = a2a_tck::run::session::Session::new(gate.clone());
     session.begin();
-    let run = a2a_tck::client_runner::run(options);
+    let run = a2a_tck::client::client_runner::run(options);
     let Ok(mut report) = tokio::time::timeout(planned.deadline, run).await else {
         let error = format!(
             "its deadline ({}) ran out before its plays ended: no report",
@@ -792,7 +792,7 @@ async fn survey_client(
         );
         let mut entry = Entry::failed(planned.agent(), error, started, SystemTime::now());
         entry.outcome = Outcome::OverBudget;
-        entry.exit_status = a2a_tck::gate::EXIT_INTERRUPTED;
+        entry.exit_status = a2a_tck::reporting::gate::EXIT_INTERRUPTED;
         return finish(folder, planned, entry);
     };
     for note in session.end(&mut report) {
@@ -807,7 +807,7 @@ fn finish(folder: &Path, planned: &Planned, mut entry: Entry) -> Result<Entry, S
     entry.kind = planned.kind();
     let text = serde_json::to_string_pretty(&entry).map_err(|e| e.to_string())? + "\n";
     let path = folder.join("entry.json");
-    a2a_tck::report::write_atomic(&path, text.as_bytes())
+    a2a_tck::reporting::report::write_atomic(&path, text.as_bytes())
         .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(entry)
 }
@@ -941,9 +941,9 @@ pub(crate) fn run(args: SurveyArgs) -> ExitCode {
         interrupted,
     );
     let path = args.out.join("index.json");
-    if let Err(e) = a2a_tck::report::write_atomic(&path, index.to_json().as_bytes()) {
+    if let Err(e) = a2a_tck::reporting::report::write_atomic(&path, index.to_json().as_bytes()) {
         eprintln!("error: {}: {e}", path.display());
-        return ExitCode::from(a2a_tck::gate::EXIT_KIT);
+        return ExitCode::from(a2a_tck::reporting::gate::EXIT_KIT);
     }
     let counts: Vec<String> = (index.outcomes.iter())
         .map(|(outcome, n)| {
@@ -975,7 +975,7 @@ pub(crate) fn run(args: SurveyArgs) -> ExitCode {
         return ExitCode::from(code);
     }
     if !failures.is_empty() {
-        return ExitCode::from(a2a_tck::gate::EXIT_KIT);
+        return ExitCode::from(a2a_tck::reporting::gate::EXIT_KIT);
     }
     ExitCode::from(index.exit_status)
 }
@@ -1030,7 +1030,7 @@ pub(crate) fn merge(args: MergeArgs) -> ExitCode {
         }
     }
     let path = args.out.join("index.json");
-    if let Err(e) = a2a_tck::report::write_atomic(&path, merged.index.to_json().as_bytes()) {
+    if let Err(e) = a2a_tck::reporting::report::write_atomic(&path, merged.index.to_json().as_bytes()) {
         return usage(&format!("{}: {e}", path.display()));
     }
     eprintln!(

@@ -4,10 +4,10 @@
 
 use std::io::Write as _;
 
-use a2a_tck::acts_report::{self, ActsDestination};
-use a2a_tck::destination::Destination;
-use a2a_tck::format::Format;
-use a2a_tck::report::Report;
+use a2a_tck::reporting::acts_report::{self, ActsDestination};
+use a2a_tck::facts::destination::Destination;
+use a2a_tck::reporting::format::Format;
+use a2a_tck::reporting::report::Report;
 
 use crate::cli::RunArgs;
 

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::model::{Binding, ProtocolVersion};
-use crate::report::ClientUnderTest;
+use crate::facts::model::{Binding, ProtocolVersion};
+use crate::reporting::report::ClientUnderTest;
 
 use super::plays::OPERATIONS;
 pub use super::process::Outcome;

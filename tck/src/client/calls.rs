@@ -7,12 +7,12 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use crate::model::{Binding, ProtocolVersion};
-use crate::operation::{self, jsonrpc_method};
+use crate::facts::model::{Binding, ProtocolVersion};
+use crate::facts::operation::{self, jsonrpc_method};
 
-use crate::a2a::ErrorKind;
-use crate::transport::{Answer, ErrorReply};
-use crate::wire::HttpReply;
+use crate::facts::a2a::ErrorKind;
+use crate::exchange::transport::{Answer, ErrorReply};
+use crate::exchange::wire::HttpReply;
 
 use super::stage::{Door, Seen};
 
@@ -163,7 +163,7 @@ pub fn kind_of(error: &ErrorReply) -> Option<String> {
     let specified = error.binding == Binding::Jsonrpc || error.version == ProtocolVersion::V1_0;
     let by_form = || {
         specified
-            .then(|| kinds.iter().find(|k| crate::judge::error(error, **k).is_ok()))
+            .then(|| kinds.iter().find(|k| crate::exchange::judge::error(error, **k).is_ok()))
             .flatten()
     };
     let kind = by_reason.or(by_code).or_else(by_form)?;
@@ -232,7 +232,7 @@ impl Call {
                             header("grpc-message").unwrap_or(""),
                             header("grpc-status-details-bin"),
                         );
-                        with_version(crate::transport::grpc::error_reply(&status))
+                        with_version(crate::exchange::transport::grpc::error_reply(&status))
                     }
                     None => Answered::Unreadable(format!(
                         "no gRPC status (HTTP {})",
@@ -251,7 +251,7 @@ impl Call {
                     headers: served.headers.clone(),
                     body: served.body.clone(),
                 };
-                match crate::transport::answer::unary_reply(binding, &http).read {
+                match crate::exchange::transport::answer::unary_reply(binding, &http).read {
                     Ok(Answer::Result(value)) => Answered::Result(value),
                     Ok(Answer::Error(e)) => with_version(e),
                     Err(why) => Answered::Unreadable(why),
@@ -308,7 +308,7 @@ fn sse_answer(binding: Binding, body: &[u8], version: ProtocolVersion) -> Answer
             events.push(event);
             continue;
         }
-        match crate::transport::answer::read_response(&event, None) {
+        match crate::exchange::transport::answer::read_response(&event, None) {
             Some(Answer::Result(result)) => events.push(result),
             Some(Answer::Error(mut e)) if events.is_empty() => {
                 e.version = version;

@@ -61,9 +61,9 @@ impl PlaySigner {
 
     /// One AgentCardSignature over the canonical `form` of `card` (`signatures` left out).
     pub fn signature(&self, card: &Value, form: &str) -> Value {
-        let payload = (crate::jws::canonical_forms(card).into_iter())
+        let payload = (crate::facts::jws::canonical_forms(card).into_iter())
             .find(|(name, _)| *name == form)
-            .or_else(|| crate::jws::canonical_forms(card).into_iter().next())
+            .or_else(|| crate::facts::jws::canonical_forms(card).into_iter().next())
             .map(|(_, bytes)| bytes)
             .unwrap_or_default();
         let header = json!({"alg": "ES256", "typ": "JOSE", "kid": KID});
@@ -92,7 +92,7 @@ impl PlaySigner {
         }
         let signatures = match how {
             "defaults" => {
-                let forms = crate::jws::canonical_forms(&card);
+                let forms = crate::facts::jws::canonical_forms(&card);
                 [PRESENCE_FORM, EXCEPT_OPTIONAL_FORM, NO_DEFAULTS_FORM]
                     .into_iter()
                     .filter(|form| forms.iter().any(|(name, _)| name == form))
@@ -119,7 +119,7 @@ fn schemes() -> Value {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::jws::{Outcome, Signature};
+    use crate::facts::jws::{Outcome, Signature};
 
     fn card() -> Value {
         json!({"name": "n", "description": "d", "version": "1", "skills": [{"id": "s", "name": "s", "description": "", "tags": []}],

@@ -11,13 +11,13 @@ use serde_json::{json, Value};
 
 use a2a_reference_agent::{AgentConfig, RunningAgent};
 
-use crate::card::DeclaredInterface;
-use crate::check::{Level, Status};
-use crate::evidence::Exchange;
-use crate::filter::Filter;
-use crate::ids::fresh_token;
-use crate::model::{Binding, HarnessError, ProtocolVersion, Verdict};
-use crate::report::{self, CheckResult, ClientUnderTest, Counts, Mode, Report, Selection, Target};
+use crate::exchange::card::DeclaredInterface;
+use crate::suite::check::{Level, Status};
+use crate::exchange::evidence::Exchange;
+use crate::suite::filter::Filter;
+use crate::facts::ids::fresh_token;
+use crate::facts::model::{Binding, HarnessError, ProtocolVersion, Verdict};
+use crate::reporting::report::{self, CheckResult, ClientUnderTest, Counts, Mode, Report, Selection, Target};
 
 use super::adapter::{Adapter, Client};
 use super::calls::{self, Call};
@@ -108,10 +108,10 @@ pub async fn run(options: &ClientOptions) -> Report {
     let tested: Vec<String> = (interfaces.iter().filter(|i| i.tested))
         .filter_map(|i| Some(format!("{} {}", i.binding?, i.version?)))
         .collect();
-    report.compatibility = Some(crate::compat::on(&report.results, tested));
+    report.compatibility = Some(crate::reporting::compat::on(&report.results, tested));
     report.interfaces = interfaces;
     // The plays' bearer tokens, wherever the client or the adapter echoed them.
-    crate::secrets::scrub(report, &secrets)
+    crate::reporting::secrets::scrub(report, &secrets)
 }
 
 /// Why the selection leaves a binding x version out, if it does.
@@ -207,7 +207,7 @@ fn result(
             _ => "1.0".into(),
         },
         section: (statements.first())
-            .and_then(|s| crate::registry::section_of(s))
+            .and_then(|s| crate::facts::registry::section_of(s))
             .unwrap_or_default(),
         statements,
         binding: Some(binding),
@@ -251,11 +251,11 @@ async fn play_once(
         let outcome = Err(HarnessError::Internal(why));
         checks.iter().map(|c| result(c, binding, version, &outcome, Vec::new(), 0)).collect()
     };
-    let backend = match crate::builtin::start_with(backend_config(spec, &bearer)).await {
+    let backend = match crate::run::builtin::start_with(backend_config(spec, &bearer)).await {
         Ok(agent) => agent,
         Err(e) => return all_error(format!("the play's reference agent could not start: {e}")),
     };
-    let http = match crate::wire::client() {
+    let http = match crate::exchange::wire::client() {
         Ok(http) => http,
         Err(e) => return all_error(format!("no HTTP client: {e}")),
     };
@@ -440,17 +440,17 @@ fn assemble(
     spec_versions.dedup();
     let target = target_of(options, Some(&identity));
     // The contested sentences the client's results met (the kit's list in `revision`).
-    let mut met = crate::revision::Met::default();
+    let mut met = crate::facts::revision::Met::default();
     for result in &results {
         let judged = matches!(result.status, Status::Pass | Status::Fail | Status::Warn);
         if judged && result.id == "client.interface.first-supported" {
-            let checks = met.sentences.entry(crate::revision::Sentence::InterfaceChoice).or_default();
+            let checks = met.sentences.entry(crate::facts::revision::Sentence::InterfaceChoice).or_default();
             if checks.is_empty() {
                 checks.push(result.id.clone());
             }
         }
     }
-    let readings = report::AppliedReading::of(crate::revision::Judging::default(), &met);
+    let readings = report::AppliedReading::of(crate::facts::revision::Judging::default(), &met);
     Report {
         readings,
         mode: Some(Mode::Client),
@@ -459,7 +459,7 @@ fn assemble(
         totals,
         verdict,
         verdict_reason,
-        compatibility: Some(crate::compat::of(&results)),
+        compatibility: Some(crate::reporting::compat::of(&results)),
         results,
         ..Report::begun(target, Selection::of(&options.filter, selected), started)
     }

@@ -4,20 +4,20 @@
 //! passed back: a stream's SSE events or gRPC messages as events (with their arrival times),
 //! a gRPC message decoded by the project's proto. Headers are redacted as the server-side
 //! evidence redacts them ([`redact_all`]); the play's bearer token is scrubbed from the whole
-//! report by the runner (`crate::secrets`). Every result of the play carries it, held to the
+//! report by the runner (`crate::reporting::secrets`). Every result of the play carries it, held to the
 //! bounds of a server check's evidence (its first [`EVIDENCE_RESULT_EXCHANGES`] exchanges,
 //! [`EVIDENCE_RESULT_BYTES`] of bodies; the report's own cap after).
 //!
-//! [`EVIDENCE_RESULT_EXCHANGES`]: crate::evidence::EVIDENCE_RESULT_EXCHANGES
-//! [`EVIDENCE_RESULT_BYTES`]: crate::evidence::EVIDENCE_RESULT_BYTES
+//! [`EVIDENCE_RESULT_EXCHANGES`]: crate::exchange::evidence::EVIDENCE_RESULT_EXCHANGES
+//! [`EVIDENCE_RESULT_BYTES`]: crate::exchange::evidence::EVIDENCE_RESULT_BYTES
 
 use serde_json::{json, Value};
 
-use crate::evidence::{
+use crate::exchange::evidence::{
     redact_all, Exchange, RecordedBody, RecordedEvent, RecordedRequest, RecordedResponse, Recorder,
     EVIDENCE_EVENT_LIMIT,
 };
-use crate::model::Binding;
+use crate::facts::model::Binding;
 
 use super::adapter::{Client, Outcome};
 use super::calls::Call;
@@ -98,7 +98,7 @@ fn request(call: &Call) -> Exchange {
     };
     let mut dropped = None;
     if served.events > events.len() {
-        dropped = Some(crate::evidence::Dropped {
+        dropped = Some(crate::exchange::evidence::Dropped {
             events: (served.events - events.len()) as u64,
             bytes: 0,
             exchanges: 0,

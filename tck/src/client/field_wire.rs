@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use crate::model::Binding;
+use crate::facts::model::Binding;
 
 use super::calls::Call;
 use super::stage::Mishap;

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use crate::model::{Binding, ProtocolVersion};
+use crate::facts::model::{Binding, ProtocolVersion};
 
 use super::stage::{Door, PlayOptions, Stage};
 
@@ -99,7 +99,7 @@ pub struct CardSpec {
     #[serde(default)]
     pub credentials: Option<String>,
     /// The card is served with `Cache-Control: no-cache` and an `ETag`, and changes after its
-    /// first fetch (see [`crate::stage::PlayOptions`]).
+    /// first fetch (see [`crate::client::stage::PlayOptions`]).
     #[serde(default)]
     pub caching: bool,
     /// The card's first interface (the main door) answers every request VersionNotSupportedError;
@@ -119,7 +119,7 @@ pub struct CardSpec {
     #[serde(default)]
     pub mixed: bool,
     /// The card is signed: `valid`, `broken` (changed after signing) or `defaults` (a REQUIRED
-    /// field at its default, one signature per reading of §8.4); see [`crate::card_signing`].
+    /// field at its default, one signature per reading of §8.4); see [`crate::client::card_signing`].
     #[serde(default)]
     pub signed: Option<String>,
 }
@@ -531,7 +531,7 @@ mod tests {
             assert!(!check.spec.statements.is_empty(), "{} cites nothing", check.id);
             let first = check.spec.statements[0];
             assert_eq!(
-                crate::registry::section_of(first).as_deref(),
+                crate::facts::registry::section_of(first).as_deref(),
                 Some(check.spec.section),
                 "{}: the section of {first}",
                 check.id

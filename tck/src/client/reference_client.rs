@@ -9,14 +9,14 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::a2a::ErrorKind;
-use crate::card::Interface;
-use crate::evidence::Recorder;
-use crate::ids::{fresh_token, Ids};
-use crate::model::{Binding, ProtocolVersion};
-use crate::transport::stream::{End, Next};
-use crate::transport::{Answer, Connector, ErrorReply, Reply, Start, Transport, VersionHeader};
-use crate::wire::{Limits, Wire};
+use crate::facts::a2a::ErrorKind;
+use crate::exchange::card::Interface;
+use crate::exchange::evidence::Recorder;
+use crate::facts::ids::{fresh_token, Ids};
+use crate::facts::model::{Binding, ProtocolVersion};
+use crate::exchange::transport::stream::{End, Next};
+use crate::exchange::transport::{Answer, Connector, ErrorReply, Reply, Start, Transport, VersionHeader};
+use crate::exchange::wire::{Limits, Wire};
 
 a2a_reference_agent::declare_faults! {
     /// One rule the reference client breaks on purpose (`--client-fault NAME`).
@@ -240,7 +240,7 @@ struct Session {
     card_url: String,
     bearer: Option<String>,
     extensions: Vec<String>,
-    http: Option<crate::wire::HttpClient>,
+    http: Option<crate::exchange::wire::HttpClient>,
     card: Option<Value>,
     /// The interfaces of the card, in the order the client tries them.
     interfaces: Vec<Interface>,
@@ -271,7 +271,7 @@ impl Session {
             extensions: (scenario["extensions"].as_array())
                 .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
                 .unwrap_or_default(),
-            http: crate::wire::client().ok(),
+            http: crate::exchange::wire::client().ok(),
             card: None,
             interfaces: Vec::new(),
             current: 0,
@@ -299,7 +299,7 @@ impl Session {
                 }
                 let mut line = json!({
                     "name": card["name"],
-                    "skills": crate::plays::skill_ids(&card),
+                    "skills": crate::client::plays::skill_ids(&card),
                     "streaming": card["capabilities"]["streaming"].as_bool().unwrap_or(false),
                 });
                 if verify {
@@ -335,7 +335,7 @@ impl Session {
 
     /// Verifies the card's signatures with the trusted keys: at least one must verify.
     fn verify(&self, card: &Value) -> Result<(), Value> {
-        use crate::jws::{canonical_forms, keys_for, Outcome, Signature};
+        use crate::facts::jws::{canonical_forms, keys_for, Outcome, Signature};
         let entries = card["signatures"].as_array().cloned().unwrap_or_default();
         if entries.is_empty() {
             return Err(error("SignatureInvalid", "the card carries no signature"));
@@ -356,7 +356,7 @@ impl Session {
                 verify_over(&signature, &keys, served.as_deref())
             } else if self.has(ClientFault::RequireEverySignature) {
                 let presence = (canonical_forms(card).into_iter())
-                    .find(|(name, _)| *name == crate::card_signing::PRESENCE_FORM)
+                    .find(|(name, _)| *name == crate::client::card_signing::PRESENCE_FORM)
                     .map(|(_, bytes)| bytes);
                 verify_over(&signature, &keys, presence.as_deref())
             } else {
@@ -501,7 +501,7 @@ impl Session {
                 transport.call(method, sent_params, version).await
             };
             let refused = matches!(&sent, Ok(Reply { read: Ok(Answer::Error(e)), .. })
-                if crate::judge::is(e, ErrorKind::VersionNotSupported));
+                if crate::exchange::judge::is(e, ErrorKind::VersionNotSupported));
             if refused && self.has(ClientFault::RetryRefusedVersion) && !retried {
                 retried = true;
                 continue;
@@ -547,8 +547,8 @@ impl Session {
         transport: &Arc<dyn Transport>,
         method: &str,
         params: Value,
-    ) -> Result<Reply, crate::model::HarnessError> {
-        use crate::transport::v03;
+    ) -> Result<Reply, crate::facts::model::HarnessError> {
+        use crate::exchange::transport::v03;
         let (method, params) = match transport.interface().version {
             ProtocolVersion::V1_0 => (method.to_owned(), params),
             ProtocolVersion::V0_3 => (
@@ -562,7 +562,7 @@ impl Session {
             headers.push(("A2A-Version", value));
         }
         let http = transport.raw(body.to_string().into_bytes(), headers).await?;
-        let read = crate::transport::answer::read_response(&http.json().unwrap_or(Value::Null), Some(http.status))
+        let read = crate::exchange::transport::answer::read_response(&http.json().unwrap_or(Value::Null), Some(http.status))
             .ok_or_else(|| "not a JSON-RPC response".to_owned());
         Ok(Reply::new(Binding::Jsonrpc, Some(http.status), read))
     }
@@ -685,7 +685,7 @@ impl Session {
         let kind = by_reason
             .or(by_code)
             .or(by_status)
-            .or_else(|| kinds.iter().find(|k| crate::judge::is(reply, **k)))
+            .or_else(|| kinds.iter().find(|k| crate::exchange::judge::is(reply, **k)))
             .map_or("Other".to_owned(), |k| match k {
                 ErrorKind::JsonParse => "ParseError".to_owned(),
                 other => format!("{other:?}"),
@@ -842,10 +842,10 @@ impl Session {
             // Asks for the extended card, then gives the public one.
             Ok(Answer::Result(_)) if self.has(ClientFault::PublicCardAsExtended) => {
                 let card = self.card().await?;
-                Ok(json!({"name": card["name"], "skills": crate::plays::skill_ids(&card)}))
+                Ok(json!({"name": card["name"], "skills": crate::client::plays::skill_ids(&card)}))
             }
             Ok(Answer::Result(card)) => {
-                Ok(json!({"name": card["name"], "skills": crate::plays::skill_ids(&card)}))
+                Ok(json!({"name": card["name"], "skills": crate::client::plays::skill_ids(&card)}))
             }
             Ok(Answer::Error(e)) => Err(self.error_of(&e)),
             Err(unreadable) => Err(error("Transport", unreadable)),
@@ -876,7 +876,7 @@ impl Session {
 }
 
 /// Whether `signature` verifies over `payload` with one of `keys` (ES256 only: the plays').
-fn verify_over(signature: &crate::jws::Signature, keys: &[Value], payload: Option<&[u8]>) -> bool {
+fn verify_over(signature: &crate::facts::jws::Signature, keys: &[Value], payload: Option<&[u8]>) -> bool {
     use base64::Engine as _;
     use ring::signature::{UnparsedPublicKey, ECDSA_P256_SHA256_FIXED};
     let (Some(payload), Ok(bytes)) = (payload, &signature.signature) else {

@@ -263,7 +263,7 @@ pub struct Served {
     /// The play's mishap this request met, if any.
     pub mishap: Option<Mishap>,
     /// When each of the first stream events passed, in milliseconds from the request (the
-    /// first [`crate::evidence::EVIDENCE_EVENT_LIMIT`]).
+    /// first [`crate::exchange::evidence::EVIDENCE_EVENT_LIMIT`]).
     pub event_ms: Vec<u64>,
     /// Milliseconds from the request to the end of the answer passed on.
     pub elapsed_ms: u64,
@@ -766,7 +766,7 @@ where
                         s.events += kept;
                         s.cut = cut;
                         let room =
-                            crate::evidence::EVIDENCE_EVENT_LIMIT.saturating_sub(s.event_ms.len());
+                            crate::exchange::evidence::EVIDENCE_EVENT_LIMIT.saturating_sub(s.event_ms.len());
                         s.event_ms.extend(std::iter::repeat_n(at, kept.min(room)));
                         if cut {
                             s.elapsed_ms = at;

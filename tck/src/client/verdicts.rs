@@ -8,8 +8,8 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::check::{HarnessError, Verdict};
-use crate::model::{Binding, ProtocolVersion};
+use crate::suite::check::{HarnessError, Verdict};
+use crate::facts::model::{Binding, ProtocolVersion};
 
 use super::adapter::Outcome;
 use super::calls::{kind_of, role, Answered, Call};
@@ -185,7 +185,7 @@ macro_rules! step_line {
 }
 
 /// A judge's finding: the outcome every check returns, which the check's level turns into a
-/// status ([`crate::check::Status::of`]).
+/// status ([`crate::suite::check::Status::of`]).
 pub type Judged = Result<Verdict, HarnessError>;
 
 /// The client kept the rule.

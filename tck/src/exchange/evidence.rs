@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::HarnessError;
+use crate::facts::model::HarnessError;
 
 /// Header names whose values never reach a report.
 const SECRET_HEADERS: &[&str] = &[

@@ -17,8 +17,8 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::a2a;
-use crate::model::{Binding, ProtocolVersion};
+use crate::facts::a2a;
+use crate::facts::model::{Binding, ProtocolVersion};
 
 /// How the kit saw a task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,7 +105,7 @@ impl Default for History {
 }
 
 fn terminal(state: &str) -> bool {
-    crate::a2a::TERMINAL_STATES.contains(&state)
+    crate::facts::a2a::TERMINAL_STATES.contains(&state)
 }
 
 /// Where a sight's request and answer sit in time.

@@ -11,10 +11,10 @@
 //! ([`revision::judging`]): the latest, with an older revision's answer tolerated, or the one
 //! pinned with `--spec-revision`, strictly.
 
-use crate::a2a::{self, ErrorKind};
-use crate::revision::{self, Judging, Sentence};
-use crate::model::{Binding, ProtocolVersion, Verdict};
-use crate::transport::{Answer, ErrorReply, Reply};
+use crate::facts::a2a::{self, ErrorKind};
+use crate::facts::revision::{self, Judging, Sentence};
+use crate::facts::model::{Binding, ProtocolVersion, Verdict};
+use crate::exchange::transport::{Answer, ErrorReply, Reply};
 
 /// What `kind` looks like on `binding` in `version`, for `expected` in a violation.
 pub fn expected(kind: ErrorKind, binding: Binding, version: ProtocolVersion) -> String {
@@ -264,8 +264,8 @@ pub fn not_a_rejection(error: &ErrorReply) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transport::answer;
-    use crate::wire::HttpReply;
+    use crate::exchange::transport::answer;
+    use crate::exchange::wire::HttpReply;
 
     fn http(status: u16, body: &str) -> HttpReply {
         HttpReply {

@@ -11,8 +11,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::{Binding, ProtocolVersion};
-use crate::evidence::Exchange;
+use crate::facts::model::{Binding, ProtocolVersion};
+use crate::exchange::evidence::Exchange;
 
 /// The latency of one operation on one binding x version.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -78,7 +78,7 @@ struct Samples {
 #[derive(Debug, Default)]
 pub struct Timings(Mutex<BTreeMap<Operation, Samples>>);
 
-impl crate::evidence::Observer for Timings {
+impl crate::exchange::evidence::Observer for Timings {
     fn observe(&self, exchange: &Exchange) {
         self.record(exchange);
     }
@@ -219,9 +219,9 @@ pub fn operation(exchange: &Exchange) -> Option<(Binding, ProtocolVersion, Strin
 }
 
 /// The REST operation of a method and path (spec 1.0 §11.3), by its method name, as
-/// [`crate::operation::rest_route`] reads it.
+/// [`crate::facts::operation::rest_route`] reads it.
 fn rest_operation(method: &str, path: &str) -> Option<&'static str> {
-    crate::operation::rest_route(method, path).map(|route| route.name)
+    crate::facts::operation::rest_route(method, path).map(|route| route.name)
 }
 
 /// Whether `exchange`, an operation on `binding`, was answered with success (a 2xx, no

@@ -2,7 +2,7 @@
 //! requests of a check's own batch, [`Pace::slot`]) that starts low, rises while the agent's
 //! latency stays flat, and falls when it climbs or the agent shows a sign of load, never above
 //! the run's ceiling (`--jobs`). It watches every exchange of the run (an
-//! [`Observer`](crate::evidence::Observer)), and says what it used ([`Concurrency`]).
+//! [`Observer`](crate::exchange::evidence::Observer)), and says what it used ([`Concurrency`]).
 //!
 //! A sign of load ([`load_sign`]) is an answer that says the agent could not serve the request
 //! now, as opposed to an answer to the request: no answer at all, or a stream that broke off;
@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::Semaphore;
 
-use crate::evidence::Exchange;
-use crate::latency::Operation;
+use crate::exchange::evidence::Exchange;
+use crate::exchange::latency::Operation;
 
 /// The limit a run starts with (or its ceiling, if lower): the load of a busy client, which a
 /// fragile agent (one on SQLite, say) bears.
@@ -251,7 +251,7 @@ impl Pace {
             }
             return;
         }
-        let Some(sample) = crate::latency::sample(exchange) else {
+        let Some(sample) = crate::exchange::latency::sample(exchange) else {
             return;
         };
         let fastest = state.fastest.entry(sample.key).or_insert(sample.ms);
@@ -289,7 +289,7 @@ impl Pace {
     }
 }
 
-impl crate::evidence::Observer for Pace {
+impl crate::exchange::evidence::Observer for Pace {
     fn observe(&self, exchange: &Exchange) {
         self.see(exchange);
     }
@@ -323,7 +323,7 @@ pub enum Slot<'a> {
 pub fn load_sign(exchange: &Exchange) -> Option<String> {
     if let Some(error) = &exchange.error {
         // A broken attempt the wire sent again: the outcome is the next exchange.
-        if error.ends_with(crate::wire::RETRIED) {
+        if error.ends_with(crate::exchange::wire::RETRIED) {
             return None;
         }
         if exchange.response.is_none() || error.starts_with("the stream broke") {
@@ -345,7 +345,7 @@ pub fn load_sign(exchange: &Exchange) -> Option<String> {
     }
     let body = &response.body;
     let internal = response.status == 500 || matches!(grpc, Some(2 | 13));
-    let text = |body: &crate::evidence::RecordedBody| match (&body.json, &body.text) {
+    let text = |body: &crate::exchange::evidence::RecordedBody| match (&body.json, &body.text) {
         (Some(json), _) => json.to_string(),
         (None, Some(text)) => text.clone(),
         (None, None) => String::new(),
@@ -445,7 +445,7 @@ mod tests {
         broken.response = None;
         broken.error = Some("connection reset".into());
         assert!(load_sign(&broken).is_some());
-        broken.error = Some(format!("connection reset{}", crate::wire::RETRIED));
+        broken.error = Some(format!("connection reset{}", crate::exchange::wire::RETRIED));
         assert!(load_sign(&broken).is_none());
         let mut silent = ok(5);
         silent.error = Some("the stream stayed open, silent for 5s".into());

@@ -340,7 +340,7 @@ mod tests {
             .await
             .expect("binds");
         let url = hook.url_for("tck-push-1");
-        let client = crate::wire::client().expect("a client");
+        let client = crate::exchange::wire::client().expect("a client");
         let waiter = hook.wait_until("tck-push-1", Duration::from_secs(5), |d| !d.is_empty());
         let post = client
             .post(&url)

@@ -1,17 +1,17 @@
 //! The recording HTTP client: every request the kit makes goes through [`Wire`], which sends
 //! the user's extra headers, holds each exchange to a deadline and a body limit (so a hostile
-//! target cannot hang or exhaust the kit), and records it as evidence ([`crate::evidence`]).
+//! target cannot hang or exhaust the kit), and records it as evidence ([`crate::exchange::evidence`]).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::evidence::{
+use crate::exchange::evidence::{
     redact, redact_all, Exchange, RecordedBody, RecordedRequest, RecordedResponse, Recorder,
     StreamLog,
 };
-use crate::model::HarnessError;
+use crate::facts::model::HarnessError;
 
 /// An HTTP answer as the checks see it.
 #[derive(Debug, Clone)]
@@ -147,10 +147,10 @@ pub struct Wire {
     /// values always redacted in evidence.
     extra: Arc<Vec<(String, String)>>,
     /// Extension URIs activated on every request (the card's required extensions; see
-    /// [`crate::service_params`]), sent as `A2A-Extensions` and its 0.3 name.
+    /// [`crate::facts::service_params`]), sent as `A2A-Extensions` and its 0.3 name.
     extensions: Arc<Vec<String>>,
     /// The run's history of every task, which the checks' typed calls add to.
-    history: Option<Arc<crate::history::History>>,
+    history: Option<Arc<crate::exchange::history::History>>,
 }
 
 /// One request to make.
@@ -174,13 +174,13 @@ impl Wire {
     }
 
     /// Keeps what the typed calls over this wire see of tasks in `history`.
-    pub fn with_history(mut self, history: Arc<crate::history::History>) -> Wire {
+    pub fn with_history(mut self, history: Arc<crate::exchange::history::History>) -> Wire {
         self.history = Some(history);
         self
     }
 
     /// The run's history of every task, if this wire keeps one.
-    pub fn history(&self) -> Option<&Arc<crate::history::History>> {
+    pub fn history(&self) -> Option<&Arc<crate::exchange::history::History>> {
         self.history.as_ref()
     }
 
@@ -247,7 +247,7 @@ impl Wire {
     /// The request as evidence, and the request ready to send (on the pooled client; the
     /// retry's copy is made by [`sent_twice`] on the fresh one).
     fn prepare(&self, mut req: Request<'_>) -> (RecordedRequest, reqwest::RequestBuilder) {
-        crate::service_params::add_extension_headers(&mut req.headers, &self.extensions);
+        crate::facts::service_params::add_extension_headers(&mut req.headers, &self.extensions);
         let recorded_request = RecordedRequest {
             method: req.method.to_string(),
             url: req.url.to_string(),

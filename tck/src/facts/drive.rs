@@ -201,7 +201,7 @@ impl Drive {
     }
 
     fn follow_up_send(&self, name: &str, task: &Value) -> Option<&Send> {
-        let waiting = match crate::a2a::state(task) {
+        let waiting = match crate::facts::a2a::state(task) {
             Some("TASK_STATE_INPUT_REQUIRED") => self.steps.get("input-required"),
             Some("TASK_STATE_AUTH_REQUIRED") => self.steps.get("auth-required"),
             _ => None,

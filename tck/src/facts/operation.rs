@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::model::{Binding, ProtocolVersion};
+use crate::facts::model::{Binding, ProtocolVersion};
 
 /// The 1.0 operations, with their 0.3 JSON-RPC methods.
 pub const METHODS: &[(&str, &str)] = &[

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
-use crate::a2a::ErrorKind;
+use crate::facts::a2a::ErrorKind;
 
 /// The RFC 2119 strength a revision gives a sentence; `None` for a description without one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,9 +9,9 @@ use std::path::Path;
 use globset::{GlobBuilder, GlobMatcher};
 use serde::{Deserialize, Serialize};
 
-use crate::check::{Binding, ProtocolVersion, Status};
-use crate::report::{CheckResult, Report, Verdict};
-use crate::report::{Day, Entry, Expected, Gate, Stale};
+use crate::suite::check::{Binding, ProtocolVersion, Status};
+use crate::reporting::report::{CheckResult, Report, Verdict};
+use crate::reporting::report::{Day, Entry, Expected, Gate, Stale};
 
 /// The reason `a2a-tck baseline` writes into every entry it makes.
 pub const TODO_REASON: &str = "TODO: review";
@@ -227,7 +227,7 @@ impl Baseline {
             }))
             .collect();
         let tested = report.interfaces.iter().filter(|i| i.tested).count();
-        let scope = crate::report::VerdictScope {
+        let scope = crate::reporting::report::VerdictScope {
             interfaces_tested: tested,
             needs_credentials: (report.interfaces.iter())
                 .filter(|i| i.tested && i.needs_credentials)
@@ -235,7 +235,7 @@ impl Baseline {
                 .collect(),
             must_selected: (report.results.iter().map(|r| r.level))
                 .chain(report.not_run.iter().map(|n| n.level))
-                .any(|l| l == crate::check::Level::Must),
+                .any(|l| l == crate::suite::check::Level::Must),
         };
         let (mut verdict, mut verdict_reason) = Verdict::of(&unexpected, &scope);
         // Setting the expected results aside can leave no MUST pass (every MUST result was
@@ -246,7 +246,7 @@ impl Baseline {
             .iter()
             .any(|r| matches!(r.status, Status::Error | Status::Untestable));
         let judged_must = report.results.iter().any(|r| {
-            r.level == crate::check::Level::Must && matches!(r.status, Status::Pass | Status::Fail)
+            r.level == crate::suite::check::Level::Must && matches!(r.status, Status::Pass | Status::Fail)
         });
         if verdict == Verdict::Inconclusive && !unjudged && tested > 0 && judged_must {
             verdict = Verdict::Conformant;
@@ -256,13 +256,13 @@ impl Baseline {
         let passed = verdict == Verdict::Conformant && gating == 0;
         let mut reason = format!(
             "over the results the baseline does not expect: {verdict_reason}; {} expected",
-            crate::report::plural(expected.len(), "result", "results")
+            crate::reporting::report::plural(expected.len(), "result", "results")
         );
         if gating > 0 {
             let _ = write!(
                 reason,
                 "; {} stale or expired",
-                crate::report::plural(gating, "baseline entry", "baseline entries")
+                crate::reporting::report::plural(gating, "baseline entry", "baseline entries")
             );
         }
         if stale.len() > gating {
@@ -270,7 +270,7 @@ impl Baseline {
                 write!(
                 reason,
                 "; {} of a status the gate does not judge (WARN, N/A) no longer {} (informational)",
-                crate::report::plural(stale.len() - gating, "entry", "entries"),
+                crate::reporting::report::plural(stale.len() - gating, "entry", "entries"),
                 if stale.len() - gating == 1 { "matches" } else { "match" }
             );
         }

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::check::{Level, Status};
-use crate::report::{CheckResult, Compatibility, LevelCount};
+use crate::suite::check::{Level, Status};
+use crate::reporting::report::{CheckResult, Compatibility, LevelCount};
 
 impl LevelCount {
     /// Requirements that applied: satisfied + violated + unjudged.
@@ -38,7 +38,7 @@ pub fn of(results: &[CheckResult]) -> Compatibility {
     let mut requirements: BTreeMap<&str, (Level, Outcome)> = BTreeMap::new();
     let mut tested_on: Vec<String> = Vec::new();
     for result in results {
-        let place = crate::report::place(result);
+        let place = crate::reporting::report::place(result);
         if !tested_on.contains(&place) {
             tested_on.push(place);
         }
@@ -115,7 +115,7 @@ fn line(levels: &BTreeMap<Level, LevelCount>, percent: Option<f64>, on: &[String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::{Binding, ProtocolVersion};
+    use crate::suite::check::{Binding, ProtocolVersion};
 
     fn result(id: &str, level: Level, statements: &[&str], status: Status) -> CheckResult {
         CheckResult {

@@ -4,9 +4,9 @@
 
 use serde_json::Value;
 
-use crate::check::{Capability, Check, Gate, Status};
-use crate::report::{CheckResult, NotRun, UntestedDeclaration};
-use crate::filter::Filter;
+use crate::suite::check::{Capability, Check, Gate, Status};
+use crate::reporting::report::{CheckResult, NotRun, UntestedDeclaration};
+use crate::suite::filter::Filter;
 
 impl UntestedDeclaration {
     /// "pushNotifications declared, not tested: this version of the kit has no push checks".
@@ -55,7 +55,7 @@ const STOPPED_BEFORE: &str = "the run was interrupted before its checks ran";
 
 /// Whether a stop left out a check `is_its_check` names.
 fn stopped_before(run: &Run<'_>, is_its_check: &dyn Fn(&str) -> bool) -> bool {
-    (run.not_run.iter()).any(|n| n.reason == crate::stop::INTERRUPTED && is_its_check(&n.id))
+    (run.not_run.iter()).any(|n| n.reason == crate::facts::stop::INTERRUPTED && is_its_check(&n.id))
 }
 
 /// Every declaration of the card that no result of the run tested, in card order.

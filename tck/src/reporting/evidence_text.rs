@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::evidence::{Exchange, RecordedBody};
+use crate::exchange::evidence::{Exchange, RecordedBody};
 
 /// How much evidence text to keep.
 #[derive(Debug, Clone, Copy)]

@@ -3,7 +3,7 @@
 //! `partial`), unless the gate asks for at least this much, the way CI users of other suites
 //! guard against a pass in which everything was skipped.
 
-use crate::report::{plural, Floor, Report};
+use crate::reporting::report::{plural, Floor, Report};
 
 /// What `--min-judged` asks for.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,7 +1,7 @@
 //! The formats a report is written in: one table, which the command line (one flag each) and
 //! the library ([`crate::api::Format`]) both iterate. Each renders a finished [`Report`].
 
-use crate::report::Report;
+use crate::reporting::report::Report;
 
 /// A format a report can be written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,10 +56,10 @@ impl Format {
     pub fn render(self, report: &Report, baseline_text: Option<&str>) -> Result<String, String> {
         match self {
             Format::Json => Ok(report.to_json()),
-            Format::Junit => crate::output::junit(report).map_err(|e| e.to_string()),
-            Format::Markdown => Ok(crate::output::markdown(report)),
-            Format::Html => Ok(crate::html::page(report)),
-            Format::Sarif => Ok(crate::sarif::sarif(report, baseline_text)),
+            Format::Junit => crate::reporting::output::junit(report).map_err(|e| e.to_string()),
+            Format::Markdown => Ok(crate::reporting::output::markdown(report)),
+            Format::Html => Ok(crate::reporting::html::page(report)),
+            Format::Sarif => Ok(crate::reporting::sarif::sarif(report, baseline_text)),
         }
     }
 }

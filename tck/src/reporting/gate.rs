@@ -16,9 +16,9 @@
 
 use std::path::Path;
 
-use crate::baseline::Baseline;
-use crate::floor::MinJudged;
-use crate::report::{Report, Verdict};
+use crate::reporting::baseline::Baseline;
+use crate::reporting::floor::MinJudged;
+use crate::reporting::report::{Report, Verdict};
 
 /// The exit status of a run that passed (every gate held).
 pub const EXIT_PASS: u8 = 0;
@@ -87,7 +87,7 @@ impl Gate {
             if unreviewed > 0 {
                 notes.push(format!(
                     "{} still {} a TODO as {} reason (allowed by --allow-unreviewed)",
-                    crate::report::plural(unreviewed, "baseline entry", "baseline entries"),
+                    crate::reporting::report::plural(unreviewed, "baseline entry", "baseline entries"),
                     if unreviewed == 1 { "gives" } else { "give" },
                     if unreviewed == 1 { "its" } else { "their" },
                 ));

@@ -16,10 +16,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use crate::check::{Binding, ProtocolVersion, Status};
-use crate::evidence::Exchange;
-use crate::latency;
-use crate::report::{CheckResult, RefusedOperation};
+use crate::suite::check::{Binding, ProtocolVersion, Status};
+use crate::exchange::evidence::Exchange;
+use crate::exchange::latency;
+use crate::reporting::report::{CheckResult, RefusedOperation};
 
 /// The operations, by binding and version, that the agent answered with success in the run.
 pub type Succeeded = BTreeSet<(Binding, ProtocolVersion, String)>;
@@ -358,7 +358,7 @@ pub fn grouped_lines(refused: &[RefusedOperation]) -> Vec<String> {
             format!(
                 "{operation} ({}): refused wherever the kit called it; {}; {consequence}",
                 places.join(", "),
-                crate::report::plural(checks.len(), "check met it", "checks met it"),
+                crate::reporting::report::plural(checks.len(), "check met it", "checks met it"),
             )
         })
         .collect()
@@ -368,7 +368,7 @@ pub fn grouped_lines(refused: &[RefusedOperation]) -> Vec<String> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::check::Level;
+    use crate::suite::check::Level;
     use serde_json::json;
 
     /// A JSON-RPC call of `method` (1.0) answered with `answer`.

@@ -3,7 +3,7 @@
 //! echoes a token in a body or an error message) in the whole report, before any writer
 //! (JSON, JUnit, HTML, Markdown, summary) sees it.
 
-use crate::report::Report;
+use crate::reporting::report::Report;
 
 /// What replaces a secret.
 pub const REDACTED: &str = "[redacted]";

@@ -13,8 +13,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::check::Level;
-use crate::report::{Counts, Report, Tool, Verdict};
+use crate::suite::check::Level;
+use crate::reporting::report::{Counts, Report, Tool, Verdict};
 
 /// The version of the index's format.
 pub const FORMAT_VERSION: u32 = 2;
@@ -95,9 +95,9 @@ impl Outcome {
     /// The outcome of an agent whose run exits with `status` (see the gate).
     pub fn of_exit_status(status: u8) -> Outcome {
         match status {
-            crate::gate::EXIT_PASS => Outcome::Pass,
-            crate::gate::EXIT_FAIL => Outcome::Fail,
-            crate::gate::EXIT_INTERRUPTED => Outcome::OverBudget,
+            crate::reporting::gate::EXIT_PASS => Outcome::Pass,
+            crate::reporting::gate::EXIT_FAIL => Outcome::Fail,
+            crate::reporting::gate::EXIT_INTERRUPTED => Outcome::OverBudget,
             _ => Outcome::Error,
         }
     }
@@ -239,7 +239,7 @@ impl Entry {
             target: agent.target.to_string(),
             agent_sha256: agent.sha256.to_string(),
             outcome: Outcome::Error,
-            exit_status: crate::gate::EXIT_KIT,
+            exit_status: crate::reporting::gate::EXIT_KIT,
             verdict: None,
             verdict_reason: None,
             compatibility: None,
@@ -314,9 +314,9 @@ impl SurveyIndex {
         let complete = stopped.is_none() && every;
         let exit_status = match stopped {
             Some(code) => code,
-            None if !every => crate::gate::EXIT_KIT,
-            None if agents.iter().all(|e| e.outcome == Outcome::Pass) => crate::gate::EXIT_PASS,
-            None => crate::gate::EXIT_FAIL,
+            None if !every => crate::reporting::gate::EXIT_KIT,
+            None if agents.iter().all(|e| e.outcome == Outcome::Pass) => crate::reporting::gate::EXIT_PASS,
+            None => crate::reporting::gate::EXIT_FAIL,
         };
         SurveyIndex {
             format_version: FORMAT_VERSION,

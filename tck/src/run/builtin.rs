@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 
 use a2a_reference_agent::{AgentConfig, Fault, RunningAgent};
 
-use crate::ids::fresh_token;
+use crate::facts::ids::fresh_token;
 
 /// The builtin profile: the reference agent with every feature the kit judges turned on
 /// (the standalone agent keeps them off unless asked): push notifications and a required

@@ -17,14 +17,14 @@ use futures::StreamExt;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::card::{self, CardError, Cards, FetchedCard};
-use crate::check::{Check, Level, ProtocolVersion, Scope, Status};
-use crate::ctx::Ctx;
-use crate::evidence::{Exchange, RecordedBody, RecordedRequest, RecordedResponse, Recorder};
-use crate::report::{CheckResult, Counts, Report, Verdict};
-use crate::runner::{RunError, RunOptions};
-use crate::transport::Connector;
-use crate::wire::{HttpReply, Wire};
+use crate::exchange::card::{self, CardError, Cards, FetchedCard};
+use crate::suite::check::{Check, Level, ProtocolVersion, Scope, Status};
+use crate::suite::ctx::Ctx;
+use crate::exchange::evidence::{Exchange, RecordedBody, RecordedRequest, RecordedResponse, Recorder};
+use crate::reporting::report::{CheckResult, Counts, Report, Verdict};
+use crate::run::runner::{RunError, RunOptions};
+use crate::exchange::transport::Connector;
+use crate::exchange::wire::{HttpReply, Wire};
 
 /// Where the card comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -202,14 +202,14 @@ pub async fn run(
         .into_iter()
         .filter(|c| matches!(c.scope, Scope::Card))
         .collect();
-    let crate::runner::Start {
+    let crate::run::runner::Start {
         started_at,
         started,
         client,
         extra,
         timings,
         pace: _,
-    } = crate::runner::Start::new(options)?;
+    } = crate::run::runner::Start::new(options)?;
     let wire = |recorder: Recorder| {
         Wire::new(client.clone(), options.limits, recorder.observed_by(timings.clone()))
             .with_headers(extra.clone())
@@ -248,7 +248,7 @@ pub async fn run(
     let run_id = format!("tck-card-{}", std::process::id());
     // No card check judges a sentence the revisions word differently: the default judging,
     // for its record of the signatures' canonical forms.
-    let met = crate::revision::MetLog::default();
+    let met = crate::facts::revision::MetLog::default();
     let mut results: Vec<(usize, CheckResult)> =
         futures::stream::iter(plan.into_iter().enumerate())
             .map(|(index, (check, card))| {
@@ -261,13 +261,13 @@ pub async fn run(
                     &format!("{run_id}-{index}"),
                 )
                 .with_trusted_keys(trusted_keys.clone())
-                .with_judging(crate::revision::Judging::default(), met.clone());
+                .with_judging(crate::facts::revision::Judging::default(), met.clone());
                 let reason = not_applicable(check, source);
                 async move {
                     let mut result = match reason {
                         Some(reason) => na(check, reason),
                         None => {
-                            crate::runner::execute(check, ctx, crate::runner::Deadline::fixed(options.check_timeout), None).await
+                            crate::run::runner::execute(check, ctx, crate::run::runner::Deadline::fixed(options.check_timeout), None).await
                         }
                     };
                     result.version = version;
@@ -287,7 +287,7 @@ pub async fn run(
         totals.entry(result.level).or_default().add(result.status);
     }
     // The card is the one thing under test here.
-    let scope = crate::report::VerdictScope {
+    let scope = crate::reporting::report::VerdictScope {
         interfaces_tested: 1,
         needs_credentials: Vec::new(),
         must_selected: results.iter().any(|r| r.level == Level::Must),
@@ -313,7 +313,7 @@ pub async fn run(
             .map(str::to_string)
     };
     let mut report =
-        crate::failure::card_unusable(catalog, options, started_at, String::new(), Vec::new());
+        crate::run::failure::card_unusable(catalog, options, started_at, String::new(), Vec::new());
     report.failure = None;
     report.spec_versions = spec_versions;
     report.target.card_sha256 = fetched.sha256.clone();
@@ -322,7 +322,7 @@ pub async fn run(
     report.target.versioned_card = cards
         .v1_0
         .as_ref()
-        .map(|card| crate::report::VersionedCard {
+        .map(|card| crate::reporting::report::VersionedCard {
             a2a_version: ProtocolVersion::V1_0,
             card_sha256: card.sha256.clone(),
             agent_name: (card.json.get("name"))
@@ -334,10 +334,10 @@ pub async fn run(
         });
     report.selection.checks_selected = selected.len();
     report.interfaces = declared;
-    report.compatibility = Some(crate::compat::of(&results));
+    report.compatibility = Some(crate::reporting::compat::of(&results));
     let met = std::mem::take(&mut *met.lock().unwrap_or_else(|e| e.into_inner()));
-    report.readings = crate::report::AppliedReading::of(crate::revision::Judging::default(), &met);
-    report.card_signatures = crate::report::SignatureForms::of(&met);
+    report.readings = crate::reporting::report::AppliedReading::of(crate::facts::revision::Judging::default(), &met);
+    report.card_signatures = crate::reporting::report::SignatureForms::of(&met);
     report.latency = timings.figures();
     report.totals = totals;
     report.verdict = verdict;
@@ -345,8 +345,8 @@ pub async fn run(
     report.results = results;
     report.finished_at = humantime::format_rfc3339_millis(SystemTime::now()).to_string();
     report.duration_ms = started.elapsed().as_millis() as u64;
-    let secrets = crate::secrets::of_headers(options.headers.iter());
-    Ok(crate::secrets::scrub(report, &secrets))
+    let secrets = crate::reporting::secrets::of_headers(options.headers.iter());
+    Ok(crate::reporting::secrets::scrub(report, &secrets))
 }
 
 /// Card checks that judge across both cards an agent serves run once, on the plain card (as
@@ -387,7 +387,7 @@ mod tests {
 
     #[test]
     fn the_listed_checks_are_card_checks_of_the_catalogue() {
-        let catalog = crate::checks::all();
+        let catalog = crate::suite::checks::all();
         for id in NEED_THE_RESPONSE.iter().chain(NEED_THE_AGENT) {
             let check = catalog.iter().find(|c| c.id == *id);
             assert!(

@@ -18,9 +18,9 @@
 
 use serde_json::Value;
 
-use crate::check::{Binding, Check, ProtocolVersion, Status};
-use crate::report::{self, CheckResult, ConfigurationRun, Report, Verdict, VerdictScope};
-use crate::runner::{self, RunError, RunOptions};
+use crate::suite::check::{Binding, Check, ProtocolVersion, Status};
+use crate::reporting::report::{self, CheckResult, ConfigurationRun, Report, Verdict, VerdictScope};
+use crate::run::runner::{self, RunError, RunOptions};
 
 /// One other configuration of the agent: its name and the options of its run (its target,
 /// card URL and credentials; the rest as the default run's).
@@ -92,7 +92,7 @@ pub async fn test(
             outcome: Outcome::NothingToRun,
         };
         if options.stop.is_stopped() {
-            entry.outcome = Outcome::Failed(crate::stop::INTERRUPTED.into());
+            entry.outcome = Outcome::Failed(crate::facts::stop::INTERRUPTED.into());
             tested.push(entry);
             continue;
         }
@@ -120,12 +120,12 @@ pub async fn test(
 /// What the configuration's card declares, read once more for the report (empty when it
 /// cannot be read: its run says why).
 async fn declares(options: &RunOptions) -> Vec<String> {
-    let Ok(client) = crate::wire::client_trusting(&options.ca_certs) else {
+    let Ok(client) = crate::exchange::wire::client_trusting(&options.ca_certs) else {
         return Vec::new();
     };
-    let wire = crate::wire::Wire::new(client, options.limits, Default::default())
+    let wire = crate::exchange::wire::Wire::new(client, options.limits, Default::default())
         .with_headers(std::sync::Arc::new(options.headers.clone()));
-    match crate::card::fetch(&wire, &options.card_url).await {
+    match crate::exchange::card::fetch(&wire, &options.card_url).await {
         Ok(card) => declared(&card.json),
         Err(_) => Vec::new(),
     }
@@ -133,7 +133,7 @@ async fn declares(options: &RunOptions) -> Vec<String> {
 
 /// The capabilities `card` declares true and the security schemes it names.
 pub fn declared(card: &Value) -> Vec<String> {
-    let flags = crate::refusals::Declared::of(card);
+    let flags = crate::reporting::refusals::Declared::of(card);
     let mut declares: Vec<String> = [
         (flags.streaming, "streaming"),
         (flags.push, "pushNotifications"),
@@ -273,7 +273,7 @@ fn rejudge(report: &mut Report, before: &[CheckResult]) {
             .add(result.status);
     }
     if report.compatibility.is_some() {
-        report.compatibility = Some(crate::compat::of(&report.results));
+        report.compatibility = Some(crate::reporting::compat::of(&report.results));
     }
     let scope = VerdictScope {
         interfaces_tested: report.interfaces.iter().filter(|d| d.tested).count(),
@@ -283,7 +283,7 @@ fn rejudge(report: &mut Report, before: &[CheckResult]) {
             .collect(),
         must_selected: (report.results.iter().map(|r| r.level))
             .chain(report.not_run.iter().map(|n| n.level))
-            .any(|level| level == crate::check::Level::Must),
+            .any(|level| level == crate::suite::check::Level::Must),
     };
     let (was, was_reason) = Verdict::of(before, &scope);
     let (now, now_reason) = Verdict::of(&report.results, &scope);
@@ -294,7 +294,7 @@ fn rejudge(report: &mut Report, before: &[CheckResult]) {
         }
         _ => {
             let must_failed = (report.results.iter()).any(|r| {
-                r.level == crate::check::Level::Must
+                r.level == crate::suite::check::Level::Must
                     && r.status == Status::Fail
                     && r.configuration.is_some()
             });
@@ -308,8 +308,8 @@ fn rejudge(report: &mut Report, before: &[CheckResult]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::Level;
-    use crate::report::{Selection, Target};
+    use crate::suite::check::Level;
+    use crate::reporting::report::{Selection, Target};
 
     fn result(id: &str, binding: Option<Binding>, status: Status) -> CheckResult {
         CheckResult {
@@ -332,7 +332,7 @@ mod tests {
         }
     }
 
-    fn interface(binding: &str) -> crate::card::DeclaredInterface {
+    fn interface(binding: &str) -> crate::exchange::card::DeclaredInterface {
         serde_json::from_value(serde_json::json!({
             "protocol_binding": binding, "protocol_version": "1.0",
             "url": format!("http://default/{binding}"), "tested": true,

@@ -1,5 +1,5 @@
 //! The durability phase of a run (`--restart-cmd`, `--durability`): phase 1 makes fixtures on
-//! every selected interface ([`crate::checks::durability::prepare`]), then the target is
+//! every selected interface ([`crate::suite::checks::durability::prepare`]), then the target is
 //! restarted and the kit waits for its card to answer again (polled with backoff under the
 //! `--ready-timeout` deadline), then phase 2 runs the `durability.*` checks against what phase
 //! 1 recorded. A restart that fails, or an agent that does not come back in time, makes every
@@ -19,7 +19,7 @@ use a2a_reference_agent::{AgentConfig, RunningAgent, StoreKind};
 use futures::future::BoxFuture;
 use tokio::sync::Mutex;
 
-use crate::check::HarnessError;
+use crate::suite::check::HarnessError;
 
 /// Restarts the target; says what it did, or why it failed.
 pub type RestartFn = Arc<dyn Fn() -> BoxFuture<'static, Result<String, String>> + Send + Sync>;
@@ -148,7 +148,7 @@ pub async fn restart_and_wait(
             )))
         }
     }
-    let client = crate::wire::client_trusting(ca_certs)?;
+    let client = crate::exchange::wire::client_trusting(ca_certs)?;
     let mut pause = Duration::from_millis(20);
     let mut last = String::from("no answer yet");
     loop {
@@ -211,7 +211,7 @@ impl BuiltinDurable {
         ));
         std::fs::create_dir_all(&dir)?;
         config.store = StoreKind::Sqlite(dir.join("tasks.db"));
-        let agent = match crate::builtin::start_with(config.clone()).await {
+        let agent = match crate::run::builtin::start_with(config.clone()).await {
             Ok(agent) => agent,
             Err(e) => {
                 let _ = std::fs::remove_dir_all(&dir);

@@ -4,10 +4,10 @@
 
 use std::time::SystemTime;
 
-use crate::check::Check;
-use crate::evidence::Exchange;
-use crate::report::{Report, RunFailure, Selection, Target, Verdict};
-use crate::runner::RunOptions;
+use crate::suite::check::Check;
+use crate::exchange::evidence::Exchange;
+use crate::reporting::report::{Report, RunFailure, Selection, Target, Verdict};
+use crate::run::runner::RunOptions;
 
 /// The report of a run of `catalog` with `options` whose card could not be used: `message`
 /// says why, `evidence` is the card exchange. `started_at` is when the run began.

@@ -18,11 +18,11 @@ use std::time::{Duration, SystemTime};
 
 use a2a_reference_agent::{AgentConfig, RunningAgent};
 
-use crate::check::Check;
-use crate::durability::{BuiltinDurable, Durability};
-use crate::gate::Gate;
-use crate::report::Report;
-use crate::runner::{RunError, RunOptions};
+use crate::suite::check::Check;
+use crate::run::durability::{BuiltinDurable, Durability};
+use crate::reporting::gate::Gate;
+use crate::reporting::report::Report;
+use crate::run::runner::{RunError, RunOptions};
 
 /// A run from its start to its end: the gate it is held to and when it began.
 #[derive(Debug, Clone)]
@@ -62,14 +62,14 @@ impl Session {
     ) -> Result<Report, RunError> {
         match outcome {
             Ok(report) => Ok(report),
-            Err(RunError::Card { error, evidence }) => Ok(crate::failure::card_unusable(
+            Err(RunError::Card { error, evidence }) => Ok(crate::run::failure::card_unusable(
                 catalog,
                 options,
                 self.started_at,
                 error.to_string(),
                 evidence,
             )),
-            Err(RunError::Interrupted) => Ok(crate::failure::interrupted(
+            Err(RunError::Interrupted) => Ok(crate::run::failure::interrupted(
                 catalog,
                 options,
                 self.started_at,
@@ -107,7 +107,7 @@ impl BuiltinAgent {
         if durable {
             BuiltinDurable::start(config).await.map(BuiltinAgent::Durable)
         } else {
-            crate::builtin::start_with(config)
+            crate::run::builtin::start_with(config)
                 .await
                 .map(BuiltinAgent::Plain)
         }

@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::a2a;
+use crate::facts::a2a;
 
 /// The data part's content when the card gives no JSON example.
 pub const DEFAULT_DATA: &str = r#"{"query": "hello"}"#;

@@ -1,5 +1,5 @@
 //! The contract probe: which scenario contract the agent plays, found once per run on one
-//! interface from what the agent is seen to do (see [`crate::contract`] for the contracts and
+//! interface from what the agent is seen to do (see [`crate::suite::contract`] for the contracts and
 //! the scenarios they carry), unless `--contract` states it.
 
 use std::collections::BTreeSet;
@@ -9,12 +9,12 @@ use std::time::Duration;
 use futures::StreamExt;
 use serde_json::json;
 
-use crate::a2a;
-use crate::card::Interface;
-use crate::contract::{acts_name, is_kit_only, Carrier, Contract, ContractReport, Scenarios, KIT_ONLY, PLAIN};
-use crate::ctx::{Answer, Ctx};
-use crate::drive::Drive;
-use crate::model::{HarnessError, ProtocolVersion};
+use crate::facts::a2a;
+use crate::exchange::card::Interface;
+use crate::suite::contract::{acts_name, is_kit_only, Carrier, Contract, ContractReport, Scenarios, KIT_ONLY, PLAIN};
+use crate::suite::ctx::{Answer, Ctx};
+use crate::facts::drive::Drive;
+use crate::facts::model::{HarnessError, ProtocolVersion};
 
 /// The run's scenario contract: the requested one (no probe), else what the contract probe
 /// finds on one usable interface (1.0 JSON-RPC first), so every binding is judged alike.
@@ -85,11 +85,11 @@ pub async fn decide(
     // refusal of it would judge the kit's message, not the agent. (The ACTS carrier needs the
     // text part.)
     let card_driven = probe_on
-        .and_then(|(_, ctx)| crate::card_drive::from_card(&ctx.card.json))
+        .and_then(|(_, ctx)| crate::suite::card_drive::from_card(&ctx.card.json))
         .filter(|c| {
             plays_none
                 || (used.carrier() == Carrier::MessageId
-                    && c.part == crate::card_drive::PartKind::Data)
+                    && c.part == crate::suite::card_drive::PartKind::Data)
         });
     let (detected, honoured, mut evidence) = match found {
         Some(f) => (Some(f.detected), f.honoured, f.evidence),
@@ -120,8 +120,8 @@ pub async fn decide(
 /// first text part, with the scenarios whose ACTS counterpart the file declares. Nothing is
 /// probed: the file is the SDK's own statement of what its test agent plays.
 pub fn declared(
-    file: Arc<crate::behaviors::SutBehaviors>,
-    rule: crate::behaviors::Undeclared,
+    file: Arc<crate::facts::behaviors::SutBehaviors>,
+    rule: crate::facts::behaviors::Undeclared,
 ) -> (Scenarios, ContractReport) {
     let scenarios = Scenarios::declared(file, rule);
     let record = scenarios.declared_report();

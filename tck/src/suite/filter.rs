@@ -2,7 +2,7 @@
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-use crate::check::{Binding, Check, Level, ProtocolVersion};
+use crate::suite::check::{Binding, Check, Level, ProtocolVersion};
 
 /// Which checks to run.
 #[derive(Debug, Clone)]

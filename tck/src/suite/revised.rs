@@ -1,10 +1,10 @@
-//! The checks whose expectation differs by revision of A2A 1.0 (see [`crate::revision`]):
+//! The checks whose expectation differs by revision of A2A 1.0 (see [`crate::facts::revision`]):
 //! which sentences each meets, the level it is judged at under a pinned revision, and the
 //! lines `a2a-tck explain` and `list --json` show.
 
-use crate::a2a::ErrorKind;
-use crate::check::{Check, Level};
-use crate::revision::{Judging, Keyword, Sentence};
+use crate::facts::a2a::ErrorKind;
+use crate::suite::check::{Check, Level};
+use crate::facts::revision::{Judging, Keyword, Sentence};
 
 /// A check and the sentences it judges that the revisions word differently.
 pub struct Revised {
@@ -134,7 +134,7 @@ mod tests {
 
     #[test]
     fn every_revised_check_exists_once() {
-        let catalog = crate::checks::all();
+        let catalog = crate::suite::checks::all();
         for (i, r) in REVISED.iter().enumerate() {
             assert!(catalog.iter().any(|c| c.id == r.check), "{}", r.check);
             assert!(
@@ -147,7 +147,7 @@ mod tests {
 
     #[test]
     fn error_info_is_a_must_under_1_0_0_only() {
-        let catalog = crate::checks::all();
+        let catalog = crate::suite::checks::all();
         let check = catalog
             .iter()
             .find(|c| c.id == "jsonrpc.errors.error-info-in-data")

@@ -2,7 +2,7 @@
 //! its sentence, and the faults whose case is still pending on the kit side.
 
 use a2a_reference_agent::Fault;
-use a2a_tck::check::{Binding, ProtocolVersion, Status};
+use a2a_tck::suite::check::{Binding, ProtocolVersion, Status};
 
 /// How a check is broken.
 pub struct Case {

@@ -2,7 +2,7 @@
 //! client that breaks its sentence, as `cases.rs` pairs an agent check with a fault of the
 //! reference agent. `client_mode.rs` runs them.
 
-use a2a_tck::reference_client::ClientFault;
+use a2a_tck::client::reference_client::ClientFault;
 
 /// How a client check is broken.
 pub struct Case {

@@ -3,7 +3,7 @@
 
 use a2a_reference_agent::Fault;
 
-use a2a_tck::check::Binding;
+use a2a_tck::suite::check::Binding;
 
 use crate::cases::{case, on_v, Case, V0_3};
 

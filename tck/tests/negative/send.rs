@@ -2,7 +2,7 @@
 //! reference agent under which it must FAIL (MUST) or WARN (SHOULD, MAY), unless it says otherwise.
 
 use a2a_reference_agent::Fault;
-use a2a_tck::check::{Binding, ProtocolVersion, Status};
+use a2a_tck::suite::check::{Binding, ProtocolVersion, Status};
 
 use crate::cases::{case, expecting, in_version, on, Case, V1_0};
 

@@ -2,7 +2,7 @@
 //! reference agent under which it must FAIL (MUST) or WARN (SHOULD, MAY), unless it says otherwise.
 
 use a2a_reference_agent::Fault;
-use a2a_tck::check::Status;
+use a2a_tck::suite::check::Status;
 
 use crate::cases::{case, expecting, on, Case, JSON};
 

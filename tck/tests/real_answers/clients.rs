@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use a2a_tck::check::Status;
+use a2a_tck::suite::check::Status;
 use axum::body::Bytes;
 use serde_json::{json, Value};
 
@@ -41,18 +41,18 @@ async fn a_client_sending_proto_field_names_over_rest_is_read_as_protojson() {
     let dir = tempfile::tempdir().expect("a scratch folder");
     let script = dir.path().join("adapter.py");
     std::fs::write(&script, PROTO_NAMES_ADAPTER).expect("the adapter is written");
-    let options = a2a_tck::client_runner::ClientOptions {
-        client: a2a_tck::adapter::Client::Command(format!("python3 {}", script.display())),
+    let options = a2a_tck::client::client_runner::ClientOptions {
+        client: a2a_tck::client::adapter::Client::Command(format!("python3 {}", script.display())),
         scenario_timeout: std::time::Duration::from_secs(30),
-        filter: a2a_tck::filter::Filter {
+        filter: a2a_tck::suite::filter::Filter {
             select: vec![
                 "client.follow-up.same-task".into(),
                 "client.requests.message-valid".into(),
             ],
-            ..a2a_tck::filter::Filter::default()
+            ..a2a_tck::suite::filter::Filter::default()
         },
     };
-    let report = a2a_tck::client_runner::run(&options).await;
+    let report = a2a_tck::client::client_runner::run(&options).await;
     let judged: Vec<(String, Status, String)> = (report.results.iter())
         .filter(|r| r.status != Status::NotApplicable)
         .map(|r| (r.id.clone(), r.status, r.message.clone()))
@@ -68,7 +68,7 @@ async fn a_client_sending_proto_field_names_over_rest_is_read_as_protojson() {
 /// Sends one gRPC call through the stage over h2c and returns the response headers, the
 /// messages' bytes and the trailers.
 async fn grpc_through_stage(
-    stage: &a2a_tck::stage::Stage,
+    stage: &a2a_tck::client::stage::Stage,
     rpc: &str,
     request: Value,
 ) -> (http::HeaderMap, usize, Option<http::HeaderMap>) {
@@ -85,7 +85,7 @@ async fn grpc_through_stage(
         .build_http::<http_body_util::Full<Bytes>>();
     let uri = format!(
         "http://{}/{}/{rpc}",
-        stage.addr(a2a_tck::stage::Door::Main),
+        stage.addr(a2a_tck::client::stage::Door::Main),
         a2a_proto::SERVICE
     );
     let request = http::Request::post(uri)
@@ -114,12 +114,12 @@ async fn grpc_statuses_pass_the_stage_in_trailers_as_grpc_core_clients_read_them
     // a2a-sdk's gRPC client (grpc-core) read a trailers-only answer passed on as headers then
     // an empty end of stream as "Stream removed", and a stream the stage cut without trailers
     // lost its first message: the stage now sends statuses in trailers, a cut as UNAVAILABLE.
-    let backend = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
+    let backend = a2a_tck::run::builtin::start_with(a2a_reference_agent::AgentConfig::default())
         .await
         .expect("a reference agent");
-    let stage = a2a_tck::stage::Stage::start().await.expect("the stage");
+    let stage = a2a_tck::client::stage::Stage::start().await.expect("the stage");
     let play = |cut| {
-        Arc::new(a2a_tck::stage::Play::new(
+        Arc::new(a2a_tck::client::stage::Play::new(
             "t".into(),
             json!({}),
             backend.local_addr(),
@@ -153,13 +153,13 @@ fn a_card_with_required_defaults_verifies_for_a_verifier_that_drops_them() {
     // default value dropped and `optional` fields set to false kept (measured): one of the
     // defaults card's signatures must be over that form, not only over §8.4.1's.
     use base64::Engine as _;
-    let signer = a2a_tck::card_signing::PlaySigner::new().expect("a key");
+    let signer = a2a_tck::client::card_signing::PlaySigner::new().expect("a key");
     let card = json!({"name": "n", "description": "d", "version": "1",
         "capabilities": {"streaming": false}, "skills": [{"id": "s", "name": "s", "description": "x", "tags": ["t"]}],
         "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"]});
     let signed = signer.sign(card, "defaults");
-    let form = (a2a_tck::jws::canonical_forms(&signed).into_iter())
-        .find(|(name, _)| *name == a2a_tck::card_signing::EXCEPT_OPTIONAL_FORM)
+    let form = (a2a_tck::facts::jws::canonical_forms(&signed).into_iter())
+        .find(|(name, _)| *name == a2a_tck::client::card_signing::EXCEPT_OPTIONAL_FORM)
         .map(|(_, bytes)| bytes)
         .expect("the form that drops REQUIRED defaults and keeps optional ones");
     let text = String::from_utf8_lossy(&form).into_owned();

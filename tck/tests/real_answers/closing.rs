@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use a2a_tck::check::Status;
+use a2a_tck::suite::check::Status;
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
@@ -46,7 +46,7 @@ async fn front(upstream: String) -> Front {
         "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"],
         "skills": [{"id": "echo", "name": "echo", "description": "echoes", "tags": ["echo"]}]
     });
-    let client = (*a2a_tck::wire::client().expect("a client")).clone();
+    let client = (*a2a_tck::exchange::wire::client().expect("a client")).clone();
     let shared = Arc::new((upstream, card, client));
     let task = tokio::spawn(async move {
         while let Ok((socket, _)) = listener.accept().await {
@@ -139,7 +139,7 @@ async fn read_request(socket: &mut BufReader<TcpStream>) -> Option<(String, Vec<
 
 /// Each result's id and status, behind a fresh front and agent.
 async fn statuses(jobs: usize) -> Vec<(String, Status, String)> {
-    let agent = a2a_tck::builtin::start_with(a2a_reference_agent::AgentConfig::default())
+    let agent = a2a_tck::run::builtin::start_with(a2a_reference_agent::AgentConfig::default())
         .await
         .expect("the reference agent starts");
     let upstream = format!("{}{}", agent.base_url(), a2a_reference_agent::JSONRPC_PATH);

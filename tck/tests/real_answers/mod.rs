@@ -10,7 +10,7 @@ use crate::support;
 
 use std::sync::Arc;
 
-use a2a_tck::check::Status;
+use a2a_tck::suite::check::Status;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -88,7 +88,7 @@ enum Persona {
 struct Front {
     persona: Persona,
     upstream: String,
-    client: a2a_tck::wire::HttpClient,
+    client: a2a_tck::exchange::wire::HttpClient,
     card: Value,
     /// Tasks whose next GetTask answers WORKING (SettlesLate, CompletesSoon).
     unsettled: std::sync::Mutex<Vec<Value>>,
@@ -157,7 +157,7 @@ async fn front(persona: Persona, upstream: String) -> Server {
     let state = Arc::new(Front {
         persona,
         upstream,
-        client: a2a_tck::wire::client().expect("client"),
+        client: a2a_tck::exchange::wire::client().expect("client"),
         card,
         unsettled: std::sync::Mutex::default(),
         busy: std::sync::atomic::AtomicUsize::new(0),
@@ -310,7 +310,7 @@ async fn rpc(State(front): State<Arc<Front>>, headers: HeaderMap, body: Bytes) -
             Json(answer).into_response()
         }
         (Persona::TextOnly | Persona::RefusesDataPart, "SendMessage")
-            if a2a_tck::a2a::items(&message, "parts").any(|p| p.get("data").is_some()) =>
+            if a2a_tck::facts::a2a::items(&message, "parts").any(|p| p.get("data").is_some()) =>
         {
             rpc_error(&id, -32005, "only text/plain input is accepted")
         }
@@ -507,7 +507,7 @@ async fn judge(persona: Persona, select: &str) -> Vec<(String, Status, String)> 
 }
 
 /// Runs `select` behind `persona` and returns the report.
-async fn report_behind(persona: Persona, select: &str) -> a2a_tck::report::Report {
+async fn report_behind(persona: Persona, select: &str) -> a2a_tck::reporting::report::Report {
     report_behind_at(persona, select, None).await
 }
 
@@ -516,13 +516,13 @@ async fn report_behind_at(
     persona: Persona,
     select: &str,
     jobs: Option<usize>,
-) -> a2a_tck::report::Report {
+) -> a2a_tck::reporting::report::Report {
     // The front serves its own card (no extensions): the agent behind it requires none.
     let config = a2a_reference_agent::AgentConfig {
         push: persona == Persona::PushConfigNotFoundInvalidParams,
         ..Default::default()
     };
-    let agent = a2a_tck::builtin::start_with(config)
+    let agent = a2a_tck::run::builtin::start_with(config)
         .await
         .expect("the reference agent starts");
     let upstream = format!("{}{}", agent.base_url(), a2a_reference_agent::JSONRPC_PATH);
@@ -549,7 +549,7 @@ fn assert_all(results: &[(String, Status, String)], status: Status, says: &str) 
 async fn an_agent_that_locks_under_concurrent_writes_is_judged_as_alone() {
     // Only plain messages and read-backs: no stream, which would be read event by event.
     let select = "{tasks.get.*,send.returns-task-or-message,context.*}";
-    let statuses = |report: &a2a_tck::report::Report| -> Vec<(String, Status)> {
+    let statuses = |report: &a2a_tck::reporting::report::Report| -> Vec<(String, Status)> {
         (report.results.iter())
             .map(|r| (r.id.clone(), r.status))
             .collect()
@@ -663,7 +663,7 @@ async fn the_contract_probe_waits_for_a_task_to_settle() {
     let contract = report.contract.expect("a probe ran");
     assert_eq!(
         contract.detected,
-        Some(a2a_tck::contract::Contract::Kit),
+        Some(a2a_tck::suite::contract::Contract::Kit),
         "probe evidence: {:?}",
         contract.evidence
     );
@@ -714,7 +714,7 @@ async fn a_task_that_waits_for_an_approval_leaves_the_subscription_checks_untest
     // Every message asks for input, so asking for input shows no scenario played.
     assert_eq!(
         contract.detected,
-        Some(a2a_tck::contract::Contract::None),
+        Some(a2a_tck::suite::contract::Contract::None),
         "{:?}",
         contract.evidence
     );
@@ -747,8 +747,8 @@ async fn a_subscription_to_a_waiting_task_that_closes_after_its_snapshot_is_no_f
 #[tokio::test]
 async fn a_foreign_subscription_that_ends_before_any_event_is_no_leak() {
     let mut config = a2a_reference_agent::AgentConfig::default();
-    let credentials = a2a_tck::builtin::authenticated(&mut config);
-    let agent = a2a_tck::builtin::start_with(config)
+    let credentials = a2a_tck::run::builtin::authenticated(&mut config);
+    let agent = a2a_tck::run::builtin::start_with(config)
         .await
         .expect("the reference agent starts");
     let upstream = format!("{}{}", agent.base_url(), a2a_reference_agent::JSONRPC_PATH);
@@ -826,11 +826,11 @@ async fn real_answers_keep_the_wire_shapes() {
 #[tokio::test]
 async fn a_state_the_drive_file_leaves_out_is_not_run_not_untestable() {
     use a2a_reference_agent::Fault;
-    use a2a_tck::runner::{self, Filter, RunOptions};
-    let agent = a2a_tck::builtin::start(&[Fault::PlaysNoContract])
+    use a2a_tck::run::runner::{self, Filter, RunOptions};
+    let agent = a2a_tck::run::builtin::start(&[Fault::PlaysNoContract])
         .await
         .expect("agent starts");
-    let drive = a2a_tck::drive::Drive::parse(
+    let drive = a2a_tck::facts::drive::Drive::parse(
         "[completed]\ntext = \"What is the capital of France?\"\n",
         false,
     )
@@ -846,7 +846,7 @@ async fn a_state_the_drive_file_leaves_out_is_not_run_not_untestable() {
         ],
         ..Filter::default()
     };
-    let report = runner::run(&a2a_tck::checks::all(), &options)
+    let report = runner::run(&a2a_tck::suite::checks::all(), &options)
         .await
         .expect("run");
     agent.shutdown().await;
@@ -937,8 +937,8 @@ async fn a_task_answered_submitted_is_read_until_it_gets_where_it_went() {
 #[tokio::test]
 async fn a_drive_file_without_a_held_task_leaves_the_cancel_invariant_not_applicable() {
     use a2a_reference_agent::Fault;
-    use a2a_tck::runner::{self, Filter, RunOptions};
-    let agent = a2a_tck::builtin::start(&[Fault::PlaysNoContract])
+    use a2a_tck::run::runner::{self, Filter, RunOptions};
+    let agent = a2a_tck::run::builtin::start(&[Fault::PlaysNoContract])
         .await
         .expect("agent starts");
     let held = std::fs::read_to_string(
@@ -952,7 +952,7 @@ async fn a_drive_file_without_a_held_task_leaves_the_cancel_invariant_not_applic
         ),
         (held.as_str(), Status::Pass),
     ] {
-        let drive = a2a_tck::drive::Drive::parse(file, false).expect("a drive file");
+        let drive = a2a_tck::facts::drive::Drive::parse(file, false).expect("a drive file");
         let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
         options.drive = Some(Arc::new(drive));
         options.filter = Filter {
@@ -962,7 +962,7 @@ async fn a_drive_file_without_a_held_task_leaves_the_cancel_invariant_not_applic
             ],
             ..Filter::default()
         };
-        let report = runner::run(&a2a_tck::checks::all(), &options)
+        let report = runner::run(&a2a_tck::suite::checks::all(), &options)
             .await
             .expect("run");
         let judged: Vec<_> = (report.results.iter())
@@ -1011,9 +1011,9 @@ async fn a_neighbouring_case_failed_is_no_failure_of_the_acts_test() {
         results.iter().all(|r| r.status == Status::Fail),
         "{results:?}"
     );
-    let sdk = a2a_tck::acts_report::Sdk::of(&report, None, None, None, None);
+    let sdk = a2a_tck::reporting::acts_report::Sdk::of(&report, None, None, None, None);
     let documents =
-        a2a_tck::acts_report::documents(&report, &sdk, &a2a_tck::acts_report::own_configuration);
+        a2a_tck::reporting::acts_report::documents(&report, &sdk, &a2a_tck::reporting::acts_report::own_configuration);
     let jsonrpc = (documents.iter())
         .find(|d| d.transport == "jsonrpc")
         .expect("the JSON-RPC document");
@@ -1022,7 +1022,7 @@ async fn a_neighbouring_case_failed_is_no_failure_of_the_acts_test() {
         .find(|t| t.id == "CORE-ERR-006")
         .expect("CORE-ERR-006");
     assert_eq!(test.kit_coverage, "partly");
-    assert_eq!(test.result, a2a_tck::acts_report::Outcome::Skip, "{test:?}");
+    assert_eq!(test.result, a2a_tck::reporting::acts_report::Outcome::Skip, "{test:?}");
     assert_eq!(test.kit_status, Some(Status::Fail));
     let reason = test.skip_reason.as_deref().unwrap_or_default();
     assert!(

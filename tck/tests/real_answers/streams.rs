@@ -1,9 +1,9 @@
 //! Streams of agents that play no test contract.
 
 use a2a_reference_agent::Fault;
-use a2a_tck::check::{Binding, ProtocolVersion, Status};
-use a2a_tck::contract::Contract;
-use a2a_tck::runner::{self, Filter, RunOptions};
+use a2a_tck::suite::check::{Binding, ProtocolVersion, Status};
+use a2a_tck::suite::contract::Contract;
+use a2a_tck::run::runner::{self, Filter, RunOptions};
 
 /// A JavaScript agent framework's own A2A server (measured) writes a record separator (0x1E)
 /// before each SSE event's JSON-RPC response, and plays no test contract. The envelope check
@@ -12,7 +12,7 @@ use a2a_tck::runner::{self, Filter, RunOptions};
 /// envelope, so it streams the plain message instead.
 #[tokio::test]
 async fn stream_events_that_are_no_json_fail_an_agent_that_plays_no_contract() {
-    let agent = a2a_tck::builtin::start(&[Fault::V03SseRecordSeparator])
+    let agent = a2a_tck::run::builtin::start(&[Fault::V03SseRecordSeparator])
         .await
         .expect("agent starts");
     let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
@@ -21,7 +21,7 @@ async fn stream_events_that_are_no_json_fail_an_agent_that_plays_no_contract() {
         select: vec!["jsonrpc.stream.events-are-responses".into()],
         ..Filter::default()
     };
-    let report = runner::run(&a2a_tck::checks::all(), &options)
+    let report = runner::run(&a2a_tck::suite::checks::all(), &options)
         .await
         .expect("run");
     agent.shutdown().await;

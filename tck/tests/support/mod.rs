@@ -4,9 +4,9 @@
 
 pub mod browser;
 
-use a2a_tck::check::Status;
-use a2a_tck::report::{CheckResult, Report};
-use a2a_tck::runner::{self, Filter, RunOptions};
+use a2a_tck::suite::check::Status;
+use a2a_tck::reporting::report::{CheckResult, Report};
+use a2a_tck::run::runner::{self, Filter, RunOptions};
 
 /// The kit's binary, for the tests that run it as a user would.
 pub const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
@@ -127,7 +127,7 @@ pub async fn run_with(
     target: &str,
     card_url: &str,
     select: &str,
-    credentials: Option<a2a_tck::builtin::Credentials>,
+    credentials: Option<a2a_tck::run::builtin::Credentials>,
 ) -> Report {
     run_as(target, card_url, select, credentials, None).await
 }
@@ -137,7 +137,7 @@ pub async fn run_as(
     target: &str,
     card_url: &str,
     select: &str,
-    credentials: Option<a2a_tck::builtin::Credentials>,
+    credentials: Option<a2a_tck::run::builtin::Credentials>,
     ca_pem: Option<&str>,
 ) -> Report {
     run_as_with(
@@ -155,12 +155,12 @@ pub async fn run_as(
 /// (`http://[::ffff:127.0.0.1]:PORT`, an IPv4-mapped address, so every call still stays on
 /// the loopback interface) while the receiver listens on 127.0.0.1: the kit can then offer a
 /// plain loopback webhook as the private address whose calls it sees.
-pub fn routable_webhook() -> a2a_tck::webhook::WebhookOptions {
+pub fn routable_webhook() -> a2a_tck::exchange::webhook::WebhookOptions {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .expect("a free port")
         .port();
-    a2a_tck::webhook::WebhookOptions {
+    a2a_tck::exchange::webhook::WebhookOptions {
         url: Some(format!("http://[::ffff:127.0.0.1]:{port}/hooks")),
         listen: Some(std::net::SocketAddr::from(([127, 0, 0, 1], port))),
     }
@@ -178,9 +178,9 @@ pub async fn run_as_with(
     target: &str,
     card_url: &str,
     select: &str,
-    credentials: Option<a2a_tck::builtin::Credentials>,
+    credentials: Option<a2a_tck::run::builtin::Credentials>,
     ca_pem: Option<&str>,
-    webhook: a2a_tck::webhook::WebhookOptions,
+    webhook: a2a_tck::exchange::webhook::WebhookOptions,
 ) -> Report {
     let mut options = RunOptions::new(target, card_url);
     options.webhook = webhook;
@@ -201,7 +201,7 @@ async fn run_selected(mut options: RunOptions, select: &str) -> Report {
         select: vec![select.to_string()],
         ..Filter::default()
     };
-    match runner::run(&a2a_tck::checks::all(), &options).await {
+    match runner::run(&a2a_tck::suite::checks::all(), &options).await {
         Ok(report) => report,
         Err(e) => panic!("the run did not start: {e}"),
     }
@@ -210,8 +210,8 @@ async fn run_selected(mut options: RunOptions, select: &str) -> Report {
 /// Runs the durability checks matching `select` against the built-in agent with `faults`, on
 /// a SQLite file, restarted in-process in the middle of the run.
 pub async fn run_durable(faults: &[a2a_reference_agent::Fault], select: &str) -> Report {
-    let config = a2a_tck::builtin::full_profile(faults);
-    let agent = a2a_tck::durability::BuiltinDurable::start(config)
+    let config = a2a_tck::run::builtin::full_profile(faults);
+    let agent = a2a_tck::run::durability::BuiltinDurable::start(config)
         .await
         .expect("the built-in agent starts on SQLite");
     let mut options = RunOptions::new(&agent.base_url(), &agent.served_card_url());
@@ -221,7 +221,7 @@ pub async fn run_durable(faults: &[a2a_reference_agent::Fault], select: &str) ->
         ..Filter::default()
     };
     options.durability = Some(agent.durability(std::time::Duration::from_secs(10)));
-    let report = runner::run(&a2a_tck::checks::all(), &options).await;
+    let report = runner::run(&a2a_tck::suite::checks::all(), &options).await;
     agent.shutdown().await;
     match report {
         Ok(report) => report,

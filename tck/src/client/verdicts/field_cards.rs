@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::model::Binding;
+use crate::facts::model::Binding;
 
 use super::super::calls::Call;
 use super::super::plays::binding_name;

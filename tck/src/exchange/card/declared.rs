@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::{Binding, ProtocolVersion};
+use crate::facts::model::{Binding, ProtocolVersion};
 
 /// One entry of `supportedInterfaces`, as declared, with what the kit makes of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -256,7 +256,7 @@ fn top_level_entries(card: &Value, url: &str) -> Vec<(String, String)> {
         .and_then(Value::as_str)
         .unwrap_or("JSONRPC");
     let mut entries = vec![(preferred.to_string(), url.to_string())];
-    for extra in crate::a2a::items(card, "additionalInterfaces") {
+    for extra in crate::facts::a2a::items(card, "additionalInterfaces") {
         let text = |k: &str| extra.get(k).and_then(Value::as_str).unwrap_or("").to_string();
         entries.push((text("transport"), text("url")));
     }

@@ -5,9 +5,9 @@ use std::sync::Arc;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::model::{HarnessError, ProtocolVersion};
-use crate::evidence::{Exchange, Recorder};
-use crate::wire::{HttpReply, Request, Wire};
+use crate::facts::model::{HarnessError, ProtocolVersion};
+use crate::exchange::evidence::{Exchange, Recorder};
+use crate::exchange::wire::{HttpReply, Request, Wire};
 
 mod declared;
 pub use declared::{DeclaredInterface, Interface, NO_PROTOCOL_VERSION, SUPPORTED_BINDINGS, interfaces, interfaces_assuming, usable_url};

@@ -1,5 +1,5 @@
 //! The audit of a run's traffic: every exchange a check of an interface records passes here
-//! (see [`crate::evidence::Recorder`]), and every JSON message the agent sent in it (a unary
+//! (see [`crate::exchange::evidence::Recorder`]), and every JSON message the agent sent in it (a unary
 //! result or error, a REST body, each SSE event or gRPC stream message, gRPC replies as the
 //! ProtoJSON the kit reads them into) is validated against the wire schema of the
 //! interface's version. Findings are kept per interface, with the offending exchange, for
@@ -13,9 +13,9 @@ use serde_json::{json, Value};
 use super::foreign::{self, Form};
 use super::route::{event_task, operation, same_version, stream_ending, stream_task, Ending, Op};
 use super::Validators;
-use crate::card::Interface;
-use crate::evidence::{Exchange, Recorder};
-use crate::model::{Binding, ProtocolVersion};
+use crate::exchange::card::Interface;
+use crate::exchange::evidence::{Exchange, Recorder};
+use crate::facts::model::{Binding, ProtocolVersion};
 
 /// Findings kept with their exchange, per rule and interface; later ones are only counted.
 const KEPT_PER_RULE: usize = 5;
@@ -135,7 +135,7 @@ pub struct InterfaceAudit {
     interface: Interface,
 }
 
-impl crate::evidence::Observer for InterfaceAudit {
+impl crate::exchange::evidence::Observer for InterfaceAudit {
     fn observe(&self, exchange: &Exchange) {
         self.exchange(exchange);
     }
@@ -408,7 +408,7 @@ impl Judge<'_> {
                 let Some(items) = items else {
                     return vec![format!(
                         "the list of push configs is not an array: {}",
-                        crate::a2a::brief(payload, 200)
+                        crate::facts::a2a::brief(payload, 200)
                     )];
                 };
                 return items

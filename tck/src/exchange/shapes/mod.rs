@@ -11,7 +11,7 @@ use schemars::{JsonSchema, Schema};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::model::ProtocolVersion;
+use crate::facts::model::ProtocolVersion;
 
 mod audit;
 mod foreign;

@@ -3,10 +3,10 @@
 
 use serde_json::Value;
 
-use crate::card::Interface;
-use crate::evidence::Exchange;
-use crate::model::{Binding, ProtocolVersion};
-use crate::operation;
+use crate::exchange::card::Interface;
+use crate::exchange::evidence::Exchange;
+use crate::facts::model::{Binding, ProtocolVersion};
+use crate::facts::operation;
 
 /// The operation an exchange carried, by what its result is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,9 +7,9 @@
 use serde_json::{json, Value};
 
 use super::{error_info_in, Answer, ErrorReply, Reply};
-use crate::a2a;
-use crate::model::{Binding, ProtocolVersion};
-use crate::wire::HttpReply;
+use crate::facts::a2a;
+use crate::facts::model::{Binding, ProtocolVersion};
+use crate::exchange::wire::HttpReply;
 
 /// A JSON-RPC exchange as sent and received.
 #[derive(Debug, Clone)]

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::rest::{self, Route};
 use super::{Reply, Start, VersionHeader};
-use crate::model::{Binding, HarnessError, ProtocolVersion};
+use crate::facts::model::{Binding, HarnessError, ProtocolVersion};
 
 /// One protocol version's forms of every binding.
 pub trait Codec: Send + Sync + fmt::Debug {

@@ -15,8 +15,8 @@ use serde_json::{json, Value};
 
 use super::stream::{EventStream, Frame, Start};
 use super::{Answer, ErrorInfo, ErrorReply, Link, Reply, Transport, VersionHeader};
-use crate::evidence::{RecordedBody, RecordedRequest, RecordedResponse, StreamLog};
-use crate::model::{Binding, HarnessError, ProtocolVersion};
+use crate::exchange::evidence::{RecordedBody, RecordedRequest, RecordedResponse, StreamLog};
+use crate::facts::model::{Binding, HarnessError, ProtocolVersion};
 
 /// The gRPC clients of a run: one per endpoint (one HTTP/2 connection, made lazily), shared
 /// by the transports of every check of the run.
@@ -80,7 +80,7 @@ impl Grpc {
             metadata.push(("a2a-version".into(), version));
         }
         let mut extensions = Vec::new();
-        crate::service_params::add_extension_headers(&mut extensions, self.link.wire.extensions());
+        crate::facts::service_params::add_extension_headers(&mut extensions, self.link.wire.extensions());
         metadata.extend(extensions.into_iter().map(|(k, v)| (k.to_string(), v)));
         metadata
     }

@@ -3,7 +3,7 @@
 //! it into its wire form, written by the interface's protocol version ([`Codec`]: 1.0, or
 //! 0.3 in [`v03`]), and returns what came back, read but not judged: a [`Reply`] for a
 //! unary call, a [`Start`] for a stream. Nothing is retried, every read has a deadline, and
-//! every exchange is recorded as evidence. Which error a rule expects is [`crate::judge`]'s.
+//! every exchange is recorded as evidence. Which error a rule expects is [`crate::exchange::judge`]'s.
 
 use std::fmt;
 use std::sync::Arc;
@@ -11,10 +11,10 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde_json::Value;
 
-use crate::card::Interface;
-use crate::ids::Ids;
-use crate::model::{Binding, HarnessError, ProtocolVersion};
-use crate::wire::{HttpReply, Request, Wire};
+use crate::exchange::card::Interface;
+use crate::facts::ids::Ids;
+use crate::facts::model::{Binding, HarnessError, ProtocolVersion};
+use crate::exchange::wire::{HttpReply, Request, Wire};
 
 pub mod answer;
 pub mod codec;

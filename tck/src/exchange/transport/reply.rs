@@ -1,14 +1,14 @@
 //! What came back from a unary call, read by the binding but not judged: an [`Answer`] (a
 //! ProtoJSON result, or an [`ErrorReply`] holding everything the binding said about the
 //! error), or why the answer could not be read at all. Whether an error is the one a rule
-//! asks for is decided by [`crate::judge`].
+//! asks for is decided by [`crate::exchange::judge`].
 
 use std::fmt;
 
 use serde_json::Value;
 
-use crate::a2a;
-use crate::model::{Binding, HarnessError, ProtocolVersion};
+use crate::facts::a2a;
+use crate::facts::model::{Binding, HarnessError, ProtocolVersion};
 
 /// An answer of a unary call: a result, or an error.
 #[derive(Debug, Clone, PartialEq)]

@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 
 use super::stream::{self, Start};
 use super::{Link, Reply, Transport, VersionHeader};
-use crate::model::{Binding, HarnessError};
-use crate::wire::Request;
+use crate::facts::model::{Binding, HarnessError};
+use crate::exchange::wire::Request;
 
 /// The HTTP+JSON binding of one interface.
 #[derive(Debug)]

@@ -15,10 +15,10 @@ use serde_json::Value;
 
 use super::answer;
 use super::{Answer, ErrorReply, Reply};
-use crate::a2a;
-use crate::evidence::StreamLog;
-use crate::model::{Binding, HarnessError};
-use crate::wire::{HttpReply, Opened};
+use crate::facts::a2a;
+use crate::exchange::evidence::StreamLog;
+use crate::facts::model::{Binding, HarnessError};
+use crate::exchange::wire::{HttpReply, Opened};
 
 /// How many events of one stream the kit reads: past it the kit stops reading (an endless or
 /// flooding stream ends there, judged on the events read), so a stream costs bounded memory.

@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::Sdk;
-use crate::check::{Binding, ProtocolVersion, Status};
+use crate::suite::check::{Binding, ProtocolVersion, Status};
 
 /// One ACTS report: the document of one binding.
 #[derive(Debug, Clone, Serialize)]
@@ -244,7 +244,7 @@ impl ActsDestination {
             }
             ActsDestination::File(path) => path.clone(),
         };
-        crate::destination::Destination::Path(probe.clone())
+        crate::facts::destination::Destination::Path(probe.clone())
             .check()
             .map_err(|e| format!("{}: cannot be written: {e}", probe.display()))
     }
@@ -266,7 +266,7 @@ impl ActsDestination {
             }
         };
         for (path, document) in paths.iter().zip(documents) {
-            crate::destination::Destination::Path(path.clone())
+            crate::facts::destination::Destination::Path(path.clone())
                 .write(document.to_json().as_bytes())
                 .map_err(|e| format!("{}: {e}", path.display()))?;
         }

@@ -26,8 +26,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::check::{Binding, Level, ProtocolVersion, Status};
-use crate::report::{CheckResult, NotRun, Report};
+use crate::suite::check::{Binding, Level, ProtocolVersion, Status};
+use crate::reporting::report::{CheckResult, NotRun, Report};
 
 mod document;
 pub use document::{ActsDestination, ActsReport, ByLevel, Failure, LevelCounts, Outcome, Runner, Step, Suite, Summary, Test};
@@ -172,7 +172,7 @@ pub fn documents(
 /// The kit's checks that cover each ACTS test, in catalogue order.
 fn checks_by_test() -> BTreeMap<String, Vec<String>> {
     let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for check in crate::checks::all() {
+    for check in crate::suite::checks::all() {
         for id in check.acts {
             map.entry(id.to_string()).or_default().push(check.id.to_string());
         }
@@ -489,7 +489,7 @@ mod tests {
 
     #[test]
     fn a_pass_of_part_of_a_test_is_no_pass_of_the_test() {
-        let check = crate::checks::all()
+        let check = crate::suite::checks::all()
             .into_iter()
             .next()
             .expect("a check");

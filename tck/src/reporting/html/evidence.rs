@@ -4,8 +4,8 @@
 
 use maud::{html, Markup};
 
-use crate::evidence::{Exchange, RecordedBody};
-use crate::evidence_text::{body_note, body_text, cut, dropped_note, event_text};
+use crate::exchange::evidence::{Exchange, RecordedBody};
+use crate::reporting::evidence_text::{body_note, body_text, cut, dropped_note, event_text};
 
 /// Bytes of one body, header block or event shown.
 pub const BODY_CAP: usize = 16 * 1024;

@@ -8,9 +8,9 @@ mod evidence;
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-use crate::check::{Level, Status};
-use crate::report::place;
-use crate::report::{CheckResult, Report};
+use crate::suite::check::{Level, Status};
+use crate::reporting::report::place;
+use crate::reporting::report::{CheckResult, Report};
 
 const STYLE: &str = include_str!("report.css");
 const SCRIPT: &str = include_str!("report.js");
@@ -91,9 +91,9 @@ fn header(report: &Report) -> Markup {
                     @if !report.selection.select.is_empty() { ", --select " (report.selection.select.join(" ")) }
                 }
                 @if let Some(compat) = &report.compatibility { dt { "compatibility" } dd #compatibility { (compat.line) } }
-                @if let Some(c) = &report.contract { dt { "contract" } dd #contract { (crate::output::contract_words(c)) } }
-                @if let Some(line) = crate::output::cards_line(report) { dt { "cards" } dd { (line) } }
-                @if let Some(line) = crate::output::durability_line(report) { dt { "durability" } dd { (line) } }
+                @if let Some(c) = &report.contract { dt { "contract" } dd #contract { (crate::reporting::output::contract_words(c)) } }
+                @if let Some(line) = crate::reporting::output::cards_line(report) { dt { "cards" } dd { (line) } }
+                @if let Some(line) = crate::reporting::output::durability_line(report) { dt { "durability" } dd { (line) } }
             }
         }
     }
@@ -127,9 +127,9 @@ fn interfaces(report: &Report) -> Markup {
 /// The checks not run, the card's untested declarations and the baseline's gate: what the
 /// Markdown says beside the results.
 fn outcomes(report: &Report) -> Markup {
-    let not_run = crate::output::not_run_groups(report);
-    let place = |binding: Option<crate::check::Binding>,
-                 version: Option<crate::check::ProtocolVersion>| {
+    let not_run = crate::reporting::output::not_run_groups(report);
+    let place = |binding: Option<crate::suite::check::Binding>,
+                 version: Option<crate::suite::check::ProtocolVersion>| {
         match (binding, version) {
             (Some(b), Some(v)) => format!("{b} {v}"),
             (None, Some(v)) => format!("card {v}"),
@@ -180,7 +180,7 @@ fn outcomes(report: &Report) -> Markup {
         @if !not_run.is_empty() {
             details #not-run {
                 summary { h2 { "Not run (" (not_run.len()) " checks)" } }
-                p.hint { (crate::output::not_run_hint(report)) }
+                p.hint { (crate::reporting::output::not_run_hint(report)) }
                 table {
                     thead { tr { th { "level" } th { "check" } th { "where" } th { "why" } } }
                     tbody {
@@ -317,7 +317,7 @@ fn result(index: usize, r: &CheckResult, budget: &mut evidence::Budget) -> Marku
                 span.place { (place(r)) } " "
                 span.level { (r.level.as_str()) }
                 @if r.status != Status::Pass {
-                    " " span.short { (crate::evidence_text::cut(&r.message, 160).0) }
+                    " " span.short { (crate::reporting::evidence_text::cut(&r.message, 160).0) }
                 }
             }
             dl {

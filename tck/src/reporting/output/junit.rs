@@ -66,7 +66,7 @@ pub fn junit(report: &Report) -> Result<String, quick_junit::SerializeError> {
                 .map(|e| (gate, e))
         });
         let status = match (expected, result.status) {
-            (Some((gate, e)), status) if crate::baseline::gates(status) => {
+            (Some((gate, e)), status) if crate::reporting::baseline::gates(status) => {
                 let mut s = TestCaseStatus::skipped();
                 s.set_message(format!(
                     "{status} expected by the baseline {}: {}",

@@ -16,7 +16,7 @@ fn latency_markdown(report: &Report) -> String {
          |---|---|---|---:|---:|---:|---:|---:|---:|"
     );
     for l in &report.latency {
-        let three = |f: &Option<crate::latency::Figures>| match f {
+        let three = |f: &Option<crate::exchange::latency::Figures>| match f {
             Some(f) => format!("{} | {} | {}", f.count, f.median_ms, f.p95_ms),
             None => " | | ".to_string(),
         };
@@ -45,7 +45,7 @@ fn plays_markdown(report: &Report) -> String {
     if report.client.is_none() {
         return out;
     }
-    let mut groups: Vec<(Vec<&CheckResult>, &[crate::evidence::Exchange])> = Vec::new();
+    let mut groups: Vec<(Vec<&CheckResult>, &[crate::exchange::evidence::Exchange])> = Vec::new();
     for r in report.results.iter().filter(|r| !r.evidence.is_empty()) {
         match groups.last_mut() {
             Some((results, evidence)) if *evidence == r.evidence.as_slice() && place(results[0]) == place(r) => {
@@ -167,7 +167,7 @@ pub fn markdown(report: &Report) -> String {
         );
     }
     if let Some(gate) = &report.baseline {
-        out.push_str(&crate::baseline::markdown(gate));
+        out.push_str(&crate::reporting::baseline::markdown(gate));
     }
     if let Some(c) = &report.contract {
         let _ = writeln!(out, "\nScenario contract: {}.", cell(&contract_words(c)));

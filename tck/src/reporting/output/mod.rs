@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 
-use crate::check::{Level, Status};
-use crate::evidence_text::{self as evidence, Caps};
-use crate::report::{CheckResult, Report};
+use crate::suite::check::{Level, Status};
+use crate::reporting::evidence_text::{self as evidence, Caps};
+use crate::reporting::report::{CheckResult, Report};
 
 mod junit;
 mod markdown;
@@ -46,7 +46,7 @@ pub fn cards_line(report: &Report) -> Option<String> {
     ))
 }
 
-use crate::report::place;
+use crate::reporting::report::place;
 
 /// How the summary is printed.
 #[derive(Debug, Clone, Copy, Default)]
@@ -77,8 +77,8 @@ pub fn plain(text: &str) -> String {
 mod style {
     use anstyle::{AnsiColor, Style};
 
-    use crate::check::Status;
-    use crate::report::Verdict;
+    use crate::suite::check::Status;
+    use crate::reporting::report::Verdict;
 
     pub const BOLD: Style = Style::new().bold();
 
@@ -208,16 +208,16 @@ pub fn written_line(written: &[(&str, &std::path::Path)]) -> Option<String> {
 }
 
 /// "kit (detected by the probe; kit scenarios used: ...)".
-pub fn contract_words(c: &crate::contract::ContractReport) -> String {
+pub fn contract_words(c: &crate::suite::contract::ContractReport) -> String {
     let how = match (c.requested, c.detected) {
         _ if c.sut_behaviors.is_some() => {
             let file = c.sut_behaviors.as_ref().map(|b| b.file.as_str());
             format!("declared by the behaviour file {}", file.unwrap_or_default())
         }
-        (Some(crate::contract::Contract::Drive), _) => "given with --drive".to_string(),
+        (Some(crate::suite::contract::Contract::Drive), _) => "given with --drive".to_string(),
         (Some(_), _) => "given with --contract".to_string(),
-        (None, Some(crate::contract::Contract::None))
-            if c.used != crate::contract::Contract::None =>
+        (None, Some(crate::suite::contract::Contract::None))
+            if c.used != crate::suite::contract::Contract::None =>
         {
             "the probe saw no scenario played, so the official table stays in use".to_string()
         }
@@ -230,7 +230,7 @@ pub fn contract_words(c: &crate::contract::ContractReport) -> String {
     };
     // `none` sends no scenario, so nothing carries one.
     let carried = match c.used {
-        crate::contract::Contract::None => "no scenario sent".to_string(),
+        crate::suite::contract::Contract::None => "no scenario sent".to_string(),
         _ => format!("scenarios carried in the {}", c.carrier.as_str()),
     };
     let card = match &c.card_driven {
@@ -246,7 +246,7 @@ pub fn not_run_hint(report: &Report) -> String {
     let stopped = report.not_run_by_interruption();
     let by_scenario = report.not_run.len() - stopped;
     let source = match report.contract.as_ref().map(|c| c.used) {
-        Some(crate::contract::Contract::Drive) => "the drive file",
+        Some(crate::suite::contract::Contract::Drive) => "the drive file",
         _ => "the contract",
     };
     let counted = "they were not run, and count neither for nor against the verdict.";
@@ -303,9 +303,9 @@ fn totals_line(report: &Report) -> String {
 
 /// The report's durability section in one line: how the target was restarted, what came of
 /// it, and the `durability.*` results by status; `None` when the area did not run.
-pub fn durability_line(report: &crate::report::Report) -> Option<String> {
+pub fn durability_line(report: &crate::reporting::report::Report) -> Option<String> {
     let area = report.durability.as_ref()?;
-    let mut counts: std::collections::BTreeMap<crate::check::Status, usize> =
+    let mut counts: std::collections::BTreeMap<crate::suite::check::Status, usize> =
         std::collections::BTreeMap::new();
     for result in report
         .results

@@ -144,8 +144,8 @@ pub fn summary_with(report: &Report, options: SummaryOptions) -> String {
                 lines.push(format!(
                     "{} {} ({}) on {} {}: the interface is unusable (see above)",
                     status_word(Status::Error),
-                    crate::report::plural(repeated.len(), "result", "results"),
-                    crate::report::plural(checks, "check", "checks"),
+                    crate::reporting::report::plural(repeated.len(), "result", "results"),
+                    crate::reporting::report::plural(checks, "check", "checks"),
                     interface.protocol_binding,
                     interface.protocol_version
                 ));
@@ -166,8 +166,8 @@ pub fn summary_with(report: &Report, options: SummaryOptions) -> String {
             lines.push(format!(
                 "{} {} of {} (--verbose lists them)",
                 status_word(status),
-                crate::report::plural(of_status.len(), "result", "results"),
-                crate::report::plural(grouped.len(), "check", "checks"),
+                crate::reporting::report::plural(of_status.len(), "result", "results"),
+                crate::reporting::report::plural(grouped.len(), "check", "checks"),
             ));
         }
     }
@@ -189,10 +189,10 @@ pub fn summary_with(report: &Report, options: SummaryOptions) -> String {
     if let Some(line) = durability_line(report) {
         let _ = writeln!(out, "{line}");
     }
-    for line in crate::declarations::grouped_lines(&report.untested_declarations) {
+    for line in crate::reporting::declarations::grouped_lines(&report.untested_declarations) {
         let _ = writeln!(out, "NOT TESTED {line}");
     }
-    for line in crate::refusals::grouped_lines(&report.refused_operations) {
+    for line in crate::reporting::refusals::grouped_lines(&report.refused_operations) {
         let _ = writeln!(out, "{} {line}", paint(style::status(Status::Untestable), "REFUSED   "));
     }
     let _ = writeln!(out, "{}", totals_line(report));
@@ -206,7 +206,7 @@ pub fn summary_with(report: &Report, options: SummaryOptions) -> String {
         "verdict: {} ({}); {} in {} ms",
         paint(style::verdict(report.verdict), &report.verdict_words()),
         report.verdict_reason,
-        crate::report::plural(report.results.len(), "result", "results"),
+        crate::reporting::report::plural(report.results.len(), "result", "results"),
         report.duration_ms
     );
     if let Some(floor) = &report.floor {
@@ -222,7 +222,7 @@ pub fn summary_with(report: &Report, options: SummaryOptions) -> String {
         );
     }
     if let Some(gate) = &report.baseline {
-        out.push_str(&crate::baseline::summary(gate));
+        out.push_str(&crate::reporting::baseline::summary(gate));
     }
     out
 }
@@ -252,8 +252,8 @@ fn recap(report: &Report, repeats_problem: &dyn Fn(&CheckResult) -> bool) -> Str
                     _ => "untestable",
                 }
             ),
-            crate::report::plural(grouped.len(), "check", "checks"),
-            crate::report::plural(of_status.len(), "result", "results"),
+            crate::reporting::report::plural(grouped.len(), "check", "checks"),
+            crate::reporting::report::plural(of_status.len(), "result", "results"),
         );
         for g in grouped {
             let _ = writeln!(
@@ -284,20 +284,20 @@ fn contract_lines(report: &Report, verbose: bool) -> String {
         return out;
     }
     // Counted by why: the contract's (or the drive file's) scenarios, and the stop.
-    let stopped = |reason: &str| reason == crate::stop::INTERRUPTED;
+    let stopped = |reason: &str| reason == crate::facts::stop::INTERRUPTED;
     let by_contract: Vec<_> = groups.iter().filter(|g| !stopped(&g.3)).collect();
     if !by_contract.is_empty() {
         let planned = (report.not_run.iter()).filter(|n| !stopped(&n.reason)).count();
         let gives = match report.contract.as_ref().map(|c| c.used) {
-            Some(crate::contract::Contract::Drive) => "the drive file does not give",
+            Some(crate::suite::contract::Contract::Drive) => "the drive file does not give",
             _ => "the contract does not give",
         };
         let _ = writeln!(
             out,
             "NOT RUN    {} ({}): they need the agent to play a test scenario {gives} \
              (--verbose lists them)",
-            crate::report::plural(by_contract.len(), "check", "checks"),
-            crate::report::plural(planned, "planned result", "planned results"),
+            crate::reporting::report::plural(by_contract.len(), "check", "checks"),
+            crate::reporting::report::plural(planned, "planned result", "planned results"),
         );
     }
     let by_stop = report.not_run_by_interruption();
@@ -306,8 +306,8 @@ fn contract_lines(report: &Report, verbose: bool) -> String {
         let _ = writeln!(
             out,
             "NOT RUN    {} ({}): the run was interrupted before they ran (--verbose lists them)",
-            crate::report::plural(checks, "check", "checks"),
-            crate::report::plural(by_stop, "planned result", "planned results"),
+            crate::reporting::report::plural(checks, "check", "checks"),
+            crate::reporting::report::plural(by_stop, "planned result", "planned results"),
         );
     }
     out
@@ -325,30 +325,30 @@ fn latency_lines(report: &Report, verbose: bool) -> String {
         return out;
     }
     fn figures(
-        l: &crate::latency::OperationLatency,
-    ) -> Vec<(&'static str, &crate::latency::Figures)> {
+        l: &crate::exchange::latency::OperationLatency,
+    ) -> Vec<(&'static str, &crate::exchange::latency::Figures)> {
         [("answer", &l.answer), ("first event", &l.first_event)]
             .into_iter()
             .filter_map(|(what, f)| f.as_ref().map(|f| (what, f)))
             .collect()
     }
     // The slower of an operation's figures: (what, p95).
-    let worst = |l: &crate::latency::OperationLatency| {
+    let worst = |l: &crate::exchange::latency::OperationLatency| {
         (figures(l).into_iter())
             .map(|(what, f)| (what, f.p95_ms))
             .max_by_key(|(_, p95)| *p95)
             .unwrap_or(("answer", 0))
     };
-    let mut ordered: Vec<&crate::latency::OperationLatency> = report.latency.iter().collect();
+    let mut ordered: Vec<&crate::exchange::latency::OperationLatency> = report.latency.iter().collect();
     ordered.sort_by_key(|l| std::cmp::Reverse(worst(l).1));
-    let described = |l: &crate::latency::OperationLatency| {
+    let described = |l: &crate::exchange::latency::OperationLatency| {
         let parts: Vec<String> = (figures(l).iter())
             .map(|(what, f)| {
                 format!(
                     "{what} median {} ms, p95 {} ms over {}",
                     f.median_ms,
                     f.p95_ms,
-                    crate::report::plural(f.count, "call", "calls")
+                    crate::reporting::report::plural(f.count, "call", "calls")
                 )
             })
             .collect();
@@ -364,7 +364,7 @@ fn latency_lines(report: &Report, verbose: bool) -> String {
         let _ = writeln!(
             out,
             "latency of the agent's successful answers, slowest first ({}):",
-            crate::report::plural(ordered.len(), "operation", "operations")
+            crate::reporting::report::plural(ordered.len(), "operation", "operations")
         );
         for l in &ordered {
             let _ = writeln!(out, "  {}", described(l));
@@ -386,7 +386,7 @@ fn latency_lines(report: &Report, verbose: bool) -> String {
         "latency: slowest {}; {} timed (--verbose lists them; the Markdown and HTML reports \
          tabulate them)",
         shown.join(", "),
-        crate::report::plural(ordered.len(), "operation", "operations")
+        crate::reporting::report::plural(ordered.len(), "operation", "operations")
     );
     out
 }

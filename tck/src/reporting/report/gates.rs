@@ -4,8 +4,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::Verdict;
-use crate::model::{Binding, ProtocolVersion};
-use crate::check::Status;
+use crate::facts::model::{Binding, ProtocolVersion};
+use crate::suite::check::Status;
 
 /// One reviewed expectation: results of checks matching `check` (a glob over check ids), on
 /// bindings matching `binding` and versions matching `version` (globs; absent means any; card

@@ -20,9 +20,9 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::card::DeclaredInterface;
-use crate::check::{Binding, Level, ProtocolVersion, Status};
-use crate::evidence::Exchange;
+use crate::exchange::card::DeclaredInterface;
+use crate::suite::check::{Binding, Level, ProtocolVersion, Status};
+use crate::exchange::evidence::Exchange;
 
 /// Bumped on any change a reader must know about.
 pub const FORMAT_VERSION: u32 = 1;
@@ -75,16 +75,16 @@ pub struct Report {
     /// made (successful answers only; unary calls to the whole answer, streams to their first
     /// event). Varies from run to run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub latency: Vec<crate::latency::OperationLatency>,
+    pub latency: Vec<crate::exchange::latency::OperationLatency>,
     /// How many checks the run had in flight at once: its ceiling (`--jobs`), where it started,
     /// the highest it rose to while the agent's latency stayed flat, where it ended, the most
     /// checks and batched requests in flight at once, and why it fell, if it did. Absent from
     /// runs that made no exchange (the card alone, a run that could not start).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub concurrency: Option<crate::pace::Concurrency>,
+    pub concurrency: Option<crate::exchange::pace::Concurrency>,
     /// Which scenario contract the agent honours (`--contract`, or what the probe found).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub contract: Option<crate::contract::ContractReport>,
+    pub contract: Option<crate::suite::contract::ContractReport>,
     /// Checks not run because they need the agent to play a scenario the contract does not
     /// give (any scenario under `none`; a kit-only one the agent does not honour); not
     /// results, so they count neither for nor against the verdict.
@@ -216,7 +216,7 @@ pub struct Selection {
 
 impl Selection {
     /// The selection `filter` makes, of which `checks_selected` checks.
-    pub fn of(filter: &crate::filter::Filter, checks_selected: usize) -> Selection {
+    pub fn of(filter: &crate::suite::filter::Filter, checks_selected: usize) -> Selection {
         Selection {
             level: filter.level,
             select: filter.select.clone(),
@@ -276,7 +276,7 @@ pub struct CheckResult {
 impl CheckResult {
     /// The result of `check` with `status` and `message`, on no interface, taking no time,
     /// with no evidence (the runner sets those it has).
-    pub fn of<Run>(check: &crate::check::Check<Run>, status: Status, message: String) -> CheckResult {
+    pub fn of<Run>(check: &crate::suite::check::Check<Run>, status: Status, message: String) -> CheckResult {
         CheckResult {
             id: check.id.to_string(),
             level: check.level,
@@ -468,7 +468,7 @@ impl Report {
     /// How many planned results a stop left out (`not_run` with the reason "interrupted").
     pub fn not_run_by_interruption(&self) -> usize {
         (self.not_run.iter())
-            .filter(|n| n.reason == crate::stop::INTERRUPTED)
+            .filter(|n| n.reason == crate::facts::stop::INTERRUPTED)
             .count()
     }
 
@@ -478,7 +478,7 @@ impl Report {
     /// and no compatibility figure (the requirements it did not reach would count for
     /// nothing). Marking it twice changes nothing.
     pub fn mark_interrupted(&mut self) {
-        self.mark_interrupted_by(crate::stop::SIGNALS);
+        self.mark_interrupted_by(crate::facts::stop::SIGNALS);
     }
 
     /// [`Report::mark_interrupted`], naming what stopped the run (`SIGINT or SIGTERM`, a
@@ -521,10 +521,10 @@ impl Report {
         self.results.len() + self.not_run.len()
     }
 
-    /// Holds the evidence of the whole report to [`crate::evidence::EVIDENCE_REPORT_BYTES`]
+    /// Holds the evidence of the whole report to [`crate::exchange::evidence::EVIDENCE_REPORT_BYTES`]
     /// (results in order; what is left out is counted in each exchange's `dropped`).
     pub fn cap_evidence(&mut self) {
-        crate::evidence::cap_report(self.results.iter_mut().map(|r| &mut r.evidence));
+        crate::exchange::evidence::cap_report(self.results.iter_mut().map(|r| &mut r.evidence));
     }
 
     pub fn to_json(&self) -> String {
@@ -582,9 +582,9 @@ pub fn place(result: &CheckResult) -> String {
     }
 }
 
-/// Writes a report to `path` the way [`crate::destination::Destination`] does: a regular file
+/// Writes a report to `path` the way [`crate::facts::destination::Destination`] does: a regular file
 /// whole or not at all (a temporary file of a unique name beside it, then renamed), its directory
 /// made if missing; a symlink, device or FIFO written through, never replaced.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    crate::destination::Destination::Path(path.to_path_buf()).write(bytes)
+    crate::facts::destination::Destination::Path(path.to_path_buf()).write(bytes)
 }

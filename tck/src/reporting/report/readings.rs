@@ -5,7 +5,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::revision::{Judging, Met};
+use crate::facts::revision::{Judging, Met};
 
 /// The revision of A2A 1.0 a run judged the 1.0 results by (`--spec-revision`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::check::Level;
+use crate::suite::check::Level;
 
 /// The compatibility summary of a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -59,9 +59,9 @@ pub struct RefusedOperation {
     /// The operation as the wire names it (`ListTasks`, `tasks/get` on 0.3 JSON-RPC).
     pub operation: String,
     /// The binding of the interface that refused it.
-    pub binding: crate::check::Binding,
+    pub binding: crate::suite::check::Binding,
     /// The protocol version of that interface.
-    pub version: crate::check::ProtocolVersion,
+    pub version: crate::suite::check::ProtocolVersion,
     /// How it was refused: UnsupportedOperationError, method not found, no such route, gRPC
     /// UNIMPLEMENTED, with the binding's code or status.
     pub answer: String,
@@ -111,9 +111,9 @@ pub struct ClientUnderTest {
     /// The command that runs the adapter, or `builtin` for the kit's reference client.
     pub command: String,
     /// The bindings it declares.
-    pub bindings: Vec<crate::model::Binding>,
+    pub bindings: Vec<crate::facts::model::Binding>,
     /// The protocol versions it declares.
-    pub versions: Vec<crate::model::ProtocolVersion>,
+    pub versions: Vec<crate::facts::model::ProtocolVersion>,
     /// The optional features its adapter drives (`streaming`, `push`, `extended-card`, ...).
     pub features: Vec<String>,
     /// The calls its API offers (`send`, `stream`, `get`, `cancel`, `subscribe`, `push`,

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{plural, CheckResult};
-use crate::check::{Level, Status};
+use crate::suite::check::{Level, Status};
 
 /// The gate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -180,11 +180,11 @@ impl Partial {
 
     /// [`Partial::words`], naming what left the checks not run: the drive file of a run
     /// driven by one (`61 checks not run (not in the drive file)`), else the contract.
-    pub fn words_for(&self, contract: Option<&crate::contract::ContractReport>) -> String {
+    pub fn words_for(&self, contract: Option<&crate::suite::contract::ContractReport>) -> String {
         let mut parts = Vec::new();
         if self.checks_not_run > 0 {
             let why = match contract.map(|c| c.used) {
-                Some(crate::contract::Contract::Drive) => "not in the drive file",
+                Some(crate::suite::contract::Contract::Drive) => "not in the drive file",
                 _ => "no scenario contract",
             };
             parts.push(format!(

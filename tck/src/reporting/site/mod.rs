@@ -1,6 +1,6 @@
 //! The results site (`a2a-tck site`): survey runs read oldest first, each agent's history
 //! across them ([`Tracker`]: what broke and what was fixed between its consecutive runs, built on
-//! [`crate::diff`], and since which run each of its failures has lasted), and the pages made of
+//! [`crate::reporting::diff`], and since which run each of its failures has lasted), and the pages made of
 //! it: the matrix of agents x areas ([`matrix_page`]), one page per agent ([`agent_page`]) and a
 //! badge per agent ([`badge`]). Every page is self-contained (inline style and script, nothing
 //! fetched) and reads without its script; the command (`cli/site.rs`) reads and writes the files.
@@ -15,9 +15,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-use crate::check::{Binding, Level, ProtocolVersion, Status};
-use crate::report::{CheckResult, Counts, Report};
-use crate::survey_index::{Entry, Kind, Outcome};
+use crate::suite::check::{Binding, Level, ProtocolVersion, Status};
+use crate::reporting::report::{CheckResult, Counts, Report};
+use crate::reporting::survey_index::{Entry, Kind, Outcome};
 
 const STYLE: &str = include_str!("site.css");
 const SCRIPT: &str = include_str!("site.js");
@@ -269,12 +269,12 @@ impl Tracker {
             Some(before) => {
                 match (&self.previous, &report) {
                     (Some(old), Some(new)) => {
-                        let diff = crate::diff::diff(old, new);
-                        let words = |c: &crate::diff::Change| {
+                        let diff = crate::reporting::diff::diff(old, new);
+                        let words = |c: &crate::reporting::diff::Change| {
                             format!(
                                 "{} ({}): {} -> {}",
                                 c.id,
-                                crate::diff::place(c.binding, c.version),
+                                crate::reporting::diff::place(c.binding, c.version),
                                 c.old.as_str(),
                                 c.new.as_str()
                             )
@@ -333,7 +333,7 @@ impl Tracker {
         let mut failing: Vec<Failing> = (self.since.into_iter())
             .map(|((id, binding, version), (since, level, status))| Failing {
                 id,
-                place: crate::diff::place(binding, version),
+                place: crate::reporting::diff::place(binding, version),
                 level,
                 status,
                 since,
@@ -354,7 +354,7 @@ impl Tracker {
 
 /// The agent's folder in the site: its survey folder, never one of dots only.
 pub fn site_folder(name: &str) -> String {
-    let folder = crate::survey_index::folder_of(name);
+    let folder = crate::reporting::survey_index::folder_of(name);
     if folder.chars().all(|c| c == '.') {
         folder.replace('.', "-")
     } else {
@@ -869,9 +869,9 @@ pub fn agent_page(site: &Site, agent: &AgentHistory) -> String {
 /// The badge's colour: white text on it keeps a contrast above 4.5:1.
 fn badge_colour(entry: &Entry) -> &'static str {
     match (entry.verdict, entry.outcome) {
-        (Some(crate::report::Verdict::Conformant), _) => "#1a7f37",
-        (Some(crate::report::Verdict::NonConformant), _) => "#cf222e",
-        (Some(crate::report::Verdict::Inconclusive | crate::report::Verdict::Interrupted), _) => {
+        (Some(crate::reporting::report::Verdict::Conformant), _) => "#1a7f37",
+        (Some(crate::reporting::report::Verdict::NonConformant), _) => "#cf222e",
+        (Some(crate::reporting::report::Verdict::Inconclusive | crate::reporting::report::Verdict::Interrupted), _) => {
             "#8a5c00"
         }
         _ => "#8250df",

@@ -1,6 +1,6 @@
 //! Exploration (`a2a-tck explore`): seeded random sequences of operations over the interfaces
 //! the card declares, each judged by the invariants of the history of every task
-//! (`crate::history`); a sequence that breaks one is shrunk to the shortest sequence found that
+//! (`crate::exchange::history`); a sequence that breaks one is shrunk to the shortest sequence found that
 //! still breaks it, and reported as a case that can be played again (`--replay`).
 //!
 //! It is property-based stateful testing: the operations are the model's commands, the
@@ -13,9 +13,9 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::contract::PLAIN;
-use crate::model::ProtocolVersion;
-use crate::runner::{self, Prepared, RunError, RunOptions};
+use crate::suite::contract::PLAIN;
+use crate::facts::model::ProtocolVersion;
+use crate::run::runner::{self, Prepared, RunError, RunOptions};
 
 pub mod ops;
 mod play;
@@ -260,7 +260,7 @@ impl Explorer<'_> {
 }
 
 /// The violations of one invariant in a line each, the first three.
-fn describe(violations: &[crate::history::Violation]) -> String {
+fn describe(violations: &[crate::exchange::history::Violation]) -> String {
     let mut lines: Vec<String> = (violations.iter().take(3))
         .map(|v| v.what.clone())
         .collect();

@@ -13,8 +13,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use crate::contract::PLAIN;
-use crate::model::{Binding, ProtocolVersion};
+use crate::suite::contract::PLAIN;
+use crate::facts::model::{Binding, ProtocolVersion};
 
 /// The scenario that holds a task waiting for input.
 pub const INPUT_REQUIRED: &str = "tck-input-required";

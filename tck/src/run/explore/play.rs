@@ -9,13 +9,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::a2a;
-use crate::ctx::{Answer, Ctx};
-use crate::evidence::{Exchange, Observer, Recorder};
-use crate::history::{self, History, Observation, Violation};
-use crate::model::HarnessError;
-use crate::runner::Prepared;
-use crate::transport::stream::{Next, Start};
+use crate::facts::a2a;
+use crate::suite::ctx::{Answer, Ctx};
+use crate::exchange::evidence::{Exchange, Observer, Recorder};
+use crate::exchange::history::{self, History, Observation, Violation};
+use crate::facts::model::HarnessError;
+use crate::run::runner::Prepared;
+use crate::exchange::transport::stream::{Next, Start};
 
 use super::ops::{Op, Place};
 
@@ -60,7 +60,7 @@ pub(crate) struct Budget {
     pub(crate) max_requests: u64,
     pub(crate) deadline: Instant,
     pub(crate) requests: Arc<Requests>,
-    pub(crate) stop: crate::stop::Stop,
+    pub(crate) stop: crate::facts::stop::Stop,
 }
 
 impl Budget {
@@ -217,7 +217,7 @@ async fn step(ctx: &Ctx, op: &Op, tasks: &mut Tasks, waits: Waits) -> Result<Ste
     match op {
         Op::Send { .. } => {}
         Op::FollowUp { scenario, .. } => {
-            let message = crate::checks::setup::full_follow_up(ctx, &task, scenario);
+            let message = crate::suite::checks::setup::full_follow_up(ctx, &task, scenario);
             ctx.send_message(message, None).await?;
         }
         Op::Get { history_length, .. } => {

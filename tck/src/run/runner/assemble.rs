@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::card::{self, Cards, FetchedCard};
-use crate::check::{Check, Level, ProtocolVersion};
-use crate::report::{self, CheckResult, Counts, Report, Selection, Target};
+use crate::exchange::card::{self, Cards, FetchedCard};
+use crate::suite::check::{Check, Level, ProtocolVersion};
+use crate::reporting::report::{self, CheckResult, Counts, Report, Selection, Target};
 
 use super::target::TargetSeen;
 use super::{RunOptions, Start};
@@ -15,7 +15,7 @@ use super::{RunOptions, Start};
 /// Everything the report is assembled from.
 pub(super) struct Outcome<'a, 'c> {
     /// What the checks met of the contested sentences.
-    pub(super) met: crate::revision::Met,
+    pub(super) met: crate::facts::revision::Met,
     pub(super) catalog: &'c [Check],
     pub(super) options: &'a RunOptions,
     pub(super) start: &'a Start,
@@ -25,7 +25,7 @@ pub(super) struct Outcome<'a, 'c> {
     pub(super) results: Vec<CheckResult>,
     pub(super) not_run: Vec<report::NotRun>,
     pub(super) interrupted: Vec<report::NotRun>,
-    pub(super) contract: Option<crate::contract::ContractReport>,
+    pub(super) contract: Option<crate::suite::contract::ContractReport>,
     pub(super) durability: Option<report::DurabilityReport>,
 }
 
@@ -57,9 +57,9 @@ pub(super) fn assemble(outcome: Outcome) -> Report {
     // An operation refused wherever it was called: one cause, named once (and the results
     // that stopped at it judged nothing of their own rule when no keyword obliges it).
     let declared_capabilities = (cards.v1_0.iter())
-        .map(|c| crate::refusals::Declared::of(&c.json))
-        .fold(crate::refusals::Declared::of(&cards.plain.json), |a, b| a.or(b));
-    let refused_operations = crate::refusals::apply(
+        .map(|c| crate::reporting::refusals::Declared::of(&c.json))
+        .fold(crate::reporting::refusals::Declared::of(&cards.plain.json), |a, b| a.or(b));
+    let refused_operations = crate::reporting::refusals::apply(
         &mut results,
         &start.timings.succeeded(),
         declared_capabilities,
@@ -83,7 +83,7 @@ pub(super) fn assemble(outcome: Outcome) -> Report {
             .any(|c| c.level == Level::Must),
     };
     let (verdict, mut verdict_reason) = report::Verdict::of(&results, &scope);
-    for line in crate::refusals::grouped_lines(&refused_operations) {
+    for line in crate::reporting::refusals::grouped_lines(&refused_operations) {
         verdict_reason.push_str(&format!("; {line}"));
     }
     let selecting = !options.filter.bindings.is_empty() || !options.filter.versions.is_empty();
@@ -101,7 +101,7 @@ pub(super) fn assemble(outcome: Outcome) -> Report {
     // What the run left out: the selection's checks (the durability area counts only when
     // asked for: it never runs by default), the contract's, the selection's interfaces.
     let eligible = (catalog.iter())
-        .filter(|c| options.durability.is_some() || c.needs.profile != crate::check::Profile::Restart)
+        .filter(|c| options.durability.is_some() || c.needs.profile != crate::suite::check::Profile::Restart)
         .count();
     let partial = report::Partial {
         checks_not_selected: eligible.saturating_sub(selected.len() + durable.len()),
@@ -126,7 +126,7 @@ pub(super) fn assemble(outcome: Outcome) -> Report {
             ));
         }
     }
-    for line in crate::declarations::grouped_lines(&untested_declarations) {
+    for line in crate::reporting::declarations::grouped_lines(&untested_declarations) {
         verdict_reason.push_str(&format!("; {line}"));
     }
     let mut spec_versions: Vec<String> = interfaces
@@ -142,7 +142,7 @@ pub(super) fn assemble(outcome: Outcome) -> Report {
         verdict,
         verdict_reason,
         partial,
-        compatibility: Some(crate::compat::of(&results)),
+        compatibility: Some(crate::reporting::compat::of(&results)),
         latency: start.timings.figures(),
         concurrency: Some(start.pace.concurrency()),
         contract,
@@ -234,7 +234,7 @@ fn untested_declarations(
 ) -> Vec<report::UntestedDeclaration> {
     let mut untested_declarations: Vec<report::UntestedDeclaration> = Vec::new();
     for card in cards.all() {
-        for untested in crate::declarations::untested(&crate::declarations::Run {
+        for untested in crate::reporting::declarations::untested(&crate::reporting::declarations::Run {
             card: &card.json,
             catalog,
             selected,

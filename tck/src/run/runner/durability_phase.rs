@@ -1,25 +1,25 @@
 //! The runner's part of the durability area: plan the `durability.*` checks over the selected
 //! interfaces, make the fixtures (phase 1), restart the target and wait for it, then run the
-//! checks against the fixtures (phase 2), each under its deadline. See [`crate::durability`].
+//! checks against the fixtures (phase 2), each under its deadline. See [`crate::run::durability`].
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures::StreamExt;
 
-use crate::card::{Cards, FetchedCard, Interface};
-use crate::check::{Check, HarnessError, Scope};
-use crate::checks::durability::prepare;
-use crate::ctx::Saved;
-use crate::contract::Scenarios;
-use crate::ctx::Ctx;
-use crate::durability::{restart_and_wait, Durability};
-use crate::report::DurabilityReport;
-use crate::evidence::Recorder;
-use crate::report::{CheckResult, NotRun};
+use crate::exchange::card::{Cards, FetchedCard, Interface};
+use crate::suite::check::{Check, HarnessError, Scope};
+use crate::suite::checks::durability::prepare;
+use crate::suite::ctx::Saved;
+use crate::suite::contract::Scenarios;
+use crate::suite::ctx::Ctx;
+use crate::run::durability::{restart_and_wait, Durability};
+use crate::reporting::report::DurabilityReport;
+use crate::exchange::evidence::Recorder;
+use crate::reporting::report::{CheckResult, NotRun};
 use super::{execute, Deadline, Problem, RunOptions};
-use crate::transport::Connector;
-use crate::wire::Wire;
+use crate::exchange::transport::Connector;
+use crate::exchange::wire::Wire;
 
 /// The selected checks, split into the area's (empty unless `asked`) and the others. Selecting
 /// only the area's checks without asking for it is a usage error.
@@ -29,7 +29,7 @@ pub(crate) fn split(
 ) -> Result<(Vec<&Check>, Vec<&Check>), String> {
     let (durable, others): (Vec<&Check>, Vec<&Check>) = selected
         .into_iter()
-        .partition(|c| c.needs.profile == crate::check::Profile::Restart);
+        .partition(|c| c.needs.profile == crate::suite::check::Profile::Restart);
     if asked {
         Ok((durable, others))
     } else if others.is_empty() && !durable.is_empty() {
@@ -56,9 +56,9 @@ pub(crate) struct Area<'a> {
     pub scenarios: &'a Scenarios,
     pub run_id: &'a str,
     /// The run's latency figures, which this area's exchanges are timed into too.
-    pub timings: &'a std::sync::Arc<crate::latency::Timings>,
+    pub timings: &'a std::sync::Arc<crate::exchange::latency::Timings>,
     /// The run's pace: this area's checks take its permits too.
-    pub pace: &'a std::sync::Arc<crate::pace::Pace>,
+    pub pace: &'a std::sync::Arc<crate::exchange::pace::Pace>,
 }
 
 /// What the area gives the report: its results, in catalogue order, then interface order; the
@@ -96,7 +96,7 @@ pub(crate) async fn run(area: Area<'_>, durability: &Durability) -> Result<Outco
     // As in the rest of the run: the card's required extensions activated on every request,
     // the user's CA certificates trusted.
     let activate =
-        |card: &FetchedCard| Arc::new(crate::service_params::required_extensions(&card.json));
+        |card: &FetchedCard| Arc::new(crate::facts::service_params::required_extensions(&card.json));
     let ca_certs = Arc::new(options.ca_certs.clone());
     // Phase 1: the fixtures, on every usable interface of the plan, all at once.
     let mut wanted: Vec<&Interface> = Vec::new();
@@ -105,11 +105,11 @@ pub(crate) async fn run(area: Area<'_>, durability: &Durability) -> Result<Outco
             wanted.push(interface);
         }
     }
-    let client = crate::wire::client_trusting(&options.ca_certs)?;
+    let client = crate::exchange::wire::client_trusting(&options.ca_certs)?;
     let connector = Connector::trusting(&area.cards.plain.url, ca_certs.clone());
     // A check's context on `interface`, over the connections of the phase it runs in.
     let ctx_on =
-        |client: &crate::wire::HttpClient, connector: &Connector, interface: &Interface, id: String| {
+        |client: &crate::exchange::wire::HttpClient, connector: &Connector, interface: &Interface, id: String| {
             let card = area.cards.card_of(interface);
             let recorder = (Recorder::default().observed_by(area.timings.clone()))
                 .observed_by(area.pace.clone());
@@ -127,7 +127,7 @@ pub(crate) async fn run(area: Area<'_>, durability: &Durability) -> Result<Outco
                 level: check.level,
                 binding: Some(interface.binding),
                 version: Some(interface.version),
-                reason: crate::stop::INTERRUPTED.into(),
+                reason: crate::facts::stop::INTERRUPTED.into(),
             })
             .collect()
     };
@@ -175,7 +175,7 @@ pub(crate) async fn run(area: Area<'_>, durability: &Durability) -> Result<Outco
             restart: Some(DurabilityReport {
                 restart: durability.describe.clone(),
                 restarted: false,
-                message: format!("{}: the restart was cut short", crate::stop::INTERRUPTED),
+                message: format!("{}: the restart was cut short", crate::facts::stop::INTERRUPTED),
                 ready_ms: None,
             }),
         });
@@ -194,7 +194,7 @@ pub(crate) async fn run(area: Area<'_>, durability: &Durability) -> Result<Outco
         evidence: Vec::new(),
     });
     // Phase 2: the checks, on fresh connections, at the run's pace.
-    let client = crate::wire::client_trusting(&options.ca_certs)?;
+    let client = crate::exchange::wire::client_trusting(&options.ca_certs)?;
     let connector = Connector::trusting(&area.cards.plain.url, ca_certs.clone());
     let pace = area.pace;
     let results = futures::stream::iter(plan.iter().copied().enumerate())

@@ -5,10 +5,10 @@ use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::Value;
 
-use crate::check::{Check, Gate, HarnessError, Status, Verdict};
-use crate::ctx::Ctx;
-use crate::evidence::Exchange;
-use crate::report::CheckResult;
+use crate::suite::check::{Check, Gate, HarnessError, Status, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::exchange::evidence::Exchange;
+use crate::reporting::report::CheckResult;
 
 /// Why an interface cannot be tested, found by its probe.
 #[derive(Debug, Clone)]
@@ -25,7 +25,7 @@ pub(crate) struct Problem {
 pub(crate) struct Deadline {
     floor: Duration,
     exchanges: u32,
-    latency: Option<std::sync::Arc<crate::latency::Timings>>,
+    latency: Option<std::sync::Arc<crate::exchange::latency::Timings>>,
 }
 
 impl Deadline {
@@ -42,7 +42,7 @@ impl Deadline {
     pub(crate) fn sized(
         floor: Duration,
         exchanges: u32,
-        timings: &std::sync::Arc<crate::latency::Timings>,
+        timings: &std::sync::Arc<crate::exchange::latency::Timings>,
     ) -> Deadline {
         Deadline {
             floor,
@@ -84,7 +84,7 @@ pub(crate) async fn execute(
     let recorder = ctx.wire.recorder().clone();
     let interface = ctx.interface.clone();
     let scenarios = ctx.scenarios().clone();
-    let level = crate::revised::level(check, ctx.judging());
+    let level = crate::suite::revised::level(check, ctx.judging());
     let judged = ctx.judged(check.id);
     let outcome = if let Some(missing) = missing_capability(check, &ctx.card.json) {
         Ok(missing)
@@ -97,7 +97,7 @@ pub(crate) async fn execute(
         // Under a behaviour file, a check whose every scenario is undeclared sends nothing.
         Err(HarnessError::Prerequisite(why))
     } else {
-        let mut task = Running(tokio::spawn(crate::revision::under(
+        let mut task = Running(tokio::spawn(crate::facts::revision::under(
             judged,
             (check.run)(ctx),
         )));
@@ -158,9 +158,9 @@ pub(crate) async fn execute(
 /// UNTESTABLE; any other outcome stays as it is.
 fn undeclared_fails(
     outcome: Result<Verdict, HarnessError>,
-    scenarios: &crate::contract::Scenarios,
+    scenarios: &crate::suite::contract::Scenarios,
 ) -> Result<Verdict, HarnessError> {
-    if scenarios.undeclared_rule() != crate::behaviors::Undeclared::Fail {
+    if scenarios.undeclared_rule() != crate::facts::behaviors::Undeclared::Fail {
         return outcome;
     }
     match outcome {
@@ -168,11 +168,11 @@ fn undeclared_fails(
             let refused = scenarios.refused();
             // Only a check stopped by the refusal itself: one that tolerated a refused
             // scenario and stopped later for a reason of its own stays UNTESTABLE.
-            if refused.is_empty() || !why.contains(crate::contract::UNDECLARED_WORDS) {
+            if refused.is_empty() || !why.contains(crate::suite::contract::UNDECLARED_WORDS) {
                 return Err(HarnessError::Prerequisite(why));
             }
             let acts: Vec<String> = (refused.iter())
-                .map(|p| crate::contract::acts_name(p).unwrap_or(p).to_string())
+                .map(|p| crate::suite::contract::acts_name(p).unwrap_or(p).to_string())
                 .map(|p| format!("`{p}`"))
                 .collect();
             Ok(Verdict::fail(
@@ -193,7 +193,7 @@ pub(crate) fn met_its_deadline(result: &CheckResult) -> bool {
     result.status == Status::Error && result.message.contains(MISSED)
 }
 
-/// The first sign of an overloaded agent ([`crate::pace::load_sign`]) in the evidence of a
+/// The first sign of an overloaded agent ([`crate::exchange::pace::load_sign`]) in the evidence of a
 /// failed, errored or untestable result; `None` for any other result, and for one whose
 /// evidence shows none (its deadline included: it is sized to the agent's own latency).
 pub(crate) fn load_signal(result: &CheckResult) -> Option<String> {
@@ -203,16 +203,16 @@ pub(crate) fn load_signal(result: &CheckResult) -> Option<String> {
     ) {
         return None;
     }
-    result.evidence.iter().find_map(crate::pace::load_sign)
+    result.evidence.iter().find_map(crate::exchange::pace::load_sign)
 }
 
 /// `N/A` when a capability gate of the check does not hold for this card.
 fn missing_capability(check: &Check, card: &Value) -> Option<Verdict> {
-    let declared = |capability: crate::check::Capability| {
+    let declared = |capability: crate::suite::check::Capability| {
         let flag = |v: Option<&Value>| v.and_then(Value::as_bool).unwrap_or(false);
         flag(card.get("capabilities").and_then(|c| c.get(capability.card_field())))
             // The 0.3 card's own field for the extended card.
-            || (capability == crate::check::Capability::ExtendedAgentCard
+            || (capability == crate::suite::check::Capability::ExtendedAgentCard
                 && flag(card.get("supportsAuthenticatedExtendedCard")))
     };
     check.requires.iter().find_map(|gate| {
@@ -249,8 +249,8 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::behaviors::{SutBehaviors, Undeclared};
-    use crate::contract::Scenarios;
+    use crate::facts::behaviors::{SutBehaviors, Undeclared};
+    use crate::suite::contract::Scenarios;
 
     fn declaring_complete_only() -> Scenarios {
         let file = SutBehaviors::parse(

@@ -7,13 +7,13 @@ use std::time::{Duration, Instant, SystemTime};
 use futures::StreamExt;
 use serde_json::Value;
 
-use crate::card::{FetchedCard, Interface};
-use crate::check::{Binding, Check, ProtocolVersion};
-use crate::ctx::Ctx;
-use crate::pace::Pace;
-use crate::report::{self, CheckResult, Report};
+use crate::exchange::card::{FetchedCard, Interface};
+use crate::suite::check::{Binding, Check, ProtocolVersion};
+use crate::suite::ctx::Ctx;
+use crate::exchange::pace::Pace;
+use crate::reporting::report::{self, CheckResult, Report};
 
-pub use crate::filter::Filter;
+pub use crate::suite::filter::Filter;
 
 mod assemble;
 mod durability_phase;
@@ -35,7 +35,7 @@ pub(crate) use execute::{execute, Deadline, Problem};
 /// slow but healthy agent is never cut short, and a check that meets its deadline met it
 /// because the agent did not answer in many times its own usual time: a deadline is no sign
 /// of the kit's load, and such a check is not run again alone.
-fn deadline_of(check: &Check, timeout: Duration, latency: &Arc<crate::latency::Timings>) -> Deadline {
+fn deadline_of(check: &Check, timeout: Duration, latency: &Arc<crate::exchange::latency::Timings>) -> Deadline {
     let floor = timeout * (check.needs.weight / 4).max(1);
     Deadline::sized(floor, check.needs.weight + check.needs.batch, latency)
 }
@@ -90,9 +90,9 @@ fn judges_each_card(id: &str) -> bool {
 pub(crate) struct Start {
     pub started_at: SystemTime,
     pub started: Instant,
-    pub client: crate::wire::HttpClient,
+    pub client: crate::exchange::wire::HttpClient,
     pub extra: Arc<Vec<(String, String)>>,
-    pub timings: Arc<crate::latency::Timings>,
+    pub timings: Arc<crate::exchange::latency::Timings>,
     pub pace: Arc<Pace>,
 }
 
@@ -102,9 +102,9 @@ impl Start {
         Ok(Start {
             started_at: SystemTime::now(),
             started: Instant::now(),
-            client: crate::wire::client_trusting(&options.ca_certs)?,
+            client: crate::exchange::wire::client_trusting(&options.ca_certs)?,
             extra: Arc::new(options.headers.clone()),
-            timings: crate::latency::Timings::new(),
+            timings: crate::exchange::latency::Timings::new(),
             pace: Pace::new(options.jobs),
         })
     }
@@ -153,7 +153,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
                 level: check.level,
                 binding: None,
                 version: None,
-                reason: crate::stop::INTERRUPTED.into(),
+                reason: crate::facts::stop::INTERRUPTED.into(),
             });
         }
     } else if let (Some(restart), false) = (&options.durability, durable.is_empty()) {
@@ -188,30 +188,30 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
         contract,
         durability,
     });
-    let secrets = crate::secrets::of_headers(
+    let secrets = crate::reporting::secrets::of_headers(
         (options.headers.iter())
             .chain(&options.other_headers)
             .chain(&options.limited_headers),
     );
-    Ok(crate::secrets::scrub(report, &secrets))
+    Ok(crate::reporting::secrets::scrub(report, &secrets))
 }
 
 /// What each check's context is made of: the target's connections, the run's wire-shape
 /// audit, the usable interfaces, the contract, the credentials and the webhook receiver.
 struct Contexts<'a> {
     target: &'a TargetSeen,
-    audit: Arc<crate::shapes::Audit>,
+    audit: Arc<crate::exchange::shapes::Audit>,
     /// The run's history of every task, judged by the `lifecycle.*` checks.
-    history: Arc<crate::history::History>,
+    history: Arc<crate::exchange::history::History>,
     usable: Arc<Vec<Interface>>,
-    scenarios: &'a crate::contract::Scenarios,
+    scenarios: &'a crate::suite::contract::Scenarios,
     trusted_keys: Arc<Vec<Value>>,
     other_headers: Arc<Vec<(String, String)>>,
     limited_headers: Arc<Vec<(String, String)>>,
-    webhook: Option<Arc<Result<crate::webhook::Webhook, String>>>,
-    judging: crate::revision::Judging,
+    webhook: Option<Arc<Result<crate::exchange::webhook::Webhook, String>>>,
+    judging: crate::facts::revision::Judging,
     /// What the run's checks met of the contested sentences.
-    met: crate::revision::MetLog,
+    met: crate::facts::revision::MetLog,
 }
 
 impl<'a> Contexts<'a> {
@@ -219,19 +219,19 @@ impl<'a> Contexts<'a> {
         target: &'a TargetSeen,
         plan: &[Planned<'_>],
         usable: Arc<Vec<Interface>>,
-        scenarios: &'a crate::contract::Scenarios,
+        scenarios: &'a crate::suite::contract::Scenarios,
         options: &RunOptions,
     ) -> Contexts<'a> {
         // The webhook receiver lives as long as the run, and only when a push check runs.
         let webhook = if plan.iter().any(|p| p.check.id.starts_with("push.")) {
-            let started = crate::webhook::Webhook::start(&options.webhook).await;
+            let started = crate::exchange::webhook::Webhook::start(&options.webhook).await;
             Some(Arc::new(started.map_err(|e| e.to_string())))
         } else {
             None
         };
         Contexts {
             target,
-            audit: crate::shapes::Audit::new(),
+            audit: crate::exchange::shapes::Audit::new(),
             history: Arc::default(),
             usable,
             scenarios,
@@ -240,7 +240,7 @@ impl<'a> Contexts<'a> {
             limited_headers: Arc::new(options.limited_headers.clone()),
             webhook,
             judging: options.spec_revision,
-            met: crate::revision::MetLog::default(),
+            met: crate::facts::revision::MetLog::default(),
         }
     }
 
@@ -302,7 +302,7 @@ async fn run_planned(
     }
     // Checks that judge the run's traffic on an interface (wire shapes, every webhook's calls)
     // start once the others have finished; every exchange of an interface's checks is audited.
-    let (phases, order, last) = crate::shapes::Phases::split(order, |p: &Planned| {
+    let (phases, order, last) = crate::exchange::shapes::Phases::split(order, |p: &Planned| {
         p.check.needs.judges_the_run
     });
     let mut cut: Vec<(usize, report::NotRun)> = Vec::new();
@@ -350,7 +350,7 @@ async fn run_planned(
         .filter_map(|(index, result)| match result {
             Some(result) => Some((index, result)),
             None => {
-                let not_run = catalogue[index].not_run(crate::stop::INTERRUPTED.into());
+                let not_run = catalogue[index].not_run(crate::facts::stop::INTERRUPTED.into());
                 cut.push((index, not_run));
                 None
             }
@@ -368,7 +368,7 @@ async fn run_planned(
 }
 
 /// A check that failed while others ran at once, and met a sign of an overloaded agent on the
-/// way ([`crate::pace::load_sign`]: no answer, HTTP 429/502/503/504, gRPC UNAVAILABLE,
+/// way ([`crate::exchange::pace::load_sign`]: no answer, HTTP 429/502/503/504, gRPC UNAVAILABLE,
 /// RESOURCE_EXHAUSTED or DEADLINE_EXCEEDED, an internal error that names contention), is run
 /// again alone, its batches one at a time: the kit's own load must not decide a verdict. The
 /// second result stands, and says so. An error answer that does not say it is load (a plain
@@ -433,7 +433,7 @@ async fn run_again_alone(
             "{} (run again alone: with others at once it ended {} after {signal}: {})",
             again.message,
             result.status.as_str(),
-            crate::shapes::cut(&result.message, 300)
+            crate::exchange::shapes::cut(&result.message, 300)
         );
         again.duration_ms += result.duration_ms;
         *result = again;

@@ -5,15 +5,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 
-use crate::card::CardError;
-use crate::check::{HarnessError, ProtocolVersion};
-use crate::contract::Contract;
-use crate::wire::Limits;
+use crate::exchange::card::CardError;
+use crate::suite::check::{HarnessError, ProtocolVersion};
+use crate::suite::contract::Contract;
+use crate::exchange::wire::Limits;
 
-use crate::filter::Filter;
+use crate::suite::filter::Filter;
 
 /// The most checks the command line runs at once against an agent other than the built-in
-/// one, unless told (`--jobs`): a ceiling. The run starts with [`crate::pace::START`] and
+/// one, unless told (`--jobs`): a ceiling. The run starts with [`crate::exchange::pace::START`] and
 /// rises towards it only while the agent's latency stays flat and it shows no sign of load.
 pub const TARGET_JOBS: usize = 128;
 
@@ -29,7 +29,7 @@ pub struct RunOptions {
     /// Deadline of one check, all its exchanges included.
     pub check_timeout: Duration,
     /// The most checks run at once (`--jobs`): the ceiling of the run's pace, which starts at
-    /// [`crate::pace::START`] and adapts to the agent.
+    /// [`crate::exchange::pace::START`] and adapts to the agent.
     pub jobs: usize,
     /// Headers to send on every request (credentials); redacted in evidence.
     pub headers: Vec<(String, String)>,
@@ -48,23 +48,23 @@ pub struct RunOptions {
     pub contract: Option<Contract>,
     /// A drive file (`--drive`): the messages that bring an agent that plays no scenario
     /// contract into each state; overrides `contract`.
-    pub drive: Option<Arc<crate::drive::Drive>>,
+    pub drive: Option<Arc<crate::facts::drive::Drive>>,
     /// An SDK's ACTS behaviour file (`--sut-behaviors`): the contract is ACTS and the
     /// scenarios are those it declares, with no probe; overrides `contract`.
-    pub sut_behaviors: Option<Arc<crate::behaviors::SutBehaviors>>,
+    pub sut_behaviors: Option<Arc<crate::facts::behaviors::SutBehaviors>>,
     /// What a check that needs a scenario the behaviour file does not declare gets
     /// (`--undeclared`): UNTESTABLE by default, FAIL under the ACTS runner's rule.
-    pub undeclared: crate::behaviors::Undeclared,
+    pub undeclared: crate::facts::behaviors::Undeclared,
     /// CA certificates (PEM) trusted besides the system's (`--ca-cert`).
     pub ca_certs: Vec<Vec<u8>>,
     /// The durability area (`--restart-cmd`, `--durability`): how to restart the target in
     /// the middle of the run. `None`: the `durability.*` checks are not run.
-    pub durability: Option<crate::durability::Durability>,
+    pub durability: Option<crate::run::durability::Durability>,
     /// The webhook receiver of the push checks (`--webhook-url`, `--webhook-listen`).
-    pub webhook: crate::webhook::WebhookOptions,
+    pub webhook: crate::exchange::webhook::WebhookOptions,
     /// Stops the run early (SIGINT, SIGTERM): no check starts after it is thrown, those in
     /// flight get its grace, the rest are reported not run; the report says `interrupted`.
-    pub stop: crate::stop::Stop,
+    pub stop: crate::facts::stop::Stop,
     /// The version to read a card in as when it names none (`--assume-version 0.3`: the
     /// pre-0.3 shape, a top-level url without protocolVersion or supportedInterfaces). `None`:
     /// such a card's interfaces are declared, not tested.
@@ -72,7 +72,7 @@ pub struct RunOptions {
     /// How the sentences the revisions of 1.0 word differently are judged (`--spec-revision`):
     /// by the latest, tolerating an older revision's answer (the default), or by one revision
     /// alone.
-    pub spec_revision: crate::revision::Judging,
+    pub spec_revision: crate::facts::revision::Judging,
 }
 
 /// A progress callback: `(finished, planned)`, called once before the first check finishes
@@ -89,7 +89,7 @@ impl std::fmt::Debug for Progress {
 impl RunOptions {
     /// Adds the built-in agent's credentials to these options (the user's own headers stay,
     /// except an `Authorization` of theirs, which the built-in agent would refuse).
-    pub fn use_credentials(&mut self, credentials: crate::builtin::Credentials) {
+    pub fn use_credentials(&mut self, credentials: crate::run::builtin::Credentials) {
         let is_auth = |(name, _): &(String, String)| name.eq_ignore_ascii_case("authorization");
         self.headers.retain(|h| !is_auth(h));
         self.headers.extend(credentials.headers);
@@ -119,13 +119,13 @@ impl RunOptions {
             contract: None,
             drive: None,
             sut_behaviors: None,
-            undeclared: crate::behaviors::Undeclared::default(),
+            undeclared: crate::facts::behaviors::Undeclared::default(),
             ca_certs: Vec::new(),
             durability: None,
-            webhook: crate::webhook::WebhookOptions::default(),
-            stop: crate::stop::Stop::default(),
+            webhook: crate::exchange::webhook::WebhookOptions::default(),
+            stop: crate::facts::stop::Stop::default(),
             assume_version: None,
-            spec_revision: crate::revision::Judging::default(),
+            spec_revision: crate::facts::revision::Judging::default(),
         }
     }
 }
@@ -137,7 +137,7 @@ pub enum RunError {
     #[error("{error}")]
     Card {
         error: CardError,
-        evidence: Vec<crate::evidence::Exchange>,
+        evidence: Vec<crate::exchange::evidence::Exchange>,
     },
     #[error("{0}")]
     Usage(String),

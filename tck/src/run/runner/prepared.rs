@@ -1,15 +1,15 @@
 //! What a run starts from, for the work that is not a run of checks (exploration,
-//! `crate::explore`): the cards read and the interfaces selected as a run selects them, every
+//! `crate::run::explore`): the cards read and the interfaces selected as a run selects them, every
 //! selected interface probed, the scenario contract decided, and a context on any usable
 //! interface, keeping its sights of tasks in a history the caller gives.
 
 use std::sync::Arc;
 
-use crate::card::{FetchedCard, Interface};
-use crate::contract::Scenarios;
-use crate::ctx::Ctx;
-use crate::evidence::Recorder;
-use crate::history::History;
+use crate::exchange::card::{FetchedCard, Interface};
+use crate::suite::contract::Scenarios;
+use crate::suite::ctx::Ctx;
+use crate::exchange::evidence::Recorder;
+use crate::exchange::history::History;
 
 use super::target::{decide_contract, probe_these, read_target, TargetSeen};
 use super::{run_id, RunError, RunOptions, Start};
@@ -26,7 +26,7 @@ pub(crate) struct Prepared {
     pub(crate) run_id: String,
     /// The kit's webhook receiver, started when a usable interface's card declares push
     /// notifications.
-    webhook: Option<Arc<Result<crate::webhook::Webhook, String>>>,
+    webhook: Option<Arc<Result<crate::exchange::webhook::Webhook, String>>>,
 }
 
 /// Reads the cards, probes every selected interface and decides the contract, as a run does
@@ -51,7 +51,7 @@ pub(crate) async fn prepare(options: &RunOptions) -> Result<Prepared, RunError> 
     let push = (usable.iter())
         .any(|i| target.cards.card_of(i).json["capabilities"]["pushNotifications"] == true);
     let webhook = if push {
-        let started = crate::webhook::Webhook::start(&options.webhook).await;
+        let started = crate::exchange::webhook::Webhook::start(&options.webhook).await;
         Some(Arc::new(started.map_err(|e| e.to_string())))
     } else {
         None

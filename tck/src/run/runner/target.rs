@@ -5,15 +5,15 @@
 use std::sync::Arc;
 
 
-use crate::card::{self, Cards, FetchedCard, Interface};
-use crate::check::{Binding, Check, ProtocolVersion, Scope};
-use crate::contract::Contract;
-use crate::ctx::Ctx;
-use crate::evidence::Recorder;
-use crate::pace::Pace;
-use crate::probe::probe;
-use crate::transport::Connector;
-use crate::wire::{Limits, Wire};
+use crate::exchange::card::{self, Cards, FetchedCard, Interface};
+use crate::suite::check::{Binding, Check, ProtocolVersion, Scope};
+use crate::suite::contract::Contract;
+use crate::suite::ctx::Ctx;
+use crate::exchange::evidence::Recorder;
+use crate::exchange::pace::Pace;
+use crate::suite::probe::probe;
+use crate::exchange::transport::Connector;
+use crate::exchange::wire::{Limits, Wire};
 
 use super::{judges_each_card, Planned, Problem, RunError, RunOptions, Start};
 
@@ -21,10 +21,10 @@ use super::{judges_each_card, Planned, Problem, RunError, RunOptions, Start};
 /// into the run's latency figures and its pace, and activating the extensions each card
 /// requires.
 pub(super) struct Wires {
-    pub(super) client: crate::wire::HttpClient,
+    pub(super) client: crate::exchange::wire::HttpClient,
     pub(super) limits: Limits,
     pub(super) extra: Arc<Vec<(String, String)>>,
-    pub(super) timings: Arc<crate::latency::Timings>,
+    pub(super) timings: Arc<crate::exchange::latency::Timings>,
     pub(super) pace: Arc<Pace>,
     /// Per card, the extensions it requires (a correct client activates them on every
     /// request).
@@ -106,7 +106,7 @@ pub(super) async fn read_target(options: &RunOptions, start: &Start) -> Result<T
     let fetched = cards.plain.clone();
     wires.activations = (cards.all())
         .map(|card| {
-            let activate = crate::service_params::required_extensions(&card.json);
+            let activate = crate::facts::service_params::required_extensions(&card.json);
             (card.clone(), Arc::new(activate))
         })
         .collect();
@@ -212,7 +212,7 @@ pub(super) async fn probe_these(
     }));
     let probes = options.stop.unless_stopped(probes).await.unwrap_or_default();
     for (interface, (outcome, recorder)) in planned.into_iter().zip(probes) {
-        if let Err(crate::probe::Unusable {
+        if let Err(crate::suite::probe::Unusable {
             error,
             needs_credentials,
         }) = outcome
@@ -247,8 +247,8 @@ pub(super) async fn decide_contract(
     run_id: &str,
     options: &RunOptions,
 ) -> (
-    crate::contract::Scenarios,
-    Option<crate::contract::ContractReport>,
+    crate::suite::contract::Scenarios,
+    Option<crate::suite::contract::ContractReport>,
 ) {
     let ctx_on = |interface: Interface| {
         let card = target.cards.card_of(&interface);
@@ -261,15 +261,15 @@ pub(super) async fn decide_contract(
         )
     };
     if let Some(file) = &options.sut_behaviors {
-        let (scenarios, report) = crate::detect::declared(Arc::clone(file), options.undeclared);
+        let (scenarios, report) = crate::suite::detect::declared(Arc::clone(file), options.undeclared);
         return (scenarios, Some(report));
     }
-    let decided = crate::detect::decide(options.contract, options.drive.clone(), usable, ctx_on);
+    let decided = crate::suite::detect::decide(options.contract, options.drive.clone(), usable, ctx_on);
     match options.stop.unless_stopped(decided).await {
         Some(decided) => decided,
         None => {
             let (scenarios, _) =
-                crate::detect::decide(Some(Contract::None), None, &[], ctx_on).await;
+                crate::suite::detect::decide(Some(Contract::None), None, &[], ctx_on).await;
             (scenarios, None)
         }
     }

@@ -9,15 +9,15 @@
 //! not a protocol header (A2A-Version, A2A-Extensions, ...) counts as a credential, so that
 //! a request "without credentials" never carries one by mistake.
 
-use crate::check::{Needs, Profile};
+use crate::suite::check::{Needs, Profile};
 use serde_json::{json, Value};
 
 use super::setup::{task_id, Findings, Setup};
 use super::EVERY_BINDING_BOTH;
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::model::ProtocolVersion;
-use crate::transport::stream::Start;
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::facts::model::ProtocolVersion;
+use crate::exchange::transport::stream::Start;
 
 mod card_and_task;
 mod challenge;
@@ -213,7 +213,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "proto OAuthFlows", statements: &["V10-P-18", "V03-T-05"] },
             requirement: "The URLs of the card's OAuth 2.0 and OpenID Connect schemes (authorization, token, refresh, device authorization, metadata, discovery) are URLs; a 0.3 authorizationCode flow's URLs use https",
-            scope: crate::check::Scope::Card,
+            scope: crate::suite::check::Scope::Card,
             requires: &[],
             maps_to: &[],
             acts: &[],

@@ -1,13 +1,13 @@
 //! Cross-binding checks (`bindings.*`, spec 1.0 §5.1): every binding an agent declares for a
 //! version serves the same tasks.
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{task_id, Setup};
-use crate::a2a;
-use crate::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
-use crate::ctx::Ctx;
+use crate::facts::a2a;
+use crate::suite::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "bindings";
@@ -65,7 +65,7 @@ async fn equivalent_bindings(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut problems = Vec::new();
     let mut compared = Vec::new();
     // Each version on its own: the first interface of the version makes the task.
-    let mut firsts: Vec<&crate::card::Interface> = Vec::new();
+    let mut firsts: Vec<&crate::exchange::card::Interface> = Vec::new();
     for interface in &interfaces {
         if !firsts.iter().any(|f| f.version == interface.version) {
             firsts.push(interface);

@@ -2,16 +2,16 @@
 //! must be refused with the error the spec names (spec 1.0 §3.3.4). These run only when the
 //! card lacks the capability.
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::json;
 
 use super::setup::{task_id, Findings, Setup};
 use super::EVERY_BINDING_1_0;
-use crate::a2a::ErrorKind;
-use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::judge;
-use crate::transport::stream::Start;
+use crate::facts::a2a::ErrorKind;
+use crate::suite::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::exchange::judge;
+use crate::exchange::transport::stream::Start;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "capabilities";

@@ -2,15 +2,15 @@
 //! (spec 1.0 §4.4, §8).
 
 pub mod last_modified;
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::Value;
 
 use super::setup::verdict_from;
-use crate::a2a;
-use crate::card::{self, WELL_KNOWN_PATH};
-use crate::check::{Binding, Check, HarnessError, Level, Scope, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::wire::Request;
+use crate::facts::a2a;
+use crate::exchange::card::{self, WELL_KNOWN_PATH};
+use crate::suite::check::{Binding, Check, HarnessError, Level, Scope, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::exchange::wire::Request;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "card";
@@ -248,7 +248,7 @@ async fn served_at_well_known_path(ctx: Ctx) -> Result<Verdict, HarnessError> {
             expected,
             format!(
                 "JSON that is not an AgentCard: {}",
-                crate::a2a::brief(&other, 120)
+                crate::facts::a2a::brief(&other, 120)
             ),
         )),
         None => Ok(Verdict::fail(
@@ -274,7 +274,7 @@ fn field_problem(object: &Value, field: &str, kind: Kind) -> Option<String> {
         format!(
             "`{field}` is not {}: {}",
             kind.describe(),
-            crate::a2a::brief(value, 80)
+            crate::facts::a2a::brief(value, 80)
         )
     })
 }
@@ -301,10 +301,10 @@ impl Kind {
 /// A card of 0.3 only: no `supportedInterfaces`, a 0.3 `protocolVersion` and a `url` (spec
 /// notes §2.5; or none, read as 0.3 under `--assume-version 0.3`). Its interfaces are read from
 /// `url`, `preferredTransport` and `additionalInterfaces`, and the 0.3 rules apply to it.
-fn only_0_3(card: &Value, assumed: Option<crate::check::ProtocolVersion>) -> bool {
+fn only_0_3(card: &Value, assumed: Option<crate::suite::check::ProtocolVersion>) -> bool {
     card.get("supportedInterfaces").is_none()
         && card.get("url").is_some()
-        && card::top_level_version(card, assumed) == Some(crate::check::ProtocolVersion::V0_3)
+        && card::top_level_version(card, assumed) == Some(crate::suite::check::ProtocolVersion::V0_3)
 }
 
 async fn required_fields(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -523,7 +523,7 @@ async fn version_known(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
     let problems: Vec<String> = declared
         .iter()
-        .filter(|(_, _, version)| crate::check::ProtocolVersion::from_declared(version).is_none())
+        .filter(|(_, _, version)| crate::suite::check::ProtocolVersion::from_declared(version).is_none())
         .map(|(i, entry, version)| {
             format!(
                 "supportedInterfaces[{i}] ({} at {}) declares protocolVersion {version:?}, \

@@ -3,15 +3,15 @@
 //! Every check is N/A when the card carries no `signatures`.
 
 pub mod jku;
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::Value;
 
 use super::setup::verdict_from;
-use crate::card;
-use crate::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::jws::{self, Signature};
-use crate::wire::Request;
+use crate::exchange::card;
+use crate::suite::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::facts::jws::{self, Signature};
+use crate::exchange::wire::Request;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "card.signature";
@@ -129,7 +129,7 @@ fn signatures(ctx: &Ctx) -> Result<Vec<Signature>, Verdict> {
         Some(Value::Array(items)) => Ok(items.iter().map(Signature::parse).collect()),
         Some(other) => Err(Verdict::fail(
             "`signatures` as an array of AgentCardSignature",
-            crate::a2a::brief(other, 120),
+            crate::facts::a2a::brief(other, 120),
         )),
     }
 }
@@ -325,12 +325,12 @@ async fn verifies(ctx: Ctx) -> Result<Verdict, HarnessError> {
         }
         match signature.verify_with_any(card, &keys) {
             jws::Outcome::Verified { form } => {
-                crate::revision::note_signature(i, signature.forms_verified(card, &keys));
+                crate::facts::revision::note_signature(i, signature.forms_verified(card, &keys));
                 verified.push(format!("signatures[{i}] verifies over {form}"));
             }
             jws::Outcome::Unsupported(why) => unjudged.push(format!("signatures[{i}]: {why}")),
             jws::Outcome::Mismatch => {
-                crate::revision::note(crate::revision::Sentence::CardCanonicalForm);
+                crate::facts::revision::note(crate::facts::revision::Sentence::CardCanonicalForm);
                 let canonical = jws::canonical_forms(card)
                     .into_iter()
                     .next()

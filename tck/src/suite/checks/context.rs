@@ -2,13 +2,13 @@
 //! context, and a contextId that is not the task's is rejected (spec 1.0 §3.4;
 //! both 1.0 only: 0.3 states neither rule).
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::Value;
 
 use super::setup::{broken_rejection, follow_up, full_follow_up, task_id, Setup};
-use crate::a2a;
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
+use crate::facts::a2a;
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "context";

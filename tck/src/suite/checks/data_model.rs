@@ -4,14 +4,14 @@
 
 pub mod wire;
 pub mod utf8;
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::Value;
 
 use super::setup::{task_id, verdict_from, Setup};
 use super::EVERY_BINDING_1_0;
-use crate::a2a::{self, PART_CONTENT, ROLES, TASK_STATES};
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::Ctx;
+use crate::facts::a2a::{self, PART_CONTENT, ROLES, TASK_STATES};
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "data-model";

@@ -2,20 +2,20 @@
 //! there after it. Never part of a default run: only with `--restart-cmd` (an agent the user
 //! restarts) or `--durability` (the built-in agent on a SQLite file, restarted in-process).
 //!
-//! The run has two phases ([`crate::durability`]): [`prepare`] makes the fixtures on every
+//! The run has two phases ([`crate::run::durability`]): [`prepare`] makes the fixtures on every
 //! selected interface and records how the agent showed them ([`Saved`]); then the target is
 //! restarted; then each check compares what the agent shows now with what it showed before.
 //! The spec does not demand that an agent survive a restart (§3.3.1 even lets a task be
 //! purged), so every check is a SHOULD: a lost task is a WARN, never a FAIL.
 
-use crate::check::{Needs, Profile};
+use crate::suite::check::{Needs, Profile};
 use serde_json::{json, Value};
 
 use super::setup::{follow_up, result_task, task_id, Setup};
-use crate::a2a;
-use crate::check::{Capability, ProtocolVersion};
-use crate::check::{Check, Gate, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx, Saved};
+use crate::facts::a2a;
+use crate::suite::check::{Capability, ProtocolVersion};
+use crate::suite::check::{Check, Gate, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx, Saved};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "durability";

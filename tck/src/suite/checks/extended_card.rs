@@ -4,19 +4,19 @@
 //! credentials gets no card nor does a principal without the permission get its privileged
 //! content, and the HTTP bindings serve it with caching headers.
 
-use crate::check::{Needs, Profile};
+use crate::suite::check::{Needs, Profile};
 use serde_json::{json, Value};
 
 use super::setup::auth::{in_binding_form, served, with_wrong_credentials, without_credentials};
 use super::setup::Findings;
 use super::EVERY_BINDING_BOTH;
-use crate::a2a::ErrorKind;
-use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
-use crate::judge;
-use crate::model::{Binding, ProtocolVersion};
-use crate::transport::Reply;
-use crate::wire::HttpReply;
+use crate::facts::a2a::ErrorKind;
+use crate::suite::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
+use crate::exchange::judge;
+use crate::facts::model::{Binding, ProtocolVersion};
+use crate::exchange::transport::Reply;
+use crate::exchange::wire::HttpReply;
 
 mod challenge;
 mod limited;
@@ -146,7 +146,7 @@ pub fn checks() -> Vec<Check> {
 /// What is missing for `value` to be an Agent Card of `version`.
 fn card_problems(value: &Value, version: ProtocolVersion) -> Vec<String> {
     let Some(card) = value.as_object() else {
-        return vec![format!("not an object: {}", crate::a2a::brief(value, 200))];
+        return vec![format!("not an object: {}", crate::facts::a2a::brief(value, 200))];
     };
     let mut required = vec![
         ("name", "string"),
@@ -263,7 +263,7 @@ pub(super) async fn raw_card(ctx: &Ctx) -> Result<HttpReply, HarnessError> {
                 }
                 ProtocolVersion::V0_3 => format!("{base}/v1/card"),
             };
-            let request = crate::wire::Request {
+            let request = crate::exchange::wire::Request {
                 method: reqwest::Method::GET,
                 url: &url,
                 headers: version.into_iter().collect(),

@@ -2,21 +2,21 @@
 //! required extension the request does not activate is refused, another version of its URI
 //! does not stand in for it, unknown extensions are ignored, and activated ones are echoed.
 //! The kit activates the card's required extensions on every request (see
-//! [`crate::service_params`]); these checks change that on purpose, one request each.
+//! [`crate::facts::service_params`]); these checks change that on purpose, one request each.
 
 pub mod v03;
 use super::setup::extensions::{baseline_processed, required_or_na, send_params};
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::json;
 
 use super::{EVERY_BINDING_1_0, JSON_1_0};
-use crate::a2a::ErrorKind;
-use crate::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
-use crate::judge;
-use crate::service_params::{self, other_version, required_extensions, UNKNOWN_EXTENSION};
-use crate::transport::rest;
-use crate::wire::{HttpReply, Request};
+use crate::facts::a2a::ErrorKind;
+use crate::suite::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
+use crate::exchange::judge;
+use crate::facts::service_params::{self, other_version, required_extensions, UNKNOWN_EXTENSION};
+use crate::exchange::transport::rest;
+use crate::exchange::wire::{HttpReply, Request};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "extensions";

@@ -1,12 +1,12 @@
 //! gRPC binding checks (`grpc.*`, spec 1.0 §10): the status and ErrorInfo of an A2A error.
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use super::setup::not_found;
 use super::GRPC_1_0;
-use crate::a2a::ErrorKind;
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::judge;
+use crate::facts::a2a::ErrorKind;
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::exchange::judge;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "grpc";
@@ -71,7 +71,7 @@ pub fn binding_rules() -> Vec<Check> {
 }
 
 async fn version_metadata(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    use crate::transport::VersionHeader;
+    use crate::exchange::transport::VersionHeader;
     // 1.0 must be served as 1.0 (not refused as a version: what GetTask of an unknown id then
     // answers is judged by tasks.get.*); 99.0 must be refused with VersionNotSupportedError.
     let mut findings = super::setup::Findings::default();
@@ -82,7 +82,7 @@ async fn version_metadata(ctx: Ctx) -> Result<Verdict, HarnessError> {
             VersionHeader::Value("1.0"),
         )
         .await?;
-    if let Ok(crate::transport::Answer::Error(e)) = &served.read {
+    if let Ok(crate::exchange::transport::Answer::Error(e)) = &served.read {
         if judge::error(e, ErrorKind::VersionNotSupported).is_ok() {
             findings.problem(format!(
                 "GetTask with a2a-version: 1.0 was refused as a version: {e}"

@@ -3,16 +3,16 @@
 //! events of a JSON-RPC stream.
 
 pub mod error_details;
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{expect_error_reply, verdict_from};
 use super::JSONRPC_1_0;
-use crate::a2a::{self, ErrorKind, ERROR_DOMAIN, ERROR_INFO_TYPE};
-use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Ctx, ErrorReply, RpcReply};
-use crate::judge;
-use crate::transport::stream::{End, Next};
+use crate::facts::a2a::{self, ErrorKind, ERROR_DOMAIN, ERROR_INFO_TYPE};
+use crate::suite::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Ctx, ErrorReply, RpcReply};
+use crate::exchange::judge;
+use crate::exchange::transport::stream::{End, Next};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "jsonrpc";
@@ -416,7 +416,7 @@ async fn task_not_found_error(ctx: &Ctx) -> Result<Result<ErrorReply, Verdict>, 
         .await?;
     let expected = "a JSON-RPC error for GetTask of an unknown task";
     Ok(match reply.reply().read {
-        Ok(crate::ctx::Answer::Error(e)) => Ok(e),
+        Ok(crate::suite::ctx::Answer::Error(e)) => Ok(e),
         Ok(other) => Err(Verdict::fail(expected, other.describe())),
         Err(_) => Err(Verdict::fail(
             expected,
@@ -469,7 +469,7 @@ async fn error_info(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Ok(e) => e,
         Err(v) => return Ok(v),
     };
-    crate::revision::note(crate::revision::Sentence::JsonRpcErrorInfo);
+    crate::facts::revision::note(crate::facts::revision::Sentence::JsonRpcErrorInfo);
     let reason = ErrorKind::TaskNotFound.reason().unwrap_or_default();
     let found = error
         .raw
@@ -499,9 +499,9 @@ const V03_EVENT_KINDS: &[&str] = &["task", "message", "status-update", "artifact
 /// `request_id` whose result is one stream event of `version`, if it is not. Judged on the
 /// data as received, never on what the kit read back from it.
 fn event_envelope_problem(
-    event: &crate::transport::stream::Event,
+    event: &crate::exchange::transport::stream::Event,
     request_id: Option<&str>,
-    version: crate::check::ProtocolVersion,
+    version: crate::suite::check::ProtocolVersion,
 ) -> Option<String> {
     let Some(body) = event.raw.as_object() else {
         return Some(match &event.raw {
@@ -528,17 +528,17 @@ fn event_envelope_problem(
         problems.push("not exactly one of result and error".into());
     } else if let Some(result) = body.get("result") {
         let one_event = match version {
-            crate::check::ProtocolVersion::V1_0 => event.kind().is_some(),
-            crate::check::ProtocolVersion::V0_3 => (result.get("kind"))
+            crate::suite::check::ProtocolVersion::V1_0 => event.kind().is_some(),
+            crate::suite::check::ProtocolVersion::V0_3 => (result.get("kind"))
                 .and_then(Value::as_str)
                 .is_some_and(|kind| V03_EVENT_KINDS.contains(&kind)),
         };
         if !one_event {
             problems.push(match version {
-                crate::check::ProtocolVersion::V1_0 => {
+                crate::suite::check::ProtocolVersion::V1_0 => {
                     "the result is not one StreamResponse member".to_string()
                 }
-                crate::check::ProtocolVersion::V0_3 => format!(
+                crate::suite::check::ProtocolVersion::V0_3 => format!(
                     "the result is not a 0.3 stream event (kind {}, not one of {V03_EVENT_KINDS:?})",
                     a2a::shown_json(result.get("kind"))
                 ),
@@ -554,7 +554,7 @@ async fn jsonrpc_stream_events(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let scenario = if ctx.scenarios().honours("tck-stream-001") {
         "tck-stream-001"
     } else {
-        crate::contract::PLAIN
+        crate::suite::contract::PLAIN
     };
     let message = ctx.user_message(scenario);
     let mut stream = ctx

@@ -1,5 +1,5 @@
 //! Whole-run invariants of a task's life (`lifecycle.*`), judged on the run's history of every
-//! task (`crate::history`): every time the kit was shown a task, in a send answer, a read, a
+//! task (`crate::exchange::history`): every time the kit was shown a task, in a send answer, a read, a
 //! list, a cancel answer or a stream event. Each check judges only the sights its own traffic
 //! made, the sequences that show its rule at work: the other checks run at the same time, and
 //! whether one of their sights came before the check ended would decide its status from run to
@@ -13,12 +13,12 @@
 //! invariant is a WARN, never a FAIL.
 
 
-use crate::a2a;
-use crate::check::{Check, HarnessError, Level, Needs, SpecRef, Verdict};
-use crate::checks::setup::{cancelable_task, settle, task_id, Setup};
-use crate::contract::PLAIN;
-use crate::ctx::Ctx;
-use crate::history::{self, Observation, Violation};
+use crate::facts::a2a;
+use crate::suite::check::{Check, HarnessError, Level, Needs, SpecRef, Verdict};
+use crate::suite::checks::setup::{cancelable_task, settle, task_id, Setup};
+use crate::suite::contract::PLAIN;
+use crate::suite::ctx::Ctx;
+use crate::exchange::history::{self, Observation, Violation};
 
 pub const PREFIX: &str = "lifecycle";
 
@@ -143,7 +143,7 @@ async fn completed_sequence(ctx: &Ctx, rule: Rule) -> Result<(), HarnessError> {
             let ended = (now.result().and_then(a2a::state))
                 .is_some_and(|s| a2a::TERMINAL_STATES.contains(&s));
             if ended {
-                let more = crate::checks::setup::full_follow_up(ctx, &task, PLAIN);
+                let more = crate::suite::checks::setup::full_follow_up(ctx, &task, PLAIN);
                 let _ = ctx.send_message(more, None).await?;
                 let _ = ctx.get_task(&id, None).await?;
                 // A cancel of the ended task (TaskNotCancelableError is the answer owed): an
@@ -247,7 +247,7 @@ async fn judge(ctx: Ctx, rule: Rule) -> Result<Verdict, HarnessError> {
         return Ok(Verdict::pass_with(expected));
     }
     let shown: Vec<String> = (violations.iter().take(3))
-        .map(|v| crate::shapes::cut(&v.what, 400))
+        .map(|v| crate::exchange::shapes::cut(&v.what, 400))
         .collect();
     let more = if violations.len() > shown.len() {
         format!(" (and {} more task(s))", violations.len() - shown.len())

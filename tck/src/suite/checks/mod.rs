@@ -3,7 +3,7 @@
 //! several modules share. What a check needs of the agent is its `Check`'s `needs` (a
 //! `Needs`, in `facts/model.rs`). Check modules never import each other.
 
-use crate::check::{Binding, Capability, Check, Gate, ProtocolVersion, Scope};
+use crate::suite::check::{Binding, Capability, Check, Gate, ProtocolVersion, Scope};
 
 pub mod auth;
 pub mod bindings;
@@ -267,7 +267,7 @@ mod tests {
             let depth = rel.matches('/').count();
             let up = format!("super::{}", "super::".repeat(depth));
             for code in text.lines().map(|l| l.split("//").next().unwrap_or(l)) {
-                for prefix in ["crate::checks::", up.as_str()] {
+                for prefix in ["crate::suite::checks::", up.as_str()] {
                     for (at, _) in code.match_indices(prefix) {
                         if prefix == up && code[..at].ends_with("::") {
                             continue;
@@ -292,7 +292,7 @@ mod tests {
             let needs = check.needs;
             for p in needs.scenarios.iter().chain(needs.optional) {
                 assert!(
-                    crate::contract::is_scenario(p),
+                    crate::suite::contract::is_scenario(p),
                     "{}: {p} is not a scenario prefix",
                     check.id
                 );

@@ -6,17 +6,17 @@
 pub mod order;
 pub mod delivery;
 mod after_delete;
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::json;
 
 use super::setup::push::{self as ps, Hook};
 use super::setup::{names_error, task_id, Findings};
 use super::EVERY_BINDING_BOTH;
-use crate::a2a::{self, ErrorKind};
-use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
-use crate::judge;
-use crate::model::ProtocolVersion;
+use crate::facts::a2a::{self, ErrorKind};
+use crate::suite::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
+use crate::exchange::judge;
+use crate::facts::model::ProtocolVersion;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "push";
@@ -400,8 +400,8 @@ async fn list_returns_all(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 async fn list_pages(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    if ctx.version() == crate::model::ProtocolVersion::V0_3
-        && ctx.binding() == crate::model::Binding::Jsonrpc
+    if ctx.version() == crate::facts::model::ProtocolVersion::V0_3
+        && ctx.binding() == crate::facts::model::Binding::Jsonrpc
     {
         return Ok(Verdict::NotApplicable {
             reason: "0.3 JSON-RPC lists configs without paging parameters".into(),
@@ -489,7 +489,7 @@ async fn delete_removes(ctx: Ctx) -> Result<Verdict, HarnessError> {
 }
 
 /// Whether an error says "not found" in its binding's form.
-fn not_found(e: &crate::ctx::ErrorReply) -> bool {
+fn not_found(e: &crate::suite::ctx::ErrorReply) -> bool {
     names_error(e, ErrorKind::TaskNotFound)
         || judge::is(e, ErrorKind::TaskNotFound)
         || e.http_status == Some(404)
@@ -500,7 +500,7 @@ fn not_found(e: &crate::ctx::ErrorReply) -> bool {
 /// params name no config; a Mastra server, measured, says "Push notification config not
 /// found" with -32602). §3.1.8's MUST is that the operation fails; its error list names
 /// TaskNotFoundError without a keyword.
-fn refuses_the_id(e: &crate::ctx::ErrorReply) -> bool {
+fn refuses_the_id(e: &crate::suite::ctx::ErrorReply) -> bool {
     not_found(e)
         || names_error(e, ErrorKind::InvalidParams)
         || judge::is(e, ErrorKind::InvalidParams)

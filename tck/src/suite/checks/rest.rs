@@ -3,17 +3,17 @@
 
 pub mod error_details;
 use super::setup::rest::raw;
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{not_found, task_id, Setup};
 use super::REST_1_0;
-use crate::a2a::{self, ERROR_DOMAIN, ERROR_INFO_TYPE};
-use crate::revision::{self, Sentence};
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
-use crate::transport::{answer, rest};
-use crate::wire::{HttpReply, Request};
+use crate::facts::a2a::{self, ERROR_DOMAIN, ERROR_INFO_TYPE};
+use crate::facts::revision::{self, Sentence};
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
+use crate::exchange::transport::{answer, rest};
+use crate::exchange::wire::{HttpReply, Request};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "rest";
@@ -293,8 +293,8 @@ pub fn binding_rules() -> Vec<Check> {
 }
 
 async fn version_header(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    use crate::judge;
-    use crate::transport::VersionHeader;
+    use crate::exchange::judge;
+    use crate::exchange::transport::VersionHeader;
     // 1.0 must be served as 1.0 (not refused as a version: what GetTask of an unknown id then
     // answers is judged by tasks.get.*); 99.0 must be refused with VersionNotSupportedError.
     let mut findings = super::setup::Findings::default();
@@ -305,7 +305,7 @@ async fn version_header(ctx: Ctx) -> Result<Verdict, HarnessError> {
             VersionHeader::Value("1.0"),
         )
         .await?;
-    if let Ok(crate::transport::Answer::Error(e)) = &served.read {
+    if let Ok(crate::exchange::transport::Answer::Error(e)) = &served.read {
         if judge::error(e, a2a::ErrorKind::VersionNotSupported).is_ok() {
             findings.problem(format!(
                 "GetTask with A2A-Version: 1.0 was refused as a version: {e}"

@@ -6,14 +6,14 @@ pub mod modes;
 mod follow_ups;
 mod rejections;
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{broken_rejection, sent_task, task_id, Findings, Setup};
 use super::{EVERY_BINDING_1_0, EVERY_BINDING_BOTH};
-use crate::a2a::{self, INTERRUPTED_STATES, TERMINAL_STATES};
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
+use crate::facts::a2a::{self, INTERRUPTED_STATES, TERMINAL_STATES};
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
 use follow_ups::{
     auth_follow_up_continues, data_part_follow_up, follow_up_continues, message_id_kept,
     send_history_cap,

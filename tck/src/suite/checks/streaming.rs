@@ -6,15 +6,15 @@
 
 pub mod after_end;
 pub mod progress;
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::json;
 
 use super::setup::{close_after_terminal, full_follow_up, rank, task_id, Setup};
 use super::{EVERY_BINDING_1_0, EVERY_BINDING_BOTH, STREAMING};
-use crate::a2a;
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::transport::stream::{Collected, End, Event};
+use crate::facts::a2a;
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::exchange::transport::stream::{Collected, End, Event};
 
 mod artifacts;
 mod framing;

@@ -2,16 +2,16 @@
 //! updates, the end of a subscription, refusals, and several subscribers. These run when the
 //! card declares `capabilities.streaming`; every wait is bounded by the kit's stream wait.
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{self, close_after_terminal, rank, sent_task, task_id, until_terminal, Setup};
 use super::{EVERY_BINDING_1_0, STREAMING};
-use crate::a2a::{self, ErrorKind};
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::judge;
-use crate::transport::stream::{Collected, End, Event, EventStream, Next, Start};
+use crate::facts::a2a::{self, ErrorKind};
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::exchange::judge;
+use crate::exchange::transport::stream::{Collected, End, Event, EventStream, Next, Start};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "subscribe";
@@ -226,7 +226,7 @@ async fn subscribe(ctx: &Ctx, task: &Value) -> Result<EventStream, HarnessError>
 /// Completes an open task (a follow-up, or a cancel where the contract's follow-ups do not
 /// release it), which must be seen to move it.
 async fn release(ctx: &Ctx, task: &Value) -> Result<(), HarnessError> {
-    setup::release(ctx, task, crate::contract::PLAIN)
+    setup::release(ctx, task, crate::suite::contract::PLAIN)
         .await
         .map(drop)
 }

@@ -1,16 +1,16 @@
 //! CancelTask checks (`tasks.cancel.*`): open tasks become canceled and stay so; terminal
 //! and unknown tasks are refused (spec 1.0 §3.1.5).
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::json;
 
 use super::setup::{
     cancelable_task, result_task, task_id, terminal_tasks, tried_and_skipped, Findings,
 };
-use crate::a2a::{self, ErrorKind};
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
-use crate::judge;
+use crate::facts::a2a::{self, ErrorKind};
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
+use crate::exchange::judge;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "tasks.cancel";

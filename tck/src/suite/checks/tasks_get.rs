@@ -1,7 +1,7 @@
 //! GetTask checks (`tasks.get.*`): the current task, unknown ids, and historyLength
 //! (spec 1.0 §3.1.3, §3.2.4).
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{
@@ -9,10 +9,10 @@ use super::setup::{
     task_id, Setup,
 };
 use super::EVERY_BINDING_1_0;
-use crate::a2a::{self, ErrorKind};
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::judge;
+use crate::facts::a2a::{self, ErrorKind};
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::exchange::judge;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "tasks.get";

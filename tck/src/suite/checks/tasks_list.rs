@@ -3,14 +3,14 @@
 //! real data.
 
 pub mod bounds;
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{follow_up, task_id, Setup};
 use super::EVERY_BINDING_1_0;
-use crate::a2a;
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
+use crate::facts::a2a;
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "tasks.list";

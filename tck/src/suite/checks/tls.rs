@@ -4,17 +4,17 @@
 //! card they are N/A: whether a deployment is production (where §7.1 makes TLS a MUST) cannot
 //! be seen from outside, so the kit judges the TLS an agent offers, not its absence.
 
-use crate::check::{Needs, Profile};
+use crate::suite::check::{Needs, Profile};
 use std::collections::BTreeSet;
 
 use serde_json::json;
 
 use super::setup::Findings;
-use crate::card::{self, Interface};
-use crate::check::{Binding, Check, HarnessError, Level, Scope, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::tls_probe::{self, Legacy, LegacyAnswer};
-use crate::wire::{HttpReply, Request};
+use crate::exchange::card::{self, Interface};
+use crate::suite::check::{Binding, Check, HarnessError, Level, Scope, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::exchange::tls_probe::{self, Legacy, LegacyAnswer};
+use crate::exchange::wire::{HttpReply, Request};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "tls";

@@ -5,14 +5,14 @@
 pub mod wire;
 pub mod resubscribe;
 pub mod card;
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
 use super::{EVERY_BINDING_0_3, JSONRPC_0_3, JSON_0_3};
-use crate::a2a;
-use crate::check::{Binding, Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
-use crate::transport::Reply;
+use crate::facts::a2a;
+use crate::suite::check::{Binding, Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
+use crate::exchange::transport::Reply;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "v03";
@@ -134,7 +134,7 @@ async fn states_spelled(ctx: Ctx) -> Result<Verdict, HarnessError> {
         let Some(id) = id else {
             return Err(HarnessError::Prerequisite(format!(
                 "SendMessage (scenario `{prefix}`) gave no task: {}",
-                crate::a2a::shown(reply.read.as_ref().err().map(String::as_str))
+                crate::facts::a2a::shown(reply.read.as_ref().err().map(String::as_str))
             )));
         };
         ids.push(id.to_string());
@@ -261,7 +261,7 @@ async fn final_flags(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 async fn unknown_task_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let invented = ctx.id("tck-no-such-task");
-    let mut message = ctx.user_message(crate::contract::PLAIN);
+    let mut message = ctx.user_message(crate::suite::contract::PLAIN);
     message["taskId"] = json!(invented);
     let answer = ctx.send_message(message, None).await?;
     let expected = "an error (TaskNotFoundError -32001) for a taskId the agent never issued";

@@ -2,17 +2,17 @@
 //! query parameter, methods of one version sent under the other, the versions the card
 //! declares, and tasks shared by both versions.
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
 use super::setup::{task_id, Setup};
 use super::{EVERY_BINDING_1_0, JSONRPC_0_3, JSONRPC_1_0, REST_1_0};
-use crate::a2a::{self, ErrorKind};
-use crate::card;
-use crate::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::judge;
-use crate::transport::VersionHeader;
+use crate::facts::a2a::{self, ErrorKind};
+use crate::exchange::card;
+use crate::suite::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::exchange::judge;
+use crate::exchange::transport::VersionHeader;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "versioning";
@@ -196,7 +196,7 @@ async fn missing_version(ctx: Ctx) -> Result<Verdict, HarnessError> {
     // The card declares 0.3 at this URL too (in either card shape): then a request without
     // the header must get 0.3 semantics.
     let binding = ctx.binding();
-    let (_, interfaces) = crate::card::interfaces(&ctx.card.json);
+    let (_, interfaces) = crate::exchange::card::interfaces(&ctx.card.json);
     if let Some(v03) = interfaces
         .into_iter()
         .find(|i| i.binding == binding && i.version == ProtocolVersion::V0_3 && i.url == url)
@@ -354,7 +354,7 @@ async fn query_parameter(ctx: Ctx) -> Result<Verdict, HarnessError> {
         .interface
         .clone()
         .ok_or_else(|| HarnessError::Internal("no interface".into()))?;
-    let route = crate::transport::rest::route(
+    let route = crate::exchange::transport::rest::route(
         &interface.url,
         "GetTask",
         &ctx.with_tenant(json!({
@@ -364,15 +364,15 @@ async fn query_parameter(ctx: Ctx) -> Result<Verdict, HarnessError> {
     )?;
     let http = ctx
         .wire
-        .send(crate::wire::Request {
+        .send(crate::exchange::wire::Request {
             method: route.method,
             url: &route.url,
-            headers: vec![("accept", crate::transport::rest::ACCEPT.to_string())],
+            headers: vec![("accept", crate::exchange::transport::rest::ACCEPT.to_string())],
             body: None,
         })
         .await?;
     Ok(judge::expect_error(
-        &crate::transport::answer::read_rest(&http),
+        &crate::exchange::transport::answer::read_rest(&http),
         ErrorKind::TaskNotFound,
     ))
 }

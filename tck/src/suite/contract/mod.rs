@@ -9,8 +9,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::behaviors::Undeclared;
-use crate::card_drive::CardDriven;
+use crate::facts::behaviors::Undeclared;
+use crate::suite::card_drive::CardDriven;
 
 mod scenarios;
 pub use scenarios::Scenarios;
@@ -235,7 +235,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::a2a;
+    use crate::facts::a2a;
 
     #[test]
     fn the_tables_cover_the_scenario_fixture() {

@@ -10,10 +10,10 @@ use super::{
     acts_name, is_kit_only, is_scenario, not_honoured, Carrier, Contract, DeclaredBehaviors,
     ACTS_DONE, ACTS_MORE, KIT_ONLY, OFFICIAL, UNDECLARED_WORDS,
 };
-use crate::behaviors::{SutBehaviors, Undeclared};
-use crate::card_drive::CardDriven;
-use crate::drive::Drive;
-use crate::model::{HarnessError, Needs};
+use crate::facts::behaviors::{SutBehaviors, Undeclared};
+use crate::suite::card_drive::CardDriven;
+use crate::facts::drive::Drive;
+use crate::facts::model::{HarnessError, Needs};
 /// What the checks of a run may ask of the agent; shared by every check context.
 #[derive(Debug, Clone)]
 pub struct Scenarios {
@@ -36,7 +36,7 @@ pub struct Scenarios {
     /// The drive file's pointers this check's follow-ups found nothing at (see
     /// [`Scenarios::note_unresolved`]).
     unresolved: Arc<Mutex<Vec<String>>>,
-    /// The message taken from the agent's card (see [`crate::card_drive`]), whose parts
+    /// The message taken from the agent's card (see [`crate::suite::card_drive`]), whose parts
     /// every message carried by its messageId carries in place of the kit's own text.
     card: Option<Arc<CardDriven>>,
 }
@@ -302,7 +302,7 @@ impl Scenarios {
                 ),
             })
         } else if self.drive.is_some() {
-            Some(match crate::drive::state_of(prefix) {
+            Some(match crate::facts::drive::state_of(prefix) {
                 Some(state) => format!(
                     "the drive file names no `{state}` state (the kit's scenario `{prefix}`; \
                      see `a2a-tck --drive`)"

@@ -6,16 +6,16 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use crate::card::{FetchedCard, Interface};
-use crate::ids::Ids;
-use crate::model::HarnessError;
-pub use crate::transport::answer::RpcReply;
-use crate::transport::{Connector, Transport};
-use crate::wire::Wire;
+use crate::exchange::card::{FetchedCard, Interface};
+use crate::facts::ids::Ids;
+use crate::facts::model::HarnessError;
+pub use crate::exchange::transport::answer::RpcReply;
+use crate::exchange::transport::{Connector, Transport};
+use crate::exchange::wire::Wire;
 
 mod operations;
 
-pub use crate::transport::{Answer, ErrorReply};
+pub use crate::exchange::transport::{Answer, ErrorReply};
 
 /// What a check works with. Cheap to clone; clones share the evidence log and the ids.
 #[derive(Debug, Clone)]
@@ -33,7 +33,7 @@ pub struct Ctx {
     usable: Arc<Vec<Interface>>,
     ids: Ids,
     /// The scenario contract of the run, and the scenario prefixes this check sent.
-    scenarios: crate::contract::Scenarios,
+    scenarios: crate::suite::contract::Scenarios,
     /// Public keys (JWKs) the user trusts for card signatures (`--trusted-key`).
     trusted_keys: Arc<Vec<Value>>,
     /// The durability phase: what was made on this interface before the restart.
@@ -43,11 +43,11 @@ pub struct Ctx {
     /// The credentials of a limited principal (see [`Ctx::with_limited_credentials`]).
     limited_credentials: Arc<Vec<(String, String)>>,
     /// The run's webhook receiver (push checks), or why it could not start.
-    webhook: Option<Arc<Result<crate::webhook::Webhook, String>>>,
+    webhook: Option<Arc<Result<crate::exchange::webhook::Webhook, String>>>,
     /// How the run judges the sentences the revisions of 1.0 word differently, and its
     /// record of the contested sentences its checks met.
-    judging: crate::revision::Judging,
-    met: crate::revision::MetLog,
+    judging: crate::facts::revision::Judging,
+    met: crate::facts::revision::MetLog,
 }
 
 impl Ctx {
@@ -70,28 +70,28 @@ impl Ctx {
             connector,
             usable: Arc::default(),
             ids,
-            scenarios: crate::contract::Scenarios::default(),
+            scenarios: crate::suite::contract::Scenarios::default(),
             trusted_keys: Arc::default(),
             saved: None,
             other_credentials: Arc::default(),
             limited_credentials: Arc::default(),
             webhook: None,
-            judging: crate::revision::Judging::default(),
-            met: crate::revision::MetLog::default(),
+            judging: crate::facts::revision::Judging::default(),
+            met: crate::facts::revision::MetLog::default(),
         }
     }
 
     /// With the run's webhook receiver (or why it could not start).
     pub fn with_webhook(
         mut self,
-        webhook: Option<Arc<Result<crate::webhook::Webhook, String>>>,
+        webhook: Option<Arc<Result<crate::exchange::webhook::Webhook, String>>>,
     ) -> Ctx {
         self.webhook = webhook;
         self
     }
 
     /// The run's webhook receiver; a missing prerequisite when it is not running.
-    pub fn webhook(&self) -> Result<&crate::webhook::Webhook, HarnessError> {
+    pub fn webhook(&self) -> Result<&crate::exchange::webhook::Webhook, HarnessError> {
         match self.webhook.as_deref() {
             Some(Ok(webhook)) => Ok(webhook),
             Some(Err(why)) => Err(HarnessError::Prerequisite(format!(
@@ -154,21 +154,21 @@ impl Ctx {
     }
 
     /// With the run's scenario contract (default: every scenario honoured).
-    pub fn with_scenarios(mut self, scenarios: crate::contract::Scenarios) -> Ctx {
+    pub fn with_scenarios(mut self, scenarios: crate::suite::contract::Scenarios) -> Ctx {
         self.scenarios = scenarios;
         self
     }
 
     /// The run's scenario contract, and what this check sent of it.
-    pub fn scenarios(&self) -> &crate::contract::Scenarios {
+    pub fn scenarios(&self) -> &crate::suite::contract::Scenarios {
         &self.scenarios
     }
 
     /// With the run's judging (`--spec-revision`) and its record of what checks met.
     pub fn with_judging(
         mut self,
-        judging: crate::revision::Judging,
-        met: crate::revision::MetLog,
+        judging: crate::facts::revision::Judging,
+        met: crate::facts::revision::MetLog,
     ) -> Ctx {
         self.judging = judging;
         self.met = met;
@@ -176,13 +176,13 @@ impl Ctx {
     }
 
     /// How the run judges the sentences the revisions word differently.
-    pub fn judging(&self) -> crate::revision::Judging {
+    pub fn judging(&self) -> crate::facts::revision::Judging {
         self.judging
     }
 
     /// What check `id` runs under: the run's judging and its record of what was met.
-    pub fn judged(&self, id: &'static str) -> crate::revision::Judged {
-        crate::revision::Judged {
+    pub fn judged(&self, id: &'static str) -> crate::facts::revision::Judged {
+        crate::facts::revision::Judged {
             judging: self.judging,
             check: id,
             met: self.met.clone(),
@@ -251,7 +251,7 @@ impl Ctx {
     /// under ACTS its first text part is the ACTS counterpart and its messageId carries no
     /// prefix (a name without a counterpart is carried the messageId way). Carried by its
     /// messageId, its parts are the kit's own text, or those the card of an agent that plays
-    /// no contract gave (see [`crate::card_drive`]).
+    /// no contract gave (see [`crate::suite::card_drive`]).
     pub fn user_message(&self, prefix: &str) -> Value {
         if let Some((parts, metadata)) = self.scenarios.drive().and_then(|d| d.first(prefix)) {
             return self.driven(prefix, parts, metadata);
@@ -265,7 +265,7 @@ impl Ctx {
     /// [`Ctx::follow_up_message`].
     pub fn follow_up_on(&self, task: &Value, prefix: &str) -> Value {
         if let Some(drive) = self.scenarios.drive() {
-            let task_id = crate::a2a::text(task, "id").unwrap_or("(no id)");
+            let task_id = crate::facts::a2a::text(task, "id").unwrap_or("(no id)");
             for pointer in drive.unresolved(prefix, task) {
                 self.scenarios.note_unresolved(&pointer, task_id);
             }

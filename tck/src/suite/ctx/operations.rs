@@ -7,12 +7,12 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::Ctx;
-use crate::history::{Seen, Span};
-use crate::model::{Binding, HarnessError, ProtocolVersion};
-use crate::transport::answer::RpcReply;
-use crate::transport::jsonrpc;
-use crate::transport::stream::{self, Start};
-use crate::transport::{Answer, Reply, Transport, VersionHeader};
+use crate::exchange::history::{Seen, Span};
+use crate::facts::model::{Binding, HarnessError, ProtocolVersion};
+use crate::exchange::transport::answer::RpcReply;
+use crate::exchange::transport::jsonrpc;
+use crate::exchange::transport::stream::{self, Start};
+use crate::exchange::transport::{Answer, Reply, Transport, VersionHeader};
 
 impl Ctx {
     /// The binding under test (JSON-RPC for card checks, which make no calls).
@@ -113,7 +113,7 @@ impl Ctx {
     }
 
     /// `work` on each of `items`, as many at once as the run's pace allows: the slot this
-    /// check holds, and as many more as the pace lends it (see [`crate::pace::Pace::slot`]),
+    /// check holds, and as many more as the pace lends it (see [`crate::exchange::pace::Pace::slot`]),
     /// so a batch goes as fast as the agent bears and no faster. Outputs come in the order
     /// they finish. Run again alone, or without a pace, the batch goes one at a time.
     pub fn at_pace<'a, T, F, Fut>(
@@ -127,7 +127,7 @@ impl Ctx {
         Fut: std::future::Future + 'a,
     {
         use futures::StreamExt;
-        let pace = self.wire.recorder().observer::<crate::pace::Pace>();
+        let pace = self.wire.recorder().observer::<crate::exchange::pace::Pace>();
         let most = pace.as_ref().map_or(1, |p| p.ceiling());
         let own = Arc::new(tokio::sync::Semaphore::new(1));
         futures::stream::iter(items)
@@ -135,7 +135,7 @@ impl Ctx {
                 let (pace, own) = (pace.clone(), own.clone());
                 let work = work(item);
                 async move {
-                    let _slot = crate::pace::Pace::slot(pace.as_ref(), &own).await;
+                    let _slot = crate::exchange::pace::Pace::slot(pace.as_ref(), &own).await;
                     work.await
                 }
             })
@@ -211,7 +211,7 @@ impl Ctx {
         Start::Stream(Box::new(stream.watched(Box::new(move |event| {
             let now = std::time::Instant::now();
             let span = Span { sent: now, answered: now };
-            for kind in crate::transport::stream::EVENT_KINDS {
+            for kind in crate::exchange::transport::stream::EVENT_KINDS {
                 if let Some(payload) = event.get(kind).filter(|_| *kind != "message") {
                     history.task(place, Seen::Event, &by, span, payload);
                 }

@@ -17,7 +17,7 @@ use serde_json::Value;
 use super::rest::{self, Route};
 use super::stream::{Event, ReadBack, Start};
 use super::{Answer, Codec, ErrorReply, Reply, VersionHeader};
-use crate::model::{Binding, HarnessError, ProtocolVersion};
+use crate::facts::model::{Binding, HarnessError, ProtocolVersion};
 
 pub mod read;
 pub mod write;

@@ -303,7 +303,7 @@ impl Reading {
                     return v10.to_string();
                 }
                 let known =
-                    crate::a2a::TASK_STATES.contains(&state) && state != "TASK_STATE_CANCELED";
+                    crate::facts::a2a::TASK_STATES.contains(&state) && state != "TASK_STATE_CANCELED";
                 if known {
                     state.to_string()
                 } else {
@@ -352,7 +352,7 @@ impl Reading {
                 other => {
                     self.problem(format!(
                         "role {} is not a 0.3 role (user, agent)",
-                        crate::a2a::shown(other)
+                        crate::facts::a2a::shown(other)
                     ));
                     format!("UNKNOWN({})", other.unwrap_or_default())
                 }
@@ -395,7 +395,7 @@ impl Reading {
                     _ => {
                         self.problem(format!(
                             "a part without a matching kind (text, file or data): {}",
-                            crate::a2a::brief(part, 120)
+                            crate::facts::a2a::brief(part, 120)
                         ));
                         return part.clone();
                     }
@@ -408,7 +408,7 @@ impl Reading {
                     if file.get("fileWithBytes").is_none() && file.get("fileWithUri").is_none() {
                         self.problem(format!(
                             "a file part without fileWithBytes or fileWithUri: {}",
-                            crate::a2a::brief(part, 120)
+                            crate::facts::a2a::brief(part, 120)
                         ));
                     }
                     copy(file, "fileWithBytes", &mut out, "raw");
@@ -423,7 +423,7 @@ impl Reading {
                         _ => {
                             self.problem(format!(
                                 "a data part that is not {{\"data\": {{\"data\": ...}}}} (the 0.3 DataPart): {}",
-                                crate::a2a::brief(part, 120)
+                                crate::facts::a2a::brief(part, 120)
                             ));
                             out.insert("data".into(), data.clone());
                         }
@@ -431,7 +431,7 @@ impl Reading {
                 } else {
                     self.problem(format!(
                         "a part with none of text, file, data (the 0.3 Part): {}",
-                        crate::a2a::brief(part, 120)
+                        crate::facts::a2a::brief(part, 120)
                     ));
                     return part.clone();
                 }

@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use crate::check::{HarnessError, Verdict};
-use crate::checks::setup::{Findings, Setup};
-use crate::ctx::Ctx;
+use crate::suite::check::{HarnessError, Verdict};
+use crate::suite::checks::setup::{Findings, Setup};
+use crate::suite::ctx::Ctx;
 
 pub(super) async fn in_task_auth(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let task = ctx
@@ -34,17 +34,17 @@ pub(super) async fn in_task_auth(ctx: Ctx) -> Result<Verdict, HarnessError> {
             match task.pointer("/status/message") {
                 Some(message) => format!(
                     "a status message without content: {}",
-                    crate::a2a::brief(message, 300)
+                    crate::facts::a2a::brief(message, 300)
                 ),
                 None => "no status message".to_string(),
             },
         )
     };
     Ok(match ctx.version() {
-        crate::model::ProtocolVersion::V0_3 => verdict.only_recommended(
+        crate::facts::model::ProtocolVersion::V0_3 => verdict.only_recommended(
             "0.3 only recommends that an auth-required task explain itself (V03-4.5-02)",
         ),
-        crate::model::ProtocolVersion::V1_0 => verdict,
+        crate::facts::model::ProtocolVersion::V1_0 => verdict,
     })
 }
 

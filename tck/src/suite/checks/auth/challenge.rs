@@ -1,13 +1,13 @@
 //! The challenge of a refusal for missing credentials (`auth.challenge`): a WWW-Authenticate
 //! header on HTTP, `www-authenticate` metadata on gRPC, or an error naming the scheme.
 
-use crate::checks::setup::auth::without_credentials;
+use crate::suite::checks::setup::auth::without_credentials;
 use serde_json::{json, Value};
 
 use super::{scheme_words, security_required};
-use crate::check::{HarnessError, Verdict};
-use crate::ctx::{Answer, Ctx};
-use crate::model::{Binding, ProtocolVersion};
+use crate::suite::check::{HarnessError, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
+use crate::facts::model::{Binding, ProtocolVersion};
 
 /// Whether `text` names one of `words`.
 pub(crate) fn names_scheme(text: &str, words: &[String]) -> bool {
@@ -54,7 +54,7 @@ pub(super) async fn challenge(ctx: Ctx) -> Result<Verdict, HarnessError> {
                 .map(|v| ("A2A-Version", v.to_string()))
                 .into_iter()
                 .collect();
-            let request = crate::wire::Request {
+            let request = crate::exchange::wire::Request {
                 method: reqwest::Method::GET,
                 url: &url,
                 headers,

@@ -1,16 +1,16 @@
 //! The checks of principal isolation: one principal's task is invisible to another.
 
-use crate::checks::setup::auth::{
+use crate::suite::checks::setup::auth::{
     protocol_headers, served,
 };
 use serde_json::{json, Value};
 
 use super::{security_required, streams};
-use crate::check::{HarnessError, Verdict};
-use crate::checks::setup::{task_id, Findings, Setup};
-use crate::ctx::{Answer, Ctx, ErrorReply};
-use crate::model::ProtocolVersion;
-use crate::transport::stream::{End, Next, Start};
+use crate::suite::check::{HarnessError, Verdict};
+use crate::suite::checks::setup::{task_id, Findings, Setup};
+use crate::suite::ctx::{Answer, Ctx, ErrorReply};
+use crate::facts::model::ProtocolVersion;
+use crate::exchange::transport::stream::{End, Next, Start};
 
 /// The second principal, or why the check cannot run.
 fn other_principal(ctx: &Ctx) -> Result<Ctx, HarnessError> {
@@ -46,8 +46,8 @@ pub(super) async fn principals_isolated(ctx: Ctx) -> Result<Verdict, HarnessErro
     let other = other_principal(&ctx)?;
     let task = ctx.create_task("tck-complete-task").await?;
     let id = task_id(&task);
-    let state = crate::a2a::state(&task).map(str::to_owned);
-    let context = crate::a2a::text(&task, "contextId").map(str::to_owned);
+    let state = crate::facts::a2a::state(&task).map(str::to_owned);
+    let context = crate::facts::a2a::text(&task, "contextId").map(str::to_owned);
     let mut findings = Findings::default();
     let reply = other
         .get(other.with_tenant(json!({ "id": id }))?)
@@ -100,7 +100,7 @@ pub(super) async fn principals_isolated(ctx: Ctx) -> Result<Verdict, HarnessErro
         .answer()?;
     let now = after
         .result()
-        .and_then(crate::a2a::state)
+        .and_then(crate::facts::a2a::state)
         .map(str::to_owned);
     if now.as_deref() == Some("TASK_STATE_CANCELED")
         && state.as_deref() != Some("TASK_STATE_CANCELED")

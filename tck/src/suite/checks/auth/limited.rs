@@ -1,18 +1,18 @@
 //! The checks of authorization errors: a limited principal (authenticated, permitted nothing
 //! the kit tries) is refused with the binding's authorization error.
 
-use crate::checks::setup::auth::{
+use crate::suite::checks::setup::auth::{
     limited_principal, meaningful_code, served,
 };
 use serde_json::json;
 
 use super::{security_required, streams};
-use crate::check::{HarnessError, Verdict};
-use crate::checks::setup::Findings;
-use crate::ctx::{Answer, Ctx};
-use crate::model::Binding;
-use crate::transport::stream::{End, Next, Start};
-use crate::transport::Reply;
+use crate::suite::check::{HarnessError, Verdict};
+use crate::suite::checks::setup::Findings;
+use crate::suite::ctx::{Answer, Ctx};
+use crate::facts::model::Binding;
+use crate::exchange::transport::stream::{End, Next, Start};
+use crate::exchange::transport::Reply;
 
 /// How a refusal reads as an authorization error.
 enum Form {

@@ -1,9 +1,9 @@
 //! The card's optional Last-Modified header (`card.caching.*`, spec 1.0 §8.6.1): when the
 //! agent sends one, it is an HTTP-date. The required caching headers are checked in `card`.
 
-use crate::check::Needs;
-use crate::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
-use crate::ctx::Ctx;
+use crate::suite::check::Needs;
+use crate::suite::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "card";
@@ -29,7 +29,7 @@ pub fn checks() -> Vec<Check> {
 }
 
 async fn last_modified(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    crate::card::record(ctx.wire.recorder(), &ctx.card);
+    crate::exchange::card::record(ctx.wire.recorder(), &ctx.card);
     let Some(value) = ctx.card.reply.header("last-modified") else {
         return Ok(Verdict::NotApplicable {
             reason: "the card is served without Last-Modified (optional)".into(),

@@ -1,13 +1,13 @@
 //! The scheme of the key set a card signature names (`card.signature.*`, spec 1.0 §8.4.3).
 
-use crate::check::{Needs, Profile};
+use crate::suite::check::{Needs, Profile};
 use serde_json::Value;
 
-use crate::checks::setup::Findings;
-use crate::card;
-use crate::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::jws::Signature;
+use crate::suite::checks::setup::Findings;
+use crate::exchange::card;
+use crate::suite::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::facts::jws::Signature;
 
 /// This module's checks.
 pub fn checks() -> Vec<Check> {

@@ -1,14 +1,14 @@
 //! JSON text encoding (`data-model.*`, spec 1.0 §14.1.1): the JSON the kit reads comes as
 //! UTF-8, judged on the bytes themselves before any JSON reader sees them.
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::json;
 
-use crate::checks::setup::Findings;
-use crate::checks::JSON_1_0;
-use crate::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::wire::HttpReply;
+use crate::suite::checks::setup::Findings;
+use crate::suite::checks::JSON_1_0;
+use crate::suite::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::exchange::wire::HttpReply;
 
 /// This module's checks.
 pub fn checks() -> Vec<Check> {
@@ -100,7 +100,7 @@ async fn json_utf8(ctx: Ctx) -> Result<Verdict, HarnessError> {
                 .http
         }
         Binding::Rest => {
-            crate::checks::setup::rest::raw(&ctx, "SendMessage", json!({ "message": message })).await?
+            crate::suite::checks::setup::rest::raw(&ctx, "SendMessage", json!({ "message": message })).await?
         }
         Binding::Grpc => {
             return Err(HarnessError::Internal(

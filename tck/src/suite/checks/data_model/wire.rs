@@ -1,16 +1,16 @@
 //! Strict wire shapes (`data-model.*`, second part): every JSON message the agent sent on an
 //! interface during the whole run, validated against the wire schema of the interface's
-//! version (see [`crate::shapes`]), judged once the interface's other checks are done.
+//! version (see [`crate::exchange::shapes`]), judged once the interface's other checks are done.
 //! When the run left nothing to judge on the interface (the check runs alone), the check makes
 //! a little traffic of its own (a plain message, the task read back, a stream when the card
 //! declares streaming).
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 
-use crate::check::{Check, Level, SpecRef};
-use crate::checks::setup::audit;
-use crate::checks::{EVERY_BINDING_0_3, EVERY_BINDING_1_0, EVERY_BINDING_BOTH, STREAMING};
-use crate::shapes::Rule;
+use crate::suite::check::{Check, Level, SpecRef};
+use crate::suite::checks::setup::audit;
+use crate::suite::checks::{EVERY_BINDING_0_3, EVERY_BINDING_1_0, EVERY_BINDING_BOTH, STREAMING};
+use crate::exchange::shapes::Rule;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "data-model";

@@ -5,9 +5,9 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::check::{HarnessError, Verdict};
-use crate::checks::setup::auth::limited_principal;
-use crate::ctx::{Answer, Ctx};
+use crate::suite::check::{HarnessError, Verdict};
+use crate::suite::checks::setup::auth::limited_principal;
+use crate::suite::ctx::{Answer, Ctx};
 
 /// The ids (or, lacking one, the names) of a card's skills.
 fn skills(card: &Value) -> BTreeSet<String> {

@@ -7,19 +7,19 @@
 //! extensions, so these checks do not run on 0.3 gRPC. That a breaking change takes a new
 //! URI binds extension authors, not agents: nothing an agent answers can show it.
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::json;
 
-use crate::checks::extensions::downgrade_of;
-use crate::checks::setup::extensions::{baseline_processed, required_or_na, send_params};
-use crate::checks::setup::message_03;
-use crate::checks::JSON_0_3;
-use crate::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
-use crate::service_params::{other_version, required_extensions, EXTENSIONS, UNKNOWN_EXTENSION};
-use crate::transport::v03::Form;
-use crate::transport::Reply;
-use crate::wire::{HttpReply, Request};
+use crate::suite::checks::extensions::downgrade_of;
+use crate::suite::checks::setup::extensions::{baseline_processed, required_or_na, send_params};
+use crate::suite::checks::setup::message_03;
+use crate::suite::checks::JSON_0_3;
+use crate::suite::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
+use crate::facts::service_params::{other_version, required_extensions, EXTENSIONS, UNKNOWN_EXTENSION};
+use crate::exchange::transport::v03::Form;
+use crate::exchange::transport::Reply;
+use crate::exchange::wire::{HttpReply, Request};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "extensions";

@@ -3,14 +3,14 @@
 //! objects an agent adds are typed (MAY, so only present ones are judged). Here
 //! the `jsonrpc.*` check; the `rest.*` ones are in `checks/rest/error_details.rs`, what they share in `checks/setup/error_details.rs`.
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::json;
 
-use crate::checks::setup::error_details::judge_extras;
-use crate::checks::JSONRPC_1_0;
-use crate::a2a;
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::Ctx;
+use crate::suite::checks::setup::error_details::judge_extras;
+use crate::suite::checks::JSONRPC_1_0;
+use crate::facts::a2a;
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
 
 /// The JSON-RPC checks of this module.
 pub fn jsonrpc_checks() -> Vec<Check> {

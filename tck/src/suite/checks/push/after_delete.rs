@@ -4,12 +4,12 @@
 
 use serde_json::{json, Value};
 
-use crate::a2a;
-use crate::check::{HarnessError, Verdict};
-use crate::checks::setup::push::{self as ps, Hook};
-use crate::checks::setup::task_id;
-use crate::ctx::Ctx;
-use crate::webhook::Delivery;
+use crate::facts::a2a;
+use crate::suite::check::{HarnessError, Verdict};
+use crate::suite::checks::setup::push::{self as ps, Hook};
+use crate::suite::checks::setup::task_id;
+use crate::suite::ctx::Ctx;
+use crate::exchange::webhook::Delivery;
 
 /// An open task, a config of a fresh hook on it, and the config's id as the agent answered it.
 type Deletable = (Value, Hook, String);
@@ -30,7 +30,7 @@ async fn deletable(ctx: &Ctx) -> Result<Deletable, HarnessError> {
 async fn primed(ctx: &Ctx) -> Result<Result<Deletable, String>, HarnessError> {
     let (task, hook, config) = deletable(ctx).await?;
     let id = task_id(&task);
-    let message = crate::checks::setup::full_follow_up(ctx, &task, ps::OPEN);
+    let message = crate::suite::checks::setup::full_follow_up(ctx, &task, ps::OPEN);
     let answer = match ctx.send_message(message, None).await {
         Ok(answer) => answer,
         Err(e) => {
@@ -112,7 +112,7 @@ pub(super) async fn stops_after_delete(ctx: Ctx) -> Result<Verdict, HarnessError
     let answer = ctx.delete_push_config(params)
         .await?
         .answer()?;
-    if answer.result().is_none() && !matches!(answer, crate::ctx::Answer::Result(Value::Null)) {
+    if answer.result().is_none() && !matches!(answer, crate::suite::ctx::Answer::Result(Value::Null)) {
         return Err(HarnessError::Prerequisite(format!(
             "DeleteTaskPushNotificationConfig failed: {}",
             answer.describe()

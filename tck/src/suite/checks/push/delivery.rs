@@ -3,18 +3,18 @@
 //! §9.5). No call at all before the deadline makes a check UNTESTABLE (the agent cannot
 //! reach the kit, or never delivers); once calls arrive, a broken rule fails.
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 
-use crate::checks::push::PUSH;
-use crate::checks::setup::push::{self as ps, Hook, Note};
-use crate::checks::setup::{rank, task_id, Findings};
-use crate::checks::EVERY_BINDING_BOTH;
-use crate::a2a::{self, ErrorKind};
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::judge;
-use crate::model::ProtocolVersion;
-use crate::webhook::Delivery;
+use crate::suite::checks::push::PUSH;
+use crate::suite::checks::setup::push::{self as ps, Hook, Note};
+use crate::suite::checks::setup::{rank, task_id, Findings};
+use crate::suite::checks::EVERY_BINDING_BOTH;
+use crate::facts::a2a::{self, ErrorKind};
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::exchange::judge;
+use crate::facts::model::ProtocolVersion;
+use crate::exchange::webhook::Delivery;
 
 /// This module's checks, in spec order.
 pub fn checks() -> Vec<Check> {
@@ -98,7 +98,7 @@ pub fn checks() -> Vec<Check> {
             level: Level::Must,
             spec: SpecRef { version: "1.0", section: "4.3.3", statements: &["V10-4.3.3-06", "V10-3.1.7-02"] },
             requirement: "The webhook gets the task's updates in order up to its terminal state: its artifacts before the terminal status, states never going back, nothing after the terminal state",
-            scope: crate::checks::EVERY_BINDING_1_0,
+            scope: crate::suite::checks::EVERY_BINDING_1_0,
             requires: PUSH,
             maps_to: &["PUSH-DELIVER-002"],
             acts: &["PUSH-DELIV-002"],
@@ -153,7 +153,7 @@ async fn inline_delivers(ctx: Ctx) -> Result<Verdict, HarnessError> {
         return Err(ps::refused(&reply, &inline.url));
     }
     let answer = reply.answer()?;
-    if let crate::ctx::Answer::Error(_) = answer {
+    if let crate::suite::ctx::Answer::Error(_) = answer {
         return Ok(Verdict::fail(
             "SendMessage with an inline push config is accepted",
             answer.describe(),

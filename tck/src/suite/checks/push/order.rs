@@ -3,17 +3,17 @@
 //! interface registered, judged once those checks are done (the runner runs this check with
 //! the wire-shape checks, after every other). Run alone, the check makes traffic of its own.
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use std::collections::BTreeMap;
 
-use crate::checks::push::PUSH;
-use crate::checks::push::delivery::sequence_problems;
-use crate::checks::setup::push::{self as ps, Hook, Note};
-use crate::checks::setup::task_id;
-use crate::a2a;
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
-use crate::webhook::Delivery;
+use crate::suite::checks::push::PUSH;
+use crate::suite::checks::push::delivery::sequence_problems;
+use crate::suite::checks::setup::push::{self as ps, Hook, Note};
+use crate::suite::checks::setup::task_id;
+use crate::facts::a2a;
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
+use crate::exchange::webhook::Delivery;
 
 /// The checks of this module: the runner runs them after every other check of the run.
 /// How many offending webhooks the evidence shows.
@@ -26,7 +26,7 @@ pub fn checks() -> Vec<Check> {
         level: Level::Must,
         spec: SpecRef { version: "1.0", section: "3.5.2", statements: &["V10-3.5.2-01"] },
         requirement: "On every webhook the kit gave during the run, each task's notifications come in the order of its updates: no state going back, nothing but the terminal state after it",
-        scope: crate::checks::EVERY_BINDING_1_0,
+        scope: crate::suite::checks::EVERY_BINDING_1_0,
         requires: PUSH,
         maps_to: &[],
         acts: &[],

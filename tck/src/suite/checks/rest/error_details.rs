@@ -3,14 +3,14 @@
 //! objects an agent adds are typed (MAY, so only present ones are judged). Here
 //! the `rest.*` checks; the `jsonrpc.*` one is in `checks/jsonrpc/error_details.rs`, what they share in `checks/setup/error_details.rs`.
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
-use crate::checks::setup::error_details::judge_extras;
-use crate::checks::REST_1_0;
-use crate::a2a;
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::Ctx;
+use crate::suite::checks::setup::error_details::judge_extras;
+use crate::suite::checks::REST_1_0;
+use crate::facts::a2a;
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
 
 /// The `@type` of google.rpc.BadRequest ends with this.
 const BAD_REQUEST: &str = "google.rpc.BadRequest";
@@ -49,7 +49,7 @@ pub fn rest_checks() -> Vec<Check> {
 
 /// The `error` object of the HTTP+JSON answer to a SendMessage without `message`.
 async fn rest_invalid(ctx: &Ctx) -> Result<Value, HarnessError> {
-    let http = crate::checks::setup::rest::raw(ctx, "SendMessage", json!({})).await?;
+    let http = crate::suite::checks::setup::rest::raw(ctx, "SendMessage", json!({})).await?;
     match http.json().and_then(|b| b.get("error").cloned()) {
         Some(error) if (400..500).contains(&http.status) => Ok(error),
         _ => Err(HarnessError::Prerequisite(format!(

@@ -4,13 +4,13 @@
 
 use serde_json::json;
 
-use crate::a2a::{self, ErrorKind};
-use crate::check::{HarnessError, Verdict};
-use crate::checks::setup::{
+use crate::facts::a2a::{self, ErrorKind};
+use crate::suite::check::{HarnessError, Verdict};
+use crate::suite::checks::setup::{
     full_follow_up, full_history, input_mode_not_declared, judge_limit_of_one, limit_unobservable,
     names_error, sent_task, task_id, Setup,
 };
-use crate::ctx::{Answer, Ctx};
+use crate::suite::ctx::{Answer, Ctx};
 
 /// The task id an answer speaks for: a Task's id, or a Message's taskId.
 fn answered_task_id(answer: &Answer) -> Option<&str> {

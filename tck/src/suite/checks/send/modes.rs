@@ -1,14 +1,14 @@
 //! SendMessage configuration checks (`send.*`): the non-blocking execution mode (spec 1.0
 //! §3.2.2) and the output modes a client accepts (proto `SendMessageConfiguration`).
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
-use crate::checks::setup::{mode_admits, output_modes, sent_task, task_id, Findings};
-use crate::checks::EVERY_BINDING_1_0;
-use crate::a2a::{self, TERMINAL_STATES};
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
+use crate::suite::checks::setup::{mode_admits, output_modes, sent_task, task_id, Findings};
+use crate::suite::checks::EVERY_BINDING_1_0;
+use crate::facts::a2a::{self, TERMINAL_STATES};
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
 
 /// This module's checks.
 pub fn checks() -> Vec<Check> {

@@ -3,13 +3,13 @@
 
 use serde_json::json;
 
-use crate::a2a::ErrorKind;
-use crate::check::{HarnessError, Verdict};
-use crate::checks::setup::{
+use crate::facts::a2a::ErrorKind;
+use crate::suite::check::{HarnessError, Verdict};
+use crate::suite::checks::setup::{
     full_follow_up, input_modes, mode_admits, terminal_tasks, tried_and_skipped, Findings,
 };
-use crate::ctx::{Answer, Ctx};
-use crate::judge;
+use crate::suite::ctx::{Answer, Ctx};
+use crate::exchange::judge;
 
 pub(super) async fn unknown_task_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut message = ctx.user_message("tck-complete-task");

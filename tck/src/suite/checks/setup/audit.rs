@@ -5,12 +5,12 @@
 
 use serde_json::{json, Value};
 
-use crate::a2a;
-use crate::check::{HarnessError, Verdict};
-use crate::contract::PLAIN;
-use crate::ctx::{Answer, Ctx};
-use crate::shapes::{Findings, Rule};
-use crate::transport::Start;
+use crate::facts::a2a;
+use crate::suite::check::{HarnessError, Verdict};
+use crate::suite::contract::PLAIN;
+use crate::suite::ctx::{Answer, Ctx};
+use crate::exchange::shapes::{Findings, Rule};
+use crate::exchange::transport::Start;
 
 /// The stream whose artifact comes in chunks, the likeliest to carry something after its end.
 const CHUNKED: &str = "tck-stream-artifact-chunked";
@@ -48,7 +48,7 @@ async fn sample(ctx: &Ctx, rule: Rule) {
 
 pub(crate) async fn judge(ctx: Ctx, rule: Rule) -> Result<Verdict, HarnessError> {
     let recorder = ctx.wire.recorder().clone();
-    let audit = crate::shapes::InterfaceAudit::of(&recorder).ok_or_else(|| {
+    let audit = crate::exchange::shapes::InterfaceAudit::of(&recorder).ok_or_else(|| {
         HarnessError::Internal("the run keeps no wire audit for this interface".into())
     })?;
     let judged = |findings: &Findings| match rule {
@@ -81,7 +81,7 @@ pub(crate) async fn judge(ctx: Ctx, rule: Rule) -> Result<Verdict, HarnessError>
 fn verdict(
     findings: &Findings,
     rule: Rule,
-    mut keep: impl FnMut(crate::evidence::Exchange),
+    mut keep: impl FnMut(crate::exchange::evidence::Exchange),
 ) -> Verdict {
     let (count, kept) = findings.of(rule);
     let seen = match rule {
@@ -107,7 +107,7 @@ fn verdict(
     };
     let mut lines = Vec::new();
     for finding in kept {
-        lines.push(crate::shapes::cut(&finding.problems.join("; "), 600));
+        lines.push(crate::exchange::shapes::cut(&finding.problems.join("; "), 600));
         keep(finding.exchange.clone());
     }
     let more = if count > kept.len() {

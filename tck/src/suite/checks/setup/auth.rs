@@ -3,10 +3,10 @@
 //! `extended-card.*`.
 
 use serde_json::Value;
-use crate::check::Verdict;
-use crate::ctx::{Answer, Ctx};
-use crate::model::Binding;
-use crate::transport::Reply;
+use crate::suite::check::Verdict;
+use crate::suite::ctx::{Answer, Ctx};
+use crate::facts::model::Binding;
+use crate::exchange::transport::Reply;
 
 /// The check's context without any credential.
 pub(crate) fn without_credentials(ctx: &Ctx) -> Ctx {
@@ -102,7 +102,7 @@ pub(crate) fn protocol_headers(ctx: &Ctx) -> Vec<(String, String)> {
 
 /// A random secret nobody holds.
 pub(crate) fn invalid_secret() -> String {
-    format!("tck-invalid-{}", crate::ids::fresh_token())
+    format!("tck-invalid-{}", crate::facts::ids::fresh_token())
 }
 
 /// A wrong credential made from the card's schemes: an http bearer scheme, or an apiKey in

@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use crate::a2a::{self, ERROR_INFO_TYPE};
-use crate::check::Verdict;
+use crate::facts::a2a::{self, ERROR_INFO_TYPE};
+use crate::suite::check::Verdict;
 
 /// The detail objects of an error other than its ErrorInfo.
 pub(crate) fn extras(details: &[Value]) -> Vec<&Value> {

@@ -2,9 +2,9 @@
 //! `extensions.*` and `service-params.*`.
 
 use serde_json::{json, Value};
-use crate::check::{HarnessError, Verdict};
-use crate::ctx::{Answer, Ctx};
-use crate::service_params::required_extensions;
+use crate::suite::check::{HarnessError, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
+use crate::facts::service_params::required_extensions;
 
 /// The card's required extensions, or the N/A verdict when it declares none.
 pub(crate) fn required_or_na(ctx: &Ctx) -> Result<Vec<String>, Verdict> {

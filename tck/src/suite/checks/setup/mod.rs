@@ -10,18 +10,18 @@ pub(crate) mod rest;
 pub(crate) mod push;
 use serde_json::{json, Value};
 
-use crate::a2a::{self, ErrorKind};
-use crate::check::{HarnessError, Verdict};
-use crate::ctx::{Answer, Ctx, ErrorReply, RpcReply};
-use crate::judge;
-use crate::transport::stream::{Collected, End, Event, EventStream, Next};
+use crate::facts::a2a::{self, ErrorKind};
+use crate::suite::check::{HarnessError, Verdict};
+use crate::suite::ctx::{Answer, Ctx, ErrorReply, RpcReply};
+use crate::exchange::judge;
+use crate::exchange::transport::stream::{Collected, End, Event, EventStream, Next};
 
 /// The kit's message playing `prefix` (as [`Ctx::user_message`] makes it: the card's parts
 /// for an agent that plays no contract), written in the 0.3 `form`, for the checks that send
 /// 0.3 requests by hand.
-pub(crate) fn message_03(ctx: &Ctx, prefix: &str, form: crate::transport::v03::Form) -> Value {
+pub(crate) fn message_03(ctx: &Ctx, prefix: &str, form: crate::exchange::transport::v03::Form) -> Value {
     let params = json!({ "message": ctx.user_message(prefix) });
-    let mut written = crate::transport::v03::write::request(form, "SendMessage", &params);
+    let mut written = crate::exchange::transport::v03::write::request(form, "SendMessage", &params);
     written["message"].take()
 }
 
@@ -357,7 +357,7 @@ pub async fn release(ctx: &Ctx, task: &Value, prefix: &str) -> Result<Answer, Ha
             answer.describe()
         )));
     }
-    let now = crate::detect::state_after(ctx, &id, &answer).await;
+    let now = crate::suite::detect::state_after(ctx, &id, &answer).await;
     if now == before && a2a::INTERRUPTED_STATES.contains(&now.as_str()) {
         return Err(HarnessError::Prerequisite(format!(
             "the task stayed in {now} after {what}: the agent waits for an answer the kit \

@@ -7,14 +7,14 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::checks::setup::{task_id, Setup};
-use crate::a2a::{self, ErrorKind};
-use crate::check::HarnessError;
-use crate::ctx::{Answer, Ctx};
-use crate::judge;
-use crate::model::ProtocolVersion;
-use crate::transport::Reply;
-use crate::webhook::Delivery;
+use crate::suite::checks::setup::{task_id, Setup};
+use crate::facts::a2a::{self, ErrorKind};
+use crate::suite::check::HarnessError;
+use crate::suite::ctx::{Answer, Ctx};
+use crate::exchange::judge;
+use crate::facts::model::ProtocolVersion;
+use crate::exchange::transport::Reply;
+use crate::exchange::webhook::Delivery;
 
 /// The scenario that keeps a task open for its configs (official contract).
 pub const OPEN: &str = "tck-input-required";
@@ -137,7 +137,7 @@ pub async fn create(ctx: &Ctx, task: &str, hook: &Hook) -> Result<Reply, Harness
         Ok(Answer::Error(e)) => {
             e.shape_problem.is_some()
                 || (e.code.is_none() && e.error_info.is_none() && e.status.is_none())
-                || crate::checks::setup::names_error(e, ErrorKind::InvalidParams)
+                || crate::suite::checks::setup::names_error(e, ErrorKind::InvalidParams)
         }
         Ok(Answer::Result(_)) => false,
         Err(_) => true,
@@ -198,7 +198,7 @@ pub fn config_id(config: &Value) -> String {
 
 /// Setup: the follow-up that drives `task` to its terminal state, seen to move it.
 pub async fn finish(ctx: &Ctx, task: &Value) -> Result<(), HarnessError> {
-    crate::checks::setup::release(ctx, task, FINISH).await.map(drop)
+    crate::suite::checks::setup::release(ctx, task, FINISH).await.map(drop)
 }
 
 /// The config ids a list answer holds, and its nextPageToken.

@@ -5,9 +5,9 @@
 use serde_json::Value;
 
 use super::{malformed, stream_of};
-use crate::a2a;
-use crate::check::{HarnessError, Verdict};
-use crate::ctx::Ctx;
+use crate::facts::a2a;
+use crate::suite::check::{HarnessError, Verdict};
+use crate::suite::ctx::Ctx;
 
 pub(super) async fn artifact_chunks(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let collected = stream_of(&ctx, "tck-stream-artifact-chunked").await?;

@@ -1,13 +1,13 @@
 //! The HTTP framing of streams (`streaming.sse-content-type`, spec 1.0 §9.4.2): a stream on
 //! JSON-RPC or REST is served as Server-Sent Events.
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::json;
 
 use super::super::JSON_1_0;
-use crate::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::transport::stream::Start;
+use crate::suite::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::exchange::transport::stream::Start;
 
 /// The HTTP framing of streams; it comes after the HTTP+JSON and gRPC checks in the catalogue.
 pub fn framing_checks() -> Vec<Check> {

@@ -2,14 +2,14 @@
 //! intermediate results as they happen, not only its end. The other stream checks are in
 //! `streaming`.
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::json;
 
-use crate::checks::{EVERY_BINDING_1_0, STREAMING};
-use crate::a2a;
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::transport::stream::Event;
+use crate::suite::checks::{EVERY_BINDING_1_0, STREAMING};
+use crate::facts::a2a;
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::exchange::transport::stream::Event;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "streaming";

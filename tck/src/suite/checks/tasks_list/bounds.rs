@@ -2,15 +2,15 @@
 //! default of at most 50 tasks and the range 1..=100, observed on a context of its own that
 //! holds more tasks than either bound.
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use futures::stream::TryStreamExt;
 use serde_json::{json, Value};
 
-use crate::checks::setup::{sent_task, task_id, Findings, Setup};
-use crate::a2a::{self, ErrorKind};
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
-use crate::judge;
+use crate::suite::checks::setup::{sent_task, task_id, Findings, Setup};
+use crate::facts::a2a::{self, ErrorKind};
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
+use crate::exchange::judge;
 
 /// The tasks the check makes in its context: one more than the largest page allowed. All but
 /// the first go as many at once as the run's pace allows (`Ctx::at_pace`): as fast as the
@@ -32,7 +32,7 @@ pub fn checks() -> Vec<Check> {
                       InvalidParams or clamped into the range",
         // One binding: the 101 tasks cost about 0.1 s of CPU per interface, and ListTasks
         // paging is binding-neutral; JSON-RPC is the binding 1.0 agents serve most.
-        scope: crate::checks::EVERY_BINDING_1_0,
+        scope: crate::suite::checks::EVERY_BINDING_1_0,
         requires: &[],
         maps_to: &[],
         acts: &[],

@@ -2,15 +2,15 @@
 //! its preferredTransport, each additional interface answers the transport it names, and
 //! additionalInterfaces is complete. The 0.3 wire rules are in `v03_wire`.
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::Value;
 
-use crate::checks::setup::verdict_from;
-use crate::a2a;
-use crate::card::{FetchedCard, Interface};
-use crate::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::transport::{Answer, ErrorReply};
+use crate::suite::checks::setup::verdict_from;
+use crate::facts::a2a;
+use crate::exchange::card::{FetchedCard, Interface};
+use crate::suite::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::exchange::transport::{Answer, ErrorReply};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "v03";

@@ -4,15 +4,15 @@
 //! stream. 1.0 answers the same call with UnsupportedOperationError
 //! (`subscribe.terminal-task-unsupported`).
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::json;
 
-use crate::checks::setup::{task_id, Setup};
-use crate::checks::{EVERY_BINDING_0_3, STREAMING};
-use crate::a2a;
-use crate::check::{Check, HarnessError, Level, SpecRef, Verdict};
-use crate::ctx::{Answer, Ctx};
-use crate::transport::stream::{End, Event, Start};
+use crate::suite::checks::setup::{task_id, Setup};
+use crate::suite::checks::{EVERY_BINDING_0_3, STREAMING};
+use crate::facts::a2a;
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
+use crate::exchange::transport::stream::{End, Event, Start};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "v03";

@@ -4,17 +4,17 @@
 //! in `v03`.
 //! Requests here go out as raw bytes without `A2A-Version` (an absent header means 0.3).
 
-use crate::check::Needs;
+use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
-use crate::checks::setup::{message_03, task_id, verdict_from, Setup};
-use crate::checks::{JSONRPC_0_3, JSON_0_3, STREAMING};
-use crate::a2a;
-use crate::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
-use crate::ctx::Ctx;
-use crate::transport::answer::RpcReply;
-use crate::transport::v03::Form;
-use crate::wire::{HttpReply, Request};
+use crate::suite::checks::setup::{message_03, task_id, verdict_from, Setup};
+use crate::suite::checks::{JSONRPC_0_3, JSON_0_3, STREAMING};
+use crate::facts::a2a;
+use crate::suite::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
+use crate::exchange::transport::answer::RpcReply;
+use crate::exchange::transport::v03::Form;
+use crate::exchange::wire::{HttpReply, Request};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "v03";
