@@ -24,16 +24,16 @@ use std::time::Duration;
 
 use crate::run::runner::{self, RunError};
 use crate::run::session::{BuiltinAgent, Session};
-use crate::{run::builtin, exchange::card, suite::checks, reporting::output};
+use crate::{exchange::card, reporting::output, run::builtin, suite::checks};
 
-pub use crate::reporting::baseline::Baseline;
-pub use crate::suite::check::{Binding, Level, ProtocolVersion, Status};
-pub use crate::suite::contract::Contract;
 pub use crate::facts::drive::Drive;
+pub use crate::reporting::baseline::Baseline;
 pub use crate::reporting::floor::MinJudged;
 pub use crate::reporting::format::Format;
 pub use crate::reporting::gate::Gate;
 pub use crate::reporting::report::{CheckResult, Report, Verdict};
+pub use crate::suite::check::{Binding, Level, ProtocolVersion, Status};
+pub use crate::suite::contract::Contract;
 pub use a2a_reference_agent::{AgentConfig, Fault};
 
 mod options;
@@ -42,7 +42,6 @@ pub use options::{Options, Target};
 /// The types a [`Report`] holds, as its JSON names them (`schemas/report.schema.json`).
 pub mod model {
     pub use crate::exchange::card::DeclaredInterface;
-    pub use crate::suite::contract::{Carrier, ContractReport};
     pub use crate::exchange::evidence::{
         Dropped, Exchange, RecordedBody, RecordedEvent, RecordedRequest, RecordedResponse,
     };
@@ -53,6 +52,7 @@ pub mod model {
         SignatureForms, SpecRevisionJudged, Stale, Target, Tool, UntestedDeclaration,
         VersionedCard,
     };
+    pub use crate::suite::contract::{Carrier, ContractReport};
 }
 
 /// Why a run produced no report. A run that produced one returns it, whatever its verdict.

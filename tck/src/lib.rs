@@ -19,14 +19,14 @@ pub mod api;
 // wherever it is used (`crate::exchange::wire`, `a2a_tck::reporting::report`): the crate's
 // root re-exports none of them.
 #[doc(hidden)]
-pub mod facts;
+pub mod client;
 #[doc(hidden)]
 pub mod exchange;
 #[doc(hidden)]
-pub mod suite;
+pub mod facts;
 #[doc(hidden)]
 pub mod reporting;
 #[doc(hidden)]
 pub mod run;
 #[doc(hidden)]
-pub mod client;
+pub mod suite;

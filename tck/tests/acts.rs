@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use a2a_reference_agent::Fault;
-use a2a_tck::reporting::acts_report::{self, ActsReport, Outcome, Sdk};
 use a2a_tck::facts::behaviors::{SutBehaviors, Undeclared};
-use a2a_tck::suite::check::{Binding, Status};
-use a2a_tck::suite::contract::Contract;
+use a2a_tck::reporting::acts_report::{self, ActsReport, Outcome, Sdk};
 use a2a_tck::reporting::report::Report;
 use a2a_tck::run::runner::{self, RunOptions};
+use a2a_tck::suite::check::{Binding, Status};
+use a2a_tck::suite::contract::Contract;
 
 use crate::support;
 
@@ -51,7 +51,8 @@ fn an_sdk_file_reads_with_every_prefix() {
     assert_eq!(stream.streaming, Some(true));
     assert_eq!(stream.artifacts.as_ref().map(Vec::len), Some(1));
     // Every kit scenario with an ACTS counterpart is then used.
-    let scenarios = a2a_tck::suite::contract::Scenarios::declared(Arc::new(read), Undeclared::default());
+    let scenarios =
+        a2a_tck::suite::contract::Scenarios::declared(Arc::new(read), Undeclared::default());
     let record = scenarios.declared_report().expect("recorded");
     assert_eq!(
         record.undeclared,
@@ -71,7 +72,8 @@ fn unknown_fields_are_accepted() {
     );
     assert!(read.behaviors[1].other.contains_key("max_turns"));
     // ACTS's timed tck-long-running is not the kit's held task (ACTS's tck-cancel).
-    let scenarios = a2a_tck::suite::contract::Scenarios::declared(Arc::new(read), Undeclared::default());
+    let scenarios =
+        a2a_tck::suite::contract::Scenarios::declared(Arc::new(read), Undeclared::default());
     assert!(!scenarios.honours("tck-long-running"));
     assert!(scenarios.honours("tck-input-required"));
     assert!(scenarios

@@ -6,12 +6,12 @@
 use std::collections::BTreeMap;
 
 use a2a_reference_agent::Fault;
-use a2a_tck::suite::card_drive::{CardDriven, CardSource, PartKind};
-use a2a_tck::suite::check::Status;
-use a2a_tck::suite::contract::Contract;
 use a2a_tck::facts::drive::Drive;
 use a2a_tck::reporting::report::{CheckResult, Report};
 use a2a_tck::run::runner::{self, RunOptions};
+use a2a_tck::suite::card_drive::{CardDriven, CardSource, PartKind};
+use a2a_tck::suite::check::Status;
+use a2a_tck::suite::contract::Contract;
 
 async fn run(fault: Fault, contract: Option<Contract>, drive: Option<Drive>) -> Report {
     let agent = a2a_tck::run::builtin::start(&[fault])

@@ -8,8 +8,8 @@ use support::{stderr, BIN};
 use std::process::Output;
 use std::time::{Duration, Instant};
 
-use a2a_tck::suite::check::Status;
 use a2a_tck::reporting::report::{Report, Verdict};
+use a2a_tck::suite::check::Status;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;

@@ -11,11 +11,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use a2a_tck::client::adapter::Client;
-use a2a_tck::suite::check::{Level, Status};
 use a2a_tck::client::client_checks;
 use a2a_tck::client::client_runner::{run, ClientOptions};
-use a2a_tck::suite::filter::Filter;
 use a2a_tck::client::reference_client::ClientFault;
+use a2a_tck::suite::check::{Level, Status};
+use a2a_tck::suite::filter::Filter;
 
 #[path = "negative/client.rs"]
 mod cases;
@@ -57,7 +57,11 @@ async fn the_reference_client_passes_every_check_on_every_binding_and_version() 
     assert_eq!(client.command, "builtin");
     let ids: BTreeSet<&str> = report.results.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids.len(), client_checks::all().len(), "every check ran");
-    let places: BTreeSet<String> = report.results.iter().map(a2a_tck::reporting::report::place).collect();
+    let places: BTreeSet<String> = report
+        .results
+        .iter()
+        .map(a2a_tck::reporting::report::place)
+        .collect();
     assert_eq!(places.len(), 6, "three bindings x two versions: {places:?}");
     // The play's bearer token is scrubbed from the report, as a server run's credentials are.
     let authenticated = (report.results.iter())

@@ -8,12 +8,12 @@
 use std::time::Duration;
 
 use a2a_tck::client::adapter::Client;
-use a2a_tck::suite::check::Status;
 use a2a_tck::client::client_runner::{run, ClientOptions};
-use a2a_tck::suite::filter::Filter;
-use a2a_tck::facts::model::{Binding, ProtocolVersion};
 use a2a_tck::client::reference_client::ClientFault;
+use a2a_tck::facts::model::{Binding, ProtocolVersion};
 use a2a_tck::reporting::report::{CheckResult, Report};
+use a2a_tck::suite::check::Status;
+use a2a_tck::suite::filter::Filter;
 
 const MINI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients/mini_client.py");
 

@@ -5,8 +5,8 @@
 
 use std::process::{Child, Command, Stdio};
 
-use a2a_tck::suite::check::Status;
 use a2a_tck::reporting::report::{Report, Verdict};
+use a2a_tck::suite::check::Status;
 
 use crate::support::{agent_binary, free_port, listening, temp_path, BIN};
 

@@ -47,7 +47,9 @@ fn main() -> std::process::ExitCode {
         }))
         .expect("the reference agent starts under TLS");
     let (secured, credentials) = runtime
-        .block_on(a2a_tck::run::builtin::start_full(&[Fault::AuthCardOauthScheme]))
+        .block_on(a2a_tck::run::builtin::start_full(&[
+            Fault::AuthCardOauthScheme,
+        ]))
         .expect("the authenticated reference agent starts");
     let trials = a2a_tck::suite::checks::all()
         .into_iter()

@@ -18,9 +18,9 @@ fn scenarios_of(id: &str) -> &'static [&'static str] {
         .find(|c| c.id == id)
         .map_or(&[], |c| c.needs.scenarios)
 }
-use a2a_tck::suite::contract::Contract;
 use a2a_tck::reporting::report::{Report, Verdict};
 use a2a_tck::run::runner::{self, RunOptions};
+use a2a_tck::suite::contract::Contract;
 
 fn temp_path(name: &str) -> std::path::PathBuf {
     support::temp_path("contract", name)
@@ -40,7 +40,9 @@ fn kit(name: &str, args: &[&str]) -> (Option<i32>, String, Report) {
 }
 
 async fn run(faults: &[Fault], contract: Option<Contract>) -> Report {
-    let agent = a2a_tck::run::builtin::start(faults).await.expect("agent starts");
+    let agent = a2a_tck::run::builtin::start(faults)
+        .await
+        .expect("agent starts");
     let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
     options.contract = contract;
     let report = runner::run(&a2a_tck::suite::checks::all(), &options)
@@ -223,7 +225,10 @@ async fn an_agent_that_plays_only_acts_is_driven_by_the_first_text_part() {
         contract.evidence
     );
     assert_eq!(contract.used, Contract::Acts);
-    assert_eq!(contract.carrier, a2a_tck::suite::contract::Carrier::FirstText);
+    assert_eq!(
+        contract.carrier,
+        a2a_tck::suite::contract::Carrier::FirstText
+    );
     assert_eq!(contract.kit_scenarios.len(), 3, "{contract:?}");
     assert!(contract
         .honoured
@@ -349,7 +354,8 @@ async fn a_drive_pointer_that_finds_nothing_is_untestable_never_a_fail() {
         "/status/message/parts/7/data/approvalId",
     );
     assert!(text.contains(right), "the fixture's pointer moved");
-    let drive = a2a_tck::facts::drive::Drive::parse(&text.replace(right, wrong), false).expect("parses");
+    let drive =
+        a2a_tck::facts::drive::Drive::parse(&text.replace(right, wrong), false).expect("parses");
     let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
     options.drive = Some(std::sync::Arc::new(drive));
     options.filter.select = vec!["send.follow-up-continues-interrupted-task".into()];

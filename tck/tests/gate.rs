@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use a2a_tck::suite::check::{Binding, Status};
 use a2a_tck::reporting::report::{Report, Verdict};
+use a2a_tck::suite::check::{Binding, Status};
 
 const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");
 /// One check, and the fault that breaks it on every interface (1.0 and 0.3).
@@ -145,7 +145,9 @@ fn an_entry_naming_no_check_of_the_kit_is_an_error_not_stale() {
         "[[expect]]\ncheck = \"send.context-id-*\"\nstatus = \"FAIL\"\nreason = \"known\"\n",
     );
     let baseline = a2a_tck::reporting::baseline::Baseline::load(&globbed).expect("loads");
-    assert!(baseline.validate(&a2a_tck::suite::checks::ids(), false).is_ok());
+    assert!(baseline
+        .validate(&a2a_tck::suite::checks::ids(), false)
+        .is_ok());
 }
 
 #[test]
@@ -294,7 +296,8 @@ fn the_written_baseline_gates_the_run_it_came_from() {
         assert!(written
             .expect
             .iter()
-            .all(|e| e.status == Status::Fail && e.reason == a2a_tck::reporting::baseline::TODO_REASON));
+            .all(|e| e.status == Status::Fail
+                && e.reason == a2a_tck::reporting::baseline::TODO_REASON));
         let (output, gated) = run(
             "regated",
             true,
@@ -399,7 +402,8 @@ fn the_written_baseline_leaves_out_what_the_gate_does_not_judge() {
     });
     let output = kit(&["baseline", path(&report)]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    let written: a2a_tck::reporting::baseline::Baseline = toml::from_str(&text(&output.stdout)).expect("toml");
+    let written: a2a_tck::reporting::baseline::Baseline =
+        toml::from_str(&text(&output.stdout)).expect("toml");
     assert!(
         written.expect.iter().all(|e| e.status == Status::Fail),
         "{written:?}"

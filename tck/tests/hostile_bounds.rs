@@ -8,12 +8,12 @@ use crate::support;
 
 use std::time::{Duration, Instant};
 
-use a2a_tck::suite::check::Status;
 use a2a_tck::exchange::evidence::{
     EVIDENCE_EVENT_LIMIT, EVIDENCE_REPORT_BYTES, EVIDENCE_RESULT_BYTES, EVIDENCE_STREAM_BYTES,
 };
 use a2a_tck::reporting::output::{summary, SUMMARY_LIMIT};
 use a2a_tck::run::runner::{self, RunOptions};
+use a2a_tck::suite::check::Status;
 use hostile::*;
 
 #[tokio::test]
@@ -58,7 +58,10 @@ async fn a_flooding_stream_ends_with_capped_evidence_saying_what_it_dropped() {
         let kept: usize = result.evidence.iter().map(|e| e.kept_bytes()).sum();
         assert!(kept <= EVIDENCE_RESULT_BYTES, "{}: {kept} bytes", result.id);
     }
-    assert_ne!(report.verdict, a2a_tck::reporting::report::Verdict::Conformant);
+    assert_ne!(
+        report.verdict,
+        a2a_tck::reporting::report::Verdict::Conformant
+    );
     let json = report.to_json();
     assert!(
         json.len() < 2 * EVIDENCE_REPORT_BYTES,
@@ -80,10 +83,13 @@ async fn a_target_that_never_answers_costs_one_deadline() {
     let mut options = RunOptions::new(&server.card_url, &server.card_url);
     options.limits.request_timeout = timeout;
     let started = Instant::now();
-    let report = tokio::time::timeout(RUN_LIMIT, runner::run(&a2a_tck::suite::checks::all(), &options))
-        .await
-        .expect("the run ends")
-        .expect("the run starts");
+    let report = tokio::time::timeout(
+        RUN_LIMIT,
+        runner::run(&a2a_tck::suite::checks::all(), &options),
+    )
+    .await
+    .expect("the run ends")
+    .expect("the run starts");
     let took = started.elapsed();
     eprintln!(
         "never answering: {} results in {took:?}",

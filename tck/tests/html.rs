@@ -2,11 +2,13 @@
 //! its evidence, escapes what the agent sent, and stays bounded in size; and, in a real
 //! headless Chromium, a script that runs without errors and whose filters change what is shown.
 
-use a2a_tck::suite::check::Status;
-use a2a_tck::exchange::evidence::{Exchange, RecordedBody, RecordedEvent, RecordedRequest, RecordedResponse};
+use a2a_tck::exchange::evidence::{
+    Exchange, RecordedBody, RecordedEvent, RecordedRequest, RecordedResponse,
+};
 use a2a_tck::reporting::html;
 use a2a_tck::reporting::report::Report;
 use a2a_tck::run::runner::{self, RunOptions};
+use a2a_tck::suite::check::Status;
 use scraper::{ElementRef, Html, Selector};
 
 use crate::support::browser;

@@ -12,7 +12,10 @@ use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
 /// The results of `select` on a card served by a mock whose interfaces do not answer.
-async fn judged_on(card: serde_json::Value, select: &str) -> Vec<a2a_tck::reporting::report::CheckResult> {
+async fn judged_on(
+    card: serde_json::Value,
+    select: &str,
+) -> Vec<a2a_tck::reporting::report::CheckResult> {
     let server = MockServer::start().await;
     Mock::given(method("GET"))
         .and(path("/.well-known/agent-card.json"))

@@ -8,10 +8,10 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use a2a_tck::suite::check::{Binding, Status};
 use a2a_tck::exchange::evidence::{Exchange, RecordedBody, RecordedRequest, RecordedResponse};
 use a2a_tck::reporting::report::{Report, Verdict};
 use a2a_tck::run::runner::{self, RunOptions};
+use a2a_tck::suite::check::{Binding, Status};
 use scraper::{Html, Selector};
 use serde_json::Value;
 use wiremock::matchers::{method, path};
@@ -429,7 +429,9 @@ async fn a_card_url_is_judged_with_its_http_response_and_a_missing_file_exits_2(
 /// binding, and the HTML and Markdown showing it.
 #[tokio::test]
 async fn a_builtin_run_names_cases_uniquely_and_reports_latency() {
-    let agent = a2a_tck::run::builtin::start(&[]).await.expect("agent starts");
+    let agent = a2a_tck::run::builtin::start(&[])
+        .await
+        .expect("agent starts");
     let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
     options.builtin = true;
     let report = runner::run(&a2a_tck::suite::checks::all(), &options)
@@ -497,7 +499,8 @@ async fn interface_failures_are_sarif_results_per_place() {
         .await
         .expect("run");
     agent.shutdown().await;
-    let log: Value = serde_json::from_str(&a2a_tck::reporting::sarif::sarif(&report, None)).expect("json");
+    let log: Value =
+        serde_json::from_str(&a2a_tck::reporting::sarif::sarif(&report, None)).expect("json");
     assert_sarif_shape(&log);
     let results = log["runs"][0]["results"].as_array().expect("results");
     let failed: Vec<&a2a_tck::reporting::report::CheckResult> = report

@@ -13,8 +13,8 @@ use crate::support;
 use std::sync::Arc;
 
 use a2a_proto::server::{Backend, BackendError};
-use a2a_tck::suite::check::Status;
 use a2a_tck::reporting::report::Report;
+use a2a_tck::suite::check::Status;
 use futures::stream::BoxStream;
 use futures::StreamExt;
 use serde_json::{json, Value};

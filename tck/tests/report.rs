@@ -71,7 +71,9 @@ fn committed_schema_matches_the_types() {
 }
 
 async fn builtin_report(jobs: usize) -> Report {
-    let agent = a2a_tck::run::builtin::start(&[]).await.expect("agent starts");
+    let agent = a2a_tck::run::builtin::start(&[])
+        .await
+        .expect("agent starts");
     let mut options = RunOptions::new(&agent.base_url(), &agent.card_url());
     options.builtin = true;
     options.jobs = jobs;

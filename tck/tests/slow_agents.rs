@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use a2a_tck::suite::check::Status;
 use a2a_tck::reporting::report::Report;
+use a2a_tck::suite::check::Status;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
@@ -250,14 +250,16 @@ where
     terminate(&child);
     let mut out = child.stdout.take().expect("stdout");
     let mut err = child.stderr.take().expect("stderr");
-    let (status, stderr) =
-        tokio::time::timeout(a2a_tck::facts::stop::GRACE + Duration::from_secs(20), async {
+    let (status, stderr) = tokio::time::timeout(
+        a2a_tck::facts::stop::GRACE + Duration::from_secs(20),
+        async {
             let (mut o, mut e) = (String::new(), String::new());
             let _ = tokio::join!(out.read_to_string(&mut o), err.read_to_string(&mut e));
             (child.wait().await.expect("exit"), e)
-        })
-        .await
-        .expect("the kit ends soon after the signal");
+        },
+    )
+    .await
+    .expect("the kit ends soon after the signal");
     assert_eq!(status.code(), Some(143), "{stderr}");
     let read = Report::read(&report).ok();
     if read.is_some() {
@@ -340,13 +342,16 @@ async fn a_stop_during_the_durability_restart_still_reports() {
     .await;
     assert_eq!(restarting, Ok(true), "{seen}");
     terminate(&child);
-    let status = tokio::time::timeout(a2a_tck::facts::stop::GRACE + Duration::from_secs(20), async {
-        while let Ok(Some(line)) = lines.next_line().await {
-            seen.push_str(&line);
-            seen.push('\n');
-        }
-        child.wait().await.expect("exit")
-    })
+    let status = tokio::time::timeout(
+        a2a_tck::facts::stop::GRACE + Duration::from_secs(20),
+        async {
+            while let Ok(Some(line)) = lines.next_line().await {
+                seen.push_str(&line);
+                seen.push('\n');
+            }
+            child.wait().await.expect("exit")
+        },
+    )
     .await
     .expect("the kit ends soon after the signal");
     assert_eq!(status.code(), Some(143), "{seen}");

@@ -394,8 +394,9 @@ bearer_env = "A2A_TCK_SURVEY_TEST_UNSET"
         .error
         .as_deref()
         .is_some_and(|e| e.contains("agent card")));
-    let report = a2a_tck::reporting::report::Report::read(&out.join(dead.report.expect("a report")))
-        .expect("the dead agent's report");
+    let report =
+        a2a_tck::reporting::report::Report::read(&out.join(dead.report.expect("a report")))
+            .expect("the dead agent's report");
     assert_eq!(report.verdict, a2a_tck::reporting::report::Verdict::Error);
     let slow = entry("slow");
     assert_eq!((slow.outcome, slow.exit_status), (Outcome::OverBudget, 130));
@@ -755,7 +756,9 @@ scenario_timeout = 20
     // The client's reports are a2a-tck client's, in its own folder.
     for client in [&good, &bad] {
         let path = whole.join(client.report.as_deref().expect("a report"));
-        assert!(path.starts_with(whole.join(a2a_tck::reporting::survey_index::folder_of(&client.name))));
+        assert!(
+            path.starts_with(whole.join(a2a_tck::reporting::survey_index::folder_of(&client.name)))
+        );
         let report: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&path).expect("the report")).expect("JSON");
         assert_eq!(report["mode"], "client", "{}", path.display());

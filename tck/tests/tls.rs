@@ -14,7 +14,9 @@ fn temp_path(name: &str) -> std::path::PathBuf {
 async fn ca_cert_trusts_the_agents_private_ca() {
     let mut config = a2a_tck::run::builtin::profile();
     config.tls = true;
-    let agent = a2a_tck::run::builtin::start_with(config).await.expect("agent");
+    let agent = a2a_tck::run::builtin::start_with(config)
+        .await
+        .expect("agent");
     let base = agent.base_url();
     assert!(base.starts_with("https://"), "{base}");
     let ca = temp_path("ca.pem");
@@ -62,9 +64,8 @@ async fn ca_cert_trusts_the_agents_private_ca() {
             .collect::<Vec<_>>()
     );
     // gRPC over TLS was used (its results are there and passed).
-    assert!(report.results.iter().any(
-        |r| r.id.starts_with("tasks.get.") && r.binding == Some(a2a_tck::suite::check::Binding::Grpc)
-    ));
+    assert!(report.results.iter().any(|r| r.id.starts_with("tasks.get.")
+        && r.binding == Some(a2a_tck::suite::check::Binding::Grpc)));
 
     // Without the CA the card is not trusted: the run cannot start.
     let untrusted = ["--target", &base, "--select", "tls.*", "--quiet"];

@@ -606,7 +606,10 @@ fn readme_acts_table_agrees_with_the_checks() {
 }
 
 /// Whether a check runs on interfaces of a version (card checks run once, on no interface).
-fn runs_on(check: &a2a_tck::suite::check::Check, version: a2a_tck::suite::check::ProtocolVersion) -> bool {
+fn runs_on(
+    check: &a2a_tck::suite::check::Check,
+    version: a2a_tck::suite::check::ProtocolVersion,
+) -> bool {
     match check.scope {
         a2a_tck::suite::check::Scope::Card => false,
         a2a_tck::suite::check::Scope::Interface { versions, .. }

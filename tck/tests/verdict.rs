@@ -5,8 +5,8 @@
 
 use crate::support;
 
-use a2a_tck::suite::check::Status;
 use a2a_tck::reporting::report::{Report, Verdict};
+use a2a_tck::suite::check::Status;
 use serde_json::json;
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -245,7 +245,11 @@ async fn a_full_run_is_not_partial() {
     assert_eq!(report.verdict_words(), report.verdict.as_str());
 }
 
-fn result(id: &str, level: a2a_tck::suite::check::Level, status: Status) -> a2a_tck::reporting::report::CheckResult {
+fn result(
+    id: &str,
+    level: a2a_tck::suite::check::Level,
+    status: Status,
+) -> a2a_tck::reporting::report::CheckResult {
     a2a_tck::reporting::report::CheckResult {
         id: id.into(),
         level,
@@ -268,8 +272,8 @@ fn result(id: &str, level: a2a_tck::suite::check::Level, status: Status) -> a2a_
 
 #[test]
 fn the_verdict_rules_name_their_units_and_judge_what_was_selected() {
-    use a2a_tck::suite::check::Level::{Must, Should};
     use a2a_tck::reporting::report::VerdictScope;
+    use a2a_tck::suite::check::Level::{Must, Should};
     let scope = |must_selected, needs: &[&str]| VerdictScope {
         interfaces_tested: 2,
         needs_credentials: needs.iter().map(|s| s.to_string()).collect(),
@@ -317,7 +321,10 @@ fn the_verdict_rules_name_their_units_and_judge_what_was_selected() {
         partial.words(),
         "61 checks not run (no scenario contract), 1 check not selected, 2 interfaces not selected"
     );
-    assert_eq!(a2a_tck::reporting::report::Partial::default().if_any(), None);
+    assert_eq!(
+        a2a_tck::reporting::report::Partial::default().if_any(),
+        None
+    );
 }
 
 /// A drive-file run's checks not run are those the drive file does not give, and its verdict

@@ -11,8 +11,8 @@ use crate::support;
 
 use std::sync::Arc;
 
-use a2a_tck::suite::check::{Binding, ProtocolVersion, Status};
 use a2a_tck::reporting::report::Report;
+use a2a_tck::suite::check::{Binding, ProtocolVersion, Status};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -123,7 +123,8 @@ async fn both_cards_are_read_and_the_interfaces_of_both_are_tested() {
     assert_eq!(versioned.a2a_version, ProtocolVersion::V1_0);
     assert_ne!(versioned.card_sha256, report.target.card_sha256);
     assert!(
-        a2a_tck::reporting::output::summary(&report).contains("serves a different card with A2A-Version: 1.0"),
+        a2a_tck::reporting::output::summary(&report)
+            .contains("serves a different card with A2A-Version: 1.0"),
         "{}",
         a2a_tck::reporting::output::summary(&report)
     );

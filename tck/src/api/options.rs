@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use super::{AgentConfig, Baseline, Binding, Error, Gate, Level, MinJudged, ProtocolVersion};
-use crate::run::runner::{Filter, RunOptions};
 use crate::exchange::wire::Limits;
+use crate::run::runner::{Filter, RunOptions};
 use crate::{run::builtin, suite::checks};
 
 /// The agent a run tests.

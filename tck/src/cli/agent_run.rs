@@ -5,10 +5,10 @@
 use std::process::ExitCode;
 
 use a2a_tck::facts::behaviors::SutBehaviors;
-use a2a_tck::suite::contract::Contract;
 use a2a_tck::run::runner::{self, RunError, RunOptions};
 use a2a_tck::run::session::BuiltinAgent;
-use a2a_tck::{run::builtin, exchange::card, suite::checks};
+use a2a_tck::suite::contract::Contract;
+use a2a_tck::{exchange::card, run::builtin, suite::checks};
 
 use crate::cli::command_session::CommandSession;
 use crate::cli::flags::{ca_certs, credentials, filter, seconds, trusted_keys, user_headers};
@@ -40,7 +40,8 @@ pub fn run(args: RunArgs) -> ExitCode {
     if !builtin && args.tls {
         return usage("--tls applies to the built-in reference agent only (--target builtin)");
     }
-    if let Some(e) = a2a_tck::run::durability::misused(builtin, args.durability, &args.restart_cmd) {
+    if let Some(e) = a2a_tck::run::durability::misused(builtin, args.durability, &args.restart_cmd)
+    {
         return usage(e);
     }
     let (headers, other_headers, limited_headers) = match (

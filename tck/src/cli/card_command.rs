@@ -3,8 +3,8 @@
 
 use std::process::ExitCode;
 
-use a2a_tck::suite::checks;
 use a2a_tck::run::runner::{RunError, RunOptions};
+use a2a_tck::suite::checks;
 
 use crate::cli::command_session::CommandSession;
 use crate::cli::flags::{ca_certs, credentials, filter, seconds, trusted_keys, user_headers};
@@ -75,7 +75,9 @@ pub fn run(args: CardArgs) -> ExitCode {
         .map(a2a_tck::suite::check::ProtocolVersion::from);
     options.limits.request_timeout = request_timeout;
     options.check_timeout = check_timeout;
-    options.jobs = args.jobs.map_or(a2a_tck::run::runner::TARGET_JOBS, usize::from);
+    options.jobs = args
+        .jobs
+        .map_or(a2a_tck::run::runner::TARGET_JOBS, usize::from);
     options.headers = headers;
     match credentials(&args) {
         Ok(principals) => options.headers.extend(principals.mine),

@@ -3,9 +3,9 @@
 //! those of a client (`a2a_tck::client::client_checks`, judged by `a2a-tck client`), both checks of the
 //! one model, listed and explained by the same code.
 
-use a2a_tck::suite::check::{Check, Scope};
 use a2a_tck::run::runner::Filter;
-use a2a_tck::{suite::checks, client::client_checks};
+use a2a_tck::suite::check::{Check, Scope};
+use a2a_tck::{client::client_checks, suite::checks};
 
 /// Which side a check judges.
 fn side<Run>(check: &Check<Run>) -> &'static str {
@@ -183,12 +183,13 @@ fn explain_check<Run>(check: &Check<Run>) {
 
 /// The level `check` is judged at under each pinned revision, when one differs from its own.
 fn pinned_levels(check: &a2a_tck::suite::check::Check) -> Option<String> {
-    let levels: Vec<(&str, a2a_tck::suite::check::Level)> = (a2a_tck::facts::revision::REVISIONS.iter())
-        .map(|r| {
-            let judging = a2a_tck::facts::revision::Judging::Pinned(r);
-            (r.tag, a2a_tck::suite::revised::level(check, judging))
-        })
-        .collect();
+    let levels: Vec<(&str, a2a_tck::suite::check::Level)> = (a2a_tck::facts::revision::REVISIONS
+        .iter())
+    .map(|r| {
+        let judging = a2a_tck::facts::revision::Judging::Pinned(r);
+        (r.tag, a2a_tck::suite::revised::level(check, judging))
+    })
+    .collect();
     levels.iter().any(|(_, l)| *l != check.level).then(|| {
         let each: Vec<String> = levels
             .iter()

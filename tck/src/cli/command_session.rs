@@ -81,14 +81,17 @@ impl CommandSession {
         let mut failed = write::write(report, reports, self.run.gate().baseline_text());
         let to_stderr = write::to_stdout(reports);
         // Each result names its configuration (none: the default one).
-        let acts_lines =
-            match write::write_acts(report, args, &a2a_tck::reporting::acts_report::own_configuration) {
-                Ok(lines) => lines,
-                Err(e) => {
-                    failed.push(e);
-                    Vec::new()
-                }
-            };
+        let acts_lines = match write::write_acts(
+            report,
+            args,
+            &a2a_tck::reporting::acts_report::own_configuration,
+        ) {
+            Ok(lines) => lines,
+            Err(e) => {
+                failed.push(e);
+                Vec::new()
+            }
+        };
         let mut summary = if args.quiet {
             quiet_summary(report)
         } else {

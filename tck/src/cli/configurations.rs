@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use a2a_tck::suite::check::Check;
-use a2a_tck::run::configurations::{self, Configuration};
 use a2a_tck::reporting::report::{Report, Verdict};
+use a2a_tck::run::configurations::{self, Configuration};
 use a2a_tck::run::runner::RunOptions;
+use a2a_tck::suite::check::Check;
 use serde::Deserialize;
 
 use crate::cli::{ConfigurationArgs, RunArgs};
@@ -178,7 +178,9 @@ impl Wanted {
         options.target = self.target.clone();
         options.card_url = match &self.card_url {
             Some(url) => url.clone(),
-            None => a2a_tck::exchange::card::card_url_for(&self.target).map_err(|e| e.to_string())?,
+            None => {
+                a2a_tck::exchange::card::card_url_for(&self.target).map_err(|e| e.to_string())?
+            }
         };
         options.builtin = false;
         if args.jobs.is_none() {

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use a2a_tck::facts::destination::Destination;
 use a2a_tck::run::explore::{self, CaseFile, Exploration, ExploreOptions};
 use a2a_tck::run::runner::{RunError, RunOptions};
-use a2a_tck::{run::builtin, exchange::card};
+use a2a_tck::{exchange::card, run::builtin};
 
 use crate::cli::command_session::{interrupted_by, on_signals};
 use crate::cli::flags::{ca_certs, credentials, filter, seconds, user_headers};

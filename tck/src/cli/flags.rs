@@ -64,7 +64,9 @@ pub struct Principals {
 pub fn user_headers(texts: &[String], flag: &str) -> Result<Vec<(String, String)>, String> {
     texts
         .iter()
-        .map(|text| a2a_tck::exchange::wire::parse_user_header(text).map_err(|e| format!("{flag}: {e}")))
+        .map(|text| {
+            a2a_tck::exchange::wire::parse_user_header(text).map_err(|e| format!("{flag}: {e}"))
+        })
         .collect()
 }
 

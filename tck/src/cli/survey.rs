@@ -21,7 +21,9 @@ use a2a_reference_agent::Fault;
 use a2a_tck::api::{self, Binding, Options, ProtocolVersion};
 use a2a_tck::client::client_runner::ClientOptions;
 use a2a_tck::reporting::format::Format;
-use a2a_tck::reporting::survey_index::{self, Agent, Entry, Kind, Outcome, Shard, SurveyIndex, SurveySource};
+use a2a_tck::reporting::survey_index::{
+    self, Agent, Entry, Kind, Outcome, Shard, SurveyIndex, SurveySource,
+};
 use clap::Args;
 use futures::StreamExt as _;
 use serde::{Deserialize, Serialize};
@@ -364,7 +366,8 @@ fn plan(
             }
         }
         (None, Some(card_url)) => {
-            a2a_tck::exchange::card::card_url_for(card_url).map_err(|e| format!("card_url: {e}"))?;
+            a2a_tck::exchange::card::card_url_for(card_url)
+                .map_err(|e| format!("card_url: {e}"))?;
             Options::url(card_url).card_url(card_url)
         }
         (None, None) => return Err("give its target or its card_url".into()),
@@ -467,7 +470,8 @@ fn plan(
         options = options.expect(baseline, path.display().to_string());
     }
     for header in spec.header_env.keys() {
-        a2a_tck::exchange::wire::user_header(header, "x").map_err(|e| format!("header_env: {e}"))?;
+        a2a_tck::exchange::wire::user_header(header, "x")
+            .map_err(|e| format!("header_env: {e}"))?;
     }
     let sha256 = inputs_digest(&spec, base)?;
     Ok(Planned {
@@ -529,7 +533,12 @@ fn plan_client(spec: ClientSpec, base: &Path, folder: String) -> Result<Planned,
         .collect();
     let expect = spec.expect.as_ref().map(|e| base.join(e));
     // Checked here, as `a2a-tck client` checks --expect before its first play.
-    let gate = a2a_tck::reporting::gate::Gate::load(expect.as_deref(), floor, spec.allow_unreviewed, &ids)?;
+    let gate = a2a_tck::reporting::gate::Gate::load(
+        expect.as_deref(),
+        floor,
+        spec.allow_unreviewed,
+        &ids,
+    )?;
     let sha256 = client_digest(&spec, base)?;
     Ok(Planned {
         name: spec.name.clone(),
@@ -747,7 +756,8 @@ async fn survey_one(out: &Path, planned: &Planned) -> Result<Entry, String> {
             return finish(&folder, planned, entry);
         }
     };
-    let exit_status = api::exit_status(&options, &report).unwrap_or(a2a_tck::reporting::gate::EXIT_KIT);
+    let exit_status =
+        api::exit_status(&options, &report).unwrap_or(a2a_tck::reporting::gate::EXIT_KIT);
     written(&folder, planned, &report, exit_status)
 }
 
@@ -1030,7 +1040,9 @@ pub(crate) fn merge(args: MergeArgs) -> ExitCode {
         }
     }
     let path = args.out.join("index.json");
-    if let Err(e) = a2a_tck::reporting::report::write_atomic(&path, merged.index.to_json().as_bytes()) {
+    if let Err(e) =
+        a2a_tck::reporting::report::write_atomic(&path, merged.index.to_json().as_bytes())
+    {
         return usage(&format!("{}: {e}", path.display()));
     }
     eprintln!(

@@ -4,8 +4,8 @@
 
 use std::io::Write as _;
 
-use a2a_tck::reporting::acts_report::{self, ActsDestination};
 use a2a_tck::facts::destination::Destination;
+use a2a_tck::reporting::acts_report::{self, ActsDestination};
 use a2a_tck::reporting::format::Format;
 use a2a_tck::reporting::report::Report;
 

@@ -10,9 +10,9 @@ use serde_json::{json, Map, Value};
 use crate::facts::model::{Binding, ProtocolVersion};
 use crate::facts::operation::{self, jsonrpc_method};
 
-use crate::facts::a2a::ErrorKind;
 use crate::exchange::transport::{Answer, ErrorReply};
 use crate::exchange::wire::HttpReply;
+use crate::facts::a2a::ErrorKind;
 
 use super::stage::{Door, Seen};
 
@@ -61,7 +61,12 @@ impl Call {
 
     /// The task it names: `id`, `taskId`, or a `name` of the form `tasks/{id}[/...]`.
     pub fn task_id(&self) -> Option<String> {
-        let text = |k: &str| self.params.get(k).and_then(Value::as_str).map(str::to_owned);
+        let text = |k: &str| {
+            self.params
+                .get(k)
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
         text("id").or_else(|| text("taskId")).or_else(|| {
             let name = text("name").or_else(|| text("parent"))?;
             name.strip_prefix("tasks/")
@@ -92,7 +97,9 @@ impl Call {
 
     /// One line for people: `POST /a2a/jsonrpc SendMessage`.
     pub fn brief(&self) -> String {
-        let op = self.op.unwrap_or(if self.card_fetch { "card" } else { "?" });
+        let op = self
+            .op
+            .unwrap_or(if self.card_fetch { "card" } else { "?" });
         format!("{} {} ({op})", self.seen.method, self.seen.path)
     }
 }
@@ -134,7 +141,9 @@ fn payload_of(value: &Value) -> Option<(&'static str, &Value)> {
     if let Some(task) = value.get("task").filter(|t| t.is_object()) {
         return Some(("task", task));
     }
-    if let Some(message) = (value.get("message").or_else(|| value.get("msg"))).filter(|m| m.is_object()) {
+    if let Some(message) =
+        (value.get("message").or_else(|| value.get("msg"))).filter(|m| m.is_object())
+    {
         return Some(("message", message));
     }
     match value.get("kind").and_then(Value::as_str) {
@@ -157,13 +166,20 @@ pub fn kind_of(error: &ErrorReply) -> Option<String> {
         ErrorKind::Internal,
     ];
     let kinds: Vec<ErrorKind> = ErrorKind::A2A.iter().copied().chain(protocol).collect();
-    let by_reason = (error.error_info.as_ref())
-        .and_then(|info| kinds.iter().find(|k| k.reason() == Some(info.reason.as_str())));
+    let by_reason = (error.error_info.as_ref()).and_then(|info| {
+        kinds
+            .iter()
+            .find(|k| k.reason() == Some(info.reason.as_str()))
+    });
     let by_code = (error.code).and_then(|code| kinds.iter().find(|k| k.jsonrpc_code() == code));
     let specified = error.binding == Binding::Jsonrpc || error.version == ProtocolVersion::V1_0;
     let by_form = || {
         specified
-            .then(|| kinds.iter().find(|k| crate::exchange::judge::error(error, **k).is_ok()))
+            .then(|| {
+                kinds
+                    .iter()
+                    .find(|k| crate::exchange::judge::error(error, **k).is_ok())
+            })
             .flatten()
     };
     let kind = by_reason.or(by_code).or_else(by_form)?;
@@ -187,7 +203,10 @@ impl Call {
 
     /// Whether it fetched the card where cards were before 0.3 (`/.well-known/agent.json`).
     pub fn legacy_card_fetch(&self) -> bool {
-        self.seen.path.trim_end_matches('/').ends_with(LEGACY_CARD_PATH)
+        self.seen
+            .path
+            .trim_end_matches('/')
+            .ends_with(LEGACY_CARD_PATH)
     }
 
     /// What the agent answered it.
@@ -234,10 +253,9 @@ impl Call {
                         );
                         with_version(crate::exchange::transport::grpc::error_reply(&status))
                     }
-                    None => Answered::Unreadable(format!(
-                        "no gRPC status (HTTP {})",
-                        served.status
-                    )),
+                    None => {
+                        Answered::Unreadable(format!("no gRPC status (HTTP {})", served.status))
+                    }
                 }
             }
             Some(binding) => {
@@ -354,7 +372,11 @@ pub fn read(seen: &Arc<Seen>, prefix: &str) -> Call {
         call.off_url = Some(format!(
             "{} is the card's {} with a slash added",
             seen.path,
-            if call.binding == Some(Binding::Jsonrpc) { "interface URL" } else { "route" }
+            if call.binding == Some(Binding::Jsonrpc) {
+                "interface URL"
+            } else {
+                "route"
+            }
         ));
     }
     call
@@ -379,8 +401,10 @@ fn read_jsonrpc(call: &mut Call) {
     call.binding = Some(Binding::Jsonrpc);
     let seen = Arc::clone(&call.seen);
     if seen.method != "POST" {
-        call.broken
-            .push(format!("a JSON-RPC request sent with {} (not POST)", seen.method));
+        call.broken.push(format!(
+            "a JSON-RPC request sent with {} (not POST)",
+            seen.method
+        ));
     }
     if !json_content_type(&seen) {
         call.broken.push(format!(
@@ -396,7 +420,8 @@ fn read_jsonrpc(call: &mut Call) {
     if body.get("jsonrpc") != Some(&json!("2.0")) {
         call.broken.push(format!(
             "\"jsonrpc\" is {}, not \"2.0\"",
-            body.get("jsonrpc").map_or("absent".into(), Value::to_string)
+            body.get("jsonrpc")
+                .map_or("absent".into(), Value::to_string)
         ));
     }
     match body.get("id") {
@@ -508,13 +533,13 @@ fn read_grpc(call: &mut Call) {
     let mut parts = seen.path.trim_start_matches('/').splitn(2, '/');
     let (service, rpc) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
     let Some(version) = operation::grpc_service(service) else {
-        call.broken
-            .push(format!("the gRPC service {service:?} is not an A2A service"));
+        call.broken.push(format!(
+            "the gRPC service {service:?} is not an A2A service"
+        ));
         return;
     };
     let Some(method) = a2a_proto::method_in(service, rpc) else {
-        call.broken
-            .push(format!("{service} has no rpc {rpc:?}"));
+        call.broken.push(format!("{service} has no rpc {rpc:?}"));
         return;
     };
     call.spoken = Some(version);
@@ -562,7 +587,9 @@ mod tests {
     #[test]
     fn proto_field_names_read_as_json_names() {
         assert_eq!(
-            camel_keys(json!({"message": {"message_id": "m", "task_id": "t", "parts": [{"text": "x"}]}})),
+            camel_keys(
+                json!({"message": {"message_id": "m", "task_id": "t", "parts": [{"text": "x"}]}})
+            ),
             json!({"message": {"messageId": "m", "taskId": "t", "parts": [{"text": "x"}]}})
         );
     }

@@ -143,7 +143,14 @@ mod tests {
         assert_eq!(defaults["description"], "");
         let outcomes = verifies(&defaults);
         assert!(outcomes.len() >= 2, "{outcomes:?}");
-        assert_eq!(outcomes[0], Outcome::Verified { form: PRESENCE_FORM });
-        assert!(outcomes.iter().all(|o| matches!(o, Outcome::Verified { .. })));
+        assert_eq!(
+            outcomes[0],
+            Outcome::Verified {
+                form: PRESENCE_FORM
+            }
+        );
+        assert!(outcomes
+            .iter()
+            .all(|o| matches!(o, Outcome::Verified { .. })));
     }
 }

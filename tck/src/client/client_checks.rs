@@ -5,8 +5,8 @@
 //! reference client's fault that breaks each check is named in its negative case
 //! (`tck/tests/negative/client.rs`), as an agent check's is.
 
-use crate::suite::check::{Check, HarnessError, Level, Needs, Scope, SpecRef, Verdict};
 use crate::facts::model::ProtocolVersion;
+use crate::suite::check::{Check, HarnessError, Level, Needs, Scope, SpecRef, Verdict};
 
 use super::field_wire;
 use super::plays::PlaySpec;

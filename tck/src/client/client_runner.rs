@@ -12,12 +12,14 @@ use serde_json::{json, Value};
 use a2a_reference_agent::{AgentConfig, RunningAgent};
 
 use crate::exchange::card::DeclaredInterface;
-use crate::suite::check::{Level, Status};
 use crate::exchange::evidence::Exchange;
-use crate::suite::filter::Filter;
 use crate::facts::ids::fresh_token;
 use crate::facts::model::{Binding, HarnessError, ProtocolVersion, Verdict};
-use crate::reporting::report::{self, CheckResult, ClientUnderTest, Counts, Mode, Report, Selection, Target};
+use crate::reporting::report::{
+    self, CheckResult, ClientUnderTest, Counts, Mode, Report, Selection, Target,
+};
+use crate::suite::check::{Level, Status};
+use crate::suite::filter::Filter;
 
 use super::adapter::{Adapter, Client};
 use super::calls::{self, Call};
@@ -58,11 +60,25 @@ pub async fn run(options: &ClientOptions) -> Report {
     }
     let (mut adapter, identity) = match options.client.open(options.scenario_timeout).await {
         Ok(opened) => opened,
-        Err(e) => return failed(options, started, format!("the client could not describe itself: {e}"), None),
+        Err(e) => {
+            return failed(
+                options,
+                started,
+                format!("the client could not describe itself: {e}"),
+                None,
+            )
+        }
     };
     let stage = match Stage::start().await {
         Ok(stage) => stage,
-        Err(e) => return failed(options, started, format!("the scripted agent could not start: {e}"), Some(identity)),
+        Err(e) => {
+            return failed(
+                options,
+                started,
+                format!("the scripted agent could not start: {e}"),
+                Some(identity),
+            )
+        }
     };
     let signer = match PlaySigner::new() {
         Ok(signer) => signer,
@@ -83,8 +99,7 @@ pub async fn run(options: &ClientOptions) -> Report {
                 if not_selected(&options.filter, binding, version).is_some() {
                     continue;
                 }
-                let here: Vec<&ClientCheck> =
-                    (checks.iter().copied())
+                let here: Vec<&ClientCheck> = (checks.iter().copied())
                     .filter(|c| client_checks::runs_on(c, spec, version))
                     .collect();
                 if here.is_empty() {
@@ -92,11 +107,26 @@ pub async fn run(options: &ClientOptions) -> Report {
                 }
                 if let Some(reason) = unsupported(&identity, spec, binding, version) {
                     let outcome = Ok(Verdict::NotApplicable { reason });
-                    results.extend(here.iter().map(|c| result(c, binding, version, &outcome, Vec::new(), 0)));
+                    results.extend(
+                        here.iter()
+                            .map(|c| result(c, binding, version, &outcome, Vec::new(), 0)),
+                    );
                     continue;
                 }
                 let play = (&stage, &signer, &mut secrets);
-                results.extend(play_once(options, &mut adapter, play, spec, &here, binding, version, &identity).await);
+                results.extend(
+                    play_once(
+                        options,
+                        &mut adapter,
+                        play,
+                        spec,
+                        &here,
+                        binding,
+                        version,
+                        &identity,
+                    )
+                    .await,
+                );
             }
         }
     }
@@ -115,7 +145,11 @@ pub async fn run(options: &ClientOptions) -> Report {
 }
 
 /// Why the selection leaves a binding x version out, if it does.
-fn not_selected(filter: &Filter, binding: Binding, version: ProtocolVersion) -> Option<&'static str> {
+fn not_selected(
+    filter: &Filter,
+    binding: Binding,
+    version: ProtocolVersion,
+) -> Option<&'static str> {
     if !filter.bindings.is_empty() && !filter.bindings.contains(&binding) {
         Some("not selected (--binding)")
     } else if !filter.versions.is_empty() && !filter.versions.contains(&version) {
@@ -131,7 +165,8 @@ fn interfaces_of(options: &ClientOptions, identity: &ClientUnderTest) -> Vec<Dec
     let mut all = Vec::new();
     for binding in BINDINGS {
         for version in VERSIONS {
-            let declared = identity.bindings.contains(&binding) && identity.versions.contains(&version);
+            let declared =
+                identity.bindings.contains(&binding) && identity.versions.contains(&version);
             let reason = not_selected(&options.filter, binding, version)
                 .map(str::to_owned)
                 .or_else(|| (!declared).then(|| "the client does not declare it".to_owned()));
@@ -161,7 +196,10 @@ fn unsupported(
     version: ProtocolVersion,
 ) -> Option<String> {
     if !identity.bindings.contains(&binding) {
-        return Some(format!("the client declares no {} support", binding.title()));
+        return Some(format!(
+            "the client declares no {} support",
+            binding.title()
+        ));
     }
     if !identity.versions.contains(&version) {
         return Some(format!("the client declares no support for A2A {version}"));
@@ -228,7 +266,11 @@ fn backend_config(spec: &PlaySpec, bearer: &Option<String>) -> AgentConfig {
         no_streaming: spec.card.streaming == Some(false),
         required_extension: spec.card.required_extension,
         // The agent asks for the token only where its card declares the scheme.
-        bearer_tokens: bearer.iter().filter(|_| spec.card.declares_bearer()).cloned().collect(),
+        bearer_tokens: bearer
+            .iter()
+            .filter(|_| spec.card.declares_bearer())
+            .cloned()
+            .collect(),
         ..AgentConfig::default()
     }
 }
@@ -249,7 +291,10 @@ async fn play_once(
     secrets.extend(bearer.clone());
     let all_error = |why: String| -> Vec<CheckResult> {
         let outcome = Err(HarnessError::Internal(why));
-        checks.iter().map(|c| result(c, binding, version, &outcome, Vec::new(), 0)).collect()
+        checks
+            .iter()
+            .map(|c| result(c, binding, version, &outcome, Vec::new(), 0))
+            .collect()
     };
     let backend = match crate::run::builtin::start_with(backend_config(spec, &bearer)).await {
         Ok(agent) => agent,
@@ -263,7 +308,11 @@ async fn play_once(
         Ok(answer) => (answer.bytes().await.ok())
             .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
             .unwrap_or(Value::Null),
-        Err(e) => return all_error(format!("the play's reference agent did not serve its card: {e}")),
+        Err(e) => {
+            return all_error(format!(
+                "the play's reference agent did not serve its card: {e}"
+            ))
+        }
     };
     let token = fresh_token();
     let bases = plays::bases(stage, spec, binding, &token, &identity.bindings);
@@ -295,12 +344,24 @@ async fn play_once(
         trusted_keys,
     );
     stage.begin(Arc::clone(&play));
-    let outcome = adapter.run(&scenario, &card_url, options.scenario_timeout).await;
+    let outcome = adapter
+        .run(&scenario, &card_url, options.scenario_timeout)
+        .await;
     stage.end();
-    let truth = truth_of(&http, &backend, bearer.clone(), spec.card.required_extension).await;
+    let truth = truth_of(
+        &http,
+        &backend,
+        bearer.clone(),
+        spec.card.required_extension,
+    )
+    .await;
     drop(backend);
     // Each request is read with the prefix of the door it came through.
-    let calls: Vec<Call> = play.seen().iter().map(|s| calls::read(s, &s.prefix)).collect();
+    let calls: Vec<Call> = play
+        .seen()
+        .iter()
+        .map(|s| calls::read(s, &s.prefix))
+        .collect();
     let evidence = exchanges::of_play(&calls, &scenario, &outcome, &options.client);
     let seen = Observed {
         play: spec,
@@ -319,7 +380,14 @@ async fn play_once(
         .map(|check| {
             // A step not asked of the client leaves some checks nothing to judge.
             let outcome = verdicts::unasked(check.id, &seen).unwrap_or_else(|| (check.run)(&seen));
-            result(check, binding, version, &outcome, evidence.clone(), duration_ms)
+            result(
+                check,
+                binding,
+                version,
+                &outcome,
+                evidence.clone(),
+                duration_ms,
+            )
         })
         .collect()
 }
@@ -342,7 +410,10 @@ async fn backend_call(
         request = request.bearer_auth(token);
     }
     if extension {
-        request = request.header("A2A-Extensions", a2a_reference_agent::extensions::REQUIRED_EXTENSION);
+        request = request.header(
+            "A2A-Extensions",
+            a2a_reference_agent::extensions::REQUIRED_EXTENSION,
+        );
     }
     let bytes = request.send().await.ok()?.bytes().await.ok()?;
     let answer: Value = serde_json::from_slice(&bytes).ok()?;
@@ -362,7 +433,10 @@ async fn truth_of(
     };
     let listed = call("ListTasks", json!({"pageSize": 100})).await;
     let mut tasks = Vec::new();
-    for task in (listed.as_ref().and_then(|l| l["tasks"].as_array())).into_iter().flatten() {
+    for task in (listed.as_ref().and_then(|l| l["tasks"].as_array()))
+        .into_iter()
+        .flatten()
+    {
         let id = task["id"].clone();
         let full = call("GetTask", json!({"id": id, "historyLength": 50})).await;
         tasks.push(full.unwrap_or_else(|| task.clone()));
@@ -403,8 +477,17 @@ fn target_of(options: &ClientOptions, identity: Option<&ClientUnderTest>) -> Tar
 }
 
 /// The report of a run that could not start.
-fn failed(options: &ClientOptions, started: SystemTime, why: String, identity: Option<ClientUnderTest>) -> Report {
-    let mut report = Report::begun(target_of(options, identity.as_ref()), Selection::of(&options.filter, 0), started);
+fn failed(
+    options: &ClientOptions,
+    started: SystemTime,
+    why: String,
+    identity: Option<ClientUnderTest>,
+) -> Report {
+    let mut report = Report::begun(
+        target_of(options, identity.as_ref()),
+        Selection::of(&options.filter, 0),
+        started,
+    );
     report.mode = Some(Mode::Client);
     report.client = identity;
     report.verdict_reason = why.clone();
@@ -423,7 +506,8 @@ fn assemble(
     places: usize,
     selected: usize,
 ) -> Report {
-    let mut totals: BTreeMap<Level, Counts> = Level::ALL.iter().map(|l| (*l, Counts::default())).collect();
+    let mut totals: BTreeMap<Level, Counts> =
+        Level::ALL.iter().map(|l| (*l, Counts::default())).collect();
     for result in &results {
         totals.entry(result.level).or_default().add(result.status);
     }
@@ -436,7 +520,11 @@ fn assemble(
     if places == 0 {
         verdict_reason = "the client declares no binding x version the selection keeps".into();
     }
-    let mut spec_versions: Vec<String> = identity.versions.iter().map(|v| v.as_str().to_owned()).collect();
+    let mut spec_versions: Vec<String> = identity
+        .versions
+        .iter()
+        .map(|v| v.as_str().to_owned())
+        .collect();
     spec_versions.dedup();
     let target = target_of(options, Some(&identity));
     // The contested sentences the client's results met (the kit's list in `revision`).
@@ -444,7 +532,10 @@ fn assemble(
     for result in &results {
         let judged = matches!(result.status, Status::Pass | Status::Fail | Status::Warn);
         if judged && result.id == "client.interface.first-supported" {
-            let checks = met.sentences.entry(crate::facts::revision::Sentence::InterfaceChoice).or_default();
+            let checks = met
+                .sentences
+                .entry(crate::facts::revision::Sentence::InterfaceChoice)
+                .or_default();
             if checks.is_empty() {
                 checks.push(result.id.clone());
             }

@@ -25,7 +25,12 @@ use super::stage::{Door, Served};
 
 /// The play's evidence: the adapter's run, then the client's requests, bounded as a server
 /// check's evidence is.
-pub fn of_play(calls: &[Call], scenario: &Value, outcome: &Outcome, client: &Client) -> Vec<Exchange> {
+pub fn of_play(
+    calls: &[Call],
+    scenario: &Value,
+    outcome: &Outcome,
+    client: &Client,
+) -> Vec<Exchange> {
     let recorder = Recorder::default();
     recorder.push_evidence(adapter_run(scenario, outcome, client));
     for call in calls {
@@ -88,7 +93,10 @@ fn request(call: &Call) -> Exchange {
         Door::Alt => " (second interface)",
         Door::Dead => " (failing interface)",
     };
-    let query = seen.query.as_deref().map_or(String::new(), |q| format!("?{q}"));
+    let query = seen
+        .query
+        .as_deref()
+        .map_or(String::new(), |q| format!("?{q}"));
     let (body_served, events) = if grpc {
         grpc_answer(&seen.path, &served)
     } else if content_type(&served.headers).starts_with("text/event-stream") {
@@ -106,7 +114,11 @@ fn request(call: &Call) -> Exchange {
     }
     Exchange {
         request: RecordedRequest {
-            method: if grpc { "gRPC".into() } else { seen.method.clone() },
+            method: if grpc {
+                "gRPC".into()
+            } else {
+                seen.method.clone()
+            },
             url: format!("{}{query}{door}", seen.path),
             headers: redact_all(&seen.headers),
             body,

@@ -12,8 +12,8 @@ use crate::facts::model::Binding;
 use super::calls::Call;
 use super::stage::Mishap;
 use super::verdicts::{
-    broken, error_of, kept, kit_error, not_applicable, short, state_name,
-    task_line_problem, untestable, Judged, Observed,
+    broken, error_of, kept, kit_error, not_applicable, short, state_name, task_line_problem,
+    untestable, Judged, Observed,
 };
 
 /// The line of step `i`, or the judge returns why there is none.
@@ -28,13 +28,16 @@ macro_rules! line_of {
 
 /// The terminal states of a task, in the spelling [`state_name`] gives.
 fn terminal(state: &str) -> bool {
-    matches!(state, "completed" | "failed" | "canceled" | "cancelled" | "rejected")
+    matches!(
+        state,
+        "completed" | "failed" | "canceled" | "cancelled" | "rejected"
+    )
 }
 
 /// The stream the stage cut, or what the judge says when there is none.
 fn cut_stream<'a>(seen: &'a Observed) -> Result<&'a Call, Judged> {
-    let cut = (seen.calls.iter())
-        .find(|c| c.op == Some("SendStreamingMessage") && c.seen.served().cut);
+    let cut =
+        (seen.calls.iter()).find(|c| c.op == Some("SendStreamingMessage") && c.seen.served().cut);
     match cut {
         Some(cut) => Ok(cut),
         None if seen.of_op("SendStreamingMessage").next().is_some() => Err(untestable(
@@ -77,7 +80,11 @@ pub(super) fn recovers(seen: &Observed) -> Judged {
             "the stage cut the stream of task {task_id:?} after its first event, while the task \
              was still working, and the client did not follow the task again by itself (no \
              SubscribeToTask, GetTask or webhook on it; it sent {}){}",
-            if sent.is_empty() { "nothing more".into() } else { sent.join(", ") },
+            if sent.is_empty() {
+                "nothing more".into()
+            } else {
+                sent.join(", ")
+            },
             seen.said()
         ));
     }
@@ -126,7 +133,11 @@ pub(super) fn cut_reported(seen: &Observed) -> Judged {
         }
         return kept(format!(
             "the client reported the task as {} ({}), a state the agent served it{}",
-            if state.is_empty() { "without a state".into() } else { state },
+            if state.is_empty() {
+                "without a state".into()
+            } else {
+                state
+            },
             match error_of(line) {
                 Some(error) => format!("with the error {error}"),
                 None => "without an error".into(),
@@ -393,7 +404,11 @@ pub(super) fn polling_bounded(seen: &Observed) -> Judged {
         "the client polled {} times over {span} ms and stopped within the {bound} ms it was \
          given; it reported the task {}{}",
         polls.len(),
-        if state.is_empty() { "without a state".into() } else { state },
+        if state.is_empty() {
+            "without a state".into()
+        } else {
+            state
+        },
         error_of(line).map_or(String::new(), |e| format!(" ({e})"))
     ))
 }

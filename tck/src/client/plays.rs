@@ -205,10 +205,20 @@ pub fn bases(
 ) -> Bases {
     let own_listener = |door: Door| format!("http://{}/p/{token}", stage.addr(door));
     let on_main = |door: Door| {
-        format!("http://{}/p/{token}{}", stage.addr(Door::Main), Stage::segment(door))
+        format!(
+            "http://{}/p/{token}{}",
+            stage.addr(Door::Main),
+            Stage::segment(door)
+        )
     };
     let apart = binding == Binding::Grpc || spec.card.other_origin();
-    let base = |door: Door| if apart { own_listener(door) } else { on_main(door) };
+    let base = |door: Door| {
+        if apart {
+            own_listener(door)
+        } else {
+            on_main(door)
+        }
+    };
     let unspoken = [Binding::Jsonrpc, Binding::Rest, Binding::Grpc]
         .into_iter()
         .find(|b| !declared.contains(b))
@@ -221,7 +231,11 @@ pub fn bases(
     Bases {
         // With its interfaces on another origin, the card stays on the main listener: the
         // interfaces are the second door's.
-        main: if spec.card.other_origin() { own_listener(Door::Alt) } else { base(Door::Main) },
+        main: if spec.card.other_origin() {
+            own_listener(Door::Alt)
+        } else {
+            base(Door::Main)
+        },
         alt: base(Door::Alt),
         // A gRPC address is host:port: a failing gRPC interface is a listener of its own.
         dead: if (spec.card.interfaces.as_deref() == Some("unspoken-first") && unspoken == "GRPC")
@@ -238,7 +252,10 @@ pub fn bases(
 
 /// Where the play's card is.
 pub fn card_url(stage: &Stage, token: &str) -> String {
-    format!("http://{}/p/{token}/.well-known/agent-card.json", stage.addr(Door::Main))
+    format!(
+        "http://{}/p/{token}/.well-known/agent-card.json",
+        stage.addr(Door::Main)
+    )
 }
 
 /// What the play asks of the stage besides its card.
@@ -327,7 +344,8 @@ pub fn card_for(
         ProtocolVersion::V1_0 => {
             let interfaces: Vec<Value> = (listed.iter())
                 .map(|(url, name)| {
-                    let mut entry = json!({"url": url, "protocolBinding": name, "protocolVersion": "1.0"});
+                    let mut entry =
+                        json!({"url": url, "protocolBinding": name, "protocolVersion": "1.0"});
                     if let Some(tenant) = &spec.card.tenant {
                         entry["tenant"] = json!(tenant);
                     }
@@ -413,11 +431,18 @@ fn mix(card: &mut Map<String, Value>, binding: Binding, version: ProtocolVersion
             {"url": alt, "protocolBinding": name, "protocolVersion": other(version).as_str()},
         ]),
     );
-    let v03 = if version == ProtocolVersion::V0_3 { &main } else { &alt };
+    let v03 = if version == ProtocolVersion::V0_3 {
+        &main
+    } else {
+        &alt
+    };
     card.insert("protocolVersion".into(), json!("0.3.0"));
     card.insert("url".into(), json!(v03));
     card.insert("preferredTransport".into(), json!(name));
-    card.insert("additionalInterfaces".into(), json!([{"url": v03, "transport": name}]));
+    card.insert(
+        "additionalInterfaces".into(),
+        json!([{"url": v03, "transport": name}]),
+    );
     if let Some(capabilities) = card.get_mut("capabilities").and_then(Value::as_object_mut) {
         capabilities.insert("extendedAgentCard".into(), json!(false));
     }
@@ -528,7 +553,11 @@ mod tests {
             assert!(ids.insert(check.id), "{} twice", check.id);
             assert!(check.id.starts_with("client."), "{}", check.id);
             assert!(play(judged).is_some(), "{}: no play {judged}", check.id);
-            assert!(!check.spec.statements.is_empty(), "{} cites nothing", check.id);
+            assert!(
+                !check.spec.statements.is_empty(),
+                "{} cites nothing",
+                check.id
+            );
             let first = check.spec.statements[0];
             assert_eq!(
                 crate::facts::registry::section_of(first).as_deref(),
@@ -536,25 +565,45 @@ mod tests {
                 "{}: the section of {first}",
                 check.id
             );
-            let version = if first.starts_with("V03-") { "0.3" } else { "1.0" };
+            let version = if first.starts_with("V03-") {
+                "0.3"
+            } else {
+                "1.0"
+            };
             assert_eq!(check.spec.version, version, "{}", check.id);
         }
         for play in &table.plays {
             assert!(
-                checks.iter().any(|c| super::super::client_checks::play_of(c) == Some(play.id.as_str())),
+                checks
+                    .iter()
+                    .any(|c| super::super::client_checks::play_of(c) == Some(play.id.as_str())),
                 "play {} is judged by no check",
                 play.id
             );
             for step in &play.steps {
                 let op = step["op"].as_str().unwrap();
                 assert!(
-                    ["card", "send", "get", "cancel", "subscribe", "extended_card", "push", "wait"]
-                        .contains(&op),
+                    [
+                        "card",
+                        "send",
+                        "get",
+                        "cancel",
+                        "subscribe",
+                        "extended_card",
+                        "push",
+                        "wait"
+                    ]
+                    .contains(&op),
                     "{}: op {op}",
                     play.id
                 );
             }
-            assert_eq!(play.mishaps().len(), play.mishaps.len(), "{}: a mishap unread", play.id);
+            assert_eq!(
+                play.mishaps().len(),
+                play.mishaps.len(),
+                "{}: a mishap unread",
+                play.id
+            );
         }
     }
 
@@ -577,20 +626,54 @@ mod tests {
             assert_ne!(bases.main, bases.dead);
         }
         // gRPC interfaces are host:port: each door is its own listener.
-        let grpc = bases(&stage, play("preference").unwrap(), Binding::Grpc, "t", &all);
+        let grpc = bases(
+            &stage,
+            play("preference").unwrap(),
+            Binding::Grpc,
+            "t",
+            &all,
+        );
         assert_ne!(origin(&grpc.main), origin(&grpc.alt));
         // The credentials play puts the interfaces on another origin than the card.
-        let apart = bases(&stage, play("credentials-other-origin").unwrap(), Binding::Jsonrpc, "t", &all);
+        let apart = bases(
+            &stage,
+            play("credentials-other-origin").unwrap(),
+            Binding::Jsonrpc,
+            "t",
+            &all,
+        );
         assert_ne!(origin(&apart.main), origin(&card));
         // The binding listed first is one the client does not declare.
-        let unspoken = bases(&stage, play("unspoken-first").unwrap(), Binding::Jsonrpc, "t", &[Binding::Jsonrpc]);
+        let unspoken = bases(
+            &stage,
+            play("unspoken-first").unwrap(),
+            Binding::Jsonrpc,
+            "t",
+            &[Binding::Jsonrpc],
+        );
         assert_eq!(unspoken.unspoken, "HTTP+JSON");
         assert_eq!(origin(&unspoken.dead), origin(&card));
         let no_grpc = [Binding::Jsonrpc, Binding::Rest];
-        let unspoken = bases(&stage, play("unspoken-first").unwrap(), Binding::Jsonrpc, "t", &no_grpc);
+        let unspoken = bases(
+            &stage,
+            play("unspoken-first").unwrap(),
+            Binding::Jsonrpc,
+            "t",
+            &no_grpc,
+        );
         assert_eq!(unspoken.unspoken, "GRPC");
         assert_ne!(origin(&unspoken.dead), origin(&card));
-        assert_eq!(bases(&stage, play("unspoken-first").unwrap(), Binding::Jsonrpc, "t", &all).unspoken, CUSTOM_BINDING);
+        assert_eq!(
+            bases(
+                &stage,
+                play("unspoken-first").unwrap(),
+                Binding::Jsonrpc,
+                "t",
+                &all
+            )
+            .unspoken,
+            CUSTOM_BINDING
+        );
     }
 
     #[test]
@@ -604,15 +687,27 @@ mod tests {
             fallback_from: Binding::Jsonrpc,
         };
         let backend = json!({"name": "n", "supportedInterfaces": [], "skills": [{"id": "s"}], "capabilities": {"extendedAgentCard": false}});
-        let card = card_for(spec, Binding::Jsonrpc, ProtocolVersion::V0_3, &bases, &backend);
+        let card = card_for(
+            spec,
+            Binding::Jsonrpc,
+            ProtocolVersion::V0_3,
+            &bases,
+            &backend,
+        );
         assert_eq!(card["url"], "http://127.0.0.1:3/p/t/a2a/jsonrpc");
-        assert_eq!(card["additionalInterfaces"][1]["url"], "http://127.0.0.1:1/p/t/a2a/jsonrpc");
+        assert_eq!(
+            card["additionalInterfaces"][1]["url"],
+            "http://127.0.0.1:1/p/t/a2a/jsonrpc"
+        );
         assert!(card.get("supportedInterfaces").is_none());
         assert!(card["capabilities"].get("extendedAgentCard").is_none());
         // The failing interface is of another binding the client declares; the play's own
         // (gRPC: host:port) comes second.
         let card = card_for(spec, Binding::Grpc, ProtocolVersion::V1_0, &bases, &backend);
-        assert_eq!(card["supportedInterfaces"][0]["url"], "http://127.0.0.1:3/p/t/a2a/jsonrpc");
+        assert_eq!(
+            card["supportedInterfaces"][0]["url"],
+            "http://127.0.0.1:3/p/t/a2a/jsonrpc"
+        );
         assert_eq!(card["supportedInterfaces"][0]["protocolBinding"], "JSONRPC");
         assert_eq!(card["supportedInterfaces"][1]["url"], "127.0.0.1:1");
         assert_eq!(card["supportedInterfaces"][1]["protocolBinding"], "GRPC");

@@ -9,14 +9,16 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::facts::a2a::ErrorKind;
 use crate::exchange::card::Interface;
 use crate::exchange::evidence::Recorder;
+use crate::exchange::transport::stream::{End, Next};
+use crate::exchange::transport::{
+    Answer, Connector, ErrorReply, Reply, Start, Transport, VersionHeader,
+};
+use crate::exchange::wire::{Limits, Wire};
+use crate::facts::a2a::ErrorKind;
 use crate::facts::ids::{fresh_token, Ids};
 use crate::facts::model::{Binding, ProtocolVersion};
-use crate::exchange::transport::stream::{End, Next};
-use crate::exchange::transport::{Answer, Connector, ErrorReply, Reply, Start, Transport, VersionHeader};
-use crate::exchange::wire::{Limits, Wire};
 
 a2a_reference_agent::declare_faults! {
     /// One rule the reference client breaks on purpose (`--client-fault NAME`).
@@ -118,7 +120,13 @@ fn settled(state: &str) -> bool {
     (super::verdicts::state_name(&json!(state))).is_some_and(|s| {
         matches!(
             s.as_str(),
-            "completed" | "failed" | "canceled" | "cancelled" | "rejected" | "input-required" | "auth-required"
+            "completed"
+                | "failed"
+                | "canceled"
+                | "cancelled"
+                | "rejected"
+                | "input-required"
+                | "auth-required"
         )
     })
 }
@@ -176,7 +184,10 @@ fn missing_required(card: &Value) -> Option<&'static str> {
     } else {
         REQUIRED_CARD_FIELDS_0_3
     };
-    required.iter().copied().find(|f| card.get(*f).is_none_or(Value::is_null))
+    required
+        .iter()
+        .copied()
+        .find(|f| card.get(*f).is_none_or(Value::is_null))
 }
 
 /// How the stored card may be reused: its ETag, and whether the response forbade reuse
@@ -189,8 +200,15 @@ struct CardCache {
 
 impl CardCache {
     fn of(headers: &reqwest::header::HeaderMap) -> CardCache {
-        let text = |name| headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
-        let control = text(reqwest::header::CACHE_CONTROL).unwrap_or_default().to_ascii_lowercase();
+        let text = |name| {
+            headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        let control = text(reqwest::header::CACHE_CONTROL)
+            .unwrap_or_default()
+            .to_ascii_lowercase();
         let revalidate = control.split(',').map(str::trim).any(|d| {
             d == "no-cache" || d == "no-store" || d == "max-age=0" || d.starts_with("no-cache=")
         });
@@ -269,7 +287,12 @@ impl Session {
             card_url,
             bearer: text("bearer"),
             extensions: (scenario["extensions"].as_array())
-                .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
                 .unwrap_or_default(),
             http: crate::exchange::wire::client().ok(),
             card: None,
@@ -278,7 +301,9 @@ impl Session {
             ids: Ids::new(&fresh_token()),
             last_task: None,
             last_context: None,
-            trusted_keys: (scenario["trusted_keys"]["keys"].as_array()).cloned().unwrap_or_default(),
+            trusted_keys: (scenario["trusted_keys"]["keys"].as_array())
+                .cloned()
+                .unwrap_or_default(),
             card_cache: CardCache::default(),
             stored: None,
             recover: true,
@@ -360,7 +385,10 @@ impl Session {
                     .map(|(_, bytes)| bytes);
                 verify_over(&signature, &keys, presence.as_deref())
             } else {
-                matches!(signature.verify_with_any(card, &keys), Outcome::Verified { .. })
+                matches!(
+                    signature.verify_with_any(card, &keys),
+                    Outcome::Verified { .. }
+                )
             };
             verified.push(ok);
         }
@@ -372,7 +400,10 @@ impl Session {
         if accepted {
             Ok(())
         } else {
-            Err(error("SignatureInvalid", "no signature of the card verifies with a trusted key"))
+            Err(error(
+                "SignatureInvalid",
+                "no signature of the card verifies with a trusted key",
+            ))
         }
     }
 
@@ -402,7 +433,10 @@ impl Session {
         if let (Some(token), true) = (&self.bearer, self.has(ClientFault::BearerToCardOrigin)) {
             request = request.bearer_auth(token);
         }
-        let answer = request.send().await.map_err(|e| error("Transport", e.to_string()))?;
+        let answer = request
+            .send()
+            .await
+            .map_err(|e| error("Transport", e.to_string()))?;
         if answer.status() == reqwest::StatusCode::NOT_MODIFIED {
             if let Some(card) = self.stored.clone() {
                 self.card = Some(card.clone());
@@ -415,7 +449,10 @@ impl Session {
             serde_json::from_slice(&bytes).map_err(|e| error("CardRejected", e.to_string()))?;
         if !self.has(ClientFault::AcceptIncompleteCard) {
             if let Some(field) = missing_required(&card) {
-                return Err(error("CardRejected", format!("the card lacks its REQUIRED {field}")));
+                return Err(error(
+                    "CardRejected",
+                    format!("the card lacks its REQUIRED {field}"),
+                ));
             }
         }
         self.card_cache = cache;
@@ -454,8 +491,12 @@ impl Session {
     /// The transport of the interface in use, with the session's credentials and extensions.
     async fn transport(&mut self, credentials: bool) -> Result<Arc<dyn Transport>, Value> {
         self.card().await?;
-        let interface = (self.interfaces.get(self.current).cloned())
-            .ok_or_else(|| error("CardRejected", "the card lists no interface this client speaks"))?;
+        let interface = (self.interfaces.get(self.current).cloned()).ok_or_else(|| {
+            error(
+                "CardRejected",
+                "the card lists no interface this client speaks",
+            )
+        })?;
         let http = (self.http.clone()).ok_or_else(|| error("Transport", "no HTTP client"))?;
         let mut headers = Vec::new();
         let asked = (self.card.as_ref())
@@ -561,9 +602,14 @@ impl Session {
         if let Some(value) = transport.version_value(VersionHeader::Interface) {
             headers.push(("A2A-Version", value));
         }
-        let http = transport.raw(body.to_string().into_bytes(), headers).await?;
-        let read = crate::exchange::transport::answer::read_response(&http.json().unwrap_or(Value::Null), Some(http.status))
-            .ok_or_else(|| "not a JSON-RPC response".to_owned());
+        let http = transport
+            .raw(body.to_string().into_bytes(), headers)
+            .await?;
+        let read = crate::exchange::transport::answer::read_response(
+            &http.json().unwrap_or(Value::Null),
+            Some(http.status),
+        )
+        .ok_or_else(|| "not a JSON-RPC response".to_owned());
         Ok(Reply::new(Binding::Jsonrpc, Some(http.status), read))
     }
 
@@ -613,11 +659,16 @@ impl Session {
             .filter(|_| !self.has(ClientFault::IgnoreTimeout))
             .map(Duration::from_millis);
         let reply = match deadline {
-            Some(deadline) => tokio::time::timeout(deadline, self.call("SendMessage", params, true))
-                .await
-                .map_err(|_| {
-                    error("Transport", format!("no answer within {} ms", deadline.as_millis()))
-                })??,
+            Some(deadline) => {
+                tokio::time::timeout(deadline, self.call("SendMessage", params, true))
+                    .await
+                    .map_err(|_| {
+                        error(
+                            "Transport",
+                            format!("no answer within {} ms", deadline.as_millis()),
+                        )
+                    })??
+            }
             None => self.call("SendMessage", params, true).await?,
         };
         self.result(reply)
@@ -672,7 +723,9 @@ impl Session {
         ];
         let kinds: Vec<ErrorKind> = ErrorKind::A2A.iter().copied().chain(protocol).collect();
         let by_reason = (reply.error_info.as_ref()).and_then(|info| {
-            kinds.iter().find(|k| k.reason() == Some(info.reason.as_str()))
+            kinds
+                .iter()
+                .find(|k| k.reason() == Some(info.reason.as_str()))
         });
         let by_status = match reply.status.as_deref() {
             Some("NOT_FOUND") => Some(&ErrorKind::TaskNotFound),
@@ -681,11 +734,17 @@ impl Session {
             Some("INVALID_ARGUMENT") => Some(&ErrorKind::InvalidParams),
             _ => None,
         };
-        let by_code = reply.code.and_then(|code| kinds.iter().find(|k| k.jsonrpc_code() == code));
+        let by_code = reply
+            .code
+            .and_then(|code| kinds.iter().find(|k| k.jsonrpc_code() == code));
         let kind = by_reason
             .or(by_code)
             .or(by_status)
-            .or_else(|| kinds.iter().find(|k| crate::exchange::judge::is(reply, **k)))
+            .or_else(|| {
+                kinds
+                    .iter()
+                    .find(|k| crate::exchange::judge::is(reply, **k))
+            })
             .map_or("Other".to_owned(), |k| match k {
                 ErrorKind::JsonParse => "ParseError".to_owned(),
                 other => format!("{other:?}"),
@@ -858,7 +917,9 @@ impl Session {
         if !self.has(ClientFault::PushWithoutToken) {
             config["token"] = step["token"].clone();
         }
-        let reply = self.call("CreateTaskPushNotificationConfig", config, false).await?;
+        let reply = self
+            .call("CreateTaskPushNotificationConfig", config, false)
+            .await?;
         match reply.read {
             Ok(Answer::Result(value)) => {
                 let config = value.get("pushNotificationConfig").unwrap_or(&value);
@@ -876,7 +937,11 @@ impl Session {
 }
 
 /// Whether `signature` verifies over `payload` with one of `keys` (ES256 only: the plays').
-fn verify_over(signature: &crate::facts::jws::Signature, keys: &[Value], payload: Option<&[u8]>) -> bool {
+fn verify_over(
+    signature: &crate::facts::jws::Signature,
+    keys: &[Value],
+    payload: Option<&[u8]>,
+) -> bool {
     use base64::Engine as _;
     use ring::signature::{UnparsedPublicKey, ECDSA_P256_SHA256_FIXED};
     let (Some(payload), Ok(bytes)) = (payload, &signature.signature) else {
@@ -945,22 +1010,43 @@ pub fn interfaces_of(card: &Value) -> Vec<Interface> {
     let mut listed: Vec<(Value, Value, Option<ProtocolVersion>, Option<String>)> = Vec::new();
     if let Some(entries) = card["supportedInterfaces"].as_array() {
         for entry in entries {
-            let version = entry["protocolVersion"].as_str().and_then(ProtocolVersion::from_declared);
-            let tenant = entry["tenant"].as_str().filter(|t| !t.is_empty()).map(str::to_owned);
-            listed.push((entry["url"].clone(), entry["protocolBinding"].clone(), version, tenant));
+            let version = entry["protocolVersion"]
+                .as_str()
+                .and_then(ProtocolVersion::from_declared);
+            let tenant = entry["tenant"]
+                .as_str()
+                .filter(|t| !t.is_empty())
+                .map(str::to_owned);
+            listed.push((
+                entry["url"].clone(),
+                entry["protocolBinding"].clone(),
+                version,
+                tenant,
+            ));
         }
     } else {
         let v03 = Some(ProtocolVersion::V0_3);
-        listed.push((card["url"].clone(), card["preferredTransport"].clone(), v03, None));
-        for extra in card["additionalInterfaces"].as_array().into_iter().flatten() {
+        listed.push((
+            card["url"].clone(),
+            card["preferredTransport"].clone(),
+            v03,
+            None,
+        ));
+        for extra in card["additionalInterfaces"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
             listed.push((extra["url"].clone(), extra["transport"].clone(), v03, None));
         }
     }
     let mut interfaces: Vec<Interface> = Vec::new();
     for (url, binding, version, tenant) in listed {
-        let (Some(url), Some(binding), Some(version)) =
-            (url.as_str(), binding.as_str().and_then(Binding::from_card), version)
-        else {
+        let (Some(url), Some(binding), Some(version)) = (
+            url.as_str(),
+            binding.as_str().and_then(Binding::from_card),
+            version,
+        ) else {
             continue;
         };
         let interface = Interface {

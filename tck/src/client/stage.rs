@@ -765,8 +765,8 @@ where
                     self.note(|s| {
                         s.events += kept;
                         s.cut = cut;
-                        let room =
-                            crate::exchange::evidence::EVIDENCE_EVENT_LIMIT.saturating_sub(s.event_ms.len());
+                        let room = crate::exchange::evidence::EVIDENCE_EVENT_LIMIT
+                            .saturating_sub(s.event_ms.len());
                         s.event_ms.extend(std::iter::repeat_n(at, kept.min(room)));
                         if cut {
                             s.elapsed_ms = at;

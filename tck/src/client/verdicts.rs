@@ -8,8 +8,8 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::suite::check::{HarnessError, Verdict};
 use crate::facts::model::{Binding, ProtocolVersion};
+use crate::suite::check::{HarnessError, Verdict};
 
 use super::adapter::Outcome;
 use super::calls::{kind_of, role, Answered, Call};
@@ -62,8 +62,7 @@ impl Observed<'_> {
     }
 
     fn sends(&self) -> impl Iterator<Item = &Call> {
-        (self.calls.iter())
-            .filter(|c| matches!(c.op, Some("SendMessage" | "SendStreamingMessage")))
+        (self.calls.iter()).filter(|c| matches!(c.op, Some("SendMessage" | "SendStreamingMessage")))
     }
 
     /// The line of step `i` of the play, or why there is none.
@@ -130,11 +129,17 @@ impl Observed<'_> {
                     call.text().as_deref() == step["text"].as_str()
                 }
                 (_, Some(task)) if task != "last" => call.task_id().as_deref() == Some(task),
-                _ => call.task_id().is_none_or(|id| !named.contains(&id.as_str())),
+                _ => call
+                    .task_id()
+                    .is_none_or(|id| !named.contains(&id.as_str())),
             }
         };
         let all: Vec<&Call> = self.calls.iter().filter(matches).collect();
-        (all.iter().rev().find(|c| c.door() != Door::Dead).or(all.last())).copied()
+        (all.iter()
+            .rev()
+            .find(|c| c.door() != Door::Dead)
+            .or(all.last()))
+        .copied()
     }
 
     fn no_line(&self, i: usize) -> Judged {
@@ -143,7 +148,10 @@ impl Observed<'_> {
             None => untestable(format!(
                 "the adapter printed no line for step {} ({}){}",
                 i + 1,
-                self.play.steps.get(i).map_or("?".into(), |s| s["op"].to_string()),
+                self.play
+                    .steps
+                    .get(i)
+                    .map_or("?".into(), |s| s["op"].to_string()),
                 if self.outcome.noise.trim().is_empty() {
                     String::new()
                 } else {
@@ -168,7 +176,12 @@ impl Observed<'_> {
         if self.outcome.lines.is_empty() {
             String::new()
         } else {
-            let lines: Vec<String> = self.outcome.lines.iter().map(|l| short(&l.to_string(), 300)).collect();
+            let lines: Vec<String> = self
+                .outcome
+                .lines
+                .iter()
+                .map(|l| short(&l.to_string(), 300))
+                .collect();
             format!("; the adapter printed {}", lines.join(" | "))
         }
     }
@@ -306,7 +319,11 @@ fn texts(holder: &Value) -> String {
 /// it fetched the card where it was served.
 fn legacy_card_path(seen: &Observed, error: &str) -> Option<Judged> {
     let legacy = seen.calls.iter().find(|c| c.legacy_card_fetch())?;
-    if seen.calls.iter().any(|c| c.card_fetch && !c.legacy_card_fetch()) {
+    if seen
+        .calls
+        .iter()
+        .any(|c| c.card_fetch && !c.legacy_card_fetch())
+    {
         return None;
     }
     Some(broken(format!(
@@ -397,7 +414,8 @@ fn refused_card(seen: &Observed, error: String, oddity: &str) -> Judged {
 
 pub(crate) fn card_read(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
-    if let Some(judged) = card_not_given(seen, "reads a card with fields no version defines", true) {
+    if let Some(judged) = card_not_given(seen, "reads a card with fields no version defines", true)
+    {
         return judged;
     }
     if let Some(error) = error_of(line) {
@@ -441,7 +459,9 @@ pub(crate) fn mixed_versions(seen: &Observed) -> Judged {
             Door::Alt => super::plays::other(seen.version),
             Door::Dead => continue,
         };
-        let header = call.version_value().and_then(|v| ProtocolVersion::from_declared(&v));
+        let header = call
+            .version_value()
+            .and_then(|v| ProtocolVersion::from_declared(&v));
         let spoken = call.spoken.or(header);
         if spoken.is_some_and(|v| v != declared) || header.is_some_and(|v| v != declared) {
             wrong.push(format!(
@@ -498,7 +518,8 @@ pub(crate) fn signature_accepted(seen: &Observed) -> Judged {
 
 pub(crate) fn signature_refused(seen: &Observed) -> Judged {
     let line = step_line!(seen, 0);
-    if let Some(judged) = card_not_given(seen, "refuses a card changed after it was signed", false) {
+    if let Some(judged) = card_not_given(seen, "refuses a card changed after it was signed", false)
+    {
         return judged;
     }
     match error_of(line) {
@@ -515,7 +536,11 @@ pub(crate) fn binding_form(seen: &Observed) -> Judged {
     let operations: Vec<&Call> = seen.operations().collect();
     let mut wrong: Vec<String> = Vec::new();
     let mut discouraged: Vec<String> = Vec::new();
-    for call in seen.calls.iter().filter(|c| c.binding.is_some() && !c.card_fetch) {
+    for call in seen
+        .calls
+        .iter()
+        .filter(|c| c.binding.is_some() && !c.card_fetch)
+    {
         for problem in &call.broken {
             wrong.push(format!("{}: {problem}", call.brief()));
         }
@@ -573,10 +598,9 @@ pub(crate) fn version_header(seen: &Observed) -> Judged {
             None => Some(format!("{} carried no A2A-Version", call.brief())),
         })
         .collect();
-    kept_unless(wrong, || format!(
-            "all {} requests carried A2A-Version: 1.0",
-            operations.len()
-        ))
+    kept_unless(wrong, || {
+        format!("all {} requests carried A2A-Version: 1.0", operations.len())
+    })
 }
 
 pub(crate) fn message_valid(seen: &Observed) -> Judged {
@@ -602,7 +626,9 @@ pub(crate) fn message_valid(seen: &Observed) -> Judged {
             problems.push(format!(
                 "{}: the message's role is {}, not user",
                 call.brief(),
-                message.get("role").map_or("absent".into(), Value::to_string)
+                message
+                    .get("role")
+                    .map_or("absent".into(), Value::to_string)
             ));
         }
         // The 0.3 proto names the parts `content`.
@@ -611,27 +637,40 @@ pub(crate) fn message_valid(seen: &Observed) -> Judged {
             problems.push(format!("{}: the message has no parts", call.brief()));
         }
     }
-    kept_unless(problems, || format!(
+    kept_unless(problems, || {
+        format!(
             "{} messages, each with its own messageId, the user role and parts",
             sends.len()
-        ))
+        )
+    })
 }
 
 /// Compares a task line with the task the agent holds; `None` when they agree.
-pub(super) fn task_line_problem(line: &Value, truth: &Truth, expect_state: Option<&str>) -> Option<String> {
+pub(super) fn task_line_problem(
+    line: &Value,
+    truth: &Truth,
+    expect_state: Option<&str>,
+) -> Option<String> {
     if let Some(error) = error_of(line) {
         if line["result"].as_str() != Some("task") {
-            return Some(format!("the client gave an error where the agent served a task ({error})"));
+            return Some(format!(
+                "the client gave an error where the agent served a task ({error})"
+            ));
         }
     }
     if line["result"].as_str() != Some("task") {
-        return Some(format!("the client gave {}, not a task", short(&line.to_string(), 200)));
+        return Some(format!(
+            "the client gave {}, not a task",
+            short(&line.to_string(), 200)
+        ));
     }
     let Some(id) = line["task_id"].as_str() else {
         return Some("the client gave a task without its id".into());
     };
     let Some(task) = truth.task(id) else {
-        return Some(format!("the client gave the task id {id:?}, which the agent never made"));
+        return Some(format!(
+            "the client gave the task id {id:?}, which the agent never made"
+        ));
     };
     if let Some(context) = line["context_id"].as_str() {
         if task["contextId"].as_str() != Some(context) {
@@ -642,7 +681,9 @@ pub(super) fn task_line_problem(line: &Value, truth: &Truth, expect_state: Optio
         }
     }
     let read = state_name(&line["state"]);
-    let served = expect_state.map(str::to_owned).or_else(|| state_name(&task["status"]["state"]));
+    let served = expect_state
+        .map(str::to_owned)
+        .or_else(|| state_name(&task["status"]["state"]));
     if read != served {
         return Some(format!(
             "the client gave the state {}, the agent served {}",
@@ -653,7 +694,9 @@ pub(super) fn task_line_problem(line: &Value, truth: &Truth, expect_state: Optio
     if let Some(artifacts) = line["artifacts"].as_array() {
         for served in task["artifacts"].as_array().into_iter().flatten() {
             let text = texts(served);
-            let held = artifacts.iter().find(|a| a["artifact_id"] == served["artifactId"]);
+            let held = artifacts
+                .iter()
+                .find(|a| a["artifact_id"] == served["artifactId"]);
             match held {
                 Some(held) if held["text"].as_str().unwrap_or("") == text => {}
                 Some(held) => {
@@ -673,7 +716,6 @@ pub(super) fn task_line_problem(line: &Value, truth: &Truth, expect_state: Optio
     }
     None
 }
-
 
 /// The line of step `i` for a judge that judges steps one by one: the line, or what to do
 /// with the step (a broken rule is a problem of the step; N/A and UNTESTABLE leave it unjudged,
@@ -725,7 +767,9 @@ fn message_text(message: &Value) -> String {
 fn served_task_problem(line: &Value, task: &Value) -> Option<String> {
     if let Some(error) = error_of(line) {
         if line["result"].as_str() != Some("task") {
-            return Some(format!("the agent answered with a task; the client gave an error ({error})"));
+            return Some(format!(
+                "the agent answered with a task; the client gave an error ({error})"
+            ));
         }
     }
     if line["result"].as_str() != Some("task") {
@@ -737,7 +781,11 @@ fn served_task_problem(line: &Value, task: &Value) -> Option<String> {
     let served_id = task["id"].as_str().unwrap_or("");
     match line["task_id"].as_str() {
         Some(id) if id == served_id => {}
-        Some(id) => return Some(format!("the client gave the task id {id:?}, the agent answered {served_id:?}")),
+        Some(id) => {
+            return Some(format!(
+                "the client gave the task id {id:?}, the agent answered {served_id:?}"
+            ))
+        }
         None => return Some("the client gave a task without its id".into()),
     }
     if let Some(context) = line["context_id"].as_str() {
@@ -760,7 +808,9 @@ fn served_task_problem(line: &Value, task: &Value) -> Option<String> {
     if let Some(artifacts) = line["artifacts"].as_array() {
         for served in task["artifacts"].as_array().into_iter().flatten() {
             let text = message_text(served);
-            let held = artifacts.iter().find(|a| a["artifact_id"] == served["artifactId"]);
+            let held = artifacts
+                .iter()
+                .find(|a| a["artifact_id"] == served["artifactId"]);
             match held {
                 Some(held) if held["text"].as_str().unwrap_or("") == text => {}
                 Some(held) => {
@@ -925,7 +975,10 @@ pub(crate) fn read_errors(seen: &Observed) -> Judged {
         };
         let Some(call) = seen.call_of_step(i) else {
             every_unasked = false;
-            unjudged.push(format!("step {} ({op}): the client made no request for it", i + 1));
+            unjudged.push(format!(
+                "step {} ({op}): the client made no request for it",
+                i + 1
+            ));
             continue;
         };
         let error = match call.answered() {
@@ -940,7 +993,9 @@ pub(crate) fn read_errors(seen: &Observed) -> Judged {
         };
         judged += 1;
         let served = kind_of(&error);
-        let said = served.clone().unwrap_or_else(|| format!("an error ({error})"));
+        let said = served
+            .clone()
+            .unwrap_or_else(|| format!("an error ({error})"));
         match (line["error"]["kind"].as_str(), served.as_deref()) {
             (Some(kind), Some(served)) if kind == served => {}
             (Some(kind), _) if unspecified => {
@@ -1082,7 +1137,8 @@ pub(crate) fn streaming_off(seen: &Observed) -> Judged {
 }
 
 pub(crate) fn resubscribe(seen: &Observed) -> Judged {
-    let cut = (seen.calls.iter()).find(|c| c.op == Some("SendStreamingMessage") && c.seen.served().cut);
+    let cut =
+        (seen.calls.iter()).find(|c| c.op == Some("SendStreamingMessage") && c.seen.served().cut);
     let Some(cut) = cut else {
         return match seen.of_op("SendStreamingMessage").next() {
             Some(_) => untestable(
@@ -1095,13 +1151,19 @@ pub(crate) fn resubscribe(seen: &Observed) -> Judged {
         return untestable("the agent made no task".into());
     };
     let task_id = task["id"].as_str().unwrap_or("");
-    let after: Vec<&Call> = (seen.operations()).filter(|c| c.seen.at_ms >= cut.seen.at_ms && !std::ptr::eq(*c, cut)).collect();
+    let after: Vec<&Call> = (seen.operations())
+        .filter(|c| c.seen.at_ms >= cut.seen.at_ms && !std::ptr::eq(*c, cut))
+        .collect();
     let Some(subscribe) = after.iter().find(|c| c.op == Some("SubscribeToTask")) else {
         let sent: Vec<String> = after.iter().map(|c| c.brief()).collect();
         return broken(format!(
             "after the stage cut the stream, the client did not subscribe to the task again \
              (it sent: {})",
-            if sent.is_empty() { "nothing".into() } else { sent.join(", ") }
+            if sent.is_empty() {
+                "nothing".into()
+            } else {
+                sent.join(", ")
+            }
         ));
     };
     if subscribe.task_id().as_deref() != Some(task_id) {
@@ -1132,7 +1194,10 @@ pub(crate) fn chunks(seen: &Observed) -> Judged {
     }
     let line = step_line!(seen, 0);
     if line["artifacts"].as_array().is_none() {
-        return broken(format!("the client gave no artifacts: {}", short(&line.to_string(), 200)));
+        return broken(format!(
+            "the client gave no artifacts: {}",
+            short(&line.to_string(), 200)
+        ));
     }
     match task_line_problem(line, seen.truth, None) {
         None => kept("the chunks were put together into the artifact as built".into()),
@@ -1145,7 +1210,10 @@ pub(crate) fn first_supported(seen: &Observed) -> Judged {
         return seen.no_request("A2A request");
     };
     // V03-5.6.3-05 and V10-8.3.2-01 (3): the URL the card gives, a MUST in both versions.
-    let off: Vec<String> = seen.operations().filter_map(|c| c.off_url.clone()).collect();
+    let off: Vec<String> = seen
+        .operations()
+        .filter_map(|c| c.off_url.clone())
+        .collect();
     if !off.is_empty() {
         return broken(format!(
             "the client sent to a URL the card does not give ({}), where 0.3 §5.6.3 and 1.0 \
@@ -1253,7 +1321,10 @@ pub(crate) fn extended_authenticated(seen: &Observed) -> Judged {
         .map(|c| c.brief())
         .collect();
     if bare.is_empty() {
-        kept("the extended card was asked for with the bearer token the card's scheme asks for".into())
+        kept(
+            "the extended card was asked for with the bearer token the card's scheme asks for"
+                .into(),
+        )
     } else {
         broken(format!(
             "the card declares a bearer scheme; the client asked for the extended card without \
@@ -1266,7 +1337,12 @@ pub(crate) fn extended_authenticated(seen: &Observed) -> Judged {
 pub(crate) fn extended_used(seen: &Observed) -> Judged {
     let line = step_line!(seen, 1);
     let asks: Vec<&Call> = seen.of_op("GetExtendedAgentCard").collect();
-    let Some(ask) = asks.iter().rev().find(|c| c.door() != Door::Dead).or(asks.last()) else {
+    let Some(ask) = asks
+        .iter()
+        .rev()
+        .find(|c| c.door() != Door::Dead)
+        .or(asks.last())
+    else {
         return seen.no_request("GetExtendedAgentCard request");
     };
     // What the agent answered the request the client made for it.
@@ -1303,12 +1379,18 @@ pub(crate) fn extended_used(seen: &Observed) -> Judged {
         .collect();
     let served = skill_ids(&served);
     if read == served {
-        kept(format!("the client gave the extended card the agent served (skills {served:?})"))
+        kept(format!(
+            "the client gave the extended card the agent served (skills {served:?})"
+        ))
     } else {
         broken(format!(
             "the client gave a card with the skills {read:?}; the extended card the agent served \
              has {served:?}{}",
-            if read == skill_ids(seen.card) { " (the public card's)" } else { "" }
+            if read == skill_ids(seen.card) {
+                " (the public card's)"
+            } else {
+                ""
+            }
         ))
     }
 }
@@ -1360,11 +1442,18 @@ pub(crate) fn push(seen: &Observed) -> Judged {
     let task_id = task["id"].as_str().unwrap_or("");
     let wanted: Vec<(&str, &str)> = (seen.play.steps.iter())
         .filter(|s| s["op"] == "push")
-        .map(|s| (s["url"].as_str().unwrap_or(""), s["token"].as_str().unwrap_or("")))
+        .map(|s| {
+            (
+                s["url"].as_str().unwrap_or(""),
+                s["token"].as_str().unwrap_or(""),
+            )
+        })
         .collect();
     let mut problems = Vec::new();
     for (url, token) in &wanted {
-        let found = creates.iter().find(|c| find_text(&c.params, "token") == Some(*token));
+        let found = creates
+            .iter()
+            .find(|c| find_text(&c.params, "token") == Some(*token));
         match found {
             None => problems.push(format!("no push config carried the token {token:?}")),
             Some(call) => {
@@ -1383,10 +1472,12 @@ pub(crate) fn push(seen: &Observed) -> Judged {
             }
         }
     }
-    kept_unless(problems, || format!(
+    kept_unless(problems, || {
+        format!(
             "{} push configs, each with the task's id, the URL and its own token",
             wanted.len()
-        ))
+        )
+    })
 }
 
 #[cfg(test)]
@@ -1396,7 +1487,13 @@ mod tests {
 
     #[test]
     fn states_are_read_in_both_spellings() {
-        assert_eq!(state_name(&"TASK_STATE_INPUT_REQUIRED".into()).as_deref(), Some("input-required"));
-        assert_eq!(state_name(&"completed".into()).as_deref(), Some("completed"));
+        assert_eq!(
+            state_name(&"TASK_STATE_INPUT_REQUIRED".into()).as_deref(),
+            Some("input-required")
+        );
+        assert_eq!(
+            state_name(&"completed".into()).as_deref(),
+            Some("completed")
+        );
     }
 }

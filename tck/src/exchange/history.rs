@@ -166,15 +166,22 @@ impl History {
     /// Every observation so far, on every binding and version, in the order they were
     /// recorded.
     pub fn all(&self) -> Vec<Observation> {
-        self.observations.lock().map(|all| all.clone()).unwrap_or_default()
+        self.observations
+            .lock()
+            .map(|all| all.clone())
+            .unwrap_or_default()
     }
 
     /// Every observation so far made on `place`, in the order they were recorded.
     pub fn on(&self, place: (Binding, ProtocolVersion)) -> Vec<Observation> {
-        (self.observations.lock().map(|all| all.clone()).unwrap_or_default())
-            .into_iter()
-            .filter(|o| (o.binding, o.version) == place)
-            .collect()
+        (self
+            .observations
+            .lock()
+            .map(|all| all.clone())
+            .unwrap_or_default())
+        .into_iter()
+        .filter(|o| (o.binding, o.version) == place)
+        .collect()
     }
 }
 
@@ -311,22 +318,24 @@ pub fn reads_remove(observations: &[Observation]) -> Vec<Violation> {
                 // history grows is no loss. A window never shrinks, so messages are lost only
                 // when the later history is also shorter. A read that leaves a member out
                 // shows nothing either way. Artifacts have no window.
-                let lost = |earlier: &Option<Vec<String>>, later: &Option<Vec<String>>, windowed| {
-                    let (Some(earlier), Some(later)) = (earlier, later) else {
-                        return Vec::new();
+                let lost =
+                    |earlier: &Option<Vec<String>>, later: &Option<Vec<String>>, windowed| {
+                        let (Some(earlier), Some(later)) = (earlier, later) else {
+                            return Vec::new();
+                        };
+                        if windowed && later.len() >= earlier.len() {
+                            return Vec::new();
+                        }
+                        let now: BTreeSet<&String> = later.iter().collect();
+                        (earlier.iter())
+                            .filter(|id| !now.contains(id))
+                            .cloned()
+                            .collect::<Vec<_>>()
                     };
-                    if windowed && later.len() >= earlier.len() {
-                        return Vec::new();
-                    }
-                    let now: BTreeSet<&String> = later.iter().collect();
-                    (earlier.iter())
-                        .filter(|id| !now.contains(id))
-                        .cloned()
-                        .collect::<Vec<_>>()
-                };
                 let messages = lost(&a.history, &b.history, true);
                 let artifacts = lost(&a.artifacts, &b.artifacts, false);
-                (!messages.is_empty() || !artifacts.is_empty()).then_some((a, b, messages, artifacts))
+                (!messages.is_empty() || !artifacts.is_empty())
+                    .then_some((a, b, messages, artifacts))
             })
         });
         if let Some((a, b, messages, artifacts)) = broken {

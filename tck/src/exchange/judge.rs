@@ -11,10 +11,10 @@
 //! ([`revision::judging`]): the latest, with an older revision's answer tolerated, or the one
 //! pinned with `--spec-revision`, strictly.
 
-use crate::facts::a2a::{self, ErrorKind};
-use crate::facts::revision::{self, Judging, Sentence};
-use crate::facts::model::{Binding, ProtocolVersion, Verdict};
 use crate::exchange::transport::{Answer, ErrorReply, Reply};
+use crate::facts::a2a::{self, ErrorKind};
+use crate::facts::model::{Binding, ProtocolVersion, Verdict};
+use crate::facts::revision::{self, Judging, Sentence};
 
 /// What `kind` looks like on `binding` in `version`, for `expected` in a violation.
 pub fn expected(kind: ErrorKind, binding: Binding, version: ProtocolVersion) -> String {

@@ -11,8 +11,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::facts::model::{Binding, ProtocolVersion};
 use crate::exchange::evidence::Exchange;
+use crate::facts::model::{Binding, ProtocolVersion};
 
 /// The latency of one operation on one binding x version.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -227,7 +227,9 @@ impl Pace {
         state.calm = state.limit;
         if to < state.limit {
             if state.lowered.len() < REASONS_KEPT {
-                state.lowered.push(format!("{} to {}: {why}", state.limit, to.max(1)));
+                state
+                    .lowered
+                    .push(format!("{} to {}: {why}", state.limit, to.max(1)));
             }
             self.set_limit(state, to);
         }
@@ -376,8 +378,19 @@ pub fn contention(message: &str) -> Option<&'static str> {
         "connection pool",
     ];
     const STEMS: &[&str] = &[
-        "lock", "deadlock", "busy", "overload", "contention", "contended", "throttl",
-        "concurren", "exhausted", "unavailable", "timeout", "capacity", "temporarily",
+        "lock",
+        "deadlock",
+        "busy",
+        "overload",
+        "contention",
+        "contended",
+        "throttl",
+        "concurren",
+        "exhausted",
+        "unavailable",
+        "timeout",
+        "capacity",
+        "temporarily",
     ];
     let lower = message.to_lowercase();
     if let Some(phrase) = PHRASES.iter().find(|p| lower.contains(*p)) {
@@ -431,7 +444,11 @@ mod tests {
         assert!(load_sign(&rpc_error(-32603, "Session was modified in storage")).is_some());
         assert!(load_sign(&rpc_error(-32603, "Server busy, try later")).is_some());
         assert!(load_sign(&rpc_error(-32603, "Internal error")).is_none());
-        assert!(load_sign(&rpc_error(-32603, "'NoneType' object has no attribute 'role'")).is_none());
+        assert!(load_sign(&rpc_error(
+            -32603,
+            "'NoneType' object has no attribute 'role'"
+        ))
+        .is_none());
         assert!(load_sign(&rpc_error(-32602, "the lock is not a field")).is_none());
         assert!(load_sign(&rpc_error(-32001, "Task not found")).is_none());
         assert!(load_sign(&exchange(500, json!({"error": "boom"}), 5)).is_none());
@@ -445,7 +462,10 @@ mod tests {
         broken.response = None;
         broken.error = Some("connection reset".into());
         assert!(load_sign(&broken).is_some());
-        broken.error = Some(format!("connection reset{}", crate::exchange::wire::RETRIED));
+        broken.error = Some(format!(
+            "connection reset{}",
+            crate::exchange::wire::RETRIED
+        ));
         assert!(load_sign(&broken).is_none());
         let mut silent = ok(5);
         silent.error = Some("the stream stayed open, silent for 5s".into());
@@ -517,18 +537,22 @@ mod tests {
         let held: Vec<Permit> = futures::future::join_all((0..4).map(|_| pace.acquire())).await;
         assert_eq!(pace.concurrency().most_in_flight, 4);
         // No fifth until one comes back.
-        assert!(tokio::time::timeout(Duration::from_millis(20), pace.acquire())
-            .await
-            .is_err());
+        assert!(
+            tokio::time::timeout(Duration::from_millis(20), pace.acquire())
+                .await
+                .is_err()
+        );
         {
             let mut state = pace.state.lock().unwrap();
             pace.lower(&mut state, 2, "test".into());
         }
         drop(held);
         let two: Vec<Permit> = futures::future::join_all((0..2).map(|_| pace.acquire())).await;
-        assert!(tokio::time::timeout(Duration::from_millis(20), pace.acquire())
-            .await
-            .is_err());
+        assert!(
+            tokio::time::timeout(Duration::from_millis(20), pace.acquire())
+                .await
+                .is_err()
+        );
         drop(two);
         let alone = Pace::alone();
         let _mine = alone.acquire().await;

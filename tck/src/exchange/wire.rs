@@ -225,7 +225,11 @@ impl Wire {
         (sent.into_iter())
             .map(|(k, v)| {
                 let user = (self.extra.iter()).any(|(name, _)| name.eq_ignore_ascii_case(&k));
-                let shown = if user { "[redacted]".to_string() } else { redact(&k, &v) };
+                let shown = if user {
+                    "[redacted]".to_string()
+                } else {
+                    redact(&k, &v)
+                };
                 (k, shown)
             })
             .collect()
@@ -294,15 +298,16 @@ impl Wire {
         self.recorder.push(Exchange {
             request: request.clone(),
             response: None,
-            error: Some(format!(
-                "{}{RETRIED}",
-                classify(&first)
-            )),
+            error: Some(format!("{}{RETRIED}", classify(&first))),
             elapsed_ms: started.elapsed().as_millis() as u64,
             events: Vec::new(),
             dropped: None,
         });
-        self.client.fresh.execute(again).await.map_err(|e| classify(&e))
+        self.client
+            .fresh
+            .execute(again)
+            .await
+            .map_err(|e| classify(&e))
     }
 
     /// Sends a request whose answer is read piece by piece (a stream). The status and headers

@@ -15,7 +15,17 @@ use sha2::{Digest, Sha256};
 
 /// What a check that needs an undeclared scenario gets (`--undeclared`).
 #[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
     JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
@@ -113,8 +123,7 @@ impl SutBehaviors {
     pub fn parse(text: &str) -> Result<SutBehaviors, String> {
         let shape = "an ACTS SUT behaviours file is a mapping with `acts_version` and a \
                      `behaviors` list, each item with a `prefix` (ACTS §11.1)";
-        let file: File =
-            serde_yaml_ng::from_str(text).map_err(|e| format!("{e}; {shape}"))?;
+        let file: File = serde_yaml_ng::from_str(text).map_err(|e| format!("{e}; {shape}"))?;
         let acts_version = match file.acts_version {
             Version::Text(text) => text,
             Version::Number(number) => number.to_string(),
@@ -126,8 +135,7 @@ impl SutBehaviors {
             return Err(format!("`behaviors` is empty; {shape}"));
         }
         for (index, behavior) in file.behaviors.iter().enumerate() {
-            if !behavior.prefix.starts_with("tck-") || behavior.prefix.trim() != behavior.prefix
-            {
+            if !behavior.prefix.starts_with("tck-") || behavior.prefix.trim() != behavior.prefix {
                 return Err(format!(
                     "behaviors[{index}]: the prefix `{}` does not start with `tck-` (ACTS §11.2)",
                     behavior.prefix

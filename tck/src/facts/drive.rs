@@ -124,7 +124,10 @@ impl Drive {
                     for value in (send.parts.iter().flatten()).chain(&send.metadata) {
                         pointers_in(value, &mut pointers);
                     }
-                    if let Some(bad) = pointers.iter().find(|p| !p.is_empty() && !p.starts_with('/')) {
+                    if let Some(bad) = pointers
+                        .iter()
+                        .find(|p| !p.is_empty() && !p.starts_with('/'))
+                    {
                         return Err(format!(
                             "`{name}{what}`: the pointer {bad:?} is no JSON pointer (RFC 6901): it \
                              must start with `/`, e.g. \"/{bad}\""
@@ -182,7 +185,8 @@ impl Drive {
     /// first message); anything else the scenario's own first message. Pointers read `task`
     /// (one that finds nothing there gives null; [`Drive::unresolved`] names them).
     pub fn follow_up(&self, name: &str, task: &Value) -> Option<(Value, Option<Value>)> {
-        self.follow_up_send(name, task).map(|send| render(send, task))
+        self.follow_up_send(name, task)
+            .map(|send| render(send, task))
     }
 
     /// The pointers of the follow-up playing `name` on `task` that find nothing in `task`:

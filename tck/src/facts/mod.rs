@@ -5,14 +5,14 @@
 //! ([`revision`]). Nothing here imports another layer.
 
 pub mod a2a;
-pub mod model;
-pub mod ids;
-pub mod service_params;
-pub mod jws;
-pub mod registry;
-pub mod destination;
-pub mod stop;
-pub mod drive;
 pub mod behaviors;
-pub mod revision;
+pub mod destination;
+pub mod drive;
+pub mod ids;
+pub mod jws;
+pub mod model;
 pub mod operation;
+pub mod registry;
+pub mod revision;
+pub mod service_params;
+pub mod stop;

@@ -18,10 +18,22 @@ pub const METHODS: &[(&str, &str)] = &[
     ("ListTasks", "tasks/list"),
     ("CancelTask", "tasks/cancel"),
     ("SubscribeToTask", "tasks/resubscribe"),
-    ("CreateTaskPushNotificationConfig", "tasks/pushNotificationConfig/set"),
-    ("GetTaskPushNotificationConfig", "tasks/pushNotificationConfig/get"),
-    ("ListTaskPushNotificationConfigs", "tasks/pushNotificationConfig/list"),
-    ("DeleteTaskPushNotificationConfig", "tasks/pushNotificationConfig/delete"),
+    (
+        "CreateTaskPushNotificationConfig",
+        "tasks/pushNotificationConfig/set",
+    ),
+    (
+        "GetTaskPushNotificationConfig",
+        "tasks/pushNotificationConfig/get",
+    ),
+    (
+        "ListTaskPushNotificationConfigs",
+        "tasks/pushNotificationConfig/list",
+    ),
+    (
+        "DeleteTaskPushNotificationConfig",
+        "tasks/pushNotificationConfig/delete",
+    ),
     ("GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"),
 ];
 
@@ -215,19 +227,39 @@ mod tests {
     #[test]
     fn rest_routes_are_read_with_tenant_version_and_trailing_slash() {
         let route = rest_route("POST", "/a2a/rest/acme/message:send").unwrap();
-        assert_eq!((route.name, route.spoken), ("SendMessage", ProtocolVersion::V1_0));
+        assert_eq!(
+            (route.name, route.spoken),
+            ("SendMessage", ProtocolVersion::V1_0)
+        );
         assert_eq!(route.tenant("/a2a/rest").as_deref(), Some("acme"));
-        assert_eq!(rest_route("POST", "/a2a/rest/message:send/").unwrap().tenant("/a2a/rest"), None);
+        assert_eq!(
+            rest_route("POST", "/a2a/rest/message:send/")
+                .unwrap()
+                .tenant("/a2a/rest"),
+            None
+        );
         let route = rest_route("POST", "/a2a/rest/v1/tasks/t-1:cancel").unwrap();
-        assert_eq!((route.name, route.spoken), ("CancelTask", ProtocolVersion::V0_3));
+        assert_eq!(
+            (route.name, route.spoken),
+            ("CancelTask", ProtocolVersion::V0_3)
+        );
         assert_eq!(route.fields["id"], "t-1");
         assert_eq!(route.before, vec!["a2a", "rest"]);
         let route = rest_route("POST", "/tasks/t-1/pushNotificationConfigs").unwrap();
         assert_eq!(route.name, "CreateTaskPushNotificationConfig");
         assert_eq!(route.fields["taskId"], "t-1");
-        assert_eq!(rest_route("GET", "/v1/card").unwrap().name, "GetExtendedAgentCard");
-        assert_eq!(rest_route("GET", "/acme/tasks?pageSize=1").unwrap().name, "ListTasks");
-        assert_eq!(rest_route("GET", "/tasks/abc/").unwrap().fields["id"], "abc");
+        assert_eq!(
+            rest_route("GET", "/v1/card").unwrap().name,
+            "GetExtendedAgentCard"
+        );
+        assert_eq!(
+            rest_route("GET", "/acme/tasks?pageSize=1").unwrap().name,
+            "ListTasks"
+        );
+        assert_eq!(
+            rest_route("GET", "/tasks/abc/").unwrap().fields["id"],
+            "abc"
+        );
         assert!(rest_route("PUT", "/message:send").is_none());
         assert!(rest_route("POST", "/Message:Send").is_none());
         assert!(rest_route("GET", "/.well-known/agent-card.json").is_none());
@@ -242,7 +274,10 @@ mod tests {
             (Binding::Jsonrpc, "SendMessage", ProtocolVersion::V0_3)
         );
         let op = of_request("POST", "/a2a.v1.A2AService/TaskSubscription", true, None).unwrap();
-        assert_eq!((op.name, op.spoken), ("SubscribeToTask", ProtocolVersion::V0_3));
+        assert_eq!(
+            (op.name, op.spoken),
+            ("SubscribeToTask", ProtocolVersion::V0_3)
+        );
         assert_eq!(jsonrpc_method("tasks/send"), None);
         assert_eq!(
             of_request("GET", "/p/t/a2a/rest/tasks/x", false, None).map(|o| o.name),

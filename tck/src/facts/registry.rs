@@ -75,7 +75,10 @@ pub fn section_of(id: &str) -> Option<String> {
             .flat_map(|(_, text)| parse(text).unwrap_or_default())
             .collect()
     });
-    entries.iter().find(|e| e.id == id).map(|e| e.section.clone())
+    entries
+        .iter()
+        .find(|e| e.id == id)
+        .map(|e| e.section.clone())
 }
 
 /// Parses one registry's text.

@@ -74,7 +74,11 @@ pub const REVISIONS: &[Revision] = &[
         tag: "1.0.0",
         errors: &[
             row(ErrorKind::TaskNotCancelable, "FAILED_PRECONDITION", 409),
-            row(ErrorKind::PushNotificationNotSupported, "UNIMPLEMENTED", 400),
+            row(
+                ErrorKind::PushNotificationNotSupported,
+                "UNIMPLEMENTED",
+                400,
+            ),
             row(ErrorKind::UnsupportedOperation, "UNIMPLEMENTED", 400),
             row(ErrorKind::ContentTypeNotSupported, "INVALID_ARGUMENT", 415),
             row(ErrorKind::InvalidAgentResponse, "INTERNAL", 502),
@@ -111,19 +115,24 @@ impl Revision {
     /// and the like), which §5.4 does not list.
     pub fn error(&self, kind: ErrorKind) -> Option<ErrorRow> {
         ErrorKind::A2A.contains(&kind).then(|| {
-            (self.errors.iter().find(|r| r.kind == kind).copied())
-                .unwrap_or(row(kind, kind.grpc_status(), kind.http_status()))
+            (self.errors.iter().find(|r| r.kind == kind).copied()).unwrap_or(row(
+                kind,
+                kind.grpc_status(),
+                kind.http_status(),
+            ))
         })
     }
 
     /// The gRPC status of `kind` in this revision (generic errors: as every revision has it).
     pub fn grpc_status(&self, kind: ErrorKind) -> &'static str {
-        self.error(kind).map_or_else(|| kind.grpc_status(), |r| r.grpc)
+        self.error(kind)
+            .map_or_else(|| kind.grpc_status(), |r| r.grpc)
     }
 
     /// The HTTP status of `kind` in this revision (generic errors: as every revision has it).
     pub fn http_status(&self, kind: ErrorKind) -> u16 {
-        self.error(kind).map_or_else(|| kind.http_status(), |r| r.http)
+        self.error(kind)
+            .map_or_else(|| kind.http_status(), |r| r.http)
     }
 
     /// The revisions other than this one, oldest first.
@@ -161,7 +170,10 @@ impl Judging {
         if name == "latest" {
             return Some(Judging::Tolerant);
         }
-        REVISIONS.iter().find(|r| r.tag == name).map(Judging::Pinned)
+        REVISIONS
+            .iter()
+            .find(|r| r.tag == name)
+            .map(Judging::Pinned)
     }
 
     /// The names `--spec-revision` takes.
@@ -284,11 +296,18 @@ impl Sentence {
             }
             Sentence::JsonRpcErrorInfo => r.jsonrpc_error_info.as_str().to_string(),
             Sentence::RestMediaType => {
-                format!("{}: {}", r.rest_media_types.1.as_str(), r.rest_media_types.0.join(" or "))
+                format!(
+                    "{}: {}",
+                    r.rest_media_types.1.as_str(),
+                    r.rest_media_types.0.join(" or ")
+                )
             }
             Sentence::CardCanonicalForm | Sentence::InterfaceChoice => String::new(),
         };
-        if matches!(self, Sentence::CardCanonicalForm | Sentence::InterfaceChoice) {
+        if matches!(
+            self,
+            Sentence::CardCanonicalForm | Sentence::InterfaceChoice
+        ) {
             return Vec::new();
         }
         REVISIONS.iter().map(|r| (r.tag, say(r))).collect()
@@ -451,7 +470,10 @@ mod tests {
         );
         let old = Revision::named("1.0.0").expect("a revision");
         assert_eq!(old.http_status(ErrorKind::TaskNotCancelable), 409);
-        assert_eq!(old.grpc_status(ErrorKind::VersionNotSupported), "UNIMPLEMENTED");
+        assert_eq!(
+            old.grpc_status(ErrorKind::VersionNotSupported),
+            "UNIMPLEMENTED"
+        );
         assert_eq!(old.http_status(ErrorKind::Internal), 500);
     }
 
@@ -459,7 +481,9 @@ mod tests {
     fn judging_by_name() {
         assert_eq!(Judging::named("latest"), Some(Judging::Tolerant));
         assert_eq!(
-            Judging::named("1.0.1").map(Judging::revision).map(|r| r.tag),
+            Judging::named("1.0.1")
+                .map(Judging::revision)
+                .map(|r| r.tag),
             Some("1.0.1")
         );
         assert!(!Judging::named("1.0.1").expect("a revision").tolerant());
@@ -467,6 +491,12 @@ mod tests {
         assert_eq!(Judging::names(), ["1.0.0", "1.0.1", "latest"]);
         let tolerated: Vec<&str> = Judging::Tolerant.tolerated().map(|r| r.tag).collect();
         assert_eq!(tolerated, ["1.0.0"]);
-        assert_eq!(Judging::named("1.0.0").expect("a revision").tolerated().count(), 0);
+        assert_eq!(
+            Judging::named("1.0.0")
+                .expect("a revision")
+                .tolerated()
+                .count(),
+            0
+        );
     }
 }

@@ -9,9 +9,9 @@ use std::path::Path;
 use globset::{GlobBuilder, GlobMatcher};
 use serde::{Deserialize, Serialize};
 
-use crate::suite::check::{Binding, ProtocolVersion, Status};
 use crate::reporting::report::{CheckResult, Report, Verdict};
 use crate::reporting::report::{Day, Entry, Expected, Gate, Stale};
+use crate::suite::check::{Binding, ProtocolVersion, Status};
 
 /// The reason `a2a-tck baseline` writes into every entry it makes.
 pub const TODO_REASON: &str = "TODO: review";
@@ -130,11 +130,7 @@ impl Baseline {
     /// Checks the entries against the kit's catalogue: an entry whose check glob names no
     /// check of this kit is an error (a typo, or a check renamed), not a stale entry; so is an
     /// entry whose reason is still a TODO, unless `allow_unreviewed` (while a team reviews).
-    pub fn validate(
-        &self,
-        known: &[&str],
-        allow_unreviewed: bool,
-    ) -> Result<(), String> {
+    pub fn validate(&self, known: &[&str], allow_unreviewed: bool) -> Result<(), String> {
         let matchers = self.matchers()?;
         let mut problems = Vec::new();
         for (i, m) in matchers.iter().enumerate() {
@@ -246,7 +242,8 @@ impl Baseline {
             .iter()
             .any(|r| matches!(r.status, Status::Error | Status::Untestable));
         let judged_must = report.results.iter().any(|r| {
-            r.level == crate::suite::check::Level::Must && matches!(r.status, Status::Pass | Status::Fail)
+            r.level == crate::suite::check::Level::Must
+                && matches!(r.status, Status::Pass | Status::Fail)
         });
         if verdict == Verdict::Inconclusive && !unjudged && tested > 0 && judged_must {
             verdict = Verdict::Conformant;

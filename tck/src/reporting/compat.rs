@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::suite::check::{Level, Status};
 use crate::reporting::report::{CheckResult, Compatibility, LevelCount};
+use crate::suite::check::{Level, Status};
 
 impl LevelCount {
     /// Requirements that applied: satisfied + violated + unjudged.

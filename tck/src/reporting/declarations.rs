@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use crate::suite::check::{Capability, Check, Gate, Status};
 use crate::reporting::report::{CheckResult, NotRun, UntestedDeclaration};
+use crate::suite::check::{Capability, Check, Gate, Status};
 use crate::suite::filter::Filter;
 
 impl UntestedDeclaration {

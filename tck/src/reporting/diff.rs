@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::suite::check::{Binding, Level, ProtocolVersion, Status};
 use crate::reporting::report::{CheckResult, Report};
+use crate::suite::check::{Binding, Level, ProtocolVersion, Status};
 
 /// How bad a status is for the agent: a move up this scale is a regression.
 fn severity(status: Status) -> u8 {

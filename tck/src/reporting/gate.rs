@@ -87,7 +87,11 @@ impl Gate {
             if unreviewed > 0 {
                 notes.push(format!(
                     "{} still {} a TODO as {} reason (allowed by --allow-unreviewed)",
-                    crate::reporting::report::plural(unreviewed, "baseline entry", "baseline entries"),
+                    crate::reporting::report::plural(
+                        unreviewed,
+                        "baseline entry",
+                        "baseline entries"
+                    ),
                     if unreviewed == 1 { "gives" } else { "give" },
                     if unreviewed == 1 { "its" } else { "their" },
                 ));

@@ -16,10 +16,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use crate::suite::check::{Binding, ProtocolVersion, Status};
 use crate::exchange::evidence::Exchange;
 use crate::exchange::latency;
 use crate::reporting::report::{CheckResult, RefusedOperation};
+use crate::suite::check::{Binding, ProtocolVersion, Status};
 
 /// The operations, by binding and version, that the agent answered with success in the run.
 pub type Succeeded = BTreeSet<(Binding, ProtocolVersion, String)>;
@@ -196,7 +196,9 @@ fn refusal(binding: Binding, op: Op, exchange: &Exchange) -> Option<String> {
     let response = exchange.response.as_ref()?;
     match binding {
         Binding::Jsonrpc => {
-            let code = jsonrpc_error(exchange)?.get("code").and_then(Value::as_i64)?;
+            let code = jsonrpc_error(exchange)?
+                .get("code")
+                .and_then(Value::as_i64)?;
             match code {
                 -32004 => Some("UnsupportedOperationError (-32004)".into()),
                 -32601 => Some("method not found (-32601)".into()),
@@ -294,8 +296,7 @@ pub fn apply(
         let Some(((_, version, name), op, answer)) = met else {
             continue;
         };
-        if op.required_by(version).is_none()
-            && matches!(result.status, Status::Fail | Status::Warn)
+        if op.required_by(version).is_none() && matches!(result.status, Status::Fail | Status::Warn)
         {
             result.status = Status::Untestable;
             result.message = format!(
@@ -325,8 +326,9 @@ pub fn grouped_lines(refused: &[RefusedOperation]) -> Vec<String> {
     let mut groups: Vec<Group> = Vec::new();
     for r in refused {
         let place = format!("{} {}", r.binding, r.version);
-        let same =
-            |g: &&mut Group| g.operation == r.operation && g.required_by == r.required_by.as_deref();
+        let same = |g: &&mut Group| {
+            g.operation == r.operation && g.required_by == r.required_by.as_deref()
+        };
         match groups.iter_mut().find(same) {
             Some(group) => {
                 group.places.push(place);
@@ -418,25 +420,48 @@ mod tests {
     #[test]
     fn an_unbound_operation_refused_everywhere_stops_its_results() {
         let mut results = vec![
-            result("tasks.list.a", Status::Fail, vec![ok_call("SendMessage"), refused_call("ListTasks")]),
-            result("tasks.list.b", Status::Warn, vec![refused_call("ListTasks")]),
+            result(
+                "tasks.list.a",
+                Status::Fail,
+                vec![ok_call("SendMessage"), refused_call("ListTasks")],
+            ),
+            result(
+                "tasks.list.b",
+                Status::Warn,
+                vec![refused_call("ListTasks")],
+            ),
             // The refusal was met, but the check went on and failed on something else.
-            result("auth.x", Status::Fail, vec![refused_call("ListTasks"), ok_call("GetTask")]),
+            result(
+                "auth.x",
+                Status::Fail,
+                vec![refused_call("ListTasks"), ok_call("GetTask")],
+            ),
         ];
         let refused = apply(&mut results, &Succeeded::new(), Declared::default());
         assert_eq!(refused.len(), 1);
         assert_eq!(refused[0].operation, "ListTasks");
         assert_eq!(refused[0].required_by, None);
-        assert_eq!(refused[0].results, ["tasks.list.a", "tasks.list.b", "auth.x"]);
+        assert_eq!(
+            refused[0].results,
+            ["tasks.list.a", "tasks.list.b", "auth.x"]
+        );
         assert_eq!(results[0].status, Status::Untestable);
-        assert!(results[0].message.contains("refusal of ListTasks"), "{}", results[0].message);
+        assert!(
+            results[0].message.contains("refusal of ListTasks"),
+            "{}",
+            results[0].message
+        );
         assert_eq!(results[1].status, Status::Untestable);
         assert_eq!(results[2].status, Status::Fail);
     }
 
     #[test]
     fn a_bound_operation_keeps_its_fails() {
-        let mut results = vec![result("send.x", Status::Fail, vec![refused_call("SendMessage")])];
+        let mut results = vec![result(
+            "send.x",
+            Status::Fail,
+            vec![refused_call("SendMessage")],
+        )];
         let refused = apply(&mut results, &Succeeded::new(), Declared::default());
         assert_eq!(refused[0].required_by.as_deref(), Some("V10-3.1.1-02"));
         assert_eq!(results[0].status, Status::Fail);
@@ -445,14 +470,34 @@ mod tests {
     #[test]
     fn what_succeeded_elsewhere_or_is_undeclared_is_not_refused() {
         let mut results = vec![
-            result("tasks.list.a", Status::Fail, vec![refused_call("ListTasks")]),
-            result("streaming.a", Status::Fail, vec![refused_call("SendStreamingMessage")]),
-            result("x.unknown", Status::Fail, vec![refused_call("NoSuchMethod")]),
+            result(
+                "tasks.list.a",
+                Status::Fail,
+                vec![refused_call("ListTasks")],
+            ),
+            result(
+                "streaming.a",
+                Status::Fail,
+                vec![refused_call("SendStreamingMessage")],
+            ),
+            result(
+                "x.unknown",
+                Status::Fail,
+                vec![refused_call("NoSuchMethod")],
+            ),
             // A 0.3 method sent as 1.0 is not an operation of 1.0.
-            result("versioning.x", Status::Fail, vec![refused_call("message/send")]),
+            result(
+                "versioning.x",
+                Status::Fail,
+                vec![refused_call("message/send")],
+            ),
         ];
-        let succeeded: Succeeded =
-            [(Binding::Jsonrpc, ProtocolVersion::V1_0, "ListTasks".to_string())].into();
+        let succeeded: Succeeded = [(
+            Binding::Jsonrpc,
+            ProtocolVersion::V1_0,
+            "ListTasks".to_string(),
+        )]
+        .into();
         let refused = apply(&mut results, &succeeded, Declared::default());
         assert!(refused.is_empty(), "{refused:?}");
         assert!(results.iter().all(|r| r.status == Status::Fail));

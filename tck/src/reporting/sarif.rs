@@ -9,9 +9,9 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::suite::check::{Level, Status};
 use crate::reporting::report::place;
 use crate::reporting::report::{CheckResult, Report};
+use crate::suite::check::{Level, Status};
 
 /// The SARIF version written, and the schema it names.
 pub const VERSION: &str = "2.1.0";

@@ -13,8 +13,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::suite::check::Level;
 use crate::reporting::report::{Counts, Report, Tool, Verdict};
+use crate::suite::check::Level;
 
 /// The version of the index's format.
 pub const FORMAT_VERSION: u32 = 2;
@@ -315,7 +315,9 @@ impl SurveyIndex {
         let exit_status = match stopped {
             Some(code) => code,
             None if !every => crate::reporting::gate::EXIT_KIT,
-            None if agents.iter().all(|e| e.outcome == Outcome::Pass) => crate::reporting::gate::EXIT_PASS,
+            None if agents.iter().all(|e| e.outcome == Outcome::Pass) => {
+                crate::reporting::gate::EXIT_PASS
+            }
             None => crate::reporting::gate::EXIT_FAIL,
         };
         SurveyIndex {

@@ -18,13 +18,15 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::exchange::card::{self, CardError, Cards, FetchedCard};
-use crate::suite::check::{Check, Level, ProtocolVersion, Scope, Status};
-use crate::suite::ctx::Ctx;
-use crate::exchange::evidence::{Exchange, RecordedBody, RecordedRequest, RecordedResponse, Recorder};
-use crate::reporting::report::{CheckResult, Counts, Report, Verdict};
-use crate::run::runner::{RunError, RunOptions};
+use crate::exchange::evidence::{
+    Exchange, RecordedBody, RecordedRequest, RecordedResponse, Recorder,
+};
 use crate::exchange::transport::Connector;
 use crate::exchange::wire::{HttpReply, Wire};
+use crate::reporting::report::{CheckResult, Counts, Report, Verdict};
+use crate::run::runner::{RunError, RunOptions};
+use crate::suite::check::{Check, Level, ProtocolVersion, Scope, Status};
+use crate::suite::ctx::Ctx;
 
 /// Where the card comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -211,8 +213,12 @@ pub async fn run(
         pace: _,
     } = crate::run::runner::Start::new(options)?;
     let wire = |recorder: Recorder| {
-        Wire::new(client.clone(), options.limits, recorder.observed_by(timings.clone()))
-            .with_headers(extra.clone())
+        Wire::new(
+            client.clone(),
+            options.limits,
+            recorder.observed_by(timings.clone()),
+        )
+        .with_headers(extra.clone())
     };
     let cards = match source {
         CardSource::File(path) => match read_file(path, options.limits.max_body) {
@@ -267,7 +273,13 @@ pub async fn run(
                     let mut result = match reason {
                         Some(reason) => na(check, reason),
                         None => {
-                            crate::run::runner::execute(check, ctx, crate::run::runner::Deadline::fixed(options.check_timeout), None).await
+                            crate::run::runner::execute(
+                                check,
+                                ctx,
+                                crate::run::runner::Deadline::fixed(options.check_timeout),
+                                None,
+                            )
+                            .await
                         }
                     };
                     result.version = version;
@@ -319,24 +331,28 @@ pub async fn run(
     report.target.card_sha256 = fetched.sha256.clone();
     report.target.agent_name = text("name");
     report.target.agent_version = text("version");
-    report.target.versioned_card = cards
-        .v1_0
-        .as_ref()
-        .map(|card| crate::reporting::report::VersionedCard {
-            a2a_version: ProtocolVersion::V1_0,
-            card_sha256: card.sha256.clone(),
-            agent_name: (card.json.get("name"))
-                .and_then(Value::as_str)
-                .map(str::to_string),
-            agent_version: (card.json.get("version"))
-                .and_then(Value::as_str)
-                .map(str::to_string),
-        });
+    report.target.versioned_card =
+        cards
+            .v1_0
+            .as_ref()
+            .map(|card| crate::reporting::report::VersionedCard {
+                a2a_version: ProtocolVersion::V1_0,
+                card_sha256: card.sha256.clone(),
+                agent_name: (card.json.get("name"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                agent_version: (card.json.get("version"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+            });
     report.selection.checks_selected = selected.len();
     report.interfaces = declared;
     report.compatibility = Some(crate::reporting::compat::of(&results));
     let met = std::mem::take(&mut *met.lock().unwrap_or_else(|e| e.into_inner()));
-    report.readings = crate::reporting::report::AppliedReading::of(crate::facts::revision::Judging::default(), &met);
+    report.readings = crate::reporting::report::AppliedReading::of(
+        crate::facts::revision::Judging::default(),
+        &met,
+    );
     report.card_signatures = crate::reporting::report::SignatureForms::of(&met);
     report.latency = timings.figures();
     report.totals = totals;

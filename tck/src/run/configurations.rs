@@ -18,9 +18,11 @@
 
 use serde_json::Value;
 
-use crate::suite::check::{Binding, Check, ProtocolVersion, Status};
-use crate::reporting::report::{self, CheckResult, ConfigurationRun, Report, Verdict, VerdictScope};
+use crate::reporting::report::{
+    self, CheckResult, ConfigurationRun, Report, Verdict, VerdictScope,
+};
 use crate::run::runner::{self, RunError, RunOptions};
+use crate::suite::check::{Binding, Check, ProtocolVersion, Status};
 
 /// One other configuration of the agent: its name and the options of its run (its target,
 /// card URL and credentials; the rest as the default run's).
@@ -308,8 +310,8 @@ fn rejudge(report: &mut Report, before: &[CheckResult]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::suite::check::Level;
     use crate::reporting::report::{Selection, Target};
+    use crate::suite::check::Level;
 
     fn result(id: &str, binding: Option<Binding>, status: Status) -> CheckResult {
         CheckResult {
@@ -401,12 +403,22 @@ mod tests {
             )],
         );
         let b = &merged.results[1];
-        assert_eq!((b.status, b.configuration.as_deref()), (Status::Pass, Some("reduced")));
+        assert_eq!(
+            (b.status, b.configuration.as_deref()),
+            (Status::Pass, Some("reduced"))
+        );
         assert!(b.message.starts_with("in configuration reduced: "));
         assert_eq!(merged.results[2].configuration.as_deref(), Some("reduced"));
-        assert_eq!(merged.verdict, Verdict::Conformant, "{}", merged.verdict_reason);
+        assert_eq!(
+            merged.verdict,
+            Verdict::Conformant,
+            "{}",
+            merged.verdict_reason
+        );
         assert!(merged.verdict_reason.contains("; added by the run"));
-        assert!(merged.verdict_reason.contains("2 results judged in other configurations"));
+        assert!(merged
+            .verdict_reason
+            .contains("2 results judged in other configurations"));
         assert_eq!(merged.totals[&Level::Must].pass, 3);
         assert_eq!(merged.configurations[0].results_taken, 2);
         assert_eq!(merged.configurations[0].verdict, Some(Verdict::Conformant));
@@ -467,7 +479,11 @@ mod tests {
         );
         assert_eq!(merged.results[1].configuration.as_deref(), Some("auth"));
         assert_eq!(merged.verdict, Verdict::NonConformant);
-        assert!(merged.verdict_reason.contains("1 in auth"), "{}", merged.verdict_reason);
+        assert!(
+            merged.verdict_reason.contains("1 in auth"),
+            "{}",
+            merged.verdict_reason
+        );
         assert_eq!(merged.totals[&Level::Must].fail, 1);
         assert_eq!(merged.totals[&Level::Must].not_applicable, 0);
     }

@@ -71,7 +71,10 @@ struct Group(Option<u32>);
 impl Drop for Group {
     fn drop(&mut self) {
         #[cfg(unix)]
-        if let Some(pid) = self.0.and_then(|id| rustix::process::Pid::from_raw(id as i32)) {
+        if let Some(pid) = self
+            .0
+            .and_then(|id| rustix::process::Pid::from_raw(id as i32))
+        {
             let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
         }
     }

@@ -4,10 +4,10 @@
 
 use std::time::SystemTime;
 
-use crate::suite::check::Check;
 use crate::exchange::evidence::Exchange;
 use crate::reporting::report::{Report, RunFailure, Selection, Target, Verdict};
 use crate::run::runner::RunOptions;
+use crate::suite::check::Check;
 
 /// The report of a run of `catalog` with `options` whose card could not be used: `message`
 /// says why, `evidence` is the card exchange. `started_at` is when the run began.
@@ -33,7 +33,11 @@ pub fn card_unusable(
         verdict: Verdict::Error,
         verdict_reason: "the agent card is unusable, so no check ran".into(),
         failure: Some(RunFailure { message, evidence }),
-        ..Report::begun(target, Selection::of(&options.filter, checks_selected), started_at)
+        ..Report::begun(
+            target,
+            Selection::of(&options.filter, checks_selected),
+            started_at,
+        )
     }
 }
 

@@ -18,11 +18,11 @@ use std::time::{Duration, SystemTime};
 
 use a2a_reference_agent::{AgentConfig, RunningAgent};
 
-use crate::suite::check::Check;
-use crate::run::durability::{BuiltinDurable, Durability};
 use crate::reporting::gate::Gate;
 use crate::reporting::report::Report;
+use crate::run::durability::{BuiltinDurable, Durability};
 use crate::run::runner::{RunError, RunOptions};
+use crate::suite::check::Check;
 
 /// A run from its start to its end: the gate it is held to and when it began.
 #[derive(Debug, Clone)]
@@ -105,7 +105,9 @@ impl BuiltinAgent {
     /// Starts the agent of `config`, on a SQLite file when `durable`.
     pub async fn start(config: AgentConfig, durable: bool) -> std::io::Result<BuiltinAgent> {
         if durable {
-            BuiltinDurable::start(config).await.map(BuiltinAgent::Durable)
+            BuiltinDurable::start(config)
+                .await
+                .map(BuiltinAgent::Durable)
         } else {
             crate::run::builtin::start_with(config)
                 .await

@@ -68,7 +68,10 @@ impl CardDriven {
             PartKind::Text => "a text part",
             PartKind::Data => "a data part",
         };
-        format!("probe message taken from the card: {from} ({part}: {})", self.parts)
+        format!(
+            "probe message taken from the card: {from} ({part}: {})",
+            self.parts
+        )
     }
 }
 
@@ -111,7 +114,11 @@ pub fn from_card(card: &Value) -> Option<CardDriven> {
     for skill in &skills {
         let example = a2a::items(skill, "examples")
             .filter_map(Value::as_str)
-            .find_map(|e| serde_json::from_str::<Value>(e).ok().filter(Value::is_object));
+            .find_map(|e| {
+                serde_json::from_str::<Value>(e)
+                    .ok()
+                    .filter(Value::is_object)
+            });
         if let Some(data) = example {
             return Some(CardDriven {
                 skill: name_of(skill),
@@ -204,7 +211,10 @@ mod tests {
             {"id": "lookup", "examples": ["find me a flight", "{\"city\": \"Paris\"}"]},
         ]});
         let driven = from_card(&example).expect("card driven");
-        assert_eq!((driven.source, driven.part), (CardSource::Example, PartKind::Data));
+        assert_eq!(
+            (driven.source, driven.part),
+            (CardSource::Example, PartKind::Data)
+        );
         assert_eq!(
             driven.parts,
             json!([{"data": {"city": "Paris"}, "mediaType": "application/json"}])
@@ -224,7 +234,10 @@ mod tests {
     #[test]
     fn a_card_that_says_nothing_useful_changes_nothing() {
         // Text accepted, no example: the kit's own text is as good.
-        assert_eq!(from_card(&json!({"defaultInputModes": ["text/plain"]})), None);
+        assert_eq!(
+            from_card(&json!({"defaultInputModes": ["text/plain"]})),
+            None
+        );
         assert_eq!(from_card(&json!({})), None);
         // Images only: nothing the kit could send.
         assert_eq!(

@@ -10,8 +10,8 @@ use futures::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::suite::ctx::Ctx;
 pub use crate::facts::model::{Binding, HarnessError, Needs, Profile, ProtocolVersion, Verdict};
+use crate::suite::ctx::Ctx;
 
 /// The RFC 2119 keyword of the sentence a check tests.
 #[derive(

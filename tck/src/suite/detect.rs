@@ -9,12 +9,14 @@ use std::time::Duration;
 use futures::StreamExt;
 use serde_json::json;
 
-use crate::facts::a2a;
 use crate::exchange::card::Interface;
-use crate::suite::contract::{acts_name, is_kit_only, Carrier, Contract, ContractReport, Scenarios, KIT_ONLY, PLAIN};
-use crate::suite::ctx::{Answer, Ctx};
+use crate::facts::a2a;
 use crate::facts::drive::Drive;
 use crate::facts::model::{HarnessError, ProtocolVersion};
+use crate::suite::contract::{
+    acts_name, is_kit_only, Carrier, Contract, ContractReport, Scenarios, KIT_ONLY, PLAIN,
+};
+use crate::suite::ctx::{Answer, Ctx};
 
 /// The run's scenario contract: the requested one (no probe), else what the contract probe
 /// finds on one usable interface (1.0 JSON-RPC first), so every binding is judged alike.
@@ -499,4 +501,3 @@ async fn attempt(
     }
     Ok((got, Some(id), context))
 }
-

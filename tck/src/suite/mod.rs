@@ -5,11 +5,11 @@
 //! below it.
 
 pub mod card_drive;
+pub mod check;
+pub mod checks;
 pub mod contract;
 pub mod ctx;
-pub mod check;
 pub mod detect;
-pub mod probe;
 pub mod filter;
-pub mod checks;
+pub mod probe;
 pub mod revised;

@@ -4,9 +4,9 @@
 
 use serde_json::{json, Value};
 
-use crate::suite::ctx::Ctx;
-use crate::facts::model::{Binding, HarnessError, ProtocolVersion};
 use crate::exchange::transport::{Answer, ErrorReply};
+use crate::facts::model::{Binding, HarnessError, ProtocolVersion};
+use crate::suite::ctx::Ctx;
 
 /// GetTask of an unknown id (then, on JSON-RPC 1.0, an unknown method if that gets no
 /// JSON-RPC answer). A request that gets no answer within its deadline ends the probe at

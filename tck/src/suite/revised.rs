@@ -3,8 +3,8 @@
 //! lines `a2a-tck explain` and `list --json` show.
 
 use crate::facts::a2a::ErrorKind;
-use crate::suite::check::{Check, Level};
 use crate::facts::revision::{Judging, Keyword, Sentence};
+use crate::suite::check::{Check, Level};
 
 /// A check and the sentences it judges that the revisions word differently.
 pub struct Revised {

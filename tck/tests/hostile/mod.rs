@@ -8,8 +8,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use a2a_tck::suite::check::Status;
 use a2a_tck::reporting::report::{CheckResult, Verdict};
+use a2a_tck::suite::check::Status;
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};

@@ -117,7 +117,9 @@ async fn grpc_statuses_pass_the_stage_in_trailers_as_grpc_core_clients_read_them
     let backend = a2a_tck::run::builtin::start_with(a2a_reference_agent::AgentConfig::default())
         .await
         .expect("a reference agent");
-    let stage = a2a_tck::client::stage::Stage::start().await.expect("the stage");
+    let stage = a2a_tck::client::stage::Stage::start()
+        .await
+        .expect("the stage");
     let play = |cut| {
         Arc::new(a2a_tck::client::stage::Play::new(
             "t".into(),

@@ -1012,8 +1012,11 @@ async fn a_neighbouring_case_failed_is_no_failure_of_the_acts_test() {
         "{results:?}"
     );
     let sdk = a2a_tck::reporting::acts_report::Sdk::of(&report, None, None, None, None);
-    let documents =
-        a2a_tck::reporting::acts_report::documents(&report, &sdk, &a2a_tck::reporting::acts_report::own_configuration);
+    let documents = a2a_tck::reporting::acts_report::documents(
+        &report,
+        &sdk,
+        &a2a_tck::reporting::acts_report::own_configuration,
+    );
     let jsonrpc = (documents.iter())
         .find(|d| d.transport == "jsonrpc")
         .expect("the JSON-RPC document");
@@ -1022,7 +1025,11 @@ async fn a_neighbouring_case_failed_is_no_failure_of_the_acts_test() {
         .find(|t| t.id == "CORE-ERR-006")
         .expect("CORE-ERR-006");
     assert_eq!(test.kit_coverage, "partly");
-    assert_eq!(test.result, a2a_tck::reporting::acts_report::Outcome::Skip, "{test:?}");
+    assert_eq!(
+        test.result,
+        a2a_tck::reporting::acts_report::Outcome::Skip,
+        "{test:?}"
+    );
     assert_eq!(test.kit_status, Some(Status::Fail));
     let reason = test.skip_reason.as_deref().unwrap_or_default();
     assert!(

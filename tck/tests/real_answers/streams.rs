@@ -1,9 +1,9 @@
 //! Streams of agents that play no test contract.
 
 use a2a_reference_agent::Fault;
+use a2a_tck::run::runner::{self, Filter, RunOptions};
 use a2a_tck::suite::check::{Binding, ProtocolVersion, Status};
 use a2a_tck::suite::contract::Contract;
-use a2a_tck::run::runner::{self, Filter, RunOptions};
 
 /// A JavaScript agent framework's own A2A server (measured) writes a record separator (0x1E)
 /// before each SSE event's JSON-RPC response, and plays no test contract. The envelope check

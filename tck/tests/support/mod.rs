@@ -4,9 +4,9 @@
 
 pub mod browser;
 
-use a2a_tck::suite::check::Status;
 use a2a_tck::reporting::report::{CheckResult, Report};
 use a2a_tck::run::runner::{self, Filter, RunOptions};
+use a2a_tck::suite::check::Status;
 
 /// The kit's binary, for the tests that run it as a user would.
 pub const BIN: &str = env!("CARGO_BIN_EXE_a2a-tck");

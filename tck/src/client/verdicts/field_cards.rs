@@ -14,7 +14,8 @@ use super::super::calls::Call;
 use super::super::plays::binding_name;
 use super::super::stage::{card_etag, Door};
 use super::{
-    adapter_failed, broken, card_not_given, kept, kit_error, state_name, untestable, Judged, Observed,
+    adapter_failed, broken, card_not_given, kept, kit_error, state_name, untestable, Judged,
+    Observed,
 };
 
 /// Why there is nothing to judge: the adapter failed (ERROR), or the client did not do it.

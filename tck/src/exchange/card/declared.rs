@@ -257,9 +257,14 @@ fn top_level_entries(card: &Value, url: &str) -> Vec<(String, String)> {
         .unwrap_or("JSONRPC");
     let mut entries = vec![(preferred.to_string(), url.to_string())];
     for extra in crate::facts::a2a::items(card, "additionalInterfaces") {
-        let text = |k: &str| extra.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+        let text = |k: &str| {
+            extra
+                .get(k)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
         entries.push((text("transport"), text("url")));
     }
     entries
 }
-

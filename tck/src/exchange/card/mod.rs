@@ -5,12 +5,15 @@ use std::sync::Arc;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::facts::model::{HarnessError, ProtocolVersion};
 use crate::exchange::evidence::{Exchange, Recorder};
 use crate::exchange::wire::{HttpReply, Request, Wire};
+use crate::facts::model::{HarnessError, ProtocolVersion};
 
 mod declared;
-pub use declared::{DeclaredInterface, Interface, NO_PROTOCOL_VERSION, SUPPORTED_BINDINGS, interfaces, interfaces_assuming, usable_url};
+pub use declared::{
+    interfaces, interfaces_assuming, usable_url, DeclaredInterface, Interface, NO_PROTOCOL_VERSION,
+    SUPPORTED_BINDINGS,
+};
 
 /// The well-known path of the public agent card (spec 1.0 §8.2).
 pub const WELL_KNOWN_PATH: &str = "/.well-known/agent-card.json";

@@ -7,9 +7,9 @@
 use serde_json::{json, Value};
 
 use super::{error_info_in, Answer, ErrorReply, Reply};
+use crate::exchange::wire::HttpReply;
 use crate::facts::a2a;
 use crate::facts::model::{Binding, ProtocolVersion};
-use crate::exchange::wire::HttpReply;
 
 /// A JSON-RPC exchange as sent and received.
 #[derive(Debug, Clone)]
@@ -191,12 +191,16 @@ mod tests {
         };
         assert!(e.shape_problem.is_some());
         // problem+json is not the binding's error form.
-        let Ok(Answer::Error(e)) = read_rest(&http(404, r#"{"type":"about:blank","status":404}"#)).read
+        let Ok(Answer::Error(e)) =
+            read_rest(&http(404, r#"{"type":"about:blank","status":404}"#)).read
         else {
             panic!("an error")
         };
         assert!(e.shape_problem.is_some());
-        assert!(matches!(read_rest(&http(200, "{}")).read, Ok(Answer::Result(_))));
+        assert!(matches!(
+            read_rest(&http(200, "{}")).read,
+            Ok(Answer::Result(_))
+        ));
         assert!(read_rest(&http(200, "<html>")).read.is_err());
     }
 }

@@ -80,7 +80,10 @@ impl Grpc {
             metadata.push(("a2a-version".into(), version));
         }
         let mut extensions = Vec::new();
-        crate::facts::service_params::add_extension_headers(&mut extensions, self.link.wire.extensions());
+        crate::facts::service_params::add_extension_headers(
+            &mut extensions,
+            self.link.wire.extensions(),
+        );
         metadata.extend(extensions.into_iter().map(|(k, v)| (k.to_string(), v)));
         metadata
     }

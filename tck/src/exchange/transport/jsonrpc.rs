@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 use super::answer::RpcReply;
 use super::stream::{self, Start};
 use super::{Link, Reply, Transport, VersionHeader};
-use crate::facts::model::{Binding, HarnessError};
 use crate::exchange::wire::Request;
+use crate::facts::model::{Binding, HarnessError};
 
 /// The JSON-RPC binding of one interface.
 #[derive(Debug)]

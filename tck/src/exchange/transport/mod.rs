@@ -12,9 +12,9 @@ use async_trait::async_trait;
 use serde_json::Value;
 
 use crate::exchange::card::Interface;
+use crate::exchange::wire::{HttpReply, Request, Wire};
 use crate::facts::ids::Ids;
 use crate::facts::model::{Binding, HarnessError, ProtocolVersion};
-use crate::exchange::wire::{HttpReply, Request, Wire};
 
 pub mod answer;
 pub mod codec;

@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 
 use super::stream::{self, Start};
 use super::{Link, Reply, Transport, VersionHeader};
-use crate::facts::model::{Binding, HarnessError};
 use crate::exchange::wire::Request;
+use crate::facts::model::{Binding, HarnessError};
 
 /// The HTTP+JSON binding of one interface.
 #[derive(Debug)]
@@ -64,7 +64,10 @@ impl Transport for Rest {
                 body: route.body.map(|b| b.to_string().into_bytes()),
             })
             .await?;
-        Ok(self.0.codec.read(Binding::Rest, method, super::answer::read_rest(&http)))
+        Ok(self
+            .0
+            .codec
+            .read(Binding::Rest, method, super::answer::read_rest(&http)))
     }
 
     async fn open_stream(&self, method: &str, params: Value) -> Result<Start, HarnessError> {

@@ -15,10 +15,10 @@ use serde_json::Value;
 
 use super::answer;
 use super::{Answer, ErrorReply, Reply};
-use crate::facts::a2a;
 use crate::exchange::evidence::StreamLog;
-use crate::facts::model::{Binding, HarnessError};
 use crate::exchange::wire::{HttpReply, Opened};
+use crate::facts::a2a;
+use crate::facts::model::{Binding, HarnessError};
 
 /// How many events of one stream the kit reads: past it the kit stops reading (an endless or
 /// flooding stream ends there, judged on the events read), so a stream costs bounded memory.
@@ -417,7 +417,9 @@ pub async fn start_sse(
     let media = opened.reply(Vec::new()).media_type();
     if !(200..300).contains(&opened.status) || media.as_deref() != Some("text/event-stream") {
         let http = opened.read_all(wait).await?;
-        return Ok(Start::Refused(Box::new(answer::unary_reply(binding, &http))));
+        return Ok(Start::Refused(Box::new(answer::unary_reply(
+            binding, &http,
+        ))));
     }
     let Some(response) = opened.response.take() else {
         return Err(HarnessError::Internal("stream opened twice".into()));

@@ -174,10 +174,19 @@ impl ActsReport {
             })
             .collect();
         let sdk = sdk.trim_matches('-');
-        let stamp: String = (self.generated_at.split('.').next().unwrap_or_default().chars())
-            .filter(|c| c.is_ascii_alphanumeric())
-            .collect();
-        let stamp = if stamp.ends_with('Z') { stamp } else { stamp + "Z" };
+        let stamp: String = (self
+            .generated_at
+            .split('.')
+            .next()
+            .unwrap_or_default()
+            .chars())
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
+        let stamp = if stamp.ends_with('Z') {
+            stamp
+        } else {
+            stamp + "Z"
+        };
         format!(
             "acts-report-{}-{}-{stamp}.json",
             if sdk.is_empty() { "unknown" } else { sdk },
@@ -188,28 +197,35 @@ impl ActsReport {
     /// The console line of the ACTS runner, per level: `MUST 45/47 passed (2 skipped)`.
     pub fn console_lines(&self) -> Vec<String> {
         let levels = &self.summary.by_level;
-        [("MUST", &levels.must), ("SHOULD", &levels.should), ("MAY", &levels.may)]
-            .into_iter()
-            .filter(|(name, c)| c.total > 0 || *name == "MUST")
-            .map(|(name, c)| {
-                let mut also = Vec::new();
-                for (n, word) in [(c.failed, "failed"), (c.errors, "errors"), (c.skipped, "skipped")]
-                {
-                    if n > 0 {
-                        also.push(format!("{n} {word}"));
-                    }
+        [
+            ("MUST", &levels.must),
+            ("SHOULD", &levels.should),
+            ("MAY", &levels.may),
+        ]
+        .into_iter()
+        .filter(|(name, c)| c.total > 0 || *name == "MUST")
+        .map(|(name, c)| {
+            let mut also = Vec::new();
+            for (n, word) in [
+                (c.failed, "failed"),
+                (c.errors, "errors"),
+                (c.skipped, "skipped"),
+            ] {
+                if n > 0 {
+                    also.push(format!("{n} {word}"));
                 }
-                let also = if also.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", also.join(", "))
-                };
-                format!(
-                    "ACTS {}: {name} {}/{} passed{also}",
-                    self.transport, c.passed, c.total
-                )
-            })
-            .collect()
+            }
+            let also = if also.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", also.join(", "))
+            };
+            format!(
+                "ACTS {}: {name} {}/{} passed{also}",
+                self.transport, c.passed, c.total
+            )
+        })
+        .collect()
     }
 }
 
@@ -273,4 +289,3 @@ impl ActsDestination {
         Ok(paths)
     }
 }
-

@@ -26,11 +26,14 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::suite::check::{Binding, Level, ProtocolVersion, Status};
 use crate::reporting::report::{CheckResult, NotRun, Report};
+use crate::suite::check::{Binding, Level, ProtocolVersion, Status};
 
 mod document;
-pub use document::{ActsDestination, ActsReport, ByLevel, Failure, LevelCounts, Outcome, Runner, Step, Suite, Summary, Test};
+pub use document::{
+    ActsDestination, ActsReport, ByLevel, Failure, LevelCounts, Outcome, Runner, Step, Suite,
+    Summary, Test,
+};
 
 /// The ACTS corpus whose tests the kit maps (draft 0.1.0, `fixtures/acts-tests.json`).
 pub const ACTS_VERSION: &str = "0.1.0";
@@ -99,22 +102,26 @@ struct Known {
 }
 
 fn known() -> Vec<Known> {
-    let fixture: Value =
-        serde_json::from_str(include_str!("../../../../fixtures/acts-tests.json")).unwrap_or_default();
+    let fixture: Value = serde_json::from_str(include_str!("../../../../fixtures/acts-tests.json"))
+        .unwrap_or_default();
     let text = |t: &Value, key: &str| t.get(key).and_then(Value::as_str).map(str::to_string);
-    (fixture.get("tests").and_then(Value::as_array).into_iter().flatten())
-        .filter_map(|t| {
-            Some(Known {
-                id: text(t, "id")?,
-                file: text(t, "file")?,
-                level: text(t, "level")?,
-                summary: text(t, "summary")?,
-                status: text(t, "status")?,
-                note: text(t, "note"),
-                level_only: text(t, "differs").as_deref() == Some("level"),
-            })
+    (fixture
+        .get("tests")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten())
+    .filter_map(|t| {
+        Some(Known {
+            id: text(t, "id")?,
+            file: text(t, "file")?,
+            level: text(t, "level")?,
+            summary: text(t, "summary")?,
+            status: text(t, "status")?,
+            note: text(t, "note"),
+            level_only: text(t, "differs").as_deref() == Some("level"),
         })
-        .collect()
+    })
+    .collect()
 }
 
 /// Whether the ACTS test `id` is one of `binding`'s: the binding-specific tests are named
@@ -133,11 +140,7 @@ pub fn applies_to(id: &str, binding: Binding) -> bool {
 
 /// Whether a result or a not-run entry is of `binding` as ACTS sees it: that binding at 1.0,
 /// or a card check (on the plain card, or the card asked for 1.0).
-fn of_binding(
-    on: Option<Binding>,
-    version: Option<ProtocolVersion>,
-    binding: Binding,
-) -> bool {
+fn of_binding(on: Option<Binding>, version: Option<ProtocolVersion>, binding: Binding) -> bool {
     match on {
         Some(b) => b == binding && version == Some(ProtocolVersion::V1_0),
         None => version.is_none_or(|v| v == ProtocolVersion::V1_0),
@@ -156,11 +159,7 @@ pub fn bindings(report: &Report) -> Vec<Binding> {
 }
 
 /// The ACTS documents of `report`: one per binding with a tested 1.0 interface.
-pub fn documents(
-    report: &Report,
-    sdk: &Sdk,
-    configuration_of: ConfigurationOf,
-) -> Vec<ActsReport> {
+pub fn documents(report: &Report, sdk: &Sdk, configuration_of: ConfigurationOf) -> Vec<ActsReport> {
     let known = known();
     let checks_of = checks_by_test();
     bindings(report)
@@ -174,7 +173,9 @@ fn checks_by_test() -> BTreeMap<String, Vec<String>> {
     let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for check in crate::suite::checks::all() {
         for id in check.acts {
-            map.entry(id.to_string()).or_default().push(check.id.to_string());
+            map.entry(id.to_string())
+                .or_default()
+                .push(check.id.to_string());
         }
     }
     map
@@ -221,7 +222,10 @@ fn document(
     }
     let mut environment = BTreeMap::new();
     environment.insert("target".into(), Value::from(report.target.url.clone()));
-    environment.insert("card_url".into(), Value::from(report.target.card_url.clone()));
+    environment.insert(
+        "card_url".into(),
+        Value::from(report.target.card_url.clone()),
+    );
     environment.insert(
         "card_sha256".into(),
         Value::from(report.target.card_sha256.clone()),
@@ -285,7 +289,10 @@ fn judge(
                  clients)"
                     .to_string()
             }
-            _ => test.note.clone().unwrap_or_else(|| "no check tests it".into()),
+            _ => test
+                .note
+                .clone()
+                .unwrap_or_else(|| "no check tests it".into()),
         };
         let mut skipped = entry(DEFAULT_CONFIGURATION.into());
         skipped.skip_reason = Some(format!("not covered by a2a-tck: {why}"));
@@ -298,7 +305,10 @@ fn judge(
     {
         let configuration =
             configuration_of(result).unwrap_or_else(|| DEFAULT_CONFIGURATION.to_string());
-        by_configuration.entry(configuration).or_default().push(result);
+        by_configuration
+            .entry(configuration)
+            .or_default()
+            .push(result);
     }
     if by_configuration.is_empty() {
         let not_run: Vec<&NotRun> = (report.not_run.iter())
@@ -373,8 +383,7 @@ fn combine(entry: &mut Test, results: &[&CheckResult]) {
         if must || r.level == Level::Must {
             entry.result = Outcome::Skip;
             let why = if r.level == Level::Must {
-                "a2a-tck takes the agent's answer as defensible (a WARN, not a failure)"
-                    .to_string()
+                "a2a-tck takes the agent's answer as defensible (a WARN, not a failure)".to_string()
             } else {
                 format!(
                     "a2a-tck reads this rule as {} where ACTS says {}, and the agent does not \
@@ -408,9 +417,10 @@ fn combine(entry: &mut Test, results: &[&CheckResult]) {
     // stricter expectation decides a pass (the test's own is then met) but not a failure.
     let undecided = !entry.level_only
         && matches!(
-        (entry.kit_coverage.as_str(), entry.result),
-        ("partly" | "read-differently", Outcome::Pass | Outcome::Fail) | ("stricter", Outcome::Fail)
-    );
+            (entry.kit_coverage.as_str(), entry.result),
+            ("partly" | "read-differently", Outcome::Pass | Outcome::Fail)
+                | ("stricter", Outcome::Fail)
+        );
     if undecided {
         let shown = match entry.failure.take() {
             Some(f) => format!("failed: {}: {}", f.step_id, f.message),
@@ -428,7 +438,9 @@ fn combine(entry: &mut Test, results: &[&CheckResult]) {
         entry.result = Outcome::Skip;
         entry.skip_reason = Some(format!(
             "{how}{}, and its result {shown}",
-            (entry.kit_note.as_ref()).map(|n| format!(" ({n})")).unwrap_or_default()
+            (entry.kit_note.as_ref())
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default()
         ));
     }
     entry.steps = results

@@ -8,9 +8,9 @@ mod evidence;
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-use crate::suite::check::{Level, Status};
 use crate::reporting::report::place;
 use crate::reporting::report::{CheckResult, Report};
+use crate::suite::check::{Level, Status};
 
 const STYLE: &str = include_str!("report.css");
 const SCRIPT: &str = include_str!("report.js");

@@ -48,7 +48,9 @@ fn plays_markdown(report: &Report) -> String {
     let mut groups: Vec<(Vec<&CheckResult>, &[crate::exchange::evidence::Exchange])> = Vec::new();
     for r in report.results.iter().filter(|r| !r.evidence.is_empty()) {
         match groups.last_mut() {
-            Some((results, evidence)) if *evidence == r.evidence.as_slice() && place(results[0]) == place(r) => {
+            Some((results, evidence))
+                if *evidence == r.evidence.as_slice() && place(results[0]) == place(r) =>
+            {
                 results.push(r);
             }
             _ => groups.push((vec![r], r.evidence.as_slice())),
@@ -73,7 +75,10 @@ fn plays_markdown(report: &Report) -> String {
             );
             break;
         }
-        let ids: Vec<String> = results.iter().map(|r| format!("`{}` {}", r.id, r.status.as_str())).collect();
+        let ids: Vec<String> = results
+            .iter()
+            .map(|r| format!("`{}` {}", r.id, r.status.as_str()))
+            .collect();
         let text = evidence::text(evidence, Caps::COMPACT).replace("```", "` ` `");
         shown += text.len();
         let _ = writeln!(
@@ -114,8 +119,12 @@ pub fn markdown(report: &Report) -> String {
             "Client {} {} (bindings {}; versions {}), run by `{}`",
             cell(&client.name),
             cell(&client.version),
-            (client.bindings.iter().map(|b| b.title())).collect::<Vec<_>>().join(", "),
-            (client.versions.iter().map(|v| v.as_str())).collect::<Vec<_>>().join(", "),
+            (client.bindings.iter().map(|b| b.title()))
+                .collect::<Vec<_>>()
+                .join(", "),
+            (client.versions.iter().map(|v| v.as_str()))
+                .collect::<Vec<_>>()
+                .join(", "),
             client.command
         ),
         None => format!(
@@ -221,11 +230,10 @@ pub fn markdown(report: &Report) -> String {
                 r.binding,
                 r.version,
                 cell(&r.answer),
-                r.required_by
-                    .as_deref()
-                    .map_or("no keyworded sentence: results UNTESTABLE".to_string(), |id| {
-                        format!("{id}: results keep their FAIL")
-                    }),
+                r.required_by.as_deref().map_or(
+                    "no keyworded sentence: results UNTESTABLE".to_string(),
+                    |id| { format!("{id}: results keep their FAIL") }
+                ),
                 cell(&checks.join(", "))
             );
         }

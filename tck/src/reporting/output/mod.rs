@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 
-use crate::suite::check::{Level, Status};
 use crate::reporting::evidence_text::{self as evidence, Caps};
 use crate::reporting::report::{CheckResult, Report};
+use crate::suite::check::{Level, Status};
 
 mod junit;
 mod markdown;
@@ -77,8 +77,8 @@ pub fn plain(text: &str) -> String {
 mod style {
     use anstyle::{AnsiColor, Style};
 
-    use crate::suite::check::Status;
     use crate::reporting::report::Verdict;
+    use crate::suite::check::Status;
 
     pub const BOLD: Style = Style::new().bold();
 
@@ -212,7 +212,10 @@ pub fn contract_words(c: &crate::suite::contract::ContractReport) -> String {
     let how = match (c.requested, c.detected) {
         _ if c.sut_behaviors.is_some() => {
             let file = c.sut_behaviors.as_ref().map(|b| b.file.as_str());
-            format!("declared by the behaviour file {}", file.unwrap_or_default())
+            format!(
+                "declared by the behaviour file {}",
+                file.unwrap_or_default()
+            )
         }
         (Some(crate::suite::contract::Contract::Drive), _) => "given with --drive".to_string(),
         (Some(_), _) => "given with --contract".to_string(),

@@ -193,7 +193,11 @@ pub fn summary_with(report: &Report, options: SummaryOptions) -> String {
         let _ = writeln!(out, "NOT TESTED {line}");
     }
     for line in crate::reporting::refusals::grouped_lines(&report.refused_operations) {
-        let _ = writeln!(out, "{} {line}", paint(style::status(Status::Untestable), "REFUSED   "));
+        let _ = writeln!(
+            out,
+            "{} {line}",
+            paint(style::status(Status::Untestable), "REFUSED   ")
+        );
     }
     let _ = writeln!(out, "{}", totals_line(report));
     if let Some(compat) = &report.compatibility {
@@ -287,7 +291,9 @@ fn contract_lines(report: &Report, verbose: bool) -> String {
     let stopped = |reason: &str| reason == crate::facts::stop::INTERRUPTED;
     let by_contract: Vec<_> = groups.iter().filter(|g| !stopped(&g.3)).collect();
     if !by_contract.is_empty() {
-        let planned = (report.not_run.iter()).filter(|n| !stopped(&n.reason)).count();
+        let planned = (report.not_run.iter())
+            .filter(|n| !stopped(&n.reason))
+            .count();
         let gives = match report.contract.as_ref().map(|c| c.used) {
             Some(crate::suite::contract::Contract::Drive) => "the drive file does not give",
             _ => "the contract does not give",
@@ -339,7 +345,8 @@ fn latency_lines(report: &Report, verbose: bool) -> String {
             .max_by_key(|(_, p95)| *p95)
             .unwrap_or(("answer", 0))
     };
-    let mut ordered: Vec<&crate::exchange::latency::OperationLatency> = report.latency.iter().collect();
+    let mut ordered: Vec<&crate::exchange::latency::OperationLatency> =
+        report.latency.iter().collect();
     ordered.sort_by_key(|l| std::cmp::Reverse(worst(l).1));
     let described = |l: &crate::exchange::latency::OperationLatency| {
         let parts: Vec<String> = (figures(l).iter())

@@ -8,11 +8,11 @@ mod verdict;
 
 pub use gates::{Day, Entry, Expected, Floor, Gate, Stale};
 pub use readings::{AppliedReading, SignatureForms, SpecRevisionJudged};
-pub use verdict::{Partial, Verdict, VerdictScope};
 pub use sections::{
     ClientUnderTest, Compatibility, ConfigurationRun, DurabilityReport, LevelCount, Mode,
     RefusedOperation, UntestedDeclaration,
 };
+pub use verdict::{Partial, Verdict, VerdictScope};
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -21,8 +21,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::exchange::card::DeclaredInterface;
-use crate::suite::check::{Binding, Level, ProtocolVersion, Status};
 use crate::exchange::evidence::Exchange;
+use crate::suite::check::{Binding, Level, ProtocolVersion, Status};
 
 /// Bumped on any change a reader must know about.
 pub const FORMAT_VERSION: u32 = 1;
@@ -276,7 +276,11 @@ pub struct CheckResult {
 impl CheckResult {
     /// The result of `check` with `status` and `message`, on no interface, taking no time,
     /// with no evidence (the runner sets those it has).
-    pub fn of<Run>(check: &crate::suite::check::Check<Run>, status: Status, message: String) -> CheckResult {
+    pub fn of<Run>(
+        check: &crate::suite::check::Check<Run>,
+        status: Status,
+        message: String,
+    ) -> CheckResult {
         CheckResult {
             id: check.id.to_string(),
             level: check.level,
@@ -402,7 +406,11 @@ impl Report {
     /// The one constructor of a report's header: the kit, the target, the selection and the
     /// run's times (from `started_at` until now), with nothing run yet: no interface, no
     /// result, every total zero, verdict `error` until the caller says otherwise.
-    pub fn begun(target: Target, selection: Selection, started_at: std::time::SystemTime) -> Report {
+    pub fn begun(
+        target: Target,
+        selection: Selection,
+        started_at: std::time::SystemTime,
+    ) -> Report {
         let finished_at = std::time::SystemTime::now();
         Report {
             format_version: FORMAT_VERSION,
@@ -417,10 +425,14 @@ impl Report {
             selection,
             started_at: humantime::format_rfc3339_millis(started_at).to_string(),
             finished_at: humantime::format_rfc3339_millis(finished_at).to_string(),
-            duration_ms: (finished_at.duration_since(started_at)).map_or(0, |d| d.as_millis() as u64),
+            duration_ms: (finished_at.duration_since(started_at))
+                .map_or(0, |d| d.as_millis() as u64),
             interfaces: Vec::new(),
             results: Vec::new(),
-            totals: Level::ALL.iter().map(|level| (*level, Counts::default())).collect(),
+            totals: Level::ALL
+                .iter()
+                .map(|level| (*level, Counts::default()))
+                .collect(),
             verdict: Verdict::Error,
             verdict_reason: String::new(),
             partial: None,
@@ -448,11 +460,18 @@ impl Report {
     /// `conformant (partial: 61 checks not run (no scenario contract))`, or
     /// `interrupted (488 planned results not run)`.
     pub fn verdict_words(&self) -> String {
-        let partial = self.partial.as_ref().map(|p| p.words_for(self.contract.as_ref()));
+        let partial = self
+            .partial
+            .as_ref()
+            .map(|p| p.words_for(self.contract.as_ref()));
         if self.verdict == Verdict::Interrupted {
             let mut words = vec![format!(
                 "{} not run",
-                plural(self.not_run_by_interruption(), "planned result", "planned results")
+                plural(
+                    self.not_run_by_interruption(),
+                    "planned result",
+                    "planned results"
+                )
             )];
             words.extend(partial);
             return format!("interrupted ({})", words.join(", "));
@@ -493,11 +512,16 @@ impl Report {
         self.verdict_reason = format!(
             "the run was interrupted ({why}) before it ended, so it gives no verdict \
              on the agent: {} not run, {} judged before the stop",
-            plural(self.not_run_by_interruption(), "planned result", "planned results"),
+            plural(
+                self.not_run_by_interruption(),
+                "planned result",
+                "planned results"
+            ),
             plural(judged, "result", "results"),
         );
         if !before.is_empty() {
-            self.verdict_reason.push_str(&format!("; over what it judged: {before}"));
+            self.verdict_reason
+                .push_str(&format!("; over what it judged: {before}"));
         }
         self.verdict = Verdict::Interrupted;
         if let Some(compat) = &mut self.compatibility {

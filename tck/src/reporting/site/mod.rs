@@ -15,9 +15,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-use crate::suite::check::{Binding, Level, ProtocolVersion, Status};
 use crate::reporting::report::{CheckResult, Counts, Report};
 use crate::reporting::survey_index::{Entry, Kind, Outcome};
+use crate::suite::check::{Binding, Level, ProtocolVersion, Status};
 
 const STYLE: &str = include_str!("site.css");
 const SCRIPT: &str = include_str!("site.js");
@@ -871,9 +871,13 @@ fn badge_colour(entry: &Entry) -> &'static str {
     match (entry.verdict, entry.outcome) {
         (Some(crate::reporting::report::Verdict::Conformant), _) => "#1a7f37",
         (Some(crate::reporting::report::Verdict::NonConformant), _) => "#cf222e",
-        (Some(crate::reporting::report::Verdict::Inconclusive | crate::reporting::report::Verdict::Interrupted), _) => {
-            "#8a5c00"
-        }
+        (
+            Some(
+                crate::reporting::report::Verdict::Inconclusive
+                | crate::reporting::report::Verdict::Interrupted,
+            ),
+            _,
+        ) => "#8a5c00",
         _ => "#8250df",
     }
 }

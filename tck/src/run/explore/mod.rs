@@ -13,9 +13,9 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::suite::contract::PLAIN;
 use crate::facts::model::ProtocolVersion;
 use crate::run::runner::{self, Prepared, RunError, RunOptions};
+use crate::suite::contract::PLAIN;
 
 pub mod ops;
 mod play;
@@ -172,7 +172,8 @@ impl CaseFile {
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
         let cases = if value.is_array() {
-            serde_json::from_str::<Vec<Case>>(text).map_err(|e| format!("not a list of cases: {e}"))?
+            serde_json::from_str::<Vec<Case>>(text)
+                .map_err(|e| format!("not a list of cases: {e}"))?
         } else if value.get("violations").is_some() {
             (serde_json::from_str::<Exploration>(text))
                 .map_err(|e| format!("not an exploration's report: {e}"))?
@@ -293,8 +294,14 @@ fn menu_of(prepared: &Prepared, steps: usize) -> Menu {
     Menu {
         places: places.iter().map(|(p, _, _)| *p).collect(),
         scenarios,
-        streaming: (places.iter()).filter(|(_, s, _)| *s).map(|(p, _, _)| *p).collect(),
-        push: (places.iter()).filter(|(_, _, p)| *p).map(|(p, _, _)| *p).collect(),
+        streaming: (places.iter())
+            .filter(|(_, s, _)| *s)
+            .map(|(p, _, _)| *p)
+            .collect(),
+        push: (places.iter())
+            .filter(|(_, _, p)| *p)
+            .map(|(p, _, _)| *p)
+            .collect(),
         steps,
     }
 }
@@ -413,7 +420,16 @@ pub async fn explore(options: &ExploreOptions) -> Result<Exploration, RunError> 
             let first = (describe(found), played.tasks.clone());
             let (shrunk, done, (violation, tasks)) =
                 explorer.shrink(original.clone(), invariant, first).await;
-            violations.push(case(invariant, options.seed, index, &original, &shrunk, done, violation, tasks));
+            violations.push(case(
+                invariant,
+                options.seed,
+                index,
+                &original,
+                &shrunk,
+                done,
+                violation,
+                tasks,
+            ));
         }
         if let Some(why) = played.cut {
             stopped = Some(why);
@@ -499,10 +515,7 @@ pub async fn replay(options: &ExploreOptions, cases: &[Case]) -> Result<Explorat
 pub fn summary(exploration: &Exploration) -> String {
     let mut text = String::new();
     let what = if exploration.replay {
-        format!(
-            "replayed {} case(s)",
-            exploration.sequences.len()
-        )
+        format!("replayed {} case(s)", exploration.sequences.len())
     } else {
         format!(
             "explored with seed {}: {} of {} sequence(s) of {} step(s)",
@@ -513,7 +526,11 @@ pub fn summary(exploration: &Exploration) -> String {
         )
     };
     text.push_str(&format!("{what} on {}\n", exploration.target));
-    let places: Vec<String> = exploration.interfaces.iter().map(Place::to_string).collect();
+    let places: Vec<String> = exploration
+        .interfaces
+        .iter()
+        .map(Place::to_string)
+        .collect();
     text.push_str(&format!(
         "interfaces: {}; contract: {} ({})\n",
         places.join(", "),
@@ -563,7 +580,9 @@ pub fn summary(exploration: &Exploration) -> String {
             text.push_str(&format!("  {line}\n"));
         }
         let as_json = serde_json::to_string(case).unwrap_or_default();
-        text.push_str(&format!("  case (replay it with --replay FILE): {as_json}\n"));
+        text.push_str(&format!(
+            "  case (replay it with --replay FILE): {as_json}\n"
+        ));
     }
     text
 }

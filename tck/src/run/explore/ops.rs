@@ -13,8 +13,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use crate::suite::contract::PLAIN;
 use crate::facts::model::{Binding, ProtocolVersion};
+use crate::suite::contract::PLAIN;
 
 /// The scenario that holds a task waiting for input.
 pub const INPUT_REQUIRED: &str = "tck-input-required";
@@ -54,7 +54,9 @@ impl TryFrom<String> for Place {
                 version: serde_json::from_value(quoted(version))
                     .map_err(|_| format!("`{version}` is not a protocol version (1.0, 0.3)"))?,
             }),
-            _ => Err(format!("`{text}` is not `BINDING VERSION` (e.g. `jsonrpc 1.0`)")),
+            _ => Err(format!(
+                "`{text}` is not `BINDING VERSION` (e.g. `jsonrpc 1.0`)"
+            )),
         }
     }
 }
@@ -83,7 +85,11 @@ pub enum Op {
     Get {
         on: Place,
         task: usize,
-        #[serde(default, rename = "historyLength", skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            rename = "historyLength",
+            skip_serializing_if = "Option::is_none"
+        )]
         history_length: Option<i64>,
     },
     /// ListTasks of task `task`'s contextId (1.0).
@@ -477,7 +483,10 @@ mod tests {
             r#"{"op":"send","on":"rest 0.3","task":2,"scenario":"tck-complete-task"}"#,
         )
         .unwrap();
-        assert_eq!(send.to_string(), "send task 2 (tck-complete-task) on rest 0.3");
+        assert_eq!(
+            send.to_string(),
+            "send task 2 (tck-complete-task) on rest 0.3"
+        );
         assert!(serde_json::from_str::<Op>(r#"{"op":"get","on":"soap 1.0","task":0}"#).is_err());
     }
 

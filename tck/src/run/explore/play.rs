@@ -9,13 +9,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::facts::a2a;
-use crate::suite::ctx::{Answer, Ctx};
 use crate::exchange::evidence::{Exchange, Observer, Recorder};
 use crate::exchange::history::{self, History, Observation, Violation};
+use crate::exchange::transport::stream::{Next, Start};
+use crate::facts::a2a;
 use crate::facts::model::HarnessError;
 use crate::run::runner::Prepared;
-use crate::exchange::transport::stream::{Next, Start};
+use crate::suite::ctx::{Answer, Ctx};
 
 use super::ops::{Op, Place};
 
@@ -25,10 +25,19 @@ pub type Invariant = fn(&[Observation]) -> Vec<Violation>;
 /// The invariants judged on a sequence's history: the id of the `lifecycle.*` check that
 /// judges each in a run, and its function.
 pub const INVARIANTS: &[(&str, Invariant)] = &[
-    ("lifecycle.terminal-state-is-final", history::terminal_changes),
+    (
+        "lifecycle.terminal-state-is-final",
+        history::terminal_changes,
+    ),
     ("lifecycle.cancel-takes-effect", history::cancel_not_kept),
-    ("lifecycle.reads-keep-what-they-showed", history::reads_remove),
-    ("lifecycle.history-holds-each-message-once", history::repeated_messages),
+    (
+        "lifecycle.reads-keep-what-they-showed",
+        history::reads_remove,
+    ),
+    (
+        "lifecycle.history-holds-each-message-once",
+        history::repeated_messages,
+    ),
 ];
 
 /// Every invariant `observations` break, each with its violations, in the order of
@@ -175,7 +184,12 @@ pub(crate) async fn play(
         drop(recorder.take());
     }
     played.tasks = (tasks.made.iter())
-        .map(|(label, task)| (*label, a2a::text(task, "id").unwrap_or_default().to_string()))
+        .map(|(label, task)| {
+            (
+                *label,
+                a2a::text(task, "id").unwrap_or_default().to_string(),
+            )
+        })
         .collect();
     played.observations = history.all();
     played

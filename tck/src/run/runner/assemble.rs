@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::exchange::card::{self, Cards, FetchedCard};
-use crate::suite::check::{Check, Level, ProtocolVersion};
 use crate::reporting::report::{self, CheckResult, Counts, Report, Selection, Target};
+use crate::suite::check::{Check, Level, ProtocolVersion};
 
 use super::target::TargetSeen;
 use super::{RunOptions, Start};
@@ -58,7 +58,10 @@ pub(super) fn assemble(outcome: Outcome) -> Report {
     // that stopped at it judged nothing of their own rule when no keyword obliges it).
     let declared_capabilities = (cards.v1_0.iter())
         .map(|c| crate::reporting::refusals::Declared::of(&c.json))
-        .fold(crate::reporting::refusals::Declared::of(&cards.plain.json), |a, b| a.or(b));
+        .fold(
+            crate::reporting::refusals::Declared::of(&cards.plain.json),
+            |a, b| a.or(b),
+        );
     let refused_operations = crate::reporting::refusals::apply(
         &mut results,
         &start.timings.succeeded(),
@@ -101,7 +104,9 @@ pub(super) fn assemble(outcome: Outcome) -> Report {
     // What the run left out: the selection's checks (the durability area counts only when
     // asked for: it never runs by default), the contract's, the selection's interfaces.
     let eligible = (catalog.iter())
-        .filter(|c| options.durability.is_some() || c.needs.profile != crate::suite::check::Profile::Restart)
+        .filter(|c| {
+            options.durability.is_some() || c.needs.profile != crate::suite::check::Profile::Restart
+        })
         .count();
     let partial = report::Partial {
         checks_not_selected: eligible.saturating_sub(selected.len() + durable.len()),
@@ -234,14 +239,16 @@ fn untested_declarations(
 ) -> Vec<report::UntestedDeclaration> {
     let mut untested_declarations: Vec<report::UntestedDeclaration> = Vec::new();
     for card in cards.all() {
-        for untested in crate::reporting::declarations::untested(&crate::reporting::declarations::Run {
-            card: &card.json,
-            catalog,
-            selected,
-            results,
-            not_run,
-            filter: &options.filter,
-        }) {
+        for untested in
+            crate::reporting::declarations::untested(&crate::reporting::declarations::Run {
+                card: &card.json,
+                catalog,
+                selected,
+                results,
+                not_run,
+                filter: &options.filter,
+            })
+        {
             if !untested_declarations.contains(&untested) {
                 untested_declarations.push(untested);
             }
@@ -261,4 +268,3 @@ fn untested_declarations(
     }
     untested_declarations
 }
-

@@ -7,19 +7,19 @@ use std::sync::Arc;
 
 use futures::StreamExt;
 
-use crate::exchange::card::{Cards, FetchedCard, Interface};
-use crate::suite::check::{Check, HarnessError, Scope};
-use crate::suite::checks::durability::prepare;
-use crate::suite::ctx::Saved;
-use crate::suite::contract::Scenarios;
-use crate::suite::ctx::Ctx;
-use crate::run::durability::{restart_and_wait, Durability};
-use crate::reporting::report::DurabilityReport;
-use crate::exchange::evidence::Recorder;
-use crate::reporting::report::{CheckResult, NotRun};
 use super::{execute, Deadline, Problem, RunOptions};
+use crate::exchange::card::{Cards, FetchedCard, Interface};
+use crate::exchange::evidence::Recorder;
 use crate::exchange::transport::Connector;
 use crate::exchange::wire::Wire;
+use crate::reporting::report::DurabilityReport;
+use crate::reporting::report::{CheckResult, NotRun};
+use crate::run::durability::{restart_and_wait, Durability};
+use crate::suite::check::{Check, HarnessError, Scope};
+use crate::suite::checks::durability::prepare;
+use crate::suite::contract::Scenarios;
+use crate::suite::ctx::Ctx;
+use crate::suite::ctx::Saved;
 
 /// The selected checks, split into the area's (empty unless `asked`) and the others. Selecting
 /// only the area's checks without asking for it is a usage error.
@@ -95,8 +95,11 @@ pub(crate) async fn run(area: Area<'_>, durability: &Durability) -> Result<Outco
     let headers = Arc::new(options.headers.clone());
     // As in the rest of the run: the card's required extensions activated on every request,
     // the user's CA certificates trusted.
-    let activate =
-        |card: &FetchedCard| Arc::new(crate::facts::service_params::required_extensions(&card.json));
+    let activate = |card: &FetchedCard| {
+        Arc::new(crate::facts::service_params::required_extensions(
+            &card.json,
+        ))
+    };
     let ca_certs = Arc::new(options.ca_certs.clone());
     // Phase 1: the fixtures, on every usable interface of the plan, all at once.
     let mut wanted: Vec<&Interface> = Vec::new();
@@ -108,18 +111,20 @@ pub(crate) async fn run(area: Area<'_>, durability: &Durability) -> Result<Outco
     let client = crate::exchange::wire::client_trusting(&options.ca_certs)?;
     let connector = Connector::trusting(&area.cards.plain.url, ca_certs.clone());
     // A check's context on `interface`, over the connections of the phase it runs in.
-    let ctx_on =
-        |client: &crate::exchange::wire::HttpClient, connector: &Connector, interface: &Interface, id: String| {
-            let card = area.cards.card_of(interface);
-            let recorder = (Recorder::default().observed_by(area.timings.clone()))
-                .observed_by(area.pace.clone());
-            let wire = Wire::new(client.clone(), options.limits, recorder)
+    let ctx_on = |client: &crate::exchange::wire::HttpClient,
+                  connector: &Connector,
+                  interface: &Interface,
+                  id: String| {
+        let card = area.cards.card_of(interface);
+        let recorder =
+            (Recorder::default().observed_by(area.timings.clone())).observed_by(area.pace.clone());
+        let wire = Wire::new(client.clone(), options.limits, recorder)
             .with_headers(headers.clone())
             .with_extensions(activate(&card));
-            Ctx::new(card, Some(interface.clone()), wire, connector.clone(), &id)
-                .with_scenarios(area.scenarios.fresh())
-                .with_judging(area.options.spec_revision, Default::default())
-        };
+        Ctx::new(card, Some(interface.clone()), wire, connector.clone(), &id)
+            .with_scenarios(area.scenarios.fresh())
+            .with_judging(area.options.spec_revision, Default::default())
+    };
     let interrupted = |plan: &[(&Check, &Interface)]| -> Vec<NotRun> {
         (plan.iter())
             .map(|(check, interface)| NotRun {
@@ -175,7 +180,10 @@ pub(crate) async fn run(area: Area<'_>, durability: &Durability) -> Result<Outco
             restart: Some(DurabilityReport {
                 restart: durability.describe.clone(),
                 restarted: false,
-                message: format!("{}: the restart was cut short", crate::facts::stop::INTERRUPTED),
+                message: format!(
+                    "{}: the restart was cut short",
+                    crate::facts::stop::INTERRUPTED
+                ),
                 ready_ms: None,
             }),
         });
@@ -216,8 +224,13 @@ pub(crate) async fn run(area: Area<'_>, durability: &Durability) -> Result<Outco
                 let result = match permit {
                     None => None,
                     Some(_permit) => {
-                        stop.within_grace(execute(check, ctx, Deadline::fixed(options.check_timeout), problem))
-                            .await
+                        stop.within_grace(execute(
+                            check,
+                            ctx,
+                            Deadline::fixed(options.check_timeout),
+                            problem,
+                        ))
+                        .await
                     }
                 };
                 (index, result)

@@ -5,10 +5,10 @@ use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::Value;
 
-use crate::suite::check::{Check, Gate, HarnessError, Status, Verdict};
-use crate::suite::ctx::Ctx;
 use crate::exchange::evidence::Exchange;
 use crate::reporting::report::CheckResult;
+use crate::suite::check::{Check, Gate, HarnessError, Status, Verdict};
+use crate::suite::ctx::Ctx;
 
 /// Why an interface cannot be tested, found by its probe.
 #[derive(Debug, Clone)]
@@ -107,7 +107,9 @@ pub(crate) async fn execute(
             match tokio::time::timeout_at(at, &mut task.0).await {
                 Ok(Ok(outcome)) => break outcome,
                 Ok(Err(join)) => {
-                    break Err(HarnessError::Internal(format!("the check panicked: {join}")))
+                    break Err(HarnessError::Internal(format!(
+                        "the check panicked: {join}"
+                    )))
                 }
                 // The agent turned out slower than when the check started: more time.
                 Err(_) if deadline.now() > until => until = deadline.now(),
@@ -120,9 +122,7 @@ pub(crate) async fn execute(
             }
         }
     };
-    let outcome = outcome.and_then(|verdict| {
-        scenarios.held_to(&check.needs).map(|_| verdict)
-    });
+    let outcome = outcome.and_then(|verdict| scenarios.held_to(&check.needs).map(|_| verdict));
     let outcome = undeclared_fails(outcome, &scenarios);
     // A follow-up the drive file could not fill (a pointer that found nothing) judged the
     // file, not the agent: what the agent made of it is never held against it.
@@ -172,7 +172,11 @@ fn undeclared_fails(
                 return Err(HarnessError::Prerequisite(why));
             }
             let acts: Vec<String> = (refused.iter())
-                .map(|p| crate::suite::contract::acts_name(p).unwrap_or(p).to_string())
+                .map(|p| {
+                    crate::suite::contract::acts_name(p)
+                        .unwrap_or(p)
+                        .to_string()
+                })
                 .map(|p| format!("`{p}`"))
                 .collect();
             Ok(Verdict::fail(
@@ -203,7 +207,10 @@ pub(crate) fn load_signal(result: &CheckResult) -> Option<String> {
     ) {
         return None;
     }
-    result.evidence.iter().find_map(crate::exchange::pace::load_sign)
+    result
+        .evidence
+        .iter()
+        .find_map(crate::exchange::pace::load_sign)
 }
 
 /// `N/A` when a capability gate of the check does not hold for this card.
@@ -267,7 +274,10 @@ mod tests {
             .refusal("tck-input-required")
             .expect("tck-multi-turn is undeclared");
         let stopped = undeclared_fails(Err(HarnessError::Prerequisite(why)), &scenarios);
-        assert!(matches!(stopped, Ok(Verdict::Violated { .. })), "{stopped:?}");
+        assert!(
+            matches!(stopped, Ok(Verdict::Violated { .. })),
+            "{stopped:?}"
+        );
         // The same check, having tolerated the refusal, stops later for a reason of its own.
         let own = undeclared_fails(
             Err(HarnessError::Prerequisite("no message to examine".into())),

@@ -8,10 +8,10 @@ use futures::StreamExt;
 use serde_json::Value;
 
 use crate::exchange::card::{FetchedCard, Interface};
-use crate::suite::check::{Binding, Check, ProtocolVersion};
-use crate::suite::ctx::Ctx;
 use crate::exchange::pace::Pace;
 use crate::reporting::report::{self, CheckResult, Report};
+use crate::suite::check::{Binding, Check, ProtocolVersion};
+use crate::suite::ctx::Ctx;
 
 pub use crate::suite::filter::Filter;
 
@@ -22,12 +22,12 @@ mod options;
 mod prepared;
 mod target;
 
-pub use options::{Progress, RunError, RunOptions, TARGET_JOBS};
 use assemble::{assemble, Outcome};
-use target::{decide_contract, plan, probe_interfaces, read_target, TargetSeen};
-pub(crate) use prepared::{prepare, Prepared};
 use execute::run_id;
 pub(crate) use execute::{execute, Deadline, Problem};
+pub use options::{Progress, RunError, RunOptions, TARGET_JOBS};
+pub(crate) use prepared::{prepare, Prepared};
+use target::{decide_contract, plan, probe_interfaces, read_target, TargetSeen};
 
 /// A check's deadline: the run's check timeout, times a quarter of its chain of sequential
 /// exchanges (at least once), and, once the agent's latency is known, time for every exchange
@@ -35,7 +35,11 @@ pub(crate) use execute::{execute, Deadline, Problem};
 /// slow but healthy agent is never cut short, and a check that meets its deadline met it
 /// because the agent did not answer in many times its own usual time: a deadline is no sign
 /// of the kit's load, and such a check is not run again alone.
-fn deadline_of(check: &Check, timeout: Duration, latency: &Arc<crate::exchange::latency::Timings>) -> Deadline {
+fn deadline_of(
+    check: &Check,
+    timeout: Duration,
+    latency: &Arc<crate::exchange::latency::Timings>,
+) -> Deadline {
     let floor = timeout * (check.needs.weight / 4).max(1);
     Deadline::sized(floor, check.needs.weight + check.needs.batch, latency)
 }
@@ -117,8 +121,7 @@ pub async fn run(catalog: &[Check], options: &RunOptions) -> Result<Report, RunE
     let selected = options.filter.apply(catalog).map_err(RunError::Usage)?;
     // The durability area runs after the other checks, and only when asked for.
     let (durable, selected) =
-        durability_phase::split(selected, options.durability.is_some())
-            .map_err(RunError::Usage)?;
+        durability_phase::split(selected, options.durability.is_some()).map_err(RunError::Usage)?;
     let start = Start::new(options)?;
     let mut target = read_target(options, &start).await?;
     let mut plan = plan(&selected, &target);
@@ -247,8 +250,7 @@ impl<'a> Contexts<'a> {
     /// The context of one execution under `pace`; every exchange of an audited check is
     /// audited as its interface's.
     fn of(&self, planned: &Planned, id: String, pace: &Arc<Pace>) -> Ctx {
-        let audited = (planned.interface.as_ref())
-            .filter(|_| planned.check.needs.audited);
+        let audited = (planned.interface.as_ref()).filter(|_| planned.check.needs.audited);
         Ctx::new(
             planned.card.clone(),
             planned.interface.clone(),
@@ -302,9 +304,8 @@ async fn run_planned(
     }
     // Checks that judge the run's traffic on an interface (wire shapes, every webhook's calls)
     // start once the others have finished; every exchange of an interface's checks is audited.
-    let (phases, order, last) = crate::exchange::shapes::Phases::split(order, |p: &Planned| {
-        p.check.needs.judges_the_run
-    });
+    let (phases, order, last) =
+        crate::exchange::shapes::Phases::split(order, |p: &Planned| p.check.needs.judges_the_run);
     let mut cut: Vec<(usize, report::NotRun)> = Vec::new();
     let mut results: Vec<(usize, CheckResult)> = phases
         .stream(order, last)
@@ -361,7 +362,15 @@ async fn run_planned(
     cut.sort_by_key(|(index, _)| *index);
     let interrupted: Vec<report::NotRun> = cut.into_iter().map(|(_, n)| n).collect();
     if options.jobs > 1 {
-        run_again_alone(&mut results, &catalogue, contexts, unusable, run_id, options).await;
+        run_again_alone(
+            &mut results,
+            &catalogue,
+            contexts,
+            unusable,
+            run_id,
+            options,
+        )
+        .await;
     }
     let results = results.into_iter().map(|(_, r)| r).collect();
     (results, interrupted)
@@ -393,12 +402,14 @@ async fn run_again_alone(
         let Some(signal) = execute::load_signal(result) else {
             continue;
         };
-        if planned.check.needs.judges_the_run
-            || problem_of(planned, unusable).is_some()
-        {
+        if planned.check.needs.judges_the_run || problem_of(planned, unusable).is_some() {
             continue;
         }
-        let cost = if execute::met_its_deadline(result) { 4 } else { 1 };
+        let cost = if execute::met_its_deadline(result) {
+            4
+        } else {
+            1
+        };
         if cost > budget {
             result.message.push_str(&format!(
                 " (with others at once it met {signal}; not run again alone: more checks \
@@ -439,4 +450,3 @@ async fn run_again_alone(
         *result = again;
     }
 }
-

@@ -4,11 +4,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-
 use crate::exchange::card::CardError;
+use crate::exchange::wire::Limits;
 use crate::suite::check::{HarnessError, ProtocolVersion};
 use crate::suite::contract::Contract;
-use crate::exchange::wire::Limits;
 
 use crate::suite::filter::Filter;
 
@@ -147,4 +146,3 @@ pub enum RunError {
     #[error("{0}")]
     Harness(#[from] HarnessError),
 }
-

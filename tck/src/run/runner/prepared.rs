@@ -6,10 +6,10 @@
 use std::sync::Arc;
 
 use crate::exchange::card::{FetchedCard, Interface};
-use crate::suite::contract::Scenarios;
-use crate::suite::ctx::Ctx;
 use crate::exchange::evidence::Recorder;
 use crate::exchange::history::History;
+use crate::suite::contract::Scenarios;
+use crate::suite::ctx::Ctx;
 
 use super::target::{decide_contract, probe_these, read_target, TargetSeen};
 use super::{run_id, RunError, RunOptions, Start};

@@ -4,16 +4,15 @@
 
 use std::sync::Arc;
 
-
 use crate::exchange::card::{self, Cards, FetchedCard, Interface};
+use crate::exchange::evidence::Recorder;
+use crate::exchange::pace::Pace;
+use crate::exchange::transport::Connector;
+use crate::exchange::wire::{Limits, Wire};
 use crate::suite::check::{Binding, Check, ProtocolVersion, Scope};
 use crate::suite::contract::Contract;
 use crate::suite::ctx::Ctx;
-use crate::exchange::evidence::Recorder;
-use crate::exchange::pace::Pace;
 use crate::suite::probe::probe;
-use crate::exchange::transport::Connector;
-use crate::exchange::wire::{Limits, Wire};
 
 use super::{judges_each_card, Planned, Problem, RunError, RunOptions, Start};
 
@@ -49,7 +48,12 @@ impl Wires {
     }
 
     /// A wire for an interface of `card`, seen by `pace` (a check's batches go at its pace).
-    pub(super) fn of_paced(&self, recorder: Recorder, card: &Arc<FetchedCard>, pace: &Arc<Pace>) -> Wire {
+    pub(super) fn of_paced(
+        &self,
+        recorder: Recorder,
+        card: &Arc<FetchedCard>,
+        pace: &Arc<Pace>,
+    ) -> Wire {
         let activate = (self.activations.iter())
             .find(|(c, _)| Arc::ptr_eq(c, card))
             .map(|(_, a)| a.clone())
@@ -72,7 +76,10 @@ pub(super) struct TargetSeen {
 }
 
 /// Reads the card (and the card a 1.0 client reads) and selects the interfaces.
-pub(super) async fn read_target(options: &RunOptions, start: &Start) -> Result<TargetSeen, RunError> {
+pub(super) async fn read_target(
+    options: &RunOptions,
+    start: &Start,
+) -> Result<TargetSeen, RunError> {
     let mut wires = Wires {
         client: start.client.clone(),
         limits: options.limits,
@@ -210,7 +217,11 @@ pub(super) async fn probe_these(
         );
         async move { (probe(&ctx).await, recorder) }
     }));
-    let probes = options.stop.unless_stopped(probes).await.unwrap_or_default();
+    let probes = options
+        .stop
+        .unless_stopped(probes)
+        .await
+        .unwrap_or_default();
     for (interface, (outcome, recorder)) in planned.into_iter().zip(probes) {
         if let Err(crate::suite::probe::Unusable {
             error,
@@ -261,10 +272,12 @@ pub(super) async fn decide_contract(
         )
     };
     if let Some(file) = &options.sut_behaviors {
-        let (scenarios, report) = crate::suite::detect::declared(Arc::clone(file), options.undeclared);
+        let (scenarios, report) =
+            crate::suite::detect::declared(Arc::clone(file), options.undeclared);
         return (scenarios, Some(report));
     }
-    let decided = crate::suite::detect::decide(options.contract, options.drive.clone(), usable, ctx_on);
+    let decided =
+        crate::suite::detect::decide(options.contract, options.drive.clone(), usable, ctx_on);
     match options.stop.unless_stopped(decided).await {
         Some(decided) => decided,
         None => {
@@ -274,4 +287,3 @@ pub(super) async fn decide_contract(
         }
     }
 }
-

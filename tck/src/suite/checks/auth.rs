@@ -14,23 +14,21 @@ use serde_json::{json, Value};
 
 use super::setup::{task_id, Findings, Setup};
 use super::EVERY_BINDING_BOTH;
+use crate::exchange::transport::stream::Start;
+use crate::facts::model::ProtocolVersion;
 use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::ctx::Ctx;
-use crate::facts::model::ProtocolVersion;
-use crate::exchange::transport::stream::Start;
 
 mod card_and_task;
 mod challenge;
 mod isolation;
 mod limited;
 
+use super::setup::auth::{in_binding_form, served, with_wrong_credentials, without_credentials};
 use card_and_task::{in_task_auth, oauth_urls};
 use challenge::challenge;
 use isolation::{foreign_task, principals_isolated};
 use limited::limited_refused;
-use super::setup::auth::{
-    in_binding_form, served, with_wrong_credentials, without_credentials,
-};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "auth";

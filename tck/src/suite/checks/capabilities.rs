@@ -7,11 +7,11 @@ use serde_json::json;
 
 use super::setup::{task_id, Findings, Setup};
 use super::EVERY_BINDING_1_0;
+use crate::exchange::judge;
+use crate::exchange::transport::stream::Start;
 use crate::facts::a2a::ErrorKind;
 use crate::suite::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::ctx::Ctx;
-use crate::exchange::judge;
-use crate::exchange::transport::stream::Start;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "capabilities";

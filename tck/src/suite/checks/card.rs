@@ -6,11 +6,11 @@ use crate::suite::check::Needs;
 use serde_json::Value;
 
 use super::setup::verdict_from;
-use crate::facts::a2a;
 use crate::exchange::card::{self, WELL_KNOWN_PATH};
+use crate::exchange::wire::Request;
+use crate::facts::a2a;
 use crate::suite::check::{Binding, Check, HarnessError, Level, Scope, SpecRef, Verdict};
 use crate::suite::ctx::Ctx;
-use crate::exchange::wire::Request;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "card";
@@ -304,7 +304,8 @@ impl Kind {
 fn only_0_3(card: &Value, assumed: Option<crate::suite::check::ProtocolVersion>) -> bool {
     card.get("supportedInterfaces").is_none()
         && card.get("url").is_some()
-        && card::top_level_version(card, assumed) == Some(crate::suite::check::ProtocolVersion::V0_3)
+        && card::top_level_version(card, assumed)
+            == Some(crate::suite::check::ProtocolVersion::V0_3)
 }
 
 async fn required_fields(ctx: Ctx) -> Result<Verdict, HarnessError> {
@@ -523,7 +524,9 @@ async fn version_known(ctx: Ctx) -> Result<Verdict, HarnessError> {
     }
     let problems: Vec<String> = declared
         .iter()
-        .filter(|(_, _, version)| crate::suite::check::ProtocolVersion::from_declared(version).is_none())
+        .filter(|(_, _, version)| {
+            crate::suite::check::ProtocolVersion::from_declared(version).is_none()
+        })
         .map(|(i, entry, version)| {
             format!(
                 "supportedInterfaces[{i}] ({} at {}) declares protocolVersion {version:?}, \

@@ -8,10 +8,10 @@ use serde_json::Value;
 
 use super::setup::verdict_from;
 use crate::exchange::card;
+use crate::exchange::wire::Request;
+use crate::facts::jws::{self, Signature};
 use crate::suite::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
 use crate::suite::ctx::Ctx;
-use crate::facts::jws::{self, Signature};
-use crate::exchange::wire::Request;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "card.signature";

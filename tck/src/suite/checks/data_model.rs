@@ -2,8 +2,8 @@
 //! timestamps on the wire (spec 1.0 §4.1, §5.5, §5.6.1, §5.7). These read what the proto
 //! requires directly, so a missing field cannot slip past a schema without `required` arrays.
 
-pub mod wire;
 pub mod utf8;
+pub mod wire;
 use crate::suite::check::Needs;
 use serde_json::Value;
 

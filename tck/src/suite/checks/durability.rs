@@ -483,7 +483,8 @@ async fn push_survives(ctx: Ctx) -> Result<Verdict, HarnessError> {
     };
     let (task, config) = fixture(push)?;
     let config_id = a2a::text(config, "id").unwrap_or_default();
-    let answer = ctx.get_push_config(json!({ "taskId": task, "id": config_id }))
+    let answer = ctx
+        .get_push_config(json!({ "taskId": task, "id": config_id }))
         .await?
         .answer()?;
     let expected = format!("push config {config_id:?} of task {task:?}, as before the restart");

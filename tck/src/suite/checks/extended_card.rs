@@ -10,13 +10,13 @@ use serde_json::{json, Value};
 use super::setup::auth::{in_binding_form, served, with_wrong_credentials, without_credentials};
 use super::setup::Findings;
 use super::EVERY_BINDING_BOTH;
-use crate::facts::a2a::ErrorKind;
-use crate::suite::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
-use crate::suite::ctx::{Answer, Ctx};
 use crate::exchange::judge;
-use crate::facts::model::{Binding, ProtocolVersion};
 use crate::exchange::transport::Reply;
 use crate::exchange::wire::HttpReply;
+use crate::facts::a2a::ErrorKind;
+use crate::facts::model::{Binding, ProtocolVersion};
+use crate::suite::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
 
 mod challenge;
 mod limited;
@@ -146,7 +146,10 @@ pub fn checks() -> Vec<Check> {
 /// What is missing for `value` to be an Agent Card of `version`.
 fn card_problems(value: &Value, version: ProtocolVersion) -> Vec<String> {
     let Some(card) = value.as_object() else {
-        return vec![format!("not an object: {}", crate::facts::a2a::brief(value, 200))];
+        return vec![format!(
+            "not an object: {}",
+            crate::facts::a2a::brief(value, 200)
+        )];
     };
     let mut required = vec![
         ("name", "string"),
@@ -199,9 +202,7 @@ fn judge_card(reply: &Reply, version: ProtocolVersion) -> Result<bool, String> {
 }
 
 async fn with_credentials(ctx: Ctx) -> Result<Verdict, HarnessError> {
-    let reply = ctx
-        .extended_card()
-        .await?;
+    let reply = ctx.extended_card().await?;
     // An authentication or authorization refusal says the kit's credentials do not reach the
     // card (none given, or without the permission): nothing to judge.
     let refused = matches!(&reply.read, Ok(Answer::Error(_))) && in_binding_form(&reply).is_ok();
@@ -230,9 +231,7 @@ async fn requires_auth(ctx: Ctx) -> Result<Verdict, HarnessError> {
     callers.extend(with_wrong_credentials(&ctx).map(|c| ("with wrong credentials", c)));
     let mut findings = Findings::default();
     for (how, caller) in callers {
-        let reply = caller
-            .extended_card()
-            .await?;
+        let reply = caller.extended_card().await?;
         if let Some(what) = served(&reply) {
             findings.problem(format!("GetExtendedAgentCard {how} was served: {what}"));
         }

@@ -10,13 +10,13 @@ use crate::suite::check::Needs;
 use serde_json::json;
 
 use super::{EVERY_BINDING_1_0, JSON_1_0};
-use crate::facts::a2a::ErrorKind;
-use crate::suite::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
-use crate::suite::ctx::{Answer, Ctx};
 use crate::exchange::judge;
-use crate::facts::service_params::{self, other_version, required_extensions, UNKNOWN_EXTENSION};
 use crate::exchange::transport::rest;
 use crate::exchange::wire::{HttpReply, Request};
+use crate::facts::a2a::ErrorKind;
+use crate::facts::service_params::{self, other_version, required_extensions, UNKNOWN_EXTENSION};
+use crate::suite::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::ctx::{Answer, Ctx};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "extensions";
@@ -152,9 +152,7 @@ async fn version_not_downgraded(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut activated = required;
     activated[index] = other.clone();
     let changed = ctx.with_extensions(activated);
-    let reply = changed
-        .send(send_params(&changed))
-        .await?;
+    let reply = changed.send(send_params(&changed)).await?;
     let expected = format!(
         "{} ({other} activated in place of the declared {declared})",
         judge::expected(
@@ -189,9 +187,7 @@ async fn unknown_ignored(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut activated = required_extensions(&ctx.card.json);
     activated.push(UNKNOWN_EXTENSION.to_string());
     let with_unknown = ctx.with_extensions(activated);
-    let reply = with_unknown
-        .send(send_params(&with_unknown))
-        .await?;
+    let reply = with_unknown.send(send_params(&with_unknown)).await?;
     Ok(match &reply.read {
         Ok(Answer::Result(_)) => Verdict::pass(),
         Ok(other) => Verdict::fail(

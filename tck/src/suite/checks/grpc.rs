@@ -1,12 +1,12 @@
 //! gRPC binding checks (`grpc.*`, spec 1.0 §10): the status and ErrorInfo of an A2A error.
 
-use crate::suite::check::Needs;
 use super::setup::not_found;
 use super::GRPC_1_0;
+use crate::exchange::judge;
 use crate::facts::a2a::ErrorKind;
+use crate::suite::check::Needs;
 use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::ctx::Ctx;
-use crate::exchange::judge;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "grpc";

@@ -8,11 +8,11 @@ use serde_json::{json, Value};
 
 use super::setup::{expect_error_reply, verdict_from};
 use super::JSONRPC_1_0;
+use crate::exchange::judge;
+use crate::exchange::transport::stream::{End, Next};
 use crate::facts::a2a::{self, ErrorKind, ERROR_DOMAIN, ERROR_INFO_TYPE};
 use crate::suite::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::ctx::{Ctx, ErrorReply, RpcReply};
-use crate::exchange::judge;
-use crate::exchange::transport::stream::{End, Next};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "jsonrpc";
@@ -509,12 +509,18 @@ fn event_envelope_problem(
                 "the event data is not a JSON text: {}",
                 a2a::brief(&Value::String(text.clone()), 120)
             ),
-            other => format!("the event data is not a JSON object: {}", a2a::brief(other, 120)),
+            other => format!(
+                "the event data is not a JSON object: {}",
+                a2a::brief(other, 120)
+            ),
         });
     };
     let mut problems = Vec::new();
     if body.get("jsonrpc") != Some(&json!("2.0")) {
-        problems.push(format!("`jsonrpc` is {}", a2a::shown_json(body.get("jsonrpc"))));
+        problems.push(format!(
+            "`jsonrpc` is {}",
+            a2a::shown_json(body.get("jsonrpc"))
+        ));
     }
     if let Some(expected) = request_id {
         if body.get("id").and_then(Value::as_str) != Some(expected) {
@@ -557,9 +563,7 @@ async fn jsonrpc_stream_events(ctx: Ctx) -> Result<Verdict, HarnessError> {
         crate::suite::contract::PLAIN
     };
     let message = ctx.user_message(scenario);
-    let mut stream = ctx
-        .open_send_stream(json!({ "message": message }))
-        .await?;
+    let mut stream = ctx.open_send_stream(json!({ "message": message })).await?;
     let wait = ctx.stream_wait();
     let version = ctx.version();
     let request_id = stream.request_id().map(str::to_string);

@@ -12,13 +12,12 @@
 //! and history and artifacts are what the task accumulated. The checks are SHOULDs: a broken
 //! invariant is a WARN, never a FAIL.
 
-
+use crate::exchange::history::{self, Observation, Violation};
 use crate::facts::a2a;
 use crate::suite::check::{Check, HarnessError, Level, Needs, SpecRef, Verdict};
 use crate::suite::checks::setup::{cancelable_task, settle, task_id, Setup};
 use crate::suite::contract::PLAIN;
 use crate::suite::ctx::Ctx;
-use crate::exchange::history::{self, Observation, Violation};
 
 pub const PREFIX: &str = "lifecycle";
 
@@ -177,8 +176,10 @@ fn pair(
     first: impl Fn(&Observation) -> bool,
     then: impl Fn(&Observation) -> bool,
 ) -> bool {
-    (seen.iter().filter(|a| first(a)))
-        .any(|a| seen.iter().any(|b| b.task == a.task && then(b) && b.after(a)))
+    (seen.iter().filter(|a| first(a))).any(|a| {
+        seen.iter()
+            .any(|b| b.task == a.task && then(b) && b.after(a))
+    })
 }
 
 async fn judge(ctx: Ctx, rule: Rule) -> Result<Verdict, HarnessError> {
@@ -209,9 +210,17 @@ async fn judge(ctx: Ctx, rule: Rule) -> Result<Verdict, HarnessError> {
     // Judged only where the history holds what the rule compares: a sight and a later one
     // of the same task.
     let full = |o: &Observation| o.seen == history::Seen::Read { limited: false };
-    let terminal = |o: &Observation| o.state.as_deref().is_some_and(|s| a2a::TERMINAL_STATES.contains(&s));
+    let terminal = |o: &Observation| {
+        o.state
+            .as_deref()
+            .is_some_and(|s| a2a::TERMINAL_STATES.contains(&s))
+    };
     let relevant = match rule {
-        Rule::CancelKept => pair(&seen, |o| o.seen == history::Seen::Canceled, |o| o.state.is_some()),
+        Rule::CancelKept => pair(
+            &seen,
+            |o| o.seen == history::Seen::Canceled,
+            |o| o.state.is_some(),
+        ),
         Rule::ReadsKeep => pair(&seen, full, full),
         Rule::TerminalFinal => pair(&seen, terminal, |o| o.state.is_some()),
         Rule::MessagesOnce => seen.iter().any(|o| o.history.is_some()),
@@ -219,13 +228,19 @@ async fn judge(ctx: Ctx, rule: Rule) -> Result<Verdict, HarnessError> {
     if !relevant {
         return Err(HarnessError::Prerequisite(
             match rule {
-                Rule::CancelKept => "no CancelTask on this interface was answered with a task \
+                Rule::CancelKept => {
+                    "no CancelTask on this interface was answered with a task \
                                      and the task read after it \
-                                     (the agent held no task open to cancel)",
-                Rule::ReadsKeep => "no task on this interface was read twice in full, one read \
-                                    after the other",
-                Rule::TerminalFinal => "no task on this interface was seen in a terminal state \
-                                        and seen again after",
+                                     (the agent held no task open to cancel)"
+                }
+                Rule::ReadsKeep => {
+                    "no task on this interface was read twice in full, one read \
+                                    after the other"
+                }
+                Rule::TerminalFinal => {
+                    "no task on this interface was seen in a terminal state \
+                                        and seen again after"
+                }
                 Rule::MessagesOnce => "no answer on this interface carried a task's history",
             }
             .into(),
@@ -254,5 +269,8 @@ async fn judge(ctx: Ctx, rule: Rule) -> Result<Verdict, HarnessError> {
     } else {
         String::new()
     };
-    Ok(Verdict::fail(expected, format!("{}{more}", shown.join(" | "))))
+    Ok(Verdict::fail(
+        expected,
+        format!("{}{more}", shown.join(" | ")),
+    ))
 }

@@ -253,7 +253,13 @@ mod tests {
     fn no_check_module_imports_another() {
         let files = sources();
         // The top-level modules: `send` for `send.rs` and everything under `send/`.
-        let top = |rel: &str| rel.split('/').next().unwrap_or(rel).trim_end_matches(".rs").to_string();
+        let top = |rel: &str| {
+            rel.split('/')
+                .next()
+                .unwrap_or(rel)
+                .trim_end_matches(".rs")
+                .to_string()
+        };
         let modules: HashSet<String> = (files.iter())
             .map(|(rel, _)| top(rel))
             .filter(|m| m != "mod" && m != "setup")
@@ -274,7 +280,9 @@ mod tests {
                         }
                         let rest = &code[at + prefix.len()..];
                         let name: String = (rest.chars())
-                            .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+                            .take_while(|c| {
+                                c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_'
+                            })
                             .collect();
                         if modules.contains(&name) && name != own {
                             found.push(format!("{rel} uses {name}"));
@@ -283,7 +291,10 @@ mod tests {
                 }
             }
         }
-        assert!(found.is_empty(), "check modules importing others: {found:#?}");
+        assert!(
+            found.is_empty(),
+            "check modules importing others: {found:#?}"
+        );
     }
 
     #[test]

@@ -3,20 +3,20 @@
 //! `capabilities.pushNotifications` (spec 1.0 §3.1.7–§3.1.10; 0.3 §7.5–§7.8). The delivery
 //! checks are in `push_delivery.rs`. Every config points at the kit's webhook receiver.
 
-pub mod order;
-pub mod delivery;
 mod after_delete;
+pub mod delivery;
+pub mod order;
 use crate::suite::check::Needs;
 use serde_json::json;
 
 use super::setup::push::{self as ps, Hook};
 use super::setup::{names_error, task_id, Findings};
 use super::EVERY_BINDING_BOTH;
+use crate::exchange::judge;
 use crate::facts::a2a::{self, ErrorKind};
+use crate::facts::model::ProtocolVersion;
 use crate::suite::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::ctx::{Answer, Ctx};
-use crate::exchange::judge;
-use crate::facts::model::ProtocolVersion;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "push";
@@ -222,7 +222,8 @@ async fn private_webhook_refused(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Some(url) => {
             let mut config = probe.for_task(&id);
             config["url"] = json!(url);
-            let answer = ctx.create_push_config(ctx.with_tenant(config)?)
+            let answer = ctx
+                .create_push_config(ctx.with_tenant(config)?)
                 .await?
                 .answer()?;
             if answer.result().filter(|c| c.is_object()).is_none() {
@@ -444,9 +445,7 @@ async fn delete_removes(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let hook = Hook::new(&ctx)?;
     let id = ps::config_id(&ps::created(&ctx, &task, &hook).await?);
     let params = ctx.with_tenant(json!({ "taskId": task, "id": id }))?;
-    let first = ctx.delete_push_config(params.clone())
-        .await?
-        .answer()?;
+    let first = ctx.delete_push_config(params.clone()).await?.answer()?;
     if let Answer::Error(_) = first {
         return Ok(Verdict::fail(
             "DeleteTaskPushNotificationConfig succeeds",
@@ -553,12 +552,14 @@ async fn unknown_task(ctx: Ctx) -> Result<Verdict, HarnessError> {
             judge::expect_error(&create, ErrorKind::TaskNotFound),
         );
     }
-    let get = ctx.get_push_config(
+    let get = ctx
+        .get_push_config(
             ctx.with_tenant(json!({ "taskId": task, "id": ctx.id("tck-no-such-config") }))?,
         )
         .await?;
     findings.add("Get", judge::expect_error(&get, ErrorKind::TaskNotFound));
-    let list = ctx.list_push_configs(ctx.with_tenant(json!({ "taskId": task }))?)
+    let list = ctx
+        .list_push_configs(ctx.with_tenant(json!({ "taskId": task }))?)
         .await?;
     findings.add("List", judge::expect_error(&list, ErrorKind::TaskNotFound));
     Ok(findings.verdict(

@@ -8,12 +8,12 @@ use serde_json::{json, Value};
 
 use super::setup::{not_found, task_id, Setup};
 use super::REST_1_0;
+use crate::exchange::transport::{answer, rest};
+use crate::exchange::wire::{HttpReply, Request};
 use crate::facts::a2a::{self, ERROR_DOMAIN, ERROR_INFO_TYPE};
 use crate::facts::revision::{self, Sentence};
 use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::ctx::{Answer, Ctx};
-use crate::exchange::transport::{answer, rest};
-use crate::exchange::wire::{HttpReply, Request};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "rest";

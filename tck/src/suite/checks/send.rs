@@ -2,8 +2,8 @@
 //! taskId and contextId, rejections, and follow-ups (spec 1.0 §3.1.1, §3.2.2, §3.4). The
 //! rejection and follow-up checks live in the submodules `rejections` and `follow_ups`.
 
-pub mod modes;
 mod follow_ups;
+pub mod modes;
 mod rejections;
 
 use crate::suite::check::Needs;
@@ -369,7 +369,10 @@ async fn blocking_waits(ctx: Ctx) -> Result<Verdict, HarnessError> {
     };
     let state = a2a::state(&task);
     if !ended(state) {
-        findings.problem(format!("a task that completes: answered in state {}", a2a::shown(state)));
+        findings.problem(format!(
+            "a task that completes: answered in state {}",
+            a2a::shown(state)
+        ));
     }
     let mut seen = vec![format!("returned in {}", a2a::shown(state))];
     if ctx.scenarios().honours("tck-fail-task") {

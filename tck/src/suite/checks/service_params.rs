@@ -3,14 +3,14 @@
 //! metadata alike, with several values comma-separated in one field. (`A2A-Version` from
 //! gRPC metadata is judged by the `versioning.*` checks, which run on every binding.)
 
-use crate::suite::check::Needs;
 use super::setup::extensions::{baseline_processed, required_or_na, send_params};
 use super::EVERY_BINDING_1_0;
+use crate::exchange::judge;
 use crate::facts::a2a::ErrorKind;
+use crate::facts::service_params::UNKNOWN_EXTENSION;
+use crate::suite::check::Needs;
 use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::ctx::{Answer, Ctx};
-use crate::exchange::judge;
-use crate::facts::service_params::UNKNOWN_EXTENSION;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "service-params";
@@ -73,9 +73,7 @@ async fn extensions_read(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Err(na) => return Ok(na),
     };
     let activated = ctx.with_extensions(required.clone());
-    let reply = activated
-        .send(send_params(&activated))
-        .await?;
+    let reply = activated.send(send_params(&activated)).await?;
     let expected = format!(
         "SendMessage processed with {} activated through the binding's service parameters",
         required.join(", ")

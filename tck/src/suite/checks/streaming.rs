@@ -11,10 +11,10 @@ use serde_json::json;
 
 use super::setup::{close_after_terminal, full_follow_up, rank, task_id, Setup};
 use super::{EVERY_BINDING_1_0, EVERY_BINDING_BOTH, STREAMING};
+use crate::exchange::transport::stream::{Collected, End, Event};
 use crate::facts::a2a;
 use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::ctx::Ctx;
-use crate::exchange::transport::stream::{Collected, End, Event};
 
 mod artifacts;
 mod framing;
@@ -170,9 +170,7 @@ pub fn checks() -> Vec<Check> {
 /// Sends a streaming message with `prefix` and reads the stream to its end.
 async fn stream_of(ctx: &Ctx, prefix: &str) -> Result<Collected, HarnessError> {
     let message = ctx.user_message(prefix);
-    let mut stream = ctx
-        .open_send_stream(json!({ "message": message }))
-        .await?;
+    let mut stream = ctx.open_send_stream(json!({ "message": message })).await?;
     Ok(stream.collect(ctx.stream_wait()).await)
 }
 
@@ -183,9 +181,7 @@ async fn follow_up_stream_starts_with_task(ctx: Ctx) -> Result<Verdict, HarnessE
         .await?;
     let id = task_id(&task);
     let message = full_follow_up(&ctx, &task, "tck-complete-task");
-    let mut stream = ctx
-        .open_send_stream(json!({ "message": message }))
-        .await?;
+    let mut stream = ctx.open_send_stream(json!({ "message": message })).await?;
     let collected = stream.collect(ctx.stream_wait()).await;
     drop(stream);
     // A follow-up the agent could not use (it waits for an answer the kit cannot give)
@@ -384,9 +380,7 @@ async fn states_in_order(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 async fn closes_after_terminal(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let message = ctx.user_message("tck-stream-003");
-    let mut stream = ctx
-        .open_send_stream(json!({ "message": message }))
-        .await?;
+    let mut stream = ctx.open_send_stream(json!({ "message": message })).await?;
     close_after_terminal(&ctx, &mut stream, Vec::new()).await
 }
 

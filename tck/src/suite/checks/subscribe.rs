@@ -7,11 +7,11 @@ use serde_json::{json, Value};
 
 use super::setup::{self, close_after_terminal, rank, sent_task, task_id, until_terminal, Setup};
 use super::{EVERY_BINDING_1_0, STREAMING};
+use crate::exchange::judge;
+use crate::exchange::transport::stream::{Collected, End, Event, EventStream, Next, Start};
 use crate::facts::a2a::{self, ErrorKind};
 use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::ctx::Ctx;
-use crate::exchange::judge;
-use crate::exchange::transport::stream::{Collected, End, Event, EventStream, Next, Start};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "subscribe";
@@ -37,7 +37,9 @@ pub fn checks() -> Vec<Check> {
                  §5.3 and §11.3.2; the proto's annotation says GET (spec notes §1.17 #1). An \
                  agent that answers only GET fails the subscription checks on HTTP+JSON.",
             ),
-            needs: Needs::NONE.sends(&["tck-input-required", "tck-long-running"]).weighs(4),
+            needs: Needs::NONE
+                .sends(&["tck-input-required", "tck-long-running"])
+                .weighs(4),
             run: |ctx| Box::pin(subscribe_first_event(ctx)),
         },
         Check {
@@ -61,7 +63,9 @@ pub fn checks() -> Vec<Check> {
                  completes it: the subscriber must see at least the terminal status after its \
                  snapshot.",
             ),
-            needs: Needs::NONE.sends(&["tck-input-required", "tck-long-running"]).weighs(4),
+            needs: Needs::NONE
+                .sends(&["tck-input-required", "tck-long-running"])
+                .weighs(4),
             run: |ctx| Box::pin(subscribe_updates(ctx)),
         },
         Check {
@@ -78,7 +82,9 @@ pub fn checks() -> Vec<Check> {
             maps_to: &["STREAM-SUB-002"],
             acts: &["STREAM-SUB-001", "STREAM-SUB-002"],
             reading: None,
-            needs: Needs::NONE.sends(&["tck-input-required", "tck-long-running"]).weighs(4),
+            needs: Needs::NONE
+                .sends(&["tck-input-required", "tck-long-running"])
+                .weighs(4),
             run: |ctx| Box::pin(subscribe_closes(ctx)),
         },
         Check {
@@ -137,7 +143,9 @@ pub fn checks() -> Vec<Check> {
                 "Events are compared by kind, state and artifact id after the subscription \
                  snapshot; timestamps may differ only between snapshots.",
             ),
-            needs: Needs::NONE.sends(&["tck-input-required", "tck-long-running"]).weighs(5),
+            needs: Needs::NONE
+                .sends(&["tck-input-required", "tck-long-running"])
+                .weighs(5),
             run: |ctx| Box::pin(subscribers_agree(ctx)),
         },
     ]

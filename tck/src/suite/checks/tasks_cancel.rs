@@ -7,10 +7,10 @@ use serde_json::json;
 use super::setup::{
     cancelable_task, result_task, task_id, terminal_tasks, tried_and_skipped, Findings,
 };
+use crate::exchange::judge;
 use crate::facts::a2a::{self, ErrorKind};
 use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::ctx::{Answer, Ctx};
-use crate::exchange::judge;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "tasks.cancel";

@@ -9,10 +9,10 @@ use super::setup::{
     task_id, Setup,
 };
 use super::EVERY_BINDING_1_0;
+use crate::exchange::judge;
 use crate::facts::a2a::{self, ErrorKind};
 use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::ctx::Ctx;
-use crate::exchange::judge;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "tasks.get";

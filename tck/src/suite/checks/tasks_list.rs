@@ -466,9 +466,19 @@ async fn filters_by_status(ctx: Ctx) -> Result<Verdict, HarnessError> {
         let tasks = listed(page);
         let wrong: Vec<String> = (tasks.iter())
             .filter(|t| a2a::state(t) != Some(state.as_str()))
-            .map(|t| format!("{} in {}", a2a::text(t, "id").unwrap_or("?"), a2a::shown(a2a::state(t))))
+            .map(|t| {
+                format!(
+                    "{} in {}",
+                    a2a::text(t, "id").unwrap_or("?"),
+                    a2a::shown(a2a::state(t))
+                )
+            })
             .collect();
-        let has = |id: &String| tasks.iter().any(|t| a2a::text(t, "id") == Some(id.as_str()));
+        let has = |id: &String| {
+            tasks
+                .iter()
+                .any(|t| a2a::text(t, "id") == Some(id.as_str()))
+        };
         if !wrong.is_empty() || has(other) || !has(own) {
             problems.push(format!(
                 "status {state}: listed {} task(s), other states {wrong:?}, the task in {state} \

@@ -11,10 +11,10 @@ use serde_json::json;
 
 use super::setup::Findings;
 use crate::exchange::card::{self, Interface};
-use crate::suite::check::{Binding, Check, HarnessError, Level, Scope, SpecRef, Verdict};
-use crate::suite::ctx::Ctx;
 use crate::exchange::tls_probe::{self, Legacy, LegacyAnswer};
 use crate::exchange::wire::{HttpReply, Request};
+use crate::suite::check::{Binding, Check, HarnessError, Level, Scope, SpecRef, Verdict};
+use crate::suite::ctx::Ctx;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "tls";

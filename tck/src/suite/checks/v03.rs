@@ -2,17 +2,19 @@
 //! answer looks like. Checks on 0.3 interfaces send no `A2A-Version` (an absent header means
 //! 0.3) and read answers back strictly (see `transport::v03`).
 
-pub mod wire;
-pub mod resubscribe;
 pub mod card;
+pub mod resubscribe;
+pub mod wire;
 use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
 use super::{EVERY_BINDING_0_3, JSONRPC_0_3, JSON_0_3};
-use crate::facts::a2a;
-use crate::suite::check::{Binding, Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
-use crate::suite::ctx::{Answer, Ctx};
 use crate::exchange::transport::Reply;
+use crate::facts::a2a;
+use crate::suite::check::{
+    Binding, Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict,
+};
+use crate::suite::ctx::{Answer, Ctx};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "v03";
@@ -123,9 +125,7 @@ async fn states_spelled(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut ids = Vec::new();
     for prefix in ["tck-input-required", "tck-complete-task"] {
         let message = ctx.user_message(prefix);
-        let reply = ctx
-            .send(json!({ "message": message }))
-            .await?;
+        let reply = ctx.send(json!({ "message": message })).await?;
         note(&reply, &mut found);
         let id = match &reply.read {
             Ok(Answer::Result(r)) => r.get("task").and_then(|t| a2a::text(t, "id")),
@@ -166,9 +166,7 @@ async fn bare_results(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut found = Vec::new();
     for prefix in ["tck-complete-task", "tck-message-response"] {
         let message = ctx.user_message(prefix);
-        let reply = ctx
-            .send(json!({ "message": message }))
-            .await?;
+        let reply = ctx.send(json!({ "message": message })).await?;
         if let Err(unreadable) = &reply.read {
             found.push(format!("{prefix}: {unreadable}"));
         }
@@ -190,9 +188,7 @@ async fn bare_results(ctx: Ctx) -> Result<Verdict, HarnessError> {
 
 async fn final_flags(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let message = ctx.user_message("tck-stream-001");
-    let mut stream = ctx
-        .open_send_stream(json!({ "message": message }))
-        .await?;
+    let mut stream = ctx.open_send_stream(json!({ "message": message })).await?;
     let collected = stream.collect(ctx.stream_wait()).await;
     let binding = ctx.binding();
     // The 0.3 status update as received: the JSON-RPC result, or the proto statusUpdate.
@@ -275,7 +271,10 @@ async fn unknown_task_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
                     format!("a task made under the id the client invented ({id})")
                 }
                 Some(id) => format!("a new task {id} (the taskId named was ignored)"),
-                None => format!("a reply, processed as if the task existed: {}", answer.describe()),
+                None => format!(
+                    "a reply, processed as if the task existed: {}",
+                    answer.describe()
+                ),
             };
             Ok(Verdict::fail(expected, got))
         }

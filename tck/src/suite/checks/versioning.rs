@@ -7,12 +7,14 @@ use serde_json::{json, Value};
 
 use super::setup::{task_id, Setup};
 use super::{EVERY_BINDING_1_0, JSONRPC_0_3, JSONRPC_1_0, REST_1_0};
-use crate::facts::a2a::{self, ErrorKind};
 use crate::exchange::card;
-use crate::suite::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
-use crate::suite::ctx::Ctx;
 use crate::exchange::judge;
 use crate::exchange::transport::VersionHeader;
+use crate::facts::a2a::{self, ErrorKind};
+use crate::suite::check::{
+    Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict,
+};
+use crate::suite::ctx::Ctx;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "versioning";
@@ -367,7 +369,10 @@ async fn query_parameter(ctx: Ctx) -> Result<Verdict, HarnessError> {
         .send(crate::exchange::wire::Request {
             method: route.method,
             url: &route.url,
-            headers: vec![("accept", crate::exchange::transport::rest::ACCEPT.to_string())],
+            headers: vec![(
+                "accept",
+                crate::exchange::transport::rest::ACCEPT.to_string(),
+            )],
             body: None,
         })
         .await?;

@@ -240,7 +240,8 @@ mod tests {
     #[test]
     fn the_tables_cover_the_scenario_fixture() {
         let fixture: serde_json::Value =
-            serde_json::from_str(include_str!("../../../../fixtures/scenarios.json")).expect("JSON");
+            serde_json::from_str(include_str!("../../../../fixtures/scenarios.json"))
+                .expect("JSON");
         let mut in_fixture: Vec<&str> = a2a::items(&fixture, "scenarios")
             .filter_map(|s| a2a::text(s, "prefix"))
             .collect();

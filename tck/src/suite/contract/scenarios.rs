@@ -11,9 +11,9 @@ use super::{
     ACTS_DONE, ACTS_MORE, KIT_ONLY, OFFICIAL, UNDECLARED_WORDS,
 };
 use crate::facts::behaviors::{SutBehaviors, Undeclared};
-use crate::suite::card_drive::CardDriven;
 use crate::facts::drive::Drive;
 use crate::facts::model::{HarnessError, Needs};
+use crate::suite::card_drive::CardDriven;
 /// What the checks of a run may ask of the agent; shared by every check context.
 #[derive(Debug, Clone)]
 pub struct Scenarios {
@@ -376,4 +376,3 @@ impl Scenarios {
         self.sent.lock().expect("not poisoned").clone()
     }
 }
-

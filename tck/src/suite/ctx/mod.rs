@@ -7,11 +7,11 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use crate::exchange::card::{FetchedCard, Interface};
-use crate::facts::ids::Ids;
-use crate::facts::model::HarnessError;
 pub use crate::exchange::transport::answer::RpcReply;
 use crate::exchange::transport::{Connector, Transport};
 use crate::exchange::wire::Wire;
+use crate::facts::ids::Ids;
+use crate::facts::model::HarnessError;
 
 mod operations;
 
@@ -322,7 +322,6 @@ impl Ctx {
             }),
         }
     }
-
 }
 
 /// What phase 1 made on one interface, as the agent showed it before the restart. Each

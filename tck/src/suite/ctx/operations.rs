@@ -8,11 +8,11 @@ use serde_json::{json, Value};
 
 use super::Ctx;
 use crate::exchange::history::{Seen, Span};
-use crate::facts::model::{Binding, HarnessError, ProtocolVersion};
 use crate::exchange::transport::answer::RpcReply;
 use crate::exchange::transport::jsonrpc;
 use crate::exchange::transport::stream::{self, Start};
 use crate::exchange::transport::{Answer, Reply, Transport, VersionHeader};
+use crate::facts::model::{Binding, HarnessError, ProtocolVersion};
 
 impl Ctx {
     /// The binding under test (JSON-RPC for card checks, which make no calls).
@@ -127,7 +127,10 @@ impl Ctx {
         Fut: std::future::Future + 'a,
     {
         use futures::StreamExt;
-        let pace = self.wire.recorder().observer::<crate::exchange::pace::Pace>();
+        let pace = self
+            .wire
+            .recorder()
+            .observer::<crate::exchange::pace::Pace>();
         let most = pace.as_ref().map_or(1, |p| p.ceiling());
         let own = Arc::new(tokio::sync::Semaphore::new(1));
         futures::stream::iter(items)
@@ -170,7 +173,12 @@ impl Ctx {
         let sent = std::time::Instant::now();
         let reply = self.transport()?.list(params).await?;
         if let Ok(Answer::Result(page)) = &reply.read {
-            for task in page.get("tasks").and_then(Value::as_array).into_iter().flatten() {
+            for task in page
+                .get("tasks")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 self.saw(Seen::Listed, sent, task);
             }
         }
@@ -192,8 +200,17 @@ impl Ctx {
         let (Some(history), Some(interface)) = (self.wire.history(), &self.interface) else {
             return;
         };
-        let span = Span { sent, answered: std::time::Instant::now() };
-        history.task((interface.binding, interface.version), seen, self.ids.ns(), span, task);
+        let span = Span {
+            sent,
+            answered: std::time::Instant::now(),
+        };
+        history.task(
+            (interface.binding, interface.version),
+            seen,
+            self.ids.ns(),
+            span,
+            task,
+        );
     }
 
     /// The stream, its events kept in the run's history of every task as they are read.
@@ -210,7 +227,10 @@ impl Ctx {
         let by = self.ids.ns().to_string();
         Start::Stream(Box::new(stream.watched(Box::new(move |event| {
             let now = std::time::Instant::now();
-            let span = Span { sent: now, answered: now };
+            let span = Span {
+                sent: now,
+                answered: now,
+            };
             for kind in crate::exchange::transport::stream::EVENT_KINDS {
                 if let Some(payload) = event.get(kind).filter(|_| *kind != "message") {
                     history.task(place, Seen::Event, &by, span, payload);

@@ -302,8 +302,8 @@ impl Reading {
                 if let Some((_, v10)) = PROTO_STATES.iter().find(|(v03, _)| *v03 == state) {
                     return v10.to_string();
                 }
-                let known =
-                    crate::facts::a2a::TASK_STATES.contains(&state) && state != "TASK_STATE_CANCELED";
+                let known = crate::facts::a2a::TASK_STATES.contains(&state)
+                    && state != "TASK_STATE_CANCELED";
                 if known {
                     state.to_string()
                 } else {

@@ -5,9 +5,9 @@ use crate::suite::checks::setup::auth::without_credentials;
 use serde_json::{json, Value};
 
 use super::{scheme_words, security_required};
+use crate::facts::model::{Binding, ProtocolVersion};
 use crate::suite::check::{HarnessError, Verdict};
 use crate::suite::ctx::{Answer, Ctx};
-use crate::facts::model::{Binding, ProtocolVersion};
 
 /// Whether `text` names one of `words`.
 pub(crate) fn names_scheme(text: &str, words: &[String]) -> bool {
@@ -93,8 +93,7 @@ pub(super) async fn challenge(ctx: Ctx) -> Result<Verdict, HarnessError> {
         });
     }
     let reply = caller
-        .get(caller.with_tenant(json!({"id": "tck-auth-challenge"}))?,
-        )
+        .get(caller.with_tenant(json!({"id": "tck-auth-challenge"}))?)
         .await?;
     Ok(match &reply.read {
         Ok(Answer::Error(error)) => {

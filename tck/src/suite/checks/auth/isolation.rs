@@ -1,16 +1,14 @@
 //! The checks of principal isolation: one principal's task is invisible to another.
 
-use crate::suite::checks::setup::auth::{
-    protocol_headers, served,
-};
+use crate::suite::checks::setup::auth::{protocol_headers, served};
 use serde_json::{json, Value};
 
 use super::{security_required, streams};
+use crate::exchange::transport::stream::{End, Next, Start};
+use crate::facts::model::ProtocolVersion;
 use crate::suite::check::{HarnessError, Verdict};
 use crate::suite::checks::setup::{task_id, Findings, Setup};
 use crate::suite::ctx::{Answer, Ctx, ErrorReply};
-use crate::facts::model::ProtocolVersion;
-use crate::exchange::transport::stream::{End, Next, Start};
 
 /// The second principal, or why the check cannot run.
 fn other_principal(ctx: &Ctx) -> Result<Ctx, HarnessError> {
@@ -49,9 +47,7 @@ pub(super) async fn principals_isolated(ctx: Ctx) -> Result<Verdict, HarnessErro
     let state = crate::facts::a2a::state(&task).map(str::to_owned);
     let context = crate::facts::a2a::text(&task, "contextId").map(str::to_owned);
     let mut findings = Findings::default();
-    let reply = other
-        .get(other.with_tenant(json!({ "id": id }))?)
-        .await?;
+    let reply = other.get(other.with_tenant(json!({ "id": id }))?).await?;
     if let Some(what) = served(&reply) {
         findings.problem(format!("GetTask by the other principal was served: {what}"));
     }
@@ -94,10 +90,7 @@ pub(super) async fn principals_isolated(ctx: Ctx) -> Result<Verdict, HarnessErro
         ));
     }
     // The owner still sees the task as it was.
-    let after = ctx
-        .get(json!({ "id": id }))
-        .await?
-        .answer()?;
+    let after = ctx.get(json!({ "id": id })).await?.answer()?;
     let now = after
         .result()
         .and_then(crate::facts::a2a::state)
@@ -143,9 +136,7 @@ pub(super) async fn foreign_task(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let other = other_principal(&ctx)?;
     let id = task_id(&ctx.create_task("tck-complete-task").await?);
     let expected = "the same error as for a task that does not exist (TaskNotFoundError)";
-    let foreign = other
-        .get(other.with_tenant(json!({ "id": id }))?)
-        .await?;
+    let foreign = other.get(other.with_tenant(json!({ "id": id }))?).await?;
     if let Some(what) = served(&foreign) {
         return Ok(Verdict::fail(
             expected,

@@ -1,18 +1,16 @@
 //! The checks of authorization errors: a limited principal (authenticated, permitted nothing
 //! the kit tries) is refused with the binding's authorization error.
 
-use crate::suite::checks::setup::auth::{
-    limited_principal, meaningful_code, served,
-};
+use crate::suite::checks::setup::auth::{limited_principal, meaningful_code, served};
 use serde_json::json;
 
 use super::{security_required, streams};
+use crate::exchange::transport::stream::{End, Next, Start};
+use crate::exchange::transport::Reply;
+use crate::facts::model::Binding;
 use crate::suite::check::{HarnessError, Verdict};
 use crate::suite::checks::setup::Findings;
 use crate::suite::ctx::{Answer, Ctx};
-use crate::facts::model::Binding;
-use crate::exchange::transport::stream::{End, Next, Start};
-use crate::exchange::transport::Reply;
 
 /// How a refusal reads as an authorization error.
 enum Form {
@@ -76,8 +74,7 @@ pub(super) async fn limited_refused(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut findings = Findings::default();
     let message = limited.user_message("tck-complete-task");
     let reply = limited
-        .send(limited.with_tenant(json!({ "message": message }))?,
-        )
+        .send(limited.with_tenant(json!({ "message": message }))?)
         .await?;
     if let Some(what) = served(&reply) {
         findings.problem(format!(

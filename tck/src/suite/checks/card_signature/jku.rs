@@ -3,11 +3,11 @@
 use crate::suite::check::{Needs, Profile};
 use serde_json::Value;
 
-use crate::suite::checks::setup::Findings;
 use crate::exchange::card;
-use crate::suite::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
-use crate::suite::ctx::Ctx;
 use crate::facts::jws::Signature;
+use crate::suite::check::{Check, HarnessError, Level, Scope, SpecRef, Verdict};
+use crate::suite::checks::setup::Findings;
+use crate::suite::ctx::Ctx;
 
 /// This module's checks.
 pub fn checks() -> Vec<Check> {

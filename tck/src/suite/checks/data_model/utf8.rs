@@ -4,11 +4,11 @@
 use crate::suite::check::Needs;
 use serde_json::json;
 
+use crate::exchange::wire::HttpReply;
+use crate::suite::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::checks::setup::Findings;
 use crate::suite::checks::JSON_1_0;
-use crate::suite::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::ctx::Ctx;
-use crate::exchange::wire::HttpReply;
 
 /// This module's checks.
 pub fn checks() -> Vec<Check> {
@@ -100,7 +100,12 @@ async fn json_utf8(ctx: Ctx) -> Result<Verdict, HarnessError> {
                 .http
         }
         Binding::Rest => {
-            crate::suite::checks::setup::rest::raw(&ctx, "SendMessage", json!({ "message": message })).await?
+            crate::suite::checks::setup::rest::raw(
+                &ctx,
+                "SendMessage",
+                json!({ "message": message }),
+            )
+            .await?
         }
         Binding::Grpc => {
             return Err(HarnessError::Internal(

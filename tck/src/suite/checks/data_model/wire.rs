@@ -7,10 +7,10 @@
 
 use crate::suite::check::Needs;
 
+use crate::exchange::shapes::Rule;
 use crate::suite::check::{Check, Level, SpecRef};
 use crate::suite::checks::setup::audit;
 use crate::suite::checks::{EVERY_BINDING_0_3, EVERY_BINDING_1_0, EVERY_BINDING_BOTH, STREAMING};
-use crate::exchange::shapes::Rule;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "data-model";

@@ -5,10 +5,10 @@
 use serde_json::Value;
 
 use super::raw_card;
+use crate::facts::model::Binding;
 use crate::suite::check::{HarnessError, Verdict};
 use crate::suite::checks::setup::auth::without_credentials;
 use crate::suite::ctx::Ctx;
-use crate::facts::model::Binding;
 
 pub(super) async fn refusal_challenge(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let caller = without_credentials(&ctx);

@@ -30,9 +30,7 @@ pub(super) async fn limited_card(ctx: Ctx) -> Result<Verdict, HarnessError> {
         Ok(limited) => limited,
         Err(not_applicable) => return Ok(not_applicable),
     };
-    let reply = limited
-        .extended_card()
-        .await?;
+    let reply = limited.extended_card().await?;
     // Any error (an authorization error, ExtendedAgentCardNotConfiguredError for this caller,
     // ...) gives nothing away; the refusal's form is auth.limited-principal-refused's.
     let shown = match &reply.read {
@@ -40,9 +38,7 @@ pub(super) async fn limited_card(ctx: Ctx) -> Result<Verdict, HarnessError> {
         _ => return Ok(Verdict::pass()),
     };
     // Served: privileged is what the run's principal sees beyond the public card.
-    let full = ctx
-        .extended_card()
-        .await?;
+    let full = ctx.extended_card().await?;
     let Ok(Answer::Result(full)) = &full.read else {
         return Err(HarnessError::Prerequisite(format!(
             "the limited principal was given a card, and the run's principal got no extended \

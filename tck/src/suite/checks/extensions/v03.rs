@@ -10,16 +10,18 @@
 use crate::suite::check::Needs;
 use serde_json::json;
 
+use crate::exchange::transport::v03::Form;
+use crate::exchange::transport::Reply;
+use crate::exchange::wire::{HttpReply, Request};
+use crate::facts::service_params::{
+    other_version, required_extensions, EXTENSIONS, UNKNOWN_EXTENSION,
+};
+use crate::suite::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::checks::extensions::downgrade_of;
 use crate::suite::checks::setup::extensions::{baseline_processed, required_or_na, send_params};
 use crate::suite::checks::setup::message_03;
 use crate::suite::checks::JSON_0_3;
-use crate::suite::check::{Binding, Check, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::ctx::{Answer, Ctx};
-use crate::facts::service_params::{other_version, required_extensions, EXTENSIONS, UNKNOWN_EXTENSION};
-use crate::exchange::transport::v03::Form;
-use crate::exchange::transport::Reply;
-use crate::exchange::wire::{HttpReply, Request};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "extensions";

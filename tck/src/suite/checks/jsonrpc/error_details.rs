@@ -6,10 +6,10 @@
 use crate::suite::check::Needs;
 use serde_json::json;
 
-use crate::suite::checks::setup::error_details::judge_extras;
-use crate::suite::checks::JSONRPC_1_0;
 use crate::facts::a2a;
 use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::checks::setup::error_details::judge_extras;
+use crate::suite::checks::JSONRPC_1_0;
 use crate::suite::ctx::Ctx;
 
 /// The JSON-RPC checks of this module.
@@ -42,4 +42,3 @@ async fn jsonrpc_extra(ctx: Ctx) -> Result<Verdict, HarnessError> {
     };
     Ok(judge_extras(error.get("data"), &a2a::brief(error, 200)))
 }
-

@@ -4,12 +4,12 @@
 
 use serde_json::{json, Value};
 
+use crate::exchange::webhook::Delivery;
 use crate::facts::a2a;
 use crate::suite::check::{HarnessError, Verdict};
 use crate::suite::checks::setup::push::{self as ps, Hook};
 use crate::suite::checks::setup::task_id;
 use crate::suite::ctx::Ctx;
-use crate::exchange::webhook::Delivery;
 
 /// An open task, a config of a fresh hook on it, and the config's id as the agent answered it.
 type Deletable = (Value, Hook, String);
@@ -109,10 +109,10 @@ pub(super) async fn stops_after_delete(ctx: Ctx) -> Result<Verdict, HarnessError
     }
     let early = ctx.webhook()?.received(&deleted.key).len();
     let params = ctx.with_tenant(json!({ "taskId": id, "id": config_id }))?;
-    let answer = ctx.delete_push_config(params)
-        .await?
-        .answer()?;
-    if answer.result().is_none() && !matches!(answer, crate::suite::ctx::Answer::Result(Value::Null)) {
+    let answer = ctx.delete_push_config(params).await?.answer()?;
+    if answer.result().is_none()
+        && !matches!(answer, crate::suite::ctx::Answer::Result(Value::Null))
+    {
         return Err(HarnessError::Prerequisite(format!(
             "DeleteTaskPushNotificationConfig failed: {}",
             answer.describe()

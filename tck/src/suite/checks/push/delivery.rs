@@ -5,16 +5,16 @@
 
 use crate::suite::check::Needs;
 
+use crate::exchange::judge;
+use crate::exchange::webhook::Delivery;
+use crate::facts::a2a::{self, ErrorKind};
+use crate::facts::model::ProtocolVersion;
+use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::checks::push::PUSH;
 use crate::suite::checks::setup::push::{self as ps, Hook, Note};
 use crate::suite::checks::setup::{rank, task_id, Findings};
 use crate::suite::checks::EVERY_BINDING_BOTH;
-use crate::facts::a2a::{self, ErrorKind};
-use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::ctx::Ctx;
-use crate::exchange::judge;
-use crate::facts::model::ProtocolVersion;
-use crate::exchange::webhook::Delivery;
 
 /// This module's checks, in spec order.
 pub fn checks() -> Vec<Check> {

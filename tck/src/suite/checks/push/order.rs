@@ -6,14 +6,14 @@
 use crate::suite::check::Needs;
 use std::collections::BTreeMap;
 
-use crate::suite::checks::push::PUSH;
-use crate::suite::checks::push::delivery::sequence_problems;
-use crate::suite::checks::setup::push::{self as ps, Hook, Note};
-use crate::suite::checks::setup::task_id;
+use crate::exchange::webhook::Delivery;
 use crate::facts::a2a;
 use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::checks::push::delivery::sequence_problems;
+use crate::suite::checks::push::PUSH;
+use crate::suite::checks::setup::push::{self as ps, Hook, Note};
+use crate::suite::checks::setup::task_id;
 use crate::suite::ctx::{Answer, Ctx};
-use crate::exchange::webhook::Delivery;
 
 /// The checks of this module: the runner runs them after every other check of the run.
 /// How many offending webhooks the evidence shows.

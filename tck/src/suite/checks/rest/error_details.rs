@@ -6,10 +6,10 @@
 use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
-use crate::suite::checks::setup::error_details::judge_extras;
-use crate::suite::checks::REST_1_0;
 use crate::facts::a2a;
 use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::checks::setup::error_details::judge_extras;
+use crate::suite::checks::REST_1_0;
 use crate::suite::ctx::Ctx;
 
 /// The `@type` of google.rpc.BadRequest ends with this.

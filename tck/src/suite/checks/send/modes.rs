@@ -4,10 +4,10 @@
 use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
-use crate::suite::checks::setup::{mode_admits, output_modes, sent_task, task_id, Findings};
-use crate::suite::checks::EVERY_BINDING_1_0;
 use crate::facts::a2a::{self, TERMINAL_STATES};
 use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::checks::setup::{mode_admits, output_modes, sent_task, task_id, Findings};
+use crate::suite::checks::EVERY_BINDING_1_0;
 use crate::suite::ctx::{Answer, Ctx};
 
 /// This module's checks.

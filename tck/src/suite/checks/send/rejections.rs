@@ -3,20 +3,18 @@
 
 use serde_json::json;
 
+use crate::exchange::judge;
 use crate::facts::a2a::ErrorKind;
 use crate::suite::check::{HarnessError, Verdict};
 use crate::suite::checks::setup::{
     full_follow_up, input_modes, mode_admits, terminal_tasks, tried_and_skipped, Findings,
 };
 use crate::suite::ctx::{Answer, Ctx};
-use crate::exchange::judge;
 
 pub(super) async fn unknown_task_id(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let mut message = ctx.user_message("tck-complete-task");
     message["taskId"] = json!(ctx.id("tck-no-such-task"));
-    let reply = ctx
-        .send(json!({ "message": message }))
-        .await?;
+    let reply = ctx.send(json!({ "message": message })).await?;
     Ok(judge::expect_error(&reply, ErrorKind::TaskNotFound))
 }
 
@@ -25,9 +23,7 @@ pub(super) async fn terminal_task_rejects(ctx: Ctx) -> Result<Verdict, HarnessEr
     let mut findings = Findings::default();
     for (state, task) in &tasks {
         let message = full_follow_up(&ctx, task, "tck-complete-task");
-        let reply = ctx
-            .send(json!({ "message": message }))
-            .await?;
+        let reply = ctx.send(json!({ "message": message })).await?;
         findings.add(
             state,
             judge::expect_error(&reply, ErrorKind::UnsupportedOperation),
@@ -62,9 +58,7 @@ pub(super) async fn unsupported_media_type(ctx: Ctx) -> Result<Verdict, HarnessE
     let mut message = ctx.user_message("tck-complete-task");
     message["parts"] =
         json!([{ "text": "a2a-tck", "mediaType": "application/x-a2a-tck-unsupported" }]);
-    let reply = ctx
-        .send(json!({ "message": message }))
-        .await?;
+    let reply = ctx.send(json!({ "message": message })).await?;
     Ok(judge::expect_error(
         &reply,
         ErrorKind::ContentTypeNotSupported,
@@ -85,9 +79,7 @@ pub(super) async fn invalid_message(ctx: Ctx) -> Result<Verdict, HarnessError> {
         } else if let Some(object) = message.as_object_mut() {
             object.remove(field);
         }
-        let reply = ctx
-            .send(json!({ "message": message }))
-            .await?;
+        let reply = ctx.send(json!({ "message": message })).await?;
         match judge::expect_error(&reply, ErrorKind::InvalidParams) {
             Verdict::Violated { actual, .. } if matches!(reply.answer(), Ok(Answer::Result(_))) => {
                 accepted.push(format!("without {missing}: {actual}"))

@@ -5,12 +5,12 @@
 
 use serde_json::{json, Value};
 
+use crate::exchange::shapes::{Findings, Rule};
+use crate::exchange::transport::Start;
 use crate::facts::a2a;
 use crate::suite::check::{HarnessError, Verdict};
 use crate::suite::contract::PLAIN;
 use crate::suite::ctx::{Answer, Ctx};
-use crate::exchange::shapes::{Findings, Rule};
-use crate::exchange::transport::Start;
 
 /// The stream whose artifact comes in chunks, the likeliest to carry something after its end.
 const CHUNKED: &str = "tck-stream-artifact-chunked";
@@ -107,7 +107,10 @@ fn verdict(
     };
     let mut lines = Vec::new();
     for finding in kept {
-        lines.push(crate::exchange::shapes::cut(&finding.problems.join("; "), 600));
+        lines.push(crate::exchange::shapes::cut(
+            &finding.problems.join("; "),
+            600,
+        ));
         keep(finding.exchange.clone());
     }
     let more = if count > kept.len() {

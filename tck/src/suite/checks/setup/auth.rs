@@ -2,11 +2,11 @@
 //! limited principal's) and the readings of a refusal, shared by `auth.*` and
 //! `extended-card.*`.
 
-use serde_json::Value;
+use crate::exchange::transport::Reply;
+use crate::facts::model::Binding;
 use crate::suite::check::Verdict;
 use crate::suite::ctx::{Answer, Ctx};
-use crate::facts::model::Binding;
-use crate::exchange::transport::Reply;
+use serde_json::Value;
 
 /// The check's context without any credential.
 pub(crate) fn without_credentials(ctx: &Ctx) -> Ctx {

@@ -41,4 +41,3 @@ pub(crate) fn judge_extras(details: Option<&Value>, answer: &str) -> Verdict {
         )
     }
 }
-

@@ -1,10 +1,10 @@
 //! The extensions a card requires and a request that activates them, shared by
 //! `extensions.*` and `service-params.*`.
 
-use serde_json::{json, Value};
+use crate::facts::service_params::required_extensions;
 use crate::suite::check::{HarnessError, Verdict};
 use crate::suite::ctx::{Answer, Ctx};
-use crate::facts::service_params::required_extensions;
+use serde_json::{json, Value};
 
 /// The card's required extensions, or the N/A verdict when it declares none.
 pub(crate) fn required_or_na(ctx: &Ctx) -> Result<Vec<String>, Verdict> {

@@ -6,20 +6,24 @@ pub(crate) mod audit;
 pub(crate) mod auth;
 pub(crate) mod error_details;
 pub(crate) mod extensions;
-pub(crate) mod rest;
 pub(crate) mod push;
+pub(crate) mod rest;
 use serde_json::{json, Value};
 
+use crate::exchange::judge;
+use crate::exchange::transport::stream::{Collected, End, Event, EventStream, Next};
 use crate::facts::a2a::{self, ErrorKind};
 use crate::suite::check::{HarnessError, Verdict};
 use crate::suite::ctx::{Answer, Ctx, ErrorReply, RpcReply};
-use crate::exchange::judge;
-use crate::exchange::transport::stream::{Collected, End, Event, EventStream, Next};
 
 /// The kit's message playing `prefix` (as [`Ctx::user_message`] makes it: the card's parts
 /// for an agent that plays no contract), written in the 0.3 `form`, for the checks that send
 /// 0.3 requests by hand.
-pub(crate) fn message_03(ctx: &Ctx, prefix: &str, form: crate::exchange::transport::v03::Form) -> Value {
+pub(crate) fn message_03(
+    ctx: &Ctx,
+    prefix: &str,
+    form: crate::exchange::transport::v03::Form,
+) -> Value {
     let params = json!({ "message": ctx.user_message(prefix) });
     let mut written = crate::exchange::transport::v03::write::request(form, "SendMessage", &params);
     written["message"].take()
@@ -116,7 +120,10 @@ pub async fn cancelable_task(ctx: &Ctx) -> Result<Value, HarnessError> {
     if ctx.scenarios().honours("tck-long-running") {
         let message = ctx.user_message("tck-long-running");
         let answer = ctx
-            .send_message(message, Some(serde_json::json!({ "returnImmediately": true })))
+            .send_message(
+                message,
+                Some(serde_json::json!({ "returnImmediately": true })),
+            )
             .await?;
         if let Some(task) = sent_task(&answer).filter(|t| a2a::text(t, "id").is_some()) {
             if a2a::state(task).is_some_and(|s| rank(s) < 3) {
@@ -452,9 +459,7 @@ pub fn judge_limit_of_one(history: &[Value], got: &Value) -> Verdict {
 
 /// GetTask of a task that does not exist: the error to inspect.
 pub async fn not_found(ctx: &Ctx) -> Result<Result<ErrorReply, Verdict>, HarnessError> {
-    let reply = ctx
-        .get(json!({ "id": ctx.id("tck-no-such-task") }))
-        .await?;
+    let reply = ctx.get(json!({ "id": ctx.id("tck-no-such-task") })).await?;
     let expected = judge::expected(ErrorKind::TaskNotFound, ctx.binding(), ctx.version());
     Ok(match reply.read {
         Ok(Answer::Error(e)) => Ok(e),

@@ -7,14 +7,14 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::suite::checks::setup::{task_id, Setup};
-use crate::facts::a2a::{self, ErrorKind};
-use crate::suite::check::HarnessError;
-use crate::suite::ctx::{Answer, Ctx};
 use crate::exchange::judge;
-use crate::facts::model::ProtocolVersion;
 use crate::exchange::transport::Reply;
 use crate::exchange::webhook::Delivery;
+use crate::facts::a2a::{self, ErrorKind};
+use crate::facts::model::ProtocolVersion;
+use crate::suite::check::HarnessError;
+use crate::suite::checks::setup::{task_id, Setup};
+use crate::suite::ctx::{Answer, Ctx};
 
 /// The scenario that keeps a task open for its configs (official contract).
 pub const OPEN: &str = "tck-input-required";
@@ -198,7 +198,9 @@ pub fn config_id(config: &Value) -> String {
 
 /// Setup: the follow-up that drives `task` to its terminal state, seen to move it.
 pub async fn finish(ctx: &Ctx, task: &Value) -> Result<(), HarnessError> {
-    crate::suite::checks::setup::release(ctx, task, FINISH).await.map(drop)
+    crate::suite::checks::setup::release(ctx, task, FINISH)
+        .await
+        .map(drop)
 }
 
 /// The config ids a list answer holds, and its nextPageToken.

@@ -1,10 +1,10 @@
 //! Raw HTTP+JSON requests, for the checks that judge the REST binding's own bytes.
 
-use serde_json::Value;
-use crate::suite::check::HarnessError;
-use crate::suite::ctx::Ctx;
 use crate::exchange::transport::rest;
 use crate::exchange::wire::{HttpReply, Request};
+use crate::suite::check::HarnessError;
+use crate::suite::ctx::Ctx;
+use serde_json::Value;
 
 /// `method` with `params` (the tenant added) on the REST interface, sent as the kit's
 /// transport sends it but answered raw: for checks that judge what the transport reads past

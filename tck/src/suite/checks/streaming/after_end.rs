@@ -2,10 +2,10 @@
 //! an interface by the run's wire-shape audit, once the interface's other checks are done (see
 //! `setup/audit.rs`). The other stream checks are in `streaming`.
 
+use crate::exchange::shapes::Rule;
 use crate::suite::check::{Check, Level, Needs, SpecRef};
 use crate::suite::checks::setup::audit;
 use crate::suite::checks::{EVERY_BINDING_BOTH, STREAMING};
-use crate::exchange::shapes::Rule;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "streaming";

@@ -74,7 +74,10 @@ pub(super) async fn artifact_chunks(ctx: Ctx) -> Result<Verdict, HarnessError> {
     if let Some(task) = task {
         let answer = ctx.get_task(&task, None).await?;
         let stored = (answer.result())
-            .and_then(|t| a2a::items(t, "artifacts").find(|a| a2a::text(a, "artifactId") == Some(first_id.as_str())))
+            .and_then(|t| {
+                a2a::items(t, "artifacts")
+                    .find(|a| a2a::text(a, "artifactId") == Some(first_id.as_str()))
+            })
             .map(|a| a2a::items(a, "parts").cloned().collect::<Vec<Value>>());
         compared = match stored {
             Some(stored) if content(&stored) == content(&rebuilt) => {

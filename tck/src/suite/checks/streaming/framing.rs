@@ -5,9 +5,9 @@ use crate::suite::check::Needs;
 use serde_json::json;
 
 use super::super::JSON_1_0;
+use crate::exchange::transport::stream::Start;
 use crate::suite::check::{Capability, Check, Gate, HarnessError, Level, SpecRef, Verdict};
 use crate::suite::ctx::Ctx;
-use crate::exchange::transport::stream::Start;
 
 /// The HTTP framing of streams; it comes after the HTTP+JSON and gRPC checks in the catalogue.
 pub fn framing_checks() -> Vec<Check> {
@@ -36,10 +36,7 @@ pub fn framing_checks() -> Vec<Check> {
 async fn sse_content_type(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let message = ctx.user_message("tck-stream-001");
     let expected = "HTTP 200 with Content-Type text/event-stream";
-    let status = match ctx
-        .send_streaming(json!({ "message": message }))
-        .await?
-    {
+    let status = match ctx.send_streaming(json!({ "message": message })).await? {
         Start::Stream(mut stream) => {
             let status = stream.http.as_ref().map_or(0, |h| h.status);
             let _ = stream.collect(ctx.stream_wait()).await;

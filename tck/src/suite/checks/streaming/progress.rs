@@ -5,11 +5,11 @@
 use crate::suite::check::Needs;
 use serde_json::json;
 
-use crate::suite::checks::{EVERY_BINDING_1_0, STREAMING};
+use crate::exchange::transport::stream::Event;
 use crate::facts::a2a;
 use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::checks::{EVERY_BINDING_1_0, STREAMING};
 use crate::suite::ctx::Ctx;
-use crate::exchange::transport::stream::Event;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "streaming";
@@ -43,9 +43,7 @@ fn is_terminal(event: &Event) -> bool {
 
 async fn intermediate(ctx: Ctx) -> Result<Verdict, HarnessError> {
     let message = ctx.user_message("tck-stream-001");
-    let mut stream = ctx
-        .open_send_stream(json!({ "message": message }))
-        .await?;
+    let mut stream = ctx.open_send_stream(json!({ "message": message })).await?;
     let collected = stream.collect(ctx.stream_wait()).await;
     let kinds: Vec<Option<&str>> = collected.events.iter().map(Event::kind).collect();
     if kinds == [Some("message")] {

@@ -6,11 +6,11 @@ use crate::suite::check::Needs;
 use futures::stream::TryStreamExt;
 use serde_json::{json, Value};
 
-use crate::suite::checks::setup::{sent_task, task_id, Findings, Setup};
+use crate::exchange::judge;
 use crate::facts::a2a::{self, ErrorKind};
 use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::checks::setup::{sent_task, task_id, Findings, Setup};
 use crate::suite::ctx::{Answer, Ctx};
-use crate::exchange::judge;
 
 /// The tasks the check makes in its context: one more than the largest page allowed. All but
 /// the first go as many at once as the run's pace allows (`Ctx::at_pace`): as fast as the

@@ -5,12 +5,14 @@
 use crate::suite::check::Needs;
 use serde_json::Value;
 
-use crate::suite::checks::setup::verdict_from;
-use crate::facts::a2a;
 use crate::exchange::card::{FetchedCard, Interface};
-use crate::suite::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
-use crate::suite::ctx::Ctx;
 use crate::exchange::transport::{Answer, ErrorReply};
+use crate::facts::a2a;
+use crate::suite::check::{
+    Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict,
+};
+use crate::suite::checks::setup::verdict_from;
+use crate::suite::ctx::Ctx;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "v03";

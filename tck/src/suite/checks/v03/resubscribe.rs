@@ -7,12 +7,12 @@
 use crate::suite::check::Needs;
 use serde_json::json;
 
-use crate::suite::checks::setup::{task_id, Setup};
-use crate::suite::checks::{EVERY_BINDING_0_3, STREAMING};
+use crate::exchange::transport::stream::{End, Event, Start};
 use crate::facts::a2a;
 use crate::suite::check::{Check, HarnessError, Level, SpecRef, Verdict};
+use crate::suite::checks::setup::{task_id, Setup};
+use crate::suite::checks::{EVERY_BINDING_0_3, STREAMING};
 use crate::suite::ctx::{Answer, Ctx};
-use crate::exchange::transport::stream::{End, Event, Start};
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "v03";

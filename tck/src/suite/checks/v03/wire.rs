@@ -7,14 +7,16 @@
 use crate::suite::check::Needs;
 use serde_json::{json, Value};
 
-use crate::suite::checks::setup::{message_03, task_id, verdict_from, Setup};
-use crate::suite::checks::{JSONRPC_0_3, JSON_0_3, STREAMING};
-use crate::facts::a2a;
-use crate::suite::check::{Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict};
-use crate::suite::ctx::Ctx;
 use crate::exchange::transport::answer::RpcReply;
 use crate::exchange::transport::v03::Form;
 use crate::exchange::wire::{HttpReply, Request};
+use crate::facts::a2a;
+use crate::suite::check::{
+    Binding, Check, HarnessError, Level, ProtocolVersion, Scope, SpecRef, Verdict,
+};
+use crate::suite::checks::setup::{message_03, task_id, verdict_from, Setup};
+use crate::suite::checks::{JSONRPC_0_3, JSON_0_3, STREAMING};
+use crate::suite::ctx::Ctx;
 
 /// The id prefix of every check in this module.
 pub const PREFIX: &str = "v03";
