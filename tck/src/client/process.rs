@@ -2,7 +2,7 @@
 //! scenario file and card URL in its environment, its standard output read as JSON lines and the
 //! rest kept as noise (the tail of it), killed with its group past its deadline. [`Outcome`] is
 //! what one run gave; the adapter that stays up (`super::adapter`) reads its pipes through
-//! [`read_lines`] and [`read_chunks`].
+//! `read_lines` and `read_chunks`.
 
 use std::path::Path;
 use std::time::Duration;
