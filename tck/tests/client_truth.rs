@@ -332,3 +332,33 @@ async fn fallback_is_asked_only_between_protocols() {
         assert!(result.message.contains(first), "{}", result.message);
     }
 }
+
+/// A framework's client (google-adk's RemoteA2aAgent) refuses a whole card whose first
+/// interface is a gRPC address (host:port, the form the proto gives) and names that address as
+/// the reason; it never used the JSON-RPC interface listed next. That was UNTESTABLE ("no A2A
+/// request"); the client's own words tie the refusal to the first interface: a FAIL. A refusal
+/// that names no address stays unjudged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_card_refused_over_its_unspoken_first_interface_fails() {
+    let report = judged(
+        mini("--versions 1.0 --bindings JSONRPC,HTTP+JSON --refuse-non-http"),
+        &["client.interface.unspoken-first-skipped"],
+    )
+    .await;
+    let result = at(&report, "client.interface.unspoken-first-skipped", RPC, V10);
+    assert_eq!(result.status, Status::Fail, "{}", result.message);
+    assert!(
+        result
+            .message
+            .contains("refused it over its first interface, GRPC"),
+        "{}",
+        result.message
+    );
+    let report = judged(
+        mini("--versions 1.0 --bindings JSONRPC,HTTP+JSON --refuse-non-http --quiet-refusal"),
+        &["client.interface.unspoken-first-skipped"],
+    )
+    .await;
+    let result = at(&report, "client.interface.unspoken-first-skipped", RPC, V10);
+    assert_eq!(result.status, Status::Untestable, "{}", result.message);
+}

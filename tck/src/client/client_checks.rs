@@ -506,7 +506,7 @@ const CHECKS: &[ClientCheck] = &[
         requires: &[],
         maps_to: &[],
         acts: &[],
-        reading: Some("The binding the client does not speak is taken from its adapter's describe line. A client that speaks it after all (it sends that binding's requests to the first interface) chose rightly by §8.3.2 and is not judged (UNTESTABLE); what breaks the rule is a request of another binding, or one the kit cannot place, sent to the interface the card gives that binding."),
+        reading: Some("The binding the client does not speak is taken from its adapter's describe line. A client that speaks it after all (it sends that binding's requests to the first interface) chose rightly by §8.3.2 and is not judged (UNTESTABLE); what breaks the rule is a request of another binding, or one the kit cannot place, sent to the interface the card gives that binding, or a card refused over its first interface: the client received the card, sent nothing, and its error names the first interface's URL (a refusal that names no URL is not judged)."),
         needs: Needs::NONE,
         run: verdicts::field_cards::unspoken_skipped,
     },

@@ -17,6 +17,8 @@ tests stand for do:
   --made-up-card          when the card cannot be fetched, go on with a card it makes up
                           ("Unknown Agent", no skills), as a pre-0.3 client does
   --features F,...        the features it declares (default none)
+  --refuse-non-http       refuse a card any of whose interface URLs is not http(s), naming the
+                          URL (google-adk's RemoteA2aAgent); --quiet-refusal: without naming it
 
 Standard library only."""
 
@@ -96,6 +98,11 @@ class Client:
         if status != 200:
             raise Failed('CardRejected', f'HTTP {status} for the card at {url}')
         card = json.loads(body)
+        if self.opts.get('refuse-non-http'):
+            for i in card.get('supportedInterfaces', []):
+                if not i.get('url', '').startswith(('http://', 'https://')):
+                    named = '' if self.opts.get('quiet-refusal') else f": {i.get('url')}"
+                    raise Failed('CardRejected', f'interface URL must use http(s){named}')
         if self.opts.get('reject-modeless'):
             for skill in card.get('skills', []):
                 if 'inputModes' not in skill or 'outputModes' not in skill:

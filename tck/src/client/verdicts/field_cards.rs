@@ -102,8 +102,31 @@ pub(crate) fn unspoken_skipped(seen: &Observed) -> Judged {
             "a request came through a door this play's card does not list: {}",
             first.brief()
         )),
-        None => nothing(seen, "A2A request"),
+        None => refused_over_first(seen, &unspoken).unwrap_or_else(|| nothing(seen, "A2A request")),
     }
+}
+
+/// A client that received the card, sent nothing, and refused it naming its first interface's
+/// address as the reason: it did not use the first interface it supports (1.0 §8.3.2). Only
+/// the client's own words tie the refusal to that interface: a refusal for any other reason,
+/// or one that names no address, leaves the play unjudged.
+fn refused_over_first(seen: &Observed, unspoken: &str) -> Option<Judged> {
+    if card_not_given(seen, "", false).is_some() {
+        return None;
+    }
+    let url = (seen.card["supportedInterfaces"][0]["url"].as_str())
+        .or_else(|| seen.card["url"].as_str())?;
+    // A URL is named whole: its host and port are the card's too when it is a path of the
+    // card's listener. A gRPC address (host:port) is a listener of its own.
+    let said = (seen.outcome.lines.iter())
+        .filter_map(error_in)
+        .find(|error| error.contains(url))?;
+    Some(broken(format!(
+        "the client received the card and refused it over its first interface, {unspoken} at \
+         {url}, a binding it does not declare ({said}); it made no request on the {} interface \
+         listed next, the first it supports (1.0 §8.3.2: the first supported interface)",
+        seen.binding.title()
+    )))
 }
 
 /// `client.card.invalid-refused`: the card lacks a REQUIRED field; the client's card read fails.
