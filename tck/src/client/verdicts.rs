@@ -691,30 +691,7 @@ pub(super) fn task_line_problem(
             served.unwrap_or_default()
         ));
     }
-    if let Some(artifacts) = line["artifacts"].as_array() {
-        for served in task["artifacts"].as_array().into_iter().flatten() {
-            let text = texts(served);
-            let held = artifacts
-                .iter()
-                .find(|a| a["artifact_id"] == served["artifactId"]);
-            match held {
-                Some(held) if held["text"].as_str().unwrap_or("") == text => {}
-                Some(held) => {
-                    return Some(format!(
-                        "the artifact {} reads {}, the agent built {text:?}",
-                        served["artifactId"], held["text"]
-                    ))
-                }
-                None => {
-                    return Some(format!(
-                        "the client holds no artifact {} (the agent built {text:?})",
-                        served["artifactId"]
-                    ))
-                }
-            }
-        }
-    }
-    None
+    artifacts_differ(line, task, texts, "built")
 }
 
 /// The line of step `i` for a judge that judges steps one by one: the line, or what to do
@@ -805,26 +782,34 @@ fn served_task_problem(line: &Value, task: &Value) -> Option<String> {
             served.unwrap_or_default()
         ));
     }
-    if let Some(artifacts) = line["artifacts"].as_array() {
-        for served in task["artifacts"].as_array().into_iter().flatten() {
-            let text = message_text(served);
-            let held = artifacts
-                .iter()
-                .find(|a| a["artifact_id"] == served["artifactId"]);
-            match held {
-                Some(held) if held["text"].as_str().unwrap_or("") == text => {}
-                Some(held) => {
-                    return Some(format!(
-                        "the artifact {} reads {}, the agent answered {text:?}",
-                        served["artifactId"], held["text"]
-                    ))
-                }
-                None => {
-                    return Some(format!(
-                        "the client holds no artifact {} (the agent answered {text:?})",
-                        served["artifactId"]
-                    ))
-                }
+    artifacts_differ(line, task, message_text, "answered")
+}
+
+/// Where the artifacts the client gives (`line`) differ from those of the agent's `task`, each
+/// served artifact's text read by `text_of`; `verb` says what the agent did with them.
+fn artifacts_differ(
+    line: &Value,
+    task: &Value,
+    text_of: fn(&Value) -> String,
+    verb: &str,
+) -> Option<String> {
+    let artifacts = line["artifacts"].as_array()?;
+    for served in task["artifacts"].as_array().into_iter().flatten() {
+        let text = text_of(served);
+        let held = (artifacts.iter()).find(|a| a["artifact_id"] == served["artifactId"]);
+        match held {
+            Some(held) if held["text"].as_str().unwrap_or("") == text => {}
+            Some(held) => {
+                return Some(format!(
+                    "the artifact {} reads {}, the agent {verb} {text:?}",
+                    served["artifactId"], held["text"]
+                ))
+            }
+            None => {
+                return Some(format!(
+                    "the client holds no artifact {} (the agent {verb} {text:?})",
+                    served["artifactId"]
+                ))
             }
         }
     }
