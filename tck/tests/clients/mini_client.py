@@ -102,7 +102,9 @@ class Client:
             for i in card.get('supportedInterfaces', []):
                 if not i.get('url', '').startswith(('http://', 'https://')):
                     named = '' if self.opts.get('quiet-refusal') else f": {i.get('url')}"
-                    raise Failed('CardRejected', f'interface URL must use http(s){named}')
+                    # As long as google-adk's message, whose URL comes after 200 characters.
+                    raise Failed('CardRejected', 'failed to initialize the remote agent: ' * 6
+                                 + f'interface URL must use http(s){named}')
         if self.opts.get('reject-modeless'):
             for skill in card.get('skills', []):
                 if 'inputModes' not in skill or 'outputModes' not in skill:

@@ -118,9 +118,10 @@ fn refused_over_first(seen: &Observed, unspoken: &str) -> Option<Judged> {
         .or_else(|| seen.card["url"].as_str())?;
     // A URL is named whole: its host and port are the card's too when it is a path of the
     // card's listener. A gRPC address (host:port) is a listener of its own.
+    // The whole message is searched (a client's may be long); the verdict shows its start.
     let said = (seen.outcome.lines.iter())
-        .filter_map(error_in)
-        .find(|error| error.contains(url))?;
+        .filter(|line| (line["error"]["message"].as_str()).is_some_and(|m| m.contains(url)))
+        .find_map(error_in)?;
     Some(broken(format!(
         "the client received the card and refused it over its first interface, {unspoken} at \
          {url}, a binding it does not declare ({said}); it made no request on the {} interface \
