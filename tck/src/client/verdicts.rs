@@ -816,46 +816,96 @@ fn artifacts_differ(
     None
 }
 
-pub(crate) fn read_results(seen: &Observed) -> Judged {
-    let mut problems = Vec::new();
-    let mut unjudged: Vec<String> = Vec::new();
-    // N/A when the steps left unjudged were all unasked (a step answered without what the
-    // check reads leaves it nothing, but no reason to call it untestable).
-    let mut every_unasked = true;
-    let mut some_unasked = false;
-    let mut judged = 0;
+/// What a judge of steps one by one keeps beside what it judged: the problems found, the steps
+/// left unjudged and why, and whether each of those was a step the client was not asked.
+struct Tally {
+    problems: Vec<String>,
+    unjudged: Vec<String>,
+    every_unasked: bool,
+    some_unasked: bool,
+}
+
+impl Tally {
+    fn new() -> Tally {
+        Tally {
+            problems: Vec::new(),
+            unjudged: Vec::new(),
+            every_unasked: true,
+            some_unasked: false,
+        }
+    }
+
+    /// N/A rather than UNTESTABLE: every step left unjudged was one the client was not asked
+    /// (a step answered without what the check reads leaves it nothing, but no reason to call
+    /// it untestable).
+    fn all_unasked(&self) -> bool {
+        self.every_unasked && self.some_unasked
+    }
+}
+
+/// The steps of `ops` with their line and the request recorded for them; the others go into
+/// `tally` (a problem of the line, or unjudged with why: `no_request` ends the reason of a step
+/// the client made no request for).
+fn steps_with_calls<'s>(
+    seen: &'s Observed,
+    ops: &[&str],
+    tally: &mut Tally,
+    no_request: &str,
+) -> Result<Vec<(usize, &'s Value, &'s Call)>, HarnessError> {
+    let mut steps = Vec::new();
     for (i, step) in seen.play.steps.iter().enumerate() {
         let op = step["op"].as_str().unwrap_or("");
-        if !matches!(op, "send" | "get") {
+        if !ops.contains(&op) {
             continue;
         }
         let line = match step_line_of(seen, i) {
             StepLine::Line(line) => line,
             StepLine::Problem(why) => {
-                problems.push(why);
+                tally.problems.push(why);
                 continue;
             }
             StepLine::Unjudged(why, not_asked) => {
-                every_unasked &= not_asked;
-                some_unasked |= not_asked;
-                unjudged.push(why);
+                tally.every_unasked &= not_asked;
+                tally.some_unasked |= not_asked;
+                tally.unjudged.push(why);
                 continue;
             }
             StepLine::Error(error) => return Err(error),
         };
-        let Some(call) = seen.call_of_step(i) else {
-            every_unasked = false;
-            unjudged.push(format!(
-                "step {} ({op}): the client made no request for it, so what it gave is not \
-                 judged",
-                i + 1
-            ));
-            continue;
-        };
+        match seen.call_of_step(i) {
+            Some(call) => steps.push((i, line, call)),
+            None => {
+                tally.every_unasked = false;
+                tally.unjudged.push(format!(
+                    "step {} ({op}): the client made no request for it{no_request}",
+                    i + 1
+                ));
+            }
+        }
+    }
+    Ok(steps)
+}
+
+pub(crate) fn read_results(seen: &Observed) -> Judged {
+    let mut tally = Tally::new();
+    let mut judged = 0;
+    let steps = steps_with_calls(
+        seen,
+        &["send", "get"],
+        &mut tally,
+        ", so what it gave is not judged",
+    )?;
+    let Tally {
+        problems,
+        unjudged,
+        every_unasked,
+        ..
+    } = &mut tally;
+    for (i, line, call) in steps {
         let answered = call.answered();
         match (&answered, answered.payload()) {
             (Answered::Nothing(why) | Answered::Unreadable(why), _) => {
-                every_unasked = false;
+                *every_unasked = false;
                 unjudged.push(format!("step {} ({}): {why}", i + 1, call.brief()));
             }
             (Answered::Error(e), _) => {
@@ -902,7 +952,7 @@ pub(crate) fn read_results(seen: &Observed) -> Judged {
                 }
             }
             (_, None) => {
-                every_unasked = false;
+                *every_unasked = false;
                 unjudged.push(format!(
                     "step {} ({}): the agent's answer holds neither a task nor a message",
                     i + 1,
@@ -917,11 +967,12 @@ pub(crate) fn read_results(seen: &Observed) -> Judged {
     if judged == 0 {
         return nothing_judged(
             "no request of the play was answered for the client to read",
-            &unjudged,
-            every_unasked && some_unasked,
+            &tally.unjudged,
+            tally.all_unasked(),
             seen,
         );
     }
+    let unjudged = &tally.unjudged;
     kept(format!(
         "{judged} answers (tasks: id, contextId, state, artifacts; messages: text; errors) read as \
          the agent answered them{}",
@@ -931,45 +982,21 @@ pub(crate) fn read_results(seen: &Observed) -> Judged {
 
 pub(crate) fn read_errors(seen: &Observed) -> Judged {
     let unspecified = seen.version == ProtocolVersion::V0_3 && seen.binding != Binding::Jsonrpc;
-    let mut problems = Vec::new();
     let mut notes: Vec<String> = Vec::new();
-    let mut unjudged: Vec<String> = Vec::new();
-    // N/A when the steps left unjudged were all unasked (a step answered without what the
-    // check reads leaves it nothing, but no reason to call it untestable).
-    let mut every_unasked = true;
-    let mut some_unasked = false;
+    let mut tally = Tally::new();
     let mut judged = 0;
-    for (i, step) in seen.play.steps.iter().enumerate() {
-        let op = step["op"].as_str().unwrap_or("");
-        if !matches!(op, "send" | "get" | "cancel") {
-            continue;
-        }
-        let line = match step_line_of(seen, i) {
-            StepLine::Line(line) => line,
-            StepLine::Problem(why) => {
-                problems.push(why);
-                continue;
-            }
-            StepLine::Unjudged(why, not_asked) => {
-                every_unasked &= not_asked;
-                some_unasked |= not_asked;
-                unjudged.push(why);
-                continue;
-            }
-            StepLine::Error(error) => return Err(error),
-        };
-        let Some(call) = seen.call_of_step(i) else {
-            every_unasked = false;
-            unjudged.push(format!(
-                "step {} ({op}): the client made no request for it",
-                i + 1
-            ));
-            continue;
-        };
+    let steps = steps_with_calls(seen, &["send", "get", "cancel"], &mut tally, "")?;
+    let Tally {
+        problems,
+        unjudged,
+        every_unasked,
+        ..
+    } = &mut tally;
+    for (i, line, call) in steps {
         let error = match call.answered() {
             Answered::Error(error) => error,
             Answered::Nothing(why) | Answered::Unreadable(why) => {
-                every_unasked = false;
+                *every_unasked = false;
                 unjudged.push(format!("step {} ({}): {why}", i + 1, call.brief()));
                 continue;
             }
@@ -1007,11 +1034,12 @@ pub(crate) fn read_errors(seen: &Observed) -> Judged {
     if judged == 0 {
         return nothing_judged(
             "the agent answered no request of the play with an error",
-            &unjudged,
-            every_unasked && some_unasked,
+            &tally.unjudged,
+            tally.all_unasked(),
             seen,
         );
     }
+    let unjudged = &tally.unjudged;
     let unjudged = if unjudged.is_empty() {
         String::new()
     } else {
